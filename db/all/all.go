@@ -1,0 +1,7 @@
+// Package all links every binding into a program. It is the only list of
+// bindings: a new binding adds its blank import here and nowhere else.
+package all
+
+import (
+	_ "github.com/goycsb/ycsb/db/basic"
+)

@@ -1,0 +1,38 @@
+package all
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEveryBindingIsLinked fails when a binding folder under db/ is missing
+// from the import list above.
+func TestEveryBindingIsLinked(t *testing.T) {
+	src, err := os.ReadFile("all.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := map[string]bool{"all": true, "dbtest": true}
+	found := 0
+	for _, e := range entries {
+		if !e.IsDir() || skip[e.Name()] {
+			continue
+		}
+		if gos, _ := filepath.Glob(filepath.Join("..", e.Name(), "*.go")); len(gos) == 0 {
+			continue
+		}
+		found++
+		if !strings.Contains(string(src), `"github.com/goycsb/ycsb/db/`+e.Name()+`"`) {
+			t.Errorf("binding db/%s is not imported by db/all", e.Name())
+		}
+	}
+	if found == 0 {
+		t.Fatal("no binding folders found")
+	}
+}

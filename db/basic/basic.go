@@ -1,0 +1,264 @@
+// Package basic is the reference's BasicDB: a binding that stores nothing and
+// answers OK at once, to measure the client itself.
+//
+// Properties (defaults): basicdb.verbose (false), basicdb.simulatedelay (0 ms),
+// basicdb.randomizedelay (true), basicdb.count (false). Unlike the reference,
+// verbose is off by default: printing every operation makes a client
+// benchmark measure the terminal.
+package basic
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
+)
+
+func init() {
+	db.Register("basic", "no-op binding that measures the client itself", db.DriverFunc(open),
+		"site.ycsb.BasicDB", "com.yahoo.ycsb.BasicDB")
+}
+
+type basicDB struct {
+	verbose   bool
+	delay     time.Duration
+	randomize bool
+
+	out   io.Writer
+	outMu sync.Mutex // verbose lines from all workers go to one writer
+
+	count   bool
+	countMu sync.Mutex
+	uniques [5]map[uint64]struct{} // read, scan, update, insert, delete
+}
+
+func open(ctx context.Context, p *props.Properties) (db.DB, error) {
+	b := &basicDB{out: db.Output(ctx)}
+	var err error
+	if b.verbose, err = p.Bool("basicdb.verbose", false); err != nil {
+		return nil, err
+	}
+	ms, err := p.NonNegInt64("basicdb.simulatedelay", 0)
+	if err != nil {
+		return nil, err
+	}
+	b.delay = time.Duration(ms) * time.Millisecond
+	if b.randomize, err = p.Bool("basicdb.randomizedelay", true); err != nil {
+		return nil, err
+	}
+	if b.count, err = p.Bool("basicdb.count", false); err != nil {
+		return nil, err
+	}
+	for i := range b.uniques {
+		b.uniques[i] = map[uint64]struct{}{}
+	}
+	if b.verbose {
+		var sb strings.Builder
+		sb.WriteString("***************** properties *****************\n")
+		for _, k := range p.Keys() {
+			v, _ := p.Get(k)
+			fmt.Fprintf(&sb, "%q=%q\n", k, v)
+		}
+		sb.WriteString(strings.Repeat("*", 46) + "\n")
+		b.print(sb.String())
+	}
+	return b, nil
+}
+
+func (b *basicDB) print(s string) {
+	b.outMu.Lock()
+	io.WriteString(b.out, s)
+	b.outMu.Unlock()
+}
+
+func (b *basicDB) Session(_ context.Context, worker, _ int) (db.Session, error) {
+	s := &session{b: b}
+	if b.delay > 0 {
+		s.rng = rand.New(rand.NewPCG(uint64(worker), uint64(time.Now().UnixNano())))
+		s.timer = time.NewTimer(time.Hour)
+		s.timer.Stop()
+	}
+	return s, nil
+}
+
+func (b *basicDB) Close() error {
+	if !b.count {
+		return nil
+	}
+	var sb strings.Builder
+	for i, name := range [...]string{"READS", "SCANS", "UPDATES", "INSERTS", "DELETES"} {
+		fmt.Fprintf(&sb, "[%s], Uniques, %d\n", name, len(b.uniques[i]))
+	}
+	b.print(sb.String())
+	return nil
+}
+
+type session struct {
+	b     *basicDB
+	rng   *rand.Rand
+	timer *time.Timer
+	line  strings.Builder
+}
+
+func (s *session) wait(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.b.delay <= 0 {
+		return nil
+	}
+	d := s.b.delay
+	if s.b.randomize {
+		d = time.Duration(s.rng.Int64N(int64(d/time.Millisecond))) * time.Millisecond
+		if d == 0 {
+			return nil
+		}
+	}
+	s.timer.Reset(d)
+	select {
+	case <-s.timer.C:
+		return nil
+	case <-ctx.Done():
+		if !s.timer.Stop() {
+			<-s.timer.C
+		}
+		return ctx.Err()
+	}
+}
+
+func (s *session) countOp(i int, parts ...string) {
+	h := fnv.New64a()
+	for _, p := range parts {
+		io.WriteString(h, p)
+	}
+	s.b.countMu.Lock()
+	s.b.uniques[i][h.Sum64()] = struct{}{}
+	s.b.countMu.Unlock()
+}
+
+func sortedFields(fields []string) string {
+	f := append([]string(nil), fields...)
+	sort.Strings(f)
+	return strings.Join(f, ",")
+}
+
+func sortedValues(values []db.Field) string {
+	parts := make([]string, len(values))
+	for i, f := range values {
+		parts[i] = f.Name + "=" + string(f.Value)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (s *session) fieldList(fields []string) {
+	s.line.WriteString("[ ")
+	if fields == nil {
+		s.line.WriteString("<all fields>")
+	}
+	for _, f := range fields {
+		s.line.WriteString(f)
+		s.line.WriteByte(' ')
+	}
+	s.line.WriteString("]\n")
+}
+
+func (s *session) valueList(values []db.Field) {
+	s.line.WriteString("[ ")
+	for _, f := range values {
+		s.line.WriteString(f.Name)
+		s.line.WriteByte('=')
+		s.line.Write(f.Value)
+		s.line.WriteByte(' ')
+	}
+	s.line.WriteString("]\n")
+}
+
+func (s *session) flush() {
+	s.b.print(s.line.String())
+	s.line.Reset()
+}
+
+func (s *session) Read(ctx context.Context, table, key string, fields []string, _ *db.Record) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	if s.b.verbose {
+		fmt.Fprintf(&s.line, "READ %s %s ", table, key)
+		s.fieldList(fields)
+		s.flush()
+	}
+	if s.b.count {
+		s.countOp(0, table, key, sortedFields(fields))
+	}
+	return nil
+}
+
+func (s *session) Scan(ctx context.Context, table, start string, count int, fields []string, _ *db.Rows) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	if s.b.verbose {
+		fmt.Fprintf(&s.line, "SCAN %s %s %d ", table, start, count)
+		s.fieldList(fields)
+		s.flush()
+	}
+	if s.b.count {
+		s.countOp(1, table, start, fmt.Sprint(count), sortedFields(fields))
+	}
+	return nil
+}
+
+func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	if s.b.verbose {
+		fmt.Fprintf(&s.line, "UPDATE %s %s ", table, key)
+		s.valueList(values)
+		s.flush()
+	}
+	if s.b.count {
+		s.countOp(2, table, key, sortedValues(values))
+	}
+	return nil
+}
+
+func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	if s.b.verbose {
+		fmt.Fprintf(&s.line, "INSERT %s %s ", table, key)
+		s.valueList(values)
+		s.flush()
+	}
+	if s.b.count {
+		s.countOp(3, table, key, sortedValues(values))
+	}
+	return nil
+}
+
+func (s *session) Delete(ctx context.Context, table, key string) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	if s.b.verbose {
+		fmt.Fprintf(&s.line, "DELETE %s %s\n", table, key)
+		s.flush()
+	}
+	if s.b.count {
+		s.countOp(4, table, key)
+	}
+	return nil
+}
+
+func (s *session) Close(context.Context) error { return nil }

@@ -1,0 +1,85 @@
+// Package db is the contract between the benchmark and a database binding.
+//
+// A binding registers a Driver under its names (Register, from an init
+// function). For a run the Driver opens one DB, shared by every worker and
+// safe for concurrent use (a connection pool, an engine handle). Each worker
+// then takes its own Session, the equivalent of the reference's per-thread DB
+// instance: it may hold prepared statements, scratch buffers and a batch being
+// filled, and it is not safe for concurrent use.
+//
+// Operations return an error, not a status. nil means OK; StatusOf maps any
+// other error to the reference's statuses, and the sentinels (ErrNotFound,
+// ErrBatched, ...) are allocation-free. An operation error never stops a run:
+// the runner counts it and goes on.
+//
+// Ownership, as in pebble: arguments (key, fields, values) belong to the
+// caller and may be reused as soon as the call returns, so a binding that
+// keeps them (a batch) must copy. Results are appended into the caller's
+// Record or Rows and stay valid until the next call on the same Session.
+// fields == nil means all fields.
+package db
+
+import (
+	"context"
+
+	"github.com/goycsb/ycsb/props"
+)
+
+// Driver opens a binding. Open validates the binding's properties and
+// connects; an error here is reported before the run starts (exit code 2).
+type Driver interface {
+	Open(ctx context.Context, p *props.Properties) (DB, error)
+}
+
+// DriverFunc adapts a function to Driver.
+type DriverFunc func(ctx context.Context, p *props.Properties) (DB, error)
+
+// Open calls f.
+func (f DriverFunc) Open(ctx context.Context, p *props.Properties) (DB, error) { return f(ctx, p) }
+
+// DB is an opened binding, shared by all workers.
+type DB interface {
+	// Session returns the state of one worker; worker is in [0, workers).
+	Session(ctx context.Context, worker, workers int) (Session, error)
+	// Close releases the DB after every session is closed.
+	Close() error
+}
+
+// Session is one worker's connection to the database. Not safe for
+// concurrent use. Every method honours ctx cancellation.
+type Session interface {
+	// Read appends the requested fields of key to out (all fields when
+	// fields is nil). A missing key is ErrNotFound.
+	Read(ctx context.Context, table, key string, fields []string, out *Record) error
+	// Scan appends up to count records, starting at startKey in the
+	// binding's key order, to out.
+	Scan(ctx context.Context, table, startKey string, count int, fields []string, out *Rows) error
+	// Update sets the given fields of key, keeping the others.
+	Update(ctx context.Context, table, key string, values []Field) error
+	// Insert writes a new record.
+	Insert(ctx context.Context, table, key string, values []Field) error
+	// Delete removes key.
+	Delete(ctx context.Context, table, key string) error
+	// Close flushes anything buffered (a batch is never dropped) and releases
+	// the session. The runner measures it as CLEANUP.
+	Close(ctx context.Context) error
+}
+
+// BatchInserter is an optional Session capability: several inserts in one
+// round trip. The runner checks for it once per session.
+type BatchInserter interface {
+	InsertBatch(ctx context.Context, table string, keys []string, values [][]Field) error
+}
+
+// StatsReporter is an optional DB capability: extra report sections after the
+// run (engine statistics). Each row is rendered as `[Section], Name, Value`.
+type StatsReporter interface {
+	Stats() []Stat
+}
+
+// Stat is one extra report row. Value is an int64 or a float64.
+type Stat struct {
+	Section string
+	Name    string
+	Value   any
+}

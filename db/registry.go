@@ -1,0 +1,95 @@
+package db
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+var registry struct {
+	mu      sync.RWMutex
+	drivers map[string]*entry // by every name and alias
+	primary []string
+}
+
+type entry struct {
+	name    string
+	driver  Driver
+	summary string
+}
+
+// Register makes a driver available under name and its aliases (for example
+// the reference's Java class name, so `-db site.ycsb.BasicDB` keeps working).
+// It panics on a nil driver or a name taken twice, as database/sql does:
+// both are programming errors caught by any test.
+func Register(name, summary string, d Driver, aliases ...string) {
+	if d == nil {
+		panic("db: Register driver is nil")
+	}
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	if registry.drivers == nil {
+		registry.drivers = map[string]*entry{}
+	}
+	e := &entry{name: name, driver: d, summary: summary}
+	for _, n := range append([]string{name}, aliases...) {
+		if _, dup := registry.drivers[n]; dup {
+			panic("db: Register called twice for " + n)
+		}
+		registry.drivers[n] = e
+	}
+	registry.primary = append(registry.primary, name)
+}
+
+// Lookup returns the driver registered under name or alias, with its primary
+// name. The error lists the known bindings.
+func Lookup(name string) (Driver, string, error) {
+	registry.mu.RLock()
+	e, ok := registry.drivers[name]
+	registry.mu.RUnlock()
+	if !ok {
+		return nil, "", fmt.Errorf("unknown binding %q (known: %s)", name, strings.Join(Drivers(), ", "))
+	}
+	return e.driver, e.name, nil
+}
+
+// Drivers returns the primary names of the registered bindings, sorted.
+func Drivers() []string {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	out := append([]string(nil), registry.primary...)
+	sort.Strings(out)
+	return out
+}
+
+// Info describes a registered binding for usage text.
+type Info struct {
+	Name    string
+	Summary string
+	Aliases []string
+}
+
+// Infos returns every registered binding with its aliases, sorted by name.
+func Infos() []Info {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	byName := map[string]*Info{}
+	for alias, e := range registry.drivers {
+		in := byName[e.name]
+		if in == nil {
+			in = &Info{Name: e.name, Summary: e.summary}
+			byName[e.name] = in
+		}
+		if alias != e.name {
+			in.Aliases = append(in.Aliases, alias)
+		}
+	}
+	out := make([]Info, 0, len(byName))
+	for _, in := range byName {
+		sort.Strings(in.Aliases)
+		out = append(out, *in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,268 @@
+// Package props gives typed access to YCSB's Java-style properties, with
+// errors that name the property and the expected form.
+//
+// Properties come from -P files (java.util.Properties syntax, parsed by
+// github.com/magiconair/properties with ${} expansion off, as Java has none)
+// and from command-line overrides, which always win over files (§1.2 of the
+// reference). A Properties value is read-only once a run starts and may be
+// shared by all workers.
+package props
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/magiconair/properties"
+)
+
+// Error is a bad or missing property value. It always means bad input, so the
+// command line turns it into exit code 2.
+type Error struct {
+	Name     string // property name, or file name for a file that cannot be read
+	Value    string // offending value, if any
+	Expected string // what was expected, e.g. "an integer"
+	Err      error  // optional cause
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Name)
+	b.WriteString(": ")
+	if e.Expected != "" {
+		b.WriteString("expected ")
+		b.WriteString(e.Expected)
+		if e.Value != "" || e.Err == nil {
+			fmt.Fprintf(&b, ", got %q", e.Value)
+		}
+	}
+	if e.Err != nil {
+		if e.Expected != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error for name with a free-form explanation.
+func Errorf(name, format string, args ...any) error {
+	return &Error{Name: name, Err: fmt.Errorf(format, args...)}
+}
+
+// Invalid returns an *Error saying that name held value where expected was wanted.
+func Invalid(name, value, expected string) error {
+	return &Error{Name: name, Value: value, Expected: expected}
+}
+
+// IsBadInput reports whether err (or an error it wraps) is a property error.
+func IsBadInput(err error) bool {
+	var pe *Error
+	return errors.As(err, &pe)
+}
+
+// Properties is an ordered set of string properties.
+type Properties struct {
+	p *properties.Properties
+}
+
+// New returns an empty set.
+func New() *Properties {
+	p := properties.NewProperties()
+	p.DisableExpansion = true
+	return &Properties{p: p}
+}
+
+// FromMap returns a set holding m, for tests and embedding programs.
+func FromMap(m map[string]string) *Properties {
+	p := New()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p.Set(k, m[k])
+	}
+	return p
+}
+
+// Parse reads java.util.Properties text. name is used in errors.
+func Parse(name string, text []byte) (*Properties, error) {
+	l := &properties.Loader{Encoding: properties.ISO_8859_1, DisableExpansion: true}
+	pp, err := l.LoadBytes(text)
+	if err != nil {
+		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
+	}
+	pp.DisableExpansion = true
+	return &Properties{p: pp}, nil
+}
+
+// LoadFile reads one -P file.
+func LoadFile(path string) (*Properties, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Error{Name: path, Err: fmt.Errorf("cannot read properties file: %w", err)}
+	}
+	return Parse(path, text)
+}
+
+// Merge copies every property of o into p, o winning.
+func (p *Properties) Merge(o *Properties) {
+	for _, k := range o.p.Keys() {
+		v, _ := o.p.Get(k)
+		p.Set(k, v)
+	}
+}
+
+// Clone returns an independent copy.
+func (p *Properties) Clone() *Properties {
+	c := New()
+	c.Merge(p)
+	return c
+}
+
+// Set sets name to value.
+func (p *Properties) Set(name, value string) {
+	// Set only fails on circular references, which cannot occur without expansion.
+	_, _, _ = p.p.Set(name, value)
+}
+
+// Get returns the raw value and whether it is present.
+func (p *Properties) Get(name string) (string, bool) { return p.p.Get(name) }
+
+// Has reports whether name is set.
+func (p *Properties) Has(name string) bool {
+	_, ok := p.p.Get(name)
+	return ok
+}
+
+// Keys returns the names in the order they were first set.
+func (p *Properties) Keys() []string { return p.p.Keys() }
+
+// Map returns a copy of all properties.
+func (p *Properties) Map() map[string]string { return p.p.Map() }
+
+// String returns the value of name, or def when absent.
+func (p *Properties) String(name, def string) string {
+	if v, ok := p.p.Get(name); ok {
+		return v
+	}
+	return def
+}
+
+// Int64 parses name as a decimal integer. Java's parsers reject surrounding
+// space and fractions; so do we, but with an error instead of a crash.
+func (p *Properties) Int64(name string, def int64) (int64, error) {
+	v, ok := p.p.Get(name)
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return def, Invalid(name, v, "an integer")
+	}
+	return n, nil
+}
+
+// NonNegInt64 is Int64 that also rejects negative values.
+func (p *Properties) NonNegInt64(name string, def int64) (int64, error) {
+	n, err := p.Int64(name, def)
+	if err != nil {
+		return n, err
+	}
+	if n < 0 {
+		v, _ := p.p.Get(name)
+		return def, Invalid(name, v, "a non-negative integer")
+	}
+	return n, nil
+}
+
+// Int parses name as an integer that fits in an int.
+func (p *Properties) Int(name string, def int) (int, error) {
+	n, err := p.Int64(name, int64(def))
+	if err != nil {
+		return def, err
+	}
+	if n > math.MaxInt32 || n < math.MinInt32 {
+		v, _ := p.p.Get(name)
+		return def, Invalid(name, v, "an integer between -2147483648 and 2147483647")
+	}
+	return int(n), nil
+}
+
+// NonNegInt is Int that also rejects negative values.
+func (p *Properties) NonNegInt(name string, def int) (int, error) {
+	n, err := p.Int(name, def)
+	if err != nil {
+		return n, err
+	}
+	if n < 0 {
+		v, _ := p.p.Get(name)
+		return def, Invalid(name, v, "a non-negative integer")
+	}
+	return n, nil
+}
+
+// Float64 parses name as a decimal number. NaN and infinities are refused:
+// no YCSB property means anything with them.
+func (p *Properties) Float64(name string, def float64) (float64, error) {
+	v, ok := p.p.Get(name)
+	if !ok {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(v, "xXpP_") {
+		return def, Invalid(name, v, "a number")
+	}
+	return f, nil
+}
+
+// Bool parses name as true or false (any case). Java treats every other word
+// as false; a typo there silently changes a benchmark, so we refuse it.
+func (p *Properties) Bool(name string, def bool) (bool, error) {
+	v, ok := p.p.Get(name)
+	if !ok {
+		return def, nil
+	}
+	switch strings.ToLower(v) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return def, Invalid(name, v, "true or false")
+}
+
+// OneOf returns the value of name if it is one of allowed, def when absent.
+func (p *Properties) OneOf(name, def string, allowed ...string) (string, error) {
+	v, ok := p.p.Get(name)
+	if !ok {
+		return def, nil
+	}
+	for _, a := range allowed {
+		if v == a {
+			return v, nil
+		}
+	}
+	return def, Invalid(name, v, "one of "+strings.Join(allowed, ", "))
+}
+
+// ParseOverride splits a -p argument at its first '=' like the reference.
+func ParseOverride(arg string) (name, value string, err error) {
+	i := strings.IndexByte(arg, '=')
+	if i <= 0 {
+		return "", "", &Error{Name: "-p", Value: arg, Expected: "name=value"}
+	}
+	return arg[:i], arg[i+1:], nil
+}

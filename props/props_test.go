@@ -1,0 +1,152 @@
+package props
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseJavaSyntax(t *testing.T) {
+	text := "# comment\n! also comment\na=1\nb : two\nc three\nlong = x\\\n   y\nesc=\\u0041\nref=${a}\n"
+	p, err := Parse("t", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"a": "1", "b": "two", "c": "three", "long": "xy", "esc": "A", "ref": "${a}"} {
+		if got := p.String(k, "<none>"); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestTypedGetters(t *testing.T) {
+	p := FromMap(map[string]string{
+		"i": "42", "neg": "-3", "frac": "1000.0", "sp": " 7", "big": "10000000000",
+		"f": "0.95", "nan": "NaN", "t": "TRUE", "f2": "false", "b": "yes",
+	})
+	tests := []struct {
+		name    string
+		get     func() (any, error)
+		want    any
+		wantErr string
+	}{
+		{"int", func() (any, error) { return p.Int64("i", 0) }, int64(42), ""},
+		{"int default", func() (any, error) { return p.Int64("missing", 9) }, int64(9), ""},
+		{"int64 big", func() (any, error) { return p.Int64("big", 0) }, int64(10000000000), ""},
+		{"int overflow", func() (any, error) { return p.Int("big", 0) }, 0, "big: expected an integer between"},
+		{"fraction", func() (any, error) { return p.Int64("frac", 0) }, int64(0), `frac: expected an integer, got "1000.0"`},
+		{"space", func() (any, error) { return p.Int64("sp", 0) }, int64(0), `sp: expected an integer, got " 7"`},
+		{"negative", func() (any, error) { return p.NonNegInt64("neg", 0) }, int64(0), `neg: expected a non-negative integer, got "-3"`},
+		{"float", func() (any, error) { return p.Float64("f", 0) }, 0.95, ""},
+		{"nan", func() (any, error) { return p.Float64("nan", 0) }, 0.0, `nan: expected a number, got "NaN"`},
+		{"bool true", func() (any, error) { return p.Bool("t", false) }, true, ""},
+		{"bool false", func() (any, error) { return p.Bool("f2", true) }, false, ""},
+		{"bool bad", func() (any, error) { return p.Bool("b", false) }, false, `b: expected true or false, got "yes"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.get()
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want prefix %q", err, tt.wantErr)
+				}
+				if !IsBadInput(err) {
+					t.Fatalf("error %v is not bad input", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOverrideAndMerge(t *testing.T) {
+	files := FromMap(map[string]string{"a": "file", "b": "file"})
+	cmd := New()
+	for _, arg := range []string{"a=x=y", "c="} {
+		n, v, err := ParseOverride(arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Set(n, v)
+	}
+	files.Merge(cmd)
+	if got := files.String("a", ""); got != "x=y" {
+		t.Errorf("a = %q", got)
+	}
+	if got := files.String("b", ""); got != "file" {
+		t.Errorf("b = %q", got)
+	}
+	if v, ok := files.Get("c"); !ok || v != "" {
+		t.Errorf("c = %q %v", v, ok)
+	}
+	for _, bad := range []string{"novalue", "=v", ""} {
+		if _, _, err := ParseOverride(bad); err == nil || !strings.Contains(err.Error(), "expected name=value") {
+			t.Errorf("ParseOverride(%q) err = %v", bad, err)
+		}
+	}
+}
+
+func TestLoadFileErrors(t *testing.T) {
+	_, err := LoadFile(filepath.Join(t.TempDir(), "nope"))
+	if err == nil || !strings.Contains(err.Error(), "cannot read properties file: no such file or directory") {
+		t.Fatalf("err = %v", err)
+	}
+	good := filepath.Join(t.TempDir(), "w")
+	if err := os.WriteFile(good, []byte("recordcount=5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadFile(good)
+	if err != nil || p.String("recordcount", "") != "5" {
+		t.Fatalf("p=%v err=%v", p, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"a=1\n", "a: b\\\n c", "\\u00e9=x", "k v\n#c\n!c", "\\", "=", "a=\\uZZZZ"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("fuzz", data)
+		if err != nil {
+			if !IsBadInput(err) || strings.ContainsRune(err.Error(), '\n') && !strings.Contains(string(data), "\n") {
+				t.Fatalf("bad error %v", err)
+			}
+			return
+		}
+		for _, k := range p.Keys() {
+			v, ok := p.Get(k)
+			if !ok {
+				t.Fatalf("key %q listed but missing", k)
+			}
+			_, _ = p.Int64(k, 0)
+			_, _ = p.Float64(k, 0)
+			_, _ = p.Bool(k, false)
+			_ = v
+		}
+	})
+}
+
+func FuzzParseOverride(f *testing.F) {
+	for _, s := range []string{"a=b", "a==", "=", "", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, arg string) {
+		n, v, err := ParseOverride(arg)
+		if err != nil {
+			if !IsBadInput(err) {
+				t.Fatalf("not bad input: %v", err)
+			}
+			return
+		}
+		if n == "" || n+"="+v != arg {
+			t.Fatalf("split %q into %q,%q", arg, n, v)
+		}
+	})
+}
