@@ -1,0 +1,190 @@
+// Package engine holds what the embedded-engine bindings (pebble, rocksdb)
+// share so that a comparison between them is fair by construction: the
+// engine-neutral properties and their defaults, the data directory checks,
+// the record encoding with its field-wise merge, and the shape of the engine
+// statistics in the report.
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/goycsb/ycsb/props"
+)
+
+// Property names read by both engines. docs/engines.md documents each.
+const (
+	PropDir               = "engine.dir"
+	PropSync              = "engine.sync"
+	PropCacheSize         = "engine.cachesize"
+	PropMemtableSize      = "engine.memtablesize"
+	PropCompression       = "engine.compression"
+	PropBloomBits         = "engine.bloombits"
+	PropBlockSize         = "engine.blocksize"
+	PropMaxOpenFiles      = "engine.maxopenfiles"
+	PropCompactionThreads = "engine.compactionthreads"
+	PropFresh             = "engine.fresh"
+)
+
+// Defaults, identical for both engines.
+const (
+	DefaultCacheSize         = 64 << 20
+	DefaultMemtableSize      = 64 << 20
+	DefaultCompression       = "snappy"
+	DefaultBloomBits         = 10
+	DefaultBlockSize         = 4 << 10
+	DefaultMaxOpenFiles      = 1000
+	DefaultCompactionThreads = 2
+)
+
+// Compressions lists the values of engine.compression that both engines
+// support.
+var Compressions = []string{"none", "snappy", "zstd"}
+
+// Config is the engine-neutral configuration of one embedded engine.
+type Config struct {
+	Binding           string // "pebble" or "rocksdb"
+	Dir               string
+	Sync              bool
+	CacheSize         int64
+	MemtableSize      int64
+	Compression       string
+	BloomBits         int
+	BlockSize         int
+	MaxOpenFiles      int
+	CompactionThreads int
+	Fresh             bool
+}
+
+// DefaultDir is engine.dir's default: ycsb-data/<binding> under the working
+// directory.
+func DefaultDir(binding string) string { return filepath.Join("ycsb-data", binding) }
+
+// ParseConfig reads the engine.* properties. dirAliases are older names for
+// engine.dir (the reference's rocksdb.dir), read when engine.dir is absent.
+// Every error names the property and is a props error (exit code 2).
+func ParseConfig(binding string, p *props.Properties, dirAliases ...string) (Config, error) {
+	c := Config{Binding: binding, Dir: DefaultDir(binding)}
+	for _, a := range dirAliases {
+		if v, ok := p.Get(a); ok {
+			c.Dir = v
+		}
+	}
+	if v, ok := p.Get(PropDir); ok {
+		c.Dir = v
+	}
+	if strings.TrimSpace(c.Dir) == "" {
+		return c, props.Invalid(PropDir, c.Dir, "a directory path")
+	}
+	var err error
+	if c.Sync, err = p.Bool(PropSync, false); err != nil {
+		return c, err
+	}
+	if c.CacheSize, err = Size(p, PropCacheSize, DefaultCacheSize); err != nil {
+		return c, err
+	}
+	if c.MemtableSize, err = Size(p, PropMemtableSize, DefaultMemtableSize); err != nil {
+		return c, err
+	}
+	if c.MemtableSize < 1<<20 || c.MemtableSize > 4<<30 {
+		v, _ := p.Get(PropMemtableSize)
+		return c, props.Invalid(PropMemtableSize, v, "a size between 1MiB and 4GiB")
+	}
+	if c.Compression, err = p.OneOf(PropCompression, DefaultCompression, Compressions...); err != nil {
+		return c, err
+	}
+	if c.BloomBits, err = p.NonNegInt(PropBloomBits, DefaultBloomBits); err != nil {
+		return c, err
+	}
+	if c.BloomBits > 64 {
+		v, _ := p.Get(PropBloomBits)
+		return c, props.Invalid(PropBloomBits, v, "bits per key between 0 (no filter) and 64")
+	}
+	bs, err := Size(p, PropBlockSize, DefaultBlockSize)
+	if err != nil {
+		return c, err
+	}
+	if bs < 256 || bs > 1<<30 {
+		v, _ := p.Get(PropBlockSize)
+		return c, props.Invalid(PropBlockSize, v, "a size between 256 bytes and 1GiB")
+	}
+	c.BlockSize = int(bs)
+	if c.MaxOpenFiles, err = p.Int(PropMaxOpenFiles, DefaultMaxOpenFiles); err != nil {
+		return c, err
+	}
+	if c.MaxOpenFiles < 16 {
+		v, _ := p.Get(PropMaxOpenFiles)
+		return c, props.Invalid(PropMaxOpenFiles, v, "an integer of at least 16")
+	}
+	if c.CompactionThreads, err = p.Int(PropCompactionThreads, DefaultCompactionThreads); err != nil {
+		return c, err
+	}
+	if c.CompactionThreads < 1 || c.CompactionThreads > 64 {
+		v, _ := p.Get(PropCompactionThreads)
+		return c, props.Invalid(PropCompactionThreads, v, "an integer between 1 and 64")
+	}
+	if c.Fresh, err = p.Bool(PropFresh, false); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// Size reads a byte size: a plain integer, or one with a binary suffix
+// (k, m, g, t; KB/KiB, MB/MiB, ... all mean powers of 1024).
+func Size(p *props.Properties, name string, def int64) (int64, error) {
+	v, ok := p.Get(name)
+	if !ok {
+		return def, nil
+	}
+	n, err := ParseSize(v)
+	if err != nil {
+		return def, props.Invalid(name, v, "a size in bytes such as 67108864 or 64MiB")
+	}
+	return n, nil
+}
+
+// ParseSize parses a byte size (see Size).
+func ParseSize(s string) (int64, error) {
+	t := strings.ToLower(s)
+	shift := 0
+	for _, suf := range []struct {
+		s     string
+		shift int
+	}{{"tib", 40}, {"gib", 30}, {"mib", 20}, {"kib", 10}, {"tb", 40}, {"gb", 30}, {"mb", 20}, {"kb", 10}, {"t", 40}, {"g", 30}, {"m", 20}, {"k", 10}, {"b", 0}} {
+		if strings.HasSuffix(t, suf.s) {
+			t, shift = t[:len(t)-len(suf.s)], suf.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("bad size %q", s)
+	}
+	if n > (1<<62)>>shift {
+		return 0, fmt.Errorf("size %q too large", s)
+	}
+	return n << shift, nil
+}
+
+// FormatSize renders n in the unit it divides evenly (64MiB, 4KiB, 1000).
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		s     string
+		shift int
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Summary is the one line a binding prints when it opens, so a run's output
+// says which engine settings produced it.
+func (c *Config) Summary(state string) string {
+	return fmt.Sprintf("%s: %s %s (sync=%t cache=%s memtable=%s compression=%s bloombits=%d blocksize=%s maxopenfiles=%d compactionthreads=%d)\n",
+		c.Binding, state, c.Dir, c.Sync, FormatSize(c.CacheSize), FormatSize(c.MemtableSize), c.Compression,
+		c.BloomBits, FormatSize(int64(c.BlockSize)), c.MaxOpenFiles, c.CompactionThreads)
+}

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// MarkerFile names the file a binding leaves in its data directory saying
+// which engine wrote it. It is what makes engine.fresh safe: a directory is
+// only emptied when it is empty already or carries this marker.
+const MarkerFile = "YCSB-ENGINE"
+
+// Dir states returned by PrepareDir, for the opening line.
+const (
+	DirCreated = "created"
+	DirExisted = "reopened"
+	DirEmptied = "emptied (engine.fresh=true)"
+)
+
+// PrepareDir checks c.Dir before the engine opens it: it must be a writable
+// directory that holds nothing or a database of this engine, and not be in
+// use by another process. With c.Fresh it is emptied first. It returns the
+// state for the opening line. Errors are one line, prefixed with the binding.
+func PrepareDir(c *Config) (string, error) {
+	st, err := os.Stat(c.Dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+			return "", fmt.Errorf("%s: %s %s: cannot create: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+		}
+		return DirCreated, checkWritable(c)
+	case err != nil:
+		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+	case !st.IsDir():
+		return "", fmt.Errorf("%s: %s %s: not a directory", c.Binding, PropDir, c.Dir)
+	}
+	entries, err := os.ReadDir(c.Dir)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+	}
+	if len(entries) == 0 {
+		return DirCreated, checkWritable(c)
+	}
+	owner := DetectEngine(c.Dir)
+	if err := checkNotLocked(c); err != nil {
+		return "", err
+	}
+	if c.Fresh {
+		if owner == "" {
+			return "", fmt.Errorf("%s: %s %s is not empty and holds no benchmark database; refusing to empty it for engine.fresh=true", c.Binding, PropDir, c.Dir)
+		}
+		for _, e := range entries {
+			if err := os.RemoveAll(filepath.Join(c.Dir, e.Name())); err != nil {
+				return "", fmt.Errorf("%s: engine.fresh: cannot empty %s: %w", c.Binding, c.Dir, pathErr(err))
+			}
+		}
+		return DirEmptied, checkWritable(c)
+	}
+	switch owner {
+	case c.Binding:
+		return DirExisted, checkWritable(c)
+	case "":
+		return "", fmt.Errorf("%s: %s %s is not empty and holds no %s database; choose an empty or new directory", c.Binding, PropDir, c.Dir, c.Binding)
+	default:
+		return "", fmt.Errorf("%s: %s %s holds a %s database; use another %s, or engine.fresh=true to empty it", c.Binding, PropDir, c.Dir, owner, PropDir)
+	}
+}
+
+// DetectEngine says which engine wrote dir: the marker if there is one,
+// else the engines' own file names. "" means neither.
+func DetectEngine(dir string) string {
+	if b, err := os.ReadFile(filepath.Join(dir, MarkerFile)); err == nil {
+		if name := strings.TrimSpace(string(b)); name != "" {
+			return name
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var rocks, pebble bool
+	for _, e := range entries {
+		switch n := e.Name(); {
+		case n == "IDENTITY" || n == "CURRENT":
+			rocks = true
+		case strings.HasPrefix(n, "marker."):
+			pebble = true
+		}
+	}
+	switch {
+	case rocks:
+		return "rocksdb"
+	case pebble:
+		return "pebble"
+	}
+	return ""
+}
+
+// WriteMarker records in c.Dir that c.Binding owns it. Called after the
+// engine opened the directory.
+func WriteMarker(c *Config) error {
+	p := filepath.Join(c.Dir, MarkerFile)
+	if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) == c.Binding {
+		return nil
+	}
+	if err := os.WriteFile(p, []byte(c.Binding+"\n"), 0o644); err != nil {
+		return fmt.Errorf("%s: %s: %w", c.Binding, c.Dir, pathErr(err))
+	}
+	return nil
+}
+
+// checkWritable creates and removes a probe file, so a read-only directory
+// fails here with a plain message and not inside the engine.
+func checkWritable(c *Config) error {
+	f, err := os.CreateTemp(c.Dir, ".ycsb-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s: %s %s is not writable: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// checkNotLocked tries the engines' own lock on dir/LOCK (both take a POSIX
+// record lock on that file) so that another process's database is reported
+// as such, and never emptied by engine.fresh.
+//
+// A POSIX lock is per process: closing the probe would drop a lock this
+// process holds on the same file. A process opens each data directory once,
+// so that cannot happen in a run.
+func checkNotLocked(c *Config) error {
+	f, err := os.OpenFile(filepath.Join(c.Dir, "LOCK"), os.O_RDWR, 0)
+	if err != nil {
+		return nil // no lock file: nobody holds it
+	}
+	defer f.Close()
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0}
+	if err := syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk); err != nil {
+		return nil
+	}
+	if lk.Type != syscall.F_UNLCK {
+		return fmt.Errorf("%s: %s %s is in use by another process (pid %d holds its LOCK)", c.Binding, PropDir, c.Dir, lk.Pid)
+	}
+	return nil
+}
+
+// pathErr drops the path an *os.PathError repeats, as our messages name it.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// LockedError turns an engine's lock failure into the same message as
+// checkNotLocked, for the race where the lock was taken after the check.
+func LockedError(c *Config, err error) error {
+	s := err.Error()
+	if strings.Contains(s, "lock") && (strings.Contains(s, "temporarily unavailable") || strings.Contains(s, "held") || errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES)) {
+		return fmt.Errorf("%s: %s %s is in use by another process: %s", c.Binding, PropDir, c.Dir, oneLine(s))
+	}
+	return fmt.Errorf("%s: open %s: %s", c.Binding, c.Dir, oneLine(s))
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"io/fs"
+	"path/filepath"
+
+	"github.com/goycsb/ycsb/db"
+)
+
+// Section is the report section of the engine statistics. Both engines use
+// the same section and row names, so two reports compare line by line.
+const Section = "ENGINE"
+
+// Stats are the engine counters since the DB was opened, gathered the same
+// way for both engines (docs/engines.md says where each comes from).
+type Stats struct {
+	UserBytesWritten       uint64 // logical bytes of the write batches
+	WALBytesWritten        uint64
+	FlushBytesWritten      uint64
+	CompactionBytesWritten uint64
+	CompactionBytesRead    uint64
+	Flushes                int64
+	Compactions            int64
+	ReadAmplification      int64 // L0 sublevels (pebble) or files (rocksdb) + non-empty levels below
+	BlockCacheHits         int64
+	BlockCacheMisses       int64
+	LiveSSTableBytes       int64
+}
+
+// WriteAmplification is (WAL + flush + compaction bytes written) divided by
+// the user bytes written; 0 before any write.
+func (s *Stats) WriteAmplification() float64 {
+	if s.UserBytesWritten == 0 {
+		return 0
+	}
+	return float64(s.WALBytesWritten+s.FlushBytesWritten+s.CompactionBytesWritten) / float64(s.UserBytesWritten)
+}
+
+// BlockCacheHitRate is hits / (hits + misses) in percent; 0 with no lookups.
+func (s *Stats) BlockCacheHitRate() float64 {
+	if t := s.BlockCacheHits + s.BlockCacheMisses; t > 0 {
+		return 100 * float64(s.BlockCacheHits) / float64(t)
+	}
+	return 0
+}
+
+// Rows renders s, plus the size on disk of dir, as report rows.
+func (s *Stats) Rows(dir string) []db.Stat {
+	rows := []db.Stat{
+		stat("WriteAmplification", round2(s.WriteAmplification())),
+		stat("ReadAmplification", s.ReadAmplification),
+		stat("UserBytesWritten", int64(s.UserBytesWritten)),
+		stat("WALBytesWritten", int64(s.WALBytesWritten)),
+		stat("Flushes", s.Flushes),
+		stat("FlushBytesWritten", int64(s.FlushBytesWritten)),
+		stat("Compactions", s.Compactions),
+		stat("CompactionBytesRead", int64(s.CompactionBytesRead)),
+		stat("CompactionBytesWritten", int64(s.CompactionBytesWritten)),
+		stat("BlockCacheHits", s.BlockCacheHits),
+		stat("BlockCacheMisses", s.BlockCacheMisses),
+		stat("BlockCacheHitRate(%)", round2(s.BlockCacheHitRate())),
+		stat("LiveSSTableBytes", s.LiveSSTableBytes),
+		stat("DiskSize(bytes)", DiskUsage(dir)),
+	}
+	return rows
+}
+
+func stat(name string, v any) db.Stat { return db.Stat{Section: Section, Name: name, Value: v} }
+
+func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
+// DiskUsage sums the sizes of the regular files under dir: everything the
+// engine keeps on disk (tables, WAL, manifest, logs).
+func DiskUsage(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n
+}

@@ -1,0 +1,370 @@
+// Package pebble is the embedded Pebble binding, the zero-setup default: it
+// needs no server and no C library, so `ycsb load pebble` works on a fresh
+// clone.
+//
+// It reads the engine-neutral engine.* properties (db/internal/engine and
+// docs/engines.md), the same as the rocksdb binding, so that the two compare
+// on equal terms. Engine-specific extras: pebble.l0compactionthreshold
+// (Pebble's default, 4) and pebble.lbasemaxbytes (Pebble's default, 64MiB).
+//
+// One record is one key (table, 0, key); its value is the shared record
+// encoding. Update is a blind merge of the changed fields, so concurrent
+// updates of different fields of one key keep both.
+package pebble
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/sstable"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/engine"
+	"github.com/goycsb/ycsb/props"
+)
+
+const name = "pebble"
+
+func init() {
+	db.Register(name, "embedded Pebble engine (no server needed; data in engine.dir)", db.DriverFunc(Open))
+}
+
+// MergerName is stored in the database's OPTIONS: a directory written with
+// another merge operator refuses to open.
+const MergerName = "ycsb.fieldmerge.v1"
+
+// Merger folds update operands into records field by field.
+var Merger = &pebble.Merger{
+	Name: MergerName,
+	Merge: func(_, value []byte) (pebble.ValueMerger, error) {
+		m := &valueMerger{}
+		m.buf = append(m.buf, value...)
+		return m, nil
+	},
+}
+
+type valueMerger struct{ buf, tmp []byte }
+
+func (m *valueMerger) MergeNewer(value []byte) error {
+	out, err := engine.Combine(m.tmp[:0], value, m.buf)
+	m.buf, m.tmp = out, m.buf
+	return err
+}
+
+func (m *valueMerger) MergeOlder(value []byte) error {
+	out, err := engine.Combine(m.tmp[:0], m.buf, value)
+	m.buf, m.tmp = out, m.buf
+	return err
+}
+
+func (m *valueMerger) Finish(bool) ([]byte, io.Closer, error) { return m.buf, nil, nil }
+
+// quietLogger drops Pebble's informational lines, which would interleave
+// with the report, and keeps its errors on stderr.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Errorf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
+}
+func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+format, args...) }
+
+// DB is an open Pebble database shared by all workers.
+type DB struct {
+	cfg   engine.Config
+	db    *pebble.DB
+	cache interface{ Unref() }
+	wo    *pebble.WriteOptions
+}
+
+// Options turns the neutral configuration into Pebble options.
+func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
+	l0, err := p.Int("pebble.l0compactionthreshold", 4)
+	if err != nil {
+		return nil, err
+	}
+	if l0 < 1 {
+		v, _ := p.Get("pebble.l0compactionthreshold")
+		return nil, props.Invalid("pebble.l0compactionthreshold", v, "a positive integer")
+	}
+	lbase, err := engine.Size(p, "pebble.lbasemaxbytes", 64<<20)
+	if err != nil {
+		return nil, err
+	}
+	if lbase < 1<<20 {
+		v, _ := p.Get("pebble.lbasemaxbytes")
+		return nil, props.Invalid("pebble.lbasemaxbytes", v, "a size of at least 1MiB")
+	}
+	var comp *sstable.CompressionProfile
+	switch c.Compression {
+	case "none":
+		comp = sstable.NoCompression
+	case "snappy":
+		comp = sstable.SnappyCompression
+	case "zstd":
+		comp = sstable.ZstdCompression
+	}
+	n := c.CompactionThreads
+	o := &pebble.Options{
+		MemTableSize:                uint64(c.MemtableSize),
+		MemTableStopWritesThreshold: 2,
+		MaxOpenFiles:                c.MaxOpenFiles,
+		Merger:                      Merger,
+		L0CompactionThreshold:       l0,
+		LBaseMaxBytes:               lbase,
+		FormatMajorVersion:          pebble.FormatNewest,
+		Logger:                      quietLogger{},
+		CompactionConcurrencyRange:  func() (int, int) { return n, n },
+	}
+	for i := range o.Levels {
+		lo := &o.Levels[i]
+		lo.BlockSize = c.BlockSize
+		lo.Compression = func() *sstable.CompressionProfile { return comp }
+		if c.BloomBits > 0 {
+			lo.FilterPolicy = bloom.FilterPolicy(c.BloomBits)
+		}
+	}
+	return o, nil
+}
+
+// Open is the driver: it validates the properties, prepares engine.dir and
+// opens the database.
+func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
+	cfg, err := engine.ParseConfig(name, p)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := Options(&cfg, p)
+	if err != nil {
+		return nil, err
+	}
+	state, err := engine.PrepareDir(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	cache := pebble.NewCache(cfg.CacheSize)
+	opts.Cache = cache
+	pdb, err := pebble.Open(cfg.Dir, opts)
+	if err != nil {
+		cache.Unref()
+		return nil, engine.LockedError(&cfg, err)
+	}
+	if err := engine.WriteMarker(&cfg); err != nil {
+		pdb.Close()
+		cache.Unref()
+		return nil, err
+	}
+	d := &DB{cfg: cfg, db: pdb, cache: cache, wo: pebble.NoSync}
+	if cfg.Sync {
+		d.wo = pebble.Sync
+	}
+	io.WriteString(db.Output(ctx), cfg.Summary(state))
+	return d, nil
+}
+
+// Engine returns the underlying Pebble handle, for tests and tools.
+func (d *DB) Engine() *pebble.DB { return d.db }
+
+// Flush writes the memtable to a table and waits for it.
+func (d *DB) Flush() error {
+	if err := d.db.Flush(); err != nil {
+		return fmt.Errorf("pebble: flush: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database. Writes acknowledged with engine.sync=false are
+// in the WAL and survive a reopen.
+func (d *DB) Close() error {
+	err := d.db.Close()
+	d.cache.Unref()
+	if err != nil {
+		return fmt.Errorf("pebble: close: %w", err)
+	}
+	return nil
+}
+
+// Stats implements db.StatsReporter.
+func (d *DB) Stats() []db.Stat {
+	m := d.db.Metrics()
+	var s engine.Stats
+	s.UserBytesWritten = m.WAL.BytesIn
+	s.WALBytesWritten = m.WAL.BytesWritten
+	for i := range m.Levels {
+		l := &m.Levels[i]
+		s.FlushBytesWritten += l.TableBytesFlushed + l.BlobBytesFlushed
+		s.CompactionBytesWritten += l.TableBytesCompacted + l.BlobBytesCompacted
+		s.CompactionBytesRead += l.TableBytesRead
+		s.LiveSSTableBytes += l.TablesSize
+	}
+	s.Flushes = m.Flush.Count
+	s.Compactions = m.Compact.Count
+	s.ReadAmplification = int64(m.ReadAmp())
+	s.BlockCacheHits = m.BlockCache.Hits
+	s.BlockCacheMisses = m.BlockCache.Misses
+	return s.Rows(d.cfg.Dir)
+}
+
+// Session returns a worker's session with its own scratch buffers.
+func (d *DB) Session(context.Context, int, int) (db.Session, error) {
+	return &session{d: d}, nil
+}
+
+type session struct {
+	d     *DB
+	key   []byte
+	val   []byte
+	upper []byte
+	dec   engine.Decoder
+	iterO pebble.IterOptions
+	batch *pebble.Batch
+	rec   db.Record // stands in for a nil out
+	rows  db.Rows
+}
+
+func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if out == nil {
+		s.rec.Reset()
+		out = &s.rec
+	}
+	s.key = engine.AppendKey(s.key[:0], table, key)
+	v, closer, err := s.d.db.Get(s.key)
+	if err != nil {
+		if errors.Is(err, pebble.ErrNotFound) {
+			return db.ErrNotFound
+		}
+		return fmt.Errorf("pebble: read: %w", err)
+	}
+	defer closer.Close()
+	if !engine.Exists(v) {
+		return db.ErrNotFound
+	}
+	if err := s.dec.Decode(v, fields, out); err != nil {
+		return fmt.Errorf("pebble: read %q: %w", key, err)
+	}
+	return nil
+}
+
+func (s *session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if out == nil {
+		s.rows.Reset()
+		out = &s.rows
+	}
+	s.key = engine.AppendKey(s.key[:0], table, startKey)
+	s.upper = engine.AppendTableEnd(s.upper[:0], table)
+	s.iterO.LowerBound = s.key
+	s.iterO.UpperBound = s.upper
+	it, err := s.d.db.NewIter(&s.iterO)
+	if err != nil {
+		return fmt.Errorf("pebble: scan: %w", err)
+	}
+	prefix := len(table) + 1
+	n := 0
+	for valid := it.First(); valid && n < count; valid = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			it.Close()
+			return fmt.Errorf("pebble: scan: %w", err)
+		}
+		if !engine.Exists(v) {
+			continue
+		}
+		r := out.Next()
+		r.SetKey(it.Key()[prefix:])
+		if err := s.dec.Decode(v, fields, r); err != nil {
+			it.Close()
+			return fmt.Errorf("pebble: scan %q: %w", it.Key()[prefix:], err)
+		}
+		n++
+		if n&63 == 0 && ctx.Err() != nil {
+			it.Close()
+			return ctx.Err()
+		}
+	}
+	if err := it.Close(); err != nil {
+		return fmt.Errorf("pebble: scan: %w", err)
+	}
+	return nil
+}
+
+func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.key = engine.AppendKey(s.key[:0], table, key)
+	s.val = engine.AppendValue(s.val[:0], engine.KindUpdate, values)
+	if err := s.d.db.Merge(s.key, s.val, s.d.wo); err != nil {
+		return fmt.Errorf("pebble: update: %w", err)
+	}
+	return nil
+}
+
+func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.key = engine.AppendKey(s.key[:0], table, key)
+	s.val = engine.AppendValue(s.val[:0], engine.KindRecord, values)
+	if err := s.d.db.Set(s.key, s.val, s.d.wo); err != nil {
+		return fmt.Errorf("pebble: insert: %w", err)
+	}
+	return nil
+}
+
+// InsertBatch writes the records in one atomic batch (one WAL write, one
+// sync with engine.sync=true).
+func (s *session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.batch == nil {
+		s.batch = s.d.db.NewBatch()
+	}
+	b := s.batch
+	b.Reset()
+	for i, k := range keys {
+		s.key = engine.AppendKey(s.key[:0], table, k)
+		s.val = engine.AppendValue(s.val[:0], engine.KindRecord, values[i])
+		if err := b.Set(s.key, s.val, nil); err != nil {
+			return fmt.Errorf("pebble: batch insert: %w", err)
+		}
+	}
+	if err := b.Commit(s.d.wo); err != nil {
+		return fmt.Errorf("pebble: batch insert: %w", err)
+	}
+	return nil
+}
+
+func (s *session) Delete(ctx context.Context, table, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.key = engine.AppendKey(s.key[:0], table, key)
+	if err := s.d.db.Delete(s.key, s.d.wo); err != nil {
+		return fmt.Errorf("pebble: delete: %w", err)
+	}
+	return nil
+}
+
+func (s *session) Close(context.Context) error {
+	if s.batch != nil {
+		err := s.batch.Close()
+		s.batch = nil
+		if err != nil {
+			return fmt.Errorf("pebble: close session: %w", err)
+		}
+	}
+	return nil
+}
