@@ -1,0 +1,51 @@
+# ycsb for Go. `make help` lists the targets.
+GO      ?= go
+TAGS    ?= $(shell test -e /usr/include/rocksdb/c.h && echo rocksdb)
+BIN     ?= bin/ycsb
+GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
+
+.PHONY: help build run test testrace unit bench fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-engines clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+build: ## build bin/ycsb (with RocksDB when librocksdb-dev is installed)
+	$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/ycsb
+
+run: build ## load and run workload A on the embedded Pebble engine: no server needed
+	$(BIN) load pebble -P workloads/workloada -p recordcount=100000 -p engine.fresh=true -s
+	$(BIN) run pebble -P workloads/workloada -p recordcount=100000 -p operationcount=200000 -threads 2 -s
+
+test: ## the whole test suite: starts PostgreSQL and Cassandra, vet, gofmt, go test -race
+	./scripts/test.sh
+
+unit: ## unit tests only, no servers
+	YCSB_NO_SERVERS=1 $(GO) test $(GOFLAGS_TAGS) ./...
+
+bench: ## benchmarks of the hot path (generators, measurement, workload, basic end to end)
+	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./workload/... ./measurement/... ./db/basic/ ./runner/
+
+fuzz-smoke: ## run every fuzz target briefly
+	./scripts/fuzz-smoke.sh
+
+lint: ## go vet and gofmt
+	$(GO) vet $(GOFLAGS_TAGS) ./...
+	@test -z "$$(gofmt -l .)" || (gofmt -l .; exit 1)
+
+postgres-start: ## start the local PostgreSQL used by the tests
+	./scripts/postgres.sh start
+
+postgres-stop: ## stop it
+	./scripts/postgres.sh stop
+
+cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0.0.1:9042
+	./scripts/cassandra.sh start
+
+cassandra-stop: ## stop it
+	./scripts/cassandra.sh stop
+
+compare-engines: build ## load and run workloads A-F on Pebble and RocksDB with identical settings
+	./scripts/compare-engines.sh
+
+clean: ## remove build output and local data
+	rm -rf bin ycsb-data

@@ -1,0 +1,293 @@
+// Package cli turns the reference's command line into a run: argument
+// parsing with YCSB's single-dash long options and precedence, usage text,
+// and the mapping of errors to exit codes.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"strconv"
+	"strings"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runner"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1   // the run could not finish
+	ExitBadInput    = 2   // bad arguments, properties or binding setup
+	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; the report was still written
+)
+
+// Version is printed at startup.
+var Version = "0.1.0"
+
+// Command is a subcommand: load, run, shell, and later tools.
+type Command struct {
+	Name    string
+	Summary string
+	Run     func(ctx context.Context, env *Env, args []string) error
+}
+
+// Env is the process's standard streams, injected for tests.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// commands is the closed set of subcommands, in usage order.
+var commands []Command
+
+func init() {
+	commands = []Command{
+		{Name: "load", Summary: "insert the data set (the reference's -load)", Run: phase(false)},
+		{Name: "run", Summary: "run the transaction mix (the reference's -t)", Run: phase(true)},
+		{Name: "shell", Summary: "interactive read/scan/insert/update/delete against a binding", Run: runShell},
+	}
+}
+
+// AddCommand adds a subcommand (for the result tools); it is meant for init
+// functions of this program's own packages.
+func AddCommand(c Command) { commands = append(commands, c) }
+
+// UsageError is bad command-line input.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// Run executes the command line args (without the program name) and returns
+// the process exit code.
+func Run(ctx context.Context, args []string, env *Env) int {
+	if len(args) == 0 {
+		usage(env.Stderr)
+		return ExitBadInput
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help", "-?":
+		usage(env.Stdout)
+		return ExitOK
+	}
+	for _, c := range commands {
+		if c.Name == args[0] {
+			err := c.Run(ctx, env, args[1:])
+			return exitCode(ctx, env, err)
+		}
+	}
+	fmt.Fprintf(env.Stderr, "ycsb: unknown command %q (expected one of %s; see ycsb help)\n", args[0], commandNames())
+	return ExitBadInput
+}
+
+func exitCode(ctx context.Context, env *Env, err error) int {
+	if err == nil {
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		return ExitOK
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(env.Stderr, "ycsb: %s\n", msg)
+	var ue *UsageError
+	if errors.As(err, &ue) || runner.IsSetup(err) || props.IsBadInput(err) {
+		return ExitBadInput
+	}
+	if ctx.Err() != nil {
+		return ExitInterrupted
+	}
+	return ExitFailure
+}
+
+func commandNames() string {
+	var n []string
+	for _, c := range commands {
+		n = append(n, c.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("Usage: ycsb <command> [binding] [options]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.Name, c.Summary)
+	}
+	b.WriteString(`  help     print this text
+
+Options (load, run and shell), as in the reference YCSB:
+  -P file          load a workload/properties file (repeatable; later files win)
+  -p name=value    set a property (repeatable; beats -P files)
+  -s               print status lines to stderr every status.interval seconds
+  -threads n       number of client threads (threadcount)
+  -target n        target operations per second over all threads (target)
+  -load | -t       load phase or transaction phase (set by load and run)
+  -l label         prefix for status lines (label)
+  -db name         binding name or the reference's class name (db)
+  -table name      table to use (shell only)
+
+Bindings:
+`)
+	for _, in := range db.Infos() {
+		names := in.Name
+		if len(in.Aliases) > 0 {
+			names += " (" + strings.Join(in.Aliases, ", ") + ")"
+		}
+		fmt.Fprintf(&b, "  %s\n      %s\n", names, in.Summary)
+	}
+	b.WriteString(`
+Examples:
+  ycsb load pebble -P workloads/workloada -s
+  ycsb run pebble -P workloads/workloada -s -threads 4
+  ycsb run basic -P workloads/workloadc -p operationcount=1000000 -target 50000
+
+Exit codes: 0 done, 1 the run failed, 2 bad input or the binding could not be
+set up, 130 interrupted (the report of the work done is still printed).
+`)
+	io.WriteString(w, b.String())
+}
+
+// parsed is the result of argument parsing.
+type parsed struct {
+	files   []string
+	cmdline *props.Properties // -p and the flags, later occurrence wins
+	table   string
+}
+
+// parseArgs parses the reference's options. Unlike the reference (which
+// prints usage and exits 0), any problem is an error with exit code 2.
+func parseArgs(args []string, shell bool) (*parsed, error) {
+	p := &parsed{cmdline: props.New()}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			return nil, usagef("unexpected argument %q: options start with - (see ycsb help)", a)
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		value := func() (string, error) {
+			if i+1 >= len(args) {
+				return "", usagef("option -%s needs a value", name)
+			}
+			i++
+			return args[i], nil
+		}
+		number := func(prop string) error {
+			v, err := value()
+			if err != nil {
+				return err
+			}
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				return usagef("option -%s: expected an integer, got %q", name, v)
+			}
+			p.cmdline.Set(prop, v)
+			return nil
+		}
+		var err error
+		switch name {
+		case "P":
+			var v string
+			if v, err = value(); err == nil {
+				p.files = append(p.files, v)
+			}
+		case "p":
+			var v string
+			if v, err = value(); err == nil {
+				var n, val string
+				if n, val, err = props.ParseOverride(v); err == nil {
+					p.cmdline.Set(n, val)
+				}
+			}
+		case "threads":
+			err = number("threadcount")
+		case "target":
+			err = number("target")
+		case "s":
+			p.cmdline.Set("status", "true")
+		case "load":
+			p.cmdline.Set("dotransactions", "false")
+		case "t":
+			p.cmdline.Set("dotransactions", "true")
+		case "l":
+			var v string
+			if v, err = value(); err == nil {
+				p.cmdline.Set("label", v)
+			}
+		case "db":
+			var v string
+			if v, err = value(); err == nil {
+				p.cmdline.Set("db", v)
+			}
+		case "table":
+			if !shell {
+				return nil, usagef("unknown option -table (it belongs to ycsb shell; use -p table=NAME)")
+			}
+			p.table, err = value()
+		case "cp", "jvm-args":
+			// The reference's launcher options configure Java; a script
+			// passing them still works, and says so.
+			_, err = value()
+		default:
+			return nil, usagef("unknown option %s (see ycsb help)", a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// properties merges the -P files in order, then the command line over them.
+func (p *parsed) properties() (*props.Properties, error) {
+	all := props.New()
+	for _, f := range p.files {
+		fp, err := props.LoadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		all.Merge(fp)
+	}
+	all.Merge(p.cmdline)
+	return all, nil
+}
+
+// binding resolves the binding named on the command line; -db or -p db
+// override the positional name, as with the reference's launcher.
+func binding(positional string, all *props.Properties) (db.Driver, string, error) {
+	name := all.String("db", positional)
+	d, primary, err := db.Lookup(name)
+	if err != nil {
+		return nil, "", usagef("%v", err)
+	}
+	return d, primary, nil
+}
+
+func phase(transactions bool) func(ctx context.Context, env *Env, args []string) error {
+	return func(ctx context.Context, env *Env, args []string) error {
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			return usagef("missing binding: ycsb %s <binding> [options]; bindings: %s", map[bool]string{false: "load", true: "run"}[transactions], strings.Join(db.Drivers(), ", "))
+		}
+		p, err := parseArgs(args[1:], false)
+		if err != nil {
+			return err
+		}
+		// The launcher appends -load/-t last, so the command wins.
+		p.cmdline.Set("dotransactions", strconv.FormatBool(transactions))
+		all, err := p.properties()
+		if err != nil {
+			return err
+		}
+		d, name, err := binding(args[0], all)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "Command line: %s\n", strings.Join(args, " "))
+		fmt.Fprintf(env.Stderr, "ycsb-go %s, binding %s\n\n", Version, name)
+		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr})
+	}
+}

@@ -1,0 +1,69 @@
+package measurement
+
+import (
+	"sync"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Collector merges the workers' Recorders. Tick is called by one goroutine
+// at a time (the status ticker, then the runner after the workers joined).
+type Collector struct {
+	cfg *Config
+
+	mu   sync.Mutex // guards recs while workers are being created
+	recs []*Recorder
+
+	interval set // the last tick's harvest
+	total    set // everything harvested so far
+	// OnInterval, if set, sees every tick's harvest (HDR interval logs).
+	OnInterval func(startNs, endNs int64, iv *Snapshot)
+	lastTick   int64
+}
+
+// NewCollector returns a Collector for cfg.
+func NewCollector(cfg *Config) *Collector {
+	return &Collector{cfg: cfg, lastTick: Now()}
+}
+
+// Config returns the measurement configuration.
+func (c *Collector) Config() *Config { return c.cfg }
+
+// NewRecorder returns a Recorder for one worker.
+func (c *Collector) NewRecorder() *Recorder {
+	r := newRecorder(c.cfg)
+	c.mu.Lock()
+	c.recs = append(c.recs, r)
+	c.mu.Unlock()
+	return r
+}
+
+func (c *Collector) newHist() *hdrhistogram.Histogram {
+	return hdrhistogram.New(1, c.cfg.HighestLatencyUs, sigFigs)
+}
+
+// Tick harvests every Recorder and returns what was recorded since the last
+// Tick. The snapshot is valid until the next Tick.
+func (c *Collector) Tick() *Snapshot {
+	c.interval.reset()
+	c.mu.Lock()
+	recs := c.recs
+	c.mu.Unlock()
+	for _, r := range recs {
+		old := r.swap()
+		old.mergeInto(&c.interval, c.newHist)
+		r.giveBack(old)
+	}
+	c.interval.mergeInto(&c.total, c.newHist)
+	now := Now()
+	snap := newSnapshot(c.cfg, &c.interval)
+	if c.OnInterval != nil {
+		c.OnInterval(c.lastTick, now, snap)
+	}
+	c.lastTick = now
+	return snap
+}
+
+// Total returns everything harvested so far. Call Tick first to include the
+// latest samples.
+func (c *Collector) Total() *Snapshot { return newSnapshot(c.cfg, &c.total) }

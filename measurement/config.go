@@ -1,0 +1,113 @@
+package measurement
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
+)
+
+// IntervalMode is measurement.interval: which latency is recorded.
+type IntervalMode uint8
+
+const (
+	// IntervalOp records service time only (the reference's default).
+	IntervalOp IntervalMode = iota
+	// IntervalIntended records latency from the intended start time only,
+	// under the plain operation names.
+	IntervalIntended
+	// IntervalBoth records service time under the plain names and intended
+	// latency under Intended-<OP>.
+	IntervalBoth
+)
+
+// Config is the measurement part of the properties.
+type Config struct {
+	Type             string // measurementtype
+	Interval         IntervalMode
+	Percentiles      []float64 // hdrhistogram.percentiles
+	Verbose          bool      // measurement.histogram.verbose
+	HighestLatencyUs int64     // largest latency a histogram tracks; larger values are clamped
+	// Tracked[s] files failures with status s under <OP>-<STATUS> instead of <OP>-FAILED.
+	Tracked [db.NumStatuses]bool
+	Warnings []string // non-fatal notes for stderr, as the reference prints them
+}
+
+// DefaultPercentiles is the reference's (HEAD) hdrhistogram.percentiles.
+var DefaultPercentiles = []float64{50, 95, 99}
+
+// measurementTypes is the closed set of measurementtype values.
+var measurementTypes = []string{"hdrhistogram", "histogram", "hdrhistogram+histogram", "hdrhistogram+raw", "timeseries", "raw"}
+
+// ParseConfig reads the measurement properties.
+func ParseConfig(p *props.Properties) (*Config, error) {
+	c := &Config{}
+	var err error
+	if c.Type, err = p.OneOf("measurementtype", "hdrhistogram", measurementTypes...); err != nil {
+		return nil, err
+	}
+	mode, err := p.OneOf("measurement.interval", "op", "op", "intended", "both")
+	if err != nil {
+		return nil, err
+	}
+	c.Interval = map[string]IntervalMode{"op": IntervalOp, "intended": IntervalIntended, "both": IntervalBoth}[mode]
+	if c.Verbose, err = p.Bool("measurement.histogram.verbose", false); err != nil {
+		return nil, err
+	}
+	if c.HighestLatencyUs, err = p.Int64("hdrhistogram.highestlatency", 3_600_000_000); err != nil {
+		return nil, err
+	}
+	if c.HighestLatencyUs < 2 {
+		return nil, props.Invalid("hdrhistogram.highestlatency", strconv.FormatInt(c.HighestLatencyUs, 10), "a latency in µs of at least 2")
+	}
+	c.Percentiles = DefaultPercentiles
+	if v, ok := p.Get("hdrhistogram.percentiles"); ok {
+		ps, err := parsePercentiles(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Percentiles = ps
+	}
+	each, err := p.Bool("reportlatencyforeacherror", false)
+	if err != nil {
+		return nil, err
+	}
+	if each {
+		for s := db.Status(0); s < db.NumStatuses; s++ {
+			c.Tracked[s] = !s.IsOK()
+		}
+	} else if v, ok := p.Get("latencytrackederrors"); ok && strings.TrimSpace(v) != "" {
+		for _, name := range strings.Split(v, ",") {
+			s, ok := db.ParseStatus(strings.TrimSpace(name))
+			if !ok || s.IsOK() {
+				return nil, props.Invalid("latencytrackederrors", v, "a comma-separated list of failure statuses such as ERROR,NOT_FOUND")
+			}
+			c.Tracked[s] = true
+		}
+	}
+	return c, nil
+}
+
+func parsePercentiles(v string) ([]float64, error) {
+	var out []float64
+	for _, part := range strings.Split(v, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || f < 0 || f > 100 {
+			return nil, props.Invalid("hdrhistogram.percentiles", v, "a comma-separated list of percentiles between 0 and 100")
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// KindOf returns where a sample with status s is filed.
+func (c *Config) KindOf(s db.Status) Kind {
+	if s.IsOK() {
+		return KindOK
+	}
+	if c.Tracked[s] {
+		return StatusKind(s)
+	}
+	return KindFailed
+}

@@ -1,0 +1,153 @@
+package measurement
+
+import (
+	"math"
+	"sort"
+	"unicode/utf16"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/db"
+)
+
+// StatusCount is one Return=<STATUS> line.
+type StatusCount struct {
+	Status db.Status
+	Count  int64
+}
+
+// Measurement is one report section: a histogram and its return codes.
+type Measurement struct {
+	Name     string // READ, READ-FAILED, Intended-READ, ...
+	Op       Op
+	Kind     Kind
+	Intended bool
+	Hist     *hdrhistogram.Histogram // nil when only statuses were counted
+	Returns  []StatusCount           // in the reference's order
+}
+
+// Snapshot is an ordered list of measurements: the operation map first, then
+// the intended map, each in the reference's hash order.
+type Snapshot struct {
+	Measurements []Measurement
+}
+
+// returnOrder is the order the reference prints Return= lines in (the
+// ConcurrentHashMap order of its Status objects).
+var returnOrder = []db.Status{db.OK, db.NotImplemented, db.BadRequest, db.Forbidden,
+	db.UnexpectedState, db.ServiceUnavailable, db.BatchedOK, db.NotFound, db.Error}
+
+func newSnapshot(cfg *Config, s *set) *Snapshot {
+	var ops, intended []Measurement
+	for o := Op(0); o < NumOps; o++ {
+		for k := 0; k < NumKinds; k++ {
+			h := s.op[o][k]
+			var rets []StatusCount
+			if k == int(KindOK) {
+				for _, st := range returnOrder {
+					if n := s.returns[o][st]; n > 0 {
+						rets = append(rets, StatusCount{st, n})
+					}
+				}
+			}
+			if (h != nil && h.TotalCount() > 0) || len(rets) > 0 {
+				ops = append(ops, Measurement{Name: Name(o, Kind(k)), Op: o, Kind: Kind(k), Hist: h, Returns: rets})
+			}
+			if ih := s.intended[o][k]; ih != nil && ih.TotalCount() > 0 {
+				intended = append(intended, Measurement{Name: "Intended-" + Name(o, Kind(k)), Op: o, Kind: Kind(k), Intended: true, Hist: ih})
+			}
+		}
+	}
+	sortJavaOrder(ops, func(m Measurement) string { return m.Name })
+	// The reference keys its intended map by the plain name.
+	sortJavaOrder(intended, func(m Measurement) string { return Name(m.Op, m.Kind) })
+	return &Snapshot{Measurements: append(ops, intended...)}
+}
+
+// sortJavaOrder orders ms as a Java ConcurrentHashMap with default capacity
+// iterates its keys: by bin of the spread String.hashCode. Entries in the
+// same bin keep the input order (our fixed operation order), where the
+// reference would use the order in which they were first measured.
+func sortJavaOrder(ms []Measurement, key func(Measurement) string) {
+	n := 16
+	for len(ms) >= n-n/4 {
+		n *= 2
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		return javaBin(key(ms[i]), n) < javaBin(key(ms[j]), n)
+	})
+}
+
+func javaBin(s string, tableSize int) int {
+	var h int32
+	for _, c := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(c)
+	}
+	spread := (h ^ int32(uint32(h)>>16)) & 0x7fffffff
+	return int(spread) & (tableSize - 1)
+}
+
+// Stats are a histogram's figures computed the way Java's HdrHistogram
+// computes them, so the numbers match the reference's byte for byte.
+type Stats struct {
+	Count int64
+	Min   int64 // lowest equivalent value of the smallest sample
+	Max   int64 // highest equivalent value of the largest sample
+	Mean  float64
+	bars  []hdrhistogram.Bar
+}
+
+// StatsOf computes Stats for h (nil is empty).
+func StatsOf(h *hdrhistogram.Histogram) Stats {
+	var st Stats
+	if h == nil || h.TotalCount() == 0 {
+		return st
+	}
+	st.Count = h.TotalCount()
+	var total float64
+	first := true
+	for _, b := range h.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		st.bars = append(st.bars, b)
+		if first {
+			st.Min = b.From
+			first = false
+		}
+		st.Max = b.To
+		median := b.From + (b.To-b.From+1)>>1
+		total += float64(median) * float64(b.Count)
+	}
+	st.Mean = total / float64(st.Count)
+	return st
+}
+
+// Percentile returns the value at percentile p (0..100) as Java's
+// getValueAtPercentile does.
+func (st *Stats) Percentile(p float64) int64 {
+	if st.Count == 0 {
+		return 0
+	}
+	q := math.Nextafter(p, math.Inf(-1))
+	q = math.Min(math.Max(q, 0), 100)
+	target := int64(math.Ceil(q * float64(st.Count) / 100))
+	if target < 1 {
+		target = 1
+	}
+	var cum int64
+	for _, b := range st.bars {
+		cum += b.Count
+		if cum >= target {
+			if p == 0 {
+				return b.From
+			}
+			return b.To
+		}
+	}
+	return st.bars[len(st.bars)-1].To
+}
+
+// Buckets returns the recorded buckets as (highest equivalent value, count),
+// for measurement.histogram.verbose.
+func (st *Stats) Buckets() []hdrhistogram.Bar { return st.bars }

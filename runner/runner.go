@@ -1,0 +1,429 @@
+// Package runner runs a load or a run phase: it opens the binding, starts the
+// workers with their pacing, the status ticker and the time limit, and writes
+// the final report.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/workload"
+)
+
+// SetupError is a failure before the run started: bad input, a binding that
+// cannot connect. The command line exits with code 2 for it.
+type SetupError struct{ Err error }
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+func (e *SetupError) Unwrap() error { return e.Err }
+
+func setupErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &SetupError{Err: err}
+}
+
+// Options are what the command line hands to a run.
+type Options struct {
+	Props   *props.Properties // files and command line merged
+	Driver  db.Driver
+	Binding string // the binding's primary name
+	Stdout  io.Writer
+	Stderr  io.Writer
+}
+
+// settings are the Client-level properties of §1.3.
+type settings struct {
+	transactions   bool
+	threads        int
+	target         int64
+	status         bool
+	statusInterval time.Duration
+	label          string
+	maxExecution   time.Duration
+	opCount        int64
+	exporter       string
+	exportFile     string
+	spin           bool
+}
+
+var workloadClasses = map[string]bool{
+	"site.ycsb.workloads.CoreWorkload":      true,
+	"com.yahoo.ycsb.workloads.CoreWorkload": true,
+	"core":                                  true,
+}
+
+func parseSettings(p *props.Properties) (*settings, error) {
+	s := &settings{}
+	var err error
+	wl, ok := p.Get("workload")
+	if !ok {
+		return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
+	}
+	if !workloadClasses[wl] {
+		return nil, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
+	}
+	if s.transactions, err = p.Bool("dotransactions", true); err != nil {
+		return nil, err
+	}
+	if s.threads, err = p.NonNegInt("threadcount", 1); err != nil {
+		return nil, err
+	}
+	if s.threads < 1 {
+		return nil, props.Invalid("threadcount", "0", "at least 1")
+	}
+	if s.target, err = p.NonNegInt64("target", 0); err != nil {
+		return nil, err
+	}
+	if s.status, err = p.Bool("status", false); err != nil {
+		return nil, err
+	}
+	iv, err := p.Float64("status.interval", 10)
+	if err != nil {
+		return nil, err
+	}
+	if iv < 0.01 {
+		return nil, props.Invalid("status.interval", p.String("status.interval", ""), "seconds, at least 0.01")
+	}
+	s.statusInterval = time.Duration(iv * float64(time.Second))
+	s.label = p.String("label", "")
+	secs, err := p.NonNegInt64("maxexecutiontime", 0)
+	if err != nil {
+		return nil, err
+	}
+	s.maxExecution = time.Duration(secs) * time.Second
+	if s.transactions {
+		s.opCount, err = p.NonNegInt64("operationcount", 0)
+	} else if p.Has("insertcount") {
+		s.opCount, err = p.NonNegInt64("insertcount", 0)
+	} else {
+		s.opCount, err = p.NonNegInt64("recordcount", 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.exporter = p.String("exporter", "text")
+	if _, err := export.New(s.exporter, io.Discard); err != nil {
+		return nil, err
+	}
+	s.exportFile = p.String("exportfile", "")
+	if s.exportFile != "" {
+		dir := filepath.Dir(s.exportFile)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, props.Errorf("exportfile", "directory %s does not exist", dir)
+		}
+	}
+	if s.spin, err = p.Bool("spin.sleep", false); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// worker is one client thread.
+type worker struct {
+	id       int
+	opCount  int64 // 0: until stopped
+	session  *measurement.Session
+	wl       *workload.Worker
+	done     atomic.Int64 // operations done, published every few operations
+	_        [56]byte     // keep neighbours' counters off this cache line
+	finished int64
+}
+
+// Run runs one phase and writes its report. It returns after the report is
+// written, also when ctx is cancelled (Ctrl-C): the report then covers the
+// work done.
+func Run(ctx context.Context, o Options) error {
+	p := o.Props
+	s, err := parseSettings(p)
+	if err != nil {
+		return setupErr(err)
+	}
+	mcfg, err := measurement.ParseConfig(p)
+	if err != nil {
+		return setupErr(err)
+	}
+	if mcfg.Type != "hdrhistogram" {
+		return setupErr(props.Invalid("measurementtype", mcfg.Type, "hdrhistogram (the other types are not available yet)"))
+	}
+	fmt.Fprintln(o.Stderr, "Loading workload...")
+	wl, err := workload.New(p, s.transactions, o.Stderr)
+	if err != nil {
+		return setupErr(err)
+	}
+	if wl.DataIntegrity {
+		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
+	}
+	threads := s.threads
+	if s.opCount > 0 && int64(threads) > s.opCount {
+		threads = int(s.opCount)
+		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
+	}
+
+	octx := db.WithOutput(ctx, o.Stdout)
+	database, err := o.Driver.Open(octx, p)
+	if err != nil {
+		return setupErr(fmt.Errorf("%s: %w", o.Binding, err))
+	}
+	closeDB := func() error {
+		if err := database.Close(); err != nil {
+			return fmt.Errorf("%s: close: %w", o.Binding, err)
+		}
+		return nil
+	}
+
+	collector := measurement.NewCollector(mcfg)
+	workers := make([]*worker, threads)
+	seed := uint64(time.Now().UnixNano())
+	for i := range workers {
+		sess, err := database.Session(octx, i, threads)
+		if err != nil {
+			for _, w := range workers[:i] {
+				w.session.Unwrap().Close(ctx)
+			}
+			closeDB()
+			return setupErr(fmt.Errorf("%s: session: %w", o.Binding, err))
+		}
+		ms := measurement.NewSession(sess, collector.NewRecorder())
+		w := &worker{id: i, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
+		w.opCount = s.opCount / int64(threads)
+		if int64(i) < s.opCount%int64(threads) {
+			w.opCount++
+		}
+		workers[i] = w
+	}
+
+	// Stop on Ctrl-C or maxexecutiontime: workers poll an atomic flag, not
+	// the context, and finish the operation in hand.
+	runCtx, cancelRun := context.WithCancel(ctx)
+	defer cancelRun()
+	go func() {
+		<-runCtx.Done()
+		wl.Stop()
+	}()
+
+	fmt.Fprintln(o.Stderr, "Starting test.")
+	var gcStart runtime.MemStats
+	runtime.ReadMemStats(&gcStart)
+	start := time.Now()
+	startNs := measurement.Now()
+
+	var status *statusTicker
+	if s.status {
+		status = startStatus(o.Stderr, s, collector, workers, start)
+	}
+	var timer *time.Timer
+	if s.maxExecution > 0 {
+		fmt.Fprintf(o.Stderr, "Maximum execution time specified as: %d secs\n", int64(s.maxExecution/time.Second))
+		timer = time.AfterFunc(s.maxExecution, func() {
+			fmt.Fprintln(o.Stderr, "Maximum time elapsed. Requesting stop for the workload.")
+			wl.Stop()
+			fmt.Fprintln(o.Stderr, "Stop requested for workload. Now Joining!")
+		})
+	}
+
+	var tick int64 // ns between one worker's operations; 0 is unthrottled
+	if s.target > 0 {
+		// Per worker, from the requested thread count as the reference does.
+		tick = int64(float64(time.Second) * float64(s.threads) / float64(s.target))
+	}
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx, wl, s, mcfg, tick)
+		}()
+	}
+	wg.Wait()
+	end := time.Now()
+	if timer != nil {
+		timer.Stop()
+	}
+	cancelRun()
+	if status != nil {
+		status.stop()
+	}
+	var gcEnd runtime.MemStats
+	runtime.ReadMemStats(&gcEnd)
+
+	var ops int64
+	for _, w := range workers {
+		ops += w.finished
+	}
+	collector.Tick()
+	total := collector.Total()
+	var stats []db.Stat
+	if sr, ok := database.(db.StatsReporter); ok {
+		stats = sr.Stats()
+	}
+	closeErr := closeDB()
+
+	runtimeMs := end.Sub(start).Milliseconds()
+	_ = startNs
+	rows := overallRows(runtimeMs, ops, &gcStart, &gcEnd)
+	rows = append(rows, total.Rows(mcfg)...)
+	for _, st := range stats {
+		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
+	}
+	if err := writeReport(o.Stdout, s, rows); err != nil {
+		return err
+	}
+	return closeErr
+}
+
+func statValue(v any) export.Value {
+	switch x := v.(type) {
+	case int:
+		return export.Int(int64(x))
+	case int64:
+		return export.Int(x)
+	case uint64:
+		return export.Int(int64(x))
+	case float64:
+		return export.Float(x)
+	}
+	return export.Float(math.NaN())
+}
+
+func overallRows(runtimeMs, ops int64, gcStart, gcEnd *runtime.MemStats) []measurement.Row {
+	throughput := 1000 * float64(ops) / float64(runtimeMs)
+	gcs := int64(gcEnd.NumGC - gcStart.NumGC)
+	gcMs := int64(gcEnd.PauseTotalNs-gcStart.PauseTotalNs) / 1e6
+	gcPct := float64(gcMs) / float64(runtimeMs) * 100
+	if runtimeMs == 0 {
+		gcPct = 0
+	}
+	return []measurement.Row{
+		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
+		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
+		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
+		{Metric: "TOTAL_GC_TIME", Name: "Time(ms)", Value: export.Int(gcMs)},
+		{Metric: "TOTAL_GC_TIME_%", Name: "Time(%)", Value: export.Float(gcPct)},
+	}
+}
+
+// writeReport renders the rows with the chosen exporter. An export file is
+// written beside its final name and renamed into place, so a failed run
+// never leaves half a report.
+func writeReport(stdout io.Writer, s *settings, rows []measurement.Row) error {
+	if s.exportFile == "" {
+		return exportRows(stdout, s.exporter, rows)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.exportFile), "."+filepath.Base(s.exportFile)+".*")
+	if err != nil {
+		return fmt.Errorf("exportfile: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := exportRows(tmp, s.exporter, rows); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("exportfile: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), s.exportFile); err != nil {
+		return fmt.Errorf("exportfile: %w", err)
+	}
+	return nil
+}
+
+func exportRows(w io.Writer, name string, rows []measurement.Row) error {
+	ex, err := export.New(name, w)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := ex.Write(r.Metric, r.Name, r.Value); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if err := ex.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// run is one worker's loop. With a target rate, operation k is due at
+// start + k*tick; a worker that is behind runs back to back until it has
+// caught up, as in the reference, and each operation's intended start time
+// is its due time.
+func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config, tick int64) {
+	defer func() {
+		w.done.Store(w.finished)
+		if err := w.session.Close(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "worker %d: cleanup: %v\n", w.id, err)
+		}
+	}()
+	if tick >= int64(time.Millisecond) {
+		// Spread workers over the first tick so they do not fire together.
+		time.Sleep(time.Duration(rand.Int64N(tick)))
+	}
+	trackIntended := mcfg.Interval != measurement.IntervalOp
+	start := measurement.Now()
+	var n int64
+	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {
+		if tick > 0 {
+			due := start + n*tick
+			if now := measurement.Now(); due > now {
+				sleepUntil(due, s.spin)
+			}
+			if trackIntended {
+				w.session.Intended = due
+			}
+		}
+		var ok bool
+		if s.transactions {
+			ok = w.wl.DoTransaction(ctx)
+		} else {
+			ok = w.wl.DoInsert(ctx)
+		}
+		if !ok {
+			break
+		}
+		if ctx.Err() != nil {
+			break // the last operation was interrupted and is not counted
+		}
+		n++
+		w.finished = n
+		if n&15 == 0 {
+			w.done.Store(n)
+		}
+	}
+	w.session.Intended = 0
+}
+
+func sleepUntil(due int64, spin bool) {
+	for {
+		d := due - measurement.Now()
+		if d <= 0 {
+			return
+		}
+		if spin {
+			continue
+		}
+		time.Sleep(time.Duration(d))
+	}
+}
+
+// IsSetup reports whether err happened before the run started.
+func IsSetup(err error) bool {
+	var se *SetupError
+	return errors.As(err, &se) || props.IsBadInput(err)
+}
+

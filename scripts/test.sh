@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The whole test suite: what `make test` and CI run.
+#
+# It prepares what the integration tests need (librocksdb-dev, a local
+# PostgreSQL, a local Cassandra node), then runs vet, a gofmt check and every
+# test with the race detector and the rocksdb build tag.
+#
+# With CI=true a missing server is a failure; otherwise the tests that need it
+# skip with a message. Set YCSB_NO_SERVERS=1 to skip starting servers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { echo "test: $*"; }
+
+have_rocksdb() { [[ -e /usr/include/rocksdb/c.h ]]; }
+
+if ! have_rocksdb && [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    say "installing librocksdb-dev"
+    (apt-get install -y -q librocksdb-dev >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q librocksdb-dev >/dev/null; }) || say "could not install librocksdb-dev"
+fi
+TAGS=""
+if have_rocksdb; then
+    TAGS="-tags rocksdb"
+elif [[ "${CI:-}" == "true" ]]; then
+    echo "test: librocksdb-dev is required in CI" >&2
+    exit 1
+else
+    say "librocksdb-dev not installed: testing without the rocksdb binding"
+fi
+
+started=()
+cleanup() {
+    for s in "${started[@]}"; do
+        "scripts/$s.sh" stop >/dev/null 2>&1 || true
+    done
+}
+trap cleanup EXIT
+
+if [[ -z "${YCSB_NO_SERVERS:-}" ]]; then
+    for s in postgres cassandra; do
+        if [[ -x "scripts/$s.sh" ]]; then
+            if "scripts/$s.sh" status >/dev/null 2>&1; then
+                say "$s already running"
+            elif "scripts/$s.sh" start; then
+                started+=("$s")
+            elif [[ "${CI:-}" == "true" ]]; then
+                echo "test: could not start $s" >&2
+                exit 1
+            else
+                say "could not start $s: its integration tests will skip"
+            fi
+        fi
+    done
+fi
+
+say "go vet"
+go vet $TAGS ./...
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [[ -n "$unformatted" ]]; then
+    echo "test: gofmt needed on:" >&2
+    echo "$unformatted" >&2
+    exit 1
+fi
+say "go test -race $TAGS ./..."
+go test -race $TAGS -timeout 40m "$@" ./...

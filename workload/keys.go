@@ -1,0 +1,82 @@
+package workload
+
+import (
+	"strconv"
+
+	"github.com/goycsb/ycsb/workload/generator"
+)
+
+// AppendKey appends the reference's key name for keynum to dst:
+// "user", then zeros up to zeropadding digits, then the decimal number,
+// hashed with fnvhash64 unless ordered. Keys are the reference's byte for
+// byte, so either tool can read the other's data set.
+func AppendKey(dst []byte, keynum int64, zeropadding int, ordered bool) []byte {
+	if !ordered {
+		keynum = generator.FNVHash64(keynum)
+	}
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], keynum, 10)
+	dst = append(dst, "user"...)
+	for i := len(d); i < zeropadding; i++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, d...)
+}
+
+// KeyName returns AppendKey as a string.
+func KeyName(keynum int64, zeropadding int, ordered bool) string {
+	return string(AppendKey(nil, keynum, zeropadding, ordered))
+}
+
+// javaHash is Java's String.hashCode continued over b (ASCII only, which is
+// all a key and field name hold).
+func javaHash(h int32, b []byte) int32 {
+	for _, c := range b {
+		h = 31*h + int32(c)
+	}
+	return h
+}
+
+// AppendIntegrityValue appends the deterministic value of (key, field) with
+// length size, as the reference's dataintegrity mode builds it: key:field,
+// then ":" and the String.hashCode of everything so far, repeated until
+// long enough, then cut to size.
+func AppendIntegrityValue(dst []byte, key, field string, size int) []byte {
+	start := len(dst)
+	dst = append(dst, key...)
+	dst = append(dst, ':')
+	dst = append(dst, field...)
+	h := javaHash(0, dst[start:])
+	for len(dst)-start < size {
+		dst = append(dst, ':')
+		h = 31*h + ':'
+		n := len(dst)
+		dst = strconv.AppendInt(dst, int64(h), 10)
+		h = javaHash(h, dst[n:])
+	}
+	return dst[:start+size]
+}
+
+// fillRandom fills b the way the reference's RandomByteIterator does: six
+// printable bytes out of each 32-bit random number.
+func fillRandom(b []byte, next func() uint32) {
+	for i := 0; i < len(b); i += 6 {
+		r := int32(next())
+		b[i] = byte(r&31 + 32)
+		if i+1 < len(b) {
+			b[i+1] = byte((r>>5)&63 + 32)
+		}
+		if i+2 < len(b) {
+			b[i+2] = byte((r>>10)&95 + 32)
+		}
+		if i+3 < len(b) {
+			b[i+3] = byte((r>>15)&31 + 32)
+		}
+		if i+4 < len(b) {
+			b[i+4] = byte((r>>20)&63 + 32)
+		}
+		if i+5 < len(b) {
+			b[i+5] = byte((r>>25)&95 + 32)
+		}
+	}
+}
