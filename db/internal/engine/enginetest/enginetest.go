@@ -579,6 +579,9 @@ func (h *harness) stats(t *testing.T) {
 	if got["UserBytesWritten"].(int64) < 3000*100 || got["WriteAmplification"].(float64) < 1 {
 		t.Errorf("writes not counted: %v", got)
 	}
+	if got["ReadAmplification"].(int64) < 1 {
+		t.Errorf("a flushed table does not count in read amplification: %v", got)
+	}
 	if got["DiskSize(bytes)"].(int64) <= 0 {
 		t.Errorf("disk size not measured: %v", got)
 	}
