@@ -5,4 +5,5 @@ package all
 import (
 	_ "github.com/goycsb/ycsb/db/basic"
 	_ "github.com/goycsb/ycsb/db/pebble"
+	_ "github.com/goycsb/ycsb/db/rocksdb"
 )
