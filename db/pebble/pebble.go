@@ -78,6 +78,7 @@ func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+fo
 // DB is an open Pebble database shared by all workers.
 type DB struct {
 	cfg   engine.Config
+	base  engine.Stats // counters at Open
 	db    *pebble.DB
 	cache interface{ Unref() }
 	wo    *pebble.WriteOptions
@@ -164,6 +165,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 	if cfg.Sync {
 		d.wo = pebble.Sync
 	}
+	d.base = d.counters()
 	io.WriteString(db.Output(ctx), cfg.Summary(state))
 	return d, nil
 }
@@ -190,8 +192,13 @@ func (d *DB) Close() error {
 	return nil
 }
 
-// Stats implements db.StatsReporter.
+// Stats implements db.StatsReporter: counters since Open.
 func (d *DB) Stats() []db.Stat {
+	s := d.counters().Since(d.base)
+	return s.Rows(d.cfg.Dir)
+}
+
+func (d *DB) counters() engine.Stats {
 	m := d.db.Metrics()
 	var s engine.Stats
 	s.UserBytesWritten = m.WAL.BytesIn
@@ -208,7 +215,7 @@ func (d *DB) Stats() []db.Stat {
 	s.ReadAmplification = int64(m.ReadAmp())
 	s.BlockCacheHits = m.BlockCache.Hits
 	s.BlockCacheMisses = m.BlockCache.Misses
-	return s.Rows(d.cfg.Dir)
+	return s
 }
 
 // Session returns a worker's session with its own scratch buffers.

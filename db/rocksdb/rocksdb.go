@@ -59,6 +59,7 @@ func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
 // DB is an open RocksDB database shared by all workers.
 type DB struct {
 	cfg   engine.Config
+	base  engine.Stats // counters at Open
 	db    *grocksdb.DB
 	opts  *grocksdb.Options
 	bbto  *grocksdb.BlockBasedTableOptions
@@ -154,6 +155,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache,
 		wo: grocksdb.NewDefaultWriteOptions(), ro: grocksdb.NewDefaultReadOptions()}
 	d.wo.SetSync(cfg.Sync)
+	d.base = d.counters()
 	io.WriteString(db.Output(ctx), cfg.Summary(state))
 	return d, nil
 }
@@ -182,8 +184,13 @@ func (d *DB) Close() error {
 	return nil
 }
 
-// Stats implements db.StatsReporter.
+// Stats implements db.StatsReporter: counters since Open.
 func (d *DB) Stats() []db.Stat {
+	s := d.counters().Since(d.base)
+	return s.Rows(d.cfg.Dir)
+}
+
+func (d *DB) counters() engine.Stats {
 	tick, hist := parseStatistics(d.opts.GetStatisticsString())
 	var s engine.Stats
 	s.UserBytesWritten = tick["rocksdb.bytes.written"]
@@ -206,7 +213,7 @@ func (d *DB) Stats() []db.Stat {
 	}
 	live, _ := d.db.GetIntProperty("rocksdb.live-sst-files-size")
 	s.LiveSSTableBytes = int64(live)
-	return s.Rows(d.cfg.Dir)
+	return s
 }
 
 // parseStatistics reads RocksDB's statistics dump: ticker lines

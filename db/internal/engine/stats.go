@@ -27,6 +27,23 @@ type Stats struct {
 	LiveSSTableBytes       int64
 }
 
+// Since returns the counters of s accumulated after base, keeping s's
+// gauges (read amplification, live table bytes). The bindings take base when
+// they open, so that the report covers the run and not the flush of the
+// previous run's memtable that both engines do when they reopen.
+func (s Stats) Since(base Stats) Stats {
+	s.UserBytesWritten -= base.UserBytesWritten
+	s.WALBytesWritten -= base.WALBytesWritten
+	s.FlushBytesWritten -= base.FlushBytesWritten
+	s.CompactionBytesWritten -= base.CompactionBytesWritten
+	s.CompactionBytesRead -= base.CompactionBytesRead
+	s.Flushes -= base.Flushes
+	s.Compactions -= base.Compactions
+	s.BlockCacheHits -= base.BlockCacheHits
+	s.BlockCacheMisses -= base.BlockCacheMisses
+	return s
+}
+
 // WriteAmplification is (WAL + flush + compaction bytes written) divided by
 // the user bytes written; 0 before any write.
 func (s *Stats) WriteAmplification() float64 {
