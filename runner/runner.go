@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,6 +144,9 @@ type worker struct {
 	done     atomic.Int64 // operations done, published every few operations
 	_        [56]byte     // keep neighbours' counters off this cache line
 	finished int64
+
+	// How far behind the -target schedule operations started (ns).
+	lagSum, lagMax, lagLast int64
 }
 
 // Run runs one phase and writes its report. It returns after the report is
@@ -217,6 +221,19 @@ func Run(ctx context.Context, o Options) error {
 		wl.Stop()
 	}()
 
+	if path := p.String("cpuprofile", ""); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return setupErr(props.Errorf("cpuprofile", "%v", err))
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return setupErr(props.Errorf("cpuprofile", "%v", err))
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	fmt.Fprintln(o.Stderr, "Starting test.")
 	var gcStart runtime.MemStats
 	runtime.ReadMemStats(&gcStart)
@@ -278,6 +295,9 @@ func Run(ctx context.Context, o Options) error {
 	_ = startNs
 	rows := overallRows(runtimeMs, ops, &gcStart, &gcEnd)
 	rows = append(rows, total.Rows(mcfg)...)
+	if tick > 0 {
+		rows = append(rows, scheduleRows(s.target, ops, workers)...)
+	}
 	for _, st := range stats {
 		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
@@ -285,6 +305,27 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	return closeErr
+}
+
+// scheduleRows makes coordinated omission visible: how far behind the
+// -target schedule operations started. Intended latency includes this lag.
+func scheduleRows(target, ops int64, workers []*worker) []measurement.Row {
+	var sum, maxLag, final int64
+	for _, w := range workers {
+		sum += w.lagSum
+		maxLag = max(maxLag, w.lagMax)
+		final = max(final, w.lagLast)
+	}
+	mean := 0.0
+	if ops > 0 {
+		mean = float64(sum) / float64(ops) / 1000
+	}
+	return []measurement.Row{
+		{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(target)},
+		{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(mean)},
+		{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(maxLag / 1000)},
+		{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(final / 1000)},
+	}
 }
 
 func statValue(v any) export.Value {
@@ -382,6 +423,14 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 			due := start + n*tick
 			if now := measurement.Now(); due > now {
 				sleepUntil(due, s.spin)
+				w.lagLast = 0
+			} else {
+				lag := now - due
+				w.lagSum += lag
+				w.lagLast = lag
+				if lag > w.lagMax {
+					w.lagMax = lag
+				}
 			}
 			if trackIntended {
 				w.session.Intended = due

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/goycsb/ycsb/workload/generator"
@@ -57,26 +58,41 @@ func AppendIntegrityValue(dst []byte, key, field string, size int) []byte {
 	return dst[:start+size]
 }
 
+// wyrand is a small, fast generator for value bytes, which are most of the
+// random numbers a write needs. Per worker; not for key choice, which keeps
+// the worker's math/rand source.
+type wyrand uint64
+
+func (w *wyrand) next() uint64 {
+	*w += 0xa0761d6478bd642f
+	hi, lo := bits.Mul64(uint64(*w), uint64(*w^0xe7037ed1a0b428db))
+	return hi ^ lo
+}
+
 // fillRandom fills b the way the reference's RandomByteIterator does: six
-// printable bytes out of each 32-bit random number.
-func fillRandom(b []byte, next func() uint32) {
-	for i := 0; i < len(b); i += 6 {
-		r := int32(next())
-		b[i] = byte(r&31 + 32)
-		if i+1 < len(b) {
-			b[i+1] = byte((r>>5)&63 + 32)
-		}
-		if i+2 < len(b) {
-			b[i+2] = byte((r>>10)&95 + 32)
-		}
-		if i+3 < len(b) {
-			b[i+3] = byte((r>>15)&31 + 32)
-		}
-		if i+4 < len(b) {
-			b[i+4] = byte((r>>20)&63 + 32)
-		}
-		if i+5 < len(b) {
-			b[i+5] = byte((r>>25)&95 + 32)
-		}
+// printable bytes out of each 32-bit random number (two per 64-bit draw).
+func fillRandom(b []byte, src *wyrand) {
+	i := 0
+	for ; i+12 <= len(b); i += 12 {
+		x := src.next()
+		put6(b[i:i+6:i+6], int32(x))
+		put6(b[i+6:i+12:i+12], int32(x>>32))
 	}
+	if i < len(b) {
+		x := src.next()
+		var tmp [12]byte
+		put6(tmp[0:6], int32(x))
+		put6(tmp[6:12], int32(x>>32))
+		copy(b[i:], tmp[:])
+	}
+}
+
+func put6(b []byte, r int32) {
+	_ = b[5]
+	b[0] = byte(r&31 + 32)
+	b[1] = byte((r>>5)&63 + 32)
+	b[2] = byte((r>>10)&95 + 32)
+	b[3] = byte((r>>15)&31 + 32)
+	b[4] = byte((r>>20)&63 + 32)
+	b[5] = byte((r>>25)&95 + 32)
 }

@@ -18,6 +18,7 @@ type Worker struct {
 	w   *CoreWorkload
 	s   *measurement.Session
 	rng *rand.Rand
+	val wyrand
 
 	keyChooser  generator.Int
 	fieldLength generator.Int
@@ -43,6 +44,7 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 		scanLength:  w.newScanLength(),
 		values:      make([]db.Field, 0, len(w.FieldNames)),
 		valueBufs:   make([][]byte, len(w.FieldNames)),
+		val:         wyrand(seed * 0x9e3779b97f4a7c15),
 	}
 	if w.newKeyChooser != nil {
 		wk.keyChooser = w.newKeyChooser()
@@ -72,7 +74,7 @@ func (wk *Worker) fillValue(i int, key string) {
 			buf = make([]byte, n)
 		}
 		buf = buf[:n]
-		fillRandom(buf, wk.rng.Uint32)
+		fillRandom(buf, &wk.val)
 	}
 	wk.valueBufs[i] = buf
 	wk.values = append(wk.values, db.Field{Name: wk.w.FieldNames[i], Value: buf})
