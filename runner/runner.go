@@ -475,4 +475,3 @@ func IsSetup(err error) bool {
 	var se *SetupError
 	return errors.As(err, &se) || props.IsBadInput(err)
 }
-
