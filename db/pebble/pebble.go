@@ -19,6 +19,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -43,13 +44,25 @@ const MergerName = "ycsb.fieldmerge.v1"
 var Merger = &pebble.Merger{
 	Name: MergerName,
 	Merge: func(_, value []byte) (pebble.ValueMerger, error) {
-		m := &valueMerger{}
-		m.buf = append(m.buf, value...)
+		m := mergers.Get().(*valueMerger)
+		m.buf = append(m.buf[:0], value...)
 		return m, nil
 	},
 }
 
+// mergers recycles merge buffers: a read of a key with pending updates
+// merges, and Pebble hands the result back through the closer (Close).
+var mergers = sync.Pool{New: func() any { return new(valueMerger) }}
+
 type valueMerger struct{ buf, tmp []byte }
+
+// Close returns m to the pool once Pebble's caller is done with the value.
+func (m *valueMerger) Close() error {
+	if cap(m.buf) <= 64<<10 && cap(m.tmp) <= 64<<10 {
+		mergers.Put(m)
+	}
+	return nil
+}
 
 func (m *valueMerger) MergeNewer(value []byte) error {
 	out, err := engine.Combine(m.tmp[:0], value, m.buf)
@@ -63,7 +76,7 @@ func (m *valueMerger) MergeOlder(value []byte) error {
 	return err
 }
 
-func (m *valueMerger) Finish(bool) ([]byte, io.Closer, error) { return m.buf, nil, nil }
+func (m *valueMerger) Finish(bool) ([]byte, io.Closer, error) { return m.buf, m, nil }
 
 // quietLogger drops Pebble's informational lines, which would interleave
 // with the report, and keeps its errors on stderr.
