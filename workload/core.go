@@ -139,6 +139,9 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 	w.fieldChooser = generator.NewUniform(0, fieldCount-1)
 	w.keySequence = generator.NewCounter(w.InsertStart)
 	w.transactionInsert = generator.NewAcknowledgedCounter(w.RecordCount)
+	if _, err := w.zipfianConstant(p); err != nil {
+		return nil, err
+	}
 	if err := w.parseOperations(p, transactions); err != nil {
 		return nil, err
 	}
