@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# compare-engines.sh: run the same YCSB workloads on pebble and rocksdb with
+# identical settings, and print a side-by-side table (throughput, p50/p95/p99
+# per operation, errors, disk size, write amplification) parsed from the
+# text reports.
+#
+# Usage: scripts/compare-engines.sh [-p name=value]...
+#   Every -p is passed to every load and run, on both engines (for example
+#   -p engine.sync=true or -p engine.compression=zstd).
+#
+# Environment (defaults):
+#   RECORDCOUNT=100000  OPERATIONCOUNT=100000  THREADS=2
+#   WORKLOADS="a b c d e f"   workloads/workload<x> run in this order after one load
+#   ENGINES="pebble rocksdb"
+#   DATADIR=ycsb-data/compare  each engine gets DATADIR/<engine>, emptied at load
+#   OUT=<temporary dir>        where the reports are kept
+#   YCSB=<path>                binary to use; default: build ./cmd/ycsb with -tags rocksdb
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+RECORDCOUNT=${RECORDCOUNT:-100000}
+OPERATIONCOUNT=${OPERATIONCOUNT:-100000}
+THREADS=${THREADS:-2}
+WORKLOADS=${WORKLOADS:-"a b c d e f"}
+ENGINES=${ENGINES:-"pebble rocksdb"}
+DATADIR=${DATADIR:-ycsb-data/compare}
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
+
+extra=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-p)
+		[ $# -ge 2 ] || { echo "compare-engines: -p needs name=value" >&2; exit 2; }
+		extra+=(-p "$2")
+		shift 2
+		;;
+	-h | --help)
+		sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "compare-engines: unknown argument $1 (try -h)" >&2
+		exit 2
+		;;
+	esac
+done
+
+for w in $WORKLOADS; do
+	[ -f "workloads/workload$w" ] || { echo "compare-engines: no workloads/workload$w" >&2; exit 2; }
+done
+
+if [ -z "${YCSB:-}" ]; then
+	YCSB="$OUT/ycsb"
+	echo "building $YCSB with -tags rocksdb ..." >&2
+	go build -tags rocksdb -o "$YCSB" ./cmd/ycsb
+fi
+mkdir -p "$OUT"
+
+common=(-threads "$THREADS" -p recordcount="$RECORDCOUNT" -p operationcount="$OPERATIONCOUNT")
+
+phases="load"
+for w in $WORKLOADS; do phases="$phases $w"; done
+
+for e in $ENGINES; do
+	dir="$DATADIR/$e"
+	echo "$e: load ($RECORDCOUNT records) into $dir" >&2
+	"$YCSB" load "$e" -P workloads/workloada "${common[@]}" -p engine.dir="$dir" -p engine.fresh=true \
+		"${extra[@]}" >"$OUT/$e-load.txt" 2>"$OUT/$e-load.err" ||
+		{ echo "compare-engines: $e load failed:" >&2; tail -3 "$OUT/$e-load.err" >&2; exit 1; }
+	for w in $WORKLOADS; do
+		echo "$e: run workload$w ($OPERATIONCOUNT operations)" >&2
+		"$YCSB" run "$e" -P "workloads/workload$w" "${common[@]}" -p engine.dir="$dir" \
+			"${extra[@]}" >"$OUT/$e-$w.txt" 2>"$OUT/$e-$w.err" ||
+			{ echo "compare-engines: $e workload$w failed:" >&2; tail -3 "$OUT/$e-$w.err" >&2; exit 1; }
+	done
+done
+
+# report FILE prints "key<TAB>value" rows for one report.
+report() {
+	awk -F', ' '
+	$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" { printf "throughput(ops/s)\t%.0f\n", $3 }
+	$1 == "[ENGINE]" && $2 == "DiskSize(bytes)" { printf "disk(MiB)\t%.1f\n", $3 / 1048576 }
+	$1 == "[ENGINE]" && $2 == "WriteAmplification" { printf "write-amp\t%s\n", $3 }
+	$1 ~ /^\[(READ|UPDATE|INSERT|SCAN|READ-MODIFY-WRITE|DELETE)\]$/ {
+		op = substr($1, 2, length($1) - 2)
+		if ($2 == "50thPercentileLatency(us)") p50[op] = $3
+		if ($2 == "95thPercentileLatency(us)") p95[op] = $3
+		if ($2 == "99thPercentileLatency(us)") p99[op] = $3
+		if ($2 ~ /^Return=/ && $2 != "Return=OK" && $2 != "Return=BATCHED_OK") err[op] += $3
+		seen[op] = 1
+	}
+	END {
+		n = split("INSERT READ UPDATE SCAN READ-MODIFY-WRITE DELETE", order, " ")
+		for (i = 1; i <= n; i++) {
+			op = order[i]
+			if (!(op in seen)) continue
+			printf "%s p50/p95/p99(us)\t%s/%s/%s\n", op, p50[op], p95[op], p99[op]
+			if (err[op] > 0) printf "%s errors\t%d\n", op, err[op]
+		}
+	}' "$1"
+}
+
+set -- $ENGINES
+printf '\nrecordcount=%s operationcount=%s threads=%s %s\n' "$RECORDCOUNT" "$OPERATIONCOUNT" "$THREADS" "${extra[*]:-}"
+{
+	printf 'phase\tmetric'
+	for e in "$@"; do printf '\t%s' "$e"; done
+	printf '\n'
+	for ph in $phases; do
+		# Metric names in first-seen order over the engines.
+		keys=$(for e in "$@"; do report "$OUT/$e-$ph.txt"; done | cut -f1 | awk '!s[$0]++')
+		while IFS= read -r k; do
+			[ -n "$k" ] || continue
+			name=$ph
+			[ "$ph" = load ] || name="workload$ph"
+			printf '%s\t%s' "$name" "$k"
+			for e in "$@"; do
+				v=$(report "$OUT/$e-$ph.txt" | awk -F'\t' -v k="$k" '$1 == k { print $2 }')
+				printf '\t%s' "${v:--}"
+			done
+			printf '\n'
+		done <<<"$keys"
+	done
+} | column -t -s $'\t'
+printf '\nreports: %s\n' "$OUT"
