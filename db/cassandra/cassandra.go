@@ -1,0 +1,481 @@
+// Package cassandra is the reference's cassandra-cql binding for Apache
+// Cassandra (and CQL-compatible servers), on the Apache Cassandra Go driver.
+//
+// It registers cassandra-cql, with the aliases cassandra, cassandra2-cql and
+// the reference's class names. The properties are the reference's (hosts,
+// port, cassandra.keyspace, credentials, consistency levels, connection
+// counts and timeouts, tracing), plus a useSSL that stands on its own with
+// CA, certificate and key files, token-aware and DC-aware routing, the
+// protocol version and an opt-in schema creation. docs/cassandra.md lists
+// them all with their defaults.
+//
+// Statements are prepared once per field set and per Session (the driver
+// keeps the server-side prepared ids); the values are bound through reused
+// argument slices whose elements marshal themselves, and rows are scanned
+// straight into the caller's Record, so the binding adds no allocation of
+// its own per operation.
+package cassandra
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
+)
+
+func init() {
+	db.Register("cassandra-cql", "Apache Cassandra over CQL (prepared statements, token-aware routing)",
+		db.DriverFunc(open), "cassandra", "cassandra2-cql",
+		"site.ycsb.db.CassandraCQLClient", "com.yahoo.ycsb.db.CassandraCQLClient")
+}
+
+// Property names. The first group is the reference's (§7.1).
+const (
+	propHosts            = "hosts"
+	propPort             = "port"
+	propKeyspace         = "cassandra.keyspace"
+	propUsername         = "cassandra.username"
+	propPassword         = "cassandra.password"
+	propReadCL           = "cassandra.readconsistencylevel"
+	propWriteCL          = "cassandra.writeconsistencylevel"
+	propMaxConns         = "cassandra.maxconnections"
+	propCoreConns        = "cassandra.coreconnections"
+	propConnectTimeout   = "cassandra.connecttimeoutmillis"
+	propReadTimeout      = "cassandra.readtimeoutmillis"
+	propUseSSL           = "cassandra.useSSL"
+	propTracing          = "cassandra.tracing"
+	propDebug            = "debug"
+	propSSLCA            = "cassandra.ssl.ca"
+	propSSLCert          = "cassandra.ssl.cert"
+	propSSLKey           = "cassandra.ssl.key"
+	propSSLVerify        = "cassandra.ssl.verifyhost"
+	propTokenAware       = "cassandra.tokenaware"
+	propLocalDC          = "cassandra.localdc"
+	propProtocol         = "cassandra.protocolversion"
+	propCreateSchema     = "cassandra.createschema"
+	propReplication      = "cassandra.replicationfactor"
+	propReconnect        = "cassandra.reconnectintervalmillis"
+	propCoalesce         = "cassandra.writecoalescemicros"
+	defaultKeyspace      = "ycsb"
+	defaultConsistency   = "QUORUM"
+	keyColumn            = "y_id"
+	defaultReconnectMS   = 1000
+	defaultReplication   = 1
+	defaultProtocol      = 0 // negotiate
+	defaultCoalesceMicro = 200
+)
+
+// config is the parsed property set.
+type config struct {
+	hosts          []string
+	port           int
+	keyspace       string
+	table          string
+	fieldCount     int
+	fieldPrefix    string
+	username       string
+	password       string
+	readCL         gocql.Consistency
+	writeCL        gocql.Consistency
+	conns          int // 0: driver default
+	connectTimeout time.Duration
+	readTimeout    time.Duration
+	useSSL         bool
+	sslCA          string
+	sslCert        string
+	sslKey         string
+	sslVerify      bool
+	tokenAware     bool
+	localDC        string
+	protocol       int
+	createSchema   bool
+	replication    int
+	reconnect      time.Duration
+	coalesce       time.Duration
+	tracing        bool
+	debug          bool
+}
+
+// parseConfig reads and validates every property; its errors are props
+// errors (bad input, exit code 2).
+func parseConfig(p *props.Properties) (*config, error) {
+	c := &config{}
+	raw, ok := p.Get(propHosts)
+	if !ok || strings.TrimSpace(raw) == "" {
+		return nil, props.Errorf(propHosts, "required property %q missing for cassandra-cql (a comma-separated list of contact points, e.g. -p hosts=127.0.0.1)", propHosts)
+	}
+	for _, h := range strings.Split(raw, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return nil, props.Invalid(propHosts, raw, "a comma-separated list of host names or addresses without empty entries")
+		}
+		c.hosts = append(c.hosts, h)
+	}
+	var err error
+	if c.port, err = p.Int(propPort, 9042); err != nil {
+		return nil, err
+	}
+	if c.port < 1 || c.port > 65535 {
+		return nil, props.Invalid(propPort, strconv.Itoa(c.port), "a TCP port in 1..65535")
+	}
+	c.keyspace = p.String(propKeyspace, defaultKeyspace)
+	if !isIdent(c.keyspace) {
+		return nil, props.Invalid(propKeyspace, c.keyspace, "a CQL identifier (letters, digits and _, not starting with a digit)")
+	}
+	c.table = p.String("table", "usertable")
+	if !isIdent(c.table) {
+		return nil, props.Invalid("table", c.table, "a CQL identifier (letters, digits and _, not starting with a digit)")
+	}
+	if c.fieldCount, err = p.NonNegInt("fieldcount", 10); err != nil {
+		return nil, err
+	}
+	c.fieldPrefix = p.String("fieldnameprefix", "field")
+	if c.fieldCount > 0 && !isIdent(c.fieldPrefix+"0") {
+		return nil, props.Invalid("fieldnameprefix", c.fieldPrefix, "a prefix that makes CQL column names")
+	}
+	c.username = p.String(propUsername, "")
+	c.password = p.String(propPassword, "")
+	if c.readCL, err = consistency(p, propReadCL); err != nil {
+		return nil, err
+	}
+	if c.writeCL, err = consistency(p, propWriteCL); err != nil {
+		return nil, err
+	}
+	maxConns, err := p.NonNegInt(propMaxConns, 0)
+	if err != nil {
+		return nil, err
+	}
+	coreConns, err := p.NonNegInt(propCoreConns, 0)
+	if err != nil {
+		return nil, err
+	}
+	// The Go driver keeps a fixed number of connections per host: the
+	// larger of the two bounds, when either is set.
+	c.conns = max(maxConns, coreConns)
+	ms, err := p.NonNegInt64(propConnectTimeout, 0)
+	if err != nil {
+		return nil, err
+	}
+	c.connectTimeout = time.Duration(ms) * time.Millisecond
+	if ms, err = p.NonNegInt64(propReadTimeout, 0); err != nil {
+		return nil, err
+	}
+	c.readTimeout = time.Duration(ms) * time.Millisecond
+	if c.useSSL, err = p.Bool(propUseSSL, false); err != nil {
+		return nil, err
+	}
+	c.sslCA = p.String(propSSLCA, "")
+	c.sslCert = p.String(propSSLCert, "")
+	c.sslKey = p.String(propSSLKey, "")
+	if c.sslVerify, err = p.Bool(propSSLVerify, true); err != nil {
+		return nil, err
+	}
+	if !c.useSSL && (c.sslCA != "" || c.sslCert != "" || c.sslKey != "") {
+		return nil, props.Errorf(propUseSSL, "%s, %s and %s need %s=true", propSSLCA, propSSLCert, propSSLKey, propUseSSL)
+	}
+	if (c.sslCert == "") != (c.sslKey == "") {
+		return nil, props.Errorf(propSSLCert, "%s and %s go together (a client certificate and its key)", propSSLCert, propSSLKey)
+	}
+	if c.tokenAware, err = p.Bool(propTokenAware, true); err != nil {
+		return nil, err
+	}
+	c.localDC = p.String(propLocalDC, "")
+	if c.protocol, err = p.Int(propProtocol, defaultProtocol); err != nil {
+		return nil, err
+	}
+	if c.protocol != 0 && (c.protocol < 3 || c.protocol > 5) {
+		return nil, props.Invalid(propProtocol, strconv.Itoa(c.protocol), "3, 4 or 5 (0 negotiates the highest both sides speak)")
+	}
+	if c.createSchema, err = p.Bool(propCreateSchema, false); err != nil {
+		return nil, err
+	}
+	if c.replication, err = p.Int(propReplication, defaultReplication); err != nil {
+		return nil, err
+	}
+	if c.replication < 1 {
+		return nil, props.Invalid(propReplication, strconv.Itoa(c.replication), "a replication factor of at least 1")
+	}
+	if ms, err = p.NonNegInt64(propReconnect, defaultReconnectMS); err != nil {
+		return nil, err
+	}
+	if ms == 0 {
+		return nil, props.Invalid(propReconnect, "0", "a positive number of milliseconds")
+	}
+	c.reconnect = time.Duration(ms) * time.Millisecond
+	us, err := p.NonNegInt64(propCoalesce, defaultCoalesceMicro)
+	if err != nil {
+		return nil, err
+	}
+	c.coalesce = time.Duration(us) * time.Microsecond
+	if c.tracing, err = p.Bool(propTracing, false); err != nil {
+		return nil, err
+	}
+	if c.debug, err = p.Bool(propDebug, false); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// consistency parses a consistency level name as the reference's driver
+// enum spells it (ONE, LOCAL_QUORUM, ...); the case does not matter.
+func consistency(p *props.Properties, name string) (gocql.Consistency, error) {
+	v := p.String(name, defaultConsistency)
+	cl, err := gocql.ParseConsistencyWrapper(strings.TrimSpace(v))
+	if err != nil {
+		return 0, props.Invalid(name, v, "a consistency level: ANY, ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL")
+	}
+	return cl, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" || len(s) > 48 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cluster builds the driver configuration.
+func (c *config) cluster() (*gocql.ClusterConfig, error) {
+	cc := gocql.NewCluster(c.hosts...)
+	cc.Port = c.port
+	cc.Consistency = c.readCL
+	// The reference's driver connects within 5 s and waits 12 s for a
+	// response; this driver's defaults are 11 s for both.
+	cc.ConnectTimeout = 5 * time.Second
+	cc.Timeout = 12 * time.Second
+	if c.connectTimeout > 0 {
+		cc.ConnectTimeout = c.connectTimeout
+	}
+	if c.readTimeout > 0 {
+		cc.Timeout = c.readTimeout
+	}
+	if c.conns > 0 {
+		cc.NumConns = c.conns
+	}
+	cc.ProtoVersion = c.protocol
+	// A node that went down is tried again every reconnect interval, so a
+	// run picks a restarted node up within about that long.
+	cc.ReconnectInterval = c.reconnect
+	// One quick retry per attempt keeps the retry sequence shorter than
+	// the interval, as the driver's documentation advises.
+	cc.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: c.reconnect / 2}
+	cc.WriteCoalesceWaitTime = c.coalesce
+	if c.username != "" {
+		cc.Authenticator = gocql.PasswordAuthenticator{Username: c.username, Password: c.password}
+	}
+	var base gocql.HostSelectionPolicy
+	if c.localDC != "" {
+		base = gocql.DCAwareRoundRobinPolicy(c.localDC)
+	} else {
+		base = gocql.RoundRobinHostPolicy()
+	}
+	if c.tokenAware {
+		base = gocql.TokenAwareHostPolicy(base)
+	}
+	cc.PoolConfig.HostSelectionPolicy = base
+	if c.useSSL {
+		tc, err := c.tlsConfig()
+		if err != nil {
+			return nil, err
+		}
+		cc.SslOpts = &gocql.SslOptions{Config: tc, EnableHostVerification: c.sslVerify}
+	}
+	return cc, nil
+}
+
+func (c *config) tlsConfig() (*tls.Config, error) {
+	tc := &tls.Config{InsecureSkipVerify: !c.sslVerify}
+	if c.sslCA != "" {
+		pem, err := os.ReadFile(c.sslCA)
+		if err != nil {
+			return nil, props.Errorf(propSSLCA, "cannot read the CA file: %v", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, props.Errorf(propSSLCA, "no PEM certificate in %s", c.sslCA)
+		}
+		tc.RootCAs = pool
+	}
+	if c.sslCert != "" {
+		cert, err := tls.LoadX509KeyPair(c.sslCert, c.sslKey)
+		if err != nil {
+			return nil, props.Errorf(propSSLCert, "cannot load the client certificate and key: %v", err)
+		}
+		tc.Certificates = []tls.Certificate{cert}
+	}
+	return tc, nil
+}
+
+// cassDB is the opened binding: one driver session shared by all workers,
+// as the reference shares one Cluster and Session between its threads.
+type cassDB struct {
+	cfg     *config
+	session *gocql.Session
+	out     io.Writer
+	secrets []string
+
+	// Statement texts, built once.
+	qualified string // keyspace.table
+
+	tracer *countTracer
+}
+
+func open(ctx context.Context, p *props.Properties) (db.DB, error) {
+	cfg, err := parseConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	cc, err := cfg.cluster()
+	if err != nil {
+		return nil, err
+	}
+	d := &cassDB{cfg: cfg, out: db.Output(ctx), qualified: cfg.keyspace + "." + cfg.table}
+	if cfg.password != "" {
+		d.secrets = append(d.secrets, cfg.password)
+	}
+	if cfg.tracing {
+		d.tracer = &countTracer{}
+	}
+	where := strings.Join(cfg.hosts, ",") + " port " + strconv.Itoa(cfg.port)
+	s, err := cc.CreateSession()
+	if err != nil {
+		return nil, d.clean(fmt.Errorf("cassandra: connect to %s: %w", where, err))
+	}
+	d.session = s
+	if err := d.checkSchema(ctx); err != nil {
+		s.Close()
+		return nil, d.clean(err)
+	}
+	if cfg.debug {
+		d.printCluster()
+	}
+	return d, nil
+}
+
+// clean makes err one line without any secret in it.
+func (d *cassDB) clean(err error) error {
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	for _, s := range d.secrets {
+		msg = strings.ReplaceAll(msg, s, "****")
+	}
+	return errors.New(msg)
+}
+
+// checkSchema makes sure the keyspace and the table exist, creating them
+// with cassandra.createschema=true.
+func (d *cassDB) checkSchema(ctx context.Context) error {
+	cfg := d.cfg
+	ks, err := d.exists(ctx, "SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?", cfg.keyspace)
+	if err != nil {
+		return fmt.Errorf("cassandra: look up keyspace %s: %w", cfg.keyspace, err)
+	}
+	if !ks {
+		if !cfg.createSchema {
+			return fmt.Errorf("cassandra: keyspace %s does not exist (create it, or set %s=true)", cfg.keyspace, propCreateSchema)
+		}
+		stmt := fmt.Sprintf("CREATE KEYSPACE IF NOT EXISTS %s WITH replication = {'class': 'SimpleStrategy', 'replication_factor': %d}", cfg.keyspace, cfg.replication)
+		if err := d.session.Query(stmt).Consistency(gocql.All).ExecContext(ctx); err != nil {
+			return fmt.Errorf("cassandra: create keyspace %s: %w", cfg.keyspace, err)
+		}
+		fmt.Fprintf(d.out, "cassandra: created keyspace %s (SimpleStrategy, replication_factor %d)\n", cfg.keyspace, cfg.replication)
+	}
+	tb, err := d.exists(ctx, "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?", cfg.keyspace, cfg.table)
+	if err != nil {
+		return fmt.Errorf("cassandra: look up table %s: %w", d.qualified, err)
+	}
+	if !tb {
+		if !cfg.createSchema {
+			return fmt.Errorf("cassandra: table %s does not exist (create it, or set %s=true)", d.qualified, propCreateSchema)
+		}
+		if err := d.session.Query(createTableCQL(cfg)).Consistency(gocql.All).ExecContext(ctx); err != nil {
+			return fmt.Errorf("cassandra: create table %s: %w", d.qualified, err)
+		}
+		fmt.Fprintf(d.out, "cassandra: created table %s (%s varchar primary key, %d varchar fields)\n", d.qualified, keyColumn, cfg.fieldCount)
+	}
+	return nil
+}
+
+// createTableCQL is the reference's table layout.
+func createTableCQL(cfg *config) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "CREATE TABLE IF NOT EXISTS %s.%s (%s varchar PRIMARY KEY", cfg.keyspace, cfg.table, keyColumn)
+	for i := 0; i < cfg.fieldCount; i++ {
+		fmt.Fprintf(&sb, ", %s%d varchar", cfg.fieldPrefix, i)
+	}
+	sb.WriteString(")")
+	return sb.String()
+}
+
+// exists runs a schema query and reports whether it returned a row.
+// Identifiers without quotes are stored in lower case.
+func (d *cassDB) exists(ctx context.Context, stmt string, args ...string) (bool, error) {
+	vals := make([]any, len(args))
+	for i, a := range args {
+		vals[i] = strings.ToLower(a)
+	}
+	iter := d.session.Query(stmt, vals...).Consistency(gocql.One).IterContext(ctx)
+	var name string
+	found := iter.Scan(&name)
+	if err := iter.Close(); err != nil {
+		return false, err
+	}
+	return found, nil
+}
+
+func (d *cassDB) printCluster() {
+	var sb strings.Builder
+	iter := d.session.Query("SELECT cluster_name, data_center, rack, release_version FROM system.local").Consistency(gocql.One).Iter()
+	var name, dc, rack, version string
+	if iter.Scan(&name, &dc, &rack, &version) {
+		fmt.Fprintf(&sb, "Connected to cluster: %s (Cassandra %s)\n", name, version)
+		fmt.Fprintf(&sb, "Datacenter: %s; Host: %s; Rack: %s\n", dc, strings.Join(d.cfg.hosts, ","), rack)
+	}
+	iter.Close()
+	io.WriteString(d.out, sb.String())
+}
+
+func (d *cassDB) Session(_ context.Context, worker, workers int) (db.Session, error) {
+	return newSession(d), nil
+}
+
+func (d *cassDB) Close() error {
+	if d.session != nil {
+		d.session.Close()
+	}
+	return nil
+}
+
+// Stats reports the traced operations when cassandra.tracing is on.
+func (d *cassDB) Stats() []db.Stat {
+	if d.tracer == nil {
+		return nil
+	}
+	return []db.Stat{{Section: "CASSANDRA", Name: "TracedOperations", Value: d.tracer.n.Load()}}
+}
+
+// countTracer turns tracing on for the statements it is set on: the
+// server records the traces (system_traces); the client only counts them.
+type countTracer struct{ n atomic.Int64 }
+
+func (t *countTracer) Trace([]byte) { t.n.Add(1) }

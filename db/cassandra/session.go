@@ -1,0 +1,451 @@
+package cassandra
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/db"
+)
+
+// Operation kinds, for the statement cache and error messages.
+type opKind uint8
+
+const (
+	opRead opKind = iota
+	opScan
+	opUpdate
+	opInsert
+	opDelete
+	numOps
+)
+
+var opNames = [numOps]string{"read", "scan", "update", "insert", "delete"}
+
+// empty is what a zero-length value marshals to: a nil slice would be NULL.
+var empty = []byte{}
+
+// strArg binds a string (the key) without copying it: the driver writes the
+// bytes into its frame during the call.
+type strArg struct{ s string }
+
+func (a *strArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	if len(a.s) == 0 {
+		return empty, nil
+	}
+	return unsafe.Slice(unsafe.StringData(a.s), len(a.s)), nil
+}
+
+// bytesArg binds a field value as is.
+type bytesArg struct{ b []byte }
+
+func (a *bytesArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	if a.b == nil {
+		return empty, nil
+	}
+	return a.b, nil
+}
+
+// intArg binds the scan LIMIT (a CQL int).
+type intArg struct {
+	v   int
+	buf [4]byte
+}
+
+func (a *intArg) MarshalCQL(info gocql.TypeInfo) ([]byte, error) {
+	if info.Type() != gocql.TypeInt {
+		return gocql.Marshal(info, a.v)
+	}
+	binary.BigEndian.PutUint32(a.buf[:], uint32(int32(a.v)))
+	return a.buf[:], nil
+}
+
+// stmt is one prepared statement of a session, with its own bound-value
+// holders: args points into key, vals and limit, so an operation only
+// stores its arguments there.
+type stmt struct {
+	op     opKind
+	table  string
+	fields []string // the cache key: nil is all fields (read, scan) or none
+	q      *gocql.Query
+	args   []any
+	key    strArg
+	vals   []bytesArg
+	limit  intArg
+	page   int
+}
+
+// session is one worker's state: its statements and scan buffers.
+type session struct {
+	d     *cassDB
+	cache [numOps]map[uint64][]*stmt
+	last  [numOps]*stmt
+	dest  []any
+	skip  []byte
+}
+
+func newSession(d *cassDB) *session {
+	s := &session{d: d}
+	for i := range s.cache {
+		s.cache[i] = map[uint64][]*stmt{}
+	}
+	return s
+}
+
+// hashFields hashes the table and the ordered field names (FNV-1a).
+func hashFields(table string, names func(i int) string, n int) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	mix(table)
+	for i := 0; i < n; i++ {
+		mix(names(i))
+	}
+	if n == 0 {
+		h ^= 0xfe
+	}
+	return h
+}
+
+// lookup finds the statement for op, table and field set, preparing it on
+// first use. Exactly one of fields and values gives the names.
+func (s *session) lookup(op opKind, table string, fields []string, values []db.Field) *stmt {
+	n := len(fields)
+	all := fields == nil
+	if values != nil {
+		n = len(values)
+		all = false
+	}
+	name := func(i int) string {
+		if values != nil {
+			return values[i].Name
+		}
+		return fields[i]
+	}
+	match := func(st *stmt) bool {
+		if st.table != table || len(st.fields) != n || (st.fields == nil) != all {
+			return false
+		}
+		for i := 0; i < n; i++ {
+			if st.fields[i] != name(i) {
+				return false
+			}
+		}
+		return true
+	}
+	if st := s.last[op]; st != nil && match(st) {
+		return st
+	}
+	h := hashFields(table, name, n)
+	if all {
+		h = ^h
+	}
+	for _, st := range s.cache[op][h] {
+		if match(st) {
+			s.last[op] = st
+			return st
+		}
+	}
+	var names []string
+	if !all {
+		names = make([]string, n)
+		for i := range names {
+			names[i] = strings.Clone(name(i))
+		}
+	}
+	st := s.prepare(op, strings.Clone(table), names)
+	s.cache[op][h] = append(s.cache[op][h], st)
+	s.last[op] = st
+	return st
+}
+
+// prepare builds a statement. The driver prepares it on the server on
+// first execution and keeps the prepared id for every later one.
+func (s *session) prepare(op opKind, table string, fields []string) *stmt {
+	cfg := s.d.cfg
+	st := &stmt{op: op, table: table, fields: fields}
+	target := cfg.keyspace + "." + table
+	var sb strings.Builder
+	cl := cfg.writeCL
+	switch op {
+	case opRead, opScan:
+		cl = cfg.readCL
+		sb.WriteString("SELECT ")
+		if fields == nil {
+			sb.WriteString("*")
+		} else {
+			if op == opScan {
+				sb.WriteString(keyColumn)
+				sb.WriteString(",")
+			}
+			sb.WriteString(strings.Join(fields, ","))
+		}
+		sb.WriteString(" FROM ")
+		sb.WriteString(target)
+		if op == opRead {
+			sb.WriteString(" WHERE " + keyColumn + " = ? LIMIT 1")
+			st.args = []any{&st.key}
+		} else {
+			sb.WriteString(" WHERE token(" + keyColumn + ") >= token(?) LIMIT ?")
+			st.args = []any{&st.key, &st.limit}
+		}
+	case opUpdate:
+		st.vals = make([]bytesArg, len(fields))
+		sb.WriteString("UPDATE " + target + " SET ")
+		for i, f := range fields {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			sb.WriteString(f + " = ?")
+			st.args = append(st.args, &st.vals[i])
+		}
+		sb.WriteString(" WHERE " + keyColumn + " = ?")
+		st.args = append(st.args, &st.key)
+	case opInsert:
+		st.vals = make([]bytesArg, len(fields))
+		sb.WriteString("INSERT INTO " + target + " (" + keyColumn)
+		st.args = append(st.args, &st.key)
+		for i, f := range fields {
+			sb.WriteString("," + f)
+			st.args = append(st.args, &st.vals[i])
+		}
+		sb.WriteString(") VALUES (?" + strings.Repeat(",?", len(fields)) + ")")
+	case opDelete:
+		sb.WriteString("DELETE FROM " + target + " WHERE " + keyColumn + " = ?")
+		st.args = []any{&st.key}
+	}
+	cql := sb.String()
+	st.q = s.d.session.Query(cql, st.args...).Consistency(cl)
+	if op != opScan {
+		// Single-row statements are safe to send again.
+		st.q.Idempotent(true)
+	}
+	if s.d.tracer != nil {
+		st.q.Trace(s.d.tracer)
+	}
+	if cfg.debug {
+		fmt.Fprintf(s.d.out, "cassandra: prepared %s\n", cql)
+	}
+	return st
+}
+
+// bindKey stores key for the next execution and routes by it.
+func (s *session) bindKey(st *stmt, key string) {
+	st.key.s = key
+	if s.d.cfg.tokenAware {
+		// The driver copies the routing key; this saves it from looking up
+		// the statement's partition key and marshalling the key again.
+		st.q.RoutingKey(st.key.bytes())
+	}
+}
+
+func (a *strArg) bytes() []byte {
+	if len(a.s) == 0 {
+		return empty
+	}
+	return unsafe.Slice(unsafe.StringData(a.s), len(a.s))
+}
+
+func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fail(opRead, err)
+	}
+	st := s.lookup(opRead, table, fields, nil)
+	s.bindKey(st, key)
+	iter := st.q.IterContext(ctx)
+	base := len(out.Fields)
+	found := iter.Scan(s.destFor(iter.Columns(), out, false)...)
+	if !found {
+		out.Fields = out.Fields[:base]
+	}
+	err := iter.Close()
+	st.key.s = ""
+	if err != nil {
+		out.Fields = out.Fields[:base]
+		return fail(opRead, err)
+	}
+	if !found {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// destFor grows rec by one field per returned column except the key and
+// returns the scan destinations: the Values of those fields, and rec.Key
+// (or a scratch buffer) for the key column.
+func (s *session) destFor(cols []gocql.ColumnInfo, rec *db.Record, wantKey bool) []any {
+	base := len(rec.Fields)
+	n := 0
+	for i := range cols {
+		if cols[i].Name != keyColumn {
+			n++
+		}
+	}
+	if need := base + n; need <= cap(rec.Fields) {
+		rec.Fields = rec.Fields[:need]
+	} else {
+		rec.Fields = append(rec.Fields, make([]db.Field, need-base)...)
+	}
+	dest := s.dest[:0]
+	j := base
+	for i := range cols {
+		if cols[i].Name == keyColumn {
+			if wantKey {
+				dest = append(dest, &rec.Key)
+			} else {
+				dest = append(dest, &s.skip)
+			}
+			continue
+		}
+		f := &rec.Fields[j]
+		f.Name = cols[i].Name
+		dest = append(dest, &f.Value)
+		j++
+	}
+	s.dest = dest
+	return dest
+}
+
+func (s *session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
+	if err := ctx.Err(); err != nil {
+		return fail(opScan, err)
+	}
+	st := s.lookup(opScan, table, fields, nil)
+	s.bindKey(st, startKey)
+	st.limit.v = max(count, 1)
+	if count > st.page {
+		// One page holds the whole result: no page is fetched after the
+		// call returns, when the bound values are no longer ours.
+		st.page = max(count, 5000)
+		st.q.PageSize(st.page)
+	}
+	iter := st.q.IterContext(ctx)
+	cols := iter.Columns()
+	sc := iter.Scanner()
+	var err error
+	for sc.Next() {
+		rec := out.Next()
+		if err = sc.Scan(s.destFor(cols, rec, true)...); err != nil {
+			break
+		}
+	}
+	if cerr := sc.Err(); err == nil {
+		err = cerr
+	}
+	st.key.s = ""
+	if err != nil {
+		return fail(opScan, err)
+	}
+	return nil
+}
+
+func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
+	return s.write(ctx, opUpdate, table, key, values)
+}
+
+func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	return s.write(ctx, opInsert, table, key, values)
+}
+
+func (s *session) write(ctx context.Context, op opKind, table, key string, values []db.Field) error {
+	if err := ctx.Err(); err != nil {
+		return fail(op, err)
+	}
+	if values == nil {
+		values = []db.Field{}
+	}
+	st := s.lookup(op, table, nil, values)
+	s.bindKey(st, key)
+	for i := range values {
+		st.vals[i].b = values[i].Value
+	}
+	err := st.q.ExecContext(ctx)
+	st.key.s = ""
+	for i := range st.vals {
+		st.vals[i].b = nil
+	}
+	if err != nil {
+		return fail(op, err)
+	}
+	return nil
+}
+
+func (s *session) Delete(ctx context.Context, table, key string) error {
+	if err := ctx.Err(); err != nil {
+		return fail(opDelete, err)
+	}
+	st := s.lookup(opDelete, table, nil, []db.Field{})
+	s.bindKey(st, key)
+	err := st.q.ExecContext(ctx)
+	st.key.s = ""
+	if err != nil {
+		return fail(opDelete, err)
+	}
+	return nil
+}
+
+// Close has nothing to flush: every write is sent when it is made.
+func (s *session) Close(context.Context) error {
+	for i := range s.cache {
+		s.cache[i] = nil
+		s.last[i] = nil
+	}
+	return nil
+}
+
+// fail wraps an operation's error with its status.
+func fail(op opKind, err error) error {
+	return db.WithStatus(classify(err), fmt.Errorf("cassandra: %s: %w", opNames[op], err))
+}
+
+// classify maps driver and server errors to the closest status: a node
+// that is down, overloaded or too slow is SERVICE_UNAVAILABLE, a rejected
+// statement BAD_REQUEST, missing permissions FORBIDDEN.
+func classify(err error) db.Status {
+	var re gocql.RequestError
+	if errors.As(err, &re) {
+		switch re.Code() {
+		case gocql.ErrCodeUnavailable, gocql.ErrCodeOverloaded, gocql.ErrCodeBootstrapping,
+			gocql.ErrCodeReadTimeout, gocql.ErrCodeWriteTimeout, gocql.ErrCodeTruncate:
+			return db.ServiceUnavailable
+		case gocql.ErrCodeUnauthorized, gocql.ErrCodeCredentials:
+			return db.Forbidden
+		case gocql.ErrCodeSyntax, gocql.ErrCodeInvalid, gocql.ErrCodeConfig, gocql.ErrCodeAlreadyExists:
+			return db.BadRequest
+		}
+		return db.Error
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, gocql.ErrNoConnections),
+		errors.Is(err, gocql.ErrTimeoutNoResponse),
+		errors.Is(err, gocql.ErrConnectionClosed),
+		errors.Is(err, gocql.ErrNoStreams),
+		errors.Is(err, gocql.ErrUnavailable),
+		errors.Is(err, io.EOF),
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE):
+		return db.ServiceUnavailable
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return db.ServiceUnavailable
+	}
+	return db.Error
+}
