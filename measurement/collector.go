@@ -14,6 +14,7 @@ type Collector struct {
 	mu   sync.Mutex // guards recs while workers are being created
 	recs []*Recorder
 
+	firsts   firsts
 	interval set // the last tick's harvest
 	total    set // everything harvested so far
 	// OnInterval, if set, sees every tick's harvest (HDR interval logs).
@@ -31,7 +32,7 @@ func (c *Collector) Config() *Config { return c.cfg }
 
 // NewRecorder returns a Recorder for one worker.
 func (c *Collector) NewRecorder() *Recorder {
-	r := newRecorder(c.cfg)
+	r := newRecorder(c.cfg, &c.firsts)
 	c.mu.Lock()
 	c.recs = append(c.recs, r)
 	c.mu.Unlock()
@@ -42,6 +43,8 @@ func (c *Collector) newHist() *hdrhistogram.Histogram {
 	return hdrhistogram.New(1, c.cfg.HighestLatencyUs, sigFigs)
 }
 
+func (c *Collector) newSeries() *series { return newSeries(c.cfg) }
+
 // Tick harvests every Recorder and returns what was recorded since the last
 // Tick. The snapshot is valid until the next Tick.
 func (c *Collector) Tick() *Snapshot {
@@ -51,10 +54,10 @@ func (c *Collector) Tick() *Snapshot {
 	c.mu.Unlock()
 	for _, r := range recs {
 		old := r.swap()
-		old.mergeInto(&c.interval, c.newHist)
+		old.mergeInto(&c.interval, c.newSeries, c.newHist)
 		r.giveBack(old)
 	}
-	c.interval.mergeInto(&c.total, c.newHist)
+	c.interval.mergeInto(&c.total, c.newSeries, c.newHist)
 	now := Now()
 	snap := newSnapshot(c.cfg, &c.interval)
 	if c.OnInterval != nil {

@@ -30,9 +30,27 @@ type Config struct {
 	Verbose          bool      // measurement.histogram.verbose
 	HighestLatencyUs int64     // largest latency a histogram tracks; larger values are clamped
 	// Tracked[s] files failures with status s under <OP>-<STATUS> instead of <OP>-FAILED.
-	Tracked [db.NumStatuses]bool
+	Tracked  [db.NumStatuses]bool
 	Warnings []string // non-fatal notes for stderr, as the reference prints them
+
+	Buckets       int    // histogram.buckets: 1-ms buckets of the histogram type
+	GranularityMs int64  // timeseries.granularity
+	RawOutputFile string // measurement.raw.output_file; "" is stdout
+	RawNoSummary  bool   // measurement.raw.no_summary
+	HdrFileOutput bool   // hdrhistogram.fileoutput
+	HdrOutputPath string // hdrhistogram.output.path: a prefix of the log file names
 }
+
+// hasBuckets reports whether the type keeps 1-ms buckets.
+func (c *Config) hasBuckets() bool {
+	return c.Type == "histogram" || c.Type == "hdrhistogram+histogram"
+}
+
+// hasHdr reports whether the type prints HdrHistogram sections.
+func (c *Config) hasHdr() bool { return strings.HasPrefix(c.Type, "hdrhistogram") }
+
+// HasRaw reports whether the type keeps every sample (and prints them).
+func (c *Config) HasRaw() bool { return c.Type == "raw" || c.Type == "hdrhistogram+raw" }
 
 // DefaultPercentiles is the reference's (HEAD) hdrhistogram.percentiles.
 var DefaultPercentiles = []float64{50, 95, 99}
@@ -61,6 +79,26 @@ func ParseConfig(p *props.Properties) (*Config, error) {
 	if c.HighestLatencyUs < 2 {
 		return nil, props.Invalid("hdrhistogram.highestlatency", strconv.FormatInt(c.HighestLatencyUs, 10), "a latency in µs of at least 2")
 	}
+	if c.Buckets, err = p.Int("histogram.buckets", 1000); err != nil {
+		return nil, err
+	}
+	if c.Buckets < 1 || c.Buckets > 1<<24 {
+		return nil, props.Invalid("histogram.buckets", strconv.Itoa(c.Buckets), "a number of 1-ms buckets between 1 and 16777216")
+	}
+	if c.GranularityMs, err = p.Int64("timeseries.granularity", 1000); err != nil {
+		return nil, err
+	}
+	if c.GranularityMs < 1 {
+		return nil, props.Invalid("timeseries.granularity", strconv.FormatInt(c.GranularityMs, 10), "milliseconds, at least 1")
+	}
+	c.RawOutputFile = p.String("measurement.raw.output_file", "")
+	if c.RawNoSummary, err = p.Bool("measurement.raw.no_summary", false); err != nil {
+		return nil, err
+	}
+	if c.HdrFileOutput, err = p.Bool("hdrhistogram.fileoutput", false); err != nil {
+		return nil, err
+	}
+	c.HdrOutputPath = p.String("hdrhistogram.output.path", "")
 	c.Percentiles = DefaultPercentiles
 	if v, ok := p.Get("hdrhistogram.percentiles"); ok {
 		ps, err := parsePercentiles(v)

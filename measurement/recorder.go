@@ -2,6 +2,7 @@ package measurement
 
 import (
 	"sync"
+	"sync/atomic"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -11,34 +12,113 @@ import (
 // sigFigs matches the reference's HdrHistogram precision (3 significant digits).
 const sigFigs = 3
 
-// set is one generation of a worker's measurements. Histograms are allocated
+// series is one measurement's samples within one generation. The HDR
+// histogram is always kept (the JSON report, the HDR logs and ycsb merge read
+// it); the other parts exist only for the measurement types that print them.
+type series struct {
+	hist *hdrhistogram.Histogram
+
+	// Exact figures (histogram, timeseries, raw): latencies in whole µs.
+	count, sum int64
+	sumSq      float64
+	min, max   int64 // -1 when count is 0
+
+	buckets []int64     // histogram: 1-ms buckets, the last one counts overflow
+	units   []unitSum   // timeseries: per granularity unit since the first sample
+	raw     []RawSample // raw: every sample in the order taken
+}
+
+type unitSum struct{ sum, count int64 }
+
+// RawSample is one data point of the raw measurement type.
+type RawSample struct {
+	EpochMs int64 // wall-clock time the operation ended
+	Us      int64 // latency
+}
+
+func (s *series) reset() {
+	if s.hist != nil {
+		s.hist.Reset()
+	}
+	s.count, s.sum, s.sumSq, s.min, s.max = 0, 0, 0, -1, -1
+	clear(s.buckets)
+	s.units = s.units[:0]
+	s.raw = s.raw[:0]
+}
+
+func (s *series) empty() bool {
+	return (s.hist == nil || s.hist.TotalCount() == 0) && s.count == 0
+}
+
+// mergeInto adds s into d, which has the same shape.
+func (s *series) mergeInto(d *series, newHist func() *hdrhistogram.Histogram) {
+	if s.hist != nil && s.hist.TotalCount() > 0 {
+		if d.hist == nil {
+			d.hist = newHist()
+		}
+		if dropped := d.hist.Merge(s.hist); dropped != 0 {
+			// Same geometry on both sides: a drop is a bug, not a condition.
+			panic("measurement: histogram merge dropped values")
+		}
+	}
+	if s.count == 0 {
+		return
+	}
+	if d.count == 0 || s.min < d.min {
+		d.min = s.min
+	}
+	if s.max > d.max {
+		d.max = s.max
+	}
+	d.count += s.count
+	d.sum += s.sum
+	d.sumSq += s.sumSq
+	if s.buckets != nil {
+		if d.buckets == nil {
+			d.buckets = make([]int64, len(s.buckets))
+		}
+		for i, n := range s.buckets {
+			d.buckets[i] += n
+		}
+	}
+	for i, u := range s.units {
+		for len(d.units) <= i {
+			d.units = append(d.units, unitSum{})
+		}
+		d.units[i].sum += u.sum
+		d.units[i].count += u.count
+	}
+	d.raw = append(d.raw, s.raw...)
+}
+
+// set is one generation of a worker's measurements. Series are allocated
 // on first use, so a workload pays only for the operations it runs.
 type set struct {
-	op       [NumOps][NumKinds]*hdrhistogram.Histogram
-	intended [NumOps][NumKinds]*hdrhistogram.Histogram
+	op       [NumOps][NumKinds]*series
+	intended [NumOps][NumKinds]*series
 	returns  [NumOps][db.NumStatuses]int64
 }
 
 func (s *set) reset() {
 	for o := range s.op {
 		for k := range s.op[o] {
-			if h := s.op[o][k]; h != nil {
-				h.Reset()
+			if x := s.op[o][k]; x != nil {
+				x.reset()
 			}
-			if h := s.intended[o][k]; h != nil {
-				h.Reset()
+			if x := s.intended[o][k]; x != nil {
+				x.reset()
 			}
 		}
 		s.returns[o] = [db.NumStatuses]int64{}
 	}
 }
 
-// mergeInto adds s into dst, allocating dst's histograms as needed.
-func (s *set) mergeInto(dst *set, newHist func() *hdrhistogram.Histogram) {
+// mergeInto adds s into dst, allocating dst's series as needed.
+func (s *set) mergeInto(dst *set, newSeries func() *series, newHist func() *hdrhistogram.Histogram) {
 	for o := range s.op {
 		for k := range s.op[o] {
-			mergeHist(&dst.op[o][k], s.op[o][k], newHist)
-			mergeHist(&dst.intended[o][k], s.intended[o][k], newHist)
+			mergeSeries(&dst.op[o][k], s.op[o][k], newSeries, newHist)
+			mergeSeries(&dst.intended[o][k], s.intended[o][k], newSeries, newHist)
 		}
 		for st, n := range s.returns[o] {
 			dst.returns[o][st] += n
@@ -46,17 +126,21 @@ func (s *set) mergeInto(dst *set, newHist func() *hdrhistogram.Histogram) {
 	}
 }
 
-func mergeHist(dst **hdrhistogram.Histogram, src *hdrhistogram.Histogram, newHist func() *hdrhistogram.Histogram) {
-	if src == nil || src.TotalCount() == 0 {
+func mergeSeries(dst **series, src *series, newSeries func() *series, newHist func() *hdrhistogram.Histogram) {
+	if src == nil || src.empty() {
 		return
 	}
 	if *dst == nil {
-		*dst = newHist()
+		*dst = newSeries()
 	}
-	if dropped := (*dst).Merge(src); dropped != 0 {
-		// Same geometry on both sides: a drop is a bug, not a condition.
-		panic("measurement: histogram merge dropped values")
-	}
+	src.mergeInto(*dst, newHist)
+}
+
+// firsts holds, per measurement, the Now() of its first sample: the origin
+// of the timeseries type's units, shared by all workers as in the
+// reference's single OneMeasurementTimeSeries. Written once per measurement.
+type firsts struct {
+	op, intended [NumOps][NumKinds]atomic.Int64
 }
 
 // Recorder holds one worker's measurements. Its methods are called by the
@@ -66,14 +150,25 @@ func mergeHist(dst **hdrhistogram.Histogram, src *hdrhistogram.Histogram, newHis
 type Recorder struct {
 	cfg     *Config
 	highest int64
+	exact   bool // keep count/sum/min/max (every type but hdrhistogram)
+	firsts  *firsts
 
 	mu    sync.Mutex
 	cur   *set // guarded by mu
 	spare *set // owned by the Collector between harvests
 }
 
-func newRecorder(cfg *Config) *Recorder {
-	return &Recorder{cfg: cfg, highest: cfg.HighestLatencyUs, cur: &set{}, spare: &set{}}
+func newRecorder(cfg *Config, f *firsts) *Recorder {
+	return &Recorder{cfg: cfg, highest: cfg.HighestLatencyUs, exact: cfg.Type != "hdrhistogram",
+		firsts: f, cur: &set{}, spare: &set{}}
+}
+
+func newSeries(cfg *Config) *series {
+	s := &series{min: -1, max: -1}
+	if cfg.hasBuckets() {
+		s.buckets = make([]int64, cfg.Buckets+1)
+	}
+	return s
 }
 
 func (r *Recorder) newHist() *hdrhistogram.Histogram {
@@ -90,14 +185,59 @@ func (r *Recorder) clamp(us int64) int64 {
 	return us
 }
 
-func (r *Recorder) record(slot **hdrhistogram.Histogram, us int64) {
-	h := *slot
-	if h == nil {
-		h = r.newHist()
-		*slot = h
+// record files one sample of us µs that ended at endNs (a Now value).
+func (r *Recorder) record(slot **series, first *atomic.Int64, us, endNs int64) {
+	s := *slot
+	if s == nil {
+		s = newSeries(r.cfg)
+		*slot = s
 	}
-	if err := h.RecordValue(r.clamp(us)); err != nil {
+	if s.hist == nil {
+		s.hist = r.newHist()
+	}
+	us = r.clamp(us)
+	if err := s.hist.RecordValue(us); err != nil {
 		panic("measurement: clamped value rejected: " + err.Error())
+	}
+	if !r.exact {
+		return
+	}
+	if s.count == 0 || us < s.min {
+		s.min = us
+	}
+	if us > s.max {
+		s.max = us
+	}
+	s.count++
+	s.sum += us
+	s.sumSq += float64(us) * float64(us)
+	switch r.cfg.Type {
+	case "histogram", "hdrhistogram+histogram":
+		b := us / 1000
+		if b >= int64(r.cfg.Buckets) {
+			b = int64(r.cfg.Buckets)
+		}
+		s.buckets[b]++
+	case "timeseries":
+		f := first.Load()
+		if f == 0 {
+			if !first.CompareAndSwap(0, endNs) {
+				f = first.Load()
+			} else {
+				f = endNs
+			}
+		}
+		u := 0
+		if d := endNs - f; d > 0 {
+			u = int(d / (r.cfg.GranularityMs * 1e6))
+		}
+		for len(s.units) <= u {
+			s.units = append(s.units, unitSum{})
+		}
+		s.units[u].sum += us
+		s.units[u].count++
+	case "raw", "hdrhistogram+raw":
+		s.raw = append(s.raw, RawSample{EpochMs: WallTime(endNs).UnixMilli(), Us: us})
 	}
 }
 
@@ -125,8 +265,9 @@ func (r *Recorder) MeasureValue(op Op, us int64) {
 	if r.cfg.Interval == IntervalIntended {
 		return // the reference drops plain measurements in this mode
 	}
+	now := Now()
 	r.mu.Lock()
-	r.record(&r.cur.op[op][KindOK], us)
+	r.record(&r.cur.op[op][KindOK], &r.firsts.op[op][KindOK], us, now)
 	r.mu.Unlock()
 }
 
@@ -143,12 +284,12 @@ func (r *Recorder) measureLocked(op Op, k Kind, startNs, endNs, intendedNs int64
 	}
 	switch r.cfg.Interval {
 	case IntervalOp:
-		r.record(&r.cur.op[op][k], (endNs-startNs)/1000)
+		r.record(&r.cur.op[op][k], &r.firsts.op[op][k], (endNs-startNs)/1000, endNs)
 	case IntervalIntended:
-		r.record(&r.cur.op[op][k], (endNs-intendedNs)/1000)
+		r.record(&r.cur.op[op][k], &r.firsts.op[op][k], (endNs-intendedNs)/1000, endNs)
 	case IntervalBoth:
-		r.record(&r.cur.op[op][k], (endNs-startNs)/1000)
-		r.record(&r.cur.intended[op][k], (endNs-intendedNs)/1000)
+		r.record(&r.cur.op[op][k], &r.firsts.op[op][k], (endNs-startNs)/1000, endNs)
+		r.record(&r.cur.intended[op][k], &r.firsts.intended[op][k], (endNs-intendedNs)/1000, endNs)
 	}
 }
 

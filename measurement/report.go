@@ -1,6 +1,10 @@
 package measurement
 
 import (
+	"bufio"
+	"io"
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -15,19 +19,43 @@ type Row struct {
 	Value  export.Value
 }
 
-// Rows renders the snapshot's sections for the hdrhistogram measurement
-// type (§6.4 of the reference notes).
+// Rows renders the snapshot's sections for cfg's measurement type (§6.4 of
+// the reference notes). The two-in-one types print each measurement twice,
+// as Hdr<NAME> (with the Return= lines) then Bucket<NAME> or Raw<NAME>.
 func (s *Snapshot) Rows(cfg *Config) []Row {
 	var rows []Row
 	for i := range s.Measurements {
-		rows = s.Measurements[i].appendHdrRows(rows, cfg)
+		m := &s.Measurements[i]
+		switch cfg.Type {
+		case "hdrhistogram":
+			rows = m.appendHdrRows(rows, cfg, m.Name, true)
+		case "histogram":
+			rows = m.appendBucketRows(rows, cfg, m.Name, true)
+		case "timeseries":
+			rows = m.appendSeriesRows(rows, m.Name)
+		case "raw":
+			rows = m.appendRawRows(rows, cfg, m.Name, true)
+		case "hdrhistogram+histogram":
+			rows = m.appendHdrRows(rows, cfg, "Hdr"+m.Name, true)
+			rows = m.appendBucketRows(rows, cfg, "Bucket"+m.Name, false)
+		case "hdrhistogram+raw":
+			rows = m.appendHdrRows(rows, cfg, "Hdr"+m.Name, true)
+			rows = m.appendRawRows(rows, cfg, "Raw"+m.Name, false)
+		}
 	}
 	return rows
 }
 
-func (m *Measurement) appendHdrRows(rows []Row, cfg *Config) []Row {
+func (m *Measurement) appendReturns(rows []Row, name string) []Row {
+	for _, r := range m.Returns {
+		rows = append(rows, Row{name, "Return=" + r.Status.String(), export.Int(r.Count)})
+	}
+	return rows
+}
+
+func (m *Measurement) appendHdrRows(rows []Row, cfg *Config, name string, returns bool) []Row {
 	st := StatsOf(m.Hist)
-	add := func(name string, v export.Value) { rows = append(rows, Row{m.Name, name, v}) }
+	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
 	add("Operations", export.Int(st.Count))
 	add("AverageLatency(us)", export.Float(st.Mean))
 	add("MinLatency(us)", export.Int(st.Min))
@@ -35,8 +63,8 @@ func (m *Measurement) appendHdrRows(rows []Row, cfg *Config) []Row {
 	for _, p := range cfg.Percentiles {
 		add(javafmt.Ordinal(p)+"PercentileLatency(us)", export.Int(st.Percentile(p)))
 	}
-	for _, r := range m.Returns {
-		add("Return="+r.Status.String(), export.Int(r.Count))
+	if returns {
+		rows = m.appendReturns(rows, name)
 	}
 	if cfg.Verbose {
 		for _, b := range st.Buckets() {
@@ -46,8 +74,125 @@ func (m *Measurement) appendHdrRows(rows []Row, cfg *Config) []Row {
 	return rows
 }
 
-// Summary renders the status-line summary of every measurement:
-// "[READ: Count=…, Max=…, …] " for each, as the reference's getSummary.
+// appendBucketRows is OneMeasurementHistogram: exact mean and variance,
+// percentiles as the lower edge of a 1-ms bucket.
+func (m *Measurement) appendBucketRows(rows []Row, cfg *Config, name string, returns bool) []Row {
+	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+	ops := float64(m.Count)
+	mean := float64(m.Sum) / ops
+	add("Operations", export.Int(m.Count))
+	add("AverageLatency(us)", export.Float(mean))
+	add("LatencyVariance(us)", export.Float(m.SumSq/ops-mean*mean))
+	add("MinLatency(us)", export.Int(m.Min))
+	add("MaxLatency(us)", export.Int(m.Max))
+	var cum int64
+	done95 := false
+	for i := 0; i < cfg.Buckets && i < len(m.Buckets); i++ {
+		cum += m.Buckets[i]
+		if !done95 && float64(cum)/ops >= 0.95 {
+			add("95thPercentileLatency(us)", export.Int(int64(i)*1000))
+			done95 = true
+		}
+		if float64(cum)/ops >= 0.99 {
+			add("99thPercentileLatency(us)", export.Int(int64(i)*1000))
+			break
+		}
+	}
+	if returns {
+		rows = m.appendReturns(rows, name)
+	}
+	if cfg.Verbose {
+		for i := 0; i < cfg.Buckets; i++ {
+			add(strconv.Itoa(i), export.Int(m.bucket(i)))
+		}
+		add(">"+strconv.Itoa(cfg.Buckets), export.Int(m.bucket(cfg.Buckets)))
+	}
+	return rows
+}
+
+func (m *Measurement) bucket(i int) int64 {
+	if i < len(m.Buckets) {
+		return m.Buckets[i]
+	}
+	return 0
+}
+
+// appendSeriesRows is OneMeasurementTimeSeries: one average per unit.
+func (m *Measurement) appendSeriesRows(rows []Row, name string) []Row {
+	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+	add("Operations", export.Int(m.Count))
+	add("AverageLatency(us)", export.Float(float64(m.Sum)/float64(m.Count)))
+	add("MinLatency(us)", export.Int(m.Min))
+	add("MaxLatency(us)", export.Int(m.Max))
+	rows = m.appendReturns(rows, name)
+	for _, u := range m.Units {
+		add(strconv.FormatInt(u.Ms, 10), export.Float(u.Avg))
+	}
+	return rows
+}
+
+// rawQuantiles are the raw type's summary lines and their positions.
+var rawQuantiles = []struct {
+	name string
+	q    float64
+}{{"p1", 0.01}, {"p5", 0.05}, {"p50", 0.5}, {"p90", 0.9}, {"p95", 0.95}, {"p99", 0.99}, {"p99.9", 0.999}, {"p99.99", 0.9999}}
+
+// appendRawRows is OneMeasurementRaw's summary; the samples themselves are
+// written by WriteRaw.
+func (m *Measurement) appendRawRows(rows []Row, cfg *Config, name string, returns bool) []Row {
+	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+	n := len(m.Raw)
+	add("Total Operations", export.Int(int64(n)))
+	if n > 0 && !cfg.RawNoSummary {
+		add("Below is a summary of latency in microseconds:", export.Int(-1))
+		add("Average", export.Float(float64(m.Sum)/float64(n)))
+		sorted := make([]int64, n)
+		for i, r := range m.Raw {
+			sorted[i] = r.Us
+		}
+		slicesSortInt64(sorted)
+		add("Min", export.Int(sorted[0]))
+		add("Max", export.Int(sorted[n-1]))
+		for _, q := range rawQuantiles {
+			add(q.name, export.Int(sorted[int(float64(n)*q.q)]))
+		}
+	}
+	if returns {
+		rows = m.appendReturns(rows, name)
+	}
+	return rows
+}
+
+// WriteRaw writes the samples of the raw types as the reference does, before
+// the report: a header per measurement, then "<NAME>,<epoch ms>,<µs>" lines.
+func (s *Snapshot) WriteRaw(w io.Writer, cfg *Config) error {
+	if !cfg.HasRaw() {
+		return nil
+	}
+	bw := bufio.NewWriter(w)
+	var line []byte
+	for i := range s.Measurements {
+		m := &s.Measurements[i]
+		name := m.Name
+		if cfg.Type == "hdrhistogram+raw" {
+			name = "Raw" + name
+		}
+		bw.WriteString(name + " latency raw data: op, timestamp(ms), latency(us)\n")
+		for _, r := range m.Raw {
+			line = append(line[:0], name...)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, r.EpochMs, 10)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, r.Us, 10)
+			line = append(line, '\n')
+			bw.Write(line)
+		}
+	}
+	return bw.Flush()
+}
+
+// Summary renders the status-line summary of every measurement, each
+// followed by one space, as the reference's Measurements.getSummary.
 func (s *Snapshot) Summary(cfg *Config) string {
 	var b strings.Builder
 	for i := range s.Measurements {
@@ -55,26 +200,83 @@ func (s *Snapshot) Summary(cfg *Config) string {
 		if m.Hist == nil {
 			continue
 		}
-		st := StatsOf(m.Hist)
-		b.WriteByte('[')
-		b.WriteString(m.Name)
-		b.WriteString(": Count=")
-		b.WriteString(strconv.FormatInt(st.Count, 10))
-		b.WriteString(", Max=")
-		b.WriteString(strconv.FormatInt(st.Max, 10))
-		b.WriteString(", Min=")
-		b.WriteString(strconv.FormatInt(st.Min, 10))
-		b.WriteString(", Avg=")
-		b.WriteString(javafmt.Decimal2(st.Mean))
-		for _, p := range []float64{50, 90, 99, 99.9, 99.99} {
-			b.WriteString(", ")
-			b.WriteString(strconv.FormatFloat(p, 'f', -1, 64))
-			b.WriteByte('=')
-			b.WriteString(strconv.FormatInt(st.Percentile(p), 10))
+		switch cfg.Type {
+		case "hdrhistogram":
+			m.hdrSummary(&b, m.Name)
+		case "histogram", "timeseries":
+			m.avgSummary(&b, m.Name)
+		case "raw":
+			m.rawSummary(&b, m.Name)
+		case "hdrhistogram+histogram":
+			m.hdrSummary(&b, "Hdr"+m.Name)
+			b.WriteByte('\n')
+			m.avgSummary(&b, "Bucket"+m.Name)
+		case "hdrhistogram+raw":
+			m.hdrSummary(&b, "Hdr"+m.Name)
+			b.WriteByte('\n')
+			m.rawSummary(&b, "Raw"+m.Name)
 		}
-		b.WriteString("] ")
+		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+func (m *Measurement) hdrSummary(b *strings.Builder, name string) {
+	st := StatsOf(m.Hist)
+	b.WriteByte('[')
+	b.WriteString(name)
+	b.WriteString(": Count=")
+	b.WriteString(strconv.FormatInt(st.Count, 10))
+	b.WriteString(", Max=")
+	b.WriteString(strconv.FormatInt(st.Max, 10))
+	b.WriteString(", Min=")
+	b.WriteString(strconv.FormatInt(st.Min, 10))
+	b.WriteString(", Avg=")
+	b.WriteString(javafmt.Decimal2(st.Mean))
+	for _, p := range []float64{50, 90, 99, 99.9, 99.99} {
+		b.WriteString(", ")
+		b.WriteString(strconv.FormatFloat(p, 'f', -1, 64))
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatInt(st.Percentile(p), 10))
+	}
+	b.WriteByte(']')
+}
+
+func (m *Measurement) avgSummary(b *strings.Builder, name string) {
+	if m.Count == 0 {
+		return
+	}
+	b.WriteByte('[')
+	b.WriteString(name)
+	b.WriteString(" AverageLatency(us)=")
+	b.WriteString(javafmt.Decimal2(float64(m.Sum) / float64(m.Count)))
+	b.WriteByte(']')
+}
+
+func (m *Measurement) rawSummary(b *strings.Builder, name string) {
+	if m.Count == 0 {
+		return
+	}
+	b.WriteString(name)
+	b.WriteString(" count: ")
+	b.WriteString(strconv.FormatInt(m.Count, 10))
+	b.WriteString(", average latency(us): ")
+	b.WriteString(fixed2HalfUp(float64(m.Sum) / float64(m.Count)))
+}
+
+// fixed2HalfUp is Java's String.format("%.2f"): the exact binary value
+// rounded half-up, where Go's formatting rounds exact ties to even.
+func fixed2HalfUp(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return javafmt.Double(v)
+	}
+	exact := new(big.Float).SetPrec(0).SetFloat64(v).Text('f', 1100)
+	if i := strings.IndexByte(exact, '.'); i >= 0 && len(exact) > i+3 && exact[i+3] == '5' &&
+		strings.TrimRight(exact[i+4:], "0") == "" {
+		// A tie: move away from zero by less than half a unit.
+		v += math.Copysign(0.001, v)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 // Ops returns the number of operations in the snapshot: samples of the

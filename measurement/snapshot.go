@@ -1,7 +1,9 @@
 package measurement
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"unicode/utf16"
 
@@ -24,6 +26,44 @@ type Measurement struct {
 	Intended bool
 	Hist     *hdrhistogram.Histogram // nil when only statuses were counted
 	Returns  []StatusCount           // in the reference's order
+
+	// Exact figures, kept by every type but hdrhistogram (µs; Min and Max
+	// are -1 without samples).
+	Count, Sum int64
+	SumSq      float64
+	Min, Max   int64
+	Buckets    []int64     // histogram: 1-ms buckets, then the overflow count
+	Units      []UnitAvg   // timeseries: units that have samples, in time order
+	Raw        []RawSample // raw: every sample, in time order
+}
+
+// UnitAvg is one timeseries line: the unit's start in ms since the
+// measurement's first sample, and the mean latency within it.
+type UnitAvg struct {
+	Ms  int64
+	Avg float64
+}
+
+func (m *Measurement) fill(cfg *Config, s *series) {
+	m.Min, m.Max = -1, -1
+	if s == nil {
+		return
+	}
+	m.Hist = s.hist
+	m.Count, m.Sum, m.SumSq = s.count, s.sum, s.sumSq
+	if s.count > 0 {
+		m.Min, m.Max = s.min, s.max
+	}
+	m.Buckets = s.buckets
+	for i, u := range s.units {
+		if u.count > 0 {
+			m.Units = append(m.Units, UnitAvg{Ms: int64(i) * cfg.GranularityMs, Avg: float64(u.sum) / float64(u.count)})
+		}
+	}
+	if len(s.raw) > 0 {
+		m.Raw = slices.Clone(s.raw)
+		slices.SortStableFunc(m.Raw, func(a, b RawSample) int { return cmp.Compare(a.EpochMs, b.EpochMs) })
+	}
 }
 
 // Snapshot is an ordered list of measurements: the operation map first, then
@@ -41,7 +81,7 @@ func newSnapshot(cfg *Config, s *set) *Snapshot {
 	var ops, intended []Measurement
 	for o := Op(0); o < NumOps; o++ {
 		for k := 0; k < NumKinds; k++ {
-			h := s.op[o][k]
+			sr := s.op[o][k]
 			var rets []StatusCount
 			if k == int(KindOK) {
 				for _, st := range returnOrder {
@@ -50,11 +90,15 @@ func newSnapshot(cfg *Config, s *set) *Snapshot {
 					}
 				}
 			}
-			if (h != nil && h.TotalCount() > 0) || len(rets) > 0 {
-				ops = append(ops, Measurement{Name: Name(o, Kind(k)), Op: o, Kind: Kind(k), Hist: h, Returns: rets})
+			if (sr != nil && !sr.empty()) || len(rets) > 0 {
+				m := Measurement{Name: Name(o, Kind(k)), Op: o, Kind: Kind(k), Returns: rets}
+				m.fill(cfg, sr)
+				ops = append(ops, m)
 			}
-			if ih := s.intended[o][k]; ih != nil && ih.TotalCount() > 0 {
-				intended = append(intended, Measurement{Name: "Intended-" + Name(o, Kind(k)), Op: o, Kind: Kind(k), Intended: true, Hist: ih})
+			if is := s.intended[o][k]; is != nil && !is.empty() {
+				m := Measurement{Name: "Intended-" + Name(o, Kind(k)), Op: o, Kind: Kind(k), Intended: true}
+				m.fill(cfg, is)
+				intended = append(intended, m)
 			}
 		}
 	}
@@ -151,3 +195,5 @@ func (st *Stats) Percentile(p float64) int64 {
 // Buckets returns the recorded buckets as (highest equivalent value, count),
 // for measurement.histogram.verbose.
 func (st *Stats) Buckets() []hdrhistogram.Bar { return st.bars }
+
+func slicesSortInt64(s []int64) { slices.Sort(s) }

@@ -119,7 +119,7 @@ func parseSettings(p *props.Properties) (*settings, error) {
 		return nil, err
 	}
 	s.exporter = p.String("exporter", "text")
-	if _, err := export.New(s.exporter, io.Discard); err != nil {
+	if err := checkExporter(s.exporter); err != nil {
 		return nil, err
 	}
 	s.exportFile = p.String("exportfile", "")
@@ -162,8 +162,9 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return setupErr(err)
 	}
-	if mcfg.Type != "hdrhistogram" {
-		return setupErr(props.Invalid("measurementtype", mcfg.Type, "hdrhistogram (the other types are not available yet)"))
+	rep, err := newReporter(o, s, mcfg)
+	if err != nil {
+		return setupErr(err)
 	}
 	fmt.Fprintln(o.Stderr, "Loading workload...")
 	wl, err := workload.New(p, s.transactions, o.Stderr)
@@ -192,6 +193,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 
 	collector := measurement.NewCollector(mcfg)
+	rep.attach(collector)
 	workers := make([]*worker, threads)
 	seed := uint64(time.Now().UnixNano())
 	for i := range workers {
@@ -240,6 +242,7 @@ func Run(ctx context.Context, o Options) error {
 	start := time.Now()
 	startNs := measurement.Now()
 
+	rep.start(s.status)
 	var status *statusTicker
 	if s.status {
 		status = startStatus(o.Stderr, s, collector, workers, start)
@@ -276,6 +279,7 @@ func Run(ctx context.Context, o Options) error {
 	if status != nil {
 		status.stop()
 	}
+	rep.stop()
 	var gcEnd runtime.MemStats
 	runtime.ReadMemStats(&gcEnd)
 
@@ -291,9 +295,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	closeErr := closeDB()
 
-	runtimeMs := end.Sub(start).Milliseconds()
 	_ = startNs
-	rows := overallRows(runtimeMs, ops, &gcStart, &gcEnd)
+	rows := overallRows(end.Sub(start), ops, &gcStart, &gcEnd)
 	rows = append(rows, total.Rows(mcfg)...)
 	if tick > 0 {
 		rows = append(rows, scheduleRows(s.target, ops, workers)...)
@@ -301,7 +304,7 @@ func Run(ctx context.Context, o Options) error {
 	for _, st := range stats {
 		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
-	if err := writeReport(o.Stdout, s, rows); err != nil {
+	if err := rep.finish(total, rows, start, end, ops); err != nil {
 		return err
 	}
 	return closeErr
@@ -340,64 +343,6 @@ func statValue(v any) export.Value {
 		return export.Float(x)
 	}
 	return export.Float(math.NaN())
-}
-
-func overallRows(runtimeMs, ops int64, gcStart, gcEnd *runtime.MemStats) []measurement.Row {
-	throughput := 1000 * float64(ops) / float64(runtimeMs)
-	gcs := int64(gcEnd.NumGC - gcStart.NumGC)
-	gcMs := int64(gcEnd.PauseTotalNs-gcStart.PauseTotalNs) / 1e6
-	gcPct := float64(gcMs) / float64(runtimeMs) * 100
-	if runtimeMs == 0 {
-		gcPct = 0
-	}
-	return []measurement.Row{
-		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
-		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
-		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
-		{Metric: "TOTAL_GC_TIME", Name: "Time(ms)", Value: export.Int(gcMs)},
-		{Metric: "TOTAL_GC_TIME_%", Name: "Time(%)", Value: export.Float(gcPct)},
-	}
-}
-
-// writeReport renders the rows with the chosen exporter. An export file is
-// written beside its final name and renamed into place, so a failed run
-// never leaves half a report.
-func writeReport(stdout io.Writer, s *settings, rows []measurement.Row) error {
-	if s.exportFile == "" {
-		return exportRows(stdout, s.exporter, rows)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.exportFile), "."+filepath.Base(s.exportFile)+".*")
-	if err != nil {
-		return fmt.Errorf("exportfile: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := exportRows(tmp, s.exporter, rows); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("exportfile: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), s.exportFile); err != nil {
-		return fmt.Errorf("exportfile: %w", err)
-	}
-	return nil
-}
-
-func exportRows(w io.Writer, name string, rows []measurement.Row) error {
-	ex, err := export.New(name, w)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := ex.Write(r.Metric, r.Name, r.Value); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-	}
-	if err := ex.Close(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	return nil
 }
 
 // run is one worker's loop. With a target rate, operation k is due at

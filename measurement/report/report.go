@@ -1,0 +1,282 @@
+// Package report is the JSON report of one run (or of several merged runs):
+// a complete, self-describing record that ycsb merge, ycsb compare and
+// other tools read. Unlike the reference's exporters it is one valid JSON
+// document, and it keeps each measurement's full HdrHistogram (in the
+// standard compressed, base64 form), so that runs can be combined without
+// averaging percentiles.
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Format identifies the document; Version changes when a reader of an older
+// version could misread a newer one.
+const (
+	Format  = "ycsb-go-report"
+	Version = 1
+)
+
+// Report is the JSON report. Times are wall-clock; interval offsets are
+// milliseconds since Start.
+type Report struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	Tool    string `json:"tool"`
+
+	Binding         string    `json:"binding"`
+	Phase           string    `json:"phase"` // load or run
+	MeasurementType string    `json:"measurementtype"`
+	Percentiles     []float64 `json:"percentiles"`
+	// Settings are all properties in effect, with password-like values
+	// masked.
+	Settings map[string]string `json:"settings"`
+	// Clients is how many client processes the report covers (1 unless
+	// merged); Sources names the merged inputs.
+	Clients int      `json:"clients"`
+	Sources []string `json:"sources,omitempty"`
+
+	Start      time.Time `json:"start"`
+	End        time.Time `json:"end"`
+	RunTimeMs  int64     `json:"runtime_ms"`
+	Operations int64     `json:"operations"`
+	Throughput float64   `json:"throughput_ops_sec"`
+
+	// Intervals are the operations completed per interval, overall and by
+	// operation name: the samples ycsb compare tests throughput with.
+	Intervals []Interval `json:"intervals"`
+
+	Measurements []Measurement `json:"measurements"`
+	// Schedule is present when the run had a -target: how far behind its
+	// schedule the client fell (coordinated omission made visible).
+	Schedule *Schedule `json:"schedule,omitempty"`
+	// Sections are every line of the text report, in order.
+	Sections []Row `json:"sections"`
+}
+
+// Interval is one sampling interval.
+type Interval struct {
+	StartMs int64            `json:"start_ms"`
+	EndMs   int64            `json:"end_ms"`
+	Ops     int64            `json:"ops"`
+	ByOp    map[string]int64 `json:"by_op,omitempty"`
+}
+
+// Measurement is one measurement (READ, READ-FAILED, Intended-READ, ...).
+// The summary figures are derived from Histogram and kept for readers that
+// do not decode it.
+type Measurement struct {
+	Name        string           `json:"name"`
+	Operation   string           `json:"operation"` // READ for READ-FAILED and Intended-READ
+	Intended    bool             `json:"intended,omitempty"`
+	Count       int64            `json:"count"`
+	MeanUs      float64          `json:"mean_us"`
+	MinUs       int64            `json:"min_us"`
+	MaxUs       int64            `json:"max_us"`
+	Percentiles map[string]int64 `json:"percentiles_us,omitempty"`
+	Returns     []Return         `json:"returns,omitempty"`
+	// Histogram is the HdrHistogram of latencies in µs, V2 compressed and
+	// base64-encoded (hdrhistogram-go's Encode, Java's
+	// encodeIntoCompressedByteBuffer).
+	Histogram string `json:"histogram,omitempty"`
+}
+
+// Return is one Return=<STATUS> count.
+type Return struct {
+	Status string `json:"status"`
+	Count  int64  `json:"count"`
+}
+
+// Schedule is the client's lag behind its -target schedule.
+type Schedule struct {
+	TargetOpsSec int64   `json:"target_ops_sec"`
+	MeanLagUs    float64 `json:"mean_lag_us"`
+	MaxLagUs     int64   `json:"max_lag_us"`
+	FinalLagUs   int64   `json:"final_lag_us"`
+}
+
+// Row is one text-report line. Value is a JSON number, or a string for
+// NaN and infinities; Float says whether the text report prints it as a
+// Java double.
+type Row struct {
+	Metric string  `json:"metric"`
+	Name   string  `json:"name"`
+	Value  float64 `json:"-"`
+	Int    bool    `json:"-"`
+}
+
+type rowJSON struct {
+	Metric string          `json:"metric"`
+	Name   string          `json:"name"`
+	Value  json.RawMessage `json:"value"`
+	Float  bool            `json:"float,omitempty"`
+}
+
+// MarshalJSON writes integers as integers and NaN/±Inf as strings.
+func (r Row) MarshalJSON() ([]byte, error) {
+	var v []byte
+	switch {
+	case math.IsNaN(r.Value):
+		v = []byte(`"NaN"`)
+	case math.IsInf(r.Value, 1):
+		v = []byte(`"Infinity"`)
+	case math.IsInf(r.Value, -1):
+		v = []byte(`"-Infinity"`)
+	case r.Int:
+		v = fmt.Appendf(nil, "%d", int64(r.Value))
+	default:
+		v, _ = json.Marshal(r.Value)
+	}
+	return json.Marshal(rowJSON{Metric: r.Metric, Name: r.Name, Value: v, Float: !r.Int})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *Row) UnmarshalJSON(b []byte) error {
+	var j rowJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	r.Metric, r.Name, r.Int = j.Metric, j.Name, !j.Float
+	var s string
+	if json.Unmarshal(j.Value, &s) == nil {
+		switch s {
+		case "NaN":
+			r.Value = math.NaN()
+		case "Infinity":
+			r.Value = math.Inf(1)
+		case "-Infinity":
+			r.Value = math.Inf(-1)
+		default:
+			return fmt.Errorf("section %s %s: bad value %q", j.Metric, j.Name, s)
+		}
+		return nil
+	}
+	return json.Unmarshal(j.Value, &r.Value)
+}
+
+// EncodeHistogram returns h in the standard compressed base64 form.
+func EncodeHistogram(h *hdrhistogram.Histogram) (string, error) {
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil // Encode already returns base64 text
+}
+
+// DecodeHistogram reads a histogram written by EncodeHistogram.
+func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
+	if _, err := base64.StdEncoding.DecodeString(s); err != nil {
+		return nil, fmt.Errorf("histogram is not base64: %w", err)
+	}
+	return hdrhistogram.Decode([]byte(s))
+}
+
+// IsPassword reports whether a property's value must not be written out.
+func IsPassword(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "passwd") || strings.Contains(n, "password")
+}
+
+// Mask is what a password-like setting's value becomes.
+const Mask = "*****"
+
+// MaskSettings returns m with password-like values replaced by Mask.
+func MaskSettings(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if IsPassword(k) && v != "" {
+			v = Mask
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// Write writes r as indented JSON.
+func Write(w io.Writer, r *Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// ErrNotReport is returned by Read for valid JSON that is not a report.
+var ErrNotReport = errors.New("not a ycsb-go JSON report")
+
+// Read parses and checks a report: the format marker, the version, and
+// that every histogram decodes and agrees with its count.
+func Read(data []byte) (*Report, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, errors.New("empty file")
+	}
+	var r Report
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("not valid JSON (truncated or corrupt): %v", err)
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("%w: field %s has the wrong type", ErrNotReport, te.Field)
+		}
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: more than one JSON value (the reference's json exporter? use exporter=jsonreport)", ErrNotReport)
+	}
+	if r.Format != Format {
+		return nil, fmt.Errorf("%w (format %q)", ErrNotReport, r.Format)
+	}
+	if r.Version > Version {
+		return nil, fmt.Errorf("report version %d is newer than this ycsb (%d)", r.Version, Version)
+	}
+	for _, m := range r.Measurements {
+		if m.Histogram == "" {
+			if m.Count != 0 {
+				return nil, fmt.Errorf("measurement %s: count %d without a histogram", m.Name, m.Count)
+			}
+			continue
+		}
+		h, err := DecodeHistogram(m.Histogram)
+		if err != nil {
+			return nil, fmt.Errorf("measurement %s: corrupt histogram: %v", m.Name, err)
+		}
+		if h.TotalCount() != m.Count {
+			return nil, fmt.Errorf("measurement %s: histogram holds %d values, count says %d", m.Name, h.TotalCount(), m.Count)
+		}
+	}
+	if r.Clients < 1 {
+		r.Clients = 1
+	}
+	return &r, nil
+}
+
+// Find returns the measurement named name, or nil.
+func (r *Report) Find(name string) *Measurement {
+	i := slices.IndexFunc(r.Measurements, func(m Measurement) bool { return m.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return &r.Measurements[i]
+}
+
+// PercentileKey is the key of a percentile in Measurement.Percentiles:
+// "p50", "p99.9".
+func PercentileKey(p float64) string { return "p" + strconv.FormatFloat(p, 'f', -1, 64) }

@@ -1,0 +1,392 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/props"
+)
+
+// JSONReportExporter is the exporter name of our own JSON report
+// (measurement/report); the reference's exporters live in
+// measurement/export.
+const JSONReportExporter = "jsonreport"
+
+// toolName is written into JSON reports.
+var toolName = "ycsb-go"
+
+// checkExporter accepts the reference's exporters and ours.
+func checkExporter(name string) error {
+	if name == JSONReportExporter {
+		return nil
+	}
+	if _, err := export.New(name, io.Discard); err != nil {
+		return props.Errorf("exporter", "unknown exporter %q (known: %s, or the reference's class names)",
+			name, JSONReportExporter+", json, jsonarray, text")
+	}
+	return nil
+}
+
+// reporter owns everything the final report needs beyond the totals: the
+// JSON report's settings and per-interval throughput, the HdrHistogram
+// interval logs, and the raw type's output file.
+type reporter struct {
+	o    Options
+	s    *settings
+	mcfg *measurement.Config
+
+	jsonPath  string // report.json: a JSON report written besides the chosen exporter
+	wantJSON  bool   // the JSON report is written somewhere
+	rawOut    *os.File
+	hdr       *measurement.HdrLogs
+	collector *measurement.Collector
+	interval  time.Duration // internal collector tick without -s
+
+	mu        sync.Mutex // guards intervals (OnInterval runs on the ticking goroutine)
+	startNs   int64
+	intervals []report.Interval
+
+	quit, done chan struct{}
+}
+
+// checkDir says which property names a file in a missing directory.
+func checkDir(prop, path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return props.Errorf(prop, "directory %s does not exist", dir)
+	}
+	return nil
+}
+
+// newReporter validates the report properties; any error is bad input.
+func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, error) {
+	r := &reporter{o: o, s: s, mcfg: mcfg}
+	p := o.Props
+	r.jsonPath = p.String("report.json", "")
+	if r.jsonPath != "" {
+		if err := checkDir("report.json", r.jsonPath); err != nil {
+			return nil, err
+		}
+	}
+	r.wantJSON = r.jsonPath != "" || s.exporter == JSONReportExporter
+	iv, err := p.Float64("report.interval", 1)
+	if err != nil {
+		return nil, err
+	}
+	if iv < 0.01 {
+		return nil, props.Invalid("report.interval", p.String("report.interval", ""), "seconds, at least 0.01")
+	}
+	r.interval = time.Duration(iv * float64(time.Second))
+	if mcfg.HdrFileOutput {
+		if err := checkDir("hdrhistogram.output.path", mcfg.HdrOutputPath+"X.hdr"); err != nil {
+			return nil, err
+		}
+		r.hdr = measurement.NewHdrLogs(mcfg, time.Now().UnixMilli())
+	}
+	if mcfg.HasRaw() && mcfg.RawOutputFile != "" {
+		f, err := os.OpenFile(mcfg.RawOutputFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, props.Errorf("measurement.raw.output_file", "%v", err)
+		}
+		r.rawOut = f
+	}
+	return r, nil
+}
+
+// attach hooks the reporter to the collector's interval harvests.
+func (r *reporter) attach(c *measurement.Collector) {
+	r.collector = c
+	if !r.wantJSON && r.hdr == nil {
+		return
+	}
+	c.OnInterval = func(startNs, endNs int64, iv *measurement.Snapshot) {
+		if r.hdr != nil {
+			r.hdr.Write(startNs, endNs, iv)
+		}
+		if !r.wantJSON {
+			return
+		}
+		in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}}
+		for i := range iv.Measurements {
+			m := &iv.Measurements[i]
+			if m.Intended || m.Kind != measurement.KindOK {
+				continue
+			}
+			var n int64
+			for _, rc := range m.Returns {
+				n += rc.Count
+			}
+			if n > 0 {
+				in.ByOp[m.Name] = n
+			}
+		}
+		r.mu.Lock()
+		if r.startNs == 0 {
+			r.startNs = startNs
+		}
+		in.StartMs = (startNs - r.startNs) / 1e6
+		in.EndMs = (endNs - r.startNs) / 1e6
+		r.intervals = append(r.intervals, in)
+		r.mu.Unlock()
+	}
+}
+
+// start begins the internal interval ticks when the JSON report or the
+// HDR logs want intervals and no status thread is ticking the collector.
+func (r *reporter) start(status bool) {
+	r.mu.Lock()
+	r.startNs = measurement.Now()
+	r.mu.Unlock()
+	if status || (!r.wantJSON && r.hdr == nil) {
+		return
+	}
+	r.quit, r.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(r.done)
+		t := time.NewTicker(r.interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				r.collector.Tick()
+			case <-r.quit:
+				return
+			}
+		}
+	}()
+}
+
+// stop ends the internal ticks; the runner's final Tick follows.
+func (r *reporter) stop() {
+	if r.quit != nil {
+		close(r.quit)
+		<-r.done
+		r.quit = nil
+	}
+}
+
+// finish writes the raw samples, the report with the chosen exporter and
+// the JSON report, and closes the HDR logs.
+func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, start, end time.Time, ops int64) error {
+	var errs []error
+	if r.mcfg.HasRaw() {
+		w := io.Writer(r.o.Stdout)
+		if r.rawOut != nil {
+			w = r.rawOut
+			fmt.Fprintf(r.o.Stdout, "Raw data measurement: will output to result file: %s\n", r.mcfg.RawOutputFile)
+		} else {
+			fmt.Fprintln(r.o.Stdout, "Raw data measurement: will output to stdout.")
+		}
+		if err := total.WriteRaw(w, r.mcfg); err != nil {
+			errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
+		}
+		if r.rawOut != nil {
+			if err := r.rawOut.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
+			}
+		}
+	}
+	if r.hdr != nil {
+		if err := r.hdr.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	var jsonDoc []byte
+	if r.wantJSON {
+		rep, err := r.build(total, rows, start, end, ops)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if err := report.Write(&buf, rep); err != nil {
+			return err
+		}
+		jsonDoc = buf.Bytes()
+	}
+	if r.s.exporter == JSONReportExporter {
+		if err := writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
+			_, err := w.Write(jsonDoc)
+			return err
+		}); err != nil {
+			errs = append(errs, err)
+		}
+	} else if err := writeReport(r.o.Stdout, r.s, rows); err != nil {
+		errs = append(errs, err)
+	}
+	if r.jsonPath != "" {
+		if err := writeOut(nil, "report.json", r.jsonPath, func(w io.Writer) error {
+			_, err := w.Write(jsonDoc)
+			return err
+		}); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// build assembles the JSON report.
+func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, start, end time.Time, ops int64) (*report.Report, error) {
+	rep := &report.Report{
+		Format:          report.Format,
+		Version:         report.Version,
+		Tool:            toolName,
+		Binding:         r.o.Binding,
+		Phase:           map[bool]string{false: "load", true: "run"}[r.s.transactions],
+		MeasurementType: r.mcfg.Type,
+		Percentiles:     r.mcfg.Percentiles,
+		Settings:        report.MaskSettings(r.o.Props.Map()),
+		Clients:         1,
+		Start:           start.UTC(),
+		End:             end.UTC(),
+		RunTimeMs:       end.Sub(start).Milliseconds(),
+		Operations:      ops,
+	}
+	if d := end.Sub(start).Seconds(); d > 0 {
+		rep.Throughput = float64(ops) / d
+	}
+	r.mu.Lock()
+	rep.Intervals = slices.Clone(r.intervals)
+	r.mu.Unlock()
+	if rep.Intervals == nil {
+		rep.Intervals = []report.Interval{}
+	}
+	for i := range total.Measurements {
+		m := &total.Measurements[i]
+		st := measurement.StatsOf(m.Hist)
+		jm := report.Measurement{
+			Name:      m.Name,
+			Operation: m.Op.String(),
+			Intended:  m.Intended,
+			Count:     st.Count,
+			MeanUs:    st.Mean,
+			MinUs:     st.Min,
+			MaxUs:     st.Max,
+		}
+		if st.Count > 0 {
+			jm.Percentiles = map[string]int64{}
+			for _, p := range []float64{50, 90, 95, 99, 99.9, 99.99, 100} {
+				jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+			}
+			for _, p := range r.mcfg.Percentiles {
+				jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+			}
+			enc, err := report.EncodeHistogram(m.Hist)
+			if err != nil {
+				return nil, fmt.Errorf("report: encode %s: %w", m.Name, err)
+			}
+			jm.Histogram = enc
+		}
+		for _, rc := range m.Returns {
+			jm.Returns = append(jm.Returns, report.Return{Status: rc.Status.String(), Count: rc.Count})
+		}
+		rep.Measurements = append(rep.Measurements, jm)
+	}
+	var sched report.Schedule
+	for _, row := range rows {
+		v := row.Value.F
+		if !row.Value.Float {
+			v = float64(row.Value.I)
+		}
+		rep.Sections = append(rep.Sections, report.Row{Metric: row.Metric, Name: row.Name, Value: v, Int: !row.Value.Float})
+		if row.Metric == "SCHEDULE" {
+			rep.Schedule = &sched
+			switch row.Name {
+			case "Target(ops/sec)":
+				sched.TargetOpsSec = int64(v)
+			case "MeanLag(us)":
+				sched.MeanLagUs = v
+			case "MaxLag(us)":
+				sched.MaxLagUs = int64(v)
+			case "FinalLag(us)":
+				sched.FinalLagUs = int64(v)
+			}
+		}
+	}
+	return rep, nil
+}
+
+func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []measurement.Row {
+	runtimeMs := elapsed.Milliseconds()
+	// From the exact elapsed time rather than whole milliseconds, so a short
+	// run does not report a rounded (or infinite) rate.
+	throughput := float64(ops) / elapsed.Seconds()
+	gcs := int64(gcEnd.NumGC - gcStart.NumGC)
+	gcMs := int64(gcEnd.PauseTotalNs-gcStart.PauseTotalNs) / 1e6
+	gcPct := float64(gcMs) / float64(runtimeMs) * 100
+	if runtimeMs == 0 {
+		gcPct = 0
+	}
+	if math.IsNaN(throughput) {
+		throughput = 0
+	}
+	return []measurement.Row{
+		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
+		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
+		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
+		{Metric: "TOTAL_GC_TIME", Name: "Time(ms)", Value: export.Int(gcMs)},
+		{Metric: "TOTAL_GC_TIME_%", Name: "Time(%)", Value: export.Float(gcPct)},
+	}
+}
+
+// writeReport renders the rows with the chosen exporter, to stdout or to
+// the exportfile.
+func writeReport(stdout io.Writer, s *settings, rows []measurement.Row) error {
+	return writeOut(stdout, "exportfile", s.exportFile, func(w io.Writer) error {
+		return exportRows(w, s.exporter, rows)
+	})
+}
+
+// writeOut writes to path, or to stdout when path is empty. A file is
+// written beside its final name and renamed into place, so a failed run
+// never leaves half a report.
+func writeOut(stdout io.Writer, prop, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("%s: %w", prop, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", prop, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", prop, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("%s: %w", prop, err)
+	}
+	return nil
+}
+
+func exportRows(w io.Writer, name string, rows []measurement.Row) error {
+	ex, err := export.New(name, w)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := ex.Write(r.Metric, r.Name, r.Value); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if err := ex.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
