@@ -45,38 +45,39 @@ var Merger = &pebble.Merger{
 	Name: MergerName,
 	Merge: func(_, value []byte) (pebble.ValueMerger, error) {
 		m := mergers.Get().(*valueMerger)
-		m.buf = append(m.buf[:0], value...)
+		m.f.Reset()
+		if err := m.f.AddOlder(value); err != nil {
+			return nil, err
+		}
 		return m, nil
 	},
 }
 
-// mergers recycles merge buffers: a read of a key with pending updates
+// mergers recycles merge state: a read of a key with pending updates
 // merges, and Pebble hands the result back through the closer (Close).
 var mergers = sync.Pool{New: func() any { return new(valueMerger) }}
 
-type valueMerger struct{ buf, tmp []byte }
+type valueMerger struct {
+	f   engine.Folder
+	buf []byte
+}
 
 // Close returns m to the pool once Pebble's caller is done with the value.
 func (m *valueMerger) Close() error {
-	if cap(m.buf) <= 64<<10 && cap(m.tmp) <= 64<<10 {
+	if cap(m.buf) <= 64<<10 {
 		mergers.Put(m)
 	}
 	return nil
 }
 
-func (m *valueMerger) MergeNewer(value []byte) error {
-	out, err := engine.Combine(m.tmp[:0], value, m.buf)
-	m.buf, m.tmp = out, m.buf
-	return err
-}
+func (m *valueMerger) MergeNewer(value []byte) error { return m.f.AddNewer(value) }
 
-func (m *valueMerger) MergeOlder(value []byte) error {
-	out, err := engine.Combine(m.tmp[:0], m.buf, value)
-	m.buf, m.tmp = out, m.buf
-	return err
-}
+func (m *valueMerger) MergeOlder(value []byte) error { return m.f.AddOlder(value) }
 
-func (m *valueMerger) Finish(bool) ([]byte, io.Closer, error) { return m.buf, m, nil }
+func (m *valueMerger) Finish(bool) ([]byte, io.Closer, error) {
+	m.buf = m.f.AppendTo(m.buf[:0])
+	return m.buf, m, nil
+}
 
 // quietLogger drops Pebble's informational lines, which would interleave
 // with the report, and keeps its errors on stderr.

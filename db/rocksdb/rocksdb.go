@@ -31,29 +31,25 @@ func (fieldMerge) Name() string { return MergerName }
 // FullMerge applies operands (oldest first) onto existing, which is nil for
 // a missing key; the result is then an update-only value, read as absent.
 func (fieldMerge) FullMerge(_, existing []byte, operands [][]byte) ([]byte, bool) {
-	var cur []byte
-	start := 0
-	if len(existing) > 0 {
-		cur = append(cur, existing...)
-	} else {
-		cur = append(cur, operands[0]...)
-		start = 1
-	}
-	var tmp []byte
-	for _, op := range operands[start:] {
-		out, err := engine.Combine(tmp[:0], op, cur)
-		if err != nil {
+	var f engine.Folder
+	for i := len(operands) - 1; i >= 0; i-- {
+		if f.AddOlder(operands[i]) != nil {
 			return nil, false
 		}
-		cur, tmp = out, cur
 	}
-	return cur, true
+	if len(existing) > 0 && f.AddOlder(existing) != nil {
+		return nil, false
+	}
+	return f.AppendTo(nil), true
 }
 
 // PartialMerge combines two operands into one (left is older).
 func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
-	out, err := engine.Combine(nil, right, left)
-	return out, err == nil
+	var f engine.Folder
+	if f.AddOlder(right) != nil || f.AddOlder(left) != nil {
+		return nil, false
+	}
+	return f.AppendTo(nil), true
 }
 
 // DB is an open RocksDB database shared by all workers.

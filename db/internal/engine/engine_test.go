@@ -75,43 +75,6 @@ func decode(t *testing.T, v []byte) map[string]string {
 	return m
 }
 
-func TestCombine(t *testing.T) {
-	base := enc(KindRecord, "a", "1", "b", "2", "c", "3")
-	u1 := enc(KindUpdate, "b", "20")
-	u2 := enc(KindUpdate, "c", "30", "d", "40")
-	u3 := enc(KindUpdate, "b", "200")
-	must := func(v []byte, err error) []byte {
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	// Oldest first: base, u1, u2, u3, merged two ways.
-	left := must(Combine(nil, u3, must(Combine(nil, u2, must(Combine(nil, u1, base))))))
-	right := must(Combine(nil, must(Combine(nil, u3, must(Combine(nil, u2, u1)))), base))
-	want := map[string]string{"a": "1", "b": "200", "c": "30", "d": "40"}
-	for name, v := range map[string][]byte{"left": left, "right": right} {
-		if !Exists(v) {
-			t.Errorf("%s: merged onto a record is not a record", name)
-		}
-		got := decode(t, v)
-		if len(got) != len(want) {
-			t.Errorf("%s: %v, want %v", name, got, want)
-		}
-		for k, w := range want {
-			if got[k] != w {
-				t.Errorf("%s: %s = %q, want %q", name, k, got[k], w)
-			}
-		}
-	}
-	if v := must(Combine(nil, u2, u1)); Exists(v) {
-		t.Error("updates alone became a record")
-	}
-	if _, err := Combine(nil, []byte{KindUpdate, 5}, base); err == nil {
-		t.Error("corrupt operand accepted")
-	}
-}
-
 func TestDecodeSubset(t *testing.T) {
 	v := enc(KindRecord, "field0", "x", "field1", "y", "field2", "z")
 	var d Decoder
@@ -134,5 +97,60 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 	d.Decode(v, nil, &r)
 	if n := testing.AllocsPerRun(100, func() { r.Reset(); d.Decode(v, nil, &r) }); n != 0 {
 		t.Errorf("Decode allocates %.0f times per call", n)
+	}
+}
+
+func TestFolderBothDirections(t *testing.T) {
+	vals := [][]byte{ // oldest first
+		enc(KindRecord, "a", "1", "b", "2", "c", "3"),
+		enc(KindUpdate, "b", "20"),
+		enc(KindUpdate, "c", "30", "d", "40"),
+		enc(KindUpdate, "b", "200"),
+	}
+	want := map[string]string{"a": "1", "b": "200", "c": "30", "d": "40"}
+	var older, newer Folder
+	for i := len(vals) - 1; i >= 0; i-- {
+		if err := older.AddOlder(vals[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range vals {
+		if err := newer.AddNewer(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, f := range map[string]*Folder{"older": &older, "newer": &newer} {
+		v := f.AppendTo(nil)
+		if !Exists(v) {
+			t.Errorf("%s: fold onto a record is not a record", name)
+		}
+		got := decode(t, v)
+		if len(got) != len(want) {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+		for k, w := range want {
+			if got[k] != w {
+				t.Errorf("%s: %s = %q, want %q", name, k, got[k], w)
+			}
+		}
+	}
+	// Operands alone stay an update; folding them first then onto the
+	// record (a partial merge) gives the same result.
+	var part Folder
+	part.AddOlder(vals[3])
+	part.AddOlder(vals[2])
+	part.AddOlder(vals[1])
+	p := part.AppendTo(nil)
+	if Exists(p) {
+		t.Error("operands alone became a record")
+	}
+	var full Folder
+	full.AddOlder(p)
+	full.AddOlder(vals[0])
+	if got := decode(t, full.AppendTo(nil)); got["b"] != "200" || got["a"] != "1" || got["d"] != "40" {
+		t.Errorf("partial then full merge: %v", got)
+	}
+	if err := part.AddOlder([]byte{KindUpdate, 9}); err == nil {
+		t.Error("corrupt operand accepted")
 	}
 }

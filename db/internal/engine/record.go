@@ -121,50 +121,6 @@ func (d *Decoder) Decode(value []byte, fields []string, out *db.Record) error {
 	return nil
 }
 
-// Combine appends to dst the merge of newer over older: older's fields in
-// their order, with the values newer gives them, then newer's other fields.
-// The result is a record if either side is one. Combine is associative, as
-// both engines require of a merge operator.
-func Combine(dst, newer, older []byte) ([]byte, error) {
-	if len(newer) == 0 || len(older) == 0 {
-		return dst, ErrCorrupt
-	}
-	kind := KindUpdate
-	if newer[0] == KindRecord || older[0] == KindRecord {
-		kind = KindRecord
-	}
-	if newer[0] == KindRecord {
-		// A full record replaces what is below it. Only a put is a record,
-		// and a put is never a merge operand, but stay correct if asked.
-		return append(append(dst, KindRecord), newer[1:]...), nil
-	}
-	dst = append(dst, kind)
-	for b := older[1:]; len(b) > 0; {
-		name, v, rest, ok := next(b)
-		if !ok {
-			return dst, ErrCorrupt
-		}
-		b = rest
-		if nv, found, err := lookup(newer[1:], name); err != nil {
-			return dst, err
-		} else if found {
-			v = nv
-		}
-		dst = appendField(dst, name, v)
-	}
-	for b := newer[1:]; len(b) > 0; {
-		name, v, rest, ok := next(b)
-		if !ok {
-			return dst, ErrCorrupt
-		}
-		b = rest
-		if _, found, _ := lookup(older[1:], name); !found {
-			dst = appendField(dst, name, v)
-		}
-	}
-	return dst, nil
-}
-
 func appendField(dst, name, value []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(name)))
 	dst = append(dst, name...)
@@ -172,17 +128,104 @@ func appendField(dst, name, value []byte) []byte {
 	return append(dst, value...)
 }
 
-// lookup finds the last value of name in the encoded fields b.
-func lookup(b, name []byte) (value []byte, found bool, err error) {
-	for len(b) > 0 {
-		n, v, rest, ok := next(b)
-		if !ok {
-			return nil, false, ErrCorrupt
+// Folder merges a key's values one at a time, in either direction, at a cost
+// proportional to each operand rather than to the record: under a skewed
+// update mix a hot key collects thousands of operands between flushes, and a
+// read folds them all. Fields keep the order in which the fold met them.
+// The zero value is ready; Reset reuses the storage.
+type Folder struct {
+	arena []byte
+	ents  []folderEnt
+	kind  byte
+}
+
+type folderEnt struct{ name, nameLen, val, valLen int }
+
+// Reset empties f.
+func (f *Folder) Reset() {
+	f.arena = f.arena[:0]
+	f.ents = f.ents[:0]
+	f.kind = 0
+}
+
+func (f *Folder) find(name []byte) int {
+	for i := range f.ents {
+		e := &f.ents[i]
+		if string(f.arena[e.name:e.name+e.nameLen]) == string(name) {
+			return i
 		}
-		if string(n) == string(name) {
-			value, found = v, true
+	}
+	return -1
+}
+
+func (f *Folder) add(name, value []byte) {
+	e := folderEnt{name: len(f.arena), nameLen: len(name)}
+	f.arena = append(f.arena, name...)
+	e.val, e.valLen = len(f.arena), len(value)
+	f.arena = append(f.arena, value...)
+	f.ents = append(f.ents, e)
+}
+
+// AddOlder folds in v, older than everything so far: it only supplies the
+// fields not set yet.
+func (f *Folder) AddOlder(v []byte) error {
+	if len(v) == 0 {
+		return ErrCorrupt
+	}
+	if f.kind != KindRecord {
+		f.kind = v[0]
+	}
+	for b := v[1:]; len(b) > 0; {
+		name, val, rest, ok := next(b)
+		if !ok {
+			return ErrCorrupt
 		}
 		b = rest
+		if f.find(name) < 0 {
+			f.add(name, val)
+		}
 	}
-	return value, found, nil
+	return nil
+}
+
+// AddNewer folds in v, newer than everything so far: its fields win.
+func (f *Folder) AddNewer(v []byte) error {
+	if len(v) == 0 {
+		return ErrCorrupt
+	}
+	if v[0] == KindRecord { // a full record replaces what is below it
+		f.Reset()
+		return f.AddOlder(v)
+	}
+	if f.kind == 0 {
+		f.kind = KindUpdate
+	}
+	for b := v[1:]; len(b) > 0; {
+		name, val, rest, ok := next(b)
+		if !ok {
+			return ErrCorrupt
+		}
+		b = rest
+		if i := f.find(name); i >= 0 {
+			f.ents[i].val, f.ents[i].valLen = len(f.arena), len(val)
+			f.arena = append(f.arena, val...)
+		} else {
+			f.add(name, val)
+		}
+	}
+	return nil
+}
+
+// AppendTo appends the folded value to dst.
+func (f *Folder) AppendTo(dst []byte) []byte {
+	kind := f.kind
+	if kind == 0 {
+		kind = KindUpdate
+	}
+	dst = append(dst, kind)
+	for i := range f.ents {
+		e := &f.ents[i]
+		dst = appendField(dst, f.arena[e.name:e.name+e.nameLen], f.arena[e.val:e.val+e.valLen])
+	}
+	return dst
 }
