@@ -12,7 +12,7 @@ import (
 //
 // Insert stores a full record (KindRecord) with a plain put. Update stores
 // only the changed fields (KindUpdate) as a merge operand; the engines'
-// merge operators fold operands into the record field by field (Combine), so
+// merge operators fold operands into the record field by field (Folder), so
 // two workers updating different fields of a key never lose either change,
 // and an update needs no read. Operands with no record below them (an update
 // of a missing or deleted key) merge into a KindUpdate value, which reads and
