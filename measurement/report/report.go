@@ -229,6 +229,9 @@ func Read(data []byte) (*Report, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&r); err != nil {
 		var se *json.SyntaxError
+		if data[0] != '{' && data[0] != '[' {
+			return nil, fmt.Errorf("%w: not JSON", ErrNotReport)
+		}
 		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("not valid JSON (truncated or corrupt): %v", err)
 		}
@@ -238,7 +241,7 @@ func Read(data []byte) (*Report, error) {
 		}
 		return nil, err
 	}
-	if dec.More() {
+	if dec.More() || data[0] == '[' {
 		return nil, fmt.Errorf("%w: more than one JSON value (the reference's json exporter? use exporter=jsonreport)", ErrNotReport)
 	}
 	if r.Format != Format {

@@ -1,0 +1,431 @@
+// Package results combines and compares finished runs: ycsb merge adds up
+// the JSON reports (or HdrHistogram logs) of several client processes, and
+// ycsb compare sets two reports side by side with a significance test.
+package results
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/internal/javafmt"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/report"
+)
+
+// InputError is a file that cannot be used: it is reported in one line and
+// the command exits with code 2.
+type InputError struct {
+	Path string
+	Err  error
+}
+
+func (e *InputError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputErr(path string, format string, args ...any) error {
+	return &InputError{Path: path, Err: fmt.Errorf(format, args...)}
+}
+
+// ReadReport reads and checks one JSON report.
+func ReadReport(path string) (*report.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
+	}
+	r, err := report.Read(data)
+	if err != nil {
+		return nil, &InputError{Path: path, Err: err}
+	}
+	return r, nil
+}
+
+// workloadKeys are the properties that make two runs the same experiment.
+// Client-specific ones (insertstart, insertcount, threads, target, output
+// files) may differ between the processes being merged.
+var workloadKeys = []string{
+	"workload", "recordcount", "fieldcount", "fieldlength", "minfieldlength", "fieldlengthdistribution",
+	"readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion",
+	"requestdistribution", "minscanlength", "maxscanlength", "scanlengthdistribution", "insertorder",
+	"readallfields", "writeallfields", "table", "zeropadding", "dataintegrity", "hotspotdatafraction",
+	"hotspotopnfraction", "measurement.interval",
+}
+
+// sameExperiment returns an error naming the first difference between two
+// reports that must not be merged.
+func sameExperiment(a, b *report.Report) error {
+	if a.Binding != b.Binding {
+		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", b.Binding, a.Binding)
+	}
+	if a.Phase != b.Phase {
+		return fmt.Errorf("a %s phase, but the first report is a %s phase", b.Phase, a.Phase)
+	}
+	for _, k := range workloadKeys {
+		va, vb := a.Settings[k], b.Settings[k]
+		if va != vb {
+			return fmt.Errorf("workload differs from the first report: %s=%q there, %q here", k, va, vb)
+		}
+	}
+	return nil
+}
+
+// Merge combines the reports of client processes that ran the same
+// workload at the same time: operations and Return counts add up,
+// histograms are merged (so percentiles are exact up to HdrHistogram's
+// precision, never averaged), and throughput is the sum of the clients'
+// operations within the window all of them were running, divided by that
+// window.
+func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
+	if len(reps) == 0 {
+		return nil, errors.New("nothing to merge")
+	}
+	first := reps[0]
+	for i, r := range reps[1:] {
+		if err := sameExperiment(first, r); err != nil {
+			return nil, &InputError{Path: paths[i+1], Err: err}
+		}
+	}
+	out := &report.Report{
+		Format:          report.Format,
+		Version:         report.Version,
+		Tool:            first.Tool,
+		Binding:         first.Binding,
+		Phase:           first.Phase,
+		MeasurementType: "hdrhistogram",
+		Percentiles:     first.Percentiles,
+		Settings:        map[string]string{},
+		Start:           first.Start,
+		End:             first.End,
+	}
+	for _, k := range workloadKeys {
+		if v, ok := first.Settings[k]; ok {
+			out.Settings[k] = v
+		}
+	}
+	// The common window: when every client was running.
+	winStart, winEnd := first.Start, first.End
+	for _, r := range reps {
+		out.Clients += r.Clients
+		out.Sources = append(out.Sources, r.Sources...)
+		out.Operations += r.Operations
+		if r.Start.Before(out.Start) {
+			out.Start = r.Start
+		}
+		if r.End.After(out.End) {
+			out.End = r.End
+		}
+		if r.Start.After(winStart) {
+			winStart = r.Start
+		}
+		if r.End.Before(winEnd) {
+			winEnd = r.End
+		}
+	}
+	for _, p := range paths {
+		out.Sources = append(out.Sources, filepath.Base(p))
+	}
+	if !winEnd.After(winStart) {
+		return nil, errors.New("the reports do not overlap in time, so there is no common window to sum throughput over (merge runs that ran at the same time)")
+	}
+	out.RunTimeMs = out.End.Sub(out.Start).Milliseconds()
+	window := winEnd.Sub(winStart)
+	var inWindow float64
+	for _, r := range reps {
+		inWindow += opsWithin(r, winStart, winEnd)
+	}
+	out.Throughput = inWindow / window.Seconds()
+	out.Intervals = mergeIntervals(reps, out.Start)
+
+	// Measurements, in the order they first appear.
+	hists := map[string]*hdrhistogram.Histogram{}
+	var order []string
+	meta := map[string]*report.Measurement{}
+	for i, r := range reps {
+		for _, m := range r.Measurements {
+			agg := meta[m.Name]
+			if agg == nil {
+				agg = &report.Measurement{Name: m.Name, Operation: m.Operation, Intended: m.Intended}
+				meta[m.Name] = agg
+				order = append(order, m.Name)
+			}
+			for _, rc := range m.Returns {
+				j := slices.IndexFunc(agg.Returns, func(x report.Return) bool { return x.Status == rc.Status })
+				if j < 0 {
+					agg.Returns = append(agg.Returns, rc)
+				} else {
+					agg.Returns[j].Count += rc.Count
+				}
+			}
+			if m.Histogram == "" {
+				continue
+			}
+			h, err := report.DecodeHistogram(m.Histogram)
+			if err != nil {
+				return nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
+			}
+			if err := addHist(hists, m.Name, h); err != nil {
+				return nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
+			}
+		}
+	}
+	for _, name := range order {
+		m := meta[name]
+		if err := fill(m, hists[name], out.Percentiles); err != nil {
+			return nil, err
+		}
+		out.Measurements = append(out.Measurements, *m)
+	}
+	out.Sections = textRows(out)
+	return out, nil
+}
+
+// addHist merges h into hists[name], widening the range when the inputs
+// were recorded with different hdrhistogram.highestlatency.
+func addHist(hists map[string]*hdrhistogram.Histogram, name string, h *hdrhistogram.Histogram) error {
+	cur := hists[name]
+	if cur == nil {
+		hists[name] = h
+		return nil
+	}
+	if h.HighestTrackableValue() > cur.HighestTrackableValue() {
+		cur, h = h, cur
+		hists[name] = cur
+	}
+	if dropped := cur.Merge(h); dropped != 0 {
+		return fmt.Errorf("%d values did not fit the merged histogram", dropped)
+	}
+	return nil
+}
+
+// fill sets m's figures from h.
+func fill(m *report.Measurement, h *hdrhistogram.Histogram, percentiles []float64) error {
+	if h == nil || h.TotalCount() == 0 {
+		m.MinUs, m.MaxUs = 0, 0
+		return nil
+	}
+	st := measurement.StatsOf(h)
+	m.Count, m.MeanUs, m.MinUs, m.MaxUs = st.Count, st.Mean, st.Min, st.Max
+	m.Percentiles = map[string]int64{}
+	for _, p := range append([]float64{50, 90, 95, 99, 99.9, 99.99, 100}, percentiles...) {
+		m.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+	}
+	enc, err := report.EncodeHistogram(h)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", m.Name, err)
+	}
+	m.Histogram = enc
+	return nil
+}
+
+// opsWithin estimates r's operations between from and to from its
+// intervals, assuming a constant rate within each interval.
+func opsWithin(r *report.Report, from, to time.Time) float64 {
+	if len(r.Intervals) == 0 {
+		// No samples: spread the total evenly over the run.
+		return float64(r.Operations) * overlap(r.Start, r.End, from, to)
+	}
+	var n float64
+	for _, iv := range r.Intervals {
+		s := r.Start.Add(time.Duration(iv.StartMs) * time.Millisecond)
+		e := r.Start.Add(time.Duration(iv.EndMs) * time.Millisecond)
+		n += float64(iv.Ops) * overlap(s, e, from, to)
+	}
+	return n
+}
+
+// overlap is the fraction of [s, e) that lies within [from, to).
+func overlap(s, e, from, to time.Time) float64 {
+	if !e.After(s) {
+		if !s.Before(from) && s.Before(to) {
+			return 1
+		}
+		return 0
+	}
+	lo, hi := s, e
+	if from.After(lo) {
+		lo = from
+	}
+	if to.Before(hi) {
+		hi = to
+	}
+	if !hi.After(lo) {
+		return 0
+	}
+	return float64(hi.Sub(lo)) / float64(e.Sub(s))
+}
+
+// mergeIntervals sums the clients' intervals on a common one-second grid
+// from start (assuming a constant rate within each interval), so that a
+// merged report can itself be compared.
+func mergeIntervals(reps []*report.Report, start time.Time) []report.Interval {
+	var out []report.Interval
+	bucket := func(b int) *report.Interval {
+		for len(out) <= b {
+			k := int64(len(out))
+			out = append(out, report.Interval{StartMs: k * 1000, EndMs: (k + 1) * 1000, ByOp: map[string]int64{}})
+		}
+		return &out[b]
+	}
+	for _, r := range reps {
+		for _, iv := range r.Intervals {
+			s := r.Start.Add(time.Duration(iv.StartMs) * time.Millisecond)
+			e := r.Start.Add(time.Duration(iv.EndMs) * time.Millisecond)
+			first := max(0, int(s.Sub(start)/time.Second))
+			last := max(first, int((e.Sub(start)-1)/time.Second))
+			for b := first; b <= last; b++ {
+				bs := start.Add(time.Duration(b) * time.Second)
+				f := overlap(s, e, bs, bs.Add(time.Second))
+				if first == last {
+					f = 1
+				}
+				o := bucket(b)
+				o.Ops += int64(math.Round(float64(iv.Ops) * f))
+				for op, n := range iv.ByOp {
+					o.ByOp[op] += int64(math.Round(float64(n) * f))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// textRows renders the merged report as the text exporter's rows, in
+// hdrhistogram form.
+func textRows(r *report.Report) []report.Row {
+	rows := []report.Row{
+		{Metric: "OVERALL", Name: "RunTime(ms)", Value: float64(r.RunTimeMs), Int: true},
+		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: r.Throughput},
+		{Metric: "OVERALL", Name: "Clients", Value: float64(r.Clients), Int: true},
+		{Metric: "OVERALL", Name: "Operations", Value: float64(r.Operations), Int: true},
+	}
+	for _, m := range r.Measurements {
+		add := func(name string, v float64, isInt bool) {
+			rows = append(rows, report.Row{Metric: m.Name, Name: name, Value: v, Int: isInt})
+		}
+		add("Operations", float64(m.Count), true)
+		add("AverageLatency(us)", m.MeanUs, false)
+		add("MinLatency(us)", float64(m.MinUs), true)
+		add("MaxLatency(us)", float64(m.MaxUs), true)
+		for _, p := range r.Percentiles {
+			add(javafmt.Ordinal(p)+"PercentileLatency(us)", float64(m.Percentiles[report.PercentileKey(p)]), true)
+		}
+		for _, rc := range returnsInOrder(m.Returns) {
+			add("Return="+rc.Status, float64(rc.Count), true)
+		}
+	}
+	return rows
+}
+
+// returnOrder is the reference's order of Return= lines.
+var returnOrder = []string{"OK", "NOT_IMPLEMENTED", "BAD_REQUEST", "FORBIDDEN", "UNEXPECTED_STATE",
+	"SERVICE_UNAVAILABLE", "BATCHED_OK", "NOT_FOUND", "ERROR"}
+
+func returnsInOrder(rs []report.Return) []report.Return {
+	out := slices.Clone(rs)
+	rank := func(s string) int {
+		if i := slices.Index(returnOrder, s); i >= 0 {
+			return i
+		}
+		return len(returnOrder)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Status) < rank(out[j].Status) })
+	return out
+}
+
+// HdrLog is one HdrHistogram interval log, summed over its intervals.
+type HdrLog struct {
+	Name string // from the "#[Logging for: NAME]" comment, else the file name
+	Hist *hdrhistogram.Histogram
+}
+
+var loggingFor = regexp.MustCompile(`(?m)^#\[Logging for: ([^\]]+)\]`)
+
+// ReadHdrLog reads an HdrHistogram interval log and adds up its intervals.
+func ReadHdrLog(path string) (*HdrLog, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if m := loggingFor.FindSubmatch(data); m != nil {
+		name = string(m[1])
+	}
+	if !bytes.Contains(data, []byte("Histogram log format version")) && !bytes.Contains(data, []byte("HIST")) {
+		return nil, inputErr(path, "not an HdrHistogram log")
+	}
+	rd := hdrhistogram.NewHistogramLogReader(bytes.NewReader(data))
+	var total *hdrhistogram.Histogram
+	n := 0
+	for {
+		h, err := rd.NextIntervalHistogram()
+		if err != nil {
+			return nil, inputErr(path, "corrupt HdrHistogram log (interval %d): %v", n+1, err)
+		}
+		if h == nil {
+			break
+		}
+		n++
+		if total == nil {
+			total = h
+			continue
+		}
+		if total.HighestTrackableValue() < h.HighestTrackableValue() {
+			total, h = h, total
+		}
+		if dropped := total.Merge(h); dropped != 0 {
+			return nil, inputErr(path, "interval %d: %d values out of range", n, dropped)
+		}
+	}
+	if n == 0 {
+		return nil, inputErr(path, "no interval histograms (truncated or not an HdrHistogram log)")
+	}
+	return &HdrLog{Name: name, Hist: total}, nil
+}
+
+// MergeHdrLogs merges logs by measurement name into a report that has
+// measurements only (the logs carry no run times or return codes).
+func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*report.Report, error) {
+	out := &report.Report{Format: report.Format, Version: report.Version, MeasurementType: "hdrhistogram", Percentiles: percentiles}
+	hists := map[string]*hdrhistogram.Histogram{}
+	var order []string
+	for i, l := range logs {
+		if hists[l.Name] == nil {
+			order = append(order, l.Name)
+		}
+		if err := addHist(hists, l.Name, l.Hist); err != nil {
+			return nil, inputErr(paths[i], "%v", err)
+		}
+		out.Sources = append(out.Sources, filepath.Base(paths[i]))
+	}
+	out.Clients = len(logs)
+	for _, name := range order {
+		m := report.Measurement{Name: name, Operation: strings.TrimPrefix(name, "Intended-"), Intended: strings.HasPrefix(name, "Intended-")}
+		if err := fill(&m, hists[name], percentiles); err != nil {
+			return nil, err
+		}
+		out.Measurements = append(out.Measurements, m)
+	}
+	for _, m := range out.Measurements {
+		add := func(name string, v float64, isInt bool) {
+			out.Sections = append(out.Sections, report.Row{Metric: m.Name, Name: name, Value: v, Int: isInt})
+		}
+		add("Operations", float64(m.Count), true)
+		add("AverageLatency(us)", m.MeanUs, false)
+		add("MinLatency(us)", float64(m.MinUs), true)
+		add("MaxLatency(us)", float64(m.MaxUs), true)
+		for _, p := range percentiles {
+			add(javafmt.Ordinal(p)+"PercentileLatency(us)", float64(m.Percentiles[report.PercentileKey(p)]), true)
+		}
+	}
+	return out, nil
+}
