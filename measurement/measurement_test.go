@@ -1,0 +1,242 @@
+package measurement
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/props"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func config(t testing.TB, kv map[string]string) *Config {
+	t.Helper()
+	cfg, err := ParseConfig(props.FromMap(kv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// feed records a fixed, varied set of samples into c through two workers:
+// READ 1..1000 µs (OK) spread over 2.5 s, READ failures, UPDATEs of
+// 2000..40000 µs, one CLEANUP per worker. Times are synthetic Now values
+// offset from base0, so the output does not depend on the clock.
+func feed(c *Collector) {
+	const base0 = int64(1e9)
+	ws := []*Recorder{c.NewRecorder(), c.NewRecorder()}
+	for i := int64(1); i <= 1000; i++ {
+		end := base0 + i*2_500_000 // 2.5 ms apart
+		ws[i%2].Done(Read, db.OK, end-i*1000, end, 0)
+	}
+	for i := int64(0); i < 7; i++ {
+		end := base0 + i*300_000_000
+		ws[i%2].Done(Read, db.Error, end-(5000+i*10)*1000, end, 0)
+		ws[i%2].Done(Read, db.NotFound, end-(100+i)*1000, end, 0)
+	}
+	for i := int64(0); i < 20; i++ {
+		us := 2000 + i*i*100
+		end := base0 + i*100_000_000
+		ws[i%2].Done(Update, db.OK, end-us*1000, end, end-us*1000-i*1_000_000)
+	}
+	for _, w := range ws {
+		w.Measure(Cleanup, base0+3e9, base0+3e9+42_000, 0)
+	}
+}
+
+func render(t *testing.T, cfg *Config, snap *Snapshot) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	e, err := export.New("text", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range snap.Rows(cfg) {
+		if err := e.Write(r.Metric, r.Name, r.Value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// TestTypes renders the report sections and the status-line summary of
+// every measurement type from the same samples.
+func TestTypes(t *testing.T) {
+	tests := []struct {
+		name string
+		kv   map[string]string
+	}{
+		{"hdrhistogram", map[string]string{}},
+		{"hdrhistogram_verbose", map[string]string{"measurement.histogram.verbose": "true", "hdrhistogram.percentiles": "1,50,99.9"}},
+		{"histogram", map[string]string{"measurementtype": "histogram"}},
+		{"histogram_verbose", map[string]string{"measurementtype": "histogram", "histogram.buckets": "12", "measurement.histogram.verbose": "true"}},
+		{"hdrhistogram+histogram", map[string]string{"measurementtype": "hdrhistogram+histogram", "histogram.buckets": "20"}},
+		{"hdrhistogram+raw", map[string]string{"measurementtype": "hdrhistogram+raw"}},
+		{"timeseries", map[string]string{"measurementtype": "timeseries"}},
+		{"timeseries_500ms", map[string]string{"measurementtype": "timeseries", "timeseries.granularity": "500"}},
+		{"raw", map[string]string{"measurementtype": "raw"}},
+		{"raw_nosummary", map[string]string{"measurementtype": "raw", "measurement.raw.no_summary": "true"}},
+		{"eacherror", map[string]string{"reportlatencyforeacherror": "true"}},
+		{"trackederrors", map[string]string{"latencytrackederrors": "NOT_FOUND"}},
+		{"interval_both", map[string]string{"measurement.interval": "both"}},
+		{"interval_intended_histogram", map[string]string{"measurement.interval": "intended", "measurementtype": "histogram"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := config(t, tt.kv)
+			c := NewCollector(cfg)
+			feed(c)
+			iv := c.Tick()
+			summary := iv.Summary(cfg)
+			got := render(t, cfg, c.Total())
+			got = append(got, "--- status summary\n"...)
+			got = append(got, summary...)
+			got = append(got, '\n')
+			golden(t, "types_"+tt.name, got)
+		})
+	}
+}
+
+// TestTotalsAcrossTicks checks that harvesting in several intervals gives
+// the same report as harvesting once.
+func TestTotalsAcrossTicks(t *testing.T) {
+	for _, typ := range measurementTypes {
+		t.Run(typ, func(t *testing.T) {
+			cfg := config(t, map[string]string{"measurementtype": typ})
+			once := NewCollector(cfg)
+			feed(once)
+			once.Tick()
+			many := NewCollector(cfg)
+			r := many.NewRecorder()
+			for i := int64(1); i <= 300; i++ {
+				r.Done(Insert, db.OK, 0, i*7_000_000, 0)
+				if i%50 == 0 {
+					many.Tick()
+				}
+			}
+			single := NewCollector(cfg)
+			r2 := single.NewRecorder()
+			for i := int64(1); i <= 300; i++ {
+				r2.Done(Insert, db.OK, 0, i*7_000_000, 0)
+			}
+			many.Tick()
+			single.Tick()
+			a, b := render(t, cfg, many.Total()), render(t, cfg, single.Total())
+			if !bytes.Equal(a, b) {
+				t.Errorf("ticked six times:\n%s\nticked once:\n%s", a, b)
+			}
+		})
+	}
+}
+
+func TestWriteRaw(t *testing.T) {
+	cfg := config(t, map[string]string{"measurementtype": "hdrhistogram+raw"})
+	c := NewCollector(cfg)
+	r := c.NewRecorder()
+	r.Done(Insert, db.OK, 0, 5_000_000, 0)
+	r.Done(Insert, db.OK, 0, 3_000_000, 0)
+	c.Tick()
+	var buf bytes.Buffer
+	if err := c.Total().WriteRaw(&buf, cfg); err != nil {
+		t.Fatal(err)
+	}
+	ms := WallTime(0).UnixMilli()
+	want := "RawINSERT latency raw data: op, timestamp(ms), latency(us)\n"
+	// In time order, not in the order recorded.
+	for _, s := range []RawSample{{WallTime(3_000_000).UnixMilli(), 3000}, {WallTime(5_000_000).UnixMilli(), 5000}} {
+		want += "RawINSERT," + itoa(s.EpochMs) + "," + itoa(s.Us) + "\n"
+	}
+	_ = ms
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+func itoa(v int64) string { return string(export.Int(v).String()) }
+
+func TestFixed2HalfUp(t *testing.T) {
+	for in, want := range map[float64]string{0: "0.00", 125.125: "125.13", 1.005: "1.00", 2.5: "2.50", 0.125: "0.13", -0.125: "-0.13", 1.0 / 3: "0.33"} {
+		if got := fixed2HalfUp(in); got != want {
+			t.Errorf("fixed2HalfUp(%v) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	for _, kv := range []map[string]string{
+		{"measurementtype": "bogus"},
+		{"histogram.buckets": "0"},
+		{"histogram.buckets": "x"},
+		{"timeseries.granularity": "0"},
+		{"measurement.raw.no_summary": "maybe"},
+		{"hdrhistogram.fileoutput": "yes please"},
+	} {
+		if _, err := ParseConfig(props.FromMap(kv)); err == nil || !props.IsBadInput(err) {
+			t.Errorf("ParseConfig(%v) = %v, want a props error", kv, err)
+		}
+	}
+}
+
+// TestDoneAllocs: the per-operation path allocates nothing once a
+// measurement's histogram exists.
+func TestDoneAllocs(t *testing.T) {
+	for _, typ := range []string{"hdrhistogram", "histogram", "hdrhistogram+histogram"} {
+		cfg := config(t, map[string]string{"measurementtype": typ, "measurement.interval": "both"})
+		c := NewCollector(cfg)
+		r := c.NewRecorder()
+		r.Done(Read, db.OK, 0, 1000, 0)
+		r.Done(Read, db.Error, 0, 1000, 0)
+		var i int64
+		allocs := testing.AllocsPerRun(1000, func() {
+			i++
+			r.Done(Read, db.OK, 0, i*1000, 0)
+			r.Done(Read, db.Error, 0, i*1000, 0)
+		})
+		if allocs != 0 {
+			t.Errorf("%s: Done allocates %.1f times per call", typ, allocs)
+		}
+	}
+}
+
+func BenchmarkRecorderDone(b *testing.B) {
+	for _, typ := range []string{"hdrhistogram", "histogram", "timeseries", "raw"} {
+		b.Run(typ, func(b *testing.B) {
+			cfg := config(b, map[string]string{"measurementtype": typ})
+			c := NewCollector(cfg)
+			r := c.NewRecorder()
+			b.ReportAllocs()
+			start := Now()
+			for i := 0; b.Loop(); i++ {
+				r.Done(Read, db.OK, start, start+int64(i%5000)*1000+500, 0)
+			}
+		})
+	}
+}
