@@ -236,7 +236,11 @@ func Compare(w io.Writer, nameA, nameB string, a, b *report.Report) error {
 			test.MeanA, test.NA, test.EffA, test.MeanB, test.NB, test.EffB, test.T, test.DF)
 	}
 	fmt.Fprintln(&out, "Latency percentiles come from each run's full HdrHistogram; their changes are not tested.")
-	_, err := io.WriteString(w, out.String())
+	lines := strings.Split(out.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return err
 }
 

@@ -1,0 +1,234 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// lcg is a small deterministic generator for test data.
+type lcg uint64
+
+func (l *lcg) next() float64 {
+	*l = *l*6364136223846793005 + 1442695040888963407
+	return float64(uint64(*l)>>11) / (1 << 53)
+}
+
+// fake builds a report of a client that ran from t0+offset for secs
+// seconds at about rate ops/sec, with READ latencies around meanUs.
+func fake(t *testing.T, seed uint64, offset time.Duration, secs int, rate, meanUs float64) *report.Report {
+	t.Helper()
+	g := lcg(seed)
+	h := hdrhistogram.New(1, 3_600_000_000, 3)
+	r := &report.Report{
+		Format: report.Format, Version: report.Version, Tool: "ycsb-go", Binding: "basic", Phase: "run",
+		MeasurementType: "hdrhistogram", Percentiles: []float64{50, 95, 99}, Clients: 1,
+		Settings: map[string]string{"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000", "readproportion": "1"},
+		Start:    t0.Add(offset), End: t0.Add(offset + time.Duration(secs)*time.Second),
+		RunTimeMs: int64(secs) * 1000,
+	}
+	for i := 0; i < secs; i++ {
+		n := int64(rate + (g.next()-0.5)*rate*0.1)
+		for j := int64(0); j < n; j++ {
+			h.RecordValue(int64(meanUs * 2 * g.next()))
+		}
+		r.Intervals = append(r.Intervals, report.Interval{StartMs: int64(i) * 1000, EndMs: int64(i+1) * 1000, Ops: n, ByOp: map[string]int64{"READ": n}})
+		r.Operations += n
+	}
+	r.Throughput = float64(r.Operations) / float64(secs)
+	m := report.Measurement{Name: "READ", Operation: "READ", Returns: []report.Return{{Status: "OK", Count: r.Operations - 3}, {Status: "ERROR", Count: 3}}}
+	if err := fill(&m, h, r.Percentiles); err != nil {
+		t.Fatal(err)
+	}
+	r.Measurements = []report.Measurement{m}
+	r.Sections = textRows(r)
+	return r
+}
+
+func roundTrip(t *testing.T, r *report.Report) *report.Report {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := report.Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := report.Read(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+func TestMerge(t *testing.T) {
+	reps := []*report.Report{
+		fake(t, 1, 0, 10, 1000, 800),
+		fake(t, 2, 2*time.Second, 10, 1000, 900),
+		fake(t, 3, 1*time.Second, 8, 500, 2000),
+	}
+	for i := range reps {
+		reps[i] = roundTrip(t, reps[i])
+	}
+	m, err := Merge([]string{"a.json", "b.json", "c.json"}, reps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Counts add up.
+	var ops int64
+	union := hdrhistogram.New(1, 3_600_000_000, 3)
+	for _, r := range reps {
+		ops += r.Operations
+		h, _ := report.DecodeHistogram(r.Measurements[0].Histogram)
+		union.Merge(h)
+	}
+	if m.Operations != ops || m.Measurements[0].Count != ops {
+		t.Errorf("merged operations %d/%d, want %d", m.Operations, m.Measurements[0].Count, ops)
+	}
+	if got := m.Measurements[0].Returns; got[0].Count != ops-9 || got[1].Count != 9 {
+		t.Errorf("returns %v", got)
+	}
+	// Percentiles come from the merged histogram.
+	for _, p := range []float64{50, 95, 99} {
+		if got, want := m.Measurements[0].Percentiles[report.PercentileKey(p)], union.ValueAtPercentile(p); math.Abs(float64(got-want)) > float64(want)/1000+1 {
+			t.Errorf("p%v = %d, want %d", p, got, want)
+		}
+	}
+	// The common window is [t0+2s, t0+9s): all three ran then.
+	want := 0.0
+	for _, r := range reps {
+		for _, iv := range r.Intervals {
+			s := r.Start.Add(time.Duration(iv.StartMs) * time.Millisecond)
+			if !s.Before(t0.Add(2*time.Second)) && s.Before(t0.Add(9*time.Second)) {
+				want += float64(iv.Ops)
+			}
+		}
+	}
+	want /= 7
+	if math.Abs(m.Throughput-want) > 1e-9*want {
+		t.Errorf("throughput %v, want %v", m.Throughput, want)
+	}
+	var text bytes.Buffer
+	for _, r := range m.Sections {
+		text.WriteString(r.Metric + ", " + r.Name + ", " + num(r.Value) + "\n")
+	}
+	golden(t, "merge.txt", text.Bytes())
+	var doc bytes.Buffer
+	report.Write(&doc, m)
+	golden(t, "merge.json", doc.Bytes())
+}
+
+func TestCompare(t *testing.T) {
+	a := roundTrip(t, fake(t, 10, 0, 30, 1000, 800))
+	b := roundTrip(t, fake(t, 11, 0, 30, 1100, 700))
+	c := roundTrip(t, fake(t, 12, 0, 30, 1002, 800))
+	for _, tt := range []struct {
+		name   string
+		a, b   *report.Report
+		signif bool
+	}{
+		{"compare_faster.txt", a, b, true},
+		{"compare_same.txt", a, c, false},
+	} {
+		var out bytes.Buffer
+		if err := Compare(&out, "a.json", "b.json", tt.a, tt.b); err != nil {
+			t.Fatal(err)
+		}
+		if got := Welch(rates(tt.a, ""), rates(tt.b, "")).Significant(); got != tt.signif {
+			t.Errorf("%s: significant = %v, want %v", tt.name, got, tt.signif)
+		}
+		if !strings.Contains(out.String(), "Welch's t-test") {
+			t.Errorf("%s: the test is not named:\n%s", tt.name, out.String())
+		}
+		golden(t, tt.name, out.Bytes())
+	}
+}
+
+func TestStudent(t *testing.T) {
+	// Two-sided p-values from statistical tables.
+	for _, tt := range []struct{ t, df, p float64 }{
+		{2.0, 10, 0.07339},
+		{2.228, 10, 0.05},
+		{1.96, 1e6, 0.05},
+		{0, 5, 1},
+		{12.706, 1, 0.05},
+		{-3.0, 20, 0.00707},
+	} {
+		if got := studentTwoSided(tt.t, tt.df); math.Abs(got-tt.p) > 5e-4 {
+			t.Errorf("p(t=%v, df=%v) = %.5f, want %.5f", tt.t, tt.df, got, tt.p)
+		}
+	}
+}
+
+func TestEffectiveSampleSize(t *testing.T) {
+	// A slowly drifting series is worth fewer samples than it has.
+	var drift, noise []float64
+	g := lcg(5)
+	for i := 0; i < 100; i++ {
+		drift = append(drift, float64(i))
+		noise = append(noise, g.next())
+	}
+	_, _, rd := meanVar(drift)
+	_, _, rn := meanVar(noise)
+	if ne := effective(100, rd); ne > 10 {
+		t.Errorf("drift: effective size %.1f of 100 (r1=%.2f), want few", ne, rd)
+	}
+	if ne := effective(100, rn); ne < 70 {
+		t.Errorf("noise: effective size %.1f of 100 (r1=%.2f), want most", ne, rn)
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	base := func() *report.Report { return fake(t, 1, 0, 5, 100, 100) }
+	tests := []struct {
+		name   string
+		change func(r *report.Report)
+		want   string
+	}{
+		{"binding", func(r *report.Report) { r.Binding = "pebble" }, "different bindings"},
+		{"phase", func(r *report.Report) { r.Phase = "load" }, "load phase"},
+		{"workload", func(r *report.Report) { r.Settings["readproportion"] = "0.5" }, "readproportion"},
+		{"disjoint", func(r *report.Report) {
+			r.Start = r.Start.Add(time.Hour)
+			r.End = r.End.Add(time.Hour)
+		}, "do not overlap"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := base()
+			tt.change(b)
+			_, err := Merge([]string{"a.json", "b.json"}, []*report.Report{base(), b})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Merge = %v, want an error about %q", err, tt.want)
+			}
+		})
+	}
+}
