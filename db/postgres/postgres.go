@@ -1,0 +1,389 @@
+// Package postgres is the binding for PostgreSQL and CockroachDB over the
+// PostgreSQL wire protocol (pgx v5). It registers three names:
+//
+//   - jdbc (aliases site.ycsb.db.JdbcDBClient, com.yahoo.ycsb.db.JdbcDBClient):
+//     the reference's JDBC binding, with its properties (db.driver, db.url,
+//     db.user, db.passwd, db.batchsize, jdbc.fetchsize, jdbc.autocommit,
+//     jdbc.batchupdateapi) and PgJDBC URLs, so command lines written for the
+//     reference work unchanged;
+//   - postgresql (alias pg) and cockroach (alias cockroachdb): the same
+//     binding with a default db.url for a local server and, for cockroach,
+//     the cockroach dialect.
+//
+// Each Session holds one pooled connection per shard and executes statements
+// it prepared on that connection through pgconn, with text parameters built
+// in reused buffers and results copied from pgx's raw row values: no per-op
+// statement cache lookup by SQL text, no argument boxing. A connection that
+// breaks is given back to the pool (which drops it) and the next operation
+// takes a new one, so a server restart costs ERROR counts, not the run.
+//
+// See docs/postgres.md for every property.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
+)
+
+func init() {
+	db.Register("jdbc", "PostgreSQL/CockroachDB with the reference's JDBC properties (pgx)",
+		driver{name: "jdbc"}, "site.ycsb.db.JdbcDBClient", "com.yahoo.ycsb.db.JdbcDBClient")
+	db.Register("postgresql", "PostgreSQL (pgx)", driver{name: "postgresql"}, "pg")
+	db.Register("cockroach", "CockroachDB (pgx), with retries of SQLSTATE 40001", driver{name: "cockroach"}, "cockroachdb")
+}
+
+// Property names beyond the reference's §8.1 set.
+const (
+	propCreateTable   = "jdbc.createtable" // also db.createtable
+	propDialect       = "db.dialect"
+	propMaxRetries    = "db.maxretries"
+	propHoldConn      = "db.holdconn"
+	propMaxConns      = "db.maxconns"
+	propFamilies      = "cockroach.families"
+	propUpsert        = "cockroach.upsert"
+	propFollowerReads = "cockroach.followerreads"
+)
+
+// flushEvery bounds the rows a session buffers when jdbc.batchupdateapi is on
+// without db.batchsize: the reference then never sends the batch at all; we
+// send it in chunks and at Close instead of keeping the whole load in memory.
+const flushEvery = 1000
+
+type driver struct{ name string }
+
+type config struct {
+	name       string
+	table      string
+	fieldCount int
+	batchSize  int // ≤ 0: unset
+	fetchSize  int // ≤ 0: unset
+	autocommit bool
+	batchAPI   bool
+	create     bool
+	dialect    dialect
+	maxRetries int
+	holdConn   bool
+	maxConns   int
+}
+
+// pgDB is the opened binding: one pool per shard.
+type pgDB struct {
+	cfg     config
+	shards  []*shard
+	secrets []string
+
+	retries    atomic.Int64
+	exhausted  atomic.Int64
+	reconnects atomic.Int64
+}
+
+type shard struct {
+	pool         *pgxpool.Pool
+	rewriteBatch bool
+	display      string
+}
+
+func (d driver) Open(ctx context.Context, p *props.Properties) (db.DB, error) {
+	cfg, targets, user, passwd, err := d.parse(p)
+	if err != nil {
+		return nil, err
+	}
+	secrets := []string{passwd}
+	for _, t := range targets {
+		secrets = append(secrets, t.password)
+	}
+	out := db.Output(ctx)
+	pd := &pgDB{cfg: cfg, secrets: secrets}
+	fail := func(err error) (db.DB, error) {
+		pd.Close()
+		return nil, errors.New(scrub(err.Error(), secrets...))
+	}
+	for i, t := range targets {
+		fmt.Fprintf(out, "Adding shard node URL: %s\n", t.display)
+		if len(t.unknown) > 0 {
+			fmt.Fprintf(out, "%s: ignoring URL parameters this binding does not use: %s\n", d.name, strings.Join(t.unknown, ", "))
+		}
+		pc, err := pgxpool.ParseConfig(t.dsn)
+		if err != nil {
+			return fail(fmt.Errorf("%s: db.url: shard %d: %v", d.name, i+1, err))
+		}
+		if !t.userSet && user != "" {
+			pc.ConnConfig.User = user
+		}
+		if !t.passwordSet && passwd != "" {
+			pc.ConnConfig.Password = passwd
+		}
+		pc.MaxConns = int32(cfg.maxConns)
+		pc.MinConns = 0
+		if t.loadBalance {
+			pc.BeforeConnect = roundRobin(&pc.ConnConfig.Config)
+		}
+		pool, err := pgxpool.NewWithConfig(ctx, pc)
+		if err != nil {
+			return fail(fmt.Errorf("%s: shard %d: %v", d.name, i+1, err))
+		}
+		pd.shards = append(pd.shards, &shard{pool: pool, rewriteBatch: t.rewriteBatch, display: t.display})
+	}
+	fmt.Fprintf(out, "Using shards: %d, batchSize:%d, fetchSize: %d\n", len(pd.shards), cfg.batchSize, cfg.fetchSize)
+
+	if err := pd.check(ctx, p); err != nil {
+		if props.IsBadInput(err) {
+			pd.Close()
+			return nil, err
+		}
+		return fail(err)
+	}
+	return pd, nil
+}
+
+func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user, passwd string, err error) {
+	cfg.name = d.name
+	if drv, ok := p.Get("db.driver"); ok && drv != "" {
+		l := strings.ToLower(drv)
+		if !strings.Contains(l, "postgres") && !strings.Contains(l, "cockroach") && !strings.Contains(l, "pgjdbc") {
+			err = props.Invalid("db.driver", drv, "a PostgreSQL driver (org.postgresql.Driver); this binding speaks the PostgreSQL protocol only")
+			return
+		}
+	}
+	def := ""
+	switch d.name {
+	case "postgresql":
+		def = "postgres://127.0.0.1:5432/postgres"
+	case "cockroach":
+		def = "postgres://root@127.0.0.1:26257/defaultdb?sslmode=disable"
+	}
+	rawURL := p.String("db.url", def)
+	urls := splitURLs(rawURL)
+	if len(urls) == 0 {
+		err = props.Invalid("db.url", rawURL, "a PostgreSQL URL such as jdbc:postgresql://127.0.0.1:5432/ycsb (several separated by ';' shard the keys)")
+		return
+	}
+	user = p.String("db.user", "")
+	passwd = p.String("db.passwd", "")
+	for _, u := range urls {
+		t, perr := parseTarget(u)
+		if perr != nil {
+			// Never quote the URL: it may hold a password.
+			err = props.Errorf("db.url", "%s", scrub(perr.Error(), passwd))
+			return
+		}
+		targets = append(targets, t)
+	}
+	cfg.table = p.String("table", "usertable")
+	if cfg.table == "" {
+		err = props.Invalid("table", "", "a table name")
+		return
+	}
+	if cfg.fieldCount, err = p.NonNegInt("fieldcount", 10); err != nil {
+		return
+	}
+	if cfg.batchSize, err = p.Int("db.batchsize", -1); err != nil {
+		return
+	}
+	if cfg.fetchSize, err = p.Int("jdbc.fetchsize", -1); err != nil {
+		return
+	}
+	if cfg.autocommit, err = p.Bool("jdbc.autocommit", true); err != nil {
+		return
+	}
+	if cfg.batchAPI, err = p.Bool("jdbc.batchupdateapi", false); err != nil {
+		return
+	}
+	if cfg.create, err = p.Bool(propCreateTable, false); err != nil {
+		return
+	}
+	if !cfg.create {
+		if cfg.create, err = p.Bool("db.createtable", false); err != nil {
+			return
+		}
+	}
+	defDialect := ""
+	if d.name == "cockroach" {
+		defDialect = "cockroach"
+	}
+	dia, derr := p.OneOf(propDialect, defDialect, "postgres", "cockroach")
+	if derr != nil {
+		err = derr
+		return
+	}
+	cfg.dialect.cockroach = dia == "cockroach"
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{propFamilies, &cfg.dialect.families}, {propUpsert, &cfg.dialect.upsert}, {propFollowerReads, &cfg.dialect.followerReads}} {
+		if *f.dst, err = p.Bool(f.name, false); err != nil {
+			return
+		}
+		if *f.dst && dia == "postgres" {
+			err = props.Errorf(f.name, "needs the cockroach dialect (the cockroach binding, or %s=cockroach)", propDialect)
+			return
+		}
+	}
+	// The retry default depends on the dialect, which may only be known
+	// once connected; -1 means "not set".
+	if cfg.maxRetries, err = p.Int(propMaxRetries, -1); err != nil {
+		return
+	}
+	if cfg.maxRetries < -1 {
+		v, _ := p.Get(propMaxRetries)
+		err = props.Invalid(propMaxRetries, v, "a non-negative integer")
+		return
+	}
+	if cfg.holdConn, err = p.Bool(propHoldConn, true); err != nil {
+		return
+	}
+	if !cfg.autocommit {
+		cfg.holdConn = true // a transaction lives on one connection
+	}
+	threads, terr := p.NonNegInt("threadcount", 1)
+	if terr != nil {
+		err = terr
+		return
+	}
+	if cfg.maxConns, err = p.NonNegInt(propMaxConns, threads+16); err != nil {
+		return
+	}
+	if cfg.maxConns == 0 {
+		cfg.maxConns = 1
+	}
+	return
+}
+
+// check pings every shard, settles the dialect and makes sure the table
+// exists (creating it when asked), so a wrong host, refused credentials or a
+// missing table stop the run before it starts.
+func (pd *pgDB) check(ctx context.Context, p *props.Properties) error {
+	name := pd.cfg.name
+	for i, sh := range pd.shards {
+		cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		err := func() error {
+			c, err := sh.pool.Acquire(cctx)
+			if err != nil {
+				return fmt.Errorf("%s: connect to %s: %v", name, sh.display, err)
+			}
+			defer c.Release()
+			if i == 0 && !p.Has(propDialect) && name != "cockroach" {
+				var v string
+				if err := c.QueryRow(cctx, "SELECT version()").Scan(&v); err != nil {
+					return fmt.Errorf("%s: %s: server version: %v", name, sh.display, err)
+				}
+				pd.cfg.dialect.cockroach = strings.Contains(v, "CockroachDB")
+			}
+			if i == 0 && !pd.cfg.dialect.cockroach {
+				for _, f := range []struct {
+					name string
+					on   bool
+				}{{propFamilies, pd.cfg.dialect.families}, {propUpsert, pd.cfg.dialect.upsert}, {propFollowerReads, pd.cfg.dialect.followerReads}} {
+					if f.on {
+						return props.Errorf(f.name, "needs the cockroach dialect, and %s is PostgreSQL (set %s=cockroach to force it)", sh.display, propDialect)
+					}
+				}
+			}
+			if pd.cfg.create {
+				if _, err := c.Exec(cctx, pd.cfg.dialect.createTableSQL(pd.cfg.table, pd.cfg.fieldCount)); err != nil {
+					return fmt.Errorf("%s: %s: create table %s: %v", name, sh.display, pd.cfg.table, err)
+				}
+			}
+			_, err = c.Exec(cctx, "SELECT 1 FROM "+pd.cfg.table+" LIMIT 0")
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "42P01" {
+				return fmt.Errorf("%s: %s: table %s does not exist (create it, or set %s=true)", name, sh.display, pd.cfg.table, propCreateTable)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %s: check table %s: %v", name, sh.display, pd.cfg.table, err)
+			}
+			return nil
+		}()
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
+	if pd.cfg.maxRetries < 0 {
+		pd.cfg.maxRetries = 0
+		if pd.cfg.dialect.cockroach {
+			pd.cfg.maxRetries = 10
+		}
+	}
+	return nil
+}
+
+// roundRobin implements PgJDBC's loadBalanceHosts=true: each new connection
+// starts with the next host of the list and falls back to the others.
+func roundRobin(base *pgconn.Config) func(context.Context, *pgx.ConnConfig) error {
+	type entry struct {
+		host string
+		port uint16
+		cfg  *pgconn.FallbackConfig
+	}
+	all := []*pgconn.FallbackConfig{{Host: base.Host, Port: base.Port, TLSConfig: base.TLSConfig}}
+	all = append(all, base.Fallbacks...)
+	// Group the entries by host: sslmode=prefer gives two per host.
+	var groups [][]*pgconn.FallbackConfig
+	for _, f := range all {
+		n := len(groups)
+		if n > 0 && groups[n-1][0].Host == f.Host && groups[n-1][0].Port == f.Port {
+			groups[n-1] = append(groups[n-1], f)
+			continue
+		}
+		groups = append(groups, []*pgconn.FallbackConfig{f})
+	}
+	var next atomic.Uint64
+	return func(_ context.Context, cc *pgx.ConnConfig) error {
+		if len(groups) < 2 {
+			return nil
+		}
+		start := int(next.Add(1)-1) % len(groups)
+		order := make([]*pgconn.FallbackConfig, 0, len(all))
+		for i := range groups {
+			order = append(order, groups[(start+i)%len(groups)]...)
+		}
+		cc.Host, cc.Port, cc.TLSConfig = order[0].Host, order[0].Port, order[0].TLSConfig
+		cc.Fallbacks = make([]*pgconn.FallbackConfig, len(order)-1)
+		for i, f := range order[1:] {
+			c := *f
+			cc.Fallbacks[i] = &c
+		}
+		return nil
+	}
+}
+
+func (pd *pgDB) Close() error {
+	for _, sh := range pd.shards {
+		sh.pool.Close()
+	}
+	return nil
+}
+
+// Stats reports retried transactions (cockroach dialect or db.maxretries)
+// and how often a session had to take a new connection after one broke.
+func (pd *pgDB) Stats() []db.Stat {
+	var out []db.Stat
+	if pd.cfg.maxRetries > 0 {
+		out = append(out,
+			db.Stat{Section: "TXN-RETRIES", Name: "Retries", Value: pd.retries.Load()},
+			db.Stat{Section: "TXN-RETRIES", Name: "GaveUp", Value: pd.exhausted.Load()})
+	}
+	out = append(out, db.Stat{Section: "CONNECTIONS", Name: "Reconnects", Value: pd.reconnects.Load()})
+	return out
+}
+
+// Session implements db.DB.
+func (pd *pgDB) Session(ctx context.Context, worker, workers int) (db.Session, error) {
+	s := &session{d: pd, conns: make([]sconn, len(pd.shards))}
+	for i := range s.conns {
+		s.conns[i].sh = pd.shards[i]
+	}
+	return s, nil
+}

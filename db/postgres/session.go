@@ -1,0 +1,771 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf16"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/goycsb/ycsb/db"
+)
+
+// connectBackoff is how long an operation waits after failing to get a
+// connection, so a worker facing a down server fails a few dozen operations a
+// second instead of spinning.
+const connectBackoff = 50 * time.Millisecond
+
+// customDataKey holds a connection's prepared statements in
+// pgconn.PgConn.CustomData, so a connection handed from one session to
+// another keeps them and names never collide.
+const customDataKey = "ycsb.stmts"
+
+// connStmts are the statements prepared on one connection, by cache key
+// (kind, table, fields, rows).
+type connStmts struct {
+	m map[string]*stmt
+	n int
+}
+
+type stmt struct {
+	sd     *pgconn.StatementDescription
+	keyCol int      // index of YCSB_KEY in the result, -1 if absent
+	names  []string // result column names, lower case as the server returns them
+}
+
+// sconn is a session's connection to one shard, with the inserts buffered
+// for it.
+type sconn struct {
+	sh     *shard
+	pc     *pgxpool.Conn
+	conn   *pgconn.PgConn
+	st     *connStmts
+	broken bool // the last connection broke: the next one is a reconnect
+	batch  batch
+}
+
+type session struct {
+	d     *pgDB
+	conns []sconn
+
+	params  [][]byte
+	keyBuf  []byte
+	numBuf  []byte
+	cacheK  []byte
+	names   []string
+	pending int // inserts buffered since the last flush (the reference's rowsInBatch)
+	writes  int // writes since the last commit (jdbc.autocommit=false)
+
+	retries, exhausted, reconnects int64
+}
+
+// javaHashCode is Java's String.hashCode over UTF-16 code units.
+func javaHashCode(s string) int32 {
+	var h int32
+	for _, r := range s {
+		if r >= 0x10000 {
+			r1, r2 := utf16.EncodeRune(r)
+			h = 31*h + r1
+			h = 31*h + r2
+			continue
+		}
+		h = 31*h + r
+	}
+	return h
+}
+
+// shardIndex is the reference's abs(key.hashCode()) % n. Java's abs keeps
+// Integer.MIN_VALUE negative and then fails; we take it as 2^31.
+func shardIndex(key string, n int) int {
+	if n == 1 {
+		return 0
+	}
+	h := int64(javaHashCode(key))
+	if h < 0 {
+		h = -h
+	}
+	return int(h % int64(n))
+}
+
+func (s *session) conn(key string) *sconn {
+	return &s.conns[shardIndex(key, len(s.conns))]
+}
+
+func (s *session) key(key string) []byte {
+	s.keyBuf = append(s.keyBuf[:0], key...)
+	return s.keyBuf
+}
+
+// get returns c's connection, taking one from the pool when there is none
+// (first use, or the last one broke) and opening the session's transaction
+// when jdbc.autocommit is false.
+func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
+	if c.conn == nil {
+		pc, err := c.sh.pool.Acquire(ctx)
+		if err != nil {
+			t := time.NewTimer(connectBackoff)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+			}
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		if c.broken {
+			c.broken = false
+			s.reconnects++
+		}
+		c.pc, c.conn = pc, pc.Conn().PgConn()
+		cd := c.conn.CustomData()
+		st, _ := cd[customDataKey].(*connStmts)
+		if st == nil {
+			st = &connStmts{m: map[string]*stmt{}}
+			cd[customDataKey] = st
+		}
+		c.st = st
+	}
+	if !s.d.cfg.autocommit && c.conn.TxStatus() == 'I' {
+		if _, err := c.conn.Exec(ctx, "BEGIN").ReadAll(); err != nil {
+			s.settle(c, err)
+			return nil, fmt.Errorf("begin: %w", err)
+		}
+	}
+	return c.conn, nil
+}
+
+// settle looks at c's connection after an operation: a broken one goes back
+// to the pool (which drops it), a failed transaction is rolled back, and
+// without db.holdconn the connection is returned after every operation.
+func (s *session) settle(c *sconn, err error) {
+	if c.conn == nil {
+		return
+	}
+	switch {
+	case c.conn.IsClosed():
+		c.broken = true
+	case err != nil && c.conn.TxStatus() == 'E':
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, rerr := c.conn.Exec(ctx, "ROLLBACK").ReadAll()
+		cancel()
+		if rerr == nil && s.d.cfg.holdConn {
+			return
+		}
+	case s.d.cfg.holdConn:
+		return
+	}
+	c.pc.Release()
+	c.pc, c.conn, c.st = nil, nil, nil
+}
+
+func (s *session) release(c *sconn) {
+	if c.pc != nil {
+		c.pc.Release()
+		c.pc, c.conn, c.st = nil, nil, nil
+	}
+}
+
+// prepare returns the statement for (kind, table, fields, rows) on c's
+// connection, preparing it on first use.
+func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string, fields []string, rows int) (*stmt, error) {
+	k := append(s.cacheK[:0], kind)
+	k = append(k, table...)
+	if fields == nil {
+		k = append(k, 0, '*')
+	}
+	for _, f := range fields {
+		k = append(k, 0)
+		k = append(k, f...)
+	}
+	if rows > 1 {
+		k = append(k, 1)
+		k = strconv.AppendInt(k, int64(rows), 10)
+	}
+	s.cacheK = k
+	if st, ok := c.st.m[string(k)]; ok {
+		return st, nil
+	}
+	d := s.d.cfg.dialect
+	var sql string
+	switch kind {
+	case kindRead:
+		sql = d.readSQL(table, fields)
+	case kindScan:
+		sql = d.scanSQL(table, fields)
+	case kindInsert:
+		sql = d.insertSQL(table, fields, rows)
+	case kindUpdate:
+		sql = d.updateSQL(table, fields)
+	case kindDelete:
+		sql = d.deleteSQL(table)
+	}
+	name := "ycsb_" + strconv.Itoa(c.st.n)
+	sd, err := c.conn.Prepare(ctx, name, sql, nil)
+	if err != nil {
+		return nil, fmt.Errorf("prepare %q: %w", sql, err)
+	}
+	c.st.n++
+	st := &stmt{sd: sd, keyCol: -1, names: make([]string, len(sd.Fields))}
+	for i, f := range sd.Fields {
+		st.names[i] = f.Name
+		if f.Name == "ycsb_key" {
+			st.keyCol = i
+		}
+	}
+	c.st.m[string(k)] = st
+	return st, nil
+}
+
+// again says whether a failed autocommit operation is retried: CockroachDB's
+// serialization failures (SQLSTATE 40001) are, up to db.maxretries times.
+func (s *session) again(ctx context.Context, err error, attempt int) bool {
+	max := s.d.cfg.maxRetries
+	if max <= 0 || !s.d.cfg.autocommit || !isRetryable(err) {
+		return false
+	}
+	if attempt >= max {
+		s.exhausted++
+		return false
+	}
+	s.retries++
+	if attempt > 0 {
+		d := time.Millisecond << min(attempt-1, 6)
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+	}
+	return true
+}
+
+func isRetryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "40001"
+}
+
+// fail wraps a driver error with the binding and operation, without the
+// password (pgx may echo a connection string).
+func (s *session) fail(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *db.StatusError
+	if errors.As(err, &se) && se.Err == nil {
+		return err // a sentinel
+	}
+	msg := err.Error()
+	if clean := scrub(msg, s.d.secrets...); clean != msg {
+		return fmt.Errorf("%s: %s: %s", s.d.cfg.name, op, clean)
+	}
+	return fmt.Errorf("%s: %s: %w", s.d.cfg.name, op, err)
+}
+
+// Read implements db.Session. Unlike the reference, an all-field read
+// returns the values too.
+func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+	c := s.conn(key)
+	n0 := len(out.Fields)
+	for attempt := 0; ; attempt++ {
+		err := s.read(ctx, c, table, key, fields, out)
+		s.settle(c, err)
+		if err == nil {
+			return nil
+		}
+		if s.again(ctx, err, attempt) {
+			out.Fields = out.Fields[:n0]
+			continue
+		}
+		return s.fail("read", err)
+	}
+}
+
+func (s *session) read(ctx context.Context, c *sconn, table, key string, fields []string, out *db.Record) error {
+	if _, err := s.get(ctx, c); err != nil {
+		return err
+	}
+	st, err := s.prepare(ctx, c, kindRead, table, fields, 1)
+	if err != nil {
+		return err
+	}
+	s.params = append(s.params[:0], s.key(key))
+	rr := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil)
+	found := false
+	for rr.NextRow() {
+		found = true
+		for i, v := range rr.Values() {
+			if i != st.keyCol {
+				out.Add(st.names[i], v)
+			}
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return err
+	}
+	if !found {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Scan implements db.Session: rows in YCSB_KEY order from startKey, with
+// Record.Key set. Only the start key's shard is asked, as in the reference.
+func (s *session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
+	c := s.conn(startKey)
+	n0 := out.Len()
+	for attempt := 0; ; attempt++ {
+		err := s.scan(ctx, c, table, startKey, count, fields, out)
+		s.settle(c, err)
+		if err == nil {
+			return nil
+		}
+		if s.again(ctx, err, attempt) {
+			truncateRows(out, n0)
+			continue
+		}
+		return s.fail("scan", err)
+	}
+}
+
+// truncateRows drops rows appended after the first n (Rows has no method for
+// it; Reset plus re-appending keeps the storage).
+func truncateRows(out *db.Rows, n int) {
+	if out.Len() == n {
+		return
+	}
+	keep := make([]db.Record, n)
+	for i := range keep {
+		r := out.At(i)
+		keep[i] = db.Record{Key: append([]byte(nil), r.Key...)}
+		for _, f := range r.Fields {
+			keep[i].Add(f.Name, f.Value)
+		}
+	}
+	out.Reset()
+	for i := range keep {
+		r := out.Next()
+		r.SetKey(keep[i].Key)
+		for _, f := range keep[i].Fields {
+			r.Add(f.Name, f.Value)
+		}
+	}
+}
+
+func (s *session) scan(ctx context.Context, c *sconn, table, startKey string, count int, fields []string, out *db.Rows) error {
+	if _, err := s.get(ctx, c); err != nil {
+		return err
+	}
+	if fs := s.d.cfg.fetchSize; fs > 0 && !s.d.cfg.autocommit && count > fs {
+		return s.scanCursor(ctx, c, table, startKey, count, fields, out)
+	}
+	st, err := s.prepare(ctx, c, kindScan, table, fields, 1)
+	if err != nil {
+		return err
+	}
+	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
+	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
+	rr := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil)
+	for rr.NextRow() {
+		s.addRow(st, rr.Values(), out)
+	}
+	_, err = rr.Close()
+	return err
+}
+
+func (s *session) addRow(st *stmt, vals [][]byte, out *db.Rows) {
+	r := out.Next()
+	for i, v := range vals {
+		if i == st.keyCol {
+			r.SetKey(v)
+		} else {
+			r.Add(st.names[i], v)
+		}
+	}
+}
+
+// scanCursor honours jdbc.fetchsize as PgJDBC does (only outside autocommit):
+// the rows come through a cursor, fetchsize at a time.
+func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey string, count int, fields []string, out *db.Rows) error {
+	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.scanSQL(table, fields)
+	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
+	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
+	if _, err := c.conn.ExecParams(ctx, sql, s.params, nil, nil, nil).Close(); err != nil {
+		return err
+	}
+	fetch := "FETCH " + strconv.Itoa(s.d.cfg.fetchSize) + " FROM ycsb_scan"
+	var st *stmt
+	for {
+		rr := c.conn.ExecParams(ctx, fetch, nil, nil, nil, nil)
+		if st == nil {
+			st = &stmt{keyCol: -1}
+			for i, f := range rr.FieldDescriptions() {
+				st.names = append(st.names, f.Name)
+				if f.Name == "ycsb_key" {
+					st.keyCol = i
+				}
+			}
+		}
+		n := 0
+		for rr.NextRow() {
+			s.addRow(st, rr.Values(), out)
+			n++
+		}
+		if _, err := rr.Close(); err != nil {
+			return err
+		}
+		if n < s.d.cfg.fetchSize {
+			break
+		}
+	}
+	_, err := c.conn.Exec(ctx, "CLOSE ycsb_scan").ReadAll()
+	return err
+}
+
+func (s *session) fieldNames(values []db.Field) []string {
+	s.names = s.names[:0]
+	for i := range values {
+		s.names = append(s.names, values[i].Name)
+	}
+	return s.names
+}
+
+// Update implements db.Session: one row updated is OK, none is
+// UNEXPECTED_STATE, as in the reference.
+func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
+	c := s.conn(key)
+	for attempt := 0; ; attempt++ {
+		n, err := s.write(ctx, c, kindUpdate, table, key, values)
+		s.settle(c, err)
+		if err == nil {
+			if err = s.wrote(ctx); err != nil {
+				return s.fail("commit", err)
+			}
+			if n != 1 {
+				return db.ErrUnexpectedState
+			}
+			return nil
+		}
+		if s.again(ctx, err, attempt) {
+			continue
+		}
+		return s.fail("update", err)
+	}
+}
+
+// Delete implements db.Session.
+func (s *session) Delete(ctx context.Context, table, key string) error {
+	c := s.conn(key)
+	for attempt := 0; ; attempt++ {
+		n, err := s.write(ctx, c, kindDelete, table, key, nil)
+		s.settle(c, err)
+		if err == nil {
+			if err = s.wrote(ctx); err != nil {
+				return s.fail("commit", err)
+			}
+			if n != 1 {
+				return db.ErrUnexpectedState
+			}
+			return nil
+		}
+		if s.again(ctx, err, attempt) {
+			continue
+		}
+		return s.fail("delete", err)
+	}
+}
+
+// write runs one single-row insert, update or delete and returns the number
+// of rows it touched.
+func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key string, values []db.Field) (int64, error) {
+	if _, err := s.get(ctx, c); err != nil {
+		return 0, err
+	}
+	var names []string
+	if kind != kindDelete {
+		names = s.fieldNames(values)
+	}
+	st, err := s.prepare(ctx, c, kind, table, names, 1)
+	if err != nil {
+		return 0, err
+	}
+	s.params = s.params[:0]
+	if kind == kindInsert {
+		s.params = append(s.params, s.key(key))
+	}
+	for i := range values {
+		s.params = append(s.params, values[i].Value)
+	}
+	if kind != kindInsert {
+		s.params = append(s.params, s.key(key))
+	}
+	tag, err := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil).Close()
+	return tag.RowsAffected(), err
+}
+
+// wrote counts a write and, with jdbc.autocommit=false, commits every
+// db.batchsize writes (every write without it), like the reference's insert
+// path; updates and deletes are counted too, so no transaction grows without
+// bound during a run phase.
+func (s *session) wrote(ctx context.Context) error {
+	if s.d.cfg.autocommit {
+		return nil
+	}
+	s.writes++
+	if bs := s.d.cfg.batchSize; bs > 0 && s.writes%bs != 0 {
+		return nil
+	}
+	return s.commit(ctx)
+}
+
+func (s *session) commit(ctx context.Context) error {
+	var first error
+	for i := range s.conns {
+		c := &s.conns[i]
+		if c.conn == nil || c.conn.TxStatus() == 'I' {
+			continue
+		}
+		_, err := c.conn.Exec(ctx, "COMMIT").ReadAll()
+		s.settle(c, err)
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Insert implements db.Session. With jdbc.batchupdateapi the row is
+// buffered (BATCHED_OK) and sent with the batch: every db.batchsize inserts
+// (that insert returns OK or the batch's error), at Close, and, without
+// db.batchsize, every 1000 rows.
+func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	c := s.conn(key)
+	if s.d.cfg.batchAPI {
+		if err := ctx.Err(); err != nil {
+			return s.fail("insert", err)
+		}
+		if c.batch.rows > 0 && !c.batch.fits(table, values) {
+			if err := s.flush(ctx, c); err != nil {
+				return err
+			}
+		}
+		c.batch.add(table, key, values)
+		s.pending++
+		if bs := s.d.cfg.batchSize; bs > 0 {
+			if s.pending%bs == 0 {
+				return s.flushAll(ctx)
+			}
+			return db.ErrBatched
+		}
+		if c.batch.rows >= flushEvery {
+			if err := s.flush(ctx, c); err != nil {
+				return err
+			}
+		}
+		return db.ErrBatched
+	}
+	for attempt := 0; ; attempt++ {
+		n, err := s.write(ctx, c, kindInsert, table, key, values)
+		s.settle(c, err)
+		if err == nil {
+			if err = s.wrote(ctx); err != nil {
+				return s.fail("commit", err)
+			}
+			if n != 1 && (s.d.cfg.autocommit || s.d.cfg.batchSize <= 0) {
+				return db.ErrUnexpectedState
+			}
+			return nil
+		}
+		if s.again(ctx, err, attempt) {
+			continue
+		}
+		return s.fail("insert", err)
+	}
+}
+
+// InsertBatch implements db.BatchInserter: the rows are sent at once, with
+// anything buffered before.
+func (s *session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
+	if len(keys) != len(values) {
+		return fmt.Errorf("%s: insert batch: %d keys, %d records", s.d.cfg.name, len(keys), len(values))
+	}
+	if err := ctx.Err(); err != nil {
+		return s.fail("insert batch", err)
+	}
+	for i, k := range keys {
+		c := s.conn(k)
+		if c.batch.rows > 0 && !c.batch.fits(table, values[i]) {
+			if err := s.flush(ctx, c); err != nil {
+				return err
+			}
+		}
+		c.batch.add(table, k, values[i])
+	}
+	return s.flushAll(ctx)
+}
+
+func (s *session) flushAll(ctx context.Context) error {
+	s.pending = 0
+	var first error
+	for i := range s.conns {
+		if err := s.flush(ctx, &s.conns[i]); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// flush sends c's buffered rows. A failed batch is reported, not kept: the
+// reference's executeBatch also drops it.
+func (s *session) flush(ctx context.Context, c *sconn) error {
+	if c.batch.rows == 0 {
+		return nil
+	}
+	defer c.batch.reset()
+	for attempt := 0; ; attempt++ {
+		err := s.sendBatch(ctx, c)
+		s.settle(c, err)
+		if err == nil {
+			if !s.d.cfg.autocommit {
+				if err := s.commit(ctx); err != nil {
+					return s.fail("commit", err)
+				}
+			}
+			return nil
+		}
+		if s.again(ctx, err, attempt) {
+			continue
+		}
+		return s.fail("insert batch", err)
+	}
+}
+
+func (s *session) sendBatch(ctx context.Context, c *sconn) error {
+	if _, err := s.get(ctx, c); err != nil {
+		return err
+	}
+	b := &c.batch
+	cols := len(b.fields) + 1
+	if c.sh.rewriteBatch {
+		per := rowsPerInsert(len(b.fields))
+		for start := 0; start < b.rows; start += per {
+			n := min(per, b.rows-start)
+			st, err := s.prepare(ctx, c, kindInsert, b.table, b.fields, n)
+			if err != nil {
+				return err
+			}
+			s.params = b.appendParams(s.params[:0], start*cols, (start+n)*cols)
+			tag, err := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil).Close()
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() != int64(n) {
+				return fmt.Errorf("batch of %d rows inserted %d", n, tag.RowsAffected())
+			}
+		}
+		return nil
+	}
+	st, err := s.prepare(ctx, c, kindInsert, b.table, b.fields, 1)
+	if err != nil {
+		return err
+	}
+	var pb pgconn.Batch
+	for r := 0; r < b.rows; r++ {
+		s.params = b.appendParams(s.params[:0], r*cols, (r+1)*cols)
+		pb.ExecStatement(st.sd, s.params, nil, nil)
+	}
+	mrr := c.conn.ExecBatch(ctx, &pb)
+	bad := 0
+	for mrr.NextResult() {
+		if tag, err := mrr.ResultReader().Close(); err == nil && tag.RowsAffected() != 1 {
+			bad++
+		}
+	}
+	if err := mrr.Close(); err != nil {
+		return err
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.rows)
+	}
+	return nil
+}
+
+// Close implements db.Session: buffered inserts are sent, an open
+// transaction is committed, and the connections go back to the pool.
+func (s *session) Close(ctx context.Context) error {
+	err := s.flushAll(ctx)
+	if !s.d.cfg.autocommit {
+		if cerr := s.commit(ctx); cerr != nil && err == nil {
+			err = s.fail("commit", cerr)
+		}
+	}
+	for i := range s.conns {
+		s.release(&s.conns[i])
+	}
+	s.d.retries.Add(s.retries)
+	s.d.exhausted.Add(s.exhausted)
+	s.d.reconnects.Add(s.reconnects)
+	s.retries, s.exhausted, s.reconnects = 0, 0, 0
+	return err
+}
+
+// batch holds inserts copied out of the caller's buffers: every value of
+// every row (key first) end to end in arena, ends[i] closing value i.
+type batch struct {
+	table  string
+	fields []string
+	arena  []byte
+	ends   []int
+	rows   int
+}
+
+func (b *batch) fits(table string, values []db.Field) bool {
+	if table != b.table || len(values) != len(b.fields) {
+		return false
+	}
+	for i := range values {
+		if values[i].Name != b.fields[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *batch) add(table, key string, values []db.Field) {
+	if b.rows == 0 {
+		b.table = table
+		b.fields = b.fields[:0]
+		for i := range values {
+			b.fields = append(b.fields, values[i].Name)
+		}
+	}
+	b.arena = append(b.arena, key...)
+	b.ends = append(b.ends, len(b.arena))
+	for i := range values {
+		b.arena = append(b.arena, values[i].Value...)
+		b.ends = append(b.ends, len(b.arena))
+	}
+	b.rows++
+}
+
+// appendParams appends values [from, to) as parameters.
+func (b *batch) appendParams(dst [][]byte, from, to int) [][]byte {
+	for i := from; i < to; i++ {
+		start := 0
+		if i > 0 {
+			start = b.ends[i-1]
+		}
+		dst = append(dst, b.arena[start:b.ends[i]:b.ends[i]])
+	}
+	return dst
+}
+
+func (b *batch) reset() {
+	b.arena = b.arena[:0]
+	b.ends = b.ends[:0]
+	b.rows = 0
+}
