@@ -6,5 +6,6 @@ import (
 	_ "github.com/goycsb/ycsb/db/basic"
 	_ "github.com/goycsb/ycsb/db/cassandra"
 	_ "github.com/goycsb/ycsb/db/pebble"
+	_ "github.com/goycsb/ycsb/db/postgres"
 	_ "github.com/goycsb/ycsb/db/rocksdb"
 )
