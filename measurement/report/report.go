@@ -225,13 +225,13 @@ func Read(data []byte) (*Report, error) {
 	if len(data) == 0 {
 		return nil, errors.New("empty file")
 	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("%w (it looks like the reference's text or jsonarray output; write reports with exporter=jsonreport or report.json)", ErrNotReport)
+	}
 	var r Report
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&r); err != nil {
 		var se *json.SyntaxError
-		if data[0] != '{' && data[0] != '[' {
-			return nil, fmt.Errorf("%w: not JSON", ErrNotReport)
-		}
 		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("not valid JSON (truncated or corrupt): %v", err)
 		}
@@ -241,7 +241,7 @@ func Read(data []byte) (*Report, error) {
 		}
 		return nil, err
 	}
-	if dec.More() || data[0] == '[' {
+	if dec.More() {
 		return nil, fmt.Errorf("%w: more than one JSON value (the reference's json exporter? use exporter=jsonreport)", ErrNotReport)
 	}
 	if r.Format != Format {
