@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,6 +199,11 @@ func MaskSettings(m map[string]string) map[string]string {
 	for k, v := range m {
 		if IsPassword(k) && v != "" {
 			v = Mask
+		} else if u, err := url.Parse(v); err == nil && u.User != nil {
+			if _, has := u.User.Password(); has {
+				u.User = url.UserPassword(u.User.Username(), "xxxxx")
+				v = strings.Replace(u.String(), "xxxxx", Mask, 1)
+			}
 		}
 		out[k] = v
 	}
