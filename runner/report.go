@@ -104,6 +104,15 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, e
 	return r, nil
 }
 
+// statusOut is where status lines go: stderr, and also stdout with the
+// timeseries type, as in the reference.
+func (r *reporter) statusOut() io.Writer {
+	if r.mcfg.Type == "timeseries" {
+		return io.MultiWriter(r.o.Stderr, r.o.Stdout)
+	}
+	return r.o.Stderr
+}
+
 // attach hooks the reporter to the collector's interval harvests.
 func (r *reporter) attach(c *measurement.Collector) {
 	r.collector = c

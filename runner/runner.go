@@ -245,7 +245,7 @@ func Run(ctx context.Context, o Options) error {
 	rep.start(s.status)
 	var status *statusTicker
 	if s.status {
-		status = startStatus(o.Stderr, s, collector, workers, start)
+		status = startStatus(rep.statusOut(), s, collector, workers, start)
 	}
 	var timer *time.Timer
 	if s.maxExecution > 0 {
