@@ -13,22 +13,25 @@ type Exponential struct {
 }
 
 // NewExponential returns a generator for which percentile percent of the
-// draws fall below rangeVal: gamma = -ln(1-percentile/100)/rangeVal. It
-// panics unless 0 < percentile < 100 and rangeVal > 0.
+// draws fall below rangeVal: gamma = -ln(1-percentile/100)/rangeVal. As in
+// YCSB, rangeVal 0 or percentile 100 give an infinite gamma and every draw
+// is 0. It panics when gamma would be NaN, negative or 0.
 func NewExponential(percentile, rangeVal float64) *Exponential {
-	if !(percentile > 0 && percentile < 100) || !(rangeVal > 0) || math.IsInf(rangeVal, 1) {
-		panic(fmt.Sprintf("generator: NewExponential(%v, %v): need 0 < percentile < 100 and a finite range > 0", percentile, rangeVal))
-	}
-	return &Exponential{gamma: -math.Log(1-percentile/100) / rangeVal}
+	return newExponential(-math.Log(1-percentile/100)/rangeVal, "NewExponential(%v, %v)", percentile, rangeVal)
 }
 
 // NewExponentialMean returns a generator with the given mean (gamma =
-// 1/mean). It panics unless mean is finite and > 0.
+// 1/mean); mean 0 makes every draw 0. It panics unless 0 <= mean < +Inf.
 func NewExponentialMean(mean float64) *Exponential {
-	if !(mean > 0) || math.IsInf(mean, 1) {
-		panic(fmt.Sprintf("generator: NewExponentialMean(%v): need a finite mean > 0", mean))
+	return newExponential(1/mean, "NewExponentialMean(%v)", mean)
+}
+
+func newExponential(gamma float64, format string, args ...any) *Exponential {
+	// gamma 0 would make every draw +Inf (or NaN for U = 0).
+	if !(gamma > 0) {
+		panic(fmt.Sprintf("generator: "+format+": rate %v is not positive", append(args, gamma)...))
 	}
-	return &Exponential{gamma: 1 / mean}
+	return &Exponential{gamma: gamma}
 }
 
 // NextFloat returns -ln(U)/gamma. It uses 1-U, which has the same

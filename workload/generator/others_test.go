@@ -133,12 +133,25 @@ func TestExponential(t *testing.T) {
 	if v := NewExponentialMean(1e300).Next(newRand(34)); v != math.MaxInt64 {
 		t.Errorf("huge mean: Next = %d, want saturation at MaxInt64", v)
 	}
+	// YCSB's degenerate limits: an infinite rate draws only 0.
+	for _, e := range []*Exponential{NewExponential(95, 0), NewExponential(100, 10), NewExponentialMean(0)} {
+		r := newRand(35)
+		for range 100 {
+			if x := e.NextFloat(r); x != 0 {
+				t.Fatalf("infinite rate: NextFloat = %v, want 0", x)
+			}
+		}
+	}
 	for _, f := range []func(){
 		func() { NewExponential(0, 10) },
-		func() { NewExponential(100, 10) },
-		func() { NewExponential(95, 0) },
-		func() { NewExponentialMean(0) },
+		func() { NewExponential(101, 10) },
+		func() { NewExponential(-5, 10) },
+		func() { NewExponential(95, -1) },
+		func() { NewExponential(95, math.Inf(1)) },
+		func() { NewExponential(math.NaN(), 10) },
+		func() { NewExponentialMean(-1) },
 		func() { NewExponentialMean(math.Inf(1)) },
+		func() { NewExponentialMean(math.NaN()) },
 	} {
 		func() {
 			defer func() {

@@ -23,8 +23,8 @@ type Zipfian struct {
 }
 
 // NewZipfian returns a Zipfian over [min, max] (max-min+1 items) with the
-// given theta, computing zeta for the item count. It panics unless
-// 0 < theta < 1.
+// given theta, computing zeta for the item count. It panics unless theta is
+// positive, finite and not 1.
 // An empty range (max < min) is allowed, as YCSB allows it for "latest" over
 // an empty table: Next then returns min.
 func NewZipfian(min, max int64, theta float64) *Zipfian {
@@ -55,10 +55,10 @@ func NewZipfianWithZeta(min, max int64, theta, zetan float64) *Zipfian {
 }
 
 func checkTheta(fn string, theta float64) {
-	// Gray's method needs 0 < theta < 1: theta 0 returns max+1 and theta >= 1
-	// makes alpha infinite or negative.
-	if !(theta > 0 && theta < 1) {
-		panic(fmt.Sprintf("generator: %s: theta %v not in (0, 1)", fn, theta))
+	// Gray's method holds on both sides of 1 (alpha < 0 above it), but theta
+	// 1 makes alpha infinite and theta 0 returns max+1.
+	if !(theta > 0) || theta == 1 || math.IsInf(theta, 1) {
+		panic(fmt.Sprintf("generator: %s: theta %v must be positive, finite and not 1", fn, theta))
 	}
 }
 

@@ -59,7 +59,7 @@ func TestZipfianDistribution(t *testing.T) {
 	for _, c := range []struct {
 		theta      float64
 		wrongTheta float64
-	}{{0.99, 0.94}, {0.5, 0.45}} {
+	}{{0.99, 0.94}, {0.5, 0.45}, {1.5, 1.45}} {
 		r := newRand(10)
 		const min, items, draws = 1000, 100, 1_000_000
 		z := NewZipfian(min, min+items-1, c.theta)
@@ -109,7 +109,7 @@ func TestZipfianSmall(t *testing.T) {
 			}
 		}
 	}
-	for _, theta := range []float64{0, 1, -0.5, 1.5, math.NaN()} {
+	for _, theta := range []float64{0, 1, -0.5, math.Inf(1), math.NaN()} {
 		func() {
 			defer func() {
 				if recover() == nil {
