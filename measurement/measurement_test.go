@@ -240,3 +240,57 @@ func BenchmarkRecorderDone(b *testing.B) {
 		})
 	}
 }
+
+// TestConcurrentHarvest records from several workers while another
+// goroutine harvests (run with -race): nothing is lost or counted twice.
+func TestConcurrentHarvest(t *testing.T) {
+	for _, typ := range measurementTypes {
+		t.Run(typ, func(t *testing.T) {
+			cfg := config(t, map[string]string{"measurementtype": typ, "measurement.interval": "both", "timeseries.granularity": "1"})
+			c := NewCollector(cfg)
+			const workers, per = 4, 5000
+			done := make(chan struct{})
+			var recs []*Recorder
+			for range workers {
+				recs = append(recs, c.NewRecorder())
+			}
+			finished := make(chan struct{}, workers)
+			for _, r := range recs {
+				go func() {
+					for i := int64(1); i <= per; i++ {
+						now := Now()
+						r.Done(Read, db.OK, now-i, now, 0)
+					}
+					finished <- struct{}{}
+				}()
+			}
+			go func() {
+				defer close(done)
+				for n := 0; n < workers; {
+					select {
+					case <-finished:
+						n++
+					default:
+						c.Tick()
+					}
+				}
+			}()
+			<-done
+			c.Tick()
+			for _, m := range c.Total().Measurements {
+				if m.Name != "READ" && m.Name != "Intended-READ" {
+					continue
+				}
+				if got := m.Hist.TotalCount(); got != workers*per {
+					t.Errorf("%s: %d samples, want %d", m.Name, got, workers*per)
+				}
+				if cfg.Type != "hdrhistogram" && m.Count != workers*per {
+					t.Errorf("%s: exact count %d, want %d", m.Name, m.Count, workers*per)
+				}
+				if cfg.HasRaw() && len(m.Raw) != workers*per {
+					t.Errorf("%s: %d raw samples, want %d", m.Name, len(m.Raw), workers*per)
+				}
+			}
+		})
+	}
+}
