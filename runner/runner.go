@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -183,7 +184,10 @@ func Run(ctx context.Context, o Options) error {
 	octx := db.WithOutput(ctx, o.Stdout)
 	database, err := o.Driver.Open(octx, p)
 	if err != nil {
-		return setupErr(fmt.Errorf("%s: %w", o.Binding, err))
+		if !strings.HasPrefix(err.Error(), o.Binding+":") {
+			err = fmt.Errorf("%s: %w", o.Binding, err)
+		}
+		return setupErr(err)
 	}
 	closeDB := func() error {
 		if err := database.Close(); err != nil {
