@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf16"
 
@@ -46,6 +47,9 @@ type sconn struct {
 	st     *connStmts
 	broken bool // the last connection broke: the next one is a reconnect
 	batch  batch
+	// cur is conn for the cancellation callback, the only other goroutine
+	// that looks at it.
+	cur atomic.Pointer[pgconn.PgConn]
 }
 
 type session struct {
@@ -61,6 +65,64 @@ type session struct {
 	writes  int // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
+
+	// watched is the long-lived context (the run's) whose cancellation is
+	// watched once per session instead of once per operation by pgconn; see
+	// watch.
+	watched   context.Context
+	stopWatch func() bool
+	cancelled atomic.Bool
+}
+
+// watch registers ctx's cancellation once for the session when ctx is a
+// cancellable context without a deadline (the run's context, the same for
+// every operation): pgconn would otherwise arm and disarm a context.AfterFunc
+// for every statement, about a tenth of the client's CPU per operation. On
+// cancellation the session's connections get a past deadline, which ends any
+// statement in flight; operations after it fail at once. Contexts with a
+// deadline, or already done, are handed to pgconn as they are.
+func (s *session) watch(ctx context.Context) {
+	if ctx == s.watched || ctx.Done() == nil || ctx.Err() != nil {
+		return
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return
+	}
+	s.unwatch()
+	s.watched = ctx
+	s.stopWatch = context.AfterFunc(ctx, func() {
+		s.cancelled.Store(true)
+		for i := range s.conns {
+			if p := s.conns[i].cur.Load(); p != nil {
+				p.Conn().SetDeadline(time.Now())
+			}
+		}
+	})
+}
+
+// unwatch stops watching and clears the deadline the cancellation set on
+// connections that were idle then, so Close can still flush on them.
+func (s *session) unwatch() {
+	if s.stopWatch == nil {
+		return
+	}
+	s.stopWatch()
+	s.stopWatch, s.watched = nil, nil
+	if s.cancelled.Swap(false) {
+		for i := range s.conns {
+			if c := s.conns[i].conn; c != nil && !c.IsClosed() {
+				c.Conn().SetDeadline(time.Time{})
+			}
+		}
+	}
+}
+
+// wctx is the context for pgconn: none when the session watches ctx itself.
+func (s *session) wctx(ctx context.Context) context.Context {
+	if ctx == s.watched {
+		return context.Background()
+	}
+	return ctx
 }
 
 // javaHashCode is Java's String.hashCode over UTF-16 code units.
@@ -104,6 +166,7 @@ func (s *session) key(key string) []byte {
 // (first use, or the last one broke) and opening the session's transaction
 // when jdbc.autocommit is false.
 func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
+	s.watch(ctx)
 	if c.conn == nil {
 		pc, err := c.sh.pool.Acquire(ctx)
 		if err != nil {
@@ -120,6 +183,7 @@ func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 			s.reconnects++
 		}
 		c.pc, c.conn = pc, pc.Conn().PgConn()
+		c.cur.Store(c.conn)
 		cd := c.conn.CustomData()
 		st, _ := cd[customDataKey].(*connStmts)
 		if st == nil {
@@ -128,8 +192,11 @@ func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 		}
 		c.st = st
 	}
+	if ctx == s.watched && s.cancelled.Load() {
+		return nil, ctx.Err()
+	}
 	if !s.d.cfg.autocommit && c.conn.TxStatus() == 'I' {
-		if _, err := c.conn.Exec(ctx, "BEGIN").ReadAll(); err != nil {
+		if _, err := c.conn.Exec(s.wctx(ctx), "BEGIN").ReadAll(); err != nil {
 			s.settle(c, err)
 			return nil, fmt.Errorf("begin: %w", err)
 		}
@@ -157,12 +224,14 @@ func (s *session) settle(c *sconn, err error) {
 	case s.d.cfg.holdConn:
 		return
 	}
+	c.cur.Store(nil)
 	c.pc.Release()
 	c.pc, c.conn, c.st = nil, nil, nil
 }
 
 func (s *session) release(c *sconn) {
 	if c.pc != nil {
+		c.cur.Store(nil)
 		c.pc.Release()
 		c.pc, c.conn, c.st = nil, nil, nil
 	}
@@ -203,7 +272,7 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 		sql = d.deleteSQL(table)
 	}
 	name := "ycsb_" + strconv.Itoa(c.st.n)
-	sd, err := c.conn.Prepare(ctx, name, sql, nil)
+	sd, err := c.conn.Prepare(s.wctx(ctx), name, sql, nil)
 	if err != nil {
 		return nil, fmt.Errorf("prepare %q: %w", sql, err)
 	}
@@ -294,7 +363,7 @@ func (s *session) read(ctx context.Context, c *sconn, table, key string, fields 
 		return err
 	}
 	s.params = append(s.params[:0], s.key(key))
-	rr := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil)
+	rr := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil)
 	found := false
 	for rr.NextRow() {
 		found = true
@@ -369,7 +438,7 @@ func (s *session) scan(ctx context.Context, c *sconn, table, startKey string, co
 	}
 	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
 	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
-	rr := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil)
+	rr := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil)
 	for rr.NextRow() {
 		s.addRow(st, rr.Values(), out)
 	}
@@ -394,13 +463,13 @@ func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey stri
 	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.scanSQL(table, fields)
 	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
 	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
-	if _, err := c.conn.ExecParams(ctx, sql, s.params, nil, nil, nil).Close(); err != nil {
+	if _, err := c.conn.ExecParams(s.wctx(ctx), sql, s.params, nil, nil, nil).Close(); err != nil {
 		return err
 	}
 	fetch := "FETCH " + strconv.Itoa(s.d.cfg.fetchSize) + " FROM ycsb_scan"
 	var st *stmt
 	for {
-		rr := c.conn.ExecParams(ctx, fetch, nil, nil, nil, nil)
+		rr := c.conn.ExecParams(s.wctx(ctx), fetch, nil, nil, nil, nil)
 		if st == nil {
 			st = &stmt{keyCol: -1}
 			for i, f := range rr.FieldDescriptions() {
@@ -422,7 +491,7 @@ func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey stri
 			break
 		}
 	}
-	_, err := c.conn.Exec(ctx, "CLOSE ycsb_scan").ReadAll()
+	_, err := c.conn.Exec(s.wctx(ctx), "CLOSE ycsb_scan").ReadAll()
 	return err
 }
 
@@ -503,7 +572,7 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 	if kind != kindInsert {
 		s.params = append(s.params, s.key(key))
 	}
-	tag, err := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil).Close()
+	tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 	return tag.RowsAffected(), err
 }
 
@@ -529,7 +598,7 @@ func (s *session) commit(ctx context.Context) error {
 		if c.conn == nil || c.conn.TxStatus() == 'I' {
 			continue
 		}
-		_, err := c.conn.Exec(ctx, "COMMIT").ReadAll()
+		_, err := c.conn.Exec(s.wctx(ctx), "COMMIT").ReadAll()
 		s.settle(c, err)
 		if err != nil && first == nil {
 			first = err
@@ -659,7 +728,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 				return err
 			}
 			s.params = b.appendParams(s.params[:0], start*cols, (start+n)*cols)
-			tag, err := c.conn.ExecStatement(ctx, st.sd, s.params, nil, nil).Close()
+			tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 			if err != nil {
 				return err
 			}
@@ -678,7 +747,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		s.params = b.appendParams(s.params[:0], r*cols, (r+1)*cols)
 		pb.ExecStatement(st.sd, s.params, nil, nil)
 	}
-	mrr := c.conn.ExecBatch(ctx, &pb)
+	mrr := c.conn.ExecBatch(s.wctx(ctx), &pb)
 	bad := 0
 	for mrr.NextResult() {
 		if tag, err := mrr.ResultReader().Close(); err == nil && tag.RowsAffected() != 1 {
@@ -697,12 +766,16 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 // Close implements db.Session: buffered inserts are sent, an open
 // transaction is committed, and the connections go back to the pool.
 func (s *session) Close(ctx context.Context) error {
+	if ctx != s.watched {
+		s.unwatch()
+	}
 	err := s.flushAll(ctx)
 	if !s.d.cfg.autocommit {
 		if cerr := s.commit(ctx); cerr != nil && err == nil {
 			err = s.fail("commit", cerr)
 		}
 	}
+	s.unwatch()
 	for i := range s.conns {
 		s.release(&s.conns[i])
 	}
