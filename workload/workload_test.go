@@ -1,0 +1,335 @@
+package workload
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/props"
+)
+
+func TestKeyNames(t *testing.T) {
+	tests := []struct {
+		keynum  int64
+		pad     int
+		ordered bool
+		want    string
+	}{
+		{0, 1, false, "user6284781860667377211"},
+		{1, 1, false, "user8517097267634966620"},
+		{2, 1, false, "user1820151046732198393"},
+		{5, 1, false, "user1000385178204227360"},
+		{999, 1, false, "user2071219101098386137"},
+		{5, 1, true, "user5"},
+		{5, 8, true, "user00000005"},
+		{0, 25, false, "user0000006284781860667377211"},
+	}
+	for _, tt := range tests {
+		if got := KeyName(tt.keynum, tt.pad, tt.ordered); got != tt.want {
+			t.Errorf("KeyName(%d, %d, %v) = %q, want %q", tt.keynum, tt.pad, tt.ordered, got, tt.want)
+		}
+	}
+}
+
+func TestIntegrityValue(t *testing.T) {
+	const key = "user6284781860667377211"
+	want := "user6284781860667377211:field0:-56807877:2032869390:-165488160:1762371712:-169193395:-1039977118:-10"
+	if got := string(AppendIntegrityValue(nil, key, "field0", 100)); got != want {
+		t.Errorf("size 100:\n got %q\nwant %q", got, want)
+	}
+	if got := string(AppendIntegrityValue([]byte("x"), key, "field0", 10)); got != "xuser628478" {
+		t.Errorf("size 10 appended to x: %q", got)
+	}
+}
+
+func TestFillRandomIsPrintable(t *testing.T) {
+	src := wyrand(42)
+	counts := map[byte]int{}
+	for n := 0; n < 200; n++ {
+		b := make([]byte, n)
+		fillRandom(b, &src)
+		for i, c := range b {
+			if c < 32 || c > 127 {
+				t.Fatalf("byte %d of %d is %d, outside 32..127", i, n, c)
+			}
+			// Positions 0, 1, 3, 4 of each group never reach 96..127.
+			if p := i % 6; (p == 0 || p == 3) && c > 63 || (p == 1 || p == 4) && c > 95 {
+				t.Fatalf("byte %d (group position %d) is %d, outside the reference's range", i, p, c)
+			}
+			counts[c]++
+		}
+	}
+	if len(counts) < 80 {
+		t.Fatalf("only %d distinct byte values: not random enough", len(counts))
+	}
+}
+
+func newProps(kv ...string) *props.Properties {
+	p := props.New()
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1])
+	}
+	return p
+}
+
+func TestNewRejectsBadInput(t *testing.T) {
+	tests := []struct {
+		kv   []string
+		want string
+	}{
+		{[]string{"recordcount", "-1"}, "recordcount: expected a non-negative integer"},
+		{[]string{"recordcount", "1e3"}, `recordcount: expected an integer, got "1e3"`},
+		{[]string{"fieldcount", "0"}, "fieldcount: expected at least 1"},
+		{[]string{"recordcount", "10", "insertstart", "5", "insertcount", "6"}, "insertcount: insertstart (5) + insertcount (6) must not exceed recordcount (10)"},
+		{[]string{"readproportion", "0", "updateproportion", "0"}, "all operation proportions are zero"},
+		{[]string{"readproportion", "-0.5"}, "readproportion: expected a proportion of at least 0"},
+		{[]string{"requestdistribution", "pareto"}, `requestdistribution: expected one of uniform, zipfian, latest, hotspot, sequential, exponential, got "pareto"`},
+		{[]string{"scanlengthdistribution", "x"}, "scanlengthdistribution: expected one of uniform, zipfian"},
+		{[]string{"fieldlengthdistribution", "normal"}, "fieldlengthdistribution: expected one of constant, uniform, zipfian, histogram"},
+		{[]string{"dataintegrity", "true", "fieldlengthdistribution", "uniform"}, "fieldlengthdistribution: expected constant when dataintegrity=true"},
+		{[]string{"zipfianconstant", "1"}, "zipfianconstant: expected a number above 0"},
+		{[]string{"requestdistribution", "hotspot", "hotspotdatafraction", "1.5"}, "hotspotdatafraction"},
+		{[]string{"fieldlengthdistribution", "histogram", "fieldlengthhistogram", "/nonexistent/hist.txt"}, "fieldlengthhistogram"},
+		{[]string{"minscanlength", "10", "maxscanlength", "5"}, "minscanlength (10) must not exceed maxscanlength (5)"},
+		{[]string{"readallfields", "yes"}, `readallfields: expected true or false, got "yes"`},
+	}
+	for _, tt := range tests {
+		_, err := New(newProps(tt.kv...), true, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: err = %v, want %q", tt.kv, err, tt.want)
+			continue
+		}
+		if !props.IsBadInput(err) {
+			t.Errorf("%v: %v is not a property error", tt.kv, err)
+		}
+	}
+	// A load does not need an operation mix.
+	if _, err := New(newProps("readproportion", "0", "updateproportion", "0"), false, io.Discard); err != nil {
+		t.Errorf("load with zero proportions: %v", err)
+	}
+}
+
+type rig struct {
+	wl   *CoreWorkload
+	mem  *dbtest.Memory
+	coll *measurement.Collector
+}
+
+func newRig(t testing.TB, transactions bool, kv ...string) (*rig, *Worker) {
+	t.Helper()
+	p := newProps(kv...)
+	wl, err := New(p, transactions, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcfg, err := measurement.ParseConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{wl: wl, mem: dbtest.NewMemory(), coll: measurement.NewCollector(mcfg)}
+	s, _ := r.mem.Session(context.Background(), 0, 1)
+	return r, wl.NewWorker(measurement.NewSession(s, r.coll.NewRecorder()), 1)
+}
+
+func (r *rig) returns(t *testing.T) map[string]int64 {
+	r.coll.Tick()
+	out := map[string]int64{}
+	for _, m := range r.coll.Total().Measurements {
+		for _, rc := range m.Returns {
+			out[m.Name+" "+rc.Status.String()] += rc.Count
+		}
+	}
+	return out
+}
+
+// TestDataIntegrityRoundTrip loads deterministic values, runs reads and
+// read-modify-writes, and expects every verification to pass.
+func TestDataIntegrityRoundTrip(t *testing.T) {
+	kv := []string{"recordcount", "200", "dataintegrity", "true", "fieldlength", "40",
+		"readproportion", "0.5", "updateproportion", "0.2", "readmodifywriteproportion", "0.3",
+		"requestdistribution", "uniform"}
+	loadRig, loader := newRig(t, false, kv...)
+	ctx := context.Background()
+	for i := 0; i < 200; i++ {
+		if !loader.DoInsert(ctx) {
+			t.Fatal("insert failed")
+		}
+	}
+	if n := loadRig.mem.Len(); n != 200 {
+		t.Fatalf("loaded %d records", n)
+	}
+	// The run phase sees the same store through a fresh workload.
+	p := newProps(kv...)
+	wl, _ := New(p, true, io.Discard)
+	mcfg, _ := measurement.ParseConfig(p)
+	coll := measurement.NewCollector(mcfg)
+	s, _ := loadRig.mem.Session(ctx, 0, 1)
+	wk := wl.NewWorker(measurement.NewSession(s, coll.NewRecorder()), 7)
+	for i := 0; i < 2000; i++ {
+		wk.DoTransaction(ctx)
+	}
+	r := &rig{coll: coll}
+	got := r.returns(t)
+	if got["VERIFY OK"] < 1000 || got["VERIFY UNEXPECTED_STATE"] != 0 || got["VERIFY ERROR"] != 0 {
+		t.Fatalf("verification counts: %v", got)
+	}
+	if got["READ OK"] == 0 || got["UPDATE OK"] == 0 || got["READ NOT_FOUND"] != 0 {
+		t.Fatalf("operation counts: %v", got)
+	}
+	// Corrupt one record: verification must notice.
+	key := KeyName(3, 1, false)
+	s.Update(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte(strings.Repeat("x", 40))}})
+	wk.record.Reset()
+	wk.s.Read(ctx, "usertable", key, wl.FieldNames, &wk.record)
+	wk.verify(key)
+	if got := r.returns(t); got["VERIFY UNEXPECTED_STATE"] != 1 {
+		t.Fatalf("corruption not detected: %v", got)
+	}
+}
+
+func TestRunPhaseKeysStayBelowTheInsertLimit(t *testing.T) {
+	for _, dist := range []string{"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"} {
+		t.Run(dist, func(t *testing.T) {
+			_, wk := newRig(t, true, "recordcount", "100", "requestdistribution", dist, "operationcount", "1000")
+			for i := 0; i < 5000; i++ {
+				k := wk.nextKeynum()
+				if k < 0 || k > 99 {
+					t.Fatalf("key number %d outside [0, 99]", k)
+				}
+			}
+		})
+	}
+}
+
+func TestOperationMix(t *testing.T) {
+	r, wk := newRig(t, true, "recordcount", "50", "readproportion", "0.25", "updateproportion", "0.25",
+		"insertproportion", "0.25", "scanproportion", "0.25", "maxscanlength", "5")
+	ctx := context.Background()
+	// Insert the records the run reads.
+	for i := int64(0); i < 50; i++ {
+		key := KeyName(i, 1, false)
+		wk.s.Unwrap().Insert(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte("v")}})
+	}
+	const n = 4000
+	for i := 0; i < n; i++ {
+		wk.DoTransaction(ctx)
+	}
+	got := r.returns(t)
+	for _, op := range []string{"READ OK", "UPDATE OK", "INSERT OK", "SCAN OK"} {
+		// Binomial(4000, 0.25): mean 1000, sd 27; 6 sd bounds.
+		if c := got[op]; c < 840 || c > 1160 {
+			t.Errorf("%s = %d, want about 1000 of %d", op, c, n)
+		}
+	}
+	// Run-phase inserts start at recordcount and advance the limit.
+	if last := r.wl.transactionInsert.Last(); last < 50+840-1 {
+		t.Errorf("insert limit %d did not advance with the run's inserts", last)
+	}
+}
+
+func TestReadFieldsChoice(t *testing.T) {
+	_, wk := newRig(t, true, "readallfields", "false", "fieldcount", "3")
+	seen := map[string]bool{}
+	for i := 0; i < 300; i++ {
+		f := wk.readFields(false)
+		if len(f) != 1 {
+			t.Fatalf("readallfields=false gave %v", f)
+		}
+		seen[f[0]] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("fields chosen: %v", seen)
+	}
+	_, wk = newRig(t, true, "readallfieldsbyname", "true")
+	if f := wk.readFields(true); len(f) != 10 {
+		t.Errorf("byname gave %v", f)
+	}
+	if f := wk.readFields(false); f != nil {
+		t.Errorf("readallfields gave %v, want nil", f)
+	}
+}
+
+func TestInsertRetriesThenStops(t *testing.T) {
+	p := newProps("core_workload_insertion_retry_limit", "1", "core_workload_insertion_retry_interval", "0")
+	var stderr bytes.Buffer
+	wl, err := New(p, false, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcfg, _ := measurement.ParseConfig(p)
+	rec := measurement.NewCollector(mcfg).NewRecorder()
+	wk := wl.NewWorker(measurement.NewSession(failing{}, rec), 1)
+	if wk.DoInsert(context.Background()) {
+		t.Fatal("DoInsert succeeded against a failing binding")
+	}
+	want := "Retrying insertion, retry count: 1\nError inserting, not retrying any more. number of attempts: 2Insertion Retry Limit: 1\n"
+	if stderr.String() != want {
+		t.Fatalf("stderr %q, want %q", stderr.String(), want)
+	}
+}
+
+type failing struct{ db.Session }
+
+func (failing) Insert(context.Context, string, string, []db.Field) error {
+	return db.ErrServiceUnavailable
+}
+
+type nop struct{}
+
+func (nop) Read(context.Context, string, string, []string, *db.Record) error    { return nil }
+func (nop) Scan(context.Context, string, string, int, []string, *db.Rows) error { return nil }
+func (nop) Update(context.Context, string, string, []db.Field) error            { return nil }
+func (nop) Insert(context.Context, string, string, []db.Field) error            { return nil }
+func (nop) Delete(context.Context, string, string) error                        { return nil }
+func (nop) Close(context.Context) error                                         { return nil }
+
+func benchWorker(b *testing.B, kv ...string) *Worker {
+	p := newProps(kv...)
+	wl, err := New(p, true, io.Discard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mcfg, _ := measurement.ParseConfig(p)
+	return wl.NewWorker(measurement.NewSession(nop{}, measurement.NewCollector(mcfg).NewRecorder()), 1)
+}
+
+// BenchmarkTransaction is the hot path without a binding: choose the
+// operation and key, build the key and values, measure. 0 allocs/op.
+func BenchmarkTransaction(b *testing.B) {
+	for _, w := range []struct{ name, read, update string }{{"A", "0.5", "0.5"}, {"C", "1", "0"}} {
+		b.Run("workload"+w.name, func(b *testing.B) {
+			wk := benchWorker(b, "recordcount", "100000", "operationcount", "10000000", "requestdistribution", "zipfian",
+				"readproportion", w.read, "updateproportion", w.update)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				wk.DoTransaction(ctx)
+			}
+		})
+	}
+}
+
+func BenchmarkAppendKey(b *testing.B) {
+	buf := make([]byte, 0, 32)
+	b.ReportAllocs()
+	var i int64
+	for b.Loop() {
+		buf = AppendKey(buf[:0], i, 1, false)
+		i++
+	}
+}
+
+func BenchmarkFillRandom100(b *testing.B) {
+	buf := make([]byte, 100)
+	src := wyrand(1)
+	b.ReportAllocs()
+	b.SetBytes(100)
+	for b.Loop() {
+		fillRandom(buf, &src)
+	}
+}
