@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"strconv"
 
@@ -71,12 +72,22 @@ func (w *wyrand) next() uint64 {
 
 // fillRandom fills b the way the reference's RandomByteIterator does: six
 // printable bytes out of each 32-bit random number (two per 64-bit draw).
+// With two spare bytes of capacity each group is one 8-byte store.
 func fillRandom(b []byte, src *wyrand) {
 	i := 0
-	for ; i+12 <= len(b); i += 12 {
-		x := src.next()
-		put6(b[i:i+6:i+6], int32(x))
-		put6(b[i+6:i+12:i+12], int32(x>>32))
+	if cap(b)-len(b) >= 2 {
+		full := b[:len(b)+2]
+		for ; i+12 <= len(b); i += 12 {
+			x := src.next()
+			binary.LittleEndian.PutUint64(full[i:i+8], spread6(uint32(x)))
+			binary.LittleEndian.PutUint64(full[i+6:i+14], spread6(uint32(x>>32)))
+		}
+	} else {
+		for ; i+12 <= len(b); i += 12 {
+			x := src.next()
+			put6(b[i:i+6:i+6], int32(x))
+			put6(b[i+6:i+12:i+12], int32(x>>32))
+		}
 	}
 	if i < len(b) {
 		x := src.next()
@@ -85,6 +96,14 @@ func fillRandom(b []byte, src *wyrand) {
 		put6(tmp[6:12], int32(x>>32))
 		copy(b[i:], tmp[:])
 	}
+}
+
+// spread6 is put6 as one little-endian word (the top two bytes are junk
+// the next group overwrites).
+func spread6(r uint32) uint64 {
+	x := uint64(r)
+	v := x&31 | (x>>5&63)<<8 | (x>>10&95)<<16 | (x>>15&31)<<24 | (x>>20&63)<<32 | (x>>25&95)<<40
+	return v + 0x202020202020
 }
 
 func put6(b []byte, r int32) {

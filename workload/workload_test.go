@@ -3,6 +3,7 @@ package workload
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 	"strings"
 	"testing"
@@ -50,8 +51,8 @@ func TestIntegrityValue(t *testing.T) {
 func TestFillRandomIsPrintable(t *testing.T) {
 	src := wyrand(42)
 	counts := map[byte]int{}
-	for n := 0; n < 200; n++ {
-		b := make([]byte, n)
+	for n := 0; n < 400; n++ {
+		b := make([]byte, n/2, n/2+n%2*2) // both the slow path and the 8-byte stores
 		fillRandom(b, &src)
 		for i, c := range b {
 			if c < 32 || c > 127 {
@@ -325,11 +326,25 @@ func BenchmarkAppendKey(b *testing.B) {
 }
 
 func BenchmarkFillRandom100(b *testing.B) {
-	buf := make([]byte, 100)
+	buf := make([]byte, 100, 102)
 	src := wyrand(1)
 	b.ReportAllocs()
 	b.SetBytes(100)
 	for b.Loop() {
 		fillRandom(buf, &src)
+	}
+}
+
+func TestSpread6MatchesPut6(t *testing.T) {
+	src := wyrand(7)
+	for i := 0; i < 10000; i++ {
+		r := uint32(src.next())
+		var a [6]byte
+		put6(a[:], int32(r))
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], spread6(r))
+		if !bytes.Equal(a[:], b[:6]) {
+			t.Fatalf("r=%#x: put6 %v, spread6 %v", r, a, b[:6])
+		}
 	}
 }

@@ -302,3 +302,30 @@ func TestSkewedLatestFromEmpty(t *testing.T) {
 		}
 	}
 }
+
+func TestPowUintMatchesPow(t *testing.T) {
+	if got := wholeExponent(1 / (1 - 0.99)); got != 100 {
+		t.Fatalf("wholeExponent(theta 0.99) = %d, want 100", got)
+	}
+	if got := wholeExponent(1 / (1 - 0.9)); got != 10 {
+		t.Fatalf("wholeExponent(theta 0.9) = %d, want 10", got)
+	}
+	if got := wholeExponent(1 / (1 - 0.95)); got != 20 {
+		t.Fatalf("wholeExponent(theta 0.95) = %d, want 20", got)
+	}
+	if got := wholeExponent(1 / (1 - 0.7)); got != 0 {
+		t.Fatalf("wholeExponent(theta 0.7) = %d, want 0 (alpha 3.33)", got)
+	}
+	for _, x := range []float64{0, 1e-5, 0.3, 0.5, 0.9, 0.999999, 1} {
+		for _, n := range []uint{1, 2, 10, 100, 1024} {
+			want := math.Pow(x, float64(n))
+			got := powUint(x, n)
+			if want == 0 && got == 0 {
+				continue
+			}
+			if math.Abs(got-want)/want > 1e-13 {
+				t.Errorf("powUint(%v, %d) = %v, want %v", x, n, got, want)
+			}
+		}
+	}
+}
