@@ -1,0 +1,118 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/db/dbtest"
+)
+
+// TestRestartMidRun restarts PostgreSQL (scripts/postgres.sh restart) in the
+// middle of a `ycsb run jdbc` with maxexecutiontime: the run must count the
+// failed operations as Return=ERROR, reconnect, and end with its report and
+// exit code 0.
+func TestRestartMidRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("restarts the server; skipped with -short")
+	}
+	c := needPG(t)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "scripts", "postgres.sh")
+	if os.Geteuid() != 0 && os.Getenv("USER") != "postgres" {
+		if dbtest.InCI() {
+			t.Fatal("restarting the server with scripts/postgres.sh needs root or the postgres user")
+		}
+		t.Skip("restarting the server with scripts/postgres.sh needs root or the postgres user")
+	}
+	table := testTable(t, c, "ycsb_fault")
+
+	bin := filepath.Join(t.TempDir(), "ycsb")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/ycsb")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/ycsb: %v\n%s", err, out)
+	}
+	url := jdbcURL("")
+	common := []string{"-P", filepath.Join(root, "workloads", "workloada"),
+		"-p", "db.driver=org.postgresql.Driver", "-p", "db.url=" + url, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb",
+		"-p", "table=" + table, "-p", "recordcount=2000", "-p", "threadcount=4"}
+	load := exec.Command(bin, append([]string{"load", "jdbc"}, common...)...)
+	if out, err := load.CombinedOutput(); err != nil {
+		t.Fatalf("load: %v\n%s", err, out)
+	}
+
+	var stdout, stderr bytes.Buffer
+	run := exec.Command(bin, append([]string{"run", "jdbc", "-s"}, append(common,
+		"-p", "operationcount=0", "-p", "maxexecutiontime=10")...)...)
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	restart := exec.Command(script, "restart")
+	if out, err := restart.CombinedOutput(); err != nil {
+		run.Process.Kill()
+		run.Wait()
+		t.Fatalf("%s restart: %v\n%s", script, err, out)
+	}
+	t.Cleanup(func() {
+		// Leave a server behind whatever happened.
+		exec.Command(script, "start").Run()
+	})
+	done := make(chan error, 1)
+	go func() { done <- run.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		run.Process.Kill()
+		t.Fatalf("the run did not end 50 s after maxexecutiontime\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	if err != nil {
+		t.Fatalf("run exited with %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	if !strings.Contains(out, "[OVERALL], RunTime(ms), ") {
+		t.Errorf("no [OVERALL] line:\n%s", out)
+	}
+	errors := 0
+	for _, m := range regexp.MustCompile(`\[(READ|UPDATE)\], Return=ERROR, (\d+)`).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[2])
+		errors += n
+	}
+	if errors == 0 {
+		t.Errorf("no Return=ERROR counts after a restart:\n%s", out)
+	}
+	oks := regexp.MustCompile(`\[READ\], Return=OK, (\d+)`).FindStringSubmatch(out)
+	if oks == nil {
+		t.Errorf("no successful reads:\n%s", out)
+	}
+	m := regexp.MustCompile(`\[CONNECTIONS\], Reconnects, (\d+)`).FindStringSubmatch(out)
+	if m == nil || m[1] == "0" {
+		t.Errorf("no reconnects reported:\n%s", out)
+	}
+	if strings.Contains(out+stderr.String(), "db.passwd=ycsb") {
+		t.Logf("note: the CLI echoes db.passwd in its command line (not this binding's output)")
+	}
+	t.Logf("errors %d, reads OK %s, reconnects %s", errors, oks[1], m[1])
+
+	// The server is back for the next tests.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		if exec.Command(script, "status").Run() == nil {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

@@ -1,0 +1,172 @@
+package postgres
+
+import (
+	"strings"
+	"testing"
+)
+
+var (
+	pg      = dialect{}
+	crdb    = dialect{cockroach: true}
+	crdbAll = dialect{cockroach: true, upsert: true, followerReads: true, families: true}
+)
+
+func TestSQL(t *testing.T) {
+	f2 := []string{"field1", "field3"}
+	cases := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"read all", pg.readSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
+		{"read fields", pg.readSQL("usertable", f2), "SELECT field1,field3 FROM usertable WHERE YCSB_KEY = $1"},
+		{"scan all", pg.scanSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"scan fields", pg.scanSQL("usertable", f2), "SELECT YCSB_KEY,field1,field3 FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"insert", pg.insertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"insert rewritten", pg.insertSQL("usertable", f2, 3), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6),($7,$8,$9)"},
+		{"update", pg.updateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
+		{"delete", pg.deleteSQL("usertable"), "DELETE FROM usertable WHERE YCSB_KEY = $1"},
+		{"create", pg.createTableSQL("usertable", 3), "CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT)"},
+
+		// The cockroach dialect without options writes the same SQL.
+		{"crdb read", crdb.readSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
+		{"crdb insert", crdb.insertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"crdb create", crdb.createTableSQL("usertable", 2), "CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT)"},
+
+		// With its options.
+		{"crdb follower read", crdbAll.readSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
+		{"crdb follower read fields", crdbAll.readSQL("usertable", f2), "SELECT field1,field3 FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
+		{"crdb follower scan", crdbAll.scanSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"crdb upsert", crdbAll.insertSQL("usertable", f2, 1), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"crdb upsert rewritten", crdbAll.insertSQL("usertable", f2, 2), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6)"},
+		{"crdb update stays update", crdbAll.updateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
+		{"crdb families", crdbAll.createTableSQL("usertable", 3),
+			"CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT, FAMILY (YCSB_KEY), FAMILY (FIELD0), FAMILY (FIELD1), FAMILY (FIELD2))"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("got\n  %s\nwant\n  %s", tc.got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFamiliesTenFields(t *testing.T) {
+	sql := crdbAll.createTableSQL("usertable", 10)
+	if n := strings.Count(sql, "FAMILY ("); n != 11 {
+		t.Errorf("%d families, want 11 (key + 10 fields): %s", n, sql)
+	}
+	if !strings.HasSuffix(sql, "FAMILY (FIELD9))") {
+		t.Errorf("last family: %s", sql)
+	}
+}
+
+func TestRowsPerInsert(t *testing.T) {
+	if got := rowsPerInsert(10); got != 5957 || got*11 > maxParams {
+		t.Errorf("rowsPerInsert(10) = %d", got)
+	}
+}
+
+func TestJavaHashCode(t *testing.T) {
+	// Values printed by java.lang.String.hashCode on JDK 17.
+	cases := []struct {
+		s    string
+		want int32
+	}{
+		{"", 0},
+		{"a", 97},
+		{"user1", 111578566},
+		{"user6284781860667377211", -594971599},
+		{"polygenelubricants", -2147483648},
+		{"\U0001F600", 1772899}, // one code point, two UTF-16 units
+	}
+	for _, tc := range cases {
+		if got := javaHashCode(tc.s); got != tc.want {
+			t.Errorf("hashCode(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+	// Integer.MIN_VALUE: Java's abs keeps it negative; we use 2^31.
+	if got := shardIndex("polygenelubricants", 3); got != int((int64(1)<<31)%3) {
+		t.Errorf("shardIndex(MIN_VALUE) = %d", got)
+	}
+	if got := shardIndex("user6284781860667377211", 3); got != 594971599%3 {
+		t.Errorf("shardIndex = %d", got)
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	cases := []struct {
+		name, url   string
+		dsn         string
+		display     string
+		lb, rewrite bool
+		unknown     string
+		err         string
+	}{
+		{name: "issue's cockroach url",
+			url:     "jdbc:postgresql://10.0.0.1:26257,10.0.0.2:26257,10.0.0.3:26257/defaultdb?autoReconnect=true&sslmode=disable&ssl=false&reWriteBatchedInserts=true&loadBalanceHosts=true",
+			dsn:     "dbname='defaultdb' host='10.0.0.1,10.0.0.2,10.0.0.3' port='26257,26257,26257' sslmode='disable'",
+			display: "jdbc:postgresql://10.0.0.1:26257,10.0.0.2:26257,10.0.0.3:26257/defaultdb?autoReconnect=true&sslmode=disable&ssl=false&reWriteBatchedInserts=true&loadBalanceHosts=true",
+			lb:      true, rewrite: true, unknown: "autoReconnect"},
+		{name: "default port and params",
+			url: "jdbc:postgresql://db.example/ycsb?user=u&password=p%27w&ApplicationName=ycsb&connectTimeout=7&currentSchema=s&ssl=true",
+			dsn: `application_name='ycsb' connect_timeout='7' dbname='ycsb' host='db.example' password='p\'w' port='5432' search_path='s' sslmode='verify-full' user='u'`,
+			display: "jdbc:postgresql://db.example:5432/ycsb?user=u&password=xxxxx&ApplicationName=ycsb&connectTimeout=7&currentSchema=s&ssl=true"},
+		{name: "ssl=false without sslmode is prefer", url: "jdbc:postgresql://h/d?ssl=false",
+			dsn: "dbname='d' host='h' port='5432' sslmode='prefer'", display: "jdbc:postgresql://h:5432/d?ssl=false"},
+		{name: "ipv6", url: "jdbc:postgresql://[::1]:5433/d", dsn: "dbname='d' host='::1' port='5433'", display: "jdbc:postgresql://[::1]:5433/d"},
+		{name: "local form", url: "jdbc:postgresql:ycsb", dsn: "dbname='ycsb' host='localhost' port='5432'", display: "jdbc:postgresql://localhost:5432/ycsb"},
+		{name: "cockroach jdbc wrapper", url: "jdbc:cockroachdb://h:26257/d", dsn: "dbname='d' host='h' port='26257'", display: "jdbc:postgresql://h:26257/d"},
+		{name: "postgres url",
+			url:     "postgres://u:secret@127.0.0.1:5432/ycsb?sslmode=disable&reWriteBatchedInserts=true&load_balance_hosts=random",
+			dsn:     "postgres://u:secret@127.0.0.1:5432/ycsb?sslmode=disable",
+			display: "postgres://u:xxxxx@127.0.0.1:5432/ycsb?sslmode=disable", lb: true, rewrite: true},
+		{name: "keyword/value", url: "host=127.0.0.1 password='a b' dbname=ycsb", dsn: "host=127.0.0.1 password='a b' dbname=ycsb", display: "host=127.0.0.1 password=xxxxx dbname=ycsb"},
+		{name: "mysql", url: "jdbc:mysql://h/d", err: "not a PostgreSQL JDBC URL"},
+		{name: "garbage", url: "127.0.0.1:5432", err: "not a PostgreSQL URL"},
+		{name: "bad port", url: "jdbc:postgresql://h:0/d", err: "bad port"},
+		{name: "bad sslmode", url: "jdbc:postgresql://h/d?sslmode=maybe", err: "sslmode"},
+		{name: "bad bool", url: "jdbc:postgresql://h/d?reWriteBatchedInserts=1", err: "reWriteBatchedInserts"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseTarget(tc.url)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.dsn != tc.dsn {
+				t.Errorf("dsn\n  %s\nwant\n  %s", got.dsn, tc.dsn)
+			}
+			if got.display != tc.display {
+				t.Errorf("display\n  %s\nwant\n  %s", got.display, tc.display)
+			}
+			if got.loadBalance != tc.lb || got.rewriteBatch != tc.rewrite {
+				t.Errorf("loadBalance %v rewrite %v, want %v %v", got.loadBalance, got.rewriteBatch, tc.lb, tc.rewrite)
+			}
+			if u := strings.Join(got.unknown, ","); u != tc.unknown {
+				t.Errorf("unknown %q, want %q", u, tc.unknown)
+			}
+		})
+	}
+}
+
+func TestSplitURLs(t *testing.T) {
+	got := splitURLs(" jdbc:postgresql://a/d ;jdbc:postgresql://b/d;; ")
+	if len(got) != 2 || got[0] != "jdbc:postgresql://a/d" || got[1] != "jdbc:postgresql://b/d" {
+		t.Errorf("splitURLs = %q", got)
+	}
+}
+
+func TestScrub(t *testing.T) {
+	got := scrub("failed: password=hunter2\n  at host", "hunter2", "")
+	if got != "failed: password=xxxxx at host" {
+		t.Errorf("scrub = %q", got)
+	}
+}
