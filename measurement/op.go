@@ -11,6 +11,7 @@
 package measurement
 
 import (
+	"github.com/goycsb/ycsb/internal/clock"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
@@ -74,12 +75,9 @@ func Name(op Op, k Kind) string {
 	}
 }
 
-// base is the origin of Now: a monotonic reading taken once, read-only after.
-var base = time.Now()
-
-// Now returns monotonic nanoseconds since process start. time.Since on a
-// time with a monotonic reading costs one clock read and no wall clock.
-func Now() int64 { return int64(time.Since(base)) }
+// Now returns monotonic nanoseconds since process start (see internal/clock:
+// the TSC where the kernel trusts it, else the monotonic clock).
+func Now() int64 { return clock.Now() }
 
 // WallTime converts a Now value back to wall-clock time.
-func WallTime(ns int64) time.Time { return base.Add(time.Duration(ns)) }
+func WallTime(ns int64) time.Time { return clock.Base().Add(time.Duration(ns)) }
