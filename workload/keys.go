@@ -70,24 +70,27 @@ func (w *wyrand) next() uint64 {
 	return hi ^ lo
 }
 
+// valueSlack is the spare capacity fillRandom wants after a value: with it,
+// every 12-byte group, the last one included, is two 8-byte stores.
+const valueSlack = 14
+
 // fillRandom fills b the way the reference's RandomByteIterator does: six
 // printable bytes out of each 32-bit random number (two per 64-bit draw).
-// With two spare bytes of capacity each group is one 8-byte store.
 func fillRandom(b []byte, src *wyrand) {
-	i := 0
-	if cap(b)-len(b) >= 2 {
-		full := b[:len(b)+2]
-		for ; i+12 <= len(b); i += 12 {
+	if cap(b)-len(b) >= valueSlack {
+		full := b[:len(b)+valueSlack]
+		for i := 0; i < len(b); i += 12 {
 			x := src.next()
 			binary.LittleEndian.PutUint64(full[i:i+8], spread6(uint32(x)))
 			binary.LittleEndian.PutUint64(full[i+6:i+14], spread6(uint32(x>>32)))
 		}
-	} else {
-		for ; i+12 <= len(b); i += 12 {
-			x := src.next()
-			put6(b[i:i+6:i+6], int32(x))
-			put6(b[i+6:i+12:i+12], int32(x>>32))
-		}
+		return
+	}
+	i := 0
+	for ; i+12 <= len(b); i += 12 {
+		x := src.next()
+		put6(b[i:i+6:i+6], int32(x))
+		put6(b[i+6:i+12:i+12], int32(x>>32))
 	}
 	if i < len(b) {
 		x := src.next()

@@ -51,7 +51,7 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 	}
 	for i, name := range w.FieldNames {
 		wk.single = append(wk.single, []string{name})
-		wk.valueBufs[i] = make([]byte, 0, w.fieldLength+2) // +2: see fillRandom
+		wk.valueBufs[i] = make([]byte, 0, w.fieldLength+valueSlack)
 	}
 	return wk
 }
@@ -70,8 +70,8 @@ func (wk *Worker) fillValue(i int, key string) {
 	if wk.w.DataIntegrity {
 		buf = AppendIntegrityValue(buf, key, wk.w.FieldNames[i], n)
 	} else {
-		if cap(buf) < n+2 {
-			buf = make([]byte, n, n+2)
+		if cap(buf) < n+valueSlack {
+			buf = make([]byte, n, n+valueSlack)
 		}
 		buf = buf[:n]
 		fillRandom(buf, &wk.val)

@@ -52,7 +52,7 @@ func TestFillRandomIsPrintable(t *testing.T) {
 	src := wyrand(42)
 	counts := map[byte]int{}
 	for n := 0; n < 400; n++ {
-		b := make([]byte, n/2, n/2+n%2*2) // both the slow path and the 8-byte stores
+		b := make([]byte, n/2, n/2+n%2*valueSlack) // both the slow path and the 8-byte stores
 		fillRandom(b, &src)
 		for i, c := range b {
 			if c < 32 || c > 127 {
@@ -326,7 +326,7 @@ func BenchmarkAppendKey(b *testing.B) {
 }
 
 func BenchmarkFillRandom100(b *testing.B) {
-	buf := make([]byte, 100, 102)
+	buf := make([]byte, 100, 100+valueSlack)
 	src := wyrand(1)
 	b.ReportAllocs()
 	b.SetBytes(100)
