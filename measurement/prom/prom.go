@@ -1,0 +1,274 @@
+// Package prom serves a run's measurements on a Prometheus /metrics
+// endpoint (-p prometheus.addr=127.0.0.1:9109).
+//
+// It is fed from the Collector's interval harvests (Observe), never from the
+// workers: recording an operation costs the same with or without it, and the
+// exporter's own mutex is taken once per harvest and once per scrape. The
+// figures are therefore as fresh as the last harvest (status.interval with
+// -s, report.interval otherwise, one second by default).
+//
+// The text exposition format (version 0.0.4) is written here rather than
+// with client_golang: the metrics are a handful of counters and fixed-bucket
+// histograms rebuilt from HdrHistograms, which client_golang's types cannot
+// take directly (its histograms want one Observe per value), and the format
+// is small and stable.
+package prom
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// Buckets are the upper bounds of the latency histograms, in seconds.
+var Buckets = []float64{
+	0.00005, 0.0001, 0.00025, 0.0005,
+	0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+	0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+}
+
+// Info labels the run (ycsb_run_info).
+type Info struct {
+	Binding string
+	Phase   string // load or run
+}
+
+type opStatus struct{ op, status string }
+
+type histKey struct {
+	op, result string
+	intended   bool
+}
+
+type hist struct {
+	counts []int64 // per bucket, not cumulative; the last is +Inf
+	count  int64
+	sumSec float64
+}
+
+// Exporter holds the cumulative metrics and serves them.
+type Exporter struct {
+	info Info
+
+	mu     sync.Mutex
+	ops    map[opStatus]int64
+	hists  map[histKey]*hist
+	warmup bool
+
+	ln  net.Listener
+	srv *http.Server
+}
+
+// New returns an exporter that is not listening (for tests and Handler).
+func New(info Info) *Exporter {
+	return &Exporter{info: info, ops: map[opStatus]int64{}, hists: map[histKey]*hist{}}
+}
+
+// Listen starts serving /metrics on addr (host:port). The error names
+// the address; the caller turns it into a bad-input error.
+func Listen(addr string, info Info) (*Exporter, error) {
+	e := New(info)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	e.ln = ln
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", e)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintln(w, "ycsb: metrics are at /metrics")
+	})
+	e.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go e.srv.Serve(ln)
+	return e, nil
+}
+
+// Addr returns the address the exporter listens on.
+func (e *Exporter) Addr() string {
+	if e.ln == nil {
+		return ""
+	}
+	return e.ln.Addr().String()
+}
+
+// Close stops serving.
+func (e *Exporter) Close() error {
+	if e.srv == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := e.srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = e.srv.Close()
+	}
+	return err
+}
+
+// SetWarmup sets the ycsb_warmup gauge.
+func (e *Exporter) SetWarmup(on bool) {
+	e.mu.Lock()
+	e.warmup = on
+	e.mu.Unlock()
+}
+
+// Label returns a measurement name's operation label: read, read-modify-write.
+func Label(op measurement.Op) string { return strings.ToLower(op.String()) }
+
+// result is the latency histogram's result label: ok, failed, or the
+// tracked status (error, not_found, ...).
+func result(m *measurement.Measurement) string {
+	switch m.Kind {
+	case measurement.KindOK:
+		return "ok"
+	case measurement.KindFailed:
+		return "failed"
+	}
+	name := measurement.Name(m.Op, m.Kind)
+	return strings.ToLower(strings.TrimPrefix(name, m.Op.String()+"-"))
+}
+
+// Observe adds one interval harvest. It is called by the goroutine that
+// ticks the Collector.
+func (e *Exporter) Observe(iv *measurement.Snapshot) {
+	type add struct {
+		k hist
+		h histKey
+	}
+	var adds []add
+	for i := range iv.Measurements {
+		m := &iv.Measurements[i]
+		if m.Hist == nil || m.Hist.TotalCount() == 0 {
+			continue
+		}
+		var h hist
+		fill(&h, m.Hist)
+		adds = append(adds, add{h, histKey{Label(m.Op), result(m), m.Intended}})
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range iv.Measurements {
+		m := &iv.Measurements[i]
+		for _, rc := range m.Returns {
+			e.ops[opStatus{Label(m.Op), rc.Status.String()}] += rc.Count
+		}
+	}
+	for _, a := range adds {
+		h := e.hists[a.h]
+		if h == nil {
+			h = &hist{counts: make([]int64, len(Buckets)+1)}
+			e.hists[a.h] = h
+		}
+		for i, n := range a.k.counts {
+			h.counts[i] += n
+		}
+		h.count += a.k.count
+		h.sumSec += a.k.sumSec
+	}
+}
+
+// fill sorts an interval's HdrHistogram (µs) into the fixed buckets. Each
+// HdrHistogram bucket goes where its lowest equivalent value falls; with
+// three significant digits that is within 0.1% of every value in it.
+func fill(h *hist, hd *hdrhistogram.Histogram) {
+	h.counts = make([]int64, len(Buckets)+1)
+	for _, b := range hd.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		sec := float64(b.From) / 1e6
+		i, _ := slices.BinarySearch(Buckets, sec)
+		h.counts[i] += b.Count
+		h.count += b.Count
+		mid := b.From + (b.To-b.From+1)>>1
+		h.sumSec += float64(mid) * float64(b.Count) / 1e6
+	}
+}
+
+// ServeHTTP writes the metrics in the text exposition format.
+func (e *Exporter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var buf bytes.Buffer
+	e.WriteText(&buf)
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	w.Write(buf.Bytes())
+}
+
+// WriteText writes the metrics in the text exposition format.
+func (e *Exporter) WriteText(b *bytes.Buffer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	family(b, "ycsb_run_info", "gauge", "The binding and phase of the run; always 1.")
+	fmt.Fprintf(b, "ycsb_run_info{binding=%s,phase=%s} 1\n", quote(e.info.Binding), quote(e.info.Phase))
+	family(b, "ycsb_warmup", "gauge", "1 while warm-up operations run (they are not counted), else 0.")
+	fmt.Fprintf(b, "ycsb_warmup %d\n", map[bool]int{false: 0, true: 1}[e.warmup])
+
+	family(b, "ycsb_operations_total", "counter", "Database operations completed, by operation and return status.")
+	keys := make([]opStatus, 0, len(e.ops))
+	for k := range e.ops {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b opStatus) int {
+		return strings.Compare(a.op+"\x00"+a.status, b.op+"\x00"+b.status)
+	})
+	for _, k := range keys {
+		fmt.Fprintf(b, "ycsb_operations_total{operation=%s,status=%s} %d\n", quote(k.op), quote(k.status), e.ops[k])
+	}
+
+	for _, intended := range []bool{false, true} {
+		name, help := "ycsb_operation_latency_seconds", "Latency of database operations (service time), by operation and result."
+		if intended {
+			name, help = "ycsb_operation_intended_latency_seconds", "Latency from the intended start time of the -target schedule, by operation and result."
+		}
+		var hk []histKey
+		for k := range e.hists {
+			if k.intended == intended {
+				hk = append(hk, k)
+			}
+		}
+		if len(hk) == 0 && intended {
+			continue
+		}
+		slices.SortFunc(hk, func(a, b histKey) int {
+			return strings.Compare(a.op+"\x00"+a.result, b.op+"\x00"+b.result)
+		})
+		family(b, name, "histogram", help)
+		for _, k := range hk {
+			h := e.hists[k]
+			labels := "operation=" + quote(k.op) + ",result=" + quote(k.result)
+			var cum int64
+			for i, le := range Buckets {
+				cum += h.counts[i]
+				fmt.Fprintf(b, "%s_bucket{%s,le=\"%s\"} %d\n", name, labels, strconv.FormatFloat(le, 'g', -1, 64), cum)
+			}
+			fmt.Fprintf(b, "%s_bucket{%s,le=\"+Inf\"} %d\n", name, labels, h.count)
+			fmt.Fprintf(b, "%s_sum{%s} %s\n", name, labels, strconv.FormatFloat(h.sumSec, 'g', -1, 64))
+			fmt.Fprintf(b, "%s_count{%s} %d\n", name, labels, h.count)
+		}
+	}
+}
+
+func family(b *bytes.Buffer, name, typ, help string) {
+	fmt.Fprintf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
+}
+
+// quote writes a label value with the format's escapes (\\, \", \n).
+func quote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}

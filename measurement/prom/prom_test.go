@@ -1,0 +1,145 @@
+package prom
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/props"
+)
+
+// harvest records samples into a Collector and returns its next harvest.
+func harvest(t *testing.T, c *measurement.Collector, rec *measurement.Recorder, reads, failed int) *measurement.Snapshot {
+	t.Helper()
+	for i := 0; i < reads; i++ {
+		// 80% at 200 µs, 20% at 30 ms.
+		lat := int64(200_000)
+		if i%5 == 4 {
+			lat = 30_000_000
+		}
+		rec.Done(measurement.Read, db.OK, 0, lat, 0)
+	}
+	for i := 0; i < failed; i++ {
+		rec.Done(measurement.Update, db.Error, 0, 2_000_000, 0)
+	}
+	return c.Tick()
+}
+
+// TestScrape serves the metrics on a real socket, scrapes them with an
+// HTTP client and parses them with Prometheus's own text parser.
+func TestScrape(t *testing.T) {
+	cfg, err := measurement.ParseConfig(props.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := measurement.NewCollector(cfg)
+	rec := c.NewRecorder()
+	e, err := Listen("127.0.0.1:0", Info{Binding: "basic", Phase: "run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	e.Observe(harvest(t, c, rec, 100, 3))
+	e.Observe(harvest(t, c, rec, 50, 0))
+
+	resp, err := http.Get("http://" + e.Addr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("not the text exposition format: %v\n%s", err, body)
+	}
+	counter := func(op, status string) float64 {
+		for _, m := range fams["ycsb_operations_total"].GetMetric() {
+			l := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				l[lp.GetName()] = lp.GetValue()
+			}
+			if l["operation"] == op && l["status"] == status {
+				return m.GetCounter().GetValue()
+			}
+		}
+		return -1
+	}
+	for _, c := range []struct {
+		op, status string
+		want       float64
+	}{{"read", "OK", 150}, {"update", "ERROR", 3}, {"update", "OK", -1}} {
+		if got := counter(c.op, c.status); got != c.want {
+			t.Errorf("ycsb_operations_total{operation=%q,status=%q} = %v, want %v", c.op, c.status, got, c.want)
+		}
+	}
+	lat := fams["ycsb_operation_latency_seconds"]
+	if lat == nil {
+		t.Fatalf("no latency histogram:\n%s", body)
+	}
+	found := false
+	for _, m := range lat.GetMetric() {
+		l := map[string]string{}
+		for _, lp := range m.GetLabel() {
+			l[lp.GetName()] = lp.GetValue()
+		}
+		h := m.GetHistogram()
+		switch {
+		case l["operation"] == "read" && l["result"] == "ok":
+			found = true
+			if h.GetSampleCount() != 150 {
+				t.Errorf("read count %d", h.GetSampleCount())
+			}
+			for _, b := range h.GetBucket() {
+				want := uint64(0)
+				switch {
+				case b.GetUpperBound() >= 0.05:
+					want = 150
+				case b.GetUpperBound() >= 0.00025:
+					want = 120
+				}
+				if b.GetCumulativeCount() != want {
+					t.Errorf("read le=%v: %d, want %d", b.GetUpperBound(), b.GetCumulativeCount(), want)
+				}
+			}
+			if s := h.GetSampleSum(); s < 0.92 || s > 0.93 { // 120×200µs + 30×30ms = 0.924 s (+HDR rounding)
+				t.Errorf("read sum %v", s)
+			}
+		case l["operation"] == "update" && l["result"] == "failed":
+			if h.GetSampleCount() != 3 {
+				t.Errorf("update-failed count %d", h.GetSampleCount())
+			}
+		default:
+			t.Errorf("unexpected series %v", l)
+		}
+	}
+	if !found {
+		t.Error("no read latency series")
+	}
+	if fams["ycsb_run_info"] == nil || fams["ycsb_warmup"].GetMetric()[0].GetGauge().GetValue() != 0 {
+		t.Errorf("run info or warm-up gauge missing:\n%s", body)
+	}
+	if !strings.Contains(string(body), `ycsb_operations_total{operation="read",status="OK"} 150`) {
+		t.Errorf("exposition:\n%s", body)
+	}
+}
+
+func TestListenBadAddress(t *testing.T) {
+	if _, err := Listen("127.0.0.1:notaport", Info{}); err == nil || !strings.Contains(err.Error(), "127.0.0.1:notaport") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	if got := quote("a\"b\\c\nd"); got != `"a\"b\\c\nd"` {
+		t.Error(got)
+	}
+}
