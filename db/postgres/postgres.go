@@ -322,11 +322,6 @@ func (pd *pgDB) check(ctx context.Context, p *props.Properties) error {
 // roundRobin implements PgJDBC's loadBalanceHosts=true: each new connection
 // starts with the next host of the list and falls back to the others.
 func roundRobin(base *pgconn.Config) func(context.Context, *pgx.ConnConfig) error {
-	type entry struct {
-		host string
-		port uint16
-		cfg  *pgconn.FallbackConfig
-	}
 	all := []*pgconn.FallbackConfig{{Host: base.Host, Port: base.Port, TLSConfig: base.TLSConfig}}
 	all = append(all, base.Fallbacks...)
 	// Group the entries by host: sslmode=prefer gives two per host.
