@@ -416,3 +416,96 @@ func startForwarder(t *testing.T, target string, onConn func(addr string)) strin
 	}()
 	return addr
 }
+
+// TestCancelInFlight cancels the run's context while an update waits for a
+// row lock: the session watches that context itself (not per statement), so
+// the statement must still end at once, and the session stays usable with a
+// new context.
+func TestCancelInFlight(t *testing.T) {
+	c := needPG(t)
+	table := testTable(t, c, "ycsb_cancel")
+	bg := context.Background()
+	if _, err := c.Exec(bg, "INSERT INTO "+table+" (YCSB_KEY, FIELD0) VALUES ('k', 'v0')"); err != nil {
+		t.Fatal(err)
+	}
+	d := mustOpen(t, "postgresql", map[string]string{"db.url": testURL(), "table": table, "jdbc.batchupdateapi": "true", "db.batchsize": "100"})
+	defer d.Close()
+	runCtx, cancel := context.WithCancel(bg)
+	ss, _ := d.Session(runCtx, 0, 1)
+	upd := []db.Field{{Name: "field0", Value: []byte("mine")}}
+	if err := ss.Update(runCtx, table, "k", upd); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.Insert(runCtx, table, "buffered", upd); !errors.Is(err, db.ErrBatched) {
+		t.Fatalf("insert: %v, want BATCHED_OK", err)
+	}
+	tx, err := c.Begin(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(bg)
+	if _, err := tx.Exec(bg, "UPDATE "+table+" SET FIELD0 = 'other' WHERE YCSB_KEY = 'k'"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Update(runCtx, table, "k", upd) }()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if db.StatusOf(err).IsOK() {
+			t.Errorf("update succeeded after cancel")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("update blocked on a row lock did not return after cancel")
+	}
+	if err := ss.Update(runCtx, table, "k", upd); db.StatusOf(err).IsOK() {
+		t.Errorf("update with a cancelled context succeeded")
+	}
+	tx.Rollback(bg)
+	// Close with a live context still sends the buffered insert.
+	if err := ss.Close(bg); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	var n int
+	if err := c.QueryRow(bg, "SELECT count(*) FROM "+table+" WHERE YCSB_KEY = 'buffered'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("buffered insert not sent at Close: %d rows (%v)", n, err)
+	}
+	ss2, _ := d.Session(bg, 0, 1)
+	defer ss2.Close(bg)
+	var r db.Record
+	if err := ss2.Read(bg, table, "k", nil, &r); err != nil {
+		t.Errorf("read on a new session: %v", err)
+	}
+}
+
+// TestAutocommitOff checks jdbc.autocommit=false: writes are committed every
+// db.batchsize writes and at Close.
+func TestAutocommitOff(t *testing.T) {
+	c := needPG(t)
+	table := testTable(t, c, "ycsb_noautocommit")
+	bg := context.Background()
+	d := mustOpen(t, "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb", "table": table,
+		"jdbc.autocommit": "false", "db.batchsize": "3"})
+	defer d.Close()
+	ss, _ := d.Session(bg, 0, 1)
+	count := func() (n int) {
+		c.QueryRow(bg, "SELECT count(*) FROM "+table).Scan(&n)
+		return n
+	}
+	want := []int{0, 0, 3, 3, 3, 6, 6}
+	for i, w := range want {
+		if err := ss.Insert(bg, table, fmt.Sprint("k", i), []db.Field{{Name: "field0", Value: []byte("v")}}); err != nil {
+			t.Fatalf("insert %d: %v", i, err)
+		}
+		if n := count(); n != w {
+			t.Errorf("after insert %d: %d rows visible, want %d", i, n, w)
+		}
+	}
+	if err := ss.Close(bg); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 7 {
+		t.Errorf("after Close: %d rows, want 7", n)
+	}
+}
