@@ -60,7 +60,7 @@ func (m *Meter) Line(now time.Time, ops int64, lat []Latency, width int) string 
 		}
 	}
 	// Current rate: since the previous draw.
-	if dt := now.Sub(m.lastTime).Seconds(); dt > 0 {
+	if dt := now.Sub(m.lastTime).Seconds(); dt >= 0.05 {
 		m.lastRate = float64(ops-m.lastOps) / dt
 		m.hasRate = true
 	}
@@ -101,7 +101,7 @@ func (m *Meter) Line(now time.Time, ops int64, lat []Latency, width int) string 
 	if m.warmSeen {
 		from, base = m.WarmupEnd, m.warmOps
 	}
-	if d := now.Sub(from).Seconds(); d > 0 && ops >= base {
+	if d := now.Sub(from).Seconds(); d >= 0.05 && ops >= base {
 		b.WriteString(Count(int64(math.Round(float64(ops-base) / d))))
 	} else {
 		b.WriteString("-")
