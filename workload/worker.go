@@ -31,7 +31,24 @@ type Worker struct {
 	record    db.Record
 	rows      db.Rows
 	expected  []byte
+	keys      *keyCache // run phase only
 }
+
+// keyCache remembers the names of recently used keys: skewed request
+// distributions ask for the same hot keys again and again, and hashing and
+// formatting a key is a good part of a transaction's client cost.
+// Direct-mapped, per worker: about 170 KB.
+type keyCache struct {
+	nums [keyCacheSize]int64 // keynum+1; 0 is an empty slot
+	lens [keyCacheSize]uint8
+	keys [keyCacheSize][keyCacheWidth]byte
+}
+
+const (
+	keyCacheBits  = 12
+	keyCacheSize  = 1 << keyCacheBits
+	keyCacheWidth = 32
+)
 
 // NewWorker returns the state of one worker, drawing from its own random
 // source seeded with seed, and operating through s.
@@ -62,6 +79,26 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 func (wk *Worker) key(keynum int64) string {
 	wk.keyBuf = AppendKey(wk.keyBuf[:0], keynum, wk.w.ZeroPadding, wk.w.OrderedInserts)
 	return unsafe.String(unsafe.SliceData(wk.keyBuf), len(wk.keyBuf))
+}
+
+// runKey is key for the run phase, through the worker's key cache. The
+// string shares the cache slot, valid until the next key is built.
+func (wk *Worker) runKey(keynum int64) string {
+	c := wk.keys
+	if c == nil {
+		c = new(keyCache)
+		wk.keys = c
+	}
+	slot := uint64(keynum) * 0x9e3779b97f4a7c15 >> (64 - keyCacheBits)
+	if c.nums[slot] == keynum+1 {
+		return unsafe.String(&c.keys[slot][0], int(c.lens[slot]))
+	}
+	k := wk.key(keynum)
+	if len(k) <= keyCacheWidth {
+		c.nums[slot] = keynum + 1
+		c.lens[slot] = uint8(copy(c.keys[slot][:], k))
+	}
+	return k
 }
 
 func (wk *Worker) fillValue(i int, key string) {
@@ -178,7 +215,7 @@ func (wk *Worker) nextKeynum() int64 {
 }
 
 func (wk *Worker) doRead(ctx context.Context) {
-	key := wk.key(wk.nextKeynum())
+	key := wk.runKey(wk.nextKeynum())
 	fields := wk.readFields(wk.w.readAllFieldsByName || wk.w.DataIntegrity)
 	wk.record.Reset()
 	_ = wk.s.Read(ctx, wk.w.Table, key, fields, &wk.record)
@@ -188,7 +225,7 @@ func (wk *Worker) doRead(ctx context.Context) {
 }
 
 func (wk *Worker) doUpdate(ctx context.Context) {
-	key := wk.key(wk.nextKeynum())
+	key := wk.runKey(wk.nextKeynum())
 	_ = wk.s.Update(ctx, wk.w.Table, key, wk.updateValues(key))
 }
 
@@ -205,7 +242,7 @@ func (wk *Worker) doInsert(ctx context.Context) {
 }
 
 func (wk *Worker) doScan(ctx context.Context) {
-	key := wk.key(wk.nextKeynum())
+	key := wk.runKey(wk.nextKeynum())
 	n := int(wk.scanLength.Next(wk.rng))
 	fields := wk.readFields(false)
 	wk.rows.Reset()
@@ -213,7 +250,7 @@ func (wk *Worker) doScan(ctx context.Context) {
 }
 
 func (wk *Worker) doReadModifyWrite(ctx context.Context) {
-	key := wk.key(wk.nextKeynum())
+	key := wk.runKey(wk.nextKeynum())
 	fields := wk.readFields(false)
 	values := wk.updateValues(key)
 	start := measurement.Now()

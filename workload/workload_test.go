@@ -348,3 +348,27 @@ func TestSpread6MatchesPut6(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyCache(t *testing.T) {
+	for _, ordered := range []string{"hashed", "ordered"} {
+		_, wk := newRig(t, true, "insertorder", ordered, "zeropadding", "12")
+		src := wyrand(9)
+		for i := 0; i < 200000; i++ {
+			n := int64(src.next() % 20000)
+			if i%3 == 0 {
+				n = int64(i) // a stream of new keys, to evict
+			}
+			want := KeyName(n, 12, ordered == "ordered")
+			if got := wk.runKey(n); got != want {
+				t.Fatalf("runKey(%d) = %q, want %q", n, got, want)
+			}
+		}
+	}
+	// Keys longer than a cache slot are built every time, and still right.
+	_, wk := newRig(t, true, "zeropadding", "40")
+	for i := int64(0); i < 3; i++ {
+		if got, want := wk.runKey(7), KeyName(7, 40, false); got != want {
+			t.Fatalf("long key %q, want %q", got, want)
+		}
+	}
+}
