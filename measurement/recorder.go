@@ -153,6 +153,10 @@ type Recorder struct {
 	exact   bool // keep count/sum/min/max (every type but hdrhistogram)
 	firsts  *firsts
 
+	// warm is set by the owning worker while it runs warm-up operations:
+	// they are not recorded. Only the owner reads or writes it.
+	warm bool
+
 	mu    sync.Mutex
 	cur   *set // guarded by mu
 	spare *set // owned by the Collector between harvests
@@ -245,6 +249,9 @@ func (r *Recorder) record(slot **series, first *atomic.Int64, us, endNs int64) {
 // its status maps to and its status under the plain name. Times are Now()
 // values; intendedNs is the schedule's start time, or 0 when there is none.
 func (r *Recorder) Done(op Op, st db.Status, startNs, endNs, intendedNs int64) {
+	if r.warm {
+		return
+	}
 	k := r.cfg.KindOf(st)
 	r.mu.Lock()
 	r.measureLocked(op, k, startNs, endNs, intendedNs)
@@ -254,6 +261,9 @@ func (r *Recorder) Done(op Op, st db.Status, startNs, endNs, intendedNs int64) {
 
 // Measure records a latency with no status (READ-MODIFY-WRITE, CLEANUP).
 func (r *Recorder) Measure(op Op, startNs, endNs, intendedNs int64) {
+	if r.warm {
+		return
+	}
 	r.mu.Lock()
 	r.measureLocked(op, KindOK, startNs, endNs, intendedNs)
 	r.mu.Unlock()
@@ -262,7 +272,7 @@ func (r *Recorder) Measure(op Op, startNs, endNs, intendedNs int64) {
 // MeasureValue records a value in µs that is not a time span (VERIFY keeps
 // its status under its own name; SCAN-LATENCY-PER-RECORD is a quotient).
 func (r *Recorder) MeasureValue(op Op, us int64) {
-	if r.cfg.Interval == IntervalIntended {
+	if r.warm || r.cfg.Interval == IntervalIntended {
 		return // the reference drops plain measurements in this mode
 	}
 	now := Now()
@@ -273,6 +283,9 @@ func (r *Recorder) MeasureValue(op Op, us int64) {
 
 // Return counts a status under op without a latency (VERIFY).
 func (r *Recorder) Return(op Op, st db.Status) {
+	if r.warm {
+		return
+	}
 	r.mu.Lock()
 	r.cur.returns[op][st]++
 	r.mu.Unlock()
@@ -292,6 +305,13 @@ func (r *Recorder) measureLocked(op Op, k Kind, startNs, endNs, intendedNs int64
 		r.record(&r.cur.intended[op][k], &r.firsts.intended[op][k], (endNs-intendedNs)/1000, endNs)
 	}
 }
+
+// SetWarmup says whether the owning worker's next operations are warm-up:
+// while on, nothing is recorded. Call it from the owning worker only.
+func (r *Recorder) SetWarmup(on bool) { r.warm = on }
+
+// Warmup reports whether the Recorder is discarding warm-up operations.
+func (r *Recorder) Warmup() bool { return r.warm }
 
 // swap takes the current generation and starts a fresh one.
 func (r *Recorder) swap() *set {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/measurement/report"
 	"github.com/goycsb/ycsb/props"
 )
@@ -52,9 +53,12 @@ type reporter struct {
 	hdr       *measurement.HdrLogs
 	collector *measurement.Collector
 	interval  time.Duration // internal collector tick without -s
+	prom      *prom.Exporter
+	progress  *progressLine
+	warmupMs  int64 // the warm-up's length, when there was one
 
 	mu        sync.Mutex // guards intervals (OnInterval runs on the ticking goroutine)
-	startNs   int64
+	startNs   int64      // origin of the intervals: the start of measurement
 	intervals []report.Interval
 
 	quit, done chan struct{}
@@ -101,7 +105,26 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, e
 		}
 		r.rawOut = f
 	}
+	if s.promAddr != "" {
+		e, err := prom.Listen(s.promAddr, prom.Info{Binding: o.Binding, Phase: map[bool]string{false: "load", true: "run"}[s.transactions]})
+		if err != nil {
+			if r.rawOut != nil {
+				r.rawOut.Close()
+			}
+			return nil, props.Errorf("prometheus.addr", "%v", err)
+		}
+		r.prom = e
+		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", e.Addr())
+	}
 	return r, nil
+}
+
+// close releases what newReporter opened and finish did not.
+func (r *reporter) close() {
+	if r.prom != nil {
+		r.prom.Close()
+		r.prom = nil
+	}
 }
 
 // statusOut is where status lines go: stderr, and also stdout with the
@@ -116,17 +139,26 @@ func (r *reporter) statusOut() io.Writer {
 // attach hooks the reporter to the collector's interval harvests.
 func (r *reporter) attach(c *measurement.Collector) {
 	r.collector = c
-	if !r.wantJSON && r.hdr == nil {
+	if !r.wantJSON && r.hdr == nil && r.prom == nil {
 		return
 	}
 	c.OnInterval = func(startNs, endNs int64, iv *measurement.Snapshot) {
 		if r.hdr != nil {
 			r.hdr.Write(startNs, endNs, iv)
 		}
+		if r.prom != nil {
+			r.prom.Observe(iv)
+		}
 		if !r.wantJSON {
 			return
 		}
-		in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}}
+		r.mu.Lock()
+		origin := r.startNs
+		r.mu.Unlock()
+		if endNs <= origin {
+			return // an interval of the warm-up: nothing was recorded
+		}
+		in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
 		for i := range iv.Measurements {
 			m := &iv.Measurements[i]
 			if m.Intended || m.Kind != measurement.KindOK {
@@ -140,24 +172,49 @@ func (r *reporter) attach(c *measurement.Collector) {
 				in.ByOp[m.Name] = n
 			}
 		}
+		in.StartMs = max(startNs-origin, 0) / 1e6
+		in.EndMs = (endNs - origin) / 1e6
 		r.mu.Lock()
-		if r.startNs == 0 {
-			r.startNs = startNs
-		}
-		in.StartMs = (startNs - r.startNs) / 1e6
-		in.EndMs = (endNs - r.startNs) / 1e6
 		r.intervals = append(r.intervals, in)
 		r.mu.Unlock()
 	}
 }
 
-// start begins the internal interval ticks when the JSON report or the
-// HDR logs want intervals and no status thread is ticking the collector.
-func (r *reporter) start(status bool) {
+// intervalLatency is the per-interval latency of the JSON report.
+func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency {
+	out := map[string]report.IntervalLatency{}
+	for i := range iv.Measurements {
+		m := &iv.Measurements[i]
+		st := measurement.StatsOf(m.Hist)
+		if st.Count == 0 {
+			continue
+		}
+		il := report.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
+		for _, p := range report.IntervalPercentiles {
+			il.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+		}
+		out[m.Name] = il
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// start begins the internal interval ticks when the JSON report, the HDR
+// logs, the Prometheus endpoint or the progress line want intervals and no
+// status thread is ticking the collector. startNs is the run's start (a Now
+// value); with a warm-up, the intervals start when it ends, and one extra
+// tick then makes the first measured interval begin there.
+func (r *reporter) start(status bool, start time.Time, startNs int64, pl *progressLine) {
 	r.mu.Lock()
-	r.startNs = measurement.Now()
+	r.startNs = startNs + int64(r.s.warmup)
 	r.mu.Unlock()
-	if status || (!r.wantJSON && r.hdr == nil) {
+	if r.prom != nil && r.s.warmup > 0 {
+		r.prom.SetWarmupEnd(start.Add(r.s.warmup))
+	}
+	r.progress = pl
+	if status || (!r.wantJSON && r.hdr == nil && r.prom == nil && pl == nil) {
 		return
 	}
 	r.quit, r.done = make(chan struct{}), make(chan struct{})
@@ -165,15 +222,44 @@ func (r *reporter) start(status bool) {
 		defer close(r.done)
 		t := time.NewTicker(r.interval)
 		defer t.Stop()
+		// The warm-up tick comes just before the workers start recording,
+		// so that it harvests nothing and the first measured interval
+		// starts with the measurement; a regular tick close to it is
+		// dropped, so no sliver of an interval is reported.
+		var warm <-chan time.Time
+		warmEnd := start.Add(r.s.warmup)
+		if r.s.warmup > 0 {
+			early := min(5*time.Millisecond, r.s.warmup/2)
+			wt := time.NewTimer(r.s.warmup - early)
+			defer wt.Stop()
+			warm = wt.C
+		}
+		if pl != nil {
+			pl.draw(time.Now(), &measurement.Snapshot{})
+		}
 		for {
 			select {
 			case <-t.C:
-				r.collector.Tick()
+				if warm != nil && time.Until(warmEnd) < r.interval/4 {
+					continue
+				}
+				r.tick()
+			case <-warm:
+				warm = nil
+				r.tick()
+				t.Reset(r.interval)
 			case <-r.quit:
 				return
 			}
 		}
 	}()
+}
+
+func (r *reporter) tick() {
+	snap := r.collector.Tick()
+	if r.progress != nil {
+		r.progress.draw(time.Now(), snap)
+	}
 }
 
 // stop ends the internal ticks; the runner's final Tick follows.
@@ -262,6 +348,7 @@ func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, st
 		Start:           start.UTC(),
 		End:             end.UTC(),
 		RunTimeMs:       end.Sub(start).Milliseconds(),
+		WarmupMs:        r.warmupMs,
 		Operations:      ops,
 	}
 	if d := end.Sub(start).Seconds(); d > 0 {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,6 +63,9 @@ type settings struct {
 	exporter       string
 	exportFile     string
 	spin           bool
+	warmup         time.Duration // operations in the first warmup are not measured
+	progress       string        // auto, true, false: the live progress line
+	promAddr       string        // prometheus.addr: serve /metrics there
 }
 
 var workloadClasses = map[string]bool{
@@ -133,6 +137,21 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	if s.spin, err = p.Bool("spin.sleep", false); err != nil {
 		return nil, err
 	}
+	wu, err := p.Float64("warmup", 0)
+	if err != nil {
+		return nil, err
+	}
+	if wu < 0 || wu > 1e9 {
+		return nil, props.Invalid("warmup", p.String("warmup", ""), "seconds of warm-up, 0 or more")
+	}
+	s.warmup = time.Duration(wu * float64(time.Second))
+	if s.progress, err = p.OneOf("progress", "auto", "auto", "true", "false"); err != nil {
+		return nil, err
+	}
+	if s.progress == "true" && s.status {
+		return nil, props.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
+	}
+	s.promAddr = p.String("prometheus.addr", "")
 	return s, nil
 }
 
@@ -145,6 +164,8 @@ type worker struct {
 	done     atomic.Int64 // operations done, published every few operations
 	_        [56]byte     // keep neighbours' counters off this cache line
 	finished int64
+	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
+	warmOps  int64 // operations done during the warm-up
 
 	// How far behind the -target schedule operations started (ns).
 	lagSum, lagMax, lagLast int64
@@ -167,6 +188,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return setupErr(err)
 	}
+	defer rep.close()
 	fmt.Fprintln(o.Stderr, "Loading workload...")
 	wl, err := workload.New(p, s.transactions, o.Stderr)
 	if err != nil {
@@ -245,8 +267,21 @@ func Run(ctx context.Context, o Options) error {
 	runtime.ReadMemStats(&gcStart)
 	start := time.Now()
 	startNs := measurement.Now()
+	if s.warmup > 0 {
+		fmt.Fprintf(o.Stderr, "Warm-up: the first %s are not measured.\n", s.warmup)
+		for _, w := range workers {
+			w.warmEnd = startNs + int64(s.warmup)
+		}
+	}
 
-	rep.start(s.status)
+	var pl *progressLine
+	if !s.status && s.progress != "false" {
+		fd := terminal(o.Stderr)
+		if s.progress == "true" || (fd >= 0 && os.Getenv("TERM") != "dumb") {
+			pl = newProgressLine(o.Stderr, fd, s, workers, start)
+		}
+	}
+	rep.start(s.status, start, startNs, pl)
 	var status *statusTicker
 	if s.status {
 		status = startStatus(rep.statusOut(), s, collector, workers, start)
@@ -255,9 +290,13 @@ func Run(ctx context.Context, o Options) error {
 	if s.maxExecution > 0 {
 		fmt.Fprintf(o.Stderr, "Maximum execution time specified as: %d secs\n", int64(s.maxExecution/time.Second))
 		timer = time.AfterFunc(s.maxExecution, func() {
-			fmt.Fprintln(o.Stderr, "Maximum time elapsed. Requesting stop for the workload.")
+			say := func(msg string) { fmt.Fprintln(o.Stderr, msg) }
+			if pl != nil {
+				say = pl.message
+			}
+			say("Maximum time elapsed. Requesting stop for the workload.")
 			wl.Stop()
-			fmt.Fprintln(o.Stderr, "Stop requested for workload. Now Joining!")
+			say("Stop requested for workload. Now Joining!")
 		})
 	}
 
@@ -287,9 +326,21 @@ func Run(ctx context.Context, o Options) error {
 	var gcEnd runtime.MemStats
 	runtime.ReadMemStats(&gcEnd)
 
+	if pl != nil {
+		pl.finish(end)
+	}
+	// With a warm-up, the run time, the throughput and the operations cover
+	// the measured part only.
+	measured := start.Add(s.warmup)
+	if measured.After(end) {
+		measured = end
+		if s.warmup > 0 {
+			fmt.Fprintln(o.Stderr, "Warning: the run ended during the warm-up: nothing was measured.")
+		}
+	}
 	var ops int64
 	for _, w := range workers {
-		ops += w.finished
+		ops += w.finished - w.warmOps
 	}
 	collector.Tick()
 	total := collector.Total()
@@ -299,8 +350,13 @@ func Run(ctx context.Context, o Options) error {
 	}
 	closeErr := closeDB()
 
-	_ = startNs
-	rows := overallRows(end.Sub(start), ops, &gcStart, &gcEnd)
+	rows := overallRows(end.Sub(measured), ops, &gcStart, &gcEnd)
+	if s.warmup > 0 {
+		// After the reference's two OVERALL rows, so parsers keyed on them
+		// keep working.
+		rep.warmupMs = measured.Sub(start).Milliseconds()
+		rows = slices.Insert(rows, 2, measurement.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(rep.warmupMs)})
+	}
 	rows = append(rows, total.Rows(mcfg)...)
 	if tick > 0 {
 		rows = append(rows, scheduleRows(s.target, ops, workers)...)
@@ -308,7 +364,7 @@ func Run(ctx context.Context, o Options) error {
 	for _, st := range stats {
 		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
-	if err := rep.finish(total, rows, start, end, ops); err != nil {
+	if err := rep.finish(total, rows, measured, end, ops); err != nil {
 		return err
 	}
 	return closeErr
@@ -367,7 +423,18 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 	trackIntended := mcfg.Interval != measurement.IntervalOp
 	start := measurement.Now()
 	var n int64
+	// During the warm-up the worker reads the clock before each operation
+	// and compares it with its read-only warmEnd; after it, nothing.
+	warming := w.warmEnd > 0
+	rec := w.session.Recorder()
+	rec.SetWarmup(warming)
 	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {
+		if warming && measurement.Now() >= w.warmEnd {
+			warming = false
+			rec.SetWarmup(false)
+			w.warmOps = n
+			w.lagSum, w.lagMax = 0, 0
+		}
 		if tick > 0 {
 			due := start + n*tick
 			if now := measurement.Now(); due > now {
@@ -402,6 +469,10 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 		if n&15 == 0 {
 			w.done.Store(n)
 		}
+	}
+	if warming {
+		w.warmOps = n
+		w.lagSum, w.lagMax, w.lagLast = 0, 0, 0
 	}
 	w.session.Intended = 0
 }

@@ -49,11 +49,14 @@ type Report struct {
 	Clients int      `json:"clients"`
 	Sources []string `json:"sources,omitempty"`
 
-	Start      time.Time `json:"start"`
-	End        time.Time `json:"end"`
-	RunTimeMs  int64     `json:"runtime_ms"`
-	Operations int64     `json:"operations"`
-	Throughput float64   `json:"throughput_ops_sec"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	RunTimeMs int64     `json:"runtime_ms"`
+	// WarmupMs is how long the warm-up ran before Start (warmup); its
+	// operations are in none of the figures.
+	WarmupMs   int64   `json:"warmup_ms,omitempty"`
+	Operations int64   `json:"operations"`
+	Throughput float64 `json:"throughput_ops_sec"`
 
 	// Intervals are the operations completed per interval, overall and by
 	// operation name: the samples ycsb compare tests throughput with.
@@ -73,7 +76,23 @@ type Interval struct {
 	EndMs   int64            `json:"end_ms"`
 	Ops     int64            `json:"ops"`
 	ByOp    map[string]int64 `json:"by_op,omitempty"`
+	// Latency is each measurement's latency within the interval, keyed by
+	// measurement name (READ, READ-FAILED, Intended-READ). Reports written
+	// before it existed have none; readers must cope with its absence.
+	Latency map[string]IntervalLatency `json:"latency,omitempty"`
 }
+
+// IntervalLatency is one measurement's latency within one interval.
+// Percentiles holds p50, p90, p95, p99 and p99.9 (PercentileKey).
+type IntervalLatency struct {
+	Count       int64            `json:"count"`
+	MeanUs      float64          `json:"mean_us"`
+	MaxUs       int64            `json:"max_us"`
+	Percentiles map[string]int64 `json:"percentiles_us"`
+}
+
+// IntervalPercentiles are the percentiles kept per interval.
+var IntervalPercentiles = []float64{50, 90, 95, 99, 99.9}
 
 // Measurement is one measurement (READ, READ-FAILED, Intended-READ, ...).
 // The summary figures are derived from Histogram and kept for readers that

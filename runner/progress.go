@@ -1,0 +1,79 @@
+package runner
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/progress"
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// progressLine redraws one line on a terminal after every collector tick
+// (report.interval) while the run goes; see internal/progress.
+type progressLine struct {
+	mu      sync.Mutex // the ticker draws, the time limit prints messages
+	out     io.Writer
+	fd      int // the terminal, for its width; -1 when forced onto a non-terminal
+	meter   progress.Meter
+	workers []*worker
+	lat     []progress.Latency
+}
+
+// eraseLine goes back to the start of the line and clears what is left of
+// the previous draw after the new text.
+const eraseLine = "\x1b[K"
+
+func newProgressLine(out io.Writer, fd int, s *settings, workers []*worker, start time.Time) *progressLine {
+	pl := &progressLine{out: out, fd: fd, workers: workers}
+	pl.meter = progress.Meter{Start: start, TotalOps: s.opCount, MaxTime: s.maxExecution}
+	if s.warmup > 0 {
+		pl.meter.WarmupEnd = start.Add(s.warmup)
+	}
+	return pl
+}
+
+// draw shows the line for now, with the p99 of each operation in snap (the
+// interval just harvested).
+func (pl *progressLine) draw(now time.Time, snap *measurement.Snapshot) {
+	pl.lat = pl.lat[:0]
+	for i := range snap.Measurements {
+		m := &snap.Measurements[i]
+		if m.Intended || m.Kind != measurement.KindOK || m.Hist == nil || m.Hist.TotalCount() == 0 ||
+			m.Op == measurement.ScanLatencyPerRecord || m.Op == measurement.Cleanup {
+			continue
+		}
+		st := measurement.StatsOf(m.Hist)
+		pl.lat = append(pl.lat, progress.Latency{Name: m.Name, P99Us: st.Percentile(99)})
+	}
+	pl.write(now, false)
+}
+
+func (pl *progressLine) write(now time.Time, final bool) {
+	var ops int64
+	for _, w := range pl.workers {
+		ops += w.done.Load()
+	}
+	width := termWidth(pl.fd)
+	if width > 0 {
+		width-- // never touch the last column: some terminals wrap there
+	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	line := "\r" + pl.meter.Line(now, ops, pl.lat, width) + eraseLine
+	if final {
+		line += "\n"
+	}
+	io.WriteString(pl.out, line)
+}
+
+// message prints a line of text where the progress line is; the next draw
+// brings the progress line back below it.
+func (pl *progressLine) message(text string) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	io.WriteString(pl.out, "\r"+eraseLine+text+"\n")
+}
+
+// finish draws the last line, with every operation counted, and ends it.
+func (pl *progressLine) finish(now time.Time) { pl.write(now, true) }
