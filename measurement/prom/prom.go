@@ -65,7 +65,7 @@ type Exporter struct {
 	mu     sync.Mutex
 	ops    map[opStatus]int64
 	hists  map[histKey]*hist
-	warmup bool
+	warmupEnd time.Time // ycsb_warmup is 1 until then
 
 	ln  net.Listener
 	srv *http.Server
@@ -121,10 +121,10 @@ func (e *Exporter) Close() error {
 	return err
 }
 
-// SetWarmup sets the ycsb_warmup gauge.
-func (e *Exporter) SetWarmup(on bool) {
+// SetWarmupEnd makes ycsb_warmup 1 until t.
+func (e *Exporter) SetWarmupEnd(t time.Time) {
 	e.mu.Lock()
-	e.warmup = on
+	e.warmupEnd = t
 	e.mu.Unlock()
 }
 
@@ -216,7 +216,7 @@ func (e *Exporter) WriteText(b *bytes.Buffer) {
 	family(b, "ycsb_run_info", "gauge", "The binding and phase of the run; always 1.")
 	fmt.Fprintf(b, "ycsb_run_info{binding=%s,phase=%s} 1\n", quote(e.info.Binding), quote(e.info.Phase))
 	family(b, "ycsb_warmup", "gauge", "1 while warm-up operations run (they are not counted), else 0.")
-	fmt.Fprintf(b, "ycsb_warmup %d\n", map[bool]int{false: 0, true: 1}[e.warmup])
+	fmt.Fprintf(b, "ycsb_warmup %d\n", map[bool]int{false: 0, true: 1}[time.Now().Before(e.warmupEnd)])
 
 	family(b, "ycsb_operations_total", "counter", "Database operations completed, by operation and return status.")
 	keys := make([]opStatus, 0, len(e.ops))
