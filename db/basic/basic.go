@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -65,7 +66,7 @@ func open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		sb.WriteString("***************** properties *****************\n")
 		for _, k := range p.Keys() {
 			v, _ := p.Get(k)
-			fmt.Fprintf(&sb, "%q=%q\n", k, v)
+			fmt.Fprintf(&sb, "%q=%q\n", k, secret.Value(k, v))
 		}
 		sb.WriteString(strings.Repeat("*", 46) + "\n")
 		b.print(sb.String())

@@ -103,10 +103,14 @@ func Run(t *testing.T, open func(t *testing.T) db.DB, opts Options) {
 		}
 		t.Run(c.name, func(t *testing.T) {
 			ss := s.session(t, 0, 1)
+			// In a cleanup, so a failed check still returns its pooled
+			// connection and the next checks do not wait for one.
+			t.Cleanup(func() {
+				if err := ss.Close(context.Background()); err != nil {
+					t.Errorf("Session.Close: %v", err)
+				}
+			})
 			c.fn(t, ss, s.prefix+"-"+c.name+"-")
-			if err := ss.Close(context.Background()); err != nil {
-				t.Errorf("Session.Close: %v", err)
-			}
 		})
 	}
 }

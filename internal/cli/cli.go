@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
 )
@@ -286,7 +287,7 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "Command line: %s\n", strings.Join(args, " "))
+		fmt.Fprintf(env.Stderr, "Command line: %s\n", strings.Join(secret.Args(args), " "))
 		fmt.Fprintf(env.Stderr, "ycsb-go %s, binding %s\n\n", Version, name)
 		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr})
 	}

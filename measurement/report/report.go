@@ -12,12 +12,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/goycsb/ycsb/internal/secret"
 	"io"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -204,27 +203,17 @@ func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 }
 
 // IsPassword reports whether a property's value must not be written out.
-func IsPassword(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "passwd") || strings.Contains(n, "password")
-}
+func IsPassword(name string) bool { return secret.IsPassword(name) }
 
 // Mask is what a password-like setting's value becomes.
-const Mask = "*****"
+const Mask = secret.Mask
 
-// MaskSettings returns m with password-like values replaced by Mask.
+// MaskSettings returns m with passwords masked: password-like properties,
+// URL passwords and password= parameters in any value.
 func MaskSettings(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		if IsPassword(k) && v != "" {
-			v = Mask
-		} else if u, err := url.Parse(v); err == nil && u.User != nil {
-			if _, has := u.User.Password(); has {
-				u.User = url.UserPassword(u.User.Username(), "xxxxx")
-				v = strings.Replace(u.String(), "xxxxx", Mask, 1)
-			}
-		}
-		out[k] = v
+		out[k] = secret.Value(k, v)
 	}
 	return out
 }
