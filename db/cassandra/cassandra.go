@@ -114,7 +114,7 @@ func parseConfig(p *props.Properties) (*config, error) {
 	c := &config{}
 	raw, ok := p.Get(propHosts)
 	if !ok || strings.TrimSpace(raw) == "" {
-		return nil, props.Errorf(propHosts, "required property %q missing for cassandra-cql (a comma-separated list of contact points, e.g. -p hosts=127.0.0.1)", propHosts)
+		return nil, props.Errorf(propHosts, "required property missing for cassandra-cql: a comma-separated list of contact points, e.g. -p hosts=127.0.0.1")
 	}
 	for _, h := range strings.Split(raw, ",") {
 		h = strings.TrimSpace(h)

@@ -3,11 +3,16 @@ package cassandra
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -238,5 +243,349 @@ func TestConformance(t *testing.T) {
 			}
 			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, m) }, dbtest.Options{TokenOrderScan: true})
 		})
+	}
+}
+
+// BenchmarkOps measures one worker's operations against the local node; the
+// allocations are the driver's plus ours (ours should be none).
+func BenchmarkOps(b *testing.B) {
+	needCassandra(b)
+	m := baseProps("ycsb_test")
+	m["cassandra.writeconsistencylevel"] = "ONE"
+	d := mustOpen(b, m)
+	defer d.Close()
+	ss, err := d.Session(context.Background(), 0, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close(context.Background())
+	ctx := context.Background()
+	vals := make([]db.Field, 10)
+	for i := range vals {
+		vals[i] = db.Field{Name: fmt.Sprintf("field%d", i), Value: bytes.Repeat([]byte{'v'}, 100)}
+	}
+	keys := make([]string, 100)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("bench%04d", i)
+		if err := ss.Insert(ctx, "usertable", keys[i], vals); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var rec db.Record
+	var rows db.Rows
+	b.Run("Read", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			rec.Reset()
+			if err := ss.Read(ctx, "usertable", keys[i%len(keys)], nil, &rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Update", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := ss.Update(ctx, "usertable", keys[i%len(keys)], vals[3:4]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Insert", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := ss.Insert(ctx, "usertable", keys[i%len(keys)], vals); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Scan10", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			rows.Reset()
+			if err := ss.Scan(ctx, "usertable", keys[i%len(keys)], 10, nil, &rows); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// repoRoot is the module root, two levels above this package.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// ycsbBinary builds cmd/ycsb once for the command-line tests.
+func ycsbBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ycsb-cassandra-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "ycsb")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/ycsb")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/ycsb: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// ycsb runs the command line and returns stdout, stderr and the exit code.
+func ycsb(t testing.TB, timeout time.Duration, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, ycsbBinary(t), args...)
+	cmd.Dir = repoRoot(t)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("ycsb %v: %v", args, err)
+		}
+		code = ee.ExitCode()
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// freePort returns a loopback port with nothing listening on it.
+func freePort(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	return port
+}
+
+// TestOpenErrorsCLI checks that a setup error is one line and exit code 2
+// before the run starts, and that the password shows nowhere.
+func TestOpenErrorsCLI(t *testing.T) {
+	needCassandra(t)
+	const secret = "s3cr3t-Pa55"
+	authPort := fakeAuthServer(t)
+	// The password comes from a properties file, as users keep it: the
+	// command line is echoed at startup.
+	pf := filepath.Join(t.TempDir(), "cassandra.properties")
+	if err := os.WriteFile(pf, []byte("cassandra.password="+secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"load", "cassandra-cql", "-P", "workloads/workloada", "-P", pf, "-p", "recordcount=10",
+		"-p", "cassandra.connecttimeoutmillis=2000"}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no hosts", nil, "hosts: required property missing"},
+		{"wrong host", []string{"-p", "hosts=127.0.0.2", "-p", "port=" + testPort()}, "cassandra: connect to 127.0.0.2"},
+		{"wrong port", []string{"-p", "hosts=" + testHost, "-p", "port=" + freePort(t)}, "cassandra: connect to " + testHost},
+		{"wrong credentials", []string{"-p", "hosts=" + testHost, "-p", "port=" + authPort, "-p", "cassandra.username=ycsb"}, "cassandra: connect to"},
+		{"missing keyspace", []string{"-p", "hosts=" + testHost, "-p", "port=" + testPort(), "-p", "cassandra.keyspace=no_such_ks"}, "keyspace no_such_ks does not exist"},
+		{"missing table", []string{"-p", "hosts=" + testHost, "-p", "port=" + testPort(), "-p", "cassandra.keyspace=ycsb_test", "-p", "table=no_such_table"}, "table ycsb_test.no_such_table does not exist"},
+		{"bad level", []string{"-p", "hosts=" + testHost, "-p", "cassandra.writeconsistencylevel=MANY"}, "cassandra.writeconsistencylevel"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := ycsb(t, time.Minute, append(append([]string{}, base...), tc.args...)...)
+			if code != 2 {
+				t.Errorf("exit code %d, want 2\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			// The command line echoes its banner; the error is one line of its own.
+			var errLines []string
+			for _, l := range strings.Split(stderr, "\n") {
+				if strings.HasPrefix(l, "ycsb: ") {
+					errLines = append(errLines, l)
+				}
+			}
+			if len(errLines) != 1 || !strings.Contains(errLines[0], tc.want) {
+				t.Errorf("stderr %q: want one error line containing %q", stderr, tc.want)
+			}
+			if strings.Contains(stdout, "[OVERALL]") {
+				t.Errorf("the run started: %s", stdout)
+			}
+			if strings.Contains(stdout+stderr, secret) {
+				t.Errorf("the password appears in the output:\n%s\n%s", stdout, stderr)
+			}
+		})
+	}
+}
+
+// fakeAuthServer speaks just enough of the native protocol (v4) to ask for
+// a password and reject it, as a node with PasswordAuthenticator does; the
+// test node runs without authentication. It returns its port.
+func fakeAuthServer(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go serveFakeAuth(c)
+		}
+	}()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
+}
+
+func serveFakeAuth(c net.Conn) {
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	str := func(s string) []byte { return append([]byte{byte(len(s) >> 8), byte(len(s))}, s...) }
+	reply := func(version byte, stream []byte, op byte, body []byte) error {
+		h := []byte{0x80 | version, 0, stream[0], stream[1], op, 0, 0, 0, 0}
+		binary.BigEndian.PutUint32(h[5:], uint32(len(body)))
+		_, err := c.Write(append(h, body...))
+		return err
+	}
+	errBody := func(code uint32, msg string) []byte {
+		b := binary.BigEndian.AppendUint32(nil, code)
+		return append(b, str(msg)...)
+	}
+	for {
+		h := make([]byte, 9)
+		if _, err := io.ReadFull(c, h); err != nil {
+			return
+		}
+		body := make([]byte, binary.BigEndian.Uint32(h[5:]))
+		if _, err := io.ReadFull(c, body); err != nil {
+			return
+		}
+		version, stream, op := h[0]&0x7f, h[2:4], h[4]
+		var err error
+		switch {
+		case version != 4:
+			err = reply(version, stream, 0x00, errBody(0x000A, fmt.Sprintf("Invalid or unsupported protocol version (%d); supported versions are (3/v3, 4/v4)", version)))
+		case op == 0x05: // OPTIONS
+			err = reply(version, stream, 0x06, []byte{0, 0})
+		case op == 0x01: // STARTUP
+			err = reply(version, stream, 0x03, str("org.apache.cassandra.auth.PasswordAuthenticator"))
+		case op == 0x0F: // AUTH_RESPONSE
+			err = reply(version, stream, 0x00, errBody(0x0100, "Provided username ycsb and/or password are incorrect"))
+		default:
+			err = reply(version, stream, 0x00, errBody(0x000A, "unexpected request"))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// TestNodeRestartDuringRun stops the node in the middle of a run and starts
+// it again: the operations in between fail and are counted, the run goes
+// on, reconnects and ends with its report and exit code 0.
+func TestNodeRestartDuringRun(t *testing.T) {
+	needCassandra(t)
+	if testPort() != "9042" {
+		t.Skip("the restart test drives scripts/cassandra.sh, which runs the node on 9042")
+	}
+	script := filepath.Join(repoRoot(t), "scripts", "cassandra.sh")
+	node := func(arg string) {
+		t.Helper()
+		cmd := exec.Command(script, arg)
+		out, err := cmd.CombinedOutput()
+		t.Logf("cassandra.sh %s: %s", arg, strings.TrimSpace(string(out)))
+		if err != nil {
+			t.Fatalf("scripts/cassandra.sh %s: %v", arg, err)
+		}
+	}
+	// Whatever happens, leave the node running for the other tests.
+	t.Cleanup(func() { exec.Command(script, "start").Run() })
+
+	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + testHost, "-p", "cassandra.keyspace=ycsb_fault",
+		"-p", "cassandra.createschema=true", "-p", "recordcount=1000", "-p", "cassandra.readtimeoutmillis=2000",
+		"-p", "cassandra.connecttimeoutmillis=1000", "-threads", "4"}
+	if stdout, stderr, code := ycsb(t, time.Minute, append([]string{"load", "cassandra-cql"}, common...)...); code != 0 {
+		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	const runFor = 45
+	ctx, cancel := context.WithTimeout(context.Background(), 2*runFor*time.Second)
+	defer cancel()
+	args := append([]string{"run", "cassandra-cql"}, common...)
+	args = append(args, "-p", "operationcount=100000000", "-p", fmt.Sprintf("maxexecutiontime=%d", runFor),
+		"-target", "300", "-s", "-p", "status.interval=1")
+	cmd := exec.CommandContext(ctx, ycsbBinary(t), args...)
+	cmd.Dir = repoRoot(t)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(6 * time.Second)
+	node("stop")
+	time.Sleep(3 * time.Second)
+	node("start")
+	back := time.Since(start)
+	t.Logf("node back after %.1fs of the run", back.Seconds())
+	err := cmd.Wait()
+	if err != nil {
+		t.Fatalf("run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "[OVERALL], RunTime(ms)") {
+		t.Fatalf("no final report:\n%s", out)
+	}
+	failed := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "Return=") && !strings.Contains(line, "Return=OK") {
+			var n int
+			fmt.Sscan(line[strings.LastIndex(line, ",")+1:], &n)
+			failed += n
+			t.Log(line)
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no operation failed while the node was down:\n%s", out)
+	}
+	// Reconnected: the status lines of the last seconds show operations again.
+	var tail []float64
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if i := strings.Index(line, " current ops/sec"); i > 0 {
+			f := strings.Fields(line[:i])
+			var v float64
+			fmt.Sscan(f[len(f)-1], &v)
+			tail = append(tail, v)
+		}
+	}
+	t.Logf("ops/sec per second of the run: %v", tail)
+	if len(tail) < 5 {
+		t.Fatalf("too few status lines:\n%s", stderr.String())
+	}
+	last := tail[len(tail)-4 : len(tail)-1]
+	for _, v := range last {
+		if v < 100 {
+			t.Errorf("throughput did not recover after the restart: last status rates %v", last)
+			break
+		}
 	}
 }
