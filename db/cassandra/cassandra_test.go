@@ -589,3 +589,37 @@ func TestNodeRestartDuringRun(t *testing.T) {
 		}
 	}
 }
+
+// TestTracingAndDebug checks that cassandra.tracing traces every statement
+// (counted in the report) and that debug prints the cluster and statements.
+func TestTracingAndDebug(t *testing.T) {
+	needCassandra(t)
+	m := baseProps("ycsb_test")
+	m["cassandra.tracing"] = "true"
+	m["debug"] = "true"
+	d, out, err := openWith(t, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if !strings.Contains(out, "Connected to cluster: ") {
+		t.Errorf("debug output at open: %q", out)
+	}
+	ss, err := d.Session(context.Background(), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := fmt.Sprintf("trace-%d", time.Now().UnixNano())
+	if err := ss.Insert(context.Background(), "usertable", key, []db.Field{{Name: "field0", Value: []byte("v")}}); err != nil {
+		t.Fatal(err)
+	}
+	var r db.Record
+	if err := ss.Read(context.Background(), "usertable", key, []string{"field0"}, &r); err != nil {
+		t.Fatal(err)
+	}
+	ss.Close(context.Background())
+	stats := d.(db.StatsReporter).Stats()
+	if len(stats) != 1 || stats[0].Value.(int64) < 2 {
+		t.Errorf("stats %+v, want 2 traced operations", stats)
+	}
+}
