@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,9 @@ type Options struct {
 	Binding string // the binding's primary name
 	Stdout  io.Writer
 	Stderr  io.Writer
+	// Banner is printed to Stderr once setup has succeeded (the command line
+	// and version, as the reference prints them at start).
+	Banner string
 }
 
 // settings are the Client-level properties of §1.3.
@@ -175,6 +179,7 @@ type worker struct {
 // written, also when ctx is cancelled (Ctrl-C): the report then covers the
 // work done.
 func Run(ctx context.Context, o Options) error {
+	var prelude bytes.Buffer
 	p := o.Props
 	s, err := parseSettings(p)
 	if err != nil {
@@ -189,7 +194,10 @@ func Run(ctx context.Context, o Options) error {
 		return setupErr(err)
 	}
 	defer rep.close()
-	fmt.Fprintln(o.Stderr, "Loading workload...")
+	// The start-up lines wait until setup has worked: bad input gets its one
+	// error line and nothing else.
+	fmt.Fprint(&prelude, o.Banner)
+	fmt.Fprintln(&prelude, "Loading workload...")
 	wl, err := workload.New(p, s.transactions, o.Stderr)
 	if err != nil {
 		return setupErr(err)
@@ -262,6 +270,7 @@ func Run(ctx context.Context, o Options) error {
 			f.Close()
 		}()
 	}
+	o.Stderr.Write(prelude.Bytes())
 	fmt.Fprintln(o.Stderr, "Starting test.")
 	var gcStart runtime.MemStats
 	runtime.ReadMemStats(&gcStart)

@@ -287,8 +287,7 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "Command line: %s\n", strings.Join(secret.Args(args), " "))
-		fmt.Fprintf(env.Stderr, "ycsb-go %s, binding %s\n\n", Version, name)
-		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr})
+		banner := fmt.Sprintf("Command line: %s\nycsb-go %s, binding %s\n\n", strings.Join(secret.Args(args), " "), Version, name)
+		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr, Banner: banner})
 	}
 }
