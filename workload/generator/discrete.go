@@ -39,8 +39,11 @@ func (d *Discrete) Len() int { return len(d.values) }
 // panicking.
 func (d *Discrete) Next(r *rand.Rand) int {
 	n := len(d.cum)
-	if n == 0 {
-		return 0
+	if n <= 1 {
+		if n == 0 {
+			return 0
+		}
+		return d.values[0] // one choice: no random number needed
 	}
 	// Scaling u by the total instead of normalising each weight avoids a
 	// division per entry; the order of the scan matches YCSB's.
