@@ -1,0 +1,258 @@
+// Package htmlreport turns one or more JSON reports into a single,
+// self-contained HTML page (ycsb report --html): throughput over time,
+// latency percentiles over time per operation, the latency percentile
+// spectrum, a summary and the settings of every run, with several runs
+// overlaid on the same charts, as cassandra-stress's -graph does.
+//
+// Everything the page needs is inside it: the chart code is a small SVG
+// renderer of our own (chart.js in this directory, embedded), and the data
+// is computed here, in Go — the spectrum comes from decoding each
+// measurement's HdrHistogram — and embedded as JSON. The page loads no
+// script, style or font from anywhere and works offline.
+package htmlreport
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/report"
+)
+
+//go:embed chart.js
+var chartJS string
+
+//go:embed page.css
+var pageCSS string
+
+//go:embed page.html
+var pageHTML string
+
+var page = template.Must(template.New("page").Parse(pageHTML))
+
+// Input is one report and the name it has on the charts.
+type Input struct {
+	Name   string
+	Report *report.Report
+}
+
+// Data is what the page's script draws; it is embedded as JSON.
+type Data struct {
+	Title      string    `json:"title"`
+	Generated  string    `json:"generated"`
+	Operations []string  `json:"operations"` // in the order of the first run that has them
+	Runs       []Run     `json:"runs"`
+	Settings   []Setting `json:"settings"`
+}
+
+// Run is one report's series.
+type Run struct {
+	Name       string  `json:"name"`
+	Binding    string  `json:"binding"`
+	Phase      string  `json:"phase"`
+	Start      string  `json:"start"`
+	RunTimeMs  int64   `json:"runtime_ms"`
+	WarmupMs   int64   `json:"warmup_ms"`
+	Operations int64   `json:"operations"`
+	Throughput float64 `json:"throughput"`
+	Clients    int     `json:"clients"`
+	// Throughput over time: [seconds since start, ops/s] at each interval's end.
+	OpsSeries [][2]float64 `json:"ops_series"`
+	// Latency over time per measurement and percentile key (p50, p99,
+	// max): [seconds, µs]. Empty for reports without per-interval latency.
+	LatencySeries map[string]map[string][][2]float64 `json:"latency_series"`
+	// Spectrum per measurement: [percentile, µs] from the full histogram.
+	Spectrum map[string][][2]float64 `json:"spectrum"`
+	Summary  []Summary               `json:"summary"`
+}
+
+// Summary is one measurement's totals.
+type Summary struct {
+	Name   string  `json:"name"`
+	Count  int64   `json:"count"`
+	MeanUs float64 `json:"mean_us"`
+	P50    int64   `json:"p50"`
+	P95    int64   `json:"p95"`
+	P99    int64   `json:"p99"`
+	P999   int64   `json:"p999"`
+	MaxUs  int64   `json:"max_us"`
+	Errors int64   `json:"errors"` // returns other than OK
+}
+
+// Setting is one property across the runs ("" where a run lacks it).
+type Setting struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+	Differ bool     `json:"differ"`
+}
+
+// SpectrumPercentiles are the points of the spectrum: 1-10^(-k/10) for k
+// up to 60 (99.9999%), the HdrHistogram plotter's log-scaled x axis, as far
+// as count samples resolve them.
+func SpectrumPercentiles(count int64) []float64 {
+	var ps []float64
+	for k := 0; k <= 60; k++ {
+		tail := math.Pow(10, -float64(k)/10)
+		// Past the last sample the curve is flat: stop there.
+		if k > 0 && tail*float64(count) < 0.5 {
+			break
+		}
+		ps = append(ps, 100*(1-tail))
+	}
+	return ps
+}
+
+// Build computes the page data from the reports.
+func Build(title string, inputs []Input, now time.Time) (*Data, error) {
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("no reports")
+	}
+	d := &Data{Title: title, Generated: now.UTC().Format(time.RFC3339)}
+	seenOp := map[string]bool{}
+	for _, in := range inputs {
+		r := in.Report
+		run := Run{
+			Name: in.Name, Binding: r.Binding, Phase: r.Phase, Start: r.Start.UTC().Format(time.RFC3339),
+			RunTimeMs: r.RunTimeMs, WarmupMs: r.WarmupMs, Operations: r.Operations, Throughput: r.Throughput,
+			Clients: r.Clients, OpsSeries: [][2]float64{}, LatencySeries: map[string]map[string][][2]float64{},
+			Spectrum: map[string][][2]float64{}, Summary: []Summary{},
+		}
+		for _, iv := range r.Intervals {
+			secs := float64(iv.EndMs-iv.StartMs) / 1000
+			if secs <= 0 {
+				continue
+			}
+			t := float64(iv.EndMs) / 1000
+			run.OpsSeries = append(run.OpsSeries, [2]float64{t, round(float64(iv.Ops) / secs)})
+			for name, l := range iv.Latency {
+				if l.Count == 0 {
+					continue
+				}
+				ls := run.LatencySeries[name]
+				if ls == nil {
+					ls = map[string][][2]float64{}
+					run.LatencySeries[name] = ls
+				}
+				for k, v := range l.Percentiles {
+					ls[k] = append(ls[k], [2]float64{t, float64(v)})
+				}
+				ls["max"] = append(ls["max"], [2]float64{t, float64(l.MaxUs)})
+			}
+		}
+		for _, m := range r.Measurements {
+			if m.Count == 0 || m.Histogram == "" {
+				continue
+			}
+			h, err := report.DecodeHistogram(m.Histogram)
+			if err != nil {
+				return nil, fmt.Errorf("%s: measurement %s: %w", in.Name, m.Name, err)
+			}
+			st := measurement.StatsOf(h)
+			var sp [][2]float64
+			for _, p := range SpectrumPercentiles(st.Count) {
+				sp = append(sp, [2]float64{p, float64(st.Percentile(p))})
+			}
+			run.Spectrum[m.Name] = sp
+			s := Summary{Name: m.Name, Count: st.Count, MeanUs: round(st.Mean), P50: st.Percentile(50), P95: st.Percentile(95),
+				P99: st.Percentile(99), P999: st.Percentile(99.9), MaxUs: st.Max}
+			for _, rc := range m.Returns {
+				if rc.Status != "OK" {
+					s.Errors += rc.Count
+				}
+			}
+			run.Summary = append(run.Summary, s)
+			if !seenOp[m.Name] && m.Name != "CLEANUP" {
+				seenOp[m.Name] = true
+				d.Operations = append(d.Operations, m.Name)
+			}
+		}
+		d.Runs = append(d.Runs, run)
+	}
+	// Plain operations first, then failures and intended latency.
+	sort.SliceStable(d.Operations, func(i, j int) bool { return opRank(d.Operations[i]) < opRank(d.Operations[j]) })
+	d.Settings = settings(inputs)
+	return d, nil
+}
+
+func opRank(name string) int {
+	switch {
+	case strings.HasPrefix(name, "Intended-"):
+		return 2
+	case strings.Contains(name, "-") && name != "READ-MODIFY-WRITE" && name != "SCAN-LATENCY-PER-RECORD":
+		return 1
+	}
+	return 0
+}
+
+func round(v float64) float64 { return math.Round(v*100) / 100 }
+
+func settings(inputs []Input) []Setting {
+	keys := map[string]bool{}
+	for _, in := range inputs {
+		for k := range in.Report.Settings {
+			keys[k] = true
+		}
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	out := make([]Setting, 0, len(names))
+	for _, k := range names {
+		s := Setting{Name: k}
+		for _, in := range inputs {
+			s.Values = append(s.Values, in.Report.Settings[k])
+		}
+		for _, v := range s.Values[1:] {
+			if v != s.Values[0] {
+				s.Differ = true
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Names gives each input a distinct chart name: its label if given, else
+// "<binding> <phase>", with the file name added where two would clash.
+func Names(labels, files []string, reps []*report.Report) []string {
+	names := make([]string, len(reps))
+	count := map[string]int{}
+	for i, r := range reps {
+		if labels[i] != "" {
+			names[i] = labels[i]
+		} else {
+			names[i] = r.Binding + " " + r.Phase
+		}
+		count[names[i]]++
+	}
+	for i := range names {
+		if count[names[i]] > 1 && labels[i] == "" {
+			names[i] += " (" + files[i] + ")"
+		}
+	}
+	return names
+}
+
+// Write renders the page.
+func Write(w io.Writer, d *Data) error {
+	js, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("htmlreport: %w", err)
+	}
+	return page.Execute(w, struct {
+		Title string
+		CSS   template.CSS
+		JS    template.JS
+		Data  template.JS
+	}{d.Title, template.CSS(pageCSS), template.JS(chartJS), template.JS(js)})
+}
