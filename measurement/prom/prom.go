@@ -62,9 +62,9 @@ type hist struct {
 type Exporter struct {
 	info Info
 
-	mu     sync.Mutex
-	ops    map[opStatus]int64
-	hists  map[histKey]*hist
+	mu        sync.Mutex
+	ops       map[opStatus]int64
+	hists     map[histKey]*hist
 	warmupEnd time.Time // ycsb_warmup is 1 until then
 
 	ln  net.Listener
