@@ -114,7 +114,6 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, e
 			return nil, props.Errorf("prometheus.addr", "%v", err)
 		}
 		r.prom = e
-		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", e.Addr())
 	}
 	return r, nil
 }

@@ -271,6 +271,9 @@ func Run(ctx context.Context, o Options) error {
 		}()
 	}
 	o.Stderr.Write(prelude.Bytes())
+	if rep.prom != nil {
+		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", rep.prom.Addr())
+	}
 	fmt.Fprintln(o.Stderr, "Starting test.")
 	var gcStart runtime.MemStats
 	runtime.ReadMemStats(&gcStart)
