@@ -89,7 +89,7 @@ type config struct {
 	password       string
 	readCL         gocql.Consistency
 	writeCL        gocql.Consistency
-	conns          int // 0: driver default
+	conns          int // connections per host
 	connectTimeout time.Duration
 	readTimeout    time.Duration
 	useSSL         bool
@@ -162,8 +162,11 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	// The Go driver keeps a fixed number of connections per host: the
-	// larger of the two bounds, when either is set.
-	c.conns = max(maxConns, coreConns)
+	// larger of the two bounds, when either is set. Otherwise one, the
+	// reference's driver default for local hosts with protocol v3 and
+	// later: each connection multiplexes thousands of requests, and one
+	// connection puts more of them in each system call.
+	c.conns = max(maxConns, coreConns, 1)
 	ms, err := p.NonNegInt64(propConnectTimeout, 0)
 	if err != nil {
 		return nil, err
@@ -270,9 +273,7 @@ func (c *config) cluster() (*gocql.ClusterConfig, error) {
 	if c.readTimeout > 0 {
 		cc.Timeout = c.readTimeout
 	}
-	if c.conns > 0 {
-		cc.NumConns = c.conns
-	}
+	cc.NumConns = c.conns
 	cc.ProtoVersion = c.protocol
 	// A node that went down is tried again every reconnect interval, so a
 	// run picks a restarted node up within about that long.

@@ -97,7 +97,7 @@ func TestParseConfig(t *testing.T) {
 	}{
 		{"defaults", map[string]string{"hosts": "h1"}, "", func(t *testing.T, c *config) {
 			if c.port != 9042 || c.keyspace != "ycsb" || c.table != "usertable" || c.readCL != gocql.Quorum || c.writeCL != gocql.Quorum ||
-				c.useSSL || c.tracing || !c.tokenAware || c.createSchema || c.replication != 1 || c.protocol != 0 || c.conns != 0 || c.fieldCount != 10 {
+				c.useSSL || c.tracing || !c.tokenAware || c.createSchema || c.replication != 1 || c.protocol != 0 || c.conns != 1 || c.fieldCount != 10 {
 				t.Errorf("defaults: %+v", c)
 			}
 		}},
