@@ -51,3 +51,7 @@ compare-engines: ## load and run workloads A-F on Pebble and RocksDB with identi
 
 clean: ## remove build output and local data
 	rm -rf bin ycsb-data
+
+.PHONY: report-example
+report-example: ## Pebble vs RocksDB on workload A as one HTML report, and docs/img/report-example.png (needs librocksdb-dev, chromium)
+	SCREENSHOT=docs/img/report-example.png ./scripts/report-example.sh
