@@ -286,6 +286,10 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 
+	if s.maxExecution > 0 {
+		// Before the status or progress output starts, which it would cut.
+		fmt.Fprintf(o.Stderr, "Maximum execution time specified as: %d secs\n", int64(s.maxExecution/time.Second))
+	}
 	var pl *progressLine
 	if !s.status && s.progress != "false" {
 		fd := terminal(o.Stderr)
@@ -300,7 +304,6 @@ func Run(ctx context.Context, o Options) error {
 	}
 	var timer *time.Timer
 	if s.maxExecution > 0 {
-		fmt.Fprintf(o.Stderr, "Maximum execution time specified as: %d secs\n", int64(s.maxExecution/time.Second))
 		timer = time.AfterFunc(s.maxExecution, func() {
 			say := func(msg string) { fmt.Fprintln(o.Stderr, msg) }
 			if pl != nil {
