@@ -527,7 +527,8 @@ func TestNodeRestartDuringRun(t *testing.T) {
 		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
-	const runFor = 45
+	// Long enough for a slow stop (the script waits up to 30 s) and a start.
+	const runFor = 55
 	ctx, cancel := context.WithTimeout(context.Background(), 2*runFor*time.Second)
 	defer cancel()
 	args := append([]string{"run", "cassandra-cql"}, common...)
