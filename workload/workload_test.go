@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/workload/generator"
 )
 
 func TestKeyNames(t *testing.T) {
@@ -369,6 +372,31 @@ func TestKeyCache(t *testing.T) {
 	for i := int64(0); i < 3; i++ {
 		if got, want := wk.runKey(7), KeyName(7, 40, false); got != want {
 			t.Fatalf("long key %q, want %q", got, want)
+		}
+	}
+}
+
+func TestAppendKeyMatchesFormatting(t *testing.T) {
+	src := wyrand(11)
+	nums := []int64{0, 1, 9, 10, 99, 100, 12345678, 99999999, 100000000, 1e15, 1e16, 1e17, 1e18, math.MaxInt64, -1, math.MinInt64}
+	for i := 0; i < 200000; i++ {
+		x := int64(src.next() >> 1)
+		nums = append(nums, x, x>>(i%63))
+	}
+	for _, n := range nums {
+		for _, pad := range []int{0, 1, 8, 25} {
+			for _, ordered := range []bool{true, false} {
+				v := n
+				if !ordered {
+					v = generator.FNVHash64(n)
+				}
+				d := strconv.FormatInt(v, 10)
+				want := "user" + strings.Repeat("0", max(pad-len(d), 0)) + d
+				got := string(AppendKey([]byte("x")[:1:1], n, pad, ordered))
+				if got != "x"+want {
+					t.Fatalf("AppendKey(%d, %d, %v) = %q, want %q", n, pad, ordered, got, "x"+want)
+				}
+			}
 		}
 	}
 }
