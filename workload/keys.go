@@ -133,6 +133,16 @@ func (w *wyrand) next() uint64 {
 // every 12-byte group, the last one included, is two 8-byte stores.
 const valueSlack = 14
 
+// source is a math/rand/v2 Source over wyrand: each worker draws several
+// random numbers per operation (operation, key, field), and PCG's 128-bit
+// step is a visible part of that.
+type source struct{ w wyrand }
+
+func newSource(seed uint64) *source { return &source{w: wyrand(seed ^ 0x2545f4914f6cdd1d)} }
+
+// Uint64 implements rand.Source.
+func (s *source) Uint64() uint64 { return s.w.next() }
+
 // fillRandom fills b the way the reference's RandomByteIterator does: six
 // printable bytes out of each 32-bit random number (two per 64-bit draw).
 func fillRandom(b []byte, src *wyrand) {

@@ -56,7 +56,7 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 	wk := &Worker{
 		w:           w,
 		s:           s,
-		rng:         rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rng:         rand.New(newSource(seed)),
 		fieldLength: w.newFieldLength(),
 		scanLength:  w.newScanLength(),
 		values:      make([]db.Field, 0, len(w.FieldNames)),
