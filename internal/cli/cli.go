@@ -270,10 +270,13 @@ func binding(positional string, all *props.Properties) (db.Driver, string, error
 
 func phase(transactions bool) func(ctx context.Context, env *Env, args []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
-		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-			return usagef("missing binding: ycsb %s <binding> [options]; bindings: %s", map[bool]string{false: "load", true: "run"}[transactions], strings.Join(db.Drivers(), ", "))
+		// The binding is the first word, or only -db (the reference's own
+		// Client takes it that way).
+		positional, rest := "", args
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			positional, rest = args[0], args[1:]
 		}
-		p, err := parseArgs(args[1:], false)
+		p, err := parseArgs(rest, false)
 		if err != nil {
 			return err
 		}
@@ -283,7 +286,10 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 		if err != nil {
 			return err
 		}
-		d, name, err := binding(args[0], all)
+		if positional == "" && !all.Has("db") {
+			return usagef("missing binding: ycsb %s <binding> [options]; bindings: %s", map[bool]string{false: "load", true: "run"}[transactions], strings.Join(db.Drivers(), ", "))
+		}
+		d, name, err := binding(positional, all)
 		if err != nil {
 			return err
 		}

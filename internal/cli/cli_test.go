@@ -186,6 +186,13 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
+func TestBindingFromDbOnly(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), "run", "-db", "site.ycsb.BasicDB", "-P", workloadFile(t), "-p", "operationcount=10")
+	if code != ExitOK || !strings.Contains(stdout, "[READ], Operations, ") {
+		t.Fatalf("code %d:\n%s\n%s", code, stdout, stderr)
+	}
+}
+
 func TestMaxExecutionTimeWithUnboundedOps(t *testing.T) {
 	start := time.Now()
 	code, stdout, stderr := run(t, context.Background(), "run", "basic", "-P", workloadFile(t), "-p", "operationcount=0", "-p", "maxexecutiontime=1", "-threads", "2")
