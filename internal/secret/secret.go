@@ -58,4 +58,3 @@ func Args(args []string) []string {
 	}
 	return out
 }
-
