@@ -38,7 +38,7 @@ func init() {
 
 // MergerName is stored in the database's OPTIONS: a directory written with
 // another merge operator refuses to open.
-const MergerName = "ycsb.fieldmerge.v1"
+const MergerName = engine.MergerName
 
 // Merger folds update operands into records field by field.
 var Merger = &pebble.Merger{
@@ -91,8 +91,7 @@ func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+fo
 
 // DB is an open Pebble database shared by all workers.
 type DB struct {
-	cfg   engine.Config
-	base  engine.Stats // counters at Open
+	stats engine.Reporter // counters since Open
 	db    *pebble.DB
 	cache interface{ Unref() }
 	wo    *pebble.WriteOptions
@@ -175,11 +174,11 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		cache.Unref()
 		return nil, err
 	}
-	d := &DB{cfg: cfg, db: pdb, cache: cache, wo: pebble.NoSync}
+	d := &DB{db: pdb, cache: cache, wo: pebble.NoSync}
 	if cfg.Sync {
 		d.wo = pebble.Sync
 	}
-	d.base = d.counters()
+	d.stats.Start(cfg.Dir, d.counters)
 	io.WriteString(db.Output(ctx), cfg.Summary(state))
 	return d, nil
 }
@@ -207,10 +206,7 @@ func (d *DB) Close() error {
 }
 
 // Stats implements db.StatsReporter: counters since Open.
-func (d *DB) Stats() []db.Stat {
-	s := d.counters().Since(d.base)
-	return s.Rows(d.cfg.Dir)
-}
+func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 
 func (d *DB) counters() engine.Stats {
 	m := d.db.Metrics()
@@ -234,158 +230,70 @@ func (d *DB) counters() engine.Stats {
 
 // Session returns a worker's session with its own scratch buffers.
 func (d *DB) Session(context.Context, int, int) (db.Session, error) {
-	return &session{d: d}, nil
+	return engine.NewSession(name, &conn{d: d}), nil
 }
 
-type session struct {
-	d     *DB
-	key   []byte
-	val   []byte
-	upper []byte
-	dec   engine.Decoder
-	iterO pebble.IterOptions
-	batch *pebble.Batch
-	rec   db.Record // stands in for a nil out
-	rows  db.Rows
+// conn is a session's engine.Conn.
+type conn struct {
+	d      *DB
+	closer io.Closer // of the last Get's value
+	iterO  pebble.IterOptions
+	it     iter
+	batch  *pebble.Batch
 }
 
-func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if out == nil {
-		s.rec.Reset()
-		out = &s.rec
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	v, closer, err := s.d.db.Get(s.key)
+func (c *conn) Get(key []byte) ([]byte, bool, error) {
+	v, closer, err := c.d.db.Get(key)
 	if err != nil {
 		if errors.Is(err, pebble.ErrNotFound) {
-			return db.ErrNotFound
+			return nil, false, nil
 		}
-		return fmt.Errorf("pebble: read: %w", err)
+		return nil, false, err
 	}
-	defer closer.Close()
-	if !engine.Exists(v) {
-		return db.ErrNotFound
-	}
-	if err := s.dec.Decode(v, fields, out); err != nil {
-		return fmt.Errorf("pebble: read %q: %w", key, err)
-	}
-	return nil
+	c.closer = closer
+	return v, true, nil
 }
 
-func (s *session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
-	if err := ctx.Err(); err != nil {
-		return err
+func (c *conn) Release() {
+	c.closer.Close()
+	c.closer = nil
+}
+
+func (c *conn) Put(key, value []byte) error   { return c.d.db.Set(key, value, c.d.wo) }
+func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(key, value, c.d.wo) }
+func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(key, c.d.wo) }
+
+func (c *conn) ResetBatch() {
+	if c.batch == nil {
+		c.batch = c.d.db.NewBatch()
 	}
-	if out == nil {
-		s.rows.Reset()
-		out = &s.rows
-	}
-	s.key = engine.AppendKey(s.key[:0], table, startKey)
-	s.upper = engine.AppendTableEnd(s.upper[:0], table)
-	s.iterO.LowerBound = s.key
-	s.iterO.UpperBound = s.upper
-	it, err := s.d.db.NewIter(&s.iterO)
+	c.batch.Reset()
+}
+
+func (c *conn) BatchPut(key, value []byte) error { return c.batch.Set(key, value, nil) }
+func (c *conn) CommitBatch() error               { return c.batch.Commit(c.d.wo) }
+
+func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
+	c.iterO.LowerBound = lower
+	c.iterO.UpperBound = upper
+	it, err := c.d.db.NewIter(&c.iterO)
 	if err != nil {
-		return fmt.Errorf("pebble: scan: %w", err)
+		return nil, err
 	}
-	prefix := len(table) + 1
-	n := 0
-	for valid := it.First(); valid && n < count; valid = it.Next() {
-		v, err := it.ValueAndErr()
-		if err != nil {
-			it.Close()
-			return fmt.Errorf("pebble: scan: %w", err)
-		}
-		if !engine.Exists(v) {
-			continue
-		}
-		r := out.Next()
-		r.SetKey(it.Key()[prefix:])
-		if err := s.dec.Decode(v, fields, r); err != nil {
-			it.Close()
-			return fmt.Errorf("pebble: scan %q: %w", it.Key()[prefix:], err)
-		}
-		n++
-		if n&63 == 0 && ctx.Err() != nil {
-			it.Close()
-			return ctx.Err()
-		}
-	}
-	if err := it.Close(); err != nil {
-		return fmt.Errorf("pebble: scan: %w", err)
-	}
-	return nil
+	c.it.Iterator = it
+	return &c.it, nil
 }
 
-func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	if err := ctx.Err(); err != nil {
+func (c *conn) Close() error {
+	if c.batch != nil {
+		err := c.batch.Close()
+		c.batch = nil
 		return err
 	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	s.val = engine.AppendValue(s.val[:0], engine.KindUpdate, values)
-	if err := s.d.db.Merge(s.key, s.val, s.d.wo); err != nil {
-		return fmt.Errorf("pebble: update: %w", err)
-	}
 	return nil
 }
 
-func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	s.val = engine.AppendValue(s.val[:0], engine.KindRecord, values)
-	if err := s.d.db.Set(s.key, s.val, s.d.wo); err != nil {
-		return fmt.Errorf("pebble: insert: %w", err)
-	}
-	return nil
-}
+// iter is a Pebble iterator as an engine.Iterator.
+type iter struct{ *pebble.Iterator }
 
-// InsertBatch writes the records in one atomic batch (one WAL write, one
-// sync with engine.sync=true).
-func (s *session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if s.batch == nil {
-		s.batch = s.d.db.NewBatch()
-	}
-	b := s.batch
-	b.Reset()
-	for i, k := range keys {
-		s.key = engine.AppendKey(s.key[:0], table, k)
-		s.val = engine.AppendValue(s.val[:0], engine.KindRecord, values[i])
-		if err := b.Set(s.key, s.val, nil); err != nil {
-			return fmt.Errorf("pebble: batch insert: %w", err)
-		}
-	}
-	if err := b.Commit(s.d.wo); err != nil {
-		return fmt.Errorf("pebble: batch insert: %w", err)
-	}
-	return nil
-}
-
-func (s *session) Delete(ctx context.Context, table, key string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	if err := s.d.db.Delete(s.key, s.d.wo); err != nil {
-		return fmt.Errorf("pebble: delete: %w", err)
-	}
-	return nil
-}
-
-func (s *session) Close(context.Context) error {
-	if s.batch != nil {
-		err := s.batch.Close()
-		s.batch = nil
-		if err != nil {
-			return fmt.Errorf("pebble: close session: %w", err)
-		}
-	}
-	return nil
-}
+func (it *iter) Value() ([]byte, error) { return it.ValueAndErr() }

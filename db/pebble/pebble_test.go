@@ -1,21 +1,12 @@
 package pebble
 
 import (
-	"context"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/internal/engine/enginetest"
-	"github.com/goycsb/ycsb/props"
 )
 
-func open(ctx context.Context, p *props.Properties) (db.DB, error) {
-	d, name, err := db.Lookup("pebble")
-	if err != nil || name != "pebble" {
-		panic("pebble is not registered")
-	}
-	return d.Open(ctx, p)
-}
+var open = enginetest.Registered("pebble", "pebble")
 
 func TestMain(m *testing.M) { enginetest.Main(m, open) }
 

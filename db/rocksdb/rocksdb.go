@@ -21,7 +21,7 @@ import (
 const Built = true
 
 // MergerName is stored in the database's OPTIONS file.
-const MergerName = "ycsb.fieldmerge.v1"
+const MergerName = engine.MergerName
 
 // fieldMerge folds update operands into records field by field.
 type fieldMerge struct{}
@@ -54,8 +54,7 @@ func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
 
 // DB is an open RocksDB database shared by all workers.
 type DB struct {
-	cfg   engine.Config
-	base  engine.Stats // counters at Open
+	stats engine.Reporter // counters since Open
 	db    *grocksdb.DB
 	opts  *grocksdb.Options
 	bbto  *grocksdb.BlockBasedTableOptions
@@ -148,10 +147,10 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		rdb.Close()
 		return nil, err
 	}
-	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache,
+	d := &DB{db: rdb, opts: o, bbto: bbto, cache: cache,
 		wo: grocksdb.NewDefaultWriteOptions(), ro: grocksdb.NewDefaultReadOptions()}
 	d.wo.SetSync(cfg.Sync)
-	d.base = d.counters()
+	d.stats.Start(cfg.Dir, d.counters)
 	io.WriteString(db.Output(ctx), cfg.Summary(state))
 	return d, nil
 }
@@ -181,10 +180,7 @@ func (d *DB) Close() error {
 }
 
 // Stats implements db.StatsReporter: counters since Open.
-func (d *DB) Stats() []db.Stat {
-	s := d.counters().Since(d.base)
-	return s.Rows(d.cfg.Dir)
-}
+func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 
 func (d *DB) counters() engine.Stats {
 	tick, hist := parseStatistics(d.opts.GetStatisticsString())
@@ -241,154 +237,99 @@ func parseStatistics(text string) (tickers, histCounts map[string]uint64) {
 
 // Session returns a worker's session with its own scratch buffers.
 func (d *DB) Session(context.Context, int, int) (db.Session, error) {
-	return &session{d: d}, nil
+	return engine.NewSession(name, &conn{d: d}), nil
 }
 
-type session struct {
+// conn is a session's engine.Conn.
+type conn struct {
 	d     *DB
-	key   []byte
-	val   []byte
-	upper []byte
-	dec   engine.Decoder
-	ro    *grocksdb.ReadOptions // for scans: bounds change per call
+	h     *grocksdb.PinnableSliceHandle // the last Get's value
+	ro    *grocksdb.ReadOptions         // for scans: bounds change per call
+	it    iter
 	batch *grocksdb.WriteBatch
-	rec   db.Record
-	rows  db.Rows
 }
 
-func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if out == nil {
-		s.rec.Reset()
-		out = &s.rec
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	h, err := s.d.db.GetPinned(s.d.ro, s.key)
+func (c *conn) Get(key []byte) ([]byte, bool, error) {
+	h, err := c.d.db.GetPinned(c.d.ro, key)
 	if err != nil {
-		return fmt.Errorf("rocksdb: read: %w", err)
+		return nil, false, err
 	}
 	if !h.Exists() {
-		return db.ErrNotFound
+		return nil, false, nil
 	}
-	defer h.Destroy()
-	v := h.Data()
-	if !engine.Exists(v) {
-		return db.ErrNotFound
+	c.h = h
+	return h.Data(), true, nil
+}
+
+func (c *conn) Release() {
+	c.h.Destroy()
+	c.h = nil
+}
+
+func (c *conn) Put(key, value []byte) error   { return c.d.db.Put(c.d.wo, key, value) }
+func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(c.d.wo, key, value) }
+func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(c.d.wo, key) }
+
+func (c *conn) ResetBatch() {
+	if c.batch == nil {
+		c.batch = grocksdb.NewWriteBatch()
 	}
-	if err := s.dec.Decode(v, fields, out); err != nil {
-		return fmt.Errorf("rocksdb: read %q: %w", key, err)
+	c.batch.Clear()
+}
+
+func (c *conn) BatchPut(key, value []byte) error {
+	c.batch.Put(key, value) // copies
+	return nil
+}
+
+func (c *conn) CommitBatch() error { return c.d.db.Write(c.d.wo, c.batch) }
+
+// NewIter keeps a pointer to upper in the read options: RocksDB reads it
+// while the iterator lives.
+func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
+	if c.ro == nil {
+		c.ro = grocksdb.NewDefaultReadOptions()
+	}
+	c.ro.SetIterateUpperBound(upper)
+	c.it = iter{it: c.d.db.NewIterator(c.ro), lower: lower}
+	return &c.it, nil
+}
+
+func (c *conn) Close() error {
+	if c.batch != nil {
+		c.batch.Destroy()
+		c.batch = nil
+	}
+	if c.ro != nil {
+		c.ro.Destroy()
+		c.ro = nil
 	}
 	return nil
 }
 
-func (s *session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if out == nil {
-		s.rows.Reset()
-		out = &s.rows
-	}
-	if s.ro == nil {
-		s.ro = grocksdb.NewDefaultReadOptions()
-	}
-	s.key = engine.AppendKey(s.key[:0], table, startKey)
-	// The upper bound must stay put while the iterator lives: RocksDB keeps
-	// a pointer to it.
-	s.upper = engine.AppendTableEnd(s.upper[:0], table)
-	s.ro.SetIterateUpperBound(s.upper)
-	it := s.d.db.NewIterator(s.ro)
-	defer it.Close()
-	prefix := len(table) + 1
-	n := 0
-	for it.Seek(s.key); it.Valid() && n < count; it.Next() {
-		vs := it.Value()
-		v := vs.Data()
-		if !engine.Exists(v) {
-			continue
-		}
-		ks := it.Key()
-		r := out.Next()
-		r.SetKey(ks.Data()[prefix:])
-		if err := s.dec.Decode(v, fields, r); err != nil {
-			return fmt.Errorf("rocksdb: scan %q: %w", r.Key, err)
-		}
-		n++
-		if n&63 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	if err := it.Err(); err != nil {
-		return fmt.Errorf("rocksdb: scan: %w", err)
-	}
-	return nil
+// iter is a RocksDB iterator as an engine.Iterator.
+type iter struct {
+	it    *grocksdb.Iterator
+	lower []byte
 }
 
-func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	s.val = engine.AppendValue(s.val[:0], engine.KindUpdate, values)
-	if err := s.d.db.Merge(s.d.wo, s.key, s.val); err != nil {
-		return fmt.Errorf("rocksdb: update: %w", err)
-	}
-	return nil
+func (i *iter) First() bool {
+	i.it.Seek(i.lower)
+	return i.it.Valid()
 }
 
-func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	s.val = engine.AppendValue(s.val[:0], engine.KindRecord, values)
-	if err := s.d.db.Put(s.d.wo, s.key, s.val); err != nil {
-		return fmt.Errorf("rocksdb: insert: %w", err)
-	}
-	return nil
+func (i *iter) Next() bool {
+	i.it.Next()
+	return i.it.Valid()
 }
 
-// InsertBatch writes the records in one atomic write batch.
-func (s *session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if s.batch == nil {
-		s.batch = grocksdb.NewWriteBatch()
-	}
-	s.batch.Clear()
-	for i, k := range keys {
-		s.key = engine.AppendKey(s.key[:0], table, k)
-		s.val = engine.AppendValue(s.val[:0], engine.KindRecord, values[i])
-		s.batch.Put(s.key, s.val) // copies
-	}
-	if err := s.d.db.Write(s.d.wo, s.batch); err != nil {
-		return fmt.Errorf("rocksdb: batch insert: %w", err)
-	}
-	return nil
-}
+func (i *iter) Key() []byte { return i.it.Key().Data() }
 
-func (s *session) Delete(ctx context.Context, table, key string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.key = engine.AppendKey(s.key[:0], table, key)
-	if err := s.d.db.Delete(s.d.wo, s.key); err != nil {
-		return fmt.Errorf("rocksdb: delete: %w", err)
-	}
-	return nil
-}
+func (i *iter) Value() ([]byte, error) { return i.it.Value().Data(), nil }
 
-func (s *session) Close(context.Context) error {
-	if s.batch != nil {
-		s.batch.Destroy()
-		s.batch = nil
-	}
-	if s.ro != nil {
-		s.ro.Destroy()
-		s.ro = nil
-	}
-	return nil
+func (i *iter) Close() error {
+	err := i.it.Err()
+	i.it.Close()
+	i.it, i.lower = nil, nil
+	return err
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/internal/engine"
 	"github.com/goycsb/ycsb/db/internal/engine/enginetest"
 	"github.com/goycsb/ycsb/props"
@@ -17,13 +16,8 @@ import (
 	_ "github.com/goycsb/ycsb/db/pebble"
 )
 
-func open(ctx context.Context, p *props.Properties) (db.DB, error) {
-	d, name, err := db.Lookup("site.ycsb.db.rocksdb.RocksDBClient")
-	if err != nil || name != "rocksdb" {
-		panic("rocksdb is not registered")
-	}
-	return d.Open(ctx, p)
-}
+// open looks the binding up by the reference's class name, its alias.
+var open = enginetest.Registered("site.ycsb.db.rocksdb.RocksDBClient", "rocksdb")
 
 func TestMain(m *testing.M) { enginetest.Main(m, open) }
 
@@ -34,13 +28,7 @@ func BenchmarkOps(b *testing.B) { enginetest.Bench(b, open) }
 // TestRealFilesOfTheOtherEngine opens each engine's real directory with the
 // other engine, with and without the marker file.
 func TestRealFilesOfTheOtherEngine(t *testing.T) {
-	pebbleOpen := func(ctx context.Context, p *props.Properties) (db.DB, error) {
-		d, _, err := db.Lookup("pebble")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.Open(ctx, p)
-	}
+	pebbleOpen := enginetest.Registered("pebble", "pebble")
 	for _, c := range []struct {
 		writer, reader string
 		create, open   enginetest.Opener

@@ -22,6 +22,11 @@ const (
 	KindUpdate byte = 'U'
 )
 
+// MergerName names the field-wise merge operator of both engines. They store
+// it with the database (Pebble in its OPTIONS, RocksDB in its OPTIONS file),
+// so a directory written with another merge operator refuses to open.
+const MergerName = "ycsb.fieldmerge.v1"
+
 // ErrCorrupt is a stored value that does not decode.
 var ErrCorrupt = errors.New("corrupt record encoding")
 

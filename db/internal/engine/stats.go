@@ -101,3 +101,24 @@ func DiskUsage(dir string) int64 {
 	})
 	return n
 }
+
+// Reporter gives a binding's DB its report rows: the engine's counters
+// since Start.
+type Reporter struct {
+	dir  string
+	read func() Stats
+	base Stats // counters at Start
+}
+
+// Start takes the counters' base (at Open); read returns the engine's
+// counters now, dir is the data directory whose size is reported.
+func (r *Reporter) Start(dir string, read func() Stats) {
+	r.dir, r.read = dir, read
+	r.base = read()
+}
+
+// Stats returns the counters since Start as report rows.
+func (r *Reporter) Stats() []db.Stat {
+	s := r.read().Since(r.base)
+	return s.Rows(r.dir)
+}

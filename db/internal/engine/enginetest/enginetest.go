@@ -29,6 +29,19 @@ import (
 // Opener opens the binding under test, as its driver does.
 type Opener func(ctx context.Context, p *props.Properties) (db.DB, error)
 
+// Registered is the Opener of the driver that name (a binding's name or an
+// alias) looks up, as the command line finds it. It panics unless name
+// resolves to binding.
+func Registered(name, binding string) Opener {
+	return func(ctx context.Context, p *props.Properties) (db.DB, error) {
+		d, got, err := db.Lookup(name)
+		if err != nil || got != binding {
+			panic(binding + " is not registered")
+		}
+		return d.Open(ctx, p)
+	}
+}
+
 // Flusher is implemented by both engines' DBs: it writes the memtable to a
 // table, so that merges are also checked across tables.
 type Flusher interface{ Flush() error }
