@@ -303,8 +303,10 @@ func Run(ctx context.Context, o Options) error {
 		status = startStatus(rep.statusOut(), s, collector, workers, start)
 	}
 	var timer *time.Timer
+	timerDone := make(chan struct{}) // closed when the time limit's callback has finished writing
 	if s.maxExecution > 0 {
 		timer = time.AfterFunc(s.maxExecution, func() {
+			defer close(timerDone)
 			say := func(msg string) { fmt.Fprintln(o.Stderr, msg) }
 			if pl != nil {
 				say = pl.message
@@ -330,8 +332,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	wg.Wait()
 	end := time.Now()
-	if timer != nil {
-		timer.Stop()
+	if timer != nil && !timer.Stop() {
+		<-timerDone // it fired: let it finish its lines before the report
 	}
 	cancelRun()
 	if status != nil {
