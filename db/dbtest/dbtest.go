@@ -240,14 +240,24 @@ func (s *suite) scan(t *testing.T, ss db.Session, p string) {
 	}
 	var rows db.Rows
 	mustOK(t, "Scan", ss.Scan(ctx(), s.opts.Table, keys[3], 4, nil, &rows))
-	if rows.Len() != 4 {
-		t.Fatalf("scan returned %d rows, want 4", rows.Len())
-	}
 	if s.opts.TokenOrderScan {
+		// In token order the rows after the start key are whatever hashes
+		// above it, possibly none: only the start key and the limit are sure.
+		if rows.Len() < 1 || rows.Len() > 4 {
+			t.Fatalf("scan returned %d rows, want 1 to 4", rows.Len())
+		}
 		if got := string(rows.At(0).Key); got != keys[3] {
 			t.Errorf("first scanned key %q, want the start key %q", got, keys[3])
 		}
+		var one db.Rows
+		mustOK(t, "Scan 1", ss.Scan(ctx(), s.opts.Table, keys[5], 1, nil, &one))
+		if one.Len() != 1 || string(one.At(0).Key) != keys[5] {
+			t.Errorf("scan of 1 from %q returned %d rows", keys[5], one.Len())
+		}
 	} else {
+		if rows.Len() != 4 {
+			t.Fatalf("scan returned %d rows, want 4", rows.Len())
+		}
 		for i := 0; i < 4; i++ {
 			if got := string(rows.At(i).Key); got != keys[3+i] {
 				t.Errorf("row %d key %q, want %q", i, got, keys[3+i])
@@ -268,7 +278,7 @@ func (s *suite) scan(t *testing.T, ss db.Session, p string) {
 	// A field subset applies to every row.
 	rows.Reset()
 	mustOK(t, "Scan subset", ss.Scan(ctx(), s.opts.Table, keys[0], 2, []string{"field2"}, &rows))
-	if rows.Len() != 2 {
+	if rows.Len() != 2 && !(s.opts.TokenOrderScan && rows.Len() == 1) {
 		t.Fatalf("subset scan returned %d rows, want 2", rows.Len())
 	}
 	for i := 0; i < rows.Len(); i++ {
