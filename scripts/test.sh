@@ -14,9 +14,21 @@ say() { echo "test: $*"; }
 
 have_rocksdb() { [[ -e /usr/include/rocksdb/c.h ]]; }
 
-if ! have_rocksdb && [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-    say "installing librocksdb-dev"
-    (apt-get install -y -q librocksdb-dev >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q librocksdb-dev >/dev/null; }) || say "could not install librocksdb-dev"
+# Debian packages the tests use: the RocksDB library, tmux (the progress line
+# is tested in a real terminal) and, in CI, Chromium (the HTML report is
+# tested in a real browser). Installed when missing and we are root.
+need=()
+have_rocksdb || need+=(librocksdb-dev)
+command -v tmux >/dev/null || need+=(tmux)
+if [[ "${CI:-}" == "true" ]] && ! command -v chromium >/dev/null; then
+    need+=(chromium)
+fi
+if ((${#need[@]})) && [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    say "installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    (apt-get install -y -q "${need[@]}" >/dev/null 2>&1 ||
+        { apt-get update -q >/dev/null && apt-get install -y -q "${need[@]}" >/dev/null; }) ||
+        say "could not install ${need[*]}"
 fi
 TAGS=""
 if have_rocksdb; then
