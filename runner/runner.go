@@ -162,6 +162,7 @@ func parseSettings(p *props.Properties) (*settings, error) {
 // worker is one client thread.
 type worker struct {
 	id       int
+	stderr   io.Writer
 	opCount  int64 // 0: until stopped
 	session  *measurement.Session
 	wl       *workload.Worker
@@ -240,7 +241,7 @@ func Run(ctx context.Context, o Options) error {
 			return setupErr(fmt.Errorf("%s: session: %w", o.Binding, err))
 		}
 		ms := measurement.NewSession(sess, collector.NewRecorder())
-		w := &worker{id: i, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
+		w := &worker{id: i, stderr: o.Stderr, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = s.opCount / int64(threads)
 		if int64(i) < s.opCount%int64(threads) {
 			w.opCount++
@@ -430,7 +431,7 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 	defer func() {
 		w.done.Store(w.finished)
 		if err := w.session.Close(ctx); err != nil {
-			fmt.Fprintf(os.Stderr, "worker %d: cleanup: %v\n", w.id, err)
+			fmt.Fprintf(w.stderr, "worker %d: cleanup: %v\n", w.id, err)
 		}
 	}()
 	if tick >= int64(time.Millisecond) {
