@@ -24,7 +24,12 @@ func (r *Record) Reset() {
 func (r *Record) Len() int { return len(r.Fields) }
 
 // Add appends a field, copying value into storage owned by r.
-func (r *Record) Add(name string, value []byte) {
+func (r *Record) Add(name string, value []byte) { add(r, name, value) }
+
+// AddString is Add for a string value.
+func (r *Record) AddString(name, value string) { add(r, name, value) }
+
+func add[V string | []byte](r *Record, name string, value V) {
 	n := len(r.Fields)
 	if n < cap(r.Fields) {
 		r.Fields = r.Fields[:n+1]
@@ -34,19 +39,6 @@ func (r *Record) Add(name string, value []byte) {
 		return
 	}
 	r.Fields = append(r.Fields, Field{Name: name, Value: append([]byte(nil), value...)})
-}
-
-// AddString is Add for a string value.
-func (r *Record) AddString(name, value string) {
-	n := len(r.Fields)
-	if n < cap(r.Fields) {
-		r.Fields = r.Fields[:n+1]
-		f := &r.Fields[n]
-		f.Name = name
-		f.Value = append(f.Value[:0], value...)
-		return
-	}
-	r.Fields = append(r.Fields, Field{Name: name, Value: []byte(value)})
 }
 
 // SetKey copies key into r.

@@ -177,15 +177,7 @@ func (p *Properties) Int64(name string, def int64) (int64, error) {
 
 // NonNegInt64 is Int64 that also rejects negative values.
 func (p *Properties) NonNegInt64(name string, def int64) (int64, error) {
-	n, err := p.Int64(name, def)
-	if err != nil {
-		return n, err
-	}
-	if n < 0 {
-		v, _ := p.p.Get(name)
-		return def, Invalid(name, v, "a non-negative integer")
-	}
-	return n, nil
+	return nonNegative(p, name, def)(p.Int64(name, def))
 }
 
 // Int parses name as an integer that fits in an int.
@@ -203,15 +195,22 @@ func (p *Properties) Int(name string, def int) (int, error) {
 
 // NonNegInt is Int that also rejects negative values.
 func (p *Properties) NonNegInt(name string, def int) (int, error) {
-	n, err := p.Int(name, def)
-	if err != nil {
-		return n, err
+	return nonNegative(p, name, def)(p.Int(name, def))
+}
+
+// nonNegative returns a check of an integer getter's result that turns a
+// negative value into an error naming the property.
+func nonNegative[T int | int64](p *Properties, name string, def T) func(T, error) (T, error) {
+	return func(n T, err error) (T, error) {
+		if err != nil {
+			return n, err
+		}
+		if n < 0 {
+			v, _ := p.p.Get(name)
+			return def, Invalid(name, v, "a non-negative integer")
+		}
+		return n, nil
 	}
-	if n < 0 {
-		v, _ := p.p.Get(name)
-		return def, Invalid(name, v, "a non-negative integer")
-	}
-	return n, nil
 }
 
 // Float64 parses name as a decimal number. NaN and infinities are refused:

@@ -102,6 +102,15 @@ func (b *basicDB) Close() error {
 	return nil
 }
 
+// Indexes of basicDB.uniques, in the order of the summary lines.
+const (
+	countReads = iota
+	countScans
+	countUpdates
+	countInserts
+	countDeletes
+)
+
 type session struct {
 	b     *basicDB
 	rng   *rand.Rand
@@ -198,7 +207,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 		s.flush()
 	}
 	if s.b.count {
-		s.countOp(0, table, key, sortedFields(fields))
+		s.countOp(countReads, table, key, sortedFields(fields))
 	}
 	return nil
 }
@@ -213,37 +222,31 @@ func (s *session) Scan(ctx context.Context, table, start string, count int, fiel
 		s.flush()
 	}
 	if s.b.count {
-		s.countOp(1, table, start, fmt.Sprint(count), sortedFields(fields))
+		s.countOp(countScans, table, start, fmt.Sprint(count), sortedFields(fields))
 	}
 	return nil
 }
 
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	if err := s.wait(ctx); err != nil {
-		return err
-	}
-	if s.b.verbose {
-		fmt.Fprintf(&s.line, "UPDATE %s %s ", table, key)
-		s.valueList(values)
-		s.flush()
-	}
-	if s.b.count {
-		s.countOp(2, table, key, sortedValues(values))
-	}
-	return nil
+	return s.write(ctx, "UPDATE", countUpdates, table, key, values)
 }
 
 func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	return s.write(ctx, "INSERT", countInserts, table, key, values)
+}
+
+// write is Update and Insert, which differ only in their name.
+func (s *session) write(ctx context.Context, op string, counter int, table, key string, values []db.Field) error {
 	if err := s.wait(ctx); err != nil {
 		return err
 	}
 	if s.b.verbose {
-		fmt.Fprintf(&s.line, "INSERT %s %s ", table, key)
+		fmt.Fprintf(&s.line, "%s %s %s ", op, table, key)
 		s.valueList(values)
 		s.flush()
 	}
 	if s.b.count {
-		s.countOp(3, table, key, sortedValues(values))
+		s.countOp(counter, table, key, sortedValues(values))
 	}
 	return nil
 }
@@ -257,7 +260,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 		s.flush()
 	}
 	if s.b.count {
-		s.countOp(4, table, key)
+		s.countOp(countDeletes, table, key)
 	}
 	return nil
 }
