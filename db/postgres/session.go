@@ -506,37 +506,26 @@ func (s *session) fieldNames(values []db.Field) []string {
 // Update implements db.Session: one row updated is OK, none is
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	c := s.conn(key)
-	for attempt := 0; ; attempt++ {
-		n, err := s.write(ctx, c, kindUpdate, table, key, values)
-		s.settle(c, err)
-		if err == nil {
-			if err = s.wrote(ctx); err != nil {
-				return s.fail("commit", err)
-			}
-			if n != 1 {
-				return db.ErrUnexpectedState
-			}
-			return nil
-		}
-		if s.again(ctx, err, attempt) {
-			continue
-		}
-		return s.fail("update", err)
-	}
+	return s.writeOne(ctx, kindUpdate, "update", table, key, values, true)
 }
 
 // Delete implements db.Session.
 func (s *session) Delete(ctx context.Context, table, key string) error {
+	return s.writeOne(ctx, kindDelete, "delete", table, key, nil, true)
+}
+
+// writeOne runs one write statement, retrying it where the dialect says so.
+// With wantOne, a row count other than 1 is UNEXPECTED_STATE.
+func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string, values []db.Field, wantOne bool) error {
 	c := s.conn(key)
 	for attempt := 0; ; attempt++ {
-		n, err := s.write(ctx, c, kindDelete, table, key, nil)
+		n, err := s.write(ctx, c, kind, table, key, values)
 		s.settle(c, err)
 		if err == nil {
 			if err = s.wrote(ctx); err != nil {
 				return s.fail("commit", err)
 			}
-			if n != 1 {
+			if wantOne && n != 1 {
 				return db.ErrUnexpectedState
 			}
 			return nil
@@ -544,7 +533,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 		if s.again(ctx, err, attempt) {
 			continue
 		}
-		return s.fail("delete", err)
+		return s.fail(op, err)
 	}
 }
 
@@ -637,23 +626,8 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 		}
 		return db.ErrBatched
 	}
-	for attempt := 0; ; attempt++ {
-		n, err := s.write(ctx, c, kindInsert, table, key, values)
-		s.settle(c, err)
-		if err == nil {
-			if err = s.wrote(ctx); err != nil {
-				return s.fail("commit", err)
-			}
-			if n != 1 && (s.d.cfg.autocommit || s.d.cfg.batchSize <= 0) {
-				return db.ErrUnexpectedState
-			}
-			return nil
-		}
-		if s.again(ctx, err, attempt) {
-			continue
-		}
-		return s.fail("insert", err)
-	}
+	// With autocommit off and batching, the count is not checked (§8.5).
+	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
 // InsertBatch implements db.BatchInserter: the rows are sent at once, with
