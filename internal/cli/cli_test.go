@@ -303,3 +303,37 @@ func FuzzParseArgs(f *testing.F) {
 		}
 	})
 }
+
+// failClose is basic whose sessions fail to close, like a batch that cannot
+// be flushed at the end.
+type failClose struct{ flaky }
+
+func (f *failClose) Open(context.Context, *props.Properties) (db.DB, error) { return f, nil }
+func (f *failClose) Session(context.Context, int, int) (db.Session, error) {
+	return failCloseSession{flakySession{&f.flaky}}, nil
+}
+
+type failCloseSession struct{ flakySession }
+
+func (failCloseSession) Read(context.Context, string, string, []string, *db.Record) error {
+	return nil
+}
+func (failCloseSession) Close(context.Context) error {
+	return errors.New("flush: connection lost")
+}
+
+func init() { db.Register("failclose-test", "sessions fail to close (tests only)", &failClose{}) }
+
+func TestFailedCleanupIsCounted(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), "run", "failclose-test", "-P", workloadFile(t),
+		"-p", "operationcount=100", "-p", "readproportion=1", "-p", "updateproportion=0", "-threads", "3")
+	if code != ExitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	if atoiAfter(t, stdout, "[CLEANUP], Return=ERROR, ") != 3 {
+		t.Fatalf("failed cleanups not counted:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "cleanup: flush: connection lost") {
+		t.Fatalf("cleanup error not reported on stderr:\n%s", stderr)
+	}
+}
