@@ -162,7 +162,7 @@ func parseSettings(p *props.Properties) (*settings, error) {
 // worker is one client thread.
 type worker struct {
 	id       int
-	stderr   io.Writer
+	closeErr error // the session's Close, for Run to report
 	opCount  int64 // 0: until stopped
 	session  *measurement.Session
 	wl       *workload.Worker
@@ -241,7 +241,7 @@ func Run(ctx context.Context, o Options) error {
 			return setupErr(fmt.Errorf("%s: session: %w", o.Binding, err))
 		}
 		ms := measurement.NewSession(sess, collector.NewRecorder())
-		w := &worker{id: i, stderr: o.Stderr, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
+		w := &worker{id: i, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = s.opCount / int64(threads)
 		if int64(i) < s.opCount%int64(threads) {
 			w.opCount++
@@ -341,6 +341,12 @@ func Run(ctx context.Context, o Options) error {
 		status.stop()
 	}
 	rep.stop()
+	// Now that nothing else writes to stderr.
+	for _, w := range workers {
+		if w.closeErr != nil {
+			fmt.Fprintf(o.Stderr, "worker %d: cleanup: %v\n", w.id, w.closeErr)
+		}
+	}
 	var gcEnd runtime.MemStats
 	runtime.ReadMemStats(&gcEnd)
 
@@ -430,9 +436,8 @@ func statValue(v any) export.Value {
 func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config, tick int64) {
 	defer func() {
 		w.done.Store(w.finished)
-		if err := w.session.Close(ctx); err != nil {
-			fmt.Fprintf(w.stderr, "worker %d: cleanup: %v\n", w.id, err)
-		}
+		// Reported by Run after the join: workers must not share a writer.
+		w.closeErr = w.session.Close(ctx)
 	}()
 	if tick >= int64(time.Millisecond) {
 		// Spread workers over the first tick so they do not fire together.
