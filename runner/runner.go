@@ -181,6 +181,10 @@ type worker struct {
 // work done.
 func Run(ctx context.Context, o Options) error {
 	var prelude bytes.Buffer
+	// Workers (insert retries), the status ticker, the progress line and the
+	// time limit all write to stderr: one lock keeps their lines whole.
+	rawStderr := o.Stderr
+	o.Stderr = &syncWriter{w: o.Stderr}
 	p := o.Props
 	s, err := parseSettings(p)
 	if err != nil {
@@ -293,7 +297,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	var pl *progressLine
 	if !s.status && s.progress != "false" {
-		fd := terminal(o.Stderr)
+		fd := terminal(rawStderr)
 		if s.progress == "true" || (fd >= 0 && os.Getenv("TERM") != "dumb") {
 			pl = newProgressLine(o.Stderr, fd, s, workers, start)
 		}
@@ -517,4 +521,16 @@ func sleepUntil(due int64, spin bool) {
 func IsSetup(err error) bool {
 	var se *SetupError
 	return errors.As(err, &se) || props.IsBadInput(err)
+}
+
+// syncWriter serializes writes from several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
