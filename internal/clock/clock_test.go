@@ -7,19 +7,36 @@ import (
 
 func TestNowTracksMonotonicClock(t *testing.T) {
 	t.Logf("clock source: %s", Source())
-	for i := 0; i < 5; i++ {
+	// A pair of reads can be split by preemption on a loaded machine, so each
+	// check passes if any of a few attempts is within the tolerance.
+	within := func(check func() time.Duration, limit time.Duration) (worst time.Duration, ok bool) {
+		for attempt := 0; attempt < 5; attempt++ {
+			d := check()
+			if d < 0 {
+				d = -d
+			}
+			if d <= limit {
+				return d, true
+			}
+			worst = max(worst, d)
+		}
+		return worst, false
+	}
+	rate := func() time.Duration {
 		a, m0 := Now(), time.Since(base)
 		time.Sleep(30 * time.Millisecond)
 		b, m1 := Now(), time.Since(base)
-		got, want := time.Duration(b-a), m1-m0
-		// Allow scheduling jitter between the paired reads, and 0.1% of rate.
-		if d := got - want; d < -200*time.Microsecond || d > 200*time.Microsecond {
-			t.Errorf("Now advanced %v while the monotonic clock advanced %v", got, want)
-		}
-		// Both clocks agree on the absolute value too.
-		if d := time.Duration(b) - m1; d < -time.Millisecond || d > time.Millisecond {
-			t.Errorf("Now() = %v, monotonic since base %v", time.Duration(b), m1)
-		}
+		return time.Duration(b-a) - (m1 - m0)
+	}
+	if d, ok := within(rate, 200*time.Microsecond); !ok {
+		t.Errorf("over 30 ms, Now and the monotonic clock differ by %v", d)
+	}
+	offset := func() time.Duration {
+		n, m := Now(), time.Since(base)
+		return time.Duration(n) - m
+	}
+	if d, ok := within(offset, time.Millisecond); !ok {
+		t.Errorf("Now() and the monotonic time since start differ by %v", d)
 	}
 }
 
