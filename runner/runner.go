@@ -284,11 +284,22 @@ func Run(ctx context.Context, o Options) error {
 	runtime.ReadMemStats(&gcStart)
 	start := time.Now()
 	startNs := measurement.Now()
+	// The GC rows, like the others, leave the warm-up out: the figures at its
+	// end replace those at the start.
+	var gcMu sync.Mutex
+	var gcTimer *time.Timer
 	if s.warmup > 0 {
 		fmt.Fprintf(o.Stderr, "Warm-up: the first %s are not measured.\n", s.warmup)
 		for _, w := range workers {
 			w.warmEnd = startNs + int64(s.warmup)
 		}
+		gcTimer = time.AfterFunc(s.warmup, func() {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			gcMu.Lock()
+			gcStart = ms
+			gcMu.Unlock()
+		})
 	}
 
 	if s.maxExecution > 0 {
@@ -353,6 +364,11 @@ func Run(ctx context.Context, o Options) error {
 	}
 	var gcEnd runtime.MemStats
 	runtime.ReadMemStats(&gcEnd)
+	if gcTimer != nil {
+		gcTimer.Stop()
+	}
+	gcMu.Lock()
+	defer gcMu.Unlock()
 
 	if pl != nil {
 		pl.finish(end)
