@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -138,6 +139,7 @@ const (
 // construction.
 type ScrambledZipfian struct {
 	min, n int64
+	m      uint64 // floor((2^64-1)/n), for mod without a division
 	z      *Zipfian
 }
 
@@ -155,12 +157,28 @@ func NewScrambledZipfian(min, max int64, theta float64) *ScrambledZipfian {
 	} else {
 		z = NewZipfian(0, scrambledItemCount, theta)
 	}
-	return &ScrambledZipfian{min: min, n: n, z: z}
+	return &ScrambledZipfian{min: min, n: n, m: ^uint64(0) / uint64(n), z: z}
 }
 
 // Next returns min + fnvhash64(rank) % itemcount.
 func (s *ScrambledZipfian) Next(r *rand.Rand) int64 {
-	return s.min + FNVHash64(s.z.draw(r, s.z.items))%s.n
+	h := FNVHash64(s.z.draw(r, s.z.items))
+	if h < 0 { // MinInt64, fnvhash64's one negative value: Java's % keeps the sign
+		return s.min + h%s.n
+	}
+	return s.min + int64(mod(uint64(h), uint64(s.n), s.m))
+}
+
+// mod is x % n with m = floor((2^64-1)/n): the estimated quotient is at most
+// one short, so one correction gives the exact remainder, without the
+// 64-bit division that is a good part of a draw.
+func mod(x, n, m uint64) uint64 {
+	q, _ := bits.Mul64(x, m)
+	r := x - q*n
+	if r >= n {
+		r -= n
+	}
+	return r
 }
 
 // SkewedLatest favours the most recently acknowledged keys: YCSB's

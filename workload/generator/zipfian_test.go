@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -325,6 +326,22 @@ func TestPowUintMatchesPow(t *testing.T) {
 			}
 			if math.Abs(got-want)/want > 1e-13 {
 				t.Errorf("powUint(%v, %d) = %v, want %v", x, n, got, want)
+			}
+		}
+	}
+}
+
+func TestModMatchesDivision(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []uint64{1, 2, 3, 7, 1000, 100001, 1<<31 - 1, 1 << 32, 1e10 + 1, 1<<62 + 12345, 1<<63 - 1} {
+		m := ^uint64(0) / n
+		for i := 0; i < 20000; i++ {
+			x := r.Uint64() >> 1
+			if i < 4 {
+				x = []uint64{0, n - 1, n, 1<<63 - 1}[i]
+			}
+			if got, want := mod(x, n, m), x%n; got != want {
+				t.Fatalf("mod(%d, %d) = %d, want %d", x, n, got, want)
 			}
 		}
 	}
