@@ -171,11 +171,28 @@ func fillRandom(b []byte, src *wyrand) {
 }
 
 // spread6 is put6 as one little-endian word (the top two bytes are junk
-// the next group overwrites).
+// the next group overwrites), from three small tables indexed by the bits
+// each pair of bytes takes (bits 0-10, 10-19 and 20-31).
 func spread6(r uint32) uint64 {
-	x := uint64(r)
-	v := x&31 | (x>>5&63)<<8 | (x>>10&95)<<16 | (x>>15&31)<<24 | (x>>20&63)<<32 | (x>>25&95)<<40
-	return v + 0x202020202020
+	return uint64(spreadLo[r&0x7ff]) | uint64(spreadMid[r>>10&0x3ff])<<16 | uint64(spreadHi[r>>20])<<32
+}
+
+var spreadLo, spreadMid, spreadHi = spreadTables()
+
+func spreadTables() (lo [1 << 11]uint16, mid [1 << 10]uint16, hi [1 << 12]uint16) {
+	for i := range lo {
+		x := uint32(i)
+		lo[i] = uint16(x&31+32) | uint16(x>>5&63+32)<<8
+	}
+	for i := range mid {
+		x := uint32(i) << 10
+		mid[i] = uint16(x>>10&95+32) | uint16(x>>15&31+32)<<8
+	}
+	for i := range hi {
+		x := uint32(i) << 20
+		hi[i] = uint16(x>>20&63+32) | uint16(x>>25&95+32)<<8
+	}
+	return
 }
 
 func put6(b []byte, r int32) {
