@@ -26,7 +26,9 @@ import (
 )
 
 // Driver opens a binding. Open validates the binding's properties and
-// connects; an error here is reported before the run starts (exit code 2).
+// connects; an error here is reported before the run starts (exit code 2),
+// as it is: it names the property at fault (props errors) or starts with the
+// binding's own prefix ("cassandra: connect to ...").
 type Driver interface {
 	Open(ctx context.Context, p *props.Properties) (DB, error)
 }

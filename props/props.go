@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/magiconair/properties"
 )
@@ -225,6 +226,19 @@ func (p *Properties) Float64(name string, def float64) (float64, error) {
 		return def, Invalid(name, v, "a number")
 	}
 	return f, nil
+}
+
+// Seconds parses name as a number of seconds (fractions allowed) of at
+// least min, as a duration.
+func (p *Properties) Seconds(name string, def, min float64) (time.Duration, error) {
+	f, err := p.Float64(name, def)
+	if err != nil {
+		return 0, err
+	}
+	if f < min || f > 1e9 {
+		return 0, Invalid(name, p.String(name, ""), fmt.Sprintf("seconds, at least %g", min))
+	}
+	return time.Duration(f * float64(time.Second)), nil
 }
 
 // Bool parses name as true or false (any case). Java treats every other word

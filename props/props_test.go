@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseJavaSyntax(t *testing.T) {
@@ -43,6 +44,9 @@ func TestTypedGetters(t *testing.T) {
 		{"bool true", func() (any, error) { return p.Bool("t", false) }, true, ""},
 		{"bool false", func() (any, error) { return p.Bool("f2", true) }, false, ""},
 		{"bool bad", func() (any, error) { return p.Bool("b", false) }, false, `b: expected true or false, got "yes"`},
+		{"seconds", func() (any, error) { return p.Seconds("f", 10, 0.01) }, 950 * time.Millisecond, ""},
+		{"seconds default", func() (any, error) { return p.Seconds("missing", 10, 0.01) }, 10 * time.Second, ""},
+		{"seconds too small", func() (any, error) { return p.Seconds("neg", 1, 0) }, time.Duration(0), `neg: expected seconds, at least 0, got "-3"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -84,14 +84,10 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, e
 		}
 	}
 	r.wantJSON = r.jsonPath != "" || s.exporter == JSONReportExporter
-	iv, err := p.Float64("report.interval", 1)
-	if err != nil {
+	var err error
+	if r.interval, err = p.Seconds("report.interval", 1, 0.01); err != nil {
 		return nil, err
 	}
-	if iv < 0.01 {
-		return nil, props.Invalid("report.interval", p.String("report.interval", ""), "seconds, at least 0.01")
-	}
-	r.interval = time.Duration(iv * float64(time.Second))
 	if mcfg.HdrFileOutput {
 		if err := checkDir("hdrhistogram.output.path", mcfg.HdrOutputPath+"X.hdr"); err != nil {
 			return nil, err

@@ -12,11 +12,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,14 +101,9 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	if s.status, err = p.Bool("status", false); err != nil {
 		return nil, err
 	}
-	iv, err := p.Float64("status.interval", 10)
-	if err != nil {
+	if s.statusInterval, err = p.Seconds("status.interval", 10, 0.01); err != nil {
 		return nil, err
 	}
-	if iv < 0.01 {
-		return nil, props.Invalid("status.interval", p.String("status.interval", ""), "seconds, at least 0.01")
-	}
-	s.statusInterval = time.Duration(iv * float64(time.Second))
 	s.label = p.String("label", "")
 	secs, err := p.NonNegInt64("maxexecutiontime", 0)
 	if err != nil {
@@ -133,22 +126,17 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	}
 	s.exportFile = p.String("exportfile", "")
 	if s.exportFile != "" {
-		dir := filepath.Dir(s.exportFile)
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return nil, props.Errorf("exportfile", "directory %s does not exist", dir)
+		if err := checkDir("exportfile", s.exportFile); err != nil {
+			return nil, err
 		}
 	}
+
 	if s.spin, err = p.Bool("spin.sleep", false); err != nil {
 		return nil, err
 	}
-	wu, err := p.Float64("warmup", 0)
-	if err != nil {
+	if s.warmup, err = p.Seconds("warmup", 0, 0); err != nil {
 		return nil, err
 	}
-	if wu < 0 || wu > 1e9 {
-		return nil, props.Invalid("warmup", p.String("warmup", ""), "seconds of warm-up, 0 or more")
-	}
-	s.warmup = time.Duration(wu * float64(time.Second))
 	if s.progress, err = p.OneOf("progress", "auto", "auto", "true", "false"); err != nil {
 		return nil, err
 	}
@@ -219,10 +207,7 @@ func Run(ctx context.Context, o Options) error {
 	octx := db.WithOutput(ctx, o.Stdout)
 	database, err := o.Driver.Open(octx, p)
 	if err != nil {
-		if !strings.HasPrefix(err.Error(), o.Binding+":") {
-			err = fmt.Errorf("%s: %w", o.Binding, err)
-		}
-		return setupErr(err)
+		return setupErr(err) // bindings name themselves or the property
 	}
 	closeDB := func() error {
 		if err := database.Close(); err != nil {
