@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/prom"
@@ -448,19 +449,7 @@ func writeOut(stdout io.Writer, prop, path string, write func(io.Writer) error) 
 	if path == "" {
 		return write(stdout)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", prop, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", prop, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", prop, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("%s: %w", prop, err)
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,33 +23,18 @@ const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]r
 // charts, each under its name (name=file.json, or "<binding> <phase>").
 func runReport(ctx context.Context, env *Env, args []string) error {
 	out, title, html := "report.html", "", false
+	args, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html})
+	if err != nil {
+		return err
+	}
 	var files, labels []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch a {
-		case "-html", "--html":
-			html = true
-		case "-o", "--o", "-title", "--title":
-			if i+1 >= len(args) {
-				return usagef("option %s needs a value (usage: %s)", a, reportUsage)
-			}
-			i++
-			if strings.HasSuffix(a, "o") {
-				out = args[i]
-			} else {
-				title = args[i]
-			}
-		default:
-			if strings.HasPrefix(a, "-") {
-				return usagef("unknown option %s (usage: %s)", a, reportUsage)
-			}
-			label, file := "", a
-			if k, v, ok := strings.Cut(a, "="); ok && !strings.HasSuffix(k, ".json") {
-				label, file = k, v
-			}
-			labels = append(labels, label)
-			files = append(files, file)
+	for _, a := range args {
+		label, file := "", a
+		if k, v, ok := strings.Cut(a, "="); ok && !strings.HasSuffix(k, ".json") {
+			label, file = k, v
 		}
+		labels = append(labels, label)
+		files = append(files, file)
 	}
 	if !html {
 		return usagef("give --html: the HTML page is the only format (usage: %s)", reportUsage)
@@ -58,8 +42,8 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if len(files) == 0 {
 		return usagef("no reports to draw (usage: %s)", reportUsage)
 	}
-	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
-		return usagef("-o: directory %s does not exist", filepath.Dir(out))
+	if err := checkOutDir(out); err != nil {
+		return err
 	}
 	reps := make([]*report.Report, len(files))
 	for i, f := range files {

@@ -3,12 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -25,28 +26,10 @@ const mergeUsage = "ycsb merge [-o merged.json] [-exporter text|json|jsonarray] 
 // runMerge is ycsb merge: the combined report goes to stdout in the chosen
 // exporter's format and, with -o, as a JSON report to a file.
 func runMerge(ctx context.Context, env *Env, args []string) error {
-	var out, exporter string
-	exporter = "text"
-	var files []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch a {
-		case "-o", "--o", "-exporter", "--exporter":
-			if i+1 >= len(args) {
-				return usagef("option %s needs a value (usage: %s)", a, mergeUsage)
-			}
-			i++
-			if strings.HasSuffix(a, "o") {
-				out = args[i]
-			} else {
-				exporter = args[i]
-			}
-		default:
-			if strings.HasPrefix(a, "-") {
-				return usagef("unknown option %s (usage: %s)", a, mergeUsage)
-			}
-			files = append(files, a)
-		}
+	out, exporter := "", "text"
+	files, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "exporter": &exporter}, nil)
+	if err != nil {
+		return err
 	}
 	if len(files) == 0 {
 		return usagef("nothing to merge (usage: %s)", mergeUsage)
@@ -55,8 +38,8 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		return usagef("-exporter: unknown exporter %q (text, json or jsonarray)", exporter)
 	}
 	if out != "" {
-		if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
-			return usagef("-o: directory %s does not exist", filepath.Dir(out))
+		if err := checkOutDir(out); err != nil {
+			return err
 		}
 	}
 	hdr := 0
@@ -121,7 +104,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return fmt.Errorf("-o: %w", err)
 		}
 	}
-	_, err := env.Stdout.Write(text.Bytes())
+	_, err = env.Stdout.Write(text.Bytes())
 	return err
 }
 
@@ -148,28 +131,49 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 }
 
 // inputError makes a bad input file exit with code 2.
-func inputError(err error) error {
-	var ie *results.InputError
-	if errors.As(err, &ie) {
-		return &UsageError{Msg: err.Error()}
+func inputError(err error) error { return &UsageError{Msg: err.Error()} }
+
+// toolArgs parses the options of merge and report: each name in values
+// takes the next argument, each name in switches stands alone, either with
+// one or two dashes; every other argument is a file.
+func toolArgs(args []string, usage string, values map[string]*string, switches map[string]*bool) (files []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			files = append(files, a)
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if v, ok := values[name]; ok {
+			if i+1 >= len(args) {
+				return nil, usagef("option %s needs a value (usage: %s)", a, usage)
+			}
+			i++
+			*v = args[i]
+			continue
+		}
+		if b, ok := switches[name]; ok {
+			*b = true
+			continue
+		}
+		return nil, usagef("unknown option %s (usage: %s)", a, usage)
 	}
-	return &UsageError{Msg: err.Error()}
+	return files, nil
 }
 
-// writeFileAtomic writes beside path and renames, so a failure leaves no
-// half-written file.
+// checkOutDir refuses an output file in a directory that does not exist,
+// before any work is done.
+func checkOutDir(path string) error {
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return usagef("-o: directory %s does not exist", filepath.Dir(path))
+	}
+	return nil
+}
+
+// writeFileAtomic writes data beside path and renames it into place.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
