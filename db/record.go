@@ -24,12 +24,7 @@ func (r *Record) Reset() {
 func (r *Record) Len() int { return len(r.Fields) }
 
 // Add appends a field, copying value into storage owned by r.
-func (r *Record) Add(name string, value []byte) { add(r, name, value) }
-
-// AddString is Add for a string value.
-func (r *Record) AddString(name, value string) { add(r, name, value) }
-
-func add[V string | []byte](r *Record, name string, value V) {
+func (r *Record) Add(name string, value []byte) {
 	n := len(r.Fields)
 	if n < cap(r.Fields) {
 		r.Fields = r.Fields[:n+1]

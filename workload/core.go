@@ -10,7 +10,6 @@
 package workload
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -317,8 +316,4 @@ func (w *CoreWorkload) parseScanLength(p *props.Properties) error {
 	z := generator.NewZipfian(minLen, maxLen, 0.99)
 	w.newScanLength = func() generator.Int { return z.Clone() }
 	return nil
-}
-
-func (w *CoreWorkload) String() string {
-	return fmt.Sprintf("CoreWorkload(table=%s, records=%d)", w.Table, w.RecordCount)
 }

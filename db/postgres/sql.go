@@ -28,13 +28,6 @@ type dialect struct {
 	families bool
 }
 
-func (d dialect) name() string {
-	if d.cockroach {
-		return "cockroach"
-	}
-	return "postgres"
-}
-
 func (d dialect) from(b *strings.Builder, table string) {
 	b.WriteString(" FROM ")
 	b.WriteString(table)

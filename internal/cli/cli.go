@@ -159,6 +159,7 @@ type parsed struct {
 	files   []string
 	cmdline *props.Properties // -p and the flags, later occurrence wins
 	table   string
+	notes   []string // options accepted but with no effect here, to say so
 }
 
 // parseArgs parses the reference's options. Unlike the reference (which
@@ -232,7 +233,9 @@ func parseArgs(args []string, shell bool) (*parsed, error) {
 		case "cp", "jvm-args":
 			// The reference's launcher options configure Java; a script
 			// passing them still works, and says so.
-			_, err = value()
+			if _, err = value(); err == nil {
+				p.notes = append(p.notes, fmt.Sprintf("ycsb: ignoring %s: it configures the reference's Java launcher", a))
+			}
 		default:
 			return nil, usagef("unknown option %s (see ycsb help)", a)
 		}
@@ -241,6 +244,12 @@ func parseArgs(args []string, shell bool) (*parsed, error) {
 		}
 	}
 	return p, nil
+}
+
+func (p *parsed) printNotes(w io.Writer) {
+	for _, n := range p.notes {
+		fmt.Fprintln(w, n)
+	}
 }
 
 // properties merges the -P files in order, then the command line over them.
@@ -280,6 +289,7 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 		if err != nil {
 			return err
 		}
+		p.printNotes(env.Stderr)
 		// The launcher appends -load/-t last, so the command wins.
 		p.cmdline.Set("dotransactions", strconv.FormatBool(transactions))
 		all, err := p.properties()

@@ -186,6 +186,18 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
+func TestJavaLauncherOptionsAreNamed(t *testing.T) {
+	code, _, stderr := run(t, context.Background(), "run", "basic", "-P", workloadFile(t), "-p", "operationcount=10", "-jvm-args", "-Xmx4g", "-cp", "lib")
+	if code != ExitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	for _, opt := range []string{"-jvm-args", "-cp"} {
+		if !strings.Contains(stderr, "ycsb: ignoring "+opt+": it configures the reference's Java launcher") {
+			t.Errorf("no note for %s in stderr:\n%s", opt, stderr)
+		}
+	}
+}
+
 func TestBindingFromDbOnly(t *testing.T) {
 	code, stdout, stderr := run(t, context.Background(), "run", "-db", "site.ycsb.BasicDB", "-P", workloadFile(t), "-p", "operationcount=10")
 	if code != ExitOK || !strings.Contains(stdout, "[READ], Operations, ") {

@@ -31,6 +31,7 @@ func runShell(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	p.printNotes(env.Stderr)
 	all, err := p.properties()
 	if err != nil {
 		return err
