@@ -365,10 +365,12 @@ func (s *suite) cancellation(t *testing.T, ss db.Session, p string) {
 }
 
 func (s *suite) batch(t *testing.T, ss db.Session, p string) {
-	bi, ok := ss.(db.BatchInserter)
-	if !ok {
+	if _, ok := ss.(db.BatchInserter); !ok {
 		t.Skip("binding has no batch insert")
 	}
+	// A session of its own: this check closes it.
+	bs := s.session(t, 0, 1)
+	bi := bs.(db.BatchInserter)
 	var keys []string
 	var vals [][]db.Field
 	for i := 0; i < 5; i++ {
@@ -377,15 +379,7 @@ func (s *suite) batch(t *testing.T, ss db.Session, p string) {
 		vals = append(vals, s.record(k, 1))
 	}
 	mustOK(t, "InsertBatch", bi.InsertBatch(ctx(), s.opts.Table, keys, vals))
-	if err := ss.Close(ctx()); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	ss2 := s.session(t, 0, 1)
-	defer ss2.Close(ctx())
-	for _, k := range keys {
-		var r db.Record
-		mustOK(t, "Read "+k, ss2.Read(ctx(), s.opts.Table, k, nil, &r))
-	}
+	s.closeAndReadBack(t, bs, keys)
 }
 
 func (s *suite) closeFlushes(t *testing.T, _ db.Session, p string) {
@@ -396,6 +390,13 @@ func (s *suite) closeFlushes(t *testing.T, _ db.Session, p string) {
 		keys = append(keys, k)
 		s.insert(t, ss, k, 1) // may be BATCHED_OK
 	}
+	s.closeAndReadBack(t, ss, keys)
+}
+
+// closeAndReadBack closes ss, which must send anything it buffered, and
+// reads every key from a new session.
+func (s *suite) closeAndReadBack(t *testing.T, ss db.Session, keys []string) {
+	t.Helper()
 	if err := ss.Close(ctx()); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
