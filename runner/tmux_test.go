@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // tmuxSession runs command in a detached tmux session of the given size and
@@ -48,11 +50,7 @@ func TestProgressInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; -short")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "ycsb")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/ycsb").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := ycsbtest.Binary(t)
 	wl, _ := filepath.Abs("../workloads/workloada")
 	run := bin + " run basic -P " + wl + " -p recordcount=1000 -p operationcount=6000 -target 2000 -p warmup=1 -p report.interval=0.2"
 	progressRe := regexp.MustCompile(`^\[[=> ]{20}\] +\d+% \d+:\d\d ETA [-\d:]+ \| .*ops \| .* ops/s now, .* avg`)

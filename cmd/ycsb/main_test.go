@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // TestSignalsPrintTheReport sends real signals to a running binary: the run
@@ -17,10 +18,7 @@ func TestSignalsPrintTheReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; -short")
 	}
-	bin := filepath.Join(t.TempDir(), "ycsb")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := ycsbtest.Binary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(bin, "run", "basic", "-P", "../../workloads/workloada",

@@ -20,6 +20,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -334,12 +335,7 @@ func ycsbBinary(t testing.TB) string {
 			buildErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "ycsb")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/ycsb")
-		cmd.Dir = repoRoot(t)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/ycsb: %v\n%s", err, out)
-		}
+		binPath, buildErr = ycsbtest.Build(dir)
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // TestRestartMidRun restarts PostgreSQL (scripts/postgres.sh restart) in the
@@ -37,12 +38,7 @@ func TestRestartMidRun(t *testing.T) {
 	}
 	table := testTable(t, c, "ycsb_fault")
 
-	bin := filepath.Join(t.TempDir(), "ycsb")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/ycsb")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/ycsb: %v\n%s", err, out)
-	}
+	bin := ycsbtest.Binary(t)
 	url := jdbcURL("")
 	common := []string{"-P", filepath.Join(root, "workloads", "workloada"),
 		"-p", "db.driver=org.postgresql.Driver", "-p", "db.url=" + url, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb",

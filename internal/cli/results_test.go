@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	_ "github.com/goycsb/ycsb/db/basic"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/report"
 )
 
@@ -123,11 +124,7 @@ func TestMultiProcessMerge(t *testing.T) {
 		t.Skip("builds and runs the ycsb binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ycsb")
-	build := exec.Command("go", "build", "-o", bin, "github.com/goycsb/ycsb/cmd/ycsb")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := ycsbtest.Binary(t)
 	workload, _ := filepath.Abs("../../workloads/workloada")
 	const clients, per, rate = 3, 1500, 1000 // each client 1.5 s at 1000 ops/s
 	load := func(name string, start, count, target int) *exec.Cmd {

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // tools builds our binary and makes sure the reference can run; outside CI
@@ -30,13 +32,7 @@ func tools(t *testing.T) (ours, reference string) {
 		}
 		t.Skipf("skipping: cannot fetch the reference YCSB (JDK 17 and Maven are needed): %v", err)
 	}
-	ours = filepath.Join(t.TempDir(), "ycsb")
-	build := exec.Command("go", "build", "-o", ours, "./cmd/ycsb")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return ours, reference
+	return ycsbtest.Binary(t), reference
 }
 
 func workload(name string) string { return filepath.Join("..", "..", "workloads", name) }
