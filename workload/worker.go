@@ -48,6 +48,10 @@ const (
 	keyCacheBits  = 12
 	keyCacheSize  = 1 << keyCacheBits
 	keyCacheWidth = 32
+	// maxCachedPadding is the largest zeropadding whose keys ("user", at
+	// most 20 characters of number) fit a slot with AppendKey's 8 bytes of
+	// store slack.
+	maxCachedPadding = keyCacheWidth - 8 - 4
 )
 
 // NewWorker returns the state of one worker, drawing from its own random
@@ -93,12 +97,14 @@ func (wk *Worker) runKey(keynum int64) string {
 	if c.nums[slot] == keynum+1 {
 		return unsafe.String(&c.keys[slot][0], int(c.lens[slot]))
 	}
-	k := wk.key(keynum)
-	if len(k) <= keyCacheWidth {
-		c.nums[slot] = keynum + 1
-		c.lens[slot] = uint8(copy(c.keys[slot][:], k))
+	if wk.w.ZeroPadding > maxCachedPadding {
+		return wk.key(keynum) // too long for a slot: not cached
 	}
-	return k
+	// Built in place, with no copy: the key and AppendKey's store slack fit.
+	b := AppendKey(c.keys[slot][:0], keynum, wk.w.ZeroPadding, wk.w.OrderedInserts)
+	c.nums[slot] = keynum + 1
+	c.lens[slot] = uint8(len(b))
+	return unsafe.String(&c.keys[slot][0], len(b))
 }
 
 func (wk *Worker) fillValue(i int, key string) {

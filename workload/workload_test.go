@@ -353,17 +353,20 @@ func TestSpread6MatchesPut6(t *testing.T) {
 }
 
 func TestKeyCache(t *testing.T) {
-	for _, ordered := range []string{"hashed", "ordered"} {
-		_, wk := newRig(t, true, "insertorder", ordered, "zeropadding", "12")
-		src := wyrand(9)
-		for i := 0; i < 200000; i++ {
-			n := int64(src.next() % 20000)
-			if i%3 == 0 {
-				n = int64(i) // a stream of new keys, to evict
-			}
-			want := KeyName(n, 12, ordered == "ordered")
-			if got := wk.runKey(n); got != want {
-				t.Fatalf("runKey(%d) = %q, want %q", n, got, want)
+	// Padding 20 is the longest key built in a slot; 21 bypasses the cache.
+	for _, pad := range []int{1, 12, 20, 21} {
+		for _, ordered := range []string{"hashed", "ordered"} {
+			_, wk := newRig(t, true, "insertorder", ordered, "zeropadding", strconv.Itoa(pad))
+			src := wyrand(9)
+			for i := 0; i < 200000; i++ {
+				n := int64(src.next() % 20000)
+				if i%3 == 0 {
+					n = int64(i) // a stream of new keys, to evict
+				}
+				want := KeyName(n, pad, ordered == "ordered")
+				if got := wk.runKey(n); got != want {
+					t.Fatalf("zeropadding=%d: runKey(%d) = %q, want %q", pad, n, got, want)
+				}
 			}
 		}
 	}
