@@ -18,12 +18,25 @@ func FNVHash64(v int64) int64 {
 	const (
 		offset = 0xCBF29CE484222325
 		prime  = 1099511628211
+		prime4 = 0x9ffaac085635bc91 // prime^4 mod 2^64
 	)
 	h := uint64(offset)
-	for range 8 {
-		h ^= uint64(v & 0xff)
-		h *= prime
-		v >>= 8
+	if uint64(v) < 1<<32 {
+		// Every key number below 2^32 and most zipfian ranks: a zero byte
+		// only multiplies by the prime, so the four high bytes are one
+		// multiply by prime^4, a shorter chain of dependent multiplies.
+		for range 4 {
+			h ^= uint64(v & 0xff)
+			h *= prime
+			v >>= 8
+		}
+		h *= prime4
+	} else {
+		for range 8 {
+			h ^= uint64(v & 0xff)
+			h *= prime
+			v >>= 8
+		}
 	}
 	s := int64(h)
 	if s < 0 {

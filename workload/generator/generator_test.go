@@ -38,6 +38,36 @@ func TestFNVHash64(t *testing.T) {
 	}
 }
 
+// fnvHash64Bytewise is the reference's loop as written, for checking the
+// shortcut FNVHash64 takes for values below 2^32.
+func fnvHash64Bytewise(v int64) int64 {
+	h := uint64(0xCBF29CE484222325)
+	for range 8 {
+		h ^= uint64(v & 0xff)
+		h *= 1099511628211
+		v >>= 8
+	}
+	s := int64(h)
+	if s < 0 {
+		s = -s
+	}
+	return s
+}
+
+func TestFNVHash64Shortcut(t *testing.T) {
+	vals := []int64{0, 1, 255, 256, 1<<32 - 1, 1 << 32, 1<<32 + 1, 1<<40 - 1, 1e10,
+		math.MaxInt64, math.MinInt64, -1, -(1 << 32), 1<<31 - 1, 1 << 31}
+	r := newRand(3)
+	for range 100000 {
+		vals = append(vals, int64(r.Uint64()), int64(r.Uint64()>>32), int64(r.Uint64()>>(r.Uint64()%64)))
+	}
+	for _, v := range vals {
+		if got, want := FNVHash64(v), fnvHash64Bytewise(v); got != want {
+			t.Fatalf("FNVHash64(%d) = %d, want %d", v, got, want)
+		}
+	}
+}
+
 func TestConstant(t *testing.T) {
 	r := newRand(1)
 	if got := (Constant{V: -7}).Next(r); got != -7 {
