@@ -8,9 +8,16 @@ import (
 )
 
 // Session measures every call of one worker's db.Session into that worker's
-// Recorder, like the reference's DBWrapper. A panic inside the binding is
-// turned into an ERROR for that operation: one bad call must not end a run.
-// Not safe for concurrent use, like the Session it wraps.
+// Recorder, like the reference's DBWrapper. Not safe for concurrent use,
+// like the Session it wraps.
+//
+// A panic inside the binding becomes an ERROR for that operation: one bad
+// call must not end a run. Insert and Close recover it themselves and return
+// a *PanicError (a failed insert's error drives the load phase's retries).
+// Read, Scan, Update and Delete, the run phase's hot path, leave it to
+// Guard, which the worker loop wraps around many operations, so that no
+// deferred call is paid per operation; called outside Guard, they let a
+// binding's panic through.
 type Session struct {
 	db  db.Session
 	rec *Recorder
@@ -19,6 +26,11 @@ type Session struct {
 	// operation of one transaction (a read-modify-write's read and update)
 	// shares it, as in the reference.
 	Intended int64
+
+	// The binding call in progress, for Guard to charge if it panics.
+	calling   bool
+	callOp    Op
+	callStart int64
 }
 
 // NewSession wraps s so that its operations are recorded into rec.
@@ -35,6 +47,31 @@ type PanicError struct{ Value any }
 
 func (e *PanicError) Error() string { return fmt.Sprintf("binding panicked: %v", e.Value) }
 
+// Guard calls fn, which runs operations through s, and reports whether fn
+// returned. When the binding panics inside Read, Scan, Update or Delete, that
+// operation is counted as an ERROR, as a returned error would be, the rest
+// of fn is abandoned and Guard returns false: call it again to go on. A panic
+// outside a binding call is a bug of ours and is not caught.
+func (s *Session) Guard(ctx context.Context, fn func()) (returned bool) {
+	defer func() {
+		if returned || !s.calling {
+			return
+		}
+		r := recover()
+		if r == nil {
+			return // runtime.Goexit, not a panic
+		}
+		s.calling = false
+		s.done(ctx, s.callOp, &PanicError{Value: r}, s.callStart)
+	}()
+	fn()
+	return true
+}
+
+func (s *Session) enter(op Op, start int64) {
+	s.calling, s.callOp, s.callStart = true, op, start
+}
+
 func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
 	if err != nil && ctx.Err() != nil {
 		// Interrupted by the end of the run (Ctrl-C, maxexecutiontime): the
@@ -50,22 +87,20 @@ func recovered(err *error) {
 	}
 }
 
-func (s *Session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) (err error) {
+func (s *Session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
 	start := Now()
-	func() {
-		defer recovered(&err)
-		err = s.db.Read(ctx, table, key, fields, out)
-	}()
+	s.enter(Read, start)
+	err := s.db.Read(ctx, table, key, fields, out)
+	s.calling = false
 	s.done(ctx, Read, err, start)
 	return err
 }
 
-func (s *Session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) (err error) {
+func (s *Session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
 	start := Now()
-	func() {
-		defer recovered(&err)
-		err = s.db.Scan(ctx, table, startKey, count, fields, out)
-	}()
+	s.enter(Scan, start)
+	err := s.db.Scan(ctx, table, startKey, count, fields, out)
+	s.calling = false
 	end := Now()
 	if err != nil && ctx.Err() != nil {
 		return err
@@ -79,12 +114,11 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 	return err
 }
 
-func (s *Session) Update(ctx context.Context, table, key string, values []db.Field) (err error) {
+func (s *Session) Update(ctx context.Context, table, key string, values []db.Field) error {
 	start := Now()
-	func() {
-		defer recovered(&err)
-		err = s.db.Update(ctx, table, key, values)
-	}()
+	s.enter(Update, start)
+	err := s.db.Update(ctx, table, key, values)
+	s.calling = false
 	s.done(ctx, Update, err, start)
 	return err
 }
@@ -99,12 +133,11 @@ func (s *Session) Insert(ctx context.Context, table, key string, values []db.Fie
 	return err
 }
 
-func (s *Session) Delete(ctx context.Context, table, key string) (err error) {
+func (s *Session) Delete(ctx context.Context, table, key string) error {
 	start := Now()
-	func() {
-		defer recovered(&err)
-		err = s.db.Delete(ctx, table, key)
-	}()
+	s.enter(Delete, start)
+	err := s.db.Delete(ctx, table, key)
+	s.calling = false
 	s.done(ctx, Delete, err, start)
 	return err
 }

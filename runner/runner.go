@@ -159,6 +159,8 @@ type worker struct {
 	finished int64
 	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
 	warmOps  int64 // operations done during the warm-up
+	start    int64 // Now value the worker's schedule starts from
+	warming  bool  // still in the warm-up
 
 	// How far behind the -target schedule operations started (ns).
 	lagSum, lagMax, lagLast int64
@@ -448,18 +450,39 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 		// Spread workers over the first tick so they do not fire together.
 		time.Sleep(time.Duration(rand.Int64N(tick)))
 	}
-	trackIntended := mcfg.Interval != measurement.IntervalOp
-	start := measurement.Now()
-	var n int64
+	w.start = measurement.Now()
 	// During the warm-up the worker reads the clock before each operation
 	// and compares it with its read-only warmEnd; after it, nothing.
-	warming := w.warmEnd > 0
-	rec := w.session.Recorder()
-	rec.SetWarmup(warming)
+	w.warming = w.warmEnd > 0
+	w.session.Recorder().SetWarmup(w.warming)
+	loop := func() { w.loop(ctx, wl, s, mcfg, tick) }
+	for !w.session.Guard(ctx, loop) {
+		// The binding panicked: that operation was counted as an ERROR and
+		// the rest of its transaction abandoned. The transaction is done.
+		if ctx.Err() != nil {
+			break
+		}
+		w.finished++
+		w.done.Store(w.finished)
+	}
+	if w.warming {
+		w.warmOps = w.finished
+		w.lagSum, w.lagMax, w.lagLast = 0, 0, 0
+	}
+	w.session.Intended = 0
+}
+
+// loop runs transactions until the worker is done. It may be cut short by a
+// binding's panic (see measurement.Session.Guard) and called again: all it
+// needs to go on is in w.
+func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config, tick int64) {
+	trackIntended := mcfg.Interval != measurement.IntervalOp
+	start, n, warming := w.start, w.finished, w.warming
 	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {
 		if warming && measurement.Now() >= w.warmEnd {
 			warming = false
-			rec.SetWarmup(false)
+			w.warming = false
+			w.session.Recorder().SetWarmup(false)
 			w.warmOps = n
 			w.lagSum, w.lagMax = 0, 0
 		}
@@ -487,10 +510,10 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 			ok = w.wl.DoInsert(ctx)
 		}
 		if !ok {
-			break
+			return
 		}
 		if ctx.Err() != nil {
-			break // the last operation was interrupted and is not counted
+			return // the last operation was interrupted and is not counted
 		}
 		n++
 		w.finished = n
@@ -498,11 +521,6 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 			w.done.Store(n)
 		}
 	}
-	if warming {
-		w.warmOps = n
-		w.lagSum, w.lagMax, w.lagLast = 0, 0, 0
-	}
-	w.session.Intended = 0
 }
 
 func sleepUntil(due int64, spin bool) {

@@ -1,0 +1,80 @@
+package measurement
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goycsb/ycsb/db"
+)
+
+// panicky panics in every call whose key is "boom".
+type panicky struct{}
+
+func (panicky) op(key string) error {
+	if key == "boom" {
+		panic("boom")
+	}
+	return nil
+}
+func (p panicky) Read(_ context.Context, _, key string, _ []string, _ *db.Record) error {
+	return p.op(key)
+}
+func (p panicky) Scan(_ context.Context, _, key string, _ int, _ []string, _ *db.Rows) error {
+	return p.op(key)
+}
+func (p panicky) Update(_ context.Context, _, key string, _ []db.Field) error { return p.op(key) }
+func (p panicky) Insert(_ context.Context, _, key string, _ []db.Field) error { return p.op(key) }
+func (p panicky) Delete(_ context.Context, _, key string) error               { return p.op(key) }
+func (panicky) Close(context.Context) error                                   { return nil }
+
+func TestSessionChargesBindingPanics(t *testing.T) {
+	cfg := config(t, nil)
+	c := NewCollector(cfg)
+	s := NewSession(panicky{}, c.NewRecorder())
+	ctx := context.Background()
+	calls := []func(key string){
+		func(k string) { _ = s.Read(ctx, "t", k, nil, &db.Record{}) },
+		func(k string) { _ = s.Scan(ctx, "t", k, 1, nil, &db.Rows{}) },
+		func(k string) { _ = s.Update(ctx, "t", k, nil) },
+		func(k string) { _ = s.Delete(ctx, "t", k) },
+	}
+	for _, call := range calls {
+		reached := false
+		if s.Guard(ctx, func() { call("ok"); call("boom"); reached = true }) {
+			t.Fatal("Guard reported a return after a binding panic")
+		}
+		if reached {
+			t.Fatal("the rest of fn ran after a binding panic")
+		}
+		if !s.Guard(ctx, func() { call("ok") }) {
+			t.Fatal("Guard reported a panic after a clean call")
+		}
+	}
+	// Insert recovers by itself: the load phase retries on its error.
+	err := s.Insert(ctx, "t", "boom", nil)
+	var pe *PanicError
+	if !errors.As(err, &pe) || db.StatusOf(err) != db.Error {
+		t.Fatalf("Insert of a panicking binding returned %v (status %v), want a *PanicError with status ERROR", err, db.StatusOf(err))
+	}
+	c.Tick()
+	out := string(render(t, cfg, c.Total()))
+	for _, want := range []string{"[READ], Return=OK, 2", "[READ], Return=ERROR, 1", "[SCAN], Return=ERROR, 1",
+		"[UPDATE], Return=ERROR, 1", "[DELETE], Return=ERROR, 1", "[INSERT], Return=ERROR, 1", "[READ-FAILED], Operations, 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestGuardLetsOtherPanicsThrough(t *testing.T) {
+	s := NewSession(panicky{}, NewCollector(config(t, nil)).NewRecorder())
+	defer func() {
+		if r := recover(); r != "ours" {
+			t.Fatalf("recovered %v, want the panic outside the binding", r)
+		}
+	}()
+	s.Guard(context.Background(), func() { panic("ours") })
+	t.Fatal("Guard swallowed a panic outside a binding call")
+}
