@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-engines clean
+.PHONY: help build run test testrace unit bench bench-client fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -26,6 +26,9 @@ unit: ## unit tests only, no servers
 
 bench: ## benchmarks of the hot path (generators, measurement, workload, basic end to end)
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./workload/... ./measurement/... ./db/basic/ ./runner/
+
+bench-client: ## the client's speed goals with the basic binding (REFERENCE=1 also runs the reference YCSB)
+	./scripts/bench-client.sh
 
 fuzz-smoke: ## run every fuzz target briefly
 	./scripts/fuzz-smoke.sh

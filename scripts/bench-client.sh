@@ -2,21 +2,28 @@
 # Client-side speed of the engine with the no-op basic binding: the figures
 # of the core's speed goals. Prints throughput and operations per CPU-second
 # (user+sys of the whole process) for each case, best of RUNS runs.
+# With REFERENCE=1 it runs the reference YCSB 0.17.0 (scripts/reference-ycsb.sh,
+# basicdb.verbose=false) on the same cases too: VM speed drifts, the ratio
+# between the two tools measured minutes apart does much less.
 #
-# Usage: scripts/bench-client.sh   (RUNS=3 OPS=10000000 by default)
+# Usage: scripts/bench-client.sh   (RUNS=3 OPS=10000000 REFERENCE=0 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 OPS=${OPS:-10000000}
+REFERENCE=${REFERENCE:-0}
 go build -o bin/ycsb ./cmd/ycsb
 
-bench() { # name threads workload
+# bench name threads workload client...
+bench() {
+    local name=$1 threads=$2 workload=$3
+    shift 3
     local best_tp=0 best_cpu=0
     for _ in $(seq "$RUNS"); do
         local tmp tpline
         tmp=$(mktemp)
-        tpline=$(/usr/bin/time -f "%U %S" -o "$tmp" bin/ycsb run basic -P "workloads/$3" -p recordcount=100000 \
-            -p operationcount="$OPS" -p requestdistribution=zipfian -threads "$2" 2>/dev/null | grep 'Throughput')
+        tpline=$(/usr/bin/time -f "%U %S" -o "$tmp" "$@" -P "workloads/$workload" -p recordcount=100000 \
+            -p operationcount="$OPS" -p requestdistribution=zipfian -threads "$threads" 2>/dev/null | grep 'Throughput')
         local out
         out="CPU $(tail -1 "$tmp")"$'\n'"$tpline"
         rm -f "$tmp"
@@ -26,10 +33,17 @@ bench() { # name threads workload
         (( tp > best_tp )) && best_tp=$tp
         (( cpu > best_cpu )) && best_cpu=$cpu
     done
-    printf "%-28s %12s ops/s %12s ops/CPU-s\n" "$1" "$best_tp" "$best_cpu"
+    printf "%-40s %12s ops/s %12s ops/CPU-s\n" "$name" "$best_tp" "$best_cpu"
 }
 
+ours=(bin/ycsb run basic)
+reference=(scripts/reference-ycsb.sh client -t -db site.ycsb.BasicDB -p basicdb.verbose=false)
+[[ $REFERENCE == 1 ]] && scripts/reference-ycsb.sh fetch >/dev/null
+
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-bench "workloada, 1 thread" 1 workloada
-bench "workloadc, 1 thread" 1 workloadc
-bench "workloada, 2 threads" 2 workloada
+for c in "workloada, 1 thread:1:workloada" "workloadc, 1 thread:1:workloadc" "workloada, 2 threads:2:workloada"; do
+    IFS=: read -r name threads workload <<<"$c"
+    bench "$name" "$threads" "$workload" "${ours[@]}"
+    [[ $REFERENCE == 1 ]] && bench "$name (reference)" "$threads" "$workload" "${reference[@]}"
+done
+exit 0
