@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -207,6 +208,31 @@ func TestRunPhaseKeysStayBelowTheInsertLimit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// script is a key chooser that replays fixed key numbers.
+type script struct {
+	nums []int64
+	i    int
+}
+
+func (s *script) Next(*rand.Rand) int64 {
+	n := s.nums[s.i%len(s.nums)]
+	s.i++
+	return n
+}
+
+// TestKeynumsInOrder: drawn one operation ahead, key numbers still come in
+// the order the chooser gives them, none skipped or repeated.
+func TestKeynumsInOrder(t *testing.T) {
+	_, wk := newRig(t, true, "recordcount", "100")
+	nums := []int64{7, 3, 3, 99, 0, 42}
+	wk.keyChooser = &script{nums: nums}
+	for i := range 2 * len(nums) {
+		if got, want := wk.nextKeynum(), nums[i%len(nums)]; got != want {
+			t.Fatalf("key number %d is %d, want %d", i, got, want)
+		}
 	}
 }
 
