@@ -2,17 +2,14 @@ package measurement
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/props"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func config(t testing.TB, kv map[string]string) *Config {
 	t.Helper()
@@ -67,26 +64,6 @@ func render(t *testing.T, cfg *Config, snap *Snapshot) []byte {
 	return buf.Bytes()
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
-
 // TestTypes renders the report sections and the status-line summary of
 // every measurement type from the same samples.
 func TestTypes(t *testing.T) {
@@ -120,7 +97,7 @@ func TestTypes(t *testing.T) {
 			got = append(got, "--- status summary\n"...)
 			got = append(got, summary...)
 			got = append(got, '\n')
-			golden(t, "types_"+tt.name, got)
+			ycsbtest.Golden(t, filepath.Join("testdata", "types_"+tt.name+".golden"), got)
 		})
 	}
 }

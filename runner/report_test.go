@@ -3,21 +3,18 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/report"
 	"github.com/goycsb/ycsb/props"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestJSONReportGolden builds the JSON report from fixed measurements,
 // intervals and rows.
@@ -90,20 +87,7 @@ func TestJSONReportGolden(t *testing.T) {
 	if back.Schedule == nil || back.Schedule.MaxLagUs != 900 || len(back.Sections) != len(rows) {
 		t.Errorf("read back: schedule %+v, %d sections", back.Schedule, len(back.Sections))
 	}
-	path := filepath.Join("testdata", "report.json.golden")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("report differs from %s (run with -update to accept):\n%s", path, got)
-	}
+	ycsbtest.Golden(t, filepath.Join("testdata", "report.json.golden"), got)
 }
 
 func TestCheckExporter(t *testing.T) {

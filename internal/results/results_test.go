@@ -2,9 +2,7 @@ package results
 
 import (
 	"bytes"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,28 +10,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/report"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
@@ -140,10 +119,10 @@ func TestMerge(t *testing.T) {
 	for _, r := range m.Sections {
 		text.WriteString(r.Metric + ", " + r.Name + ", " + num(r.Value) + "\n")
 	}
-	golden(t, "merge.txt", text.Bytes())
+	ycsbtest.Golden(t, filepath.Join("testdata", "merge.txt"), text.Bytes())
 	var doc bytes.Buffer
 	report.Write(&doc, m)
-	golden(t, "merge.json", doc.Bytes())
+	ycsbtest.Golden(t, filepath.Join("testdata", "merge.json"), doc.Bytes())
 }
 
 func TestCompare(t *testing.T) {
@@ -168,7 +147,7 @@ func TestCompare(t *testing.T) {
 		if !strings.Contains(out.String(), "Welch's t-test") {
 			t.Errorf("%s: the test is not named:\n%s", tt.name, out.String())
 		}
-		golden(t, tt.name, out.Bytes())
+		ycsbtest.Golden(t, filepath.Join("testdata", tt.name), out.Bytes())
 	}
 }
 

@@ -1,12 +1,39 @@
-// Package ycsbtest helps tests that run the real ycsb binary.
+// Package ycsbtest helps tests: building the real ycsb binary, comparing
+// output with golden files.
 package ycsbtest
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// Golden compares got with the golden file at path (testdata/...). With
+// go test -update it first writes got there.
+func Golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
 
 // Build compiles cmd/ycsb into dir and returns the binary's path.
 func Build(dir string) (string, error) {

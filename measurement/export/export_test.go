@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"math"
 	"os"
@@ -12,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 type row struct {
 	metric, measurement string
@@ -46,19 +44,7 @@ func TestGolden(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			got := export(t, name, rows)
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
-			}
+			ycsbtest.Golden(t, filepath.Join("testdata", name+".golden"), got)
 		})
 	}
 }
