@@ -10,7 +10,6 @@ import (
 
 	"github.com/goycsb/ycsb/internal/htmlreport"
 	"github.com/goycsb/ycsb/internal/results"
-	"github.com/goycsb/ycsb/measurement/report"
 )
 
 func init() {
@@ -45,13 +44,9 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if err := checkOutDir(out); err != nil {
 		return err
 	}
-	reps := make([]*report.Report, len(files))
-	for i, f := range files {
-		r, err := results.ReadReport(f)
-		if err != nil {
-			return inputError(err)
-		}
-		reps[i] = r
+	reps, err := readAll(files, results.ReadReport)
+	if err != nil {
+		return err
 	}
 	names := htmlreport.Names(labels, files, reps)
 	inputs := make([]htmlreport.Input, len(reps))

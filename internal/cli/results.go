@@ -51,13 +51,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	var merged *report.Report
 	switch {
 	case hdr == len(files):
-		logs := make([]*results.HdrLog, len(files))
-		for i, f := range files {
-			l, err := results.ReadHdrLog(f)
-			if err != nil {
-				return inputError(err)
-			}
-			logs[i] = l
+		logs, err := readAll(files, results.ReadHdrLog)
+		if err != nil {
+			return err
 		}
 		m, err := results.MergeHdrLogs(files, logs, measurement.DefaultPercentiles)
 		if err != nil {
@@ -65,13 +61,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		}
 		merged = m
 	case hdr == 0:
-		reps := make([]*report.Report, len(files))
-		for i, f := range files {
-			r, err := results.ReadReport(f)
-			if err != nil {
-				return inputError(err)
-			}
-			reps[i] = r
+		reps, err := readAll(files, results.ReadReport)
+		if err != nil {
+			return err
 		}
 		m, err := results.Merge(files, reps)
 		if err != nil {
@@ -176,4 +168,18 @@ func writeFileAtomic(path string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// readAll reads every file with read; the first that fails is the input
+// error.
+func readAll[T any](files []string, read func(string) (T, error)) ([]T, error) {
+	out := make([]T, len(files))
+	for i, f := range files {
+		v, err := read(f)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		out[i] = v
+	}
+	return out, nil
 }
