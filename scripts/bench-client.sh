@@ -38,12 +38,15 @@ bench() {
 
 ours=(bin/ycsb run basic)
 reference=(scripts/reference-ycsb.sh client -t -db site.ycsb.BasicDB -p basicdb.verbose=false)
-[[ $REFERENCE == 1 ]] && scripts/reference-ycsb.sh fetch >/dev/null
+if [[ $REFERENCE == 1 ]]; then
+    scripts/reference-ycsb.sh fetch >/dev/null
+fi
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 for c in "workloada, 1 thread:1:workloada" "workloadc, 1 thread:1:workloadc" "workloada, 2 threads:2:workloada"; do
     IFS=: read -r name threads workload <<<"$c"
     bench "$name" "$threads" "$workload" "${ours[@]}"
-    [[ $REFERENCE == 1 ]] && bench "$name (reference)" "$threads" "$workload" "${reference[@]}"
+    if [[ $REFERENCE == 1 ]]; then
+        bench "$name (reference)" "$threads" "$workload" "${reference[@]}"
+    fi
 done
-exit 0
