@@ -97,6 +97,7 @@ type set struct {
 	op       [NumOps][NumKinds]*series
 	intended [NumOps][NumKinds]*series
 	returns  [NumOps][db.NumStatuses]int64
+	ops      int64 // operations of the worker loop (see Recorder.Operation)
 }
 
 func (s *set) reset() {
@@ -111,6 +112,7 @@ func (s *set) reset() {
 		}
 		s.returns[o] = [db.NumStatuses]int64{}
 	}
+	s.ops = 0
 }
 
 // mergeInto adds s into dst, allocating dst's series as needed.
@@ -124,6 +126,7 @@ func (s *set) mergeInto(dst *set, newSeries func() *series, newHist func() *hdrh
 			dst.returns[o][st] += n
 		}
 	}
+	dst.ops += s.ops
 }
 
 func mergeSeries(dst **series, src *series, newSeries func() *series, newHist func() *hdrhistogram.Histogram) {
@@ -156,6 +159,12 @@ type Recorder struct {
 	// warm is set by the owning worker while it runs warm-up operations:
 	// they are not recorded. Only the owner reads or writes it.
 	warm bool
+
+	// ops counts the worker loop's operations, as [OVERALL] does (a
+	// read-modify-write is one, not a read and an update); harvested is
+	// the part of it the Collector has taken, and is the Collector's.
+	ops       atomic.Int64
+	harvested int64
 
 	mu    sync.Mutex
 	cur   *set // guarded by mu

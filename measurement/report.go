@@ -279,18 +279,7 @@ func fixed2HalfUp(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-// Ops returns the number of operations in the snapshot: samples of the
-// database operations, successful or not.
-func (s *Snapshot) Ops() int64 {
-	var n int64
-	for i := range s.Measurements {
-		m := &s.Measurements[i]
-		if m.Intended || m.Kind != KindOK {
-			continue
-		}
-		for _, r := range m.Returns {
-			n += r.Count
-		}
-	}
-	return n
-}
+// Ops returns the number of operations in the snapshot as [OVERALL] counts
+// them (one per transaction or insert of a worker loop), not the database
+// calls the Return= lines count.
+func (s *Snapshot) Ops() int64 { return s.Operations }

@@ -70,6 +70,10 @@ func (m *Measurement) fill(cfg *Config, s *series) {
 // the intended map, each in the reference's hash order.
 type Snapshot struct {
 	Measurements []Measurement
+	// Operations are the worker loops' operations: one per transaction or
+	// load insert, as [OVERALL] counts them, whatever number of database
+	// calls (and VERIFY) each made.
+	Operations int64
 }
 
 // returnOrder is the order the reference prints Return= lines in (the
@@ -105,7 +109,7 @@ func newSnapshot(cfg *Config, s *set) *Snapshot {
 	sortJavaOrder(ops, func(m Measurement) string { return m.Name })
 	// The reference keys its intended map by the plain name.
 	sortJavaOrder(intended, func(m Measurement) string { return Name(m.Op, m.Kind) })
-	return &Snapshot{Measurements: append(ops, intended...)}
+	return &Snapshot{Measurements: append(ops, intended...), Operations: s.ops}
 }
 
 // sortJavaOrder orders ms as a Java ConcurrentHashMap with default capacity

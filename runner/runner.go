@@ -463,6 +463,7 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 			break
 		}
 		w.finished++
+		w.session.Recorder().Operation()
 		w.done.Store(w.finished)
 	}
 	if w.warming {
@@ -517,6 +518,7 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 		}
 		n++
 		w.finished = n
+		w.session.Recorder().Operation()
 		if n&15 == 0 {
 			w.done.Store(n)
 		}

@@ -27,6 +27,11 @@ func harvest(t *testing.T, c *measurement.Collector, rec *measurement.Recorder, 
 	for i := 0; i < failed; i++ {
 		rec.Done(measurement.Update, db.Error, 0, 2_000_000, 0)
 	}
+	// Each read and each failed update is one operation of the worker loop,
+	// and every tenth read is a read-modify-write's (its update left out).
+	for i := 0; i < reads+failed-reads/10; i++ {
+		rec.Operation()
+	}
 	return c.Tick()
 }
 
@@ -80,6 +85,10 @@ func TestScrape(t *testing.T) {
 		if got := counter(c.op, c.status); got != c.want {
 			t.Errorf("ycsb_operations_total{operation=%q,status=%q} = %v, want %v", c.op, c.status, got, c.want)
 		}
+	}
+	ops := fams["ycsb_overall_operations_total"]
+	if ops == nil || len(ops.GetMetric()) != 1 || ops.GetMetric()[0].GetCounter().GetValue() != 100+3-10+50-5 {
+		t.Errorf("ycsb_overall_operations_total is not the 138 operations of the worker loops:\n%s", body)
 	}
 	lat := fams["ycsb_operation_latency_seconds"]
 	if lat == nil {

@@ -26,7 +26,7 @@ import (
 // version could misread a newer one.
 const (
 	Format  = "ycsb-go-report"
-	Version = 1
+	Version = 2 // 2: interval ops count operations, not database calls
 )
 
 // Report is the JSON report. Times are wall-clock; interval offsets are
@@ -282,7 +282,28 @@ func Read(data []byte) (*Report, error) {
 	if r.Clients < 1 {
 		r.Clients = 1
 	}
+	if r.Version < 2 {
+		rescaleV1Intervals(&r)
+	}
 	return &r, nil
+}
+
+// rescaleV1Intervals corrects a version 1 report, whose interval ops
+// counted database calls (a read-modify-write twice, a verified read
+// twice): each interval is scaled so that they add up to Operations, which
+// was always counted right. Exact for a steady operation mix.
+func rescaleV1Intervals(r *Report) {
+	var calls int64
+	for _, iv := range r.Intervals {
+		calls += iv.Ops
+	}
+	if calls <= r.Operations || calls == 0 {
+		return
+	}
+	f := float64(r.Operations) / float64(calls)
+	for i := range r.Intervals {
+		r.Intervals[i].Ops = int64(math.Round(float64(r.Intervals[i].Ops) * f))
+	}
 }
 
 // Find returns the measurement named name, or nil.

@@ -27,3 +27,18 @@ func TestReadRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestReadVersion1Intervals: a version 1 report counted database calls in
+// its intervals (3 per verified read-modify-write); Read scales them to the
+// operations the report holds.
+func TestReadVersion1Intervals(t *testing.T) {
+	doc := `{"format":"ycsb-go-report","version":1,"operations":200,"intervals":[` +
+		`{"start_ms":0,"end_ms":1000,"ops":300},{"start_ms":1000,"end_ms":2000,"ops":300}],"measurements":[],"sections":[]}`
+	r, err := Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Intervals[0].Ops != 100 || r.Intervals[1].Ops != 100 {
+		t.Errorf("intervals %+v, want 100 operations each", r.Intervals)
+	}
+}
