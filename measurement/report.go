@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -202,17 +203,17 @@ func (s *Snapshot) Summary(cfg *Config) string {
 		}
 		switch cfg.Type {
 		case "hdrhistogram":
-			m.hdrSummary(&b, m.Name)
+			m.hdrSummary(&b, cfg, m.Name)
 		case "histogram", "timeseries":
 			m.avgSummary(&b, m.Name)
 		case "raw":
 			m.rawSummary(&b, m.Name)
 		case "hdrhistogram+histogram":
-			m.hdrSummary(&b, "Hdr"+m.Name)
+			m.hdrSummary(&b, cfg, "Hdr"+m.Name)
 			b.WriteByte('\n')
 			m.avgSummary(&b, "Bucket"+m.Name)
 		case "hdrhistogram+raw":
-			m.hdrSummary(&b, "Hdr"+m.Name)
+			m.hdrSummary(&b, cfg, "Hdr"+m.Name)
 			b.WriteByte('\n')
 			m.rawSummary(&b, "Raw"+m.Name)
 		}
@@ -221,7 +222,17 @@ func (s *Snapshot) Summary(cfg *Config) string {
 	return b.String()
 }
 
-func (m *Measurement) hdrSummary(b *strings.Builder, name string) {
+// summaryPercentiles are the status summary's percentiles: 0.17.0's, and
+// master's 50= in front of them when hdrhistogram.percentiles asks for the
+// 50th (as master's default does).
+func summaryPercentiles(cfg *Config) []float64 {
+	if slices.Contains(cfg.Percentiles, 50) {
+		return []float64{50, 90, 99, 99.9, 99.99}
+	}
+	return []float64{90, 99, 99.9, 99.99}
+}
+
+func (m *Measurement) hdrSummary(b *strings.Builder, cfg *Config, name string) {
 	st := StatsOf(m.Hist)
 	b.WriteByte('[')
 	b.WriteString(name)
@@ -233,7 +244,7 @@ func (m *Measurement) hdrSummary(b *strings.Builder, name string) {
 	b.WriteString(strconv.FormatInt(st.Min, 10))
 	b.WriteString(", Avg=")
 	b.WriteString(javafmt.Decimal2(st.Mean))
-	for _, p := range []float64{50, 90, 99, 99.9, 99.99} {
+	for _, p := range summaryPercentiles(cfg) {
 		b.WriteString(", ")
 		b.WriteString(strconv.FormatFloat(p, 'f', -1, 64))
 		b.WriteByte('=')

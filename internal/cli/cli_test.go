@@ -110,7 +110,7 @@ func TestLoadAndRunBasic(t *testing.T) {
 		t.Fatalf("load: %d %s", code, stderr)
 	}
 	for _, want := range []string{"[OVERALL], RunTime(ms), ", "[OVERALL], Throughput(ops/sec), ", "[TOTAL_GCs], Count, ",
-		"[INSERT], Operations, 1000\n", "[INSERT], Return=OK, 1000\n", "[INSERT], 50thPercentileLatency(us), ", "[CLEANUP], Operations, 1\n"} {
+		"[INSERT], Operations, 1000\n", "[INSERT], Return=OK, 1000\n", "[INSERT], 95thPercentileLatency(us), ", "[CLEANUP], Operations, 1\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("load report lacks %q:\n%s", want, stdout)
 		}
