@@ -33,9 +33,15 @@ type SetupError struct{ Err error }
 func (e *SetupError) Error() string { return e.Err.Error() }
 func (e *SetupError) Unwrap() error { return e.Err }
 
-func setupErr(err error) error {
+// setupErr marks err as a setup failure. When ctx has ended (Ctrl-C during
+// setup) the failure is the interruption's, not bad input's: the command
+// line then exits 130, not 2.
+func setupErr(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted during setup (%v)", err)
 	}
 	return &SetupError{Err: err}
 }
@@ -68,6 +74,7 @@ type settings struct {
 	warmup         time.Duration // operations in the first warmup are not measured
 	progress       string        // auto, true, false: the live progress line
 	promAddr       string        // prometheus.addr: serve /metrics there
+	cpuProfile     string        // cpuprofile: write a CPU profile of the run there
 }
 
 var workloadClasses = map[string]bool{
@@ -126,7 +133,13 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	}
 	s.exportFile = p.String("exportfile", "")
 	if s.exportFile != "" {
-		if err := checkDir("exportfile", s.exportFile); err != nil {
+		if err := checkWritable("exportfile", s.exportFile, false); err != nil {
+			return nil, err
+		}
+	}
+	s.cpuProfile = p.String("cpuprofile", "")
+	if s.cpuProfile != "" {
+		if err := checkWritable("cpuprofile", s.cpuProfile, true); err != nil {
 			return nil, err
 		}
 	}
@@ -178,15 +191,15 @@ func Run(ctx context.Context, o Options) error {
 	p := o.Props
 	s, err := parseSettings(p)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	mcfg, err := measurement.ParseConfig(p)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	rep, err := newReporter(o, s, mcfg)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	defer rep.close()
 	// The start-up lines wait until setup has worked: bad input gets its one
@@ -195,7 +208,7 @@ func Run(ctx context.Context, o Options) error {
 	fmt.Fprintln(&prelude, "Loading workload...")
 	wl, err := workload.New(p, s.transactions, o.Stderr)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	if wl.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
@@ -206,10 +219,19 @@ func Run(ctx context.Context, o Options) error {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}
 
+	// Every property and output path has been checked: the Prometheus
+	// port is the last, then the binding opens (and may create or empty a
+	// store). From here on a failure closes what was opened.
+	if err := rep.listen(); err != nil {
+		return setupErr(ctx, err)
+	}
+	if ctx.Err() != nil {
+		return setupErr(ctx, ctx.Err())
+	}
 	octx := db.WithOutput(ctx, o.Stdout)
 	database, err := o.Driver.Open(octx, p)
 	if err != nil {
-		return setupErr(err) // bindings name themselves or the property
+		return setupErr(ctx, err) // bindings name themselves or the property
 	}
 	closeDB := func() error {
 		if err := database.Close(); err != nil {
@@ -220,16 +242,21 @@ func Run(ctx context.Context, o Options) error {
 
 	collector := measurement.NewCollector(mcfg)
 	rep.attach(collector)
-	workers := make([]*worker, threads)
+	workers := make([]*worker, 0, threads)
+	// abandon closes the sessions and the binding when setup fails after
+	// Open.
+	abandon := func(err error) error {
+		for _, w := range workers {
+			w.session.Unwrap().Close(ctx)
+		}
+		closeDB()
+		return setupErr(ctx, err)
+	}
 	seed := uint64(time.Now().UnixNano())
-	for i := range workers {
+	for i := 0; i < threads; i++ {
 		sess, err := database.Session(octx, i, threads)
 		if err != nil {
-			for _, w := range workers[:i] {
-				w.session.Unwrap().Close(ctx)
-			}
-			closeDB()
-			return setupErr(fmt.Errorf("%s: session: %w", o.Binding, err))
+			return abandon(fmt.Errorf("%s: session: %w", o.Binding, err))
 		}
 		ms := measurement.NewSession(sess, collector.NewRecorder())
 		w := &worker{id: i, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
@@ -237,7 +264,28 @@ func Run(ctx context.Context, o Options) error {
 		if int64(i) < s.opCount%int64(threads) {
 			w.opCount++
 		}
-		workers[i] = w
+		workers = append(workers, w)
+	}
+	if err := rep.create(); err != nil {
+		return abandon(err)
+	}
+	if s.cpuProfile != "" {
+		f, err := os.Create(s.cpuProfile)
+		if err != nil {
+			return abandon(props.Errorf("cpuprofile", "%v", err))
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			os.Remove(s.cpuProfile)
+			return abandon(props.Errorf("cpuprofile", "%v", err))
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
+	if ctx.Err() != nil {
+		return abandon(ctx.Err())
 	}
 
 	// Stop on Ctrl-C or maxexecutiontime: workers poll an atomic flag, not
@@ -249,19 +297,6 @@ func Run(ctx context.Context, o Options) error {
 		wl.Stop()
 	}()
 
-	if path := p.String("cpuprofile", ""); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return setupErr(props.Errorf("cpuprofile", "%v", err))
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return setupErr(props.Errorf("cpuprofile", "%v", err))
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			f.Close()
-		}()
-	}
 	o.Stderr.Write(prelude.Bytes())
 	if rep.prom != nil {
 		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", rep.prom.Addr())
