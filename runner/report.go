@@ -357,15 +357,22 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, s
 		}
 		jsonDoc = buf.Bytes()
 	}
+	var err error
 	if r.s.exporter == JSONReportExporter {
-		if err := writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
+		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
 			_, err := w.Write(jsonDoc)
 			return err
-		}); err != nil {
-			errs = append(errs, err)
-		}
-	} else if err := writeReport(r.o.Stdout, r.s, rows); err != nil {
+		})
+	} else {
+		err = writeReport(r.o.Stdout, r.s, rows)
+	}
+	if err != nil {
 		errs = append(errs, err)
+		if r.s.exportFile != "" {
+			// The run's figures must not be lost with the file.
+			fmt.Fprintf(r.o.Stderr, "%v: the report follows on stdout\n", err)
+			exportRows(r.o.Stdout, "text", rows)
+		}
 	}
 	if r.jsonPath != "" {
 		if err := writeOut(nil, "report.json", r.jsonPath, func(w io.Writer) error {

@@ -113,3 +113,26 @@ func TestInterruptedSetupIsNotBadInput(t *testing.T) {
 		t.Fatalf("interrupted setup: got %v, want an error that is not a setup error", err)
 	}
 }
+
+// TestExportFailsAtEnd: when the exportfile cannot be written after the run
+// (its directory went away), the text report goes to stdout and the run
+// fails.
+func TestExportFailsAtEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		os.RemoveAll(dir)
+	}()
+	out, stderr, err := runBasic(t, context.Background(), map[string]string{
+		"operationcount": "500", "target": "1000", "exportfile": filepath.Join(dir, "report.txt"),
+	})
+	if err == nil || IsSetup(err) || !strings.Contains(err.Error(), "exportfile") {
+		t.Errorf("got %v, want a run failure naming exportfile", err)
+	}
+	if !strings.Contains(out, "[OVERALL], RunTime(ms), ") || !strings.Contains(out, "[READ], Operations, ") {
+		t.Errorf("no text report on stdout:\n%s\n%s", out, stderr)
+	}
+}
