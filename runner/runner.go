@@ -58,6 +58,10 @@ type Options struct {
 	Banner string
 }
 
+// stopGrace is how long operations in flight may take to finish once the run
+// is stopped (Ctrl-C, maxexecutiontime) before their context is cancelled.
+const stopGrace = 2 * time.Second
+
 // settings are the Client-level properties of §1.3.
 type settings struct {
 	transactions   bool
@@ -288,13 +292,25 @@ func Run(ctx context.Context, o Options) error {
 		return abandon(ctx.Err())
 	}
 
-	// Stop on Ctrl-C or maxexecutiontime: workers poll an atomic flag, not
-	// the context, and finish the operation in hand.
+	// Stop on Ctrl-C or maxexecutiontime: workers poll an atomic flag and
+	// start nothing new; the operations in flight get stopGrace to finish,
+	// then their context (opCtx, which Ctrl-C does not cancel by itself) is
+	// cancelled, so a hung server cannot hold the run past the limit. A
+	// cancelled operation is not counted (measurement.Session).
+	opCtx, cancelOps := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelOps()
+	var stopOnce sync.Once
+	stop := func() {
+		stopOnce.Do(func() {
+			wl.Stop()
+			time.AfterFunc(stopGrace, cancelOps)
+		})
+	}
 	runCtx, cancelRun := context.WithCancel(ctx)
 	defer cancelRun()
 	go func() {
 		<-runCtx.Done()
-		wl.Stop()
+		stop()
 	}()
 
 	o.Stderr.Write(prelude.Bytes())
@@ -350,7 +366,7 @@ func Run(ctx context.Context, o Options) error {
 				say = pl.message
 			}
 			say("Maximum time elapsed. Requesting stop for the workload.")
-			wl.Stop()
+			stop()
 			say("Stop requested for workload. Now Joining!")
 		})
 	}
@@ -365,7 +381,7 @@ func Run(ctx context.Context, o Options) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(ctx, wl, s, mcfg, tick)
+			w.run(opCtx, wl, s, mcfg, tick)
 		}()
 	}
 	wg.Wait()
