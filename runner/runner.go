@@ -176,8 +176,11 @@ type worker struct {
 	finished int64
 	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
 	warmOps  int64 // operations done during the warm-up
-	start    int64 // Now value the worker's schedule starts from
-	warming  bool  // still in the warm-up
+	// Transactions that succeeded (see successful), in all and during the
+	// warm-up.
+	succeeded, warmSucceeded int64
+	start                    int64 // Now value the worker's schedule starts from
+	warming                  bool  // still in the warm-up
 
 	// How far behind the -target schedule operations started (ns).
 	lagSum, lagMax, lagLast int64
@@ -247,6 +250,7 @@ func Run(ctx context.Context, o Options) error {
 	collector := measurement.NewCollector(mcfg)
 	rep.attach(collector)
 	workers := make([]*worker, 0, threads)
+	causes := measurement.NewCauses(func(line string) { fmt.Fprintln(o.Stderr, line) })
 	// abandon closes the sessions and the binding when setup fails after
 	// Open.
 	abandon := func(err error) error {
@@ -263,6 +267,7 @@ func Run(ctx context.Context, o Options) error {
 			return abandon(fmt.Errorf("%s: session: %w", o.Binding, err))
 		}
 		ms := measurement.NewSession(sess, collector.NewRecorder())
+		ms.Causes = causes
 		w := &worker{id: i, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = s.opCount / int64(threads)
 		if int64(i) < s.opCount%int64(threads) {
@@ -300,17 +305,21 @@ func Run(ctx context.Context, o Options) error {
 	opCtx, cancelOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelOps()
 	var stopOnce sync.Once
+	var stopped atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
 	stop := func() {
 		stopOnce.Do(func() {
+			stopped.Store(true)
 			wl.Stop()
 			time.AfterFunc(stopGrace, cancelOps)
 		})
 	}
-	runCtx, cancelRun := context.WithCancel(ctx)
-	defer cancelRun()
+	workDone := make(chan struct{}) // closed when the workers have joined
 	go func() {
-		<-runCtx.Done()
-		stop()
+		select {
+		case <-ctx.Done():
+			stop()
+		case <-workDone:
+		}
 	}()
 
 	o.Stderr.Write(prelude.Bytes())
@@ -349,6 +358,7 @@ func Run(ctx context.Context, o Options) error {
 		fd := terminal(rawStderr)
 		if s.progress == "true" || (fd >= 0 && os.Getenv("TERM") != "dumb") {
 			pl = newProgressLine(o.Stderr, fd, s, workers, start)
+			causes.SetSay(pl.message)
 		}
 	}
 	rep.start(s.status, start, startNs, pl)
@@ -389,7 +399,7 @@ func Run(ctx context.Context, o Options) error {
 	if timer != nil && !timer.Stop() {
 		<-timerDone // it fired: let it finish its lines before the report
 	}
-	cancelRun()
+	close(workDone)
 	if status != nil {
 		status.stop()
 	}
@@ -420,9 +430,11 @@ func Run(ctx context.Context, o Options) error {
 			fmt.Fprintln(o.Stderr, "Warning: the run ended during the warm-up: nothing was measured.")
 		}
 	}
-	var ops int64
+	var ops, succeeded, inserted int64
 	for _, w := range workers {
 		ops += w.finished - w.warmOps
+		succeeded += w.succeeded - w.warmSucceeded
+		inserted += w.session.Inserted
 	}
 	collector.Tick()
 	total := collector.Total()
@@ -439,6 +451,10 @@ func Run(ctx context.Context, o Options) error {
 		rep.warmupMs = measured.Sub(start).Milliseconds()
 		rows = slices.Insert(rows, 2, measurement.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(rep.warmupMs)})
 	}
+	// Ours, after the reference's OVERALL rows: a dead cluster that fails
+	// fast must not look fast.
+	rows = slices.Insert(rows, overallEnd(rows), measurement.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
+		Value: export.Float(rate(succeeded, end.Sub(measured)))})
 	rows = append(rows, total.Rows(mcfg)...)
 	if tick > 0 {
 		rows = append(rows, scheduleRows(s.target, ops, workers)...)
@@ -446,10 +462,36 @@ func Run(ctx context.Context, o Options) error {
 	for _, st := range stats {
 		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
-	if err := rep.finish(total, rows, measured, end, ops); err != nil {
+	err = rep.finish(total, rows, measured, end, ops)
+	causes.WriteSummary(o.Stderr)
+	if err != nil {
 		return err
 	}
+	if !s.transactions && s.opCount > 0 && inserted < s.opCount && !stopped.Load() {
+		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", inserted, s.opCount)
+		if first := causes.First(); first != "" {
+			msg += "; first error: " + first
+		}
+		return errors.New(msg)
+	}
 	return closeErr
+}
+
+// overallEnd is the index after the last OVERALL row.
+func overallEnd(rows []measurement.Row) int {
+	i := 0
+	for i < len(rows) && rows[i].Metric == "OVERALL" {
+		i++
+	}
+	return i
+}
+
+// rate is n per second of d, 0 for an empty d.
+func rate(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
 }
 
 // scheduleRows makes coordinated omission visible: how far behind the
@@ -518,6 +560,7 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 	}
 	if w.warming {
 		w.warmOps = w.finished
+		w.warmSucceeded = w.succeeded
 		w.lagSum, w.lagMax, w.lagLast = 0, 0, 0
 	}
 	w.session.Intended = 0
@@ -535,6 +578,7 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 			w.warming = false
 			w.session.Recorder().SetWarmup(false)
 			w.warmOps = n
+			w.warmSucceeded = w.succeeded
 			w.lagSum, w.lagMax = 0, 0
 		}
 		if tick > 0 {
@@ -554,7 +598,11 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 				w.session.Intended = due
 			}
 		}
+		// A transaction succeeded when none of its operations failed
+		// (OK, BATCHED_OK or NOT_FOUND); a load's insert when the record
+		// went in, after retries if need be.
 		var ok bool
+		failed, inserted := w.session.Failed, w.session.Inserted
 		if s.transactions {
 			ok = w.wl.DoTransaction(ctx)
 		} else {
@@ -565,6 +613,9 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 		}
 		if ctx.Err() != nil {
 			return // the last operation was interrupted and is not counted
+		}
+		if s.transactions && w.session.Failed == failed || !s.transactions && w.session.Inserted > inserted {
+			w.succeeded++
 		}
 		n++
 		w.finished = n
