@@ -27,6 +27,16 @@ type Session struct {
 	// shares it, as in the reference.
 	Intended int64
 
+	// Failed counts the operations that failed (any status but OK,
+	// BATCHED_OK and NOT_FOUND: a missing record is an answer); Inserted
+	// the inserts that returned OK or BATCHED_OK. The runner compares
+	// them before and after a transaction. Plain fields: one worker's.
+	Failed, Inserted int64
+
+	// Causes, when set, is shown every failure's error (shared by the
+	// workers; only the error path reaches it).
+	Causes *Causes
+
 	// The binding call in progress, for Guard to charge if it panics.
 	calling   bool
 	callOp    Op
@@ -78,7 +88,24 @@ func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
 		// operation did not fail, it was abandoned, so it is not counted.
 		return
 	}
-	s.rec.Done(op, db.StatusOf(err), start, Now(), s.Intended)
+	st := db.StatusOf(err)
+	if err != nil {
+		s.failed(op, st, err)
+	}
+	s.rec.Done(op, st, start, Now(), s.Intended)
+}
+
+// failed counts a failed operation; the error path only.
+func (s *Session) failed(op Op, st db.Status, err error) {
+	if st.IsOK() {
+		return
+	}
+	if st != db.NotFound {
+		s.Failed++
+	}
+	if s.Causes != nil {
+		s.Causes.Add(op, st, err)
+	}
 }
 
 func recovered(err *error) {
@@ -105,7 +132,11 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 	if err != nil && ctx.Err() != nil {
 		return err
 	}
-	s.rec.Done(Scan, db.StatusOf(err), start, end, s.Intended)
+	st := db.StatusOf(err)
+	if err != nil {
+		s.failed(Scan, st, err)
+	}
+	s.rec.Done(Scan, st, start, end, s.Intended)
 	if err == nil && out.Len() > 0 {
 		// The reference (HEAD) divides by the row count and crashes on an
 		// empty scan; an empty scan simply has no per-record figure here.
@@ -129,6 +160,9 @@ func (s *Session) Insert(ctx context.Context, table, key string, values []db.Fie
 		defer recovered(&err)
 		err = s.db.Insert(ctx, table, key, values)
 	}()
+	if db.StatusOf(err).IsOK() {
+		s.Inserted++
+	}
 	s.done(ctx, Insert, err, start)
 	return err
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -74,13 +75,43 @@ func checkDir(prop, path string) error {
 	return nil
 }
 
+// checkWritable finds out before anything is opened, created or wiped
+// whether path can be written: its directory exists and takes a new file (a
+// temporary one, created and removed beside it), path is not a directory,
+// and, when inPlace (the file is opened where it is rather than renamed into
+// place), an existing file opens for writing. Nothing at path changes.
+func checkWritable(prop, path string, inPlace bool) error {
+	if err := checkDir(prop, path); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return props.Errorf(prop, "%s is a directory, want a file name", path)
+		}
+		if inPlace {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				return props.Errorf(prop, "cannot write %s: %v", path, err)
+			}
+			f.Close()
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".check*")
+	if err != nil {
+		return props.Errorf(prop, "cannot create a file in %s: %v", filepath.Dir(path), errors.Unwrap(err))
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return nil
+}
+
 // newReporter validates the report properties; any error is bad input.
 func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, error) {
 	r := &reporter{o: o, s: s, mcfg: mcfg}
 	p := o.Props
 	r.jsonPath = p.String("report.json", "")
 	if r.jsonPath != "" {
-		if err := checkDir("report.json", r.jsonPath); err != nil {
+		if err := checkWritable("report.json", r.jsonPath, false); err != nil {
 			return nil, err
 		}
 	}
@@ -90,36 +121,56 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, e
 		return nil, err
 	}
 	if mcfg.HdrFileOutput {
-		if err := checkDir("hdrhistogram.output.path", mcfg.HdrOutputPath+"X.hdr"); err != nil {
+		if err := checkWritable("hdrhistogram.output.path", mcfg.HdrOutputPath+"X.hdr", false); err != nil {
 			return nil, err
 		}
 		r.hdr = measurement.NewHdrLogs(mcfg, time.Now().UnixMilli())
 	}
 	if mcfg.HasRaw() && mcfg.RawOutputFile != "" {
-		f, err := os.OpenFile(mcfg.RawOutputFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return nil, props.Errorf("measurement.raw.output_file", "%v", err)
+		if err := checkWritable("measurement.raw.output_file", mcfg.RawOutputFile, true); err != nil {
+			return nil, err
 		}
-		r.rawOut = f
-	}
-	if s.promAddr != "" {
-		e, err := prom.Listen(s.promAddr, prom.Info{Binding: o.Binding, Phase: map[bool]string{false: "load", true: "run"}[s.transactions]})
-		if err != nil {
-			if r.rawOut != nil {
-				r.rawOut.Close()
-			}
-			return nil, props.Errorf("prometheus.addr", "%v", err)
-		}
-		r.prom = e
 	}
 	return r, nil
 }
 
-// close releases what newReporter opened and finish did not.
+// listen opens the Prometheus endpoint: the last check of the setup, as a
+// port in use is found only by taking it.
+func (r *reporter) listen() error {
+	if r.s.promAddr == "" {
+		return nil
+	}
+	e, err := prom.Listen(r.s.promAddr, prom.Info{Binding: r.o.Binding, Phase: map[bool]string{false: "load", true: "run"}[r.s.transactions]})
+	if err != nil {
+		return props.Errorf("prometheus.addr", "%v", err)
+	}
+	r.prom = e
+	return nil
+}
+
+// create creates the output files written during the run, once the binding
+// has opened: until then a failed setup leaves nothing behind.
+func (r *reporter) create() error {
+	if r.mcfg.HasRaw() && r.mcfg.RawOutputFile != "" {
+		f, err := os.OpenFile(r.mcfg.RawOutputFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return props.Errorf("measurement.raw.output_file", "%v", err)
+		}
+		r.rawOut = f
+	}
+	return nil
+}
+
+// close releases what newReporter, listen and create opened and finish did
+// not.
 func (r *reporter) close() {
 	if r.prom != nil {
 		r.prom.Close()
 		r.prom = nil
+	}
+	if r.rawOut != nil {
+		r.rawOut.Close()
+		r.rawOut = nil
 	}
 }
 
@@ -286,6 +337,7 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, s
 			if err := r.rawOut.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
 			}
+			r.rawOut = nil
 		}
 	}
 	if r.hdr != nil {
@@ -305,15 +357,22 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, s
 		}
 		jsonDoc = buf.Bytes()
 	}
+	var err error
 	if r.s.exporter == JSONReportExporter {
-		if err := writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
+		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
 			_, err := w.Write(jsonDoc)
 			return err
-		}); err != nil {
-			errs = append(errs, err)
-		}
-	} else if err := writeReport(r.o.Stdout, r.s, rows); err != nil {
+		})
+	} else {
+		err = writeReport(r.o.Stdout, r.s, rows)
+	}
+	if err != nil {
 		errs = append(errs, err)
+		if r.s.exportFile != "" {
+			// The run's figures must not be lost with the file.
+			fmt.Fprintf(r.o.Stderr, "%v: the report follows on stdout\n", err)
+			exportRows(r.o.Stdout, "text", rows)
+		}
 	}
 	if r.jsonPath != "" {
 		if err := writeOut(nil, "report.json", r.jsonPath, func(w io.Writer) error {

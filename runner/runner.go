@@ -33,9 +33,15 @@ type SetupError struct{ Err error }
 func (e *SetupError) Error() string { return e.Err.Error() }
 func (e *SetupError) Unwrap() error { return e.Err }
 
-func setupErr(err error) error {
+// setupErr marks err as a setup failure. When ctx has ended (Ctrl-C during
+// setup) the failure is the interruption's, not bad input's: the command
+// line then exits 130, not 2.
+func setupErr(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted during setup (%v)", err)
 	}
 	return &SetupError{Err: err}
 }
@@ -51,6 +57,10 @@ type Options struct {
 	// and version, as the reference prints them at start).
 	Banner string
 }
+
+// stopGrace is how long operations in flight may take to finish once the run
+// is stopped (Ctrl-C, maxexecutiontime) before their context is cancelled.
+const stopGrace = 2 * time.Second
 
 // settings are the Client-level properties of §1.3.
 type settings struct {
@@ -68,6 +78,7 @@ type settings struct {
 	warmup         time.Duration // operations in the first warmup are not measured
 	progress       string        // auto, true, false: the live progress line
 	promAddr       string        // prometheus.addr: serve /metrics there
+	cpuProfile     string        // cpuprofile: write a CPU profile of the run there
 }
 
 var workloadClasses = map[string]bool{
@@ -126,7 +137,13 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	}
 	s.exportFile = p.String("exportfile", "")
 	if s.exportFile != "" {
-		if err := checkDir("exportfile", s.exportFile); err != nil {
+		if err := checkWritable("exportfile", s.exportFile, false); err != nil {
+			return nil, err
+		}
+	}
+	s.cpuProfile = p.String("cpuprofile", "")
+	if s.cpuProfile != "" {
+		if err := checkWritable("cpuprofile", s.cpuProfile, true); err != nil {
 			return nil, err
 		}
 	}
@@ -159,8 +176,11 @@ type worker struct {
 	finished int64
 	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
 	warmOps  int64 // operations done during the warm-up
-	start    int64 // Now value the worker's schedule starts from
-	warming  bool  // still in the warm-up
+	// Transactions that succeeded (see successful), in all and during the
+	// warm-up.
+	succeeded, warmSucceeded int64
+	start                    int64 // Now value the worker's schedule starts from
+	warming                  bool  // still in the warm-up
 
 	// How far behind the -target schedule operations started (ns).
 	lagSum, lagMax, lagLast int64
@@ -178,15 +198,15 @@ func Run(ctx context.Context, o Options) error {
 	p := o.Props
 	s, err := parseSettings(p)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	mcfg, err := measurement.ParseConfig(p)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	rep, err := newReporter(o, s, mcfg)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	defer rep.close()
 	// The start-up lines wait until setup has worked: bad input gets its one
@@ -195,7 +215,7 @@ func Run(ctx context.Context, o Options) error {
 	fmt.Fprintln(&prelude, "Loading workload...")
 	wl, err := workload.New(p, s.transactions, o.Stderr)
 	if err != nil {
-		return setupErr(err)
+		return setupErr(ctx, err)
 	}
 	if wl.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
@@ -206,10 +226,19 @@ func Run(ctx context.Context, o Options) error {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}
 
+	// Every property and output path has been checked: the Prometheus
+	// port is the last, then the binding opens (and may create or empty a
+	// store). From here on a failure closes what was opened.
+	if err := rep.listen(); err != nil {
+		return setupErr(ctx, err)
+	}
+	if ctx.Err() != nil {
+		return setupErr(ctx, ctx.Err())
+	}
 	octx := db.WithOutput(ctx, o.Stdout)
 	database, err := o.Driver.Open(octx, p)
 	if err != nil {
-		return setupErr(err) // bindings name themselves or the property
+		return setupErr(ctx, err) // bindings name themselves or the property
 	}
 	closeDB := func() error {
 		if err := database.Close(); err != nil {
@@ -220,48 +249,79 @@ func Run(ctx context.Context, o Options) error {
 
 	collector := measurement.NewCollector(mcfg)
 	rep.attach(collector)
-	workers := make([]*worker, threads)
+	workers := make([]*worker, 0, threads)
+	causes := measurement.NewCauses(func(line string) { fmt.Fprintln(o.Stderr, line) })
+	// abandon closes the sessions and the binding when setup fails after
+	// Open.
+	abandon := func(err error) error {
+		for _, w := range workers {
+			w.session.Unwrap().Close(ctx)
+		}
+		closeDB()
+		return setupErr(ctx, err)
+	}
 	seed := uint64(time.Now().UnixNano())
-	for i := range workers {
+	for i := 0; i < threads; i++ {
 		sess, err := database.Session(octx, i, threads)
 		if err != nil {
-			for _, w := range workers[:i] {
-				w.session.Unwrap().Close(ctx)
-			}
-			closeDB()
-			return setupErr(fmt.Errorf("%s: session: %w", o.Binding, err))
+			return abandon(fmt.Errorf("%s: session: %w", o.Binding, err))
 		}
 		ms := measurement.NewSession(sess, collector.NewRecorder())
+		ms.Causes = causes
 		w := &worker{id: i, session: ms, wl: wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = s.opCount / int64(threads)
 		if int64(i) < s.opCount%int64(threads) {
 			w.opCount++
 		}
-		workers[i] = w
+		workers = append(workers, w)
 	}
-
-	// Stop on Ctrl-C or maxexecutiontime: workers poll an atomic flag, not
-	// the context, and finish the operation in hand.
-	runCtx, cancelRun := context.WithCancel(ctx)
-	defer cancelRun()
-	go func() {
-		<-runCtx.Done()
-		wl.Stop()
-	}()
-
-	if path := p.String("cpuprofile", ""); path != "" {
-		f, err := os.Create(path)
+	if err := rep.create(); err != nil {
+		return abandon(err)
+	}
+	if s.cpuProfile != "" {
+		f, err := os.Create(s.cpuProfile)
 		if err != nil {
-			return setupErr(props.Errorf("cpuprofile", "%v", err))
+			return abandon(props.Errorf("cpuprofile", "%v", err))
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			return setupErr(props.Errorf("cpuprofile", "%v", err))
+			f.Close()
+			os.Remove(s.cpuProfile)
+			return abandon(props.Errorf("cpuprofile", "%v", err))
 		}
 		defer func() {
 			pprof.StopCPUProfile()
 			f.Close()
 		}()
 	}
+	if ctx.Err() != nil {
+		return abandon(ctx.Err())
+	}
+
+	// Stop on Ctrl-C or maxexecutiontime: workers poll an atomic flag and
+	// start nothing new; the operations in flight get stopGrace to finish,
+	// then their context (opCtx, which Ctrl-C does not cancel by itself) is
+	// cancelled, so a hung server cannot hold the run past the limit. A
+	// cancelled operation is not counted (measurement.Session).
+	opCtx, cancelOps := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelOps()
+	var stopOnce sync.Once
+	var stopped atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
+	stop := func() {
+		stopOnce.Do(func() {
+			stopped.Store(true)
+			wl.Stop()
+			time.AfterFunc(stopGrace, cancelOps)
+		})
+	}
+	workDone := make(chan struct{}) // closed when the workers have joined
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop()
+		case <-workDone:
+		}
+	}()
+
 	o.Stderr.Write(prelude.Bytes())
 	if rep.prom != nil {
 		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", rep.prom.Addr())
@@ -298,6 +358,7 @@ func Run(ctx context.Context, o Options) error {
 		fd := terminal(rawStderr)
 		if s.progress == "true" || (fd >= 0 && os.Getenv("TERM") != "dumb") {
 			pl = newProgressLine(o.Stderr, fd, s, workers, start)
+			causes.SetSay(pl.message)
 		}
 	}
 	rep.start(s.status, start, startNs, pl)
@@ -315,7 +376,7 @@ func Run(ctx context.Context, o Options) error {
 				say = pl.message
 			}
 			say("Maximum time elapsed. Requesting stop for the workload.")
-			wl.Stop()
+			stop()
 			say("Stop requested for workload. Now Joining!")
 		})
 	}
@@ -330,7 +391,7 @@ func Run(ctx context.Context, o Options) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(ctx, wl, s, mcfg, tick)
+			w.run(opCtx, wl, s, mcfg, tick)
 		}()
 	}
 	wg.Wait()
@@ -338,7 +399,7 @@ func Run(ctx context.Context, o Options) error {
 	if timer != nil && !timer.Stop() {
 		<-timerDone // it fired: let it finish its lines before the report
 	}
-	cancelRun()
+	close(workDone)
 	if status != nil {
 		status.stop()
 	}
@@ -369,9 +430,11 @@ func Run(ctx context.Context, o Options) error {
 			fmt.Fprintln(o.Stderr, "Warning: the run ended during the warm-up: nothing was measured.")
 		}
 	}
-	var ops int64
+	var ops, succeeded, inserted int64
 	for _, w := range workers {
 		ops += w.finished - w.warmOps
+		succeeded += w.succeeded - w.warmSucceeded
+		inserted += w.session.Inserted
 	}
 	collector.Tick()
 	total := collector.Total()
@@ -388,6 +451,10 @@ func Run(ctx context.Context, o Options) error {
 		rep.warmupMs = measured.Sub(start).Milliseconds()
 		rows = slices.Insert(rows, 2, measurement.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(rep.warmupMs)})
 	}
+	// Ours, after the reference's OVERALL rows: a dead cluster that fails
+	// fast must not look fast.
+	rows = slices.Insert(rows, overallEnd(rows), measurement.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
+		Value: export.Float(rate(succeeded, end.Sub(measured)))})
 	rows = append(rows, total.Rows(mcfg)...)
 	if tick > 0 {
 		rows = append(rows, scheduleRows(s.target, ops, workers)...)
@@ -395,10 +462,36 @@ func Run(ctx context.Context, o Options) error {
 	for _, st := range stats {
 		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
-	if err := rep.finish(total, rows, measured, end, ops); err != nil {
+	err = rep.finish(total, rows, measured, end, ops)
+	causes.WriteSummary(o.Stderr)
+	if err != nil {
 		return err
 	}
+	if !s.transactions && s.opCount > 0 && inserted < s.opCount && !stopped.Load() {
+		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", inserted, s.opCount)
+		if first := causes.First(); first != "" {
+			msg += "; first error: " + first
+		}
+		return errors.New(msg)
+	}
 	return closeErr
+}
+
+// overallEnd is the index after the last OVERALL row.
+func overallEnd(rows []measurement.Row) int {
+	i := 0
+	for i < len(rows) && rows[i].Metric == "OVERALL" {
+		i++
+	}
+	return i
+}
+
+// rate is n per second of d, 0 for an empty d.
+func rate(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
 }
 
 // scheduleRows makes coordinated omission visible: how far behind the
@@ -468,6 +561,7 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 	}
 	if w.warming {
 		w.warmOps = w.finished
+		w.warmSucceeded = w.succeeded
 		w.lagSum, w.lagMax, w.lagLast = 0, 0, 0
 	}
 	w.session.Intended = 0
@@ -485,6 +579,7 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 			w.warming = false
 			w.session.Recorder().SetWarmup(false)
 			w.warmOps = n
+			w.warmSucceeded = w.succeeded
 			w.lagSum, w.lagMax = 0, 0
 		}
 		if tick > 0 {
@@ -504,7 +599,11 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 				w.session.Intended = due
 			}
 		}
+		// A transaction succeeded when none of its operations failed
+		// (OK, BATCHED_OK or NOT_FOUND); a load's insert when the record
+		// went in, after retries if need be.
 		var ok bool
+		failed, inserted := w.session.Failed, w.session.Inserted
 		if s.transactions {
 			ok = w.wl.DoTransaction(ctx)
 		} else {
@@ -515,6 +614,9 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 		}
 		if ctx.Err() != nil {
 			return // the last operation was interrupted and is not counted
+		}
+		if s.transactions && w.session.Failed == failed || !s.transactions && w.session.Inserted > inserted {
+			w.succeeded++
 		}
 		n++
 		w.finished = n

@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,8 +13,20 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	// The first SIGINT or SIGTERM stops the run, which still reports the
+	// work done; a second one exits at once, even if a binding hangs.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		<-sigs
+		fmt.Fprintln(os.Stderr, "ycsb: interrupted again: exiting without a report")
+		os.Exit(cli.ExitInterrupted)
+	}()
 	code := cli.Run(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-	stop()
+	signal.Stop(sigs)
+	cancel()
 	os.Exit(code)
 }

@@ -51,3 +51,36 @@ func TestSignalsPrintTheReport(t *testing.T) {
 		})
 	}
 }
+
+// TestSecondInterruptExits: a second SIGINT ends the process at once with
+// 130, even while the binding is still busy (here a 5 s simulated delay
+// that the stop grace period would otherwise wait for).
+func TestSecondInterruptExits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; -short")
+	}
+	bin := ycsbtest.Binary(t)
+	cmd := exec.Command(bin, "run", "basic", "-P", "../../workloads/workloada",
+		"-p", "operationcount=0", "-p", "basicdb.simulatedelay=5000", "-p", "basicdb.randomizedelay=false")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(200 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(1500 * time.Millisecond):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running after the second SIGINT; stderr:\n%s", stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit code %d, want 130; stderr:\n%s", code, stderr.String())
+	}
+}

@@ -1,0 +1,68 @@
+package measurement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/goycsb/ycsb/db"
+)
+
+func TestCauses(t *testing.T) {
+	var shown []string
+	c := NewCauses(func(l string) { shown = append(shown, l) })
+	// Messages that differ only in key numbers are one cause.
+	for i := 0; i < 5; i++ {
+		c.Add(Insert, db.Error, fmt.Errorf("duplicate key (ycsb_key)=(user%d)", i*7919))
+	}
+	c.Add(Read, db.ServiceUnavailable, errors.New("no host available"))
+	c.Add(Insert, db.Error, errors.New("connect postgres://ycsb:s3cret@127.0.0.1/db: refused"))
+	for i := 0; i < MaxCauses+3; i++ {
+		c.Add(Update, db.Error, fmt.Errorf("cause %c", 'a'+i))
+	}
+	if len(shown) != MaxCauses {
+		t.Fatalf("%d lines shown, want %d: %q", len(shown), MaxCauses, shown)
+	}
+	if shown[0] != "INSERT ERROR: duplicate key (ycsb_key)=(user0)" || shown[1] != "READ SERVICE_UNAVAILABLE: no host available" {
+		t.Errorf("first lines %q", shown[:2])
+	}
+	var sum strings.Builder
+	c.WriteSummary(&sum)
+	got := sum.String()
+	for _, want := range []string{"5 failed: INSERT ERROR: duplicate key (ycsb_key)=(user0)\n",
+		"6 failed with further causes not shown"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in the summary:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got+strings.Join(shown, "\n"), "s3cret") {
+		t.Errorf("a password is shown:\n%s", got)
+	}
+	if c.First() != shown[0] {
+		t.Errorf("First %q", c.First())
+	}
+}
+
+// okSession succeeds at everything.
+type okSession struct{ db.Session }
+
+func (okSession) Read(context.Context, string, string, []string, *db.Record) error { return nil }
+
+// TestSessionSuccessAllocs: with Causes set, a successful operation
+// allocates nothing (and takes no lock: Causes is reached on errors only).
+func TestSessionSuccessAllocs(t *testing.T) {
+	cfg := config(t, nil)
+	s := NewSession(okSession{}, NewCollector(cfg).NewRecorder())
+	s.Causes = NewCauses(func(string) { t.Error("a cause for a success") })
+	ctx := context.Background()
+	var rec db.Record
+	s.Read(ctx, "t", "k", nil, &rec)
+	if allocs := testing.AllocsPerRun(1000, func() { s.Read(ctx, "t", "k", nil, &rec) }); allocs != 0 {
+		t.Errorf("a successful read allocates %.1f times", allocs)
+	}
+	if s.Failed != 0 {
+		t.Errorf("Failed %d", s.Failed)
+	}
+}
