@@ -9,14 +9,16 @@
 package props
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 
 	"github.com/magiconair/properties"
 )
@@ -68,16 +70,42 @@ func IsBadInput(err error) bool {
 	return errors.As(err, &pe)
 }
 
-// Properties is an ordered set of string properties.
+// Properties is an ordered set of string properties. It records which names
+// were read, so that a run can warn about properties nobody used (a typo, a
+// property of another binding or of an old YCSB version), and the notes made
+// while reading (a value trimmed of white space). Properties are read while a
+// run is set up, not per operation, so a mutex is cheap enough and keeps
+// concurrent readers race-free.
 type Properties struct {
-	p *properties.Properties
+	p     *properties.Properties
+	track *tracker // shared with clones
+}
+
+type tracker struct {
+	mu    sync.Mutex
+	read  map[string]bool // names looked up, present or not; true: accepted without a lookup
+	notes []string
 }
 
 // New returns an empty set.
 func New() *Properties {
 	p := properties.NewProperties()
 	p.DisableExpansion = true
-	return &Properties{p: p}
+	return wrap(p)
+}
+
+func wrap(p *properties.Properties) *Properties {
+	return &Properties{p: p, track: &tracker{read: map[string]bool{}}}
+}
+
+// get returns the raw value of name and records the read.
+func (p *Properties) get(name string) (string, bool) {
+	p.track.mu.Lock()
+	if _, seen := p.track.read[name]; !seen {
+		p.track.read[name] = false
+	}
+	p.track.mu.Unlock()
+	return p.p.Get(name)
 }
 
 // FromMap returns a set holding m, for tests and embedding programs.
@@ -96,26 +124,17 @@ func FromMap(m map[string]string) *Properties {
 
 // Parse reads java.util.Properties text. name is used in errors.
 func Parse(name string, text []byte) (*Properties, error) {
+	text = bytes.TrimSuffix(text, []byte{0x1a}) // a DOS end-of-file mark
+	if err := checkText(text); err != nil {
+		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
+	}
 	l := &properties.Loader{Encoding: properties.ISO_8859_1, DisableExpansion: true}
 	pp, err := l.LoadBytes(text)
 	if err != nil {
 		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
 	}
 	pp.DisableExpansion = true
-	return &Properties{p: pp}, nil
-}
-
-// LoadFile reads one -P file.
-func LoadFile(path string) (*Properties, error) {
-	text, err := os.ReadFile(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, &Error{Name: path, Err: fmt.Errorf("cannot read properties file: %w", err)}
-	}
-	return Parse(path, text)
+	return wrap(pp), nil
 }
 
 // Merge copies every property of o into p, o winning.
@@ -126,10 +145,12 @@ func (p *Properties) Merge(o *Properties) {
 	}
 }
 
-// Clone returns an independent copy.
+// Clone returns an independent copy. Reads of the copy count as reads of p
+// (see Unused): a binding may read its properties from a copy.
 func (p *Properties) Clone() *Properties {
 	c := New()
 	c.Merge(p)
+	c.track = p.track
 	return c
 }
 
@@ -140,37 +161,72 @@ func (p *Properties) Set(name, value string) {
 }
 
 // Get returns the raw value and whether it is present.
-func (p *Properties) Get(name string) (string, bool) { return p.p.Get(name) }
+func (p *Properties) Get(name string) (string, bool) { return p.get(name) }
 
 // Has reports whether name is set.
 func (p *Properties) Has(name string) bool {
-	_, ok := p.p.Get(name)
+	_, ok := p.get(name)
 	return ok
 }
 
-// Keys returns the names in the order they were first set.
+// Keys returns the names in the order they were first set. Listing names
+// does not count as reading them.
 func (p *Properties) Keys() []string { return p.p.Keys() }
 
-// Map returns a copy of all properties.
+// Map returns a copy of all properties. It does not count as reading them.
 func (p *Properties) Map() map[string]string { return p.p.Map() }
 
 // String returns the value of name, or def when absent.
 func (p *Properties) String(name, def string) string {
-	if v, ok := p.p.Get(name); ok {
+	if v, ok := p.get(name); ok {
 		return v
 	}
 	return def
 }
 
+// Word returns the value of name with surrounding white space removed, for
+// values from a closed set (class names, distribution names, true/false):
+// Java keeps trailing spaces in a value, and "hashed " is an easy mistake to
+// make and a hard one to see. A trimmed value is noted (see Notes).
+func (p *Properties) Word(name string) (string, bool) {
+	v, ok := p.get(name)
+	if !ok {
+		return v, false
+	}
+	t := strings.TrimSpace(v)
+	if t != v {
+		p.Notef("%s: ignoring the %s in %q", name, spaceWhere(v), v)
+	}
+	return t, true
+}
+
+// spaceWhere names where v has surrounding white space.
+func spaceWhere(v string) string {
+	lead := len(v) > len(strings.TrimLeftFunc(v, unicode.IsSpace))
+	trail := len(v) > len(strings.TrimRightFunc(v, unicode.IsSpace))
+	switch {
+	case lead && trail:
+		return "leading and trailing space"
+	case lead:
+		return "leading space"
+	case trail:
+		return "trailing space"
+	}
+	return ""
+}
+
 // Int64 parses name as a decimal integer. Java's parsers reject surrounding
 // space and fractions; so do we, but with an error instead of a crash.
 func (p *Properties) Int64(name string, def int64) (int64, error) {
-	v, ok := p.p.Get(name)
+	v, ok := p.get(name)
 	if !ok {
 		return def, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
+		if w := spaceWhere(v); w != "" {
+			return def, Invalid(name, v, "an integer without "+w)
+		}
 		return def, Invalid(name, v, "an integer")
 	}
 	return n, nil
@@ -217,7 +273,7 @@ func nonNegative[T int | int64](p *Properties, name string, def T) func(T, error
 // Float64 parses name as a decimal number. NaN and infinities are refused:
 // no YCSB property means anything with them.
 func (p *Properties) Float64(name string, def float64) (float64, error) {
-	v, ok := p.p.Get(name)
+	v, ok := p.get(name)
 	if !ok {
 		return def, nil
 	}
@@ -244,7 +300,7 @@ func (p *Properties) Seconds(name string, def, min float64) (time.Duration, erro
 // Bool parses name as true or false (any case). Java treats every other word
 // as false; a typo there silently changes a benchmark, so we refuse it.
 func (p *Properties) Bool(name string, def bool) (bool, error) {
-	v, ok := p.p.Get(name)
+	v, ok := p.Word(name)
 	if !ok {
 		return def, nil
 	}
@@ -259,7 +315,7 @@ func (p *Properties) Bool(name string, def bool) (bool, error) {
 
 // OneOf returns the value of name if it is one of allowed, def when absent.
 func (p *Properties) OneOf(name, def string, allowed ...string) (string, error) {
-	v, ok := p.p.Get(name)
+	v, ok := p.Word(name)
 	if !ok {
 		return def, nil
 	}

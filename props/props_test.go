@@ -1,6 +1,7 @@
 package props
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func TestTypedGetters(t *testing.T) {
 		{"int64 big", func() (any, error) { return p.Int64("big", 0) }, int64(10000000000), ""},
 		{"int overflow", func() (any, error) { return p.Int("big", 0) }, 0, "big: expected an integer between"},
 		{"fraction", func() (any, error) { return p.Int64("frac", 0) }, int64(0), `frac: expected an integer, got "1000.0"`},
-		{"space", func() (any, error) { return p.Int64("sp", 0) }, int64(0), `sp: expected an integer, got " 7"`},
+		{"space", func() (any, error) { return p.Int64("sp", 0) }, int64(0), `sp: expected an integer without leading space, got " 7"`},
 		{"negative", func() (any, error) { return p.NonNegInt64("neg", 0) }, int64(0), `neg: expected a non-negative integer, got "-3"`},
 		{"float", func() (any, error) { return p.Float64("f", 0) }, 0.95, ""},
 		{"nan", func() (any, error) { return p.Float64("nan", 0) }, 0.0, `nan: expected a number, got "NaN"`},
@@ -113,7 +114,8 @@ func TestLoadFileErrors(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"a=1\n", "a: b\\\n c", "\\u00e9=x", "k v\n#c\n!c", "\\", "=", "a=\\uZZZZ"} {
+	for _, s := range []string{"a=1\n", "a: b\\\n c", "\\u00e9=x", "k v\n#c\n!c", "\\", "=", "a=\\uZZZZ",
+		"cl\xe9=valeur\r\n", "# caf\xe9\n", "a=b\\\n cr\xe8me\n", "\x7fELF\x02\x01\x01\x00", "\x93q\x94=1", "a=1\x1a"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -132,8 +134,13 @@ func FuzzParse(f *testing.F) {
 			_, _ = p.Int64(k, 0)
 			_, _ = p.Float64(k, 0)
 			_, _ = p.Bool(k, false)
+			_, _ = p.OneOf(k, "", "a", "b")
 			_ = v
 		}
+		if bytes.IndexByte(data, 0) >= 0 {
+			t.Fatalf("accepted a NUL byte: %q", data)
+		}
+		_ = p.Warnings()
 	})
 }
 

@@ -82,6 +82,15 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 		return nil, err
 	}
 	if w.RecordCount == 0 {
+		// A load with no count and no time limit never ends (the reference
+		// loads until killed): refuse it.
+		limit, err := p.NonNegInt64("maxexecutiontime", 0)
+		if err != nil {
+			return nil, err
+		}
+		if !transactions && !p.Has("insertcount") && limit == 0 {
+			return nil, props.Errorf("recordcount", "missing or 0: a load needs the number of records to insert (set recordcount, or bound the load with insertcount or maxexecutiontime)")
+		}
 		w.RecordCount = math.MaxInt32 // the reference's reading of "no record count"
 	}
 	fieldCount, err := p.NonNegInt64("fieldcount", 10)
@@ -116,13 +125,20 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 	if w.InsertStart, err = p.NonNegInt64("insertstart", 0); err != nil {
 		return nil, err
 	}
+	if !p.Has("insertcount") && w.InsertStart > w.RecordCount {
+		return nil, props.Errorf("insertstart", "insertstart (%d) exceeds recordcount (%d): recordcount is the total number of records of all clients", w.InsertStart, w.RecordCount)
+	}
 	if w.InsertCount, err = p.NonNegInt64("insertcount", w.RecordCount-w.InsertStart); err != nil {
 		return nil, err
 	}
 	if w.InsertStart+w.InsertCount > w.RecordCount {
 		return nil, props.Errorf("insertcount", "insertstart (%d) + insertcount (%d) must not exceed recordcount (%d)", w.InsertStart, w.InsertCount, w.RecordCount)
 	}
-	w.OrderedInserts = p.String("insertorder", "hashed") != "hashed"
+	order, err := p.OneOf("insertorder", "hashed", "hashed", "ordered")
+	if err != nil {
+		return nil, err
+	}
+	w.OrderedInserts = order == "ordered"
 	if w.ZeroPadding, err = p.NonNegInt("zeropadding", 1); err != nil {
 		return nil, err
 	}

@@ -114,7 +114,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 		}
 	}
 	// A load does not need an operation mix.
-	if _, err := New(newProps("readproportion", "0", "updateproportion", "0"), false, io.Discard); err != nil {
+	if _, err := New(newProps("readproportion", "0", "updateproportion", "0", "recordcount", "10"), false, io.Discard); err != nil {
 		t.Errorf("load with zero proportions: %v", err)
 	}
 }
@@ -285,7 +285,7 @@ func TestReadFieldsChoice(t *testing.T) {
 }
 
 func TestInsertRetriesThenStops(t *testing.T) {
-	p := newProps("core_workload_insertion_retry_limit", "1", "core_workload_insertion_retry_interval", "0")
+	p := newProps("core_workload_insertion_retry_limit", "1", "core_workload_insertion_retry_interval", "0", "recordcount", "10")
 	var stderr bytes.Buffer
 	wl, err := New(p, false, &stderr)
 	if err != nil {
@@ -426,6 +426,35 @@ func TestAppendKeyMatchesFormatting(t *testing.T) {
 					t.Fatalf("AppendKey(%d, %d, %v) = %q, want %q", n, pad, ordered, got, "x"+want)
 				}
 			}
+		}
+	}
+}
+
+func TestNewRefusesUnboundedLoadAndBadOrder(t *testing.T) {
+	base := map[string]string{"workload": "core"}
+	tests := []struct {
+		set     map[string]string
+		load    bool
+		wantErr string
+	}{
+		{map[string]string{}, true, "recordcount: missing or 0: a load needs the number of records"},
+		{map[string]string{"insertcount": "10"}, true, ""},
+		{map[string]string{"maxexecutiontime": "5"}, true, ""},
+		{map[string]string{}, false, ""},
+		{map[string]string{"recordcount": "10", "insertorder": "bogus"}, true, `insertorder: expected one of hashed, ordered, got "bogus"`},
+		{map[string]string{"recordcount": "1000", "insertstart": "2000"}, true, "insertstart: insertstart (2000) exceeds recordcount (1000)"},
+	}
+	for _, tt := range tests {
+		m := map[string]string{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for k, v := range tt.set {
+			m[k] = v
+		}
+		_, err := New(props.FromMap(m), !tt.load, io.Discard)
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%v load=%v: err = %v, want %q", tt.set, tt.load, err, tt.wantErr)
 		}
 	}
 }

@@ -1,0 +1,121 @@
+package props
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+)
+
+// MaxFileSize bounds a -P file. Workload files are a few kilobytes; the
+// bound keeps -P /dev/zero or a mistaken data file from filling memory.
+const MaxFileSize = 16 << 20
+
+// LoadFile reads one -P file: a regular file or a pipe (such as
+// -P <(printf 'recordcount=5\n')), at most MaxFileSize bytes of text.
+func LoadFile(path string) (*Properties, error) {
+	fail := func(err error) (*Properties, error) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Error{Name: path, Err: fmt.Errorf("cannot read properties file: %w", err)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return fail(errors.New("is a directory"))
+	case !m.IsRegular() && m&fs.ModeNamedPipe == 0:
+		return fail(fmt.Errorf("not a regular file or a pipe (%s)", fileKind(m)))
+	}
+	text, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return fail(err)
+	}
+	if len(text) > MaxFileSize {
+		return fail(fmt.Errorf("larger than %d MiB: not a workload file", MaxFileSize>>20))
+	}
+	return Parse(path, text)
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
+}
+
+// checkText refuses what cannot be a properties file: binary data (NUL and
+// other control bytes) and lines that are neither UTF-8 nor ISO-8859-1 text.
+// java.util.Properties files are ISO-8859-1, in which every byte is a
+// character, so a line that is not UTF-8 is accepted as ISO-8859-1 when it
+// holds no C1 control characters (0x80-0x9f) and is a comment, a name=value
+// or name:value line, or the continuation of the line before. Tab, form
+// feed, CR and LF are the only control bytes allowed (the syntax's white
+// space and line ends); Parse drops a DOS end-of-file mark (0x1a) first.
+func checkText(text []byte) error {
+	continued := false
+	for n := 1; len(text) > 0; n++ {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		for _, c := range line {
+			if c < 0x20 && c != '\t' && c != '\f' && c != '\r' || c == 0x7f {
+				if c == 0 {
+					return fmt.Errorf("line %d: NUL byte (binary data?)", n)
+				}
+				return fmt.Errorf("line %d: control byte 0x%02x (binary data?)", n, c)
+			}
+		}
+		comment := !continued && isComment(line)
+		if !utf8.Valid(line) && !latin1(line, comment || continued) {
+			return fmt.Errorf("line %d is neither UTF-8 nor ISO-8859-1 text (binary data?)", n)
+		}
+		continued = !comment && endsInBackslash(line)
+	}
+	return nil
+}
+
+// isComment reports whether line is a comment: # or ! after white space.
+func isComment(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t\f")
+	return len(t) > 0 && (t[0] == '#' || t[0] == '!')
+}
+
+// latin1 reports whether line reads as ISO-8859-1 text: no C1 controls and,
+// unless it is a comment or a continuation, a = or : separator.
+func latin1(line []byte, free bool) bool {
+	for _, c := range line {
+		if c >= 0x80 && c < 0xa0 {
+			return false
+		}
+	}
+	return free || bytes.ContainsAny(line, "=:")
+}
+
+// endsInBackslash reports whether line ends in an odd number of backslashes,
+// which continues it on the next line.
+func endsInBackslash(line []byte) bool {
+	n := len(line) - len(bytes.TrimRight(line, "\\"))
+	return n%2 == 1
+}
