@@ -48,10 +48,24 @@ func (o *Options) defaults() {
 // failure rather than a reason to skip.
 func InCI() bool { return os.Getenv("CI") == "true" }
 
+// NoServers reports whether server tests are switched off (YCSB_NO_SERVERS,
+// set by `make unit`).
+func NoServers() bool { return os.Getenv("YCSB_NO_SERVERS") != "" }
+
+// SkipServerTests skips t when server tests are switched off, before it
+// touches any server.
+func SkipServerTests(t testing.TB) {
+	t.Helper()
+	if NoServers() {
+		t.Skip("YCSB_NO_SERVERS is set: no server tests")
+	}
+}
+
 // NeedServer skips (outside CI) or fails (in CI) when a test's server cannot
-// be reached.
+// be reached. With YCSB_NO_SERVERS set it always skips.
 func NeedServer(t testing.TB, what string, err error) {
 	t.Helper()
+	SkipServerTests(t)
 	if err == nil {
 		return
 	}

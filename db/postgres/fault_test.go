@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"bytes"
-	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,38 +10,29 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
-// TestRestartMidRun restarts PostgreSQL (scripts/postgres.sh restart) in the
-// middle of a `ycsb run jdbc` with maxexecutiontime: the run must count the
-// failed operations as Return=ERROR, reconnect, and end with its report and
-// exit code 0.
+// TestRestartMidRun restarts a PostgreSQL instance of its own in the middle
+// of a `ycsb run jdbc` with maxexecutiontime: the run must count the failed
+// operations as Return=ERROR, reconnect, and end with its report and exit
+// code 0. The shared server of the other tests is never touched.
 func TestRestartMidRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("restarts the server; skipped with -short")
+		t.Skip("starts and restarts a server of its own; skipped with -short")
 	}
-	c := needPG(t)
+	srv := startOwnServer(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(root, "scripts", "postgres.sh")
-	if os.Geteuid() != 0 && os.Getenv("USER") != "postgres" {
-		if dbtest.InCI() {
-			t.Fatal("restarting the server with scripts/postgres.sh needs root or the postgres user")
-		}
-		t.Skip("restarting the server with scripts/postgres.sh needs root or the postgres user")
-	}
-	table := testTable(t, c, "ycsb_fault")
-
+	table := "ycsb_fault"
+	url := srv.JDBC()
 	bin := ycsbtest.Binary(t)
-	url := jdbcURL("")
 	common := []string{"-P", filepath.Join(root, "workloads", "workloada"),
 		"-p", "db.driver=org.postgresql.Driver", "-p", "db.url=" + url, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb",
 		"-p", "table=" + table, "-p", "recordcount=2000", "-p", "threadcount=4"}
-	load := exec.Command(bin, append([]string{"load", "jdbc"}, common...)...)
+	load := exec.Command(bin, append([]string{"load", "jdbc", "-p", "jdbc.createtable=true"}, common...)...)
 	if out, err := load.CombinedOutput(); err != nil {
 		t.Fatalf("load: %v\n%s", err, out)
 	}
@@ -56,16 +45,7 @@ func TestRestartMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(3 * time.Second)
-	restart := exec.Command(script, "restart")
-	if out, err := restart.CombinedOutput(); err != nil {
-		run.Process.Kill()
-		run.Wait()
-		t.Fatalf("%s restart: %v\n%s", script, err, out)
-	}
-	t.Cleanup(func() {
-		// Leave a server behind whatever happened.
-		exec.Command(script, "start").Run()
-	})
+	srv.Restart()
 	done := make(chan error, 1)
 	go func() { done <- run.Wait() }()
 	select {
@@ -101,14 +81,4 @@ func TestRestartMidRun(t *testing.T) {
 		t.Logf("note: the CLI echoes db.passwd in its command line (not this binding's output)")
 	}
 	t.Logf("errors %d, reads OK %s, reconnects %s", errors, oks[1], m[1])
-
-	// The server is back for the next tests.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for ctx.Err() == nil {
-		if exec.Command(script, "status").Run() == nil {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }

@@ -33,6 +33,7 @@ func testURL() string {
 // connection for test setup.
 func needPG(t testing.TB) *pgx.Conn {
 	t.Helper()
+	dbtest.SkipServerTests(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := pgx.Connect(ctx, testURL())
