@@ -169,7 +169,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		cache.Unref()
 		return nil, engine.LockedError(&cfg, err)
 	}
-	if err := engine.WriteMarker(&cfg); err != nil {
+	if err := engine.WriteMarker(&cfg, state); err != nil {
 		pdb.Close()
 		cache.Unref()
 		return nil, err

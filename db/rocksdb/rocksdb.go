@@ -143,7 +143,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		cache.Destroy()
 		return nil, engine.LockedError(&cfg, err)
 	}
-	if err := engine.WriteMarker(&cfg); err != nil {
+	if err := engine.WriteMarker(&cfg, state); err != nil {
 		rdb.Close()
 		return nil, err
 	}

@@ -54,3 +54,47 @@ func TestRealFilesOfTheOtherEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshNeverEmptiesAnotherProgramsStore takes real stores of both engines
+// without our marker, as another program leaves them: engine.fresh=true is
+// refused by either binding and leaves every file as it was, and reopening a
+// store of the same engine does not mark it as ours.
+func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
+	pebbleOpen := enginetest.Registered("pebble", "pebble")
+	openers := map[string]enginetest.Opener{"pebble": pebbleOpen, "rocksdb": open}
+	for writer, create := range openers {
+		for reader, reopen := range openers {
+			dir := t.TempDir()
+			d, err := create(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.Close()
+			os.Remove(filepath.Join(dir, engine.MarkerFile))
+			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("precious"), 0o644)
+			before, _ := os.ReadDir(dir)
+			_, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.fresh": "true"}))
+			if err == nil || !strings.Contains(err.Error(), "refusing to empty it") {
+				t.Errorf("%s with engine.fresh=true on %s's unmarked store: %v, want a refusal", reader, writer, err)
+			}
+			after, _ := os.ReadDir(dir)
+			if len(after) != len(before) {
+				t.Errorf("%s with engine.fresh=true changed %s's unmarked store: %d entries, had %d", reader, writer, len(after), len(before))
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(b) != "precious" {
+				t.Errorf("%s with engine.fresh=true removed notes.txt from %s's store", reader, writer)
+			}
+			if reader != writer {
+				continue
+			}
+			d, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}))
+			if err != nil {
+				t.Fatalf("%s reopening its own kind of store written by another program: %v", reader, err)
+			}
+			d.Close()
+			if _, err := os.Stat(filepath.Join(dir, engine.MarkerFile)); err == nil {
+				t.Errorf("%s marked another program's store as its own", reader)
+			}
+		}
+	}
+}

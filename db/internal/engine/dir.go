@@ -20,6 +20,10 @@ const (
 	DirCreated = "created"
 	DirExisted = "reopened"
 	DirEmptied = "emptied (engine.fresh=true)"
+	// DirForeign is a database of this engine that another program wrote
+	// (no marker): it is opened as it is, never marked as ours, and so
+	// never emptied by engine.fresh.
+	DirForeign = "reopened (written by another program: engine.fresh will not empty it)"
 )
 
 // PrepareDir checks c.Dir before the engine opens it: it must be a writable
@@ -46,13 +50,20 @@ func PrepareDir(c *Config) (string, error) {
 	if len(entries) == 0 {
 		return DirCreated, checkWritable(c)
 	}
-	owner := DetectEngine(c.Dir)
 	if err := checkNotLocked(c); err != nil {
 		return "", err
 	}
+	// Only our marker makes a directory ours. The engines' file names
+	// (CURRENT, IDENTITY, marker.*) are shared with LevelDB, RocksDB and
+	// Pebble stores of other programs, so they only word the refusals.
+	marked := MarkerOwner(c.Dir)
 	if c.Fresh {
-		if owner == "" {
-			return "", fmt.Errorf("%s: %s %s is not empty and holds no benchmark database; refusing to empty it for engine.fresh=true", c.Binding, PropDir, c.Dir)
+		if marked == "" {
+			what := "holds no benchmark database"
+			if DetectEngine(c.Dir) != "" {
+				what = "looks like a LevelDB, RocksDB or Pebble store without this benchmark's " + MarkerFile + " file (another program's, or one to remove by hand)"
+			}
+			return "", fmt.Errorf("%s: %s %s is not empty and %s; refusing to empty it for engine.fresh=true", c.Binding, PropDir, c.Dir, what)
 		}
 		for _, e := range entries {
 			if err := os.RemoveAll(filepath.Join(c.Dir, e.Name())); err != nil {
@@ -61,14 +72,28 @@ func PrepareDir(c *Config) (string, error) {
 		}
 		return DirEmptied, checkWritable(c)
 	}
-	switch owner {
-	case c.Binding:
+	owner := marked
+	if owner == "" {
+		owner = DetectEngine(c.Dir)
+	}
+	switch {
+	case owner == c.Binding && marked == "":
+		return DirForeign, checkWritable(c)
+	case owner == c.Binding:
 		return DirExisted, checkWritable(c)
-	case "":
+	case owner == "":
 		return "", fmt.Errorf("%s: %s %s is not empty and holds no %s database; choose an empty or new directory", c.Binding, PropDir, c.Dir, c.Binding)
 	default:
-		return "", fmt.Errorf("%s: %s %s holds a %s database; use another %s, or engine.fresh=true to empty it", c.Binding, PropDir, c.Dir, owner, PropDir)
+		return "", fmt.Errorf("%s: %s %s holds a %s database; use another %s, or engine.fresh=true to empty it if this benchmark created it", c.Binding, PropDir, c.Dir, owner, PropDir)
 	}
+}
+
+// MarkerOwner is the engine named by dir's marker file, "" without one.
+func MarkerOwner(dir string) string {
+	if b, err := os.ReadFile(filepath.Join(dir, MarkerFile)); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	return ""
 }
 
 // DetectEngine says which engine wrote dir: the marker if there is one,
@@ -99,8 +124,12 @@ func DetectEngine(dir string) string {
 }
 
 // WriteMarker records in c.Dir that c.Binding owns it. Called after the
-// engine opened the directory.
-func WriteMarker(c *Config) error {
+// engine opened the directory, with PrepareDir's state: a database another
+// program wrote (DirForeign) is never marked.
+func WriteMarker(c *Config, state string) error {
+	if state == DirForeign {
+		return nil
+	}
 	p := filepath.Join(c.Dir, MarkerFile)
 	if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) == c.Binding {
 		return nil

@@ -427,6 +427,35 @@ func (h *harness) dirErrors(t *testing.T) {
 		}
 		h.wantOpenError(t, h.openProps(dir, nil), "holds a "+h.other+" database")
 	})
+	// Directories of other programs that look like engine stores by their
+	// file names: engine.fresh must refuse them and touch nothing, as only
+	// a directory with our marker (or an empty one) is ever emptied.
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"LevelDB", map[string]string{"CURRENT": "MANIFEST-000001\n", "MANIFEST-000001": "x", "000003.log": "x", "LOG": "x", "notes.txt": "precious"}},
+		{"RocksDB", map[string]string{"CURRENT": "MANIFEST-000005\n", "IDENTITY": "4c1b", "OPTIONS-000007": "x", "000004.sst": "x", "notes.txt": "precious"}},
+		{"Pebble", map[string]string{"marker.format-version.000001.013": "", "MANIFEST-000001": "x", "notes.txt": "precious"}},
+	} {
+		t.Run("FreshRefuses"+c.name+"OfAnotherProgram", func(t *testing.T) {
+			dir := filepath.Join(base, "foreign-"+c.name)
+			os.MkdirAll(dir, 0o755)
+			for name, body := range c.files {
+				os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+			}
+			h.wantOpenError(t, h.openProps(dir, map[string]string{"engine.fresh": "true"}), "refusing to empty it")
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != len(c.files) {
+				t.Fatalf("engine.fresh changed a directory it does not own: %d entries, want %d", len(entries), len(c.files))
+			}
+			for name, body := range c.files {
+				if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
+					t.Fatalf("engine.fresh changed %s: %q, %v", name, b, err)
+				}
+			}
+		})
+	}
 	t.Run("UnknownFilesNotEmptied", func(t *testing.T) {
 		dir := filepath.Join(base, "home")
 		os.MkdirAll(dir, 0o755)
