@@ -69,12 +69,12 @@ const (
 	propReconnect        = "cassandra.reconnectintervalmillis"
 	propCoalesce         = "cassandra.writecoalescemicros"
 	defaultKeyspace      = "ycsb"
-	defaultConsistency   = "QUORUM"
+	defaultConsistency   = "ONE" // 0.17.0's (QUORUM in the reference's later master)
 	keyColumn            = "y_id"
 	defaultReconnectMS   = 1000
 	defaultReplication   = 1
 	defaultProtocol      = 0 // negotiate
-	defaultCoalesceMicro = 200
+	defaultCoalesceMicro = 0 // coalescing delays each request by up to its window
 )
 
 // config is the parsed property set.
@@ -153,6 +153,15 @@ func parseConfig(p *props.Properties) (*config, error) {
 	if c.writeCL, err = consistency(p, propWriteCL); err != nil {
 		return nil, err
 	}
+	if c.readCL == gocql.Any {
+		reads, err := phaseReads(p)
+		if err != nil {
+			return nil, err
+		}
+		if reads {
+			return nil, props.Invalid(propReadCL, p.String(propReadCL, ""), "a level Cassandra accepts for reads (ANY is for writes only): ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL")
+		}
+	}
 	maxConns, err := p.NonNegInt(propMaxConns, 0)
 	if err != nil {
 		return nil, err
@@ -229,6 +238,30 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// phaseReads says whether the phase the properties describe reads: a run
+// (dotransactions, default true) with a read, scan or read-modify-write
+// proportion above zero, with CoreWorkload's defaults (readproportion 0.95).
+// A load never reads.
+func phaseReads(p *props.Properties) (bool, error) {
+	run, err := p.Bool("dotransactions", true)
+	if err != nil || !run {
+		return false, err
+	}
+	for _, prop := range []struct {
+		name string
+		def  float64
+	}{{"readproportion", 0.95}, {"scanproportion", 0}, {"readmodifywriteproportion", 0}} {
+		v, err := p.Float64(prop.name, prop.def)
+		if err != nil {
+			return false, err
+		}
+		if v > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // consistency parses a consistency level name as the reference's driver

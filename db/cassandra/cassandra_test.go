@@ -97,9 +97,29 @@ func TestParseConfig(t *testing.T) {
 		check func(t *testing.T, c *config)
 	}{
 		{"defaults", map[string]string{"hosts": "h1"}, "", func(t *testing.T, c *config) {
-			if c.port != 9042 || c.keyspace != "ycsb" || c.table != "usertable" || c.readCL != gocql.Quorum || c.writeCL != gocql.Quorum ||
+			if c.port != 9042 || c.keyspace != "ycsb" || c.table != "usertable" || c.readCL != gocql.One || c.writeCL != gocql.One || c.coalesce != 0 ||
 				c.useSSL || c.tracing || !c.tokenAware || c.createSchema || c.replication != 1 || c.protocol != 0 || c.conns != 1 || c.fieldCount != 10 {
 				t.Errorf("defaults: %+v", c)
+			}
+		}},
+		{"no write coalescing by default", map[string]string{"hosts": "h1"}, "", func(t *testing.T, c *config) {
+			cc, err := c.cluster()
+			if err != nil || cc.WriteCoalesceWaitTime != 0 {
+				t.Errorf("write coalescing %v %v, want 0: it adds latency of its own", cc.WriteCoalesceWaitTime, err)
+			}
+		}},
+		{"coalescing on request", map[string]string{"hosts": "h1", "cassandra.writecoalescemicros": "200"}, "", func(t *testing.T, c *config) {
+			if c.coalesce != 200*time.Microsecond {
+				t.Errorf("coalesce %v", c.coalesce)
+			}
+		}},
+		{"ANY for reads of a run", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY"}, "cassandra.readconsistencylevel", nil},
+		{"ANY for reads of a run with scans only", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "any", "readproportion": "0", "updateproportion": "0.5", "scanproportion": "0.5"}, "cassandra.readconsistencylevel", nil},
+		{"ANY for reads of a write-only run", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", "readproportion": "0", "updateproportion": "1"}, "", nil},
+		{"ANY for reads of a load", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", "dotransactions": "false"}, "", nil},
+		{"ANY for writes", map[string]string{"hosts": "h", "cassandra.writeconsistencylevel": "ANY"}, "", func(t *testing.T, c *config) {
+			if c.writeCL != gocql.Any {
+				t.Errorf("write level %v", c.writeCL)
 			}
 		}},
 		{"hosts list", map[string]string{"hosts": "a, b,c"}, "", func(t *testing.T, c *config) {
@@ -158,7 +178,9 @@ func TestParseConfig(t *testing.T) {
 				if err != nil {
 					t.Fatalf("parseConfig: %v", err)
 				}
-				tc.check(t, c)
+				if tc.check != nil {
+					tc.check(t, c)
+				}
 				return
 			}
 			if err == nil {
