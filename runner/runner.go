@@ -106,6 +106,9 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	if s.threads < 1 {
 		return nil, props.Invalid("threadcount", "0", "at least 1")
 	}
+	if s.threads > maxThreads {
+		return nil, props.Errorf("threadcount", "%d is too many: at most %d workers", s.threads, maxThreads)
+	}
 	if s.target, err = p.NonNegInt64("target", 0); err != nil {
 		return nil, err
 	}
@@ -163,6 +166,11 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	s.promAddr = p.String("prometheus.addr", "")
 	return s, nil
 }
+
+// maxThreads bounds threadcount before any worker is built: each holds its
+// session, recorders and buffers, and far more than this would exhaust memory
+// instead of failing with a message.
+const maxThreads = 100_000
 
 // worker is one client thread.
 type worker struct {

@@ -93,12 +93,18 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 		}
 		w.RecordCount = math.MaxInt32 // the reference's reading of "no record count"
 	}
+	if w.RecordCount > MaxCount {
+		return nil, props.Errorf("recordcount", "%d is too large: at most %d (key numbers and their generators need room to grow)", w.RecordCount, int64(MaxCount))
+	}
 	fieldCount, err := p.NonNegInt64("fieldcount", 10)
 	if err != nil {
 		return nil, err
 	}
 	if fieldCount < 1 {
 		return nil, props.Invalid("fieldcount", "0", "at least 1")
+	}
+	if fieldCount > MaxFieldCount {
+		return nil, props.Errorf("fieldcount", "%d is too large: at most %d fields a record", fieldCount, MaxFieldCount)
 	}
 	prefix := p.String("fieldnameprefix", "field")
 	for i := int64(0); i < fieldCount; i++ {
@@ -122,13 +128,19 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 	if w.DataIntegrity && p.String("fieldlengthdistribution", "constant") != "constant" {
 		return nil, props.Invalid("fieldlengthdistribution", p.String("fieldlengthdistribution", ""), "constant when dataintegrity=true")
 	}
-	if w.InsertStart, err = p.NonNegInt64("insertstart", 0); err != nil {
+	if w.InsertStart, err = p.NonNegInt64("insertstart", 0); err == nil && w.InsertStart > MaxCount {
+		err = props.Errorf("insertstart", "%d is too large: at most %d", w.InsertStart, int64(MaxCount))
+	}
+	if err != nil {
 		return nil, err
 	}
 	if !p.Has("insertcount") && w.InsertStart > w.RecordCount {
 		return nil, props.Errorf("insertstart", "insertstart (%d) exceeds recordcount (%d): recordcount is the total number of records of all clients", w.InsertStart, w.RecordCount)
 	}
-	if w.InsertCount, err = p.NonNegInt64("insertcount", w.RecordCount-w.InsertStart); err != nil {
+	if w.InsertCount, err = p.NonNegInt64("insertcount", w.RecordCount-w.InsertStart); err == nil && w.InsertCount > MaxCount {
+		err = props.Errorf("insertcount", "%d is too large: at most %d", w.InsertCount, int64(MaxCount))
+	}
+	if err != nil {
 		return nil, err
 	}
 	if w.InsertStart+w.InsertCount > w.RecordCount {
@@ -166,10 +178,22 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 	return w, w.parseScanLength(p)
 }
 
+// Bounds on sizes no benchmark reaches, checked before anything is
+// allocated: past them a run would overflow its key numbers or run out of
+// memory instead of failing with a message.
+const (
+	MaxCount       = 1e15    // recordcount, insertstart, insertcount, operationcount
+	MaxFieldCount  = 100_000 // fields a record
+	MaxRecordBytes = 1 << 30 // fieldcount × fieldlength: one record's values
+)
+
 func (w *CoreWorkload) parseFieldLength(p *props.Properties) error {
 	var err error
 	if w.fieldLength, err = p.NonNegInt64("fieldlength", 100); err != nil {
 		return err
+	}
+	if n := int64(len(w.FieldNames)); w.fieldLength > MaxRecordBytes/n {
+		return props.Errorf("fieldlength", "%d is too large: fieldcount (%d) × fieldlength must stay within %d bytes a record", w.fieldLength, n, int64(MaxRecordBytes))
 	}
 	minLen, err := p.NonNegInt64("minfieldlength", 1)
 	if err != nil {
@@ -258,6 +282,9 @@ func (w *CoreWorkload) parseKeyChooser(p *props.Properties) error {
 		opCount, err := p.NonNegInt64("operationcount", 0)
 		if err != nil {
 			return err
+		}
+		if opCount > MaxCount {
+			return props.Errorf("operationcount", "%d is too large: at most %d", opCount, int64(MaxCount))
 		}
 		insertProportion, _ := p.Float64("insertproportion", 0)
 		// The reference's "fudge factor": room for keys inserted during the run.
