@@ -42,6 +42,15 @@ func Register(name, summary string, d Driver, aliases ...string) {
 	registry.primary = append(registry.primary, name)
 }
 
+// retired are binding names of the reference that no longer exist, with the
+// binding that replaced them. They are refused with that name rather than
+// run under another binding, whose properties and schema differ.
+var retired = map[string]string{
+	"cassandra-7":  "cassandra-cql",
+	"cassandra-8":  "cassandra-cql",
+	"cassandra-10": "cassandra-cql",
+}
+
 // Lookup returns the driver registered under name or alias, with its primary
 // name. The error lists the known bindings.
 func Lookup(name string) (Driver, string, error) {
@@ -49,6 +58,9 @@ func Lookup(name string) (Driver, string, error) {
 	e, ok := registry.drivers[name]
 	registry.mu.RUnlock()
 	if !ok {
+		if by, ok := retired[name]; ok {
+			return nil, "", fmt.Errorf("binding %q was one of the reference's Thrift-based bindings, no longer part of YCSB: use %s", name, by)
+		}
 		return nil, "", fmt.Errorf("unknown binding %q (known: %s)", name, strings.Join(Drivers(), ", "))
 	}
 	return e.driver, e.name, nil

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goycsb/ycsb/db"
 )
 
 // TestEveryBindingIsLinked fails when a binding folder under db/ is missing
@@ -34,5 +36,16 @@ func TestEveryBindingIsLinked(t *testing.T) {
 	}
 	if found == 0 {
 		t.Fatal("no binding folders found")
+	}
+}
+
+// TestRetiredBindingNames: the reference's Thrift-era Cassandra bindings are
+// not "unknown": the error says which binding replaces them.
+func TestRetiredBindingNames(t *testing.T) {
+	for _, name := range []string{"cassandra-7", "cassandra-8", "cassandra-10"} {
+		_, _, err := db.Lookup(name)
+		if err == nil || !strings.Contains(err.Error(), "use cassandra-cql") || strings.Contains(err.Error(), "unknown") {
+			t.Errorf("Lookup(%q) = %v, want an error pointing at cassandra-cql", name, err)
+		}
 	}
 }
