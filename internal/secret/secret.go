@@ -17,8 +17,9 @@ func IsPassword(name string) bool {
 }
 
 // passwordParam matches password=... inside URLs and connection strings
-// (JDBC's ?password=, libpq's password=), up to the next separator.
-var passwordParam = regexp.MustCompile(`(?i)((?:password|passwd)=)([^&;\s]*)`)
+// (JDBC's ?password=, libpq's password=): a single-quoted value (libpq's
+// quoting, with backslash escapes) whole, else up to the next separator.
+var passwordParam = regexp.MustCompile(`(?i)((?:password|passwd)\s*=\s*)('(?:[^'\\]|\\.)*'?|[^&;\s]*)`)
 
 // Value returns value with any password in it masked: the whole value when
 // name is a password property, else a URL's user password and any
@@ -50,7 +51,7 @@ func InText(s string) string {
 func Args(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		if name, value, ok := strings.Cut(a, "="); ok && i > 0 && args[i-1] == "-p" {
+		if name, value, ok := strings.Cut(a, "="); ok && i > 0 && (args[i-1] == "-p" || args[i-1] == "--p") {
 			out[i] = name + "=" + Value(name, value)
 			continue
 		}

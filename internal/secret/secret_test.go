@@ -44,3 +44,28 @@ func FuzzInText(f *testing.F) {
 		}
 	})
 }
+
+// TestStructureNotText: passwords are masked where they stand (a password
+// property's whole value, a URL's password, a password= field, quoted or
+// not), never by searching for their text elsewhere.
+func TestStructureNotText(t *testing.T) {
+	args := Args([]string{"jdbc", "--p", "db.passwd=p@ss w;rd=&?", "-p", "db.url=host=h password='a;b c' dbname=d"})
+	got := strings.Join(args, " ")
+	for _, leak := range []string{"w;rd", "ss w", "a;b", "b c'"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("Args leaks %q: %q", leak, got)
+		}
+	}
+	if !strings.Contains(got, "--p db.passwd="+Mask) {
+		t.Errorf("--p db.passwd not masked whole: %q", got)
+	}
+	if s := InText("host=h password='a;b c' dbname=d"); s != "host=h password="+Mask+" dbname=d" {
+		t.Errorf("quoted password= field: %q", s)
+	}
+	if s := InText(`password='it\'s; here' x`); s != "password="+Mask+" x" {
+		t.Errorf("escaped quote in password= field: %q", s)
+	}
+	if s := InText(`dial tcp 127.0.0.1:5432: connection refused`); s != `dial tcp 127.0.0.1:5432: connection refused` {
+		t.Errorf("text without a password changed: %q", s)
+	}
+}
