@@ -176,15 +176,14 @@ func parseConfig(p *props.Properties) (*config, error) {
 	// later: each connection multiplexes thousands of requests, and one
 	// connection puts more of them in each system call.
 	c.conns = max(maxConns, coreConns, 1)
-	ms, err := p.NonNegInt64(propConnectTimeout, 0)
-	if err != nil {
+	// The reference's driver (DataStax 3.0) connects within 5 s and waits
+	// 12 s for a response (SocketOptions.DEFAULT_*_TIMEOUT_MILLIS).
+	if c.connectTimeout, err = positiveMillis(p, propConnectTimeout, 5000); err != nil {
 		return nil, err
 	}
-	c.connectTimeout = time.Duration(ms) * time.Millisecond
-	if ms, err = p.NonNegInt64(propReadTimeout, 0); err != nil {
+	if c.readTimeout, err = positiveMillis(p, propReadTimeout, 12000); err != nil {
 		return nil, err
 	}
-	c.readTimeout = time.Duration(ms) * time.Millisecond
 	if c.useSSL, err = p.Bool(propUseSSL, false); err != nil {
 		return nil, err
 	}
@@ -219,7 +218,8 @@ func parseConfig(p *props.Properties) (*config, error) {
 	if c.replication < 1 {
 		return nil, props.Invalid(propReplication, strconv.Itoa(c.replication), "a replication factor of at least 1")
 	}
-	if ms, err = p.NonNegInt64(propReconnect, defaultReconnectMS); err != nil {
+	ms, err := p.NonNegInt64(propReconnect, defaultReconnectMS)
+	if err != nil {
 		return nil, err
 	}
 	if ms == 0 {
@@ -275,6 +275,19 @@ func consistency(p *props.Properties, name string) (gocql.Consistency, error) {
 	return cl, nil
 }
 
+// positiveMillis reads a timeout in milliseconds. Zero is refused rather than
+// taken for "none" or "the default": every request has a deadline.
+func positiveMillis(p *props.Properties, name string, def int64) (time.Duration, error) {
+	ms, err := p.NonNegInt64(name, def)
+	if err != nil {
+		return 0, err
+	}
+	if ms == 0 {
+		return 0, props.Invalid(name, "0", "a positive number of milliseconds (every request has a deadline)")
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
 func isIdent(s string) bool {
 	if s == "" || len(s) > 48 {
 		return false
@@ -296,16 +309,13 @@ func (c *config) cluster() (*gocql.ClusterConfig, error) {
 	cc := gocql.NewCluster(c.hosts...)
 	cc.Port = c.port
 	cc.Consistency = c.readCL
-	// The reference's driver connects within 5 s and waits 12 s for a
-	// response; this driver's defaults are 11 s for both.
-	cc.ConnectTimeout = 5 * time.Second
-	cc.Timeout = 12 * time.Second
-	if c.connectTimeout > 0 {
-		cc.ConnectTimeout = c.connectTimeout
-	}
-	if c.readTimeout > 0 {
-		cc.Timeout = c.readTimeout
-	}
+	// Timeout bounds each request: with no retry policy (the driver's
+	// default, kept here) it is the operation's deadline, as in the
+	// reference, whose statements are not idempotent and so never retried
+	// after a client-side timeout.
+	cc.ConnectTimeout = c.connectTimeout
+	cc.Timeout = c.readTimeout
+	cc.RetryPolicy = nil
 	cc.NumConns = c.conns
 	cc.ProtoVersion = c.protocol
 	// A node that went down is tried again every reconnect interval, so a

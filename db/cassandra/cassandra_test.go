@@ -35,9 +35,18 @@ func testPort() string {
 	return "9042"
 }
 
+// noServers is make unit: no test talks to any server.
+func noServers(t testing.TB) {
+	t.Helper()
+	if os.Getenv("YCSB_NO_SERVERS") != "" {
+		t.Skip("YCSB_NO_SERVERS is set: no server tests")
+	}
+}
+
 // needCassandra skips (or fails in CI) when no node answers CQL.
 func needCassandra(t testing.TB) {
 	t.Helper()
+	noServers(t)
 	cc := gocql.NewCluster(testHost)
 	fmt.Sscan(testPort(), &cc.Port)
 	cc.ConnectTimeout = 5 * time.Second
@@ -155,6 +164,14 @@ func TestParseConfig(t *testing.T) {
 				t.Errorf("auth %#v", cc.Authenticator)
 			}
 		}},
+		{"default timeouts", map[string]string{"hosts": "h"}, "", func(t *testing.T, c *config) {
+			cc, err := c.cluster()
+			if err != nil || cc.Timeout != 12*time.Second || cc.ConnectTimeout != 5*time.Second || cc.RetryPolicy != nil {
+				t.Errorf("timeouts %v/%v, retry policy %v, %v: want the reference driver's 12 s and 5 s, no retries", cc.Timeout, cc.ConnectTimeout, cc.RetryPolicy, err)
+			}
+		}},
+		{"zero read timeout", map[string]string{"hosts": "h", "cassandra.readtimeoutmillis": "0"}, "cassandra.readtimeoutmillis", nil},
+		{"zero connect timeout", map[string]string{"hosts": "h", "cassandra.connecttimeoutmillis": "0"}, "cassandra.connecttimeoutmillis", nil},
 		{"missing hosts", map[string]string{}, "hosts", nil},
 		{"empty host", map[string]string{"hosts": "a,,b"}, "hosts", nil},
 		{"bad port", map[string]string{"hosts": "h", "port": "70000"}, "port", nil},
@@ -517,28 +534,59 @@ func serveFakeAuth(c net.Conn) {
 	}
 }
 
-// TestNodeRestartDuringRun stops the node in the middle of a run and starts
-// it again: the operations in between fail and are counted, the run goes
-// on, reconnects and ends with its report and exit code 0.
-func TestNodeRestartDuringRun(t *testing.T) {
-	needCassandra(t)
-	if testPort() != "9042" {
-		t.Skip("the restart test drives scripts/cassandra.sh, which runs the node on 9042")
-	}
-	script := filepath.Join(repoRoot(t), "scripts", "cassandra.sh")
-	node := func(arg string) {
-		t.Helper()
-		cmd := exec.Command(script, arg)
-		out, err := cmd.CombinedOutput()
-		t.Logf("cassandra.sh %s: %s", arg, strings.TrimSpace(string(out)))
-		if err != nil {
-			t.Fatalf("scripts/cassandra.sh %s: %v", arg, err)
-		}
-	}
-	// Whatever happens, leave the node running for the other tests.
-	t.Cleanup(func() { exec.Command(script, "start").Run() })
+// ownNode is a Cassandra node of the test's own, started with
+// scripts/cassandra.sh on free ports in a directory of its own: the fault
+// tests stop it, never the shared node of the other tests.
+type ownNode struct {
+	t      testing.TB
+	script string
+	env    []string
+	port   string
+}
 
-	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + testHost, "-p", "cassandra.keyspace=ycsb_fault",
+// startOwnNode starts the node (about 10-60 s) and wipes it at the end. It
+// skips under make unit, and outside CI when the node cannot start.
+func startOwnNode(t testing.TB) *ownNode {
+	t.Helper()
+	noServers(t)
+	dir := t.TempDir()
+	n := &ownNode{t: t, script: filepath.Join(repoRoot(t), "scripts", "cassandra.sh"), port: freePort(t)}
+	n.env = append(os.Environ(),
+		"CASSANDRA_HOME_DIR="+filepath.Join(dir, "node"),
+		"CASSANDRA_PORT="+n.port,
+		"CASSANDRA_STORAGE_PORT="+freePort(t),
+		"CASSANDRA_HEAP_MIN=128m", "CASSANDRA_HEAP_MAX=512m")
+	t.Cleanup(func() { n.run("wipe") })
+	dbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", n.run("start"))
+	return n
+}
+
+func (n *ownNode) run(arg string) error {
+	cmd := exec.Command(n.script, arg)
+	cmd.Env = n.env
+	out, err := cmd.CombinedOutput()
+	n.t.Logf("cassandra.sh %s: %s", arg, strings.TrimSpace(string(out)))
+	if err != nil {
+		return fmt.Errorf("scripts/cassandra.sh %s: %v: %s", arg, err, out)
+	}
+	return nil
+}
+
+func (n *ownNode) must(arg string) {
+	n.t.Helper()
+	if err := n.run(arg); err != nil {
+		n.t.Fatal(err)
+	}
+}
+
+// TestNodeRestartDuringRun stops the test's own node in the middle of a run
+// and starts it again: the operations in between fail and are counted, the
+// run goes on, reconnects and ends with its report and exit code 0.
+func TestNodeRestartDuringRun(t *testing.T) {
+	n := startOwnNode(t)
+	node := n.must
+
+	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + testHost, "-p", "port=" + n.port, "-p", "cassandra.keyspace=ycsb_fault",
 		"-p", "cassandra.createschema=true", "-p", "recordcount=1000", "-p", "cassandra.readtimeoutmillis=2000",
 		"-p", "cassandra.connecttimeoutmillis=1000", "-threads", "4"}
 	if stdout, stderr, code := ycsb(t, time.Minute, append([]string{"load", "cassandra-cql"}, common...)...); code != 0 {
