@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # compare-engines.sh: run the same YCSB workloads on pebble and rocksdb with
 # identical settings, and print a side-by-side table (throughput, p50/p95/p99
-# per operation, errors, disk size, write amplification) parsed from the
-# text reports.
+# per operation, errors, disk size, write amplification, block-cache hit
+# rate) parsed from the text reports.
 #
 # Usage: scripts/compare-engines.sh [-p name=value]...
 #   Every -p is passed to every load and run, on both engines (for example
@@ -82,6 +82,7 @@ report() {
 	$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" { printf "throughput(ops/s)\t%.0f\n", $3 }
 	$1 == "[ENGINE]" && $2 == "DiskSize(bytes)" { printf "disk(MiB)\t%.1f\n", $3 / 1048576 }
 	$1 == "[ENGINE]" && $2 == "WriteAmplification" { printf "write-amp\t%s\n", $3 }
+	$1 == "[ENGINE]" && $2 == "BlockCacheHitRate(%)" { printf "cache-hit(%%)\t%s\n", $3 }
 	$1 ~ /^\[(READ|UPDATE|INSERT|SCAN|READ-MODIFY-WRITE|DELETE)\]$/ {
 		op = substr($1, 2, length($1) - 2)
 		if ($2 == "50thPercentileLatency(us)") p50[op] = $3
