@@ -106,7 +106,6 @@ func Run(t *testing.T, open func(t *testing.T) db.DB, opts Options) {
 		{"MissingKeyIsNotFound", true, s.missing},
 		{"UsableAfterError", false, s.usableAfterError},
 		{"Cancellation", false, s.cancellation},
-		{"BatchInsert", true, s.batch},
 		{"CloseFlushes", true, s.closeFlushes},
 		{"ConcurrentSessions", true, s.concurrent},
 		{"NoStorageOK", false, s.noStorage},
@@ -376,24 +375,6 @@ func (s *suite) cancellation(t *testing.T, ss db.Session, p string) {
 			t.Fatalf("%s with a cancelled context did not return", name)
 		}
 	}
-}
-
-func (s *suite) batch(t *testing.T, ss db.Session, p string) {
-	if _, ok := ss.(db.BatchInserter); !ok {
-		t.Skip("binding has no batch insert")
-	}
-	// A session of its own: this check closes it.
-	bs := s.session(t, 0, 1)
-	bi := bs.(db.BatchInserter)
-	var keys []string
-	var vals [][]db.Field
-	for i := 0; i < 5; i++ {
-		k := fmt.Sprintf("%s%d", p, i)
-		keys = append(keys, k)
-		vals = append(vals, s.record(k, 1))
-	}
-	mustOK(t, "InsertBatch", bi.InsertBatch(ctx(), s.opts.Table, keys, vals))
-	s.closeAndReadBack(t, bs, keys)
 }
 
 func (s *suite) closeFlushes(t *testing.T, _ db.Session, p string) {

@@ -108,7 +108,7 @@ func TestConformance(t *testing.T) {
 		{"jdbc-poolperop", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb", propHoldConn: "false"}},
 		// Batched inserts (db.batchsize with jdbc.batchupdateapi) are not
 		// visible to the session's next read, which the suite expects:
-		// TestBatchStatuses covers them. InsertBatch runs in every case.
+		// TestBatchStatuses covers them.
 		{"jdbc-rewrite", "jdbc", map[string]string{"db.url": jdbcURL("reWriteBatchedInserts=true"), "db.user": "ycsb", "db.passwd": "ycsb"}},
 		{"jdbc-noautocommit", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb",
 			"jdbc.autocommit": "false", "jdbc.fetchsize": "2"}},

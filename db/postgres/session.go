@@ -630,27 +630,6 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
-// InsertBatch implements db.BatchInserter: the rows are sent at once, with
-// anything buffered before.
-func (s *session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
-	if len(keys) != len(values) {
-		return fmt.Errorf("%s: insert batch: %d keys, %d records", s.d.cfg.name, len(keys), len(values))
-	}
-	if err := ctx.Err(); err != nil {
-		return s.fail("insert batch", err)
-	}
-	for i, k := range keys {
-		c := s.conn(k)
-		if c.batch.rows > 0 && !c.batch.fits(table, values[i]) {
-			if err := s.flush(ctx, c); err != nil {
-				return err
-			}
-		}
-		c.batch.add(table, k, values[i])
-	}
-	return s.flushAll(ctx)
-}
-
 func (s *session) flushAll(ctx context.Context) error {
 	s.pending = 0
 	var first error
