@@ -102,6 +102,7 @@ func Run(t *testing.T, open func(t *testing.T) db.DB, opts Options) {
 		{"ReadFieldSubset", true, s.readSubset},
 		{"UpdateKeepsOtherFields", true, s.updateKeeps},
 		{"Scan", true, s.scan},
+		{"ScanZero", false, s.scanZero},
 		{"DeleteThenNotFound", true, s.deleteNotFound},
 		{"MissingKeyIsNotFound", true, s.missing},
 		{"UsableAfterError", false, s.usableAfterError},
@@ -313,6 +314,21 @@ func (s *suite) scan(t *testing.T, ss db.Session, p string) {
 		if !sort.StringsAreSorted(got) {
 			t.Errorf("scan not in key order: %v", got)
 		}
+	}
+}
+
+// scanZero: a scan of 0 records (minscanlength=0) is OK with no rows, as
+// the reference's JDBC binding returns for LIMIT 0, and leaves out as it was.
+func (s *suite) scanZero(t *testing.T, ss db.Session, p string) {
+	key := p + "k"
+	if !s.opts.NoStorage {
+		s.insert(t, ss, key, 1)
+	}
+	var rows db.Rows
+	rows.Next().SetKey([]byte("before"))
+	mustOK(t, "Scan 0", ss.Scan(ctx(), s.opts.Table, key, 0, nil, &rows))
+	if rows.Len() != 1 || string(rows.At(0).Key) != "before" {
+		t.Errorf("scan of 0 records left %d rows, want only the 1 already there", rows.Len())
 	}
 }
 
