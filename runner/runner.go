@@ -90,7 +90,7 @@ var workloadClasses = map[string]bool{
 func parseSettings(p *props.Properties) (*settings, error) {
 	s := &settings{}
 	var err error
-	wl, ok := p.Get("workload")
+	wl, ok := p.Word("workload")
 	if !ok {
 		return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
 	}
@@ -331,6 +331,11 @@ func Run(ctx context.Context, o Options) error {
 	}()
 
 	o.Stderr.Write(prelude.Bytes())
+	// Every property has been read by now (the sessions are open): what is
+	// left unread is most likely a typo or another program's property.
+	for _, w := range p.Warnings() {
+		fmt.Fprintln(o.Stderr, w)
+	}
 	if rep.prom != nil {
 		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", rep.prom.Addr())
 	}
