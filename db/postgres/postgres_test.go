@@ -180,7 +180,7 @@ func TestCreateTableAndOutput(t *testing.T) {
 	}
 	defer d.Close()
 	want := []string{
-		"Adding shard node URL: jdbc:postgresql://127.0.0.1:5432/ycsb?sslmode=disable&autoReconnect=true&ssl=false&password=xxxxx&ApplicationName=ycsbtest&connectTimeout=5\n",
+		"Adding shard node URL: jdbc:postgresql://127.0.0.1:5432/ycsb?sslmode=disable&autoReconnect=true&ssl=false&password=*****&ApplicationName=ycsbtest&connectTimeout=5\n",
 		"jdbc: ignoring URL parameters this binding does not use: autoReconnect\n",
 		"Using shards: 1, batchSize:128, fetchSize: 10\n",
 	}

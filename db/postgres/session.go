@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 )
 
 // connectBackoff is how long an operation waits after failing to get a
@@ -329,7 +330,7 @@ func (s *session) fail(op string, err error) error {
 		return err // a sentinel
 	}
 	msg := err.Error()
-	if clean := scrub(msg, s.d.secrets...); clean != msg {
+	if clean := secret.Line(msg); clean != msg {
 		return fmt.Errorf("%s: %s: %s", s.d.cfg.name, op, clean)
 	}
 	return fmt.Errorf("%s: %s: %w", s.d.cfg.name, op, err)
