@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -338,6 +339,10 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if rep.prom != nil {
 		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", rep.prom.Addr())
+		if host, port, err := net.SplitHostPort(s.promAddr); err == nil && host == "" {
+			// net.Listen takes an empty host as every address of the machine.
+			fmt.Fprintf(o.Stderr, "warning: prometheus.addr=%s listens on every network interface: give a host, such as 127.0.0.1:%s, to serve this machine only\n", s.promAddr, port)
+		}
 	}
 	fmt.Fprintln(o.Stderr, "Starting test.")
 	var gcStart runtime.MemStats
