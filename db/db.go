@@ -67,12 +67,6 @@ type Session interface {
 	Close(ctx context.Context) error
 }
 
-// BatchInserter is an optional Session capability: several inserts in one
-// round trip. The runner checks for it once per session.
-type BatchInserter interface {
-	InsertBatch(ctx context.Context, table string, keys []string, values [][]Field) error
-}
-
 // StatsReporter is an optional DB capability: extra report sections after the
 // run (engine statistics). Each row is rendered as `[Section], Name, Value`.
 type StatsReporter interface {

@@ -30,8 +30,7 @@ type Config struct {
 	Verbose          bool      // measurement.histogram.verbose
 	HighestLatencyUs int64     // largest latency a histogram tracks; larger values are clamped
 	// Tracked[s] files failures with status s under <OP>-<STATUS> instead of <OP>-FAILED.
-	Tracked  [db.NumStatuses]bool
-	Warnings []string // non-fatal notes for stderr, as the reference prints them
+	Tracked [db.NumStatuses]bool
 
 	Buckets       int    // histogram.buckets: 1-ms buckets of the histogram type
 	GranularityMs int64  // timeseries.granularity
@@ -101,6 +100,11 @@ func ParseConfig(p *props.Properties) (*Config, error) {
 		return nil, err
 	}
 	c.HdrOutputPath = p.String("hdrhistogram.output.path", "")
+	if c.HdrFileOutput && !c.hasHdr() {
+		// The reference ignores it silently; say so, and check no path.
+		p.Notef("hdrhistogram.fileoutput=true has no effect with measurementtype=%s: only the hdrhistogram types write .hdr logs", c.Type)
+		c.HdrFileOutput = false
+	}
 	c.Percentiles = DefaultPercentiles
 	if v, ok := p.Get("hdrhistogram.percentiles"); ok {
 		ps, err := parsePercentiles(v)

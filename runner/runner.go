@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -90,7 +91,7 @@ var workloadClasses = map[string]bool{
 func parseSettings(p *props.Properties) (*settings, error) {
 	s := &settings{}
 	var err error
-	wl, ok := p.Get("workload")
+	wl, ok := p.Word("workload")
 	if !ok {
 		return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
 	}
@@ -331,8 +332,17 @@ func Run(ctx context.Context, o Options) error {
 	}()
 
 	o.Stderr.Write(prelude.Bytes())
+	// Every property has been read by now (the sessions are open): what is
+	// left unread is most likely a typo or another program's property.
+	for _, w := range p.Warnings() {
+		fmt.Fprintln(o.Stderr, w)
+	}
 	if rep.prom != nil {
 		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", rep.prom.Addr())
+		if host, port, err := net.SplitHostPort(s.promAddr); err == nil && host == "" {
+			// net.Listen takes an empty host as every address of the machine.
+			fmt.Fprintf(o.Stderr, "warning: prometheus.addr=%s listens on every network interface: give a host, such as 127.0.0.1:%s, to serve this machine only\n", s.promAddr, port)
+		}
 	}
 	fmt.Fprintln(o.Stderr, "Starting test.")
 	var gcStart runtime.MemStats

@@ -175,7 +175,26 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 	if err := w.parseKeyChooser(p); err != nil {
 		return nil, err
 	}
-	return w, w.parseScanLength(p)
+	if err := w.parseScanLength(p); err != nil {
+		return nil, err
+	}
+	p.Accept(coreProperties...)
+	return w, nil
+}
+
+// coreProperties are all the properties New understands. Those a run does
+// not read (operationcount in a load, the hotspot fractions with another
+// requestdistribution) are accepted, so that one workload file serves both
+// phases and every distribution without a warning.
+var coreProperties = []string{
+	"table", "recordcount", "operationcount", "insertstart", "insertcount", "insertorder", "zeropadding",
+	"fieldcount", "fieldnameprefix", "fieldlength", "minfieldlength", "fieldlengthdistribution", "fieldlengthhistogram",
+	"readallfields", "readallfieldsbyname", "writeallfields", "dataintegrity",
+	"readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion",
+	"requestdistribution", "zipfianconstant", "hotspotdatafraction", "hotspotopnfraction",
+	"exponential.percentile", "exponential.frac", "minscanlength", "maxscanlength", "scanlengthdistribution",
+	"core_workload_insertion_retry_limit", "core_workload_insertion_retry_interval",
+	"core_workload_insertion_keep_going_on_error",
 }
 
 // Bounds on sizes no benchmark reaches, checked before anything is

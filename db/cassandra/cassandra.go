@@ -32,6 +32,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -377,7 +378,6 @@ type cassDB struct {
 	cfg     *config
 	session *gocql.Session
 	out     io.Writer
-	secrets []string
 
 	// Statement texts, built once.
 	qualified string // keyspace.table
@@ -395,9 +395,6 @@ func open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		return nil, err
 	}
 	d := &cassDB{cfg: cfg, out: db.Output(ctx), qualified: cfg.keyspace + "." + cfg.table}
-	if cfg.password != "" {
-		d.secrets = append(d.secrets, cfg.password)
-	}
 	if cfg.tracing {
 		d.tracer = &countTracer{}
 	}
@@ -417,13 +414,10 @@ func open(ctx context.Context, p *props.Properties) (db.DB, error) {
 	return d, nil
 }
 
-// clean makes err one line without any secret in it.
+// clean makes err one line with any password in it masked (see
+// secret.InText). The driver does not quote cassandra.password.
 func (d *cassDB) clean(err error) error {
-	msg := strings.Join(strings.Fields(err.Error()), " ")
-	for _, s := range d.secrets {
-		msg = strings.ReplaceAll(msg, s, "****")
-	}
-	return errors.New(msg)
+	return errors.New(secret.Line(err.Error()))
 }
 
 // checkSchema makes sure the keyspace and the table exist, creating them

@@ -228,6 +228,24 @@ func parseAndCluster(m map[string]string) (*gocql.ClusterConfig, error) {
 	return c.cluster()
 }
 
+// TestCleanMasksByStructure: a binding error is one line, with a password
+// masked where it stands, never by searching for its text (a password "1"
+// must leave 127.0.0.1 alone).
+func TestCleanMasksByStructure(t *testing.T) {
+	d := &cassDB{cfg: &config{password: "1"}}
+	tests := []struct{ in, want string }{
+		{"cassandra: connect to 127.0.0.1 port 19042: dial tcp 127.0.0.1:19042:\n  connection refused",
+			"cassandra: connect to 127.0.0.1 port 19042: dial tcp 127.0.0.1:19042: connection refused"},
+		{"cassandra: auth: password='p@ss w;rd=&?' rejected", "cassandra: auth: password=***** rejected"},
+		{"cassandra: proxy socks5://u:p@ss@10.0.0.1:1080 refused", "cassandra: proxy socks5://u:*****@10.0.0.1:1080 refused"},
+	}
+	for _, tt := range tests {
+		if got := d.clean(errors.New(tt.in)).Error(); got != tt.want {
+			t.Errorf("clean(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestCreateTableCQL(t *testing.T) {
 	c, err := parseConfig(props.FromMap(map[string]string{"hosts": "h", "fieldcount": "3", "fieldnameprefix": "f_"}))
 	if err != nil {

@@ -324,9 +324,13 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 	if err := ctx.Err(); err != nil {
 		return fail(opScan, err)
 	}
+	if count <= 0 {
+		// Cassandra refuses LIMIT 0; the answer, no rows, is known anyway.
+		return nil
+	}
 	st := s.lookup(opScan, table, fields, nil)
 	s.bindKey(st, startKey)
-	st.limit.v = max(count, 1)
+	st.limit.v = count
 	if count > st.page {
 		// One page holds the whole result: no page is fetched after the
 		// call returns, when the bound values are no longer ours.

@@ -254,7 +254,6 @@ type conn struct {
 	closer io.Closer // of the last Get's value
 	iterO  pebble.IterOptions
 	it     iter
-	batch  *pebble.Batch
 }
 
 func (c *conn) Get(key []byte) ([]byte, bool, error) {
@@ -278,16 +277,6 @@ func (c *conn) Put(key, value []byte) error   { return c.d.db.Set(key, value, c.
 func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(key, value, c.d.wo) }
 func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(key, c.d.wo) }
 
-func (c *conn) ResetBatch() {
-	if c.batch == nil {
-		c.batch = c.d.db.NewBatch()
-	}
-	c.batch.Reset()
-}
-
-func (c *conn) BatchPut(key, value []byte) error { return c.batch.Set(key, value, nil) }
-func (c *conn) CommitBatch() error               { return c.batch.Commit(c.d.wo) }
-
 func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
 	c.iterO.LowerBound = lower
 	c.iterO.UpperBound = upper
@@ -299,14 +288,7 @@ func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
 	return &c.it, nil
 }
 
-func (c *conn) Close() error {
-	if c.batch != nil {
-		err := c.batch.Close()
-		c.batch = nil
-		return err
-	}
-	return nil
-}
+func (c *conn) Close() error { return nil }
 
 // iter is a Pebble iterator as an engine.Iterator.
 type iter struct{ *pebble.Iterator }

@@ -33,6 +33,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -79,9 +80,8 @@ type config struct {
 
 // pgDB is the opened binding: one pool per shard.
 type pgDB struct {
-	cfg     config
-	shards  []*shard
-	secrets []string
+	cfg    config
+	shards []*shard
 
 	retries    atomic.Int64
 	exhausted  atomic.Int64
@@ -99,15 +99,11 @@ func (d driver) Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	secrets := []string{passwd}
-	for _, t := range targets {
-		secrets = append(secrets, t.password)
-	}
 	out := db.Output(ctx)
-	pd := &pgDB{cfg: cfg, secrets: secrets}
+	pd := &pgDB{cfg: cfg}
 	fail := func(err error) (db.DB, error) {
 		pd.Close()
-		return nil, errors.New(scrub(err.Error(), secrets...))
+		return nil, errors.New(secret.Line(err.Error()))
 	}
 	for i, t := range targets {
 		fmt.Fprintf(out, "Adding shard node URL: %s\n", t.display)
@@ -116,7 +112,8 @@ func (d driver) Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		}
 		pc, err := pgxpool.ParseConfig(t.dsn)
 		if err != nil {
-			return fail(fmt.Errorf("%s: db.url: shard %d: %v", d.name, i+1, err))
+			pd.Close()
+			return nil, fmt.Errorf("%s: db.url: shard %d: %s", d.name, i+1, parseError(err, t))
 		}
 		if !t.userSet && user != "" {
 			pc.ConnConfig.User = user
@@ -175,7 +172,7 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 		t, perr := parseTarget(u)
 		if perr != nil {
 			// Never quote the URL: it may hold a password.
-			err = props.Errorf("db.url", "%s", scrub(perr.Error(), passwd))
+			err = props.Errorf("db.url", "%s", secret.Line(perr.Error()))
 			return
 		}
 		targets = append(targets, t)

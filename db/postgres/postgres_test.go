@@ -108,7 +108,7 @@ func TestConformance(t *testing.T) {
 		{"jdbc-poolperop", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb", propHoldConn: "false"}},
 		// Batched inserts (db.batchsize with jdbc.batchupdateapi) are not
 		// visible to the session's next read, which the suite expects:
-		// TestBatchStatuses covers them. InsertBatch runs in every case.
+		// TestBatchStatuses covers them.
 		{"jdbc-rewrite", "jdbc", map[string]string{"db.url": jdbcURL("reWriteBatchedInserts=true"), "db.user": "ycsb", "db.passwd": "ycsb"}},
 		{"jdbc-noautocommit", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb",
 			"jdbc.autocommit": "false", "jdbc.fetchsize": "2"}},
@@ -180,7 +180,7 @@ func TestCreateTableAndOutput(t *testing.T) {
 	}
 	defer d.Close()
 	want := []string{
-		"Adding shard node URL: jdbc:postgresql://127.0.0.1:5432/ycsb?sslmode=disable&autoReconnect=true&ssl=false&password=xxxxx&ApplicationName=ycsbtest&connectTimeout=5\n",
+		"Adding shard node URL: jdbc:postgresql://127.0.0.1:5432/ycsb?sslmode=disable&autoReconnect=true&ssl=false&password=*****&ApplicationName=ycsbtest&connectTimeout=5\n",
 		"jdbc: ignoring URL parameters this binding does not use: autoReconnect\n",
 		"Using shards: 1, batchSize:128, fetchSize: 10\n",
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 )
 
 // connectBackoff is how long an operation waits after failing to get a
@@ -329,7 +330,7 @@ func (s *session) fail(op string, err error) error {
 		return err // a sentinel
 	}
 	msg := err.Error()
-	if clean := scrub(msg, s.d.secrets...); clean != msg {
+	if clean := secret.Line(msg); clean != msg {
 		return fmt.Errorf("%s: %s: %s", s.d.cfg.name, op, clean)
 	}
 	return fmt.Errorf("%s: %s: %w", s.d.cfg.name, op, err)
@@ -628,27 +629,6 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	}
 	// With autocommit off and batching, the count is not checked (§8.5).
 	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
-}
-
-// InsertBatch implements db.BatchInserter: the rows are sent at once, with
-// anything buffered before.
-func (s *session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
-	if len(keys) != len(values) {
-		return fmt.Errorf("%s: insert batch: %d keys, %d records", s.d.cfg.name, len(keys), len(values))
-	}
-	if err := ctx.Err(); err != nil {
-		return s.fail("insert batch", err)
-	}
-	for i, k := range keys {
-		c := s.conn(k)
-		if c.batch.rows > 0 && !c.batch.fits(table, values[i]) {
-			if err := s.flush(ctx, c); err != nil {
-				return err
-			}
-		}
-		c.batch.add(table, k, values[i])
-	}
-	return s.flushAll(ctx)
 }
 
 func (s *session) flushAll(ctx context.Context) error {

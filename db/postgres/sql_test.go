@@ -3,6 +3,8 @@ package postgres
 import (
 	"strings"
 	"testing"
+
+	"github.com/goycsb/ycsb/internal/secret"
 )
 
 var (
@@ -112,7 +114,7 @@ func TestParseTarget(t *testing.T) {
 		{name: "default port and params",
 			url:     "jdbc:postgresql://db.example/ycsb?user=u&password=p%27w&ApplicationName=ycsb&connectTimeout=7&currentSchema=s&ssl=true",
 			dsn:     `application_name='ycsb' connect_timeout='7' dbname='ycsb' host='db.example' password='p\'w' port='5432' search_path='s' sslmode='verify-full' user='u'`,
-			display: "jdbc:postgresql://db.example:5432/ycsb?user=u&password=xxxxx&ApplicationName=ycsb&connectTimeout=7&currentSchema=s&ssl=true"},
+			display: "jdbc:postgresql://db.example:5432/ycsb?user=u&password=*****&ApplicationName=ycsb&connectTimeout=7&currentSchema=s&ssl=true"},
 		{name: "ssl=false without sslmode is prefer", url: "jdbc:postgresql://h/d?ssl=false",
 			dsn: "dbname='d' host='h' port='5432' sslmode='prefer'", display: "jdbc:postgresql://h:5432/d?ssl=false"},
 		{name: "ipv6", url: "jdbc:postgresql://[::1]:5433/d", dsn: "dbname='d' host='::1' port='5433'", display: "jdbc:postgresql://[::1]:5433/d"},
@@ -121,8 +123,12 @@ func TestParseTarget(t *testing.T) {
 		{name: "postgres url",
 			url:     "postgres://u:secret@127.0.0.1:5432/ycsb?sslmode=disable&reWriteBatchedInserts=true&load_balance_hosts=random",
 			dsn:     "postgres://u:secret@127.0.0.1:5432/ycsb?sslmode=disable",
-			display: "postgres://u:xxxxx@127.0.0.1:5432/ycsb?sslmode=disable", lb: true, rewrite: true},
-		{name: "keyword/value", url: "host=127.0.0.1 password='a b' dbname=ycsb", dsn: "host=127.0.0.1 password='a b' dbname=ycsb", display: "host=127.0.0.1 password=xxxxx dbname=ycsb"},
+			display: "postgres://u:*****@127.0.0.1:5432/ycsb?sslmode=disable", lb: true, rewrite: true},
+		{name: "keyword/value", url: "host=127.0.0.1 password='a b' dbname=ycsb", dsn: "host=127.0.0.1 password='a b' dbname=ycsb", display: "host=127.0.0.1 password=***** dbname=ycsb"},
+		{name: "sslpassword", url: "jdbc:postgresql://h/d?sslkey=k&sslpassword=pw", dsn: "dbname='d' host='h' port='5432' sslkey='k' sslpassword='pw'",
+			display: "jdbc:postgresql://h:5432/d?sslkey=k&sslpassword=*****"},
+		{name: "postgres url query password", url: "postgres://u@h/d?password=p%40ss&sslpassword=k",
+			dsn: "postgres://u@h/d?password=p%40ss&sslpassword=k", display: "postgres://u@h/d?password=*****&sslpassword=*****"},
 		{name: "mysql", url: "jdbc:mysql://h/d", err: "not a PostgreSQL JDBC URL"},
 		{name: "garbage", url: "127.0.0.1:5432", err: "not a PostgreSQL URL"},
 		{name: "bad port", url: "jdbc:postgresql://h:0/d", err: "bad port"},
@@ -158,15 +164,62 @@ func TestParseTarget(t *testing.T) {
 }
 
 func TestSplitURLs(t *testing.T) {
-	got := splitURLs(" jdbc:postgresql://a/d ;jdbc:postgresql://b/d;; ")
-	if len(got) != 2 || got[0] != "jdbc:postgresql://a/d" || got[1] != "jdbc:postgresql://b/d" {
-		t.Errorf("splitURLs = %q", got)
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{" jdbc:postgresql://a/d ;jdbc:postgresql://b/d;; ", []string{"jdbc:postgresql://a/d", "jdbc:postgresql://b/d"}},
+		{"host=a password='p@ss w;rd=&?' dbname=d;host=b", []string{"host=a password='p@ss w;rd=&?' dbname=d", "host=b"}},
+		{"postgres://u:p%40ss%20w;rd=&%3F@h/db;jdbc:postgresql://b/d", []string{"postgres://u:p%40ss%20w;rd=&%3F@h/db", "jdbc:postgresql://b/d"}},
+	}
+	for _, tt := range tests {
+		if got := splitURLs(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("splitURLs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 
-func TestScrub(t *testing.T) {
-	got := scrub("failed: password=hunter2\n  at host", "hunter2", "")
-	if got != "failed: password=xxxxx at host" {
-		t.Errorf("scrub = %q", got)
+// TestOpenErrorsMaskByStructure: errors from Open mask the password where
+// it stands in the URL or DSN, and leave the rest of the message alone.
+// None of these reaches a server: the URL fails to parse, or the port
+// refuses the connection.
+func TestOpenErrorsMaskByStructure(t *testing.T) {
+	tests := []struct {
+		name  string
+		props map[string]string
+		want  string // in the error
+		leaks []string
+	}{
+		{"url password 1", map[string]string{"db.url": "postgres://u:1@127.0.0.1:5432/db?connect_timeout=soon"},
+			"postgres://u:" + secret.Mask + "@127.0.0.1:5432/db", []string{":1@", "xxxxx27"}},
+		{"db.passwd 1", map[string]string{"db.url": "jdbc:postgresql://127.0.0.1:1/db?connectTimeout=2", "db.user": "u", "db.passwd": "1"},
+			"127.0.0.1", []string{"xxxxx27", "*****27"}},
+		{"dsn quoted password", map[string]string{"db.url": `host=127.0.0.1 port=soon password='it\'s; p@ss w;rd=&?'`},
+			"password=" + secret.Mask + "`: invalid port", []string{"w;rd", "ss w", "it\\", "s; p"}},
+		{"dsn sslpassword", map[string]string{"db.url": "host=127.0.0.1 port=soon sslpassword=k3y"},
+			"sslpassword=" + secret.Mask, []string{"k3y"}},
+		{"jdbc url with userinfo", map[string]string{"db.url": "jdbc:postgresql://u:hunter2@127.0.0.1/db"},
+			"?user=", []string{"hunter2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, out, err := openWith(t, "jdbc", tt.props)
+			if err == nil {
+				d.Close()
+				t.Fatal("Open succeeded")
+			}
+			msg := err.Error() + "\n" + out
+			if !strings.Contains(msg, tt.want) {
+				t.Errorf("error lacks %q:\n%s", tt.want, msg)
+			}
+			for _, l := range tt.leaks {
+				if strings.Contains(msg, l) {
+					t.Errorf("error holds %q:\n%s", l, msg)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error on several lines: %q", err)
+			}
+		})
 	}
 }

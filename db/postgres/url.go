@@ -1,12 +1,17 @@
 package postgres
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/goycsb/ycsb/internal/secret"
 )
 
 // target is one db.url entry (one shard) turned into what pgx needs.
@@ -20,8 +25,6 @@ type target struct {
 	// db.passwd fill in only what the URL leaves out (PgJDBC lets URL
 	// parameters win over connection properties).
 	userSet, passwordSet bool
-	// password from the URL, to scrub from messages.
-	password string
 	// loadBalance spreads new connections over all hosts round robin
 	// (PgJDBC loadBalanceHosts=true) instead of trying them in order.
 	loadBalance bool
@@ -32,10 +35,11 @@ type target struct {
 	unknown []string
 }
 
-// splitURLs splits db.url at semicolons, the reference's shard separator.
+// splitURLs splits db.url at semicolons, the reference's shard separator,
+// except inside a password or a quoted key='value'.
 func splitURLs(v string) []string {
 	var out []string
-	for _, u := range strings.Split(v, ";") {
+	for _, u := range secret.Split(v, ';') {
 		if u = strings.TrimSpace(u); u != "" {
 			out = append(out, u)
 		}
@@ -57,7 +61,7 @@ func parseTarget(raw string) (*target, error) {
 	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
 		return parsePostgresURL(raw)
 	case strings.Contains(raw, "="):
-		t := &target{dsn: raw, display: redactDSN(raw)}
+		t := &target{dsn: raw, display: secret.InText(raw)}
 		t.userSet = strings.Contains(raw, "user=")
 		t.passwordSet = strings.Contains(raw, "password=")
 		return t, nil
@@ -81,6 +85,10 @@ func parseJDBC(rest string) (*target, error) {
 		dbname = ""
 		if i := strings.IndexByte(rest, '/'); i >= 0 {
 			hostPart, dbname = rest[:i], rest[i+1:]
+		}
+		if strings.Contains(hostPart, "@") {
+			// Not quoted: what precedes the @ may be a password.
+			return nil, fmt.Errorf("a JDBC URL takes no user:password@ before the host: use ?user=…&password=… or db.user and db.passwd")
 		}
 		var err error
 		if hosts, err = parseHostList(hostPart); err != nil {
@@ -118,8 +126,9 @@ func parseJDBC(rest string) (*target, error) {
 		if v, err := url.QueryUnescape(value); err == nil {
 			value = v
 		}
-		if name == "password" {
-			display = append(display, "password=xxxxx")
+		if secret.IsPassword(name) {
+			rawName, _, _ := strings.Cut(pair, "=")
+			display = append(display, rawName+"="+secret.Mask)
 		} else {
 			display = append(display, pair)
 		}
@@ -129,7 +138,6 @@ func parseJDBC(rest string) (*target, error) {
 			t.userSet = true
 		case "password":
 			kv["password"] = value
-			t.password = value
 			t.passwordSet = true
 		case "sslmode":
 			switch value {
@@ -293,56 +301,29 @@ func parsePostgresURL(raw string) (*target, error) {
 	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	if u.User != nil {
 		t.userSet = u.User.Username() != ""
-		t.password, t.passwordSet = u.User.Password()
+		_, t.passwordSet = u.User.Password()
 	}
 	if q.Get("user") != "" {
 		t.userSet = true
 	}
-	if p := q.Get("password"); p != "" {
-		t.password, t.passwordSet = p, true
-		q.Set("password", "xxxxx")
+	if q.Get("password") != "" {
+		t.passwordSet = true
 	}
 	t.dsn = u.String()
-	d := *u
-	d.RawQuery = q.Encode()
-	t.display = d.Redacted()
+	t.display = secret.InText(t.dsn)
 	return t, nil
 }
 
-// redactDSN hides the password of a keyword/value string.
-func redactDSN(s string) string {
-	i := strings.Index(s, "password=")
-	if i < 0 {
-		return s
+// parseError is pgx's refusal of t's connection string, masked, with
+// t.display in place of the string: pgx's own masking misses a quoted
+// password holding \' (see pgconn's redactPW).
+func parseError(err error, t *target) string {
+	var pe *pgconn.ParseConfigError
+	if !errors.As(err, &pe) {
+		return secret.Line(err.Error())
 	}
-	j := i + len("password=")
-	end := j
-	if end < len(s) && s[end] == '\'' {
-		end++
-		for end < len(s) && s[end] != '\'' {
-			if s[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		end++
-	} else {
-		for end < len(s) && s[end] != ' ' {
-			end++
-		}
-	}
-	if end > len(s) {
-		end = len(s)
-	}
-	return s[:j] + "xxxxx" + s[end:]
-}
-
-// scrub removes secrets from a message and keeps it on one line.
-func scrub(msg string, secrets ...string) string {
-	for _, s := range secrets {
-		if s != "" {
-			msg = strings.ReplaceAll(msg, s, "xxxxx")
-		}
-	}
-	return strings.Join(strings.Fields(msg), " ")
+	const stand = "\x00"
+	c := *pe
+	c.ConnString = stand
+	return strings.Replace(secret.Line(c.Error()), stand, t.display, 1)
 }

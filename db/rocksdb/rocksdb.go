@@ -242,11 +242,10 @@ func (d *DB) Session(context.Context, int, int) (db.Session, error) {
 
 // conn is a session's engine.Conn.
 type conn struct {
-	d     *DB
-	h     *grocksdb.PinnableSliceHandle // the last Get's value
-	ro    *grocksdb.ReadOptions         // for scans: bounds change per call
-	it    iter
-	batch *grocksdb.WriteBatch
+	d  *DB
+	h  *grocksdb.PinnableSliceHandle // the last Get's value
+	ro *grocksdb.ReadOptions         // for scans: bounds change per call
+	it iter
 }
 
 func (c *conn) Get(key []byte) ([]byte, bool, error) {
@@ -270,20 +269,6 @@ func (c *conn) Put(key, value []byte) error   { return c.d.db.Put(c.d.wo, key, v
 func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(c.d.wo, key, value) }
 func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(c.d.wo, key) }
 
-func (c *conn) ResetBatch() {
-	if c.batch == nil {
-		c.batch = grocksdb.NewWriteBatch()
-	}
-	c.batch.Clear()
-}
-
-func (c *conn) BatchPut(key, value []byte) error {
-	c.batch.Put(key, value) // copies
-	return nil
-}
-
-func (c *conn) CommitBatch() error { return c.d.db.Write(c.d.wo, c.batch) }
-
 // NewIter keeps a pointer to upper in the read options: RocksDB reads it
 // while the iterator lives.
 func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
@@ -296,10 +281,6 @@ func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
 }
 
 func (c *conn) Close() error {
-	if c.batch != nil {
-		c.batch.Destroy()
-		c.batch = nil
-	}
 	if c.ro != nil {
 		c.ro.Destroy()
 		c.ro = nil

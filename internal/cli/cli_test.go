@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	_ "github.com/goycsb/ycsb/db/basic"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -348,4 +350,86 @@ func TestFailedCleanupIsCounted(t *testing.T) {
 	if !strings.Contains(stderr, "cleanup: flush: connection lost") {
 		t.Fatalf("cleanup error not reported on stderr:\n%s", stderr)
 	}
+}
+
+// TestPropertyWarnings: a property nothing reads, or one whose value has no
+// effect, gets one line on stderr after the start-up lines; the run goes on.
+// The lines are in testdata/warnings.golden.
+func TestPropertyWarnings(t *testing.T) {
+	dir := t.TempDir()
+	spaced := filepath.Join(dir, "spaced")
+	os.WriteFile(spaced, []byte("workload=site.ycsb.workloads.CoreWorkload \nrecordcount=10\n"), 0o644)
+	wa := workloadFile(t)
+	tests := []struct {
+		name  string
+		args  []string
+		quiet bool
+	}{
+		{"prometheus on every interface", []string{"run", "basic", "-P", wa, "-p", "operationcount=10", "-p", "prometheus.addr=:0"}, false},
+		{"prometheus on loopback", []string{"run", "basic", "-P", wa, "-p", "operationcount=10", "-p", "prometheus.addr=127.0.0.1:0"}, true},
+		{"former name", []string{"run", "basic", "-P", wa, "-p", "operationcount=10", "-p", "columnfamily=data"}, false},
+		{"typo", []string{"run", "basic", "-P", wa, "-p", "operationcount=10", "-p", "readproportoin=0.5"}, false},
+		{"unknown", []string{"load", "basic", "-P", wa, "-p", "recordcount=10", "-p", "frobnicate=1"}, false},
+		{"hdr log without hdrhistogram", []string{"run", "basic", "-P", wa, "-p", "operationcount=10", "-p", "measurementtype=histogram", "-p", "hdrhistogram.fileoutput=true"}, false},
+		{"trailing space in workload", []string{"load", "basic", "-P", spaced}, false},
+	}
+	var golden strings.Builder
+	for _, tt := range tests {
+		code, _, stderr := run(t, context.Background(), tt.args...)
+		if code != ExitOK {
+			t.Fatalf("%s: exit code %d, want 0; stderr:\n%s", tt.name, code, stderr)
+		}
+		fmt.Fprintf(&golden, "## %s\n", tt.name)
+		lines := warningLines(stderr)
+		if tt.quiet {
+			if len(lines) > 0 {
+				t.Errorf("%s: warnings:\n%s", tt.name, strings.Join(lines, "\n"))
+			}
+			continue
+		}
+		if len(lines) == 0 {
+			t.Errorf("%s: no warning on stderr:\n%s", tt.name, stderr)
+			continue
+		}
+		for _, l := range lines {
+			golden.WriteString(strings.ReplaceAll(l, dir, "$DIR") + "\n")
+		}
+		// After the start-up lines, before the run.
+		if i, j := strings.Index(stderr, "Loading workload..."), strings.Index(stderr, lines[0]); i < 0 || j < i || j > strings.Index(stderr, "Starting test.") {
+			t.Errorf("%s: warning not between the start-up lines and the run:\n%s", tt.name, stderr)
+		}
+	}
+	ycsbtest.Golden(t, filepath.Join("testdata", "warnings.golden"), []byte(golden.String()))
+}
+
+// TestShippedWorkloadsDrawNoWarning: every file under workloads/, loaded and
+// run, reads or accepts each of its properties.
+func TestShippedWorkloadsDrawNoWarning(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "workloads", "*"))
+	if err != nil || len(files) < 7 {
+		t.Fatalf("workloads: %v %v", files, err)
+	}
+	for _, f := range files {
+		for _, phase := range []string{"load", "run"} {
+			t.Run(filepath.Base(f)+"/"+phase, func(t *testing.T) {
+				code, _, stderr := run(t, context.Background(), phase, "basic", "-P", f, "-p", "recordcount=100", "-p", "operationcount=100")
+				if code != ExitOK {
+					t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+				}
+				if l := warningLines(stderr); len(l) > 0 {
+					t.Errorf("warnings:\n%s", strings.Join(l, "\n"))
+				}
+			})
+		}
+	}
+}
+
+func warningLines(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "warning: ") || strings.HasPrefix(l, "note: ") {
+			out = append(out, l)
+		}
+	}
+	return out
 }

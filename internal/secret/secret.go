@@ -1,11 +1,11 @@
 // Package secret keeps passwords out of everything the tool prints: the
-// echoed command line, reports and their settings.
+// echoed command line, reports and their settings, and the bindings'
+// messages. Passwords are found by where they stand (a password property's
+// value, a URL's userinfo password, a password= field), never by searching
+// for their text: a password "1" must not mask every 1 of "127.0.0.1".
 package secret
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Mask is what a password becomes.
 const Mask = "*****"
@@ -16,14 +16,8 @@ func IsPassword(name string) bool {
 	return strings.Contains(n, "passwd") || strings.Contains(n, "password")
 }
 
-// passwordParam matches password=... inside URLs and connection strings
-// (JDBC's ?password=, libpq's password=): a single-quoted value (libpq's
-// quoting, with backslash escapes) whole, else up to the next separator.
-var passwordParam = regexp.MustCompile(`(?i)((?:password|passwd)\s*=\s*)('(?:[^'\\]|\\.)*'?|[^&;\s]*)`)
-
 // Value returns value with any password in it masked: the whole value when
-// name is a password property, else a URL's user password and any
-// password= parameter.
+// name is a password property, else what InText masks.
 func Value(name, value string) string {
 	if value == "" {
 		return value
@@ -34,16 +28,58 @@ func Value(name, value string) string {
 	return InText(value)
 }
 
-// userInfo matches scheme://user:password@ in any text.
-var userInfo = regexp.MustCompile(`(://[^/\s:@]*:)([^@\s/]*)@`)
-
-// InText masks URL passwords and password= parameters anywhere in s.
+// InText masks, wherever they stand in s:
+//   - a URL's userinfo password (scheme://user:PASSWORD@host), up to the
+//     last @ before the end of the authority (/, ?, # or white space), as
+//     net/url reads it;
+//   - a URL query's password parameter (?password= or &password=, also
+//     sslpassword=), up to the next &, #, ; or white space;
+//   - a key=value field whose key ends in password or passwd (libpq's
+//     password=, with spaces around = allowed): a single-quoted value whole
+//     (backslash escapes, as libpq quotes), else up to white space or ;
+//     (db.url's shard separator).
 func InText(s string) string {
-	if !strings.Contains(s, "@") && !strings.Contains(strings.ToLower(s), "pass") {
+	sp := spans(s)
+	if len(sp) == 0 {
 		return s
 	}
-	s = userInfo.ReplaceAllString(s, "${1}"+Mask+"@")
-	return passwordParam.ReplaceAllString(s, "${1}"+Mask)
+	var b strings.Builder
+	last := 0
+	for _, p := range sp {
+		b.WriteString(s[last:p.start])
+		b.WriteString(Mask)
+		last = p.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Line is InText on one line: white space runs, newlines included, become
+// one space. For error messages a binding passes on.
+func Line(s string) string { return strings.Join(strings.Fields(InText(s)), " ") }
+
+// Split cuts s at every sep that is neither inside a password (see InText)
+// nor inside a single-quoted key='value', so that a ; in a password does
+// not split db.url's list of URLs.
+func Split(s string, sep byte) []string {
+	sp := spans(s)
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if len(sp) > 0 && i >= sp[0].start {
+			i = sp[0].end - 1
+			sp = sp[1:]
+			continue
+		}
+		switch {
+		case s[i] == '\'' && afterEquals(s, i):
+			i = quotedEnd(s, i) - 1
+		case s[i] == sep:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }
 
 // Args masks the values of password properties in a command line
@@ -58,4 +94,123 @@ func Args(args []string) []string {
 		out[i] = InText(a)
 	}
 	return out
+}
+
+// span is the byte range [start, end) of one password.
+type span struct{ start, end int }
+
+// spans returns the passwords of s, in order and not overlapping.
+func spans(s string) []span {
+	if !strings.Contains(s, "@") && !containsFold(s, "pass") {
+		return nil
+	}
+	var out []span
+	for i := 0; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "://"):
+			if p, ok := userinfoPassword(s, i+3); ok {
+				out = append(out, p)
+				i = p.end // the @
+			} else {
+				i += 2
+			}
+		case s[i] == '=':
+			if p, ok := fieldPassword(s, i); ok {
+				out = append(out, p)
+				i = p.end - 1
+			}
+		}
+	}
+	return out
+}
+
+// userinfoPassword finds the password of the authority starting at a.
+func userinfoPassword(s string, a int) (span, bool) {
+	end := a
+	for end < len(s) && !isSpace(s[end]) && s[end] != '/' && s[end] != '?' && s[end] != '#' {
+		end++
+	}
+	at := strings.LastIndexByte(s[a:end], '@')
+	if at < 0 {
+		return span{}, false
+	}
+	colon := strings.IndexByte(s[a:a+at], ':')
+	if colon < 0 || colon+1 == at {
+		return span{}, false // no password, or an empty one
+	}
+	return span{a + colon + 1, a + at}, true
+}
+
+// fieldPassword finds the value of a password field whose = is at eq.
+func fieldPassword(s string, eq int) (span, bool) {
+	k := eq
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	keyEnd := k
+	for k > 0 && isKeyByte(s[k-1]) {
+		k--
+	}
+	key := strings.ToLower(s[k:keyEnd])
+	if !strings.HasSuffix(key, "password") && !strings.HasSuffix(key, "passwd") {
+		return span{}, false
+	}
+	query := k > 0 && (s[k-1] == '?' || s[k-1] == '&')
+	v := eq + 1
+	for !query && v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+		v++ // libpq skips them: "password= x" is the password x
+	}
+	if !query && v < len(s) && s[v] == '\'' {
+		return span{v, quotedEnd(s, v)}, true
+	}
+	end := v
+	for end < len(s) && !isSpace(s[end]) && s[end] != ';' && !(query && (s[end] == '&' || s[end] == '#')) {
+		end++
+	}
+	if end == v {
+		return span{}, false
+	}
+	return span{v, end}, true
+}
+
+// quotedEnd returns the index after the quote closing the one at q (or
+// len(s)): libpq's quoting, where a backslash escapes the next byte.
+func quotedEnd(s string, q int) int {
+	for i := q + 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '\'':
+			return i + 1
+		}
+	}
+	return len(s)
+}
+
+// afterEquals reports whether the quote at q opens a key='value'.
+func afterEquals(s string, q int) bool {
+	i := q
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return i > 0 && s[i-1] == '='
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w in
+// any case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }

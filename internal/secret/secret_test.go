@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,7 @@ func FuzzInText(f *testing.F) {
 	f.Add("postgres://u:pw@h/db?password=pw")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := InText(s)
-		if !strings.Contains(s, "pass") && !strings.Contains(s, "PASS") && !strings.Contains(s, "@") && out != s {
+		if !strings.Contains(strings.ToLower(s), "pass") && !strings.Contains(s, "@") && out != s {
 			t.Fatalf("changed text without a password: %q -> %q", s, out)
 		}
 	})
@@ -68,4 +69,104 @@ func TestStructureNotText(t *testing.T) {
 	if s := InText(`dial tcp 127.0.0.1:5432: connection refused`); s != `dial tcp 127.0.0.1:5432: connection refused` {
 		t.Errorf("text without a password changed: %q", s)
 	}
+}
+
+// TestMaskByStructure: each password is found by where it stands, so a
+// short password masks only itself and a long one is masked whole.
+func TestMaskByStructure(t *testing.T) {
+	const pw = "p@ss w;rd=&?"
+	tests := []struct{ name, in, want string }{
+		{"url password 1", "postgres://u:1@127.0.0.1/db", "postgres://u:" + Mask + "@127.0.0.1/db"},
+		{"url in a message", "connect to postgres://u:1@127.0.0.1:5432/db: 1 refused", "connect to postgres://u:" + Mask + "@127.0.0.1:5432/db: 1 refused"},
+		{"url password encoded", "postgres://u:p%40ss%20w;rd=&%3F@h/db", "postgres://u:" + Mask + "@h/db"},
+		{"url password with a raw @", "postgres://u:p@ss@h/db", "postgres://u:" + Mask + "@h/db"},
+		{"url user only", "postgres://u@h/db", "postgres://u@h/db"},
+		{"url without userinfo", "postgres://h:5432/db?sslmode=disable", "postgres://h:5432/db?sslmode=disable"},
+		{"two urls", "postgres://u:a@h1/d;postgres://v:b@h2/d", "postgres://u:" + Mask + "@h1/d;postgres://v:" + Mask + "@h2/d"},
+		{"query password", "jdbc:postgresql://h/d?user=u&password=p%40ss+w%3Brd%3D%26%3F&ssl=false", "jdbc:postgresql://h/d?user=u&password=" + Mask + "&ssl=false"},
+		{"query password then a shard", "jdbc:postgresql://a/b?password=1;jdbc:postgresql://c/d", "jdbc:postgresql://a/b?password=" + Mask + ";jdbc:postgresql://c/d"},
+		{"query sslpassword", "jdbc:postgresql://h/d?sslpassword=k&ssl=true", "jdbc:postgresql://h/d?sslpassword=" + Mask + "&ssl=true"},
+		{"dsn quoted", "host=h password='" + pw + "' dbname=d", "host=h password=" + Mask + " dbname=d"},
+		{"dsn quoted with escapes", `host=h password='it\'s; a \\ x' dbname=d`, "host=h password=" + Mask + " dbname=d"},
+		{"dsn unquoted with &", "host=h password=a&b dbname=d", "host=h password=" + Mask + " dbname=d"},
+		{"dsn spaces around =", "host=h password = 'a b' dbname=d", "host=h password = " + Mask + " dbname=d"},
+		{"dsn upper case", "host=h PASSWORD=x", "host=h PASSWORD=" + Mask},
+		{"dsn in a driver message", "cannot parse `host=h password=1 port=x`: invalid port", "cannot parse `host=h password=" + Mask + " port=x`: invalid port"},
+		{"not a password key", "password_file=/etc/pw host=h", "password_file=/etc/pw host=h"},
+		{"empty password", "host=h password=", "host=h password="},
+		{"empty query password", "postgres://h/d?password=&ssl=true", "postgres://h/d?password=&ssl=true"},
+		{"libpq reads past spaces", "host=h password= dbname=d", "host=h password= " + Mask},
+		{"no password", "dial tcp 127.0.0.1:5432: connect: connection refused", "dial tcp 127.0.0.1:5432: connect: connection refused"},
+		{"an address", "mail root@example.com", "mail root@example.com"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := InText(tt.in); got != tt.want {
+				t.Errorf("InText(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+	if got := Value("db.passwd", pw); got != Mask {
+		t.Errorf("Value(db.passwd) = %q", got)
+	}
+}
+
+// TestSplit: a separator inside a password or a quoted value does not
+// separate.
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{" jdbc:postgresql://a/d ;jdbc:postgresql://b/d;; ", []string{" jdbc:postgresql://a/d ", "jdbc:postgresql://b/d", "", " "}},
+		{"host=a password='x;y' dbname=d;host=b", []string{"host=a password='x;y' dbname=d", "host=b"}},
+		{`host=a password='x\';y';host=b`, []string{`host=a password='x\';y'`, "host=b"}},
+		{"host=a application_name='p;q';host=b", []string{"host=a application_name='p;q'", "host=b"}},
+		{"postgres://u:a;b@h/db;postgres://h2/db", []string{"postgres://u:a;b@h/db", "postgres://h2/db"}},
+		{"jdbc:postgresql://a/b?password=x;jdbc:postgresql://c/d", []string{"jdbc:postgresql://a/b?password=x", "jdbc:postgresql://c/d"}},
+		{"", []string{""}},
+	}
+	for _, tt := range tests {
+		if got := Split(tt.in, ';'); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("Split(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzMaskEmbedded embeds a generated password, encoded as each form
+// requires, in a URL's userinfo, a URL query and a quoted key=value field,
+// and checks that the output is the form with the password replaced by Mask
+// and nothing else changed. (Searching the output for the password's text
+// would be wrong: "1" is in "127.0.0.1".) Split must keep each form whole.
+func FuzzMaskEmbedded(f *testing.F) {
+	for _, s := range []string{"1", "p@ss w;rd=&?", `it's \ here`, "a:b/c?d#e", "://x@y", "'", "password=x", "é\x00\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, pw string) {
+		if pw == "" {
+			return
+		}
+		u := &url.URL{Scheme: "postgres", User: url.UserPassword("u", pw), Host: "127.0.0.1:5432", Path: "/db"}
+		q := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(pw)
+		forms := []struct{ in, want string }{
+			{u.String(), "postgres://u:" + Mask + "@127.0.0.1:5432/db"},
+			{"jdbc:postgresql://127.0.0.1/db?user=u&password=" + url.QueryEscape(pw) + "&ssl=false", "jdbc:postgresql://127.0.0.1/db?user=u&password=" + Mask + "&ssl=false"},
+			{"host=127.0.0.1 password='" + q + "' dbname=db", "host=127.0.0.1 password=" + Mask + " dbname=db"},
+		}
+		for _, fm := range forms {
+			if got := InText(fm.in); got != fm.want {
+				t.Fatalf("InText(%q)\n = %q\nwant %q", fm.in, got, fm.want)
+			}
+			if got := InText("error: " + fm.in + ": refused"); got != "error: "+fm.want+": refused" {
+				t.Fatalf("in a message: %q", got)
+			}
+			parts := Split(fm.in+";postgres://h2/db", ';')
+			if len(parts) != 2 || parts[0] != fm.in {
+				t.Fatalf("Split(%q) = %q", fm.in+";postgres://h2/db", parts)
+			}
+		}
+		if Value("db.passwd", pw) != Mask {
+			t.Fatalf("Value(db.passwd, %q) not masked", pw)
+		}
+	})
 }

@@ -25,12 +25,6 @@ type Conn interface {
 	Merge(key, value []byte) error
 	// Delete removes key.
 	Delete(key []byte) error
-	// ResetBatch starts an empty write batch.
-	ResetBatch()
-	// BatchPut adds a put to the batch, copying key and value.
-	BatchPut(key, value []byte) error
-	// CommitBatch writes the batch atomically.
-	CommitBatch() error
 	// NewIter returns an iterator over the keys in [lower, upper). Both
 	// slices stay untouched until the iterator is closed (an engine may keep
 	// pointers to them). The iterator may be reused by the next NewIter.
@@ -53,7 +47,7 @@ type Iterator interface {
 	Close() error
 }
 
-// Session is the db.Session (and db.BatchInserter) of both embedded
+// Session is the db.Session of both embedded
 // engines: the record layout, NOT_FOUND handling and error messages live
 // here once, and each binding supplies only a Conn. Errors name the binding
 // ("pebble: read: ...").
@@ -177,26 +171,6 @@ func (s *Session) write(ctx context.Context, op string, kind byte, table, key st
 	}
 	if err != nil {
 		return s.wrap(op, err)
-	}
-	return nil
-}
-
-// InsertBatch implements db.BatchInserter: the records in one atomic batch
-// (one WAL write, one sync with engine.sync=true).
-func (s *Session) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.conn.ResetBatch()
-	for i, k := range keys {
-		s.key = AppendKey(s.key[:0], table, k)
-		s.val = AppendValue(s.val[:0], KindRecord, values[i])
-		if err := s.conn.BatchPut(s.key, s.val); err != nil {
-			return s.wrap("batch insert", err)
-		}
-	}
-	if err := s.conn.CommitBatch(); err != nil {
-		return s.wrap("batch insert", err)
 	}
 	return nil
 }
