@@ -92,6 +92,31 @@ var (
 	ErrServiceUnavailable error = &StatusError{Status: ServiceUnavailable}
 )
 
+// LostBatchError says that a buffered batch could not be sent: Acked writes
+// that had returned BATCHED_OK did not happen. The measurement layer counts
+// them under the batch's status instead of BATCHED_OK, so that the report
+// never counts a row as written that is not.
+type LostBatchError struct {
+	Acked int
+	Err   error
+}
+
+func (e *LostBatchError) Error() string {
+	return fmt.Sprintf("%v (%d buffered writes lost)", e.Err, e.Acked)
+}
+
+func (e *LostBatchError) Unwrap() error { return e.Err }
+
+// LostWrites is the number of writes acknowledged with BATCHED_OK that err
+// says were lost; 0 for any other error.
+func LostWrites(err error) int {
+	var le *LostBatchError
+	if err != nil && errors.As(err, &le) {
+		return le.Acked
+	}
+	return 0
+}
+
 // WithStatus tags err with s. A nil err stays nil.
 func WithStatus(s Status, err error) error {
 	if err == nil {

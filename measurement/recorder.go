@@ -300,6 +300,18 @@ func (r *Recorder) Return(op Op, st db.Status) {
 	r.mu.Unlock()
 }
 
+// Reclassify moves n results of op from status from to status to: writes
+// acknowledged as buffered whose batch was then lost.
+func (r *Recorder) Reclassify(op Op, from, to db.Status, n int64) {
+	if r.warm {
+		return
+	}
+	r.mu.Lock()
+	r.cur.returns[op][from] -= n
+	r.cur.returns[op][to] += n
+	r.mu.Unlock()
+}
+
 func (r *Recorder) measureLocked(op Op, k Kind, startNs, endNs, intendedNs int64) {
 	if intendedNs == 0 {
 		intendedNs = startNs

@@ -32,6 +32,10 @@ type Session struct {
 	// the inserts that returned OK or BATCHED_OK. The runner compares
 	// them before and after a transaction. Plain fields: one worker's.
 	Failed, Inserted int64
+	// Lost counts the writes that returned BATCHED_OK after the warm-up and
+	// whose batch could not be sent (db.LostBatchError): they are counted
+	// again under the batch's status, and no longer as inserted.
+	Lost int64
 
 	// Causes, when set, is shown every failure's error (shared by the
 	// workers; only the error path reaches it).
@@ -163,8 +167,28 @@ func (s *Session) Insert(ctx context.Context, table, key string, values []db.Fie
 	if db.StatusOf(err).IsOK() {
 		s.Inserted++
 	}
+	s.lostWrites(err)
 	s.done(ctx, Insert, err, start)
 	return err
+}
+
+// lostWrites moves the writes a failed batch lost from BATCHED_OK to the
+// batch's status (every buffered write is an insert) and out of Inserted.
+func (s *Session) lostWrites(err error) {
+	n := db.LostWrites(err)
+	if n == 0 {
+		return
+	}
+	st := db.StatusOf(err)
+	if st.IsOK() {
+		st = db.Error
+	}
+	s.rec.Reclassify(Insert, db.BatchedOK, st, int64(n))
+	s.Inserted -= int64(n)
+	s.Failed += int64(n)
+	if !s.rec.Warmup() {
+		s.Lost += int64(n)
+	}
 }
 
 func (s *Session) Delete(ctx context.Context, table, key string) error {
@@ -185,6 +209,7 @@ func (s *Session) Close(ctx context.Context) (err error) {
 		defer recovered(&err)
 		err = s.db.Close(ctx)
 	}()
+	s.lostWrites(err)
 	s.rec.Measure(Cleanup, start, Now(), 0)
 	if err != nil {
 		st := db.StatusOf(err)

@@ -78,3 +78,48 @@ func TestGuardLetsOtherPanicsThrough(t *testing.T) {
 	s.Guard(context.Background(), func() { panic("ours") })
 	t.Fatal("Guard swallowed a panic outside a binding call")
 }
+
+// batcher buffers every insert and loses them all at Close.
+type batcher struct {
+	panicky
+	buffered int
+}
+
+func (b *batcher) Insert(context.Context, string, string, []db.Field) error {
+	b.buffered++
+	return db.ErrBatched
+}
+
+func (b *batcher) Close(context.Context) error {
+	return &db.LostBatchError{Acked: b.buffered, Err: db.WithStatus(db.ServiceUnavailable, errors.New("server gone"))}
+}
+
+// Writes acknowledged as BATCHED_OK whose batch is lost are counted under
+// the batch's status, and no longer as inserted.
+func TestLostBatchMovesWritesOutOfBatchedOK(t *testing.T) {
+	cfg := config(t, nil)
+	c := NewCollector(cfg)
+	s := NewSession(&batcher{}, c.NewRecorder())
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		if err := s.Insert(ctx, "t", "k", nil); !errors.Is(err, db.ErrBatched) {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(ctx); db.LostWrites(err) != 5 {
+		t.Fatalf("Close: %v, want 5 lost writes", err)
+	}
+	if s.Inserted != 0 || s.Failed != 5 || s.Lost != 5 {
+		t.Errorf("Inserted %d, Failed %d, Lost %d; want 0, 5, 5", s.Inserted, s.Failed, s.Lost)
+	}
+	c.Tick()
+	out := string(render(t, cfg, c.Total()))
+	for _, want := range []string{"[INSERT], Operations, 5", "[INSERT], Return=SERVICE_UNAVAILABLE, 5", "[CLEANUP], Return=SERVICE_UNAVAILABLE, 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "BATCHED_OK") {
+		t.Errorf("lost writes still counted as BATCHED_OK:\n%s", out)
+	}
+}

@@ -63,6 +63,9 @@ type Options struct {
 // is stopped (Ctrl-C, maxexecutiontime) before their context is cancelled.
 const stopGrace = 2 * time.Second
 
+// closeTimeout bounds a session's close, which sends its buffered writes.
+const closeTimeout = 5 * time.Second
+
 // settings are the Client-level properties of §1.3.
 type settings struct {
 	transactions   bool
@@ -451,7 +454,9 @@ func Run(ctx context.Context, o Options) error {
 	var ops, succeeded, inserted int64
 	for _, w := range workers {
 		ops += w.finished - w.warmOps
-		succeeded += w.succeeded - w.warmSucceeded
+		// A write acknowledged as buffered whose batch was lost did not
+		// succeed after all.
+		succeeded += w.succeeded - w.warmSucceeded - w.session.Lost
 		inserted += w.session.Inserted
 	}
 	collector.Tick()
@@ -555,7 +560,13 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 	defer func() {
 		w.done.Store(w.finished)
 		// Reported by Run after the join: workers must not share a writer.
-		w.closeErr = w.session.Close(ctx)
+		// The close sends what the session buffered, so it gets a context
+		// of its own: a stop (Ctrl-C, the time limit) cancels ctx, and the
+		// buffered writes, already counted as BATCHED_OK, must still go out
+		// or be counted as lost.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		defer cancel()
+		w.closeErr = w.session.Close(cctx)
 	}()
 	if tick >= int64(time.Millisecond) {
 		// Spread workers over the first tick so they do not fire together.

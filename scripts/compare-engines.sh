@@ -57,7 +57,8 @@ if [ -z "${YCSB:-}" ]; then
 fi
 mkdir -p "$OUT"
 
-common=(-threads "$THREADS" -p recordcount="$RECORDCOUNT" -p operationcount="$OPERATIONCOUNT")
+# The table shows p50 beside p95 and p99 (0.17.0 reports only the latter by default).
+common=(-threads "$THREADS" -p recordcount="$RECORDCOUNT" -p operationcount="$OPERATIONCOUNT" -p hdrhistogram.percentiles=50,95,99)
 
 phases="load"
 for w in $WORKLOADS; do phases="$phases $w"; done

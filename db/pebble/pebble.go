@@ -93,7 +93,8 @@ func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+fo
 type DB struct {
 	stats engine.Reporter // counters since Open
 	db    *pebble.DB
-	cache interface{ Unref() }
+	cache *pebble.Cache
+	room  *memtableRoom // keeps the blocks' room at engine.cachesize
 	wo    *pebble.WriteOptions
 }
 
@@ -147,21 +148,6 @@ func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
 	return o, nil
 }
 
-// CacheCapacity is the size of Pebble's cache for engine.cachesize.
-//
-// Pebble charges every memtable arena to its block cache (DB.newMemTable
-// reserves the arena's size with Cache.Reserve, and a flushed memtable kept
-// for reuse keeps its reservation), while RocksDB keeps its memtables beside
-// the cache. A cache of engine.cachesize alone leaves Pebble no room for
-// blocks once its memtables are full-sized: after the WAL replay that follows
-// a load, every lookup missed. So the cache also holds the memtable budget,
-// MemTableStopWritesThreshold full memtables (writes stall beyond that), and
-// both engines then get at least engine.cachesize for blocks and the same
-// peak memory, cachesize + 2 × memtablesize.
-func CacheCapacity(c *engine.Config, o *pebble.Options) int64 {
-	return c.CacheSize + int64(o.MemTableStopWritesThreshold)*c.MemtableSize
-}
-
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
 func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
@@ -177,7 +163,8 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	cache := pebble.NewCache(CacheCapacity(&cfg, opts))
+	budget := memtableBudget(cfg.MemtableSize, opts)
+	cache := pebble.NewCache(cfg.CacheSize + budget)
 	opts.Cache = cache
 	pdb, err := pebble.Open(cfg.Dir, opts)
 	if err != nil {
@@ -190,6 +177,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		return nil, err
 	}
 	d := &DB{db: pdb, cache: cache, wo: pebble.NoSync}
+	d.room = startMemtableRoom(cache, budget, func() int64 { return int64(pdb.Metrics().MemTable.Size) })
 	if cfg.Sync {
 		d.wo = pebble.Sync
 	}
@@ -212,6 +200,7 @@ func (d *DB) Flush() error {
 // Close closes the database. Writes acknowledged with engine.sync=false are
 // in the WAL and survive a reopen.
 func (d *DB) Close() error {
+	d.room.close()
 	err := d.db.Close()
 	d.cache.Unref()
 	if err != nil {

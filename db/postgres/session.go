@@ -608,22 +608,23 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 			return s.fail("insert", err)
 		}
 		if c.batch.rows > 0 && !c.batch.fits(table, values) {
-			if err := s.flush(ctx, c); err != nil {
-				return err
+			// This insert is not in the batch: every row lost was acked.
+			if lost, err := s.flush(ctx, c); err != nil {
+				return lostBatch(lost, err)
 			}
 		}
 		c.batch.add(table, key, values)
 		s.pending++
 		if bs := s.d.cfg.batchSize; bs > 0 {
 			if s.pending%bs == 0 {
-				return s.flushAll(ctx)
+				lost, err := s.flushAll(ctx)
+				return ownFlush(ctx, lost, err)
 			}
 			return db.ErrBatched
 		}
 		if c.batch.rows >= flushEvery {
-			if err := s.flush(ctx, c); err != nil {
-				return err
-			}
+			lost, err := s.flush(ctx, c)
+			return ownFlush(ctx, lost, err)
 		}
 		return db.ErrBatched
 	}
@@ -631,39 +632,74 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
-func (s *session) flushAll(ctx context.Context) error {
+// ownFlush is the result of an insert whose row was the last one buffered
+// before a flush. When the run was stopped while the batch was being sent,
+// the rows stay buffered for Close and the insert is BATCHED_OK. When the
+// batch failed, the insert fails with it and the other rows lost had been
+// acked.
+func ownFlush(ctx context.Context, lost int, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case lost == 0 && ctx.Err() != nil:
+		return db.ErrBatched
+	}
+	return lostBatch(lost-1, err)
+}
+
+// lostBatch is err, telling the measurements that acked buffered writes
+// were lost with it.
+func lostBatch(acked int, err error) error {
+	if acked <= 0 {
+		return err
+	}
+	return &db.LostBatchError{Acked: acked, Err: err}
+}
+
+// flushAll sends every connection's buffer; lost and err as flush's, the
+// first error and every connection's lost rows.
+func (s *session) flushAll(ctx context.Context) (lost int, first error) {
 	s.pending = 0
-	var first error
 	for i := range s.conns {
-		if err := s.flush(ctx, &s.conns[i]); err != nil && first == nil {
+		n, err := s.flush(ctx, &s.conns[i])
+		lost += n
+		if err != nil && first == nil {
 			first = err
 		}
 	}
-	return first
+	return lost, first
 }
 
-// flush sends c's buffered rows. A failed batch is reported, not kept: the
-// reference's executeBatch also drops it.
-func (s *session) flush(ctx context.Context, c *sconn) error {
+// flush sends c's buffered rows. A batch that fails is not kept (the
+// reference's executeBatch drops it too) but its rows are returned as lost,
+// for the caller to count. When ctx is cancelled (the run stopped while the
+// batch was being sent) the rows stay buffered and none is lost: Close
+// sends them with a context of its own.
+func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 	if c.batch.rows == 0 {
-		return nil
+		return 0, nil
 	}
-	defer c.batch.reset()
 	for attempt := 0; ; attempt++ {
 		err := s.sendBatch(ctx, c)
 		s.settle(c, err)
-		if err == nil {
-			if !s.d.cfg.autocommit {
-				if err := s.commit(ctx); err != nil {
-					return s.fail("commit", err)
-				}
+		if err == nil && !s.d.cfg.autocommit {
+			if err = s.commit(ctx); err != nil {
+				err = fmt.Errorf("commit: %w", err)
 			}
-			return nil
+		}
+		if err == nil {
+			c.batch.reset()
+			return 0, nil
+		}
+		if ctx.Err() != nil {
+			return 0, s.fail("insert batch", err)
 		}
 		if s.again(ctx, err, attempt) {
 			continue
 		}
-		return s.fail("insert batch", err)
+		lost = c.batch.rows
+		c.batch.reset()
+		return lost, s.fail("insert batch", err)
 	}
 }
 
@@ -723,7 +759,13 @@ func (s *session) Close(ctx context.Context) error {
 	if ctx != s.watched {
 		s.unwatch()
 	}
-	err := s.flushAll(ctx)
+	lost, err := s.flushAll(ctx)
+	for i := range s.conns {
+		// Still buffered: Close's own time ran out while sending it.
+		lost += s.conns[i].batch.rows
+		s.conns[i].batch.reset()
+	}
+	err = lostBatch(lost, err)
 	if !s.d.cfg.autocommit {
 		if cerr := s.commit(ctx); cerr != nil && err == nil {
 			err = s.fail("commit", cerr)
