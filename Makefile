@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-engines clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -29,6 +29,9 @@ bench: ## benchmarks of the hot path (generators, measurement, workload, basic e
 
 bench-client: ## the client's speed goals with the basic binding (REFERENCE=1 also runs the reference YCSB)
 	./scripts/bench-client.sh
+
+bench-memory: ## peak RSS of load and run with the basic binding at 1, 1000 and 4000 threads (THREADS="..." to change)
+	./scripts/bench-memory.sh
 
 fuzz-smoke: ## run every fuzz target briefly
 	./scripts/fuzz-smoke.sh

@@ -7,6 +7,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement/lazyhdr"
 )
 
 // sigFigs matches the reference's HdrHistogram precision (3 significant digits).
@@ -16,6 +17,11 @@ const sigFigs = 3
 // histogram is always kept (the JSON report, the HDR logs and ycsb merge read
 // it); the other parts exist only for the measurement types that print them.
 type series struct {
+	// A worker's series records into rec, whose counts are allocated as
+	// values arrive: thousands of workers each hold one per operation and
+	// set. The Collector's few series merge them into dense histograms,
+	// which the snapshots hand out.
+	rec  *lazyhdr.Histogram
 	hist *hdrhistogram.Histogram
 
 	// Exact figures (histogram, timeseries, raw): latencies in whole µs.
@@ -37,6 +43,9 @@ type RawSample struct {
 }
 
 func (s *series) reset() {
+	if s.rec != nil {
+		s.rec.Reset()
+	}
 	if s.hist != nil {
 		s.hist.Reset()
 	}
@@ -47,17 +56,25 @@ func (s *series) reset() {
 }
 
 func (s *series) empty() bool {
-	return (s.hist == nil || s.hist.TotalCount() == 0) && s.count == 0
+	return (s.rec == nil || s.rec.TotalCount() == 0) && (s.hist == nil || s.hist.TotalCount() == 0) && s.count == 0
 }
 
 // mergeInto adds s into d, which has the same shape.
 func (s *series) mergeInto(d *series, newHist func() *hdrhistogram.Histogram) {
+	if s.rec != nil && s.rec.TotalCount() > 0 {
+		if d.hist == nil {
+			d.hist = newHist()
+		}
+		if dropped := s.rec.MergeInto(d.hist); dropped != 0 {
+			// Same geometry on both sides: a drop is a bug, not a condition.
+			panic("measurement: histogram merge dropped values")
+		}
+	}
 	if s.hist != nil && s.hist.TotalCount() > 0 {
 		if d.hist == nil {
 			d.hist = newHist()
 		}
 		if dropped := d.hist.Merge(s.hist); dropped != 0 {
-			// Same geometry on both sides: a drop is a bug, not a condition.
 			panic("measurement: histogram merge dropped values")
 		}
 	}
@@ -184,8 +201,8 @@ func newSeries(cfg *Config) *series {
 	return s
 }
 
-func (r *Recorder) newHist() *hdrhistogram.Histogram {
-	return hdrhistogram.New(1, r.highest, sigFigs)
+func (r *Recorder) newHist() *lazyhdr.Histogram {
+	return lazyhdr.New(1, r.highest, sigFigs)
 }
 
 func (r *Recorder) clamp(us int64) int64 {
@@ -205,11 +222,11 @@ func (r *Recorder) record(slot **series, first *atomic.Int64, us, endNs int64) {
 		s = newSeries(r.cfg)
 		*slot = s
 	}
-	if s.hist == nil {
-		s.hist = r.newHist()
+	if s.rec == nil {
+		s.rec = r.newHist()
 	}
 	us = r.clamp(us)
-	if err := s.hist.RecordValue(us); err != nil {
+	if err := s.rec.RecordValue(us); err != nil {
 		panic("measurement: clamped value rejected: " + err.Error())
 	}
 	if !r.exact {

@@ -6,13 +6,18 @@
 # basicdb.verbose=false) on the same cases too: VM speed drifts, the ratio
 # between the two tools measured minutes apart does much less.
 #
-# Usage: scripts/bench-client.sh   (RUNS=3 OPS=10000000 REFERENCE=0 by default)
+# Usage: scripts/bench-client.sh   (RUNS=3 OPS=10000000 REFERENCE=0 by default;
+#        YCSB=path/to/ycsb measures that binary instead of building bin/ycsb)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 OPS=${OPS:-10000000}
 REFERENCE=${REFERENCE:-0}
-go build -o bin/ycsb ./cmd/ycsb
+YCSB=${YCSB:-}
+if [[ -z $YCSB ]]; then
+    go build -o bin/ycsb ./cmd/ycsb
+    YCSB=bin/ycsb
+fi
 
 # bench name threads workload client...
 bench() {
@@ -23,7 +28,7 @@ bench() {
         local tmp tpline
         tmp=$(mktemp)
         tpline=$(/usr/bin/time -f "%U %S" -o "$tmp" "$@" -P "workloads/$workload" -p recordcount=100000 \
-            -p operationcount="$OPS" -p requestdistribution=zipfian -threads "$threads" 2>/dev/null | grep 'Throughput')
+            -p operationcount="$OPS" -p requestdistribution=zipfian -threads "$threads" 2>/dev/null | grep '^\[OVERALL\], Throughput')
         local out
         out="CPU $(tail -1 "$tmp")"$'\n'"$tpline"
         rm -f "$tmp"
@@ -36,7 +41,7 @@ bench() {
     printf "%-40s %12s ops/s %12s ops/CPU-s\n" "$name" "$best_tp" "$best_cpu"
 }
 
-ours=(bin/ycsb run basic)
+ours=("$YCSB" run basic)
 reference=(scripts/reference-ycsb.sh client -t -db site.ycsb.BasicDB -p basicdb.verbose=false)
 if [[ $REFERENCE == 1 ]]; then
     scripts/reference-ycsb.sh fetch >/dev/null

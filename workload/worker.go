@@ -31,30 +31,10 @@ type Worker struct {
 	record    db.Record
 	rows      db.Rows
 	expected  []byte
-	keys      *keyCache // run phase only
-	ahead     int64     // the next run-phase key number, drawn one operation early
+	keys      keyCache // run phase only
+	ahead     int64    // the next run-phase key number, drawn one operation early
 	haveAhead bool
 }
-
-// keyCache remembers the names of recently used keys: skewed request
-// distributions ask for the same hot keys again and again, and hashing and
-// formatting a key is a good part of a transaction's client cost.
-// Direct-mapped, per worker: about 170 KB.
-type keyCache struct {
-	nums [keyCacheSize]int64 // keynum+1; 0 is an empty slot
-	lens [keyCacheSize]uint8
-	keys [keyCacheSize][keyCacheWidth]byte
-}
-
-const (
-	keyCacheBits  = 12
-	keyCacheSize  = 1 << keyCacheBits
-	keyCacheWidth = 32
-	// maxCachedPadding is the largest zeropadding whose keys ("user", at
-	// most 20 characters of number) fit a slot with AppendKey's 8 bytes of
-	// store slack.
-	maxCachedPadding = keyCacheWidth - 8 - 4
-)
 
 // NewWorker returns the state of one worker, drawing from its own random
 // source seeded with seed, and operating through s.
@@ -68,6 +48,7 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 		values:      make([]db.Field, 0, len(w.FieldNames)),
 		valueBufs:   make([][]byte, len(w.FieldNames)),
 		val:         wyrand(seed * 0x9e3779b97f4a7c15),
+		keys:        newKeyCache(),
 	}
 	if w.newKeyChooser != nil {
 		wk.keyChooser = w.newKeyChooser()
@@ -90,23 +71,21 @@ func (wk *Worker) key(keynum int64) string {
 // runKey is key for the run phase, through the worker's key cache. The
 // string shares the cache slot, valid until the next key is built.
 func (wk *Worker) runKey(keynum int64) string {
-	c := wk.keys
-	if c == nil {
-		c = new(keyCache)
-		wk.keys = c
+	c := &wk.keys
+	e := c.lookup(keynum)
+	if e.tag&keyTagNum == uint64(keynum)+1 {
+		return unsafe.String(&e.key[0], int(e.tag>>keyTagLenShift))
 	}
-	slot := uint64(keynum) * 0x9e3779b97f4a7c15 >> (64 - keyCacheBits)
-	if c.nums[slot] == keynum+1 {
-		return unsafe.String(&c.keys[slot][0], int(c.lens[slot]))
-	}
-	if wk.w.ZeroPadding > maxCachedPadding {
+	if wk.w.ZeroPadding > maxCachedPadding || uint64(keynum) >= keyTagNum {
 		return wk.key(keynum) // too long for a slot: not cached
 	}
+	if c.budget--; c.budget < 0 && c.missed(wk.w.transactionInsert.Last()+1) {
+		e = c.lookup(keynum) // the slots moved
+	}
 	// Built in place, with no copy: the key and AppendKey's store slack fit.
-	b := AppendKey(c.keys[slot][:0], keynum, wk.w.ZeroPadding, wk.w.OrderedInserts)
-	c.nums[slot] = keynum + 1
-	c.lens[slot] = uint8(len(b))
-	return unsafe.String(&c.keys[slot][0], len(b))
+	b := AppendKey(e.key[:0], keynum, wk.w.ZeroPadding, wk.w.OrderedInserts)
+	e.tag = uint64(keynum) + 1 | uint64(len(b))<<keyTagLenShift
+	return unsafe.String(&e.key[0], len(b))
 }
 
 func (wk *Worker) fillValue(i int, key string) {

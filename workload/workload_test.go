@@ -405,6 +405,40 @@ func TestKeyCache(t *testing.T) {
 	}
 }
 
+// TestKeyCacheSizedByNeed: the cache grows as it misses, up to twice the
+// keys that exist and keyCacheMaxSlots, and a worker that asks for few keys
+// keeps a small one.
+func TestKeyCacheSizedByNeed(t *testing.T) {
+	tests := []struct {
+		records, draws, distinct int64
+		minSlots, maxSlots       int
+	}{
+		{records: 1000, draws: 100, distinct: 1000, minSlots: keyCacheMinSlots, maxSlots: 128}, // a worker of a 1000-thread run
+		{records: 100, draws: 200_000, distinct: 100, minSlots: 128, maxSlots: 256},
+		{records: 5_000_000, draws: 200_000, distinct: 5_000_000, minSlots: keyCacheMaxSlots, maxSlots: keyCacheMaxSlots},
+	}
+	for _, tt := range tests {
+		_, wk := newRig(t, true, "recordcount", strconv.FormatInt(tt.records, 10))
+		src := wyrand(5)
+		for range tt.draws {
+			n := int64(src.next() % uint64(tt.distinct))
+			if got, want := wk.runKey(n), KeyName(n, 1, false); got != want {
+				t.Fatalf("recordcount=%d: runKey(%d) = %q, want %q", tt.records, n, got, want)
+			}
+		}
+		if n := len(wk.keys.slots); n < tt.minSlots || n > tt.maxSlots {
+			t.Errorf("recordcount=%d, %d draws of %d keys: %d slots, want %d to %d", tt.records, tt.draws, tt.distinct, n, tt.minSlots, tt.maxSlots)
+		}
+	}
+	// Keys too long to cache never make a cache, nor write the shared
+	// placeholder every new worker starts with.
+	_, wk := newRig(t, true, "zeropadding", "40")
+	wk.runKey(3)
+	if len(wk.keys.slots) != len(noSlots) || noSlots[0].tag != 0 {
+		t.Errorf("uncached keys: %d slots, placeholder tag %#x", len(wk.keys.slots), noSlots[0].tag)
+	}
+}
+
 func TestAppendKeyMatchesFormatting(t *testing.T) {
 	src := wyrand(11)
 	nums := []int64{0, 1, 9, 10, 99, 100, 12345678, 99999999, 100000000, 1e15, 1e16, 1e17, 1e18, math.MaxInt64, -1, math.MinInt64}
