@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
@@ -90,7 +91,20 @@ type session struct {
 	last  [numOps]*stmt
 	dest  []any
 	skip  []byte
+
+	// wait is the backoff after the last operation failed for want of a
+	// node (0 after a success); timer sleeps it.
+	wait  time.Duration
+	timer *time.Timer
 }
+
+// Backoff while no node can take the operations: without it a worker
+// fails millions of operations a second against a down cluster, burning
+// the client's CPU and making the report's throughput meaningless.
+const (
+	minBackoff = time.Millisecond
+	maxBackoff = time.Second
+)
 
 func newSession(d *cassDB) *session {
 	s := &session{d: d}
@@ -276,8 +290,9 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	st.key.s = ""
 	if err != nil {
 		out.Fields = out.Fields[:base]
-		return fail(opRead, err)
+		return s.fail(ctx, opRead, err)
 	}
+	s.wait = 0
 	if !found {
 		return db.ErrNotFound
 	}
@@ -352,8 +367,9 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 	}
 	st.key.s = ""
 	if err != nil {
-		return fail(opScan, err)
+		return s.fail(ctx, opScan, err)
 	}
+	s.wait = 0
 	return nil
 }
 
@@ -383,8 +399,9 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 		st.vals[i].b = nil
 	}
 	if err != nil {
-		return fail(op, err)
+		return s.fail(ctx, op, err)
 	}
+	s.wait = 0
 	return nil
 }
 
@@ -397,8 +414,9 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 	err := st.q.ExecContext(ctx)
 	st.key.s = ""
 	if err != nil {
-		return fail(opDelete, err)
+		return s.fail(ctx, opDelete, err)
 	}
+	s.wait = 0
 	return nil
 }
 
@@ -409,6 +427,52 @@ func (s *session) Close(context.Context) error {
 		s.last[i] = nil
 	}
 	return nil
+}
+
+// fail is fail, after a backoff when the error says that no node could take
+// the operation: the wait doubles from minBackoff to maxBackoff while such
+// failures go on, a success resets it, and the end of the run (ctx) cuts
+// it short.
+func (s *session) fail(ctx context.Context, op opKind, err error) error {
+	if !noNode(err) || ctx.Err() != nil {
+		return fail(op, err)
+	}
+	s.wait = min(max(2*s.wait, minBackoff), maxBackoff)
+	if s.timer == nil {
+		s.timer = time.NewTimer(s.wait)
+	} else {
+		s.timer.Reset(s.wait)
+	}
+	select {
+	case <-s.timer.C:
+	case <-ctx.Done():
+		s.timer.Stop()
+	}
+	return fail(op, err)
+}
+
+// noNode reports whether err says that the operation failed at once
+// because no node could take it (none connected, refused, closed, or a
+// coordinator without the replicas or the capacity); a timeout has waited
+// already.
+func noNode(err error) bool {
+	var re gocql.RequestError
+	if errors.As(err, &re) {
+		switch re.Code() {
+		case gocql.ErrCodeUnavailable, gocql.ErrCodeOverloaded, gocql.ErrCodeBootstrapping:
+			return true
+		}
+		return false
+	}
+	return errors.Is(err, gocql.ErrNoConnections) ||
+		errors.Is(err, gocql.ErrConnectionClosed) ||
+		errors.Is(err, gocql.ErrUnavailable) ||
+		errors.Is(err, gocql.ErrNoStreams) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE)
 }
 
 // fail wraps an operation's error with its status.

@@ -1,0 +1,124 @@
+package cassandra
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+)
+
+
+// The session backs off while no node can take its operations, doubling
+// the wait up to maxBackoff, and a cancelled context cuts the wait short.
+
+func TestNoNode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{gocql.ErrNoConnections, true},
+		{fmt.Errorf("x: %w", gocql.ErrConnectionClosed), true},
+		{syscall.ECONNREFUSED, true},
+		{fmt.Errorf("x: %w", gocql.ErrTimeoutNoResponse), false}, // it has waited already
+		{context.DeadlineExceeded, false},
+		{errors.New("other"), false},
+	} {
+		if got := noNode(tc.err); got != tc.want {
+			t.Errorf("noNode(%v) = %t, want %t", tc.err, got, tc.want)
+		}
+	}
+}
+
+// The session backs off while no node can take its operations, doubling
+// the wait up to maxBackoff, and a cancelled context cuts the wait short.
+func TestFailBacksOff(t *testing.T) {
+	s := newSession(nil)
+	ctx := context.Background()
+	var waits []time.Duration
+	for i := 0; i < 4; i++ {
+		s.fail(ctx, opRead, gocql.ErrNoConnections)
+		waits = append(waits, s.wait)
+	}
+	s.wait = maxBackoff * 3 / 4
+	s.fail(ctx, opRead, gocql.ErrNoConnections)
+	waits = append(waits, s.wait)
+	if fmt.Sprint(waits) != fmt.Sprint([]time.Duration{minBackoff, 2 * minBackoff, 4 * minBackoff, 8 * minBackoff, maxBackoff}) {
+		t.Errorf("waits %v: want %v doubling up to %v", waits, minBackoff, maxBackoff)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	s.fail(cctx, opRead, gocql.ErrNoConnections)
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("a cancelled context left the backoff after %v", d)
+	}
+	s.wait = 0 // as a success does
+	s.fail(ctx, opRead, errors.New("bad request"))
+	if s.wait != 0 {
+		t.Errorf("an error that is not for want of a node set a backoff of %v", s.wait)
+	}
+}
+
+// TestDownNodeIsBackedOff stops the test's own node under an unpaced run:
+// the workers must back off instead of failing millions of operations, and
+// the report must say how many succeeded.
+func TestDownNodeIsBackedOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Cassandra node of its own; skipped with -short")
+	}
+	n := startOwnNode(t)
+	common := []string{"-P", "workloads/workloadc", "-p", "hosts=" + testHost, "-p", "port=" + n.port, "-p", "cassandra.keyspace=ycsb_backoff",
+		"-p", "cassandra.createschema=true", "-p", "recordcount=1000", "-p", "cassandra.readtimeoutmillis=2000",
+		"-p", "cassandra.connecttimeoutmillis=1000", "-threads", "2"}
+	if stdout, stderr, code := ycsb(t, time.Minute, append([]string{"load", "cassandra-cql"}, common...)...); code != 0 {
+		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	const runFor = 25
+	done := make(chan struct{})
+	var stdout, stderr string
+	var code int
+	go func() {
+		defer close(done)
+		stdout, stderr, code = ycsb(t, 3*runFor*time.Second, append([]string{"run", "cassandra-cql"}, append(common,
+			"-p", "operationcount=0", "-p", fmt.Sprintf("maxexecutiontime=%d", runFor))...)...)
+	}()
+	time.Sleep(4 * time.Second)
+	stopped := time.Now()
+	n.must("stop")
+	t.Logf("node stopped in %.1fs", time.Since(stopped).Seconds())
+	<-done
+	if code != 0 || !strings.Contains(stdout, "[OVERALL], RunTime(ms)") {
+		t.Fatalf("run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	failed := 0
+	for _, m := range regexp.MustCompile(`(?m)^\[READ\], Return=(\w+), (\d+)$`).FindAllStringSubmatch(stdout, -1) {
+		if m[1] != "OK" {
+			v, _ := strconv.Atoi(m[2])
+			failed += v
+		}
+	}
+	t.Logf("%d reads failed while the node was down", failed)
+	if failed == 0 {
+		t.Errorf("no read failed while the node was down:\n%s", stdout)
+	}
+	// Two workers over at most 21 s down, backing off up to 1 s: a few
+	// dozen failures each. Without a backoff it is millions.
+	if failed > 2000 {
+		t.Errorf("%d reads failed in at most %d s with the node down: no backoff", failed, runFor)
+	}
+	total := regexp.MustCompile(`(?m)^\[OVERALL\], Throughput\(ops/sec\), ([\d.]+)$`).FindStringSubmatch(stdout)
+	ok := regexp.MustCompile(`(?m)^\[OVERALL\], SuccessfulThroughput\(ops/sec\), ([\d.]+)$`).FindStringSubmatch(stdout)
+	if total == nil || ok == nil {
+		t.Fatalf("no Throughput and SuccessfulThroughput rows:\n%s", stdout)
+	}
+	if a, _ := strconv.ParseFloat(ok[1], 64); a <= 0 {
+		t.Errorf("SuccessfulThroughput %s: the reads before the stop succeeded", ok[1])
+	}
+}
