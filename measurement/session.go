@@ -101,12 +101,12 @@ func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
 
 // failed counts a failed operation; the error path only.
 func (s *Session) failed(op Op, st db.Status, err error) {
-	if st.IsOK() {
+	if st.IsOK() || st == db.NotFound {
+		// A missing record is an answer, not a failure: not a cause to
+		// show, and it may be most reads, which must not meet a lock.
 		return
 	}
-	if st != db.NotFound {
-		s.Failed++
-	}
+	s.Failed++
 	if s.Causes != nil {
 		s.Causes.Add(op, st, err)
 	}

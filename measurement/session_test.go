@@ -123,3 +123,27 @@ func TestLostBatchMovesWritesOutOfBatchedOK(t *testing.T) {
 		t.Errorf("lost writes still counted as BATCHED_OK:\n%s", out)
 	}
 }
+
+// missing answers NOT_FOUND to every read.
+type missing struct{ panicky }
+
+func (missing) Read(context.Context, string, string, []string, *db.Record) error { return db.ErrNotFound }
+
+// NOT_FOUND is an answer: counted, but neither a failure nor a cause shown.
+func TestNotFoundIsNoCause(t *testing.T) {
+	cfg := config(t, nil)
+	c := NewCollector(cfg)
+	s := NewSession(missing{}, c.NewRecorder())
+	var said []string
+	s.Causes = NewCauses(func(line string) { said = append(said, line) })
+	for i := 0; i < 3; i++ {
+		s.Guard(context.Background(), func() { s.Read(context.Background(), "t", "k", nil, &db.Record{}) })
+	}
+	if len(said) != 0 || s.Failed != 0 {
+		t.Errorf("NOT_FOUND reads: causes shown %q, %d failed; want none", said, s.Failed)
+	}
+	c.Tick()
+	if out := string(render(t, cfg, c.Total())); !strings.Contains(out, "[READ], Return=NOT_FOUND, 3") {
+		t.Errorf("report lacks the NOT_FOUND count:\n%s", out)
+	}
+}
