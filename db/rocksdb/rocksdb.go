@@ -105,7 +105,12 @@ func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksd
 	case "zstd":
 		o.SetCompression(grocksdb.ZSTDCompression)
 	}
+	// Deprecated in favour of max_background_jobs, which lets RocksDB split
+	// the jobs itself; RocksDB 7.8 still honours both, and they give exactly
+	// n compactions and one flush, as Pebble runs them.
+	//lint:ignore SA1019 see above
 	o.SetMaxBackgroundCompactions(c.CompactionThreads)
+	//lint:ignore SA1019 see above
 	o.SetMaxBackgroundFlushes(1) // Pebble flushes one memtable at a time
 	env := grocksdb.NewDefaultEnv()
 	env.SetBackgroundThreads(c.CompactionThreads)
