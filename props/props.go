@@ -3,8 +3,9 @@
 //
 // Properties come from -P files (java.util.Properties syntax, parsed by
 // github.com/magiconair/properties with ${} expansion off, as Java has none)
-// and from command-line overrides, which always win over files (§1.2 of the
-// reference). A Properties value is read-only once a run starts and may be
+// and from command-line overrides, which always win over files, as in the
+// reference's Client.parseArguments (docs/compatibility.md, "Command line
+// and properties"). A Properties value is read-only once a run starts and may be
 // shared by all workers.
 package props
 
