@@ -142,3 +142,19 @@ func OneOf[T ~string](r *Reader, name string, def T, allowed ...T) T {
 func (r *Reader) Errorf(name, format string, args ...any) {
 	r.Fail(&Error{Name: name, Err: fmt.Errorf(format, args...)})
 }
+
+// Parsed reads name with parse, for values of a form of the caller's (a
+// size with a unit, say): a value parse refuses is worded as expected, and
+// checks apply to what it returns.
+func Parsed[T int64 | float64](r *Reader, name string, def T, parse func(string) (T, bool), expected string, checks ...Check[T]) T {
+	raw, ok := r.p.get(name)
+	if !ok {
+		return def
+	}
+	v, ok := parse(raw)
+	if !ok {
+		r.Fail(Invalid(name, raw, expected))
+		return def
+	}
+	return check(r, name, v, def, checks)
+}
