@@ -184,7 +184,7 @@ func TestBadInput(t *testing.T) {
 		{map[string]string{"status.interval": "0.001"}, "status.interval"},
 	} {
 		_, _, err := runBasic(t, context.Background(), c.p)
-		if err == nil || !IsSetup(err) || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !props.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want a setup error naming %s", c.p, err, c.want)
 		}
 	}

@@ -16,11 +16,13 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/props"
@@ -28,11 +30,13 @@ import (
 )
 
 // SetupError is a failure before the run started: bad input, a binding that
-// cannot connect. The command line exits with code 2 for it.
+// cannot connect. It is bad input (props.IsBadInput): the command line exits
+// with code 2 for it.
 type SetupError struct{ Err error }
 
 func (e *SetupError) Error() string { return e.Err.Error() }
 func (e *SetupError) Unwrap() error { return e.Err }
+func (e *SetupError) BadInput()     {}
 
 // setupErr marks err as a setup failure. When ctx has ended (Ctrl-C during
 // setup) the failure is the interruption's, not bad input's: the command
@@ -54,9 +58,21 @@ type Options struct {
 	Binding string // the binding's primary name
 	Stdout  io.Writer
 	Stderr  io.Writer
-	// Banner is printed to Stderr once setup has succeeded (the command line
-	// and version, as the reference prints them at start).
-	Banner string
+	// CommandLine is the command line as given, without the program's
+	// name; when set, it heads the start-up lines on Stderr, with Version,
+	// once setup has succeeded (as the reference prints its command line).
+	// Passwords in it are masked.
+	CommandLine []string
+	Version     string
+}
+
+// banner is the first of the start-up lines: the command line and the
+// version, when Run was given a command line.
+func (o *Options) banner() string {
+	if o.CommandLine == nil {
+		return ""
+	}
+	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), toolName, o.Version, o.Binding)
 }
 
 // stopGrace is how long operations in flight may take to finish once the run
@@ -223,7 +239,7 @@ func Run(ctx context.Context, o Options) error {
 	defer rep.close()
 	// The start-up lines wait until setup has worked: bad input gets its one
 	// error line and nothing else.
-	fmt.Fprint(&prelude, o.Banner)
+	fmt.Fprint(&prelude, o.banner())
 	fmt.Fprintln(&prelude, "Loading workload...")
 	wl, err := workload.New(p, s.transactions, o.Stderr)
 	if err != nil {
@@ -667,12 +683,6 @@ func sleepUntil(due int64, spin bool) {
 		}
 		time.Sleep(time.Duration(d))
 	}
-}
-
-// IsSetup reports whether err happened before the run started.
-func IsSetup(err error) bool {
-	var se *SetupError
-	return errors.As(err, &se) || props.IsBadInput(err)
 }
 
 // syncWriter serializes writes from several goroutines.
