@@ -24,11 +24,11 @@ type progressLine struct {
 // the previous draw after the new text.
 const eraseLine = "\x1b[K"
 
-func newProgressLine(out io.Writer, fd int, s *settings, workers []*worker, start time.Time) *progressLine {
+func newProgressLine(out io.Writer, fd int, s *settings, workers []*worker, wu warmup) *progressLine {
 	pl := &progressLine{out: out, fd: fd, workers: workers}
-	pl.meter = progress.Meter{Start: start, TotalOps: s.opCount, MaxTime: s.maxExecution}
-	if s.warmup > 0 {
-		pl.meter.WarmupEnd = start.Add(s.warmup)
+	pl.meter = progress.Meter{Start: wu.start, TotalOps: s.opCount, MaxTime: s.maxExecution}
+	if wu.on() {
+		pl.meter.WarmupEnd = wu.end()
 	}
 	return pl
 }

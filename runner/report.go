@@ -253,12 +253,12 @@ func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency
 // status thread is ticking the collector. startNs is the run's start (a Now
 // value); with a warm-up, the intervals start when it ends, and one extra
 // tick then makes the first measured interval begin there.
-func (r *reporter) start(status bool, start time.Time, startNs int64, pl *progressLine) {
+func (r *reporter) start(status bool, wu warmup, pl *progressLine) {
 	r.mu.Lock()
-	r.startNs = startNs + int64(r.s.warmup)
+	r.startNs = wu.endNs()
 	r.mu.Unlock()
-	if r.prom != nil && r.s.warmup > 0 {
-		r.prom.SetWarmupEnd(start.Add(r.s.warmup))
+	if r.prom != nil && wu.on() {
+		r.prom.SetWarmupEnd(wu.end())
 	}
 	r.progress = pl
 	if status || (!r.wantJSON && r.hdr == nil && r.prom == nil && pl == nil) {
@@ -274,10 +274,10 @@ func (r *reporter) start(status bool, start time.Time, startNs int64, pl *progre
 		// starts with the measurement; a regular tick close to it is
 		// dropped, so no sliver of an interval is reported.
 		var warm <-chan time.Time
-		warmEnd := start.Add(r.s.warmup)
-		if r.s.warmup > 0 {
-			early := min(5*time.Millisecond, r.s.warmup/2)
-			wt := time.NewTimer(r.s.warmup - early)
+		warmEnd := wu.end()
+		if wu.on() {
+			early := min(5*time.Millisecond, wu.length/2)
+			wt := time.NewTimer(wu.length - early)
 			defer wt.Stop()
 			warm = wt.C
 		}
@@ -320,7 +320,7 @@ func (r *reporter) stop() {
 
 // finish writes the raw samples, the report with the chosen exporter and
 // the JSON report, and closes the HDR logs.
-func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, start, end time.Time, ops int64) error {
+func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, sched *schedule, start, end time.Time, ops int64) error {
 	var errs []error
 	if r.mcfg.HasRaw() {
 		w := io.Writer(r.o.Stdout)
@@ -347,7 +347,7 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, s
 	}
 	var jsonDoc []byte
 	if r.wantJSON {
-		rep, err := r.build(total, rows, start, end, ops)
+		rep, err := r.build(total, rows, sched, start, end, ops)
 		if err != nil {
 			return err
 		}
@@ -389,7 +389,7 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, s
 }
 
 // build assembles the JSON report.
-func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, start, end time.Time, ops int64) (*report.Report, error) {
+func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, sched *schedule, start, end time.Time, ops int64) (*report.Report, error) {
 	rep := &report.Report{
 		Format:          report.Format,
 		Version:         report.Version,
@@ -405,6 +405,7 @@ func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, st
 		RunTimeMs:       end.Sub(start).Milliseconds(),
 		WarmupMs:        r.warmupMs,
 		Operations:      ops,
+		Schedule:        sched.report(),
 	}
 	if d := end.Sub(start).Seconds(); d > 0 {
 		rep.Throughput = float64(ops) / d
@@ -446,26 +447,12 @@ func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, st
 		}
 		rep.Measurements = append(rep.Measurements, jm)
 	}
-	var sched report.Schedule
 	for _, row := range rows {
 		v := row.Value.F
 		if !row.Value.Float {
 			v = float64(row.Value.I)
 		}
 		rep.Sections = append(rep.Sections, report.Row{Metric: row.Metric, Name: row.Name, Value: v, Int: !row.Value.Float})
-		if row.Metric == "SCHEDULE" {
-			rep.Schedule = &sched
-			switch row.Name {
-			case "Target(ops/sec)":
-				sched.TargetOpsSec = int64(v)
-			case "MeanLag(us)":
-				sched.MeanLagUs = v
-			case "MaxLag(us)":
-				sched.MaxLagUs = int64(v)
-			case "FinalLag(us)":
-				sched.FinalLagUs = int64(v)
-			}
-		}
 	}
 	return rep, nil
 }

@@ -59,13 +59,9 @@ func TestJSONReportGolden(t *testing.T) {
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(350.46728971962617)},
 	}
 	rows = append(rows, c.Total().Rows(mcfg)...)
-	rows = append(rows,
-		measurement.Row{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(400)},
-		measurement.Row{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(12.5)},
-		measurement.Row{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(900)},
-		measurement.Row{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(0)},
-	)
-	rep, err := r.build(c.Total(), rows, start, end, 600)
+	sched := &schedule{target: 400, meanLagUs: 12.5, maxLagUs: 900, finalLagUs: 0}
+	rows = append(rows, sched.rows()...)
+	rep, err := r.build(c.Total(), rows, sched, start, end, 600)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"net"
 	"os"
-	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -78,9 +76,6 @@ func (o *Options) banner() string {
 // stopGrace is how long operations in flight may take to finish once the run
 // is stopped (Ctrl-C, maxexecutiontime) before their context is cancelled.
 const stopGrace = 2 * time.Second
-
-// closeTimeout bounds a session's close, which sends its buffered writes.
-const closeTimeout = 5 * time.Second
 
 // settings are the Client-level properties of §1.3.
 type settings struct {
@@ -185,33 +180,6 @@ func parseSettings(p *props.Properties) (*settings, error) {
 	}
 	s.promAddr = p.String("prometheus.addr", "")
 	return s, nil
-}
-
-// maxThreads bounds threadcount before any worker is built: each holds its
-// session, recorders and buffers, and far more than this would exhaust memory
-// instead of failing with a message.
-const maxThreads = 100_000
-
-// worker is one client thread.
-type worker struct {
-	id       int
-	closeErr error // the session's Close, for Run to report
-	opCount  int64 // 0: until stopped
-	session  *measurement.Session
-	wl       *workload.Worker
-	done     atomic.Int64 // operations done, published every few operations
-	_        [56]byte     // keep neighbours' counters off this cache line
-	finished int64
-	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
-	warmOps  int64 // operations done during the warm-up
-	// Transactions that succeeded (see successful), in all and during the
-	// warm-up.
-	succeeded, warmSucceeded int64
-	start                    int64 // Now value the worker's schedule starts from
-	warming                  bool  // still in the warm-up
-
-	// How far behind the -target schedule operations started (ns).
-	lagSum, lagMax, lagLast int64
 }
 
 // Run runs one phase and writes its report. It returns after the report is
@@ -364,26 +332,14 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	fmt.Fprintln(o.Stderr, "Starting test.")
-	var gcStart runtime.MemStats
-	runtime.ReadMemStats(&gcStart)
-	start := time.Now()
-	startNs := measurement.Now()
-	// The GC rows, like the others, leave the warm-up out: the figures at its
-	// end replace those at the start.
-	var gcMu sync.Mutex
-	var gcTimer *time.Timer
-	if s.warmup > 0 {
-		fmt.Fprintf(o.Stderr, "Warm-up: the first %s are not measured.\n", s.warmup)
+	gc := startGCWindow()
+	wu := startWarmup(s.warmup)
+	if wu.on() {
+		fmt.Fprintf(o.Stderr, "Warm-up: the first %s are not measured.\n", wu.length)
 		for _, w := range workers {
-			w.warmEnd = startNs + int64(s.warmup)
+			w.warmEnd = wu.endNs()
 		}
-		gcTimer = time.AfterFunc(s.warmup, func() {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			gcMu.Lock()
-			gcStart = ms
-			gcMu.Unlock()
-		})
+		gc.skip(wu)
 	}
 
 	if s.maxExecution > 0 {
@@ -394,14 +350,14 @@ func Run(ctx context.Context, o Options) error {
 	if !s.status && s.progress != "false" {
 		fd := terminal(rawStderr)
 		if s.progress == "true" || (fd >= 0 && os.Getenv("TERM") != "dumb") {
-			pl = newProgressLine(o.Stderr, fd, s, workers, start)
+			pl = newProgressLine(o.Stderr, fd, s, workers, wu)
 			causes.SetSay(pl.message)
 		}
 	}
-	rep.start(s.status, start, startNs, pl)
+	rep.start(s.status, wu, pl)
 	var status *statusTicker
 	if s.status {
-		status = startStatus(rep.statusOut(), s, collector, workers, start)
+		status = startStatus(rep.statusOut(), s, collector, workers, wu.start)
 	}
 	var timer *time.Timer
 	timerDone := make(chan struct{}) // closed when the time limit's callback has finished writing
@@ -418,17 +374,14 @@ func Run(ctx context.Context, o Options) error {
 		})
 	}
 
-	var tick int64 // ns between one worker's operations; 0 is unthrottled
-	if s.target > 0 {
-		// Per worker, from the requested thread count as the reference does.
-		tick = int64(float64(time.Second) * float64(s.threads) / float64(s.target))
-	}
+	tick := tickFor(s.target, s.threads)
 	var wg sync.WaitGroup
 	for _, w := range workers {
+		w.pace = pacer{tick: tick, spin: s.spin}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(opCtx, wl, s, mcfg, tick)
+			w.run(opCtx, wl, s, mcfg)
 		}()
 	}
 	wg.Wait()
@@ -447,25 +400,16 @@ func Run(ctx context.Context, o Options) error {
 			fmt.Fprintf(o.Stderr, "worker %d: cleanup: %v\n", w.id, w.closeErr)
 		}
 	}
-	var gcEnd runtime.MemStats
-	runtime.ReadMemStats(&gcEnd)
-	if gcTimer != nil {
-		gcTimer.Stop()
-	}
-	gcMu.Lock()
-	defer gcMu.Unlock()
+	gcStart, gcEnd := gc.end()
 
 	if pl != nil {
 		pl.finish(end)
 	}
 	// With a warm-up, the run time, the throughput and the operations cover
 	// the measured part only.
-	measured := start.Add(s.warmup)
-	if measured.After(end) {
-		measured = end
-		if s.warmup > 0 {
-			fmt.Fprintln(o.Stderr, "Warning: the run ended during the warm-up: nothing was measured.")
-		}
+	measured := wu.measuredFrom(end)
+	if wu.on() && wu.end().After(end) {
+		fmt.Fprintln(o.Stderr, "Warning: the run ended during the warm-up: nothing was measured.")
 	}
 	var ops, succeeded, inserted int64
 	for _, w := range workers {
@@ -484,10 +428,10 @@ func Run(ctx context.Context, o Options) error {
 	closeErr := closeDB()
 
 	rows := overallRows(end.Sub(measured), ops, &gcStart, &gcEnd)
-	if s.warmup > 0 {
+	if wu.on() {
 		// After the reference's two OVERALL rows, so parsers keyed on them
 		// keep working.
-		rep.warmupMs = measured.Sub(start).Milliseconds()
+		rep.warmupMs = measured.Sub(wu.start).Milliseconds()
 		rows = slices.Insert(rows, 2, measurement.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(rep.warmupMs)})
 	}
 	// Ours, after the reference's OVERALL rows: a dead cluster that fails
@@ -495,13 +439,15 @@ func Run(ctx context.Context, o Options) error {
 	rows = slices.Insert(rows, overallEnd(rows), measurement.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
 		Value: export.Float(rate(succeeded, end.Sub(measured)))})
 	rows = append(rows, total.Rows(mcfg)...)
+	var sched *schedule
 	if tick > 0 {
-		rows = append(rows, scheduleRows(s.target, ops, workers)...)
+		sched = newSchedule(s.target, ops, workers)
+		rows = append(rows, sched.rows()...)
 	}
 	for _, st := range stats {
 		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
-	err = rep.finish(total, rows, measured, end, ops)
+	err = rep.finish(total, rows, sched, measured, end, ops)
 	causes.WriteSummary(o.Stderr)
 	if err != nil {
 		return err
@@ -533,27 +479,6 @@ func rate(n int64, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
-// scheduleRows makes coordinated omission visible: how far behind the
-// -target schedule operations started. Intended latency includes this lag.
-func scheduleRows(target, ops int64, workers []*worker) []measurement.Row {
-	var sum, maxLag, final int64
-	for _, w := range workers {
-		sum += w.lagSum
-		maxLag = max(maxLag, w.lagMax)
-		final = max(final, w.lagLast)
-	}
-	mean := 0.0
-	if ops > 0 {
-		mean = float64(sum) / float64(ops) / 1000
-	}
-	return []measurement.Row{
-		{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(target)},
-		{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(mean)},
-		{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(maxLag / 1000)},
-		{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(final / 1000)},
-	}
-}
-
 func statValue(v any) export.Value {
 	switch x := v.(type) {
 	case int:
@@ -566,123 +491,6 @@ func statValue(v any) export.Value {
 		return export.Float(x)
 	}
 	return export.Float(math.NaN())
-}
-
-// run is one worker's loop. With a target rate, operation k is due at
-// start + k*tick; a worker that is behind runs back to back until it has
-// caught up, as in the reference, and each operation's intended start time
-// is its due time.
-func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config, tick int64) {
-	defer func() {
-		w.done.Store(w.finished)
-		// Reported by Run after the join: workers must not share a writer.
-		// The close sends what the session buffered, so it gets a context
-		// of its own: a stop (Ctrl-C, the time limit) cancels ctx, and the
-		// buffered writes, already counted as BATCHED_OK, must still go out
-		// or be counted as lost.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
-		defer cancel()
-		w.closeErr = w.session.Close(cctx)
-	}()
-	if tick >= int64(time.Millisecond) {
-		// Spread workers over the first tick so they do not fire together.
-		time.Sleep(time.Duration(rand.Int64N(tick)))
-	}
-	w.start = measurement.Now()
-	// During the warm-up the worker reads the clock before each operation
-	// and compares it with its read-only warmEnd; after it, nothing.
-	w.warming = w.warmEnd > 0
-	w.session.Recorder().SetWarmup(w.warming)
-	loop := func() { w.loop(ctx, wl, s, mcfg, tick) }
-	for !w.session.Guard(ctx, loop) {
-		// The binding panicked: that operation was counted as an ERROR and
-		// the rest of its transaction abandoned. The transaction is done.
-		if ctx.Err() != nil {
-			break
-		}
-		w.finished++
-		w.session.Recorder().Operation()
-		w.done.Store(w.finished)
-	}
-	if w.warming {
-		w.warmOps = w.finished
-		w.warmSucceeded = w.succeeded
-		w.lagSum, w.lagMax, w.lagLast = 0, 0, 0
-	}
-	w.session.Intended = 0
-}
-
-// loop runs transactions until the worker is done. It may be cut short by a
-// binding's panic (see measurement.Session.Guard) and called again: all it
-// needs to go on is in w.
-func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config, tick int64) {
-	trackIntended := mcfg.Interval != measurement.IntervalOp
-	start, n, warming := w.start, w.finished, w.warming
-	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {
-		if warming && measurement.Now() >= w.warmEnd {
-			warming = false
-			w.warming = false
-			w.session.Recorder().SetWarmup(false)
-			w.warmOps = n
-			w.warmSucceeded = w.succeeded
-			w.lagSum, w.lagMax = 0, 0
-		}
-		if tick > 0 {
-			due := start + n*tick
-			if now := measurement.Now(); due > now {
-				sleepUntil(due, s.spin)
-				w.lagLast = 0
-			} else {
-				lag := now - due
-				w.lagSum += lag
-				w.lagLast = lag
-				if lag > w.lagMax {
-					w.lagMax = lag
-				}
-			}
-			if trackIntended {
-				w.session.Intended = due
-			}
-		}
-		// A transaction succeeded when none of its operations failed
-		// (OK, BATCHED_OK or NOT_FOUND); a load's insert when the record
-		// went in, after retries if need be.
-		var ok bool
-		failed, inserted := w.session.Failed, w.session.Inserted
-		if s.transactions {
-			ok = w.wl.DoTransaction(ctx)
-		} else {
-			ok = w.wl.DoInsert(ctx)
-		}
-		if !ok {
-			return
-		}
-		if ctx.Err() != nil {
-			return // the last operation was interrupted and is not counted
-		}
-		if s.transactions && w.session.Failed == failed || !s.transactions && w.session.Inserted > inserted {
-			w.succeeded++
-		}
-		n++
-		w.finished = n
-		w.session.Recorder().Operation()
-		if n&15 == 0 {
-			w.done.Store(n)
-		}
-	}
-}
-
-func sleepUntil(due int64, spin bool) {
-	for {
-		d := due - measurement.Now()
-		if d <= 0 {
-			return
-		}
-		if spin {
-			continue
-		}
-		time.Sleep(time.Duration(d))
-	}
 }
 
 // syncWriter serializes writes from several goroutines.
