@@ -32,10 +32,6 @@ func TestJSONReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := newReporter(Options{Props: p, Binding: "basic"}, s, mcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := measurement.NewCollector(mcfg)
 	rec := c.NewRecorder()
 	for i := int64(1); i <= 300; i++ {
@@ -48,7 +44,7 @@ func TestJSONReportGolden(t *testing.T) {
 	}
 	rec.Measure(measurement.Cleanup, 0, 7000, 0)
 	c.Tick()
-	r.intervals = []report.Interval{
+	intervals := []report.Interval{
 		{StartMs: 0, EndMs: 1000, Ops: 350, ByOp: map[string]int64{"READ": 170, "UPDATE": 180}},
 		{StartMs: 1000, EndMs: 1712, Ops: 250, ByOp: map[string]int64{"READ": 130, "UPDATE": 120}},
 	}
@@ -61,7 +57,8 @@ func TestJSONReportGolden(t *testing.T) {
 	rows = append(rows, c.Total().Rows(mcfg)...)
 	sched := &schedule{target: 400, meanLagUs: 12.5, maxLagUs: 900, finalLagUs: 0}
 	rows = append(rows, sched.rows()...)
-	rep, err := r.build(c.Total(), rows, sched, start, end, 600)
+	m := &measured{start: start, end: end, ops: 600, total: c.Total(), schedule: sched}
+	rep, err := buildJSONReport(&Options{Props: p, Binding: "basic"}, s, mcfg, m, rows, intervals)
 	if err != nil {
 		t.Fatal(err)
 	}
