@@ -256,7 +256,7 @@ func uintOpt(w *words, name string, positive bool, def int) (int, error) {
 		if positive {
 			what = "a positive whole number"
 		}
-		return 0, w.errf(name, "expected %s%s", name, what)
+		return 0, w.errf(name, "expected %sN, N %s", name, what)
 	}
 	return n, nil
 }
