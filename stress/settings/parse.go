@@ -90,26 +90,26 @@ func Parse(args []string) (*Settings, []Note, error) {
 	s := &Settings{}
 	s.Command.Type = cmd
 	switch cmd {
-	case Help:
+	case CmdHelp:
 		topic, err := helpTopic(sections[0].params, sections[1:])
 		if err != nil {
 			return nil, nil, err
 		}
 		s.HelpTopic = topic
 		return s, nil, nil
-	case Version:
+	case CmdVersion:
 		if len(words) > 1 {
 			return nil, nil, &Error{Group: "version", Word: words[1], Reason: "version takes no options"}
 		}
 		return s, nil, nil
-	case Print:
+	case CmdPrint:
 		return parsePrint(s, words)
 	}
 	// "-?" after a command asks for that command's help.
 	for _, sec := range sections[1:] {
 		if sec.name == "-?" {
 			s.HelpTopic = cmd.String()
-			s.Command = CommandSettings{Type: Help}
+			s.Command = CommandSettings{Type: CmdHelp}
 			return s, nil, nil
 		}
 	}
@@ -167,7 +167,7 @@ func Parse(args []string) (*Settings, []Note, error) {
 		notes = append(notes, n...)
 		done[name] = true
 	}
-	if cmd == User && done["-schema"] {
+	if cmd == CmdUser && done["-schema"] {
 		return nil, nil, &Error{Word: "-schema", Reason: "is only for the predefined commands; with user the profile's YAML defines the schema"}
 	}
 	return s, notes, nil
@@ -340,9 +340,9 @@ func parseCommand(s *Settings, name string, params []string) error {
 	c := &s.Command
 	g := &group{name: c.Type.String(), opts: predefinedOpts}
 	switch c.Type {
-	case Mixed:
+	case CmdMixed:
 		g.opts = mixedOpts
-	case User:
+	case CmdUser:
 		g.opts = userOpts
 	}
 	w, err := g.match(c.Type.String(), params)
@@ -423,7 +423,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 			return w.errf("serial-cl=", "expected serial-cl=SERIAL or serial-cl=LOCAL_SERIAL")
 		}
 	}
-	if c.Type != User {
+	if c.Type != CmdUser {
 		if c.KeySize, err = uintOpt(w, "keysize=", true, 10); err != nil {
 			return err
 		}
@@ -431,15 +431,15 @@ func parseCommand(s *Settings, name string, params []string) error {
 			return err
 		}
 	}
-	if c.Type == Mixed || c.Type == User {
+	if c.Type == CmdMixed || c.Type == CmdUser {
 		if c.Clustering, err = distOpt(w, "clustering=", Gaussian(1, 10, 3)); err != nil {
 			return err
 		}
 	}
 	switch c.Type {
-	case Mixed:
+	case CmdMixed:
 		return parseRatios(c, w)
-	case User:
+	case CmdUser:
 		return parseUser(c, w)
 	}
 	return nil
@@ -448,7 +448,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 func parseRatios(c *CommandSettings, w *words) error {
 	inner, ok := w.get("ratio")
 	if !ok {
-		c.Ratios = []CommandRatio{{Read, 1}, {Write, 1}}
+		c.Ratios = []CommandRatio{{CmdRead, 1}, {CmdWrite, 1}}
 		return nil
 	}
 	kvs, err := splitInner(w.group, w.word["ratio"], inner)
@@ -460,13 +460,13 @@ func parseRatios(c *CommandSettings, w *words) error {
 		var cmd Command
 		switch strings.ToLower(kv.Key) {
 		case "read":
-			cmd = Read
+			cmd = CmdRead
 		case "write":
-			cmd = Write
+			cmd = CmdWrite
 		case "counter_write":
-			cmd = CounterWrite
+			cmd = CmdCounterWrite
 		case "counter_read":
-			cmd = CounterRead
+			cmd = CmdCounterRead
 		default:
 			return w.errf("ratio", "unknown operation %s; expected read, write, counter_write or counter_read", show(kv.Key))
 		}
@@ -476,7 +476,7 @@ func parseRatios(c *CommandSettings, w *words) error {
 		weights[cmd], _ = strconv.ParseFloat(kv.Value, 64)
 	}
 	total := 0.0
-	for _, cmd := range []Command{Read, Write, CounterWrite, CounterRead} {
+	for _, cmd := range []Command{CmdRead, CmdWrite, CmdCounterWrite, CmdCounterRead} {
 		if wt, ok := weights[cmd]; ok {
 			c.Ratios = append(c.Ratios, CommandRatio{cmd, wt})
 			total += wt
@@ -527,15 +527,15 @@ func parseUser(c *CommandSettings, w *words) error {
 func setDefaults(s *Settings) {
 	c := s.Command
 	// SettingsRate: writes with a count run 200 threads, all else ramps.
-	if (c.Type == Write || c.Type == CounterWrite) && c.Stop == StopCount && c.Count > 0 {
+	if (c.Type == CmdWrite || c.Type == CmdCounterWrite) && c.Stop == StopCount && c.Count > 0 {
 		s.Rate = RateSettings{Threads: 200}
 	} else {
 		s.Rate = RateSettings{MinThreads: 4, MaxThreads: 1000, Auto: true}
 	}
 	// SettingsPopulation: the range is n=, or 1M when the run has no count.
 	s.Population = PopulationSettings{SeqMin: 1, SeqMax: popLimit(c), Wrap: true}
-	insertOnly := c.Type == User && len(c.Ops) == 1 && strings.EqualFold(c.Ops[0].Op, "insert")
-	if !(c.Type == Write || c.Type == CounterWrite || insertOnly) {
+	insertOnly := c.Type == CmdUser && len(c.Ops) == 1 && strings.EqualFold(c.Ops[0].Op, "insert")
+	if !(c.Type == CmdWrite || c.Type == CmdCounterWrite || insertOnly) {
 		d := Gaussian(1, popLimit(c), 3)
 		s.Population = PopulationSettings{Dist: &d}
 	}
@@ -548,7 +548,7 @@ func setDefaults(s *Settings) {
 	s.Node = NodeSettings{Nodes: []string{"localhost"}}
 	s.Schema = SchemaSettings{Keyspace: "keyspace1", ReplicationStrategy: ntsClass,
 		ReplicationOptions: []KV{{"replication_factor", "1"}}}
-	if c.Type == User {
+	if c.Type == CmdUser {
 		s.Schema.Keyspace = "" // the profile names it
 	}
 	s.Transport = TransportSettings{Factory: defaultFactory, SSLProtocol: "TLS", SSLAlgorithm: "SunX509",
@@ -649,7 +649,7 @@ func parsePop(s *Settings, params []string) ([]Note, error) {
 		if d, err = distOpt(w, "dist=", d); err != nil {
 			return nil, err
 		}
-		if !w.has("dist=") && (s.Command.Type == Write || s.Command.Type == CounterWrite) {
+		if !w.has("dist=") && (s.Command.Type == CmdWrite || s.Command.Type == CmdCounterWrite) {
 			notes = append(notes, Note{Option: "-pop", Text: "without seq= the keys are drawn from dist=" + d.String() + ", as the original does; add seq=1.." + strconv.FormatInt(popLimit(s.Command), 10) + " to write them in sequence"})
 		}
 		p.Dist = &d

@@ -71,7 +71,7 @@ func splitShell(line string) ([]string, error) {
 func defaults(c Command) *Settings {
 	s := &Settings{}
 	s.Command.Type = c
-	if c == User {
+	if c == CmdUser {
 		s.Command.Ops = []OpRatio{{"q", 1}}
 	}
 	setDefaults(s)
@@ -96,11 +96,11 @@ func short(s *Settings) string {
 	}
 	c := s.Command
 	switch c.Type {
-	case Help:
+	case CmdHelp:
 		return fmt.Sprintf("help topic=%q\n", s.HelpTopic)
-	case Print:
+	case CmdPrint:
 		return fmt.Sprintf("print dist=%s (%s)\n", s.PrintDist, s.PrintDist.describe())
-	case Version:
+	case CmdVersion:
 		return "version\n"
 	}
 	fmt.Fprintf(&b, "command: %s", c.Type)
@@ -113,10 +113,10 @@ func short(s *Settings) string {
 		fmt.Fprintf(&b, " err<%g n>%d n<%d", c.TargetUncertainty, c.MinMeasurements, c.MaxMeasurements)
 	}
 	fmt.Fprintf(&b, " cl=%s serial-cl=%s truncate=%s warmup=%t", c.CL, c.SerialCL, c.Truncate, !c.NoWarmup)
-	if c.Type != User {
+	if c.Type != CmdUser {
 		fmt.Fprintf(&b, " keysize=%d add=%s", c.KeySize, c.Add)
 	}
-	if c.Type == Mixed || c.Type == User {
+	if c.Type == CmdMixed || c.Type == CmdUser {
 		fmt.Fprintf(&b, " clustering=%s", c.Clustering)
 	}
 	for _, r := range c.Ratios {
@@ -209,7 +209,7 @@ func TestParse(t *testing.T) {
 		for _, n := range notes {
 			fmt.Fprintf(&out, "note: %s\n", n)
 		}
-		if s.Command.Type <= User {
+		if s.Command.Type <= CmdUser {
 			_ = s.String() // must not panic
 		}
 		out.WriteString("\n")

@@ -41,19 +41,19 @@ func (s *Settings) String() string {
 	} else {
 		p("  Target Uncertainty: not applicable")
 	}
-	if c.Type != User {
+	if c.Type != CmdUser {
 		p("  Key Size (bytes): %d", c.KeySize)
 		p("  Counter Increment Distibution: add=%s", c.Add)
 	}
 	switch c.Type {
-	case Mixed:
+	case CmdMixed:
 		var kv []string
 		for _, r := range c.Ratios {
 			kv = append(kv, strings.ToUpper(r.Command.String())+"="+javaDouble(r.Weight))
 		}
 		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
 		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
-	case User:
+	case CmdUser:
 		var kv []string
 		for _, r := range c.Ops {
 			kv = append(kv, r.Op+"="+javaDouble(r.Weight))
@@ -108,7 +108,7 @@ func (s *Settings) String() string {
 		p("  Batch Type: not batching")
 	}
 
-	if c.Type != User {
+	if c.Type != CmdUser {
 		col := s.Columns
 		p("Columns:")
 		p("  Max Columns Per Key: %d", col.Count.Max)

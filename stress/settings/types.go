@@ -12,15 +12,15 @@ type Command int
 
 // The commands of the original's Command.java. Legacy is not offered.
 const (
-	Read Command = iota
-	Write
-	Mixed
-	CounterWrite
-	CounterRead
-	User
-	Help
-	Print
-	Version
+	CmdRead Command = iota
+	CmdWrite
+	CmdMixed
+	CmdCounterWrite
+	CmdCounterRead
+	CmdUser
+	CmdHelp
+	CmdPrint
+	CmdVersion
 )
 
 var commandNames = [...]string{"read", "write", "mixed", "counter_write", "counter_read", "user", "help", "print", "version"}
@@ -34,20 +34,20 @@ func (c Command) String() string {
 
 // Updates says whether the command writes (the original's Command.updates).
 func (c Command) Updates() bool {
-	return c == Write || c == Mixed || c == CounterWrite || c == User
+	return c == CmdWrite || c == CmdMixed || c == CmdCounterWrite || c == CmdUser
 }
 
 // Predefined says whether the command uses the built-in standard1/counter1
 // tables, so that -col, keysize= and add= apply.
-func (c Command) Predefined() bool { return c <= CounterRead && c != User }
+func (c Command) Predefined() bool { return c <= CmdCounterRead && c != CmdUser }
 
 // commandAliases: each name, its form without '_', and the extra name
 // (insert, counter_add, counter_get) with and without '_', as Command.java.
 var commandAliases = map[string]Command{
-	"read": Read, "write": Write, "insert": Write, "mixed": Mixed,
-	"counter_write": CounterWrite, "counterwrite": CounterWrite, "counter_add": CounterWrite, "counteradd": CounterWrite,
-	"counter_read": CounterRead, "counterread": CounterRead, "counter_get": CounterRead, "counterget": CounterRead,
-	"user": User, "help": Help, "-?": Help, "print": Print, "version": Version,
+	"read": CmdRead, "write": CmdWrite, "insert": CmdWrite, "mixed": CmdMixed,
+	"counter_write": CmdCounterWrite, "counterwrite": CmdCounterWrite, "counter_add": CmdCounterWrite, "counteradd": CmdCounterWrite,
+	"counter_read": CmdCounterRead, "counterread": CmdCounterRead, "counter_get": CmdCounterRead, "counterget": CmdCounterRead,
+	"user": CmdUser, "help": CmdHelp, "-?": CmdHelp, "print": CmdPrint, "version": CmdVersion,
 }
 
 // ConsistencyLevel is a CQL consistency level.
