@@ -1,0 +1,315 @@
+package settings
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// String renders the settings block the original prints before a run
+// (StressSettings.printSettings and each Settings*.printSettings), line for
+// line, with its quirks: "null" for unset values, Thread Count -1 for a ramp
+// without auto, "Distibution". Distributions the original echoes as typed
+// (add=, clustering=) are shown in canonical form. For user, the profile
+// block that follows in the original is left to whoever loads the profiles.
+func (s *Settings) String() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	c := s.Command
+	p("******************** Stress Settings ********************")
+	p("Command:")
+	p("  Type: %s", c.Type)
+	count := int64(-1)
+	if c.Stop == StopCount {
+		count = c.Count
+	}
+	p("  Count: %s", thousands(count))
+	if c.Stop == StopDuration {
+		n, unit := durationUnits(c.Duration)
+		p("  Duration: %s %s", thousands(n), unit)
+	}
+	p("  No Warmup: %t", c.NoWarmup)
+	p("  Consistency Level: %s", c.CL)
+	p("  Serial Consistency Level: %s", c.SerialCL)
+	if c.Stop == StopUncertainty {
+		p("  Target Uncertainty: %.3f", c.TargetUncertainty)
+		p("  Minimum Uncertainty Measurements: %s", thousands(int64(c.MinMeasurements)))
+		p("  Maximum Uncertainty Measurements: %s", thousands(int64(c.MaxMeasurements)))
+	} else {
+		p("  Target Uncertainty: not applicable")
+	}
+	if c.Type != CmdUser {
+		p("  Key Size (bytes): %d", c.KeySize)
+		p("  Counter Increment Distibution: add=%s", c.Add)
+	}
+	switch c.Type {
+	case CmdMixed:
+		var kv []string
+		for _, r := range c.Ratios {
+			kv = append(kv, strings.ToUpper(r.Command.String())+"="+javaDouble(r.Weight))
+		}
+		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
+		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
+	case CmdUser:
+		var kv []string
+		for _, r := range c.Ops {
+			kv = append(kv, r.Op+"="+javaDouble(r.Weight))
+		}
+		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
+		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
+		p("  Profile File(s): %s", strings.Join(c.Profiles, ","))
+	}
+
+	r := s.Rate
+	p("Rate:")
+	p("  Auto: %t", r.Auto)
+	if r.Auto {
+		p("  Min Threads: %d", r.MinThreads)
+		p("  Max Threads: %d", r.MaxThreads)
+	} else {
+		tc := r.Threads
+		if r.Ramp() {
+			tc = -1
+		}
+		p("  Thread Count: %d", tc)
+		p("  OpsPer Sec: %d", r.OpsPerSecond)
+	}
+
+	pop := s.Population
+	p("Population:")
+	if pop.Dist != nil {
+		p("  Distribution: %s", pop.Dist.describe())
+	} else {
+		p("  Sequence: %d..%d", pop.SeqMin, pop.SeqMax)
+	}
+	if pop.ReadLookback != nil {
+		p("  Read Look Back: %s", pop.ReadLookback.describe())
+	}
+	p("  Order: %s", pop.Order)
+	p("  Wrap: %t", pop.Wrap)
+
+	in := s.Insert
+	p("Insert:")
+	p("  Revisits: %s", in.Revisit.describe())
+	p("  Visits: %s", in.Visits.describe())
+	if in.Partitions != nil {
+		p("  Batchsize: %s", in.Partitions.describe())
+		if in.SelectRatio != nil {
+			p("  Select Ratio: %s", in.SelectRatio.describe())
+		}
+	}
+	p("  Row Population Ratio: %s", in.RowPopulationRatio.describe())
+	if in.BatchType != BatchNone {
+		p("  Batch Type: %s", in.BatchType)
+	} else {
+		p("  Batch Type: not batching")
+	}
+
+	if c.Type != CmdUser {
+		col := s.Columns
+		p("Columns:")
+		p("  Max Columns Per Key: %d", col.Count.Max)
+		p("  Column Names: [%s]", strings.Join(col.ColumnNames(), ", "))
+		p("  Comparator: %s", col.Comparator)
+		if col.Timestamp != nil {
+			p("  Timestamp: %d", *col.Timestamp)
+		} else {
+			p("  Timestamp: null")
+		}
+		p("  Variable Column Count: %t", col.Count.Min < col.Count.Max)
+		p("  Slice: %t", col.Slice)
+		p("  Size Distribution: %s", col.Size.describe())
+		if len(col.Names) > 0 {
+			p("  Count Distribution: Count:  fixed=%d", len(col.Names))
+		} else {
+			p("  Count Distribution: %s", col.Count.describe())
+		}
+	}
+
+	e := s.Errors
+	p("Errors:")
+	p("  Ignore: %t", e.Ignore)
+	p("  Fail fast setting: %t", e.FailFast)
+	p("  Tries: %d", e.Tries())
+	if e.DelayPolicy != DelayConstant || e.MinDelay != 0 {
+		p("  RetryPolicy: %s", e.DelayPolicy)
+		p("  Minimum Delay: %s MILLISECONDS", thousands(e.MinDelay.Milliseconds()))
+		if e.DelayPolicy != DelayConstant {
+			p("  Maximum Delay: %s MILLISECONDS", thousands(e.MaxDelay.Milliseconds()))
+		}
+	}
+
+	l := s.Log
+	p("Log:")
+	p("  No Summary: %t", l.NoSummary)
+	p("  No Settings: %t", l.NoSettings)
+	p("  File: %s", orNull(l.File))
+	p("  Interval Millis: %d", l.Interval.Milliseconds())
+	p("  Level: %s", l.Level)
+
+	m := s.Mode
+	p("Mode:")
+	p("  API: %s", m.API)
+	if m.Prepared {
+		p("  Connection Style: CQL_PREPARED")
+	} else {
+		p("  Connection Style: CQL")
+	}
+	p("  CQL Version: CQL3")
+	if m.ProtocolVersion == 0 {
+		p("  Protocol Version: DEFAULT")
+	} else {
+		p("  Protocol Version: %d", m.ProtocolVersion)
+	}
+	p("  Username: %s", orNull(m.User))
+	if m.Password != "" {
+		p("  Password: *suppressed*")
+	} else {
+		p("  Password: null")
+	}
+	p("  Auth Provide Class: %s", orNull(m.AuthProvider))
+	if m.MaxPending > 0 {
+		p("  Max Pending Per Connection: %d", m.MaxPending)
+	} else {
+		p("  Max Pending Per Connection: null")
+	}
+	p("  Connections Per Host: %d", m.ConnectionsPerHost)
+	p("  Request Timeout: %d ms", m.RequestTimeout.Milliseconds())
+	p("  Compression: %s", m.Compression)
+
+	n := s.Node
+	p("Node:")
+	if n.File != "" && len(n.Nodes) == 0 {
+		p("  Nodes: (file %s)", n.File)
+	} else {
+		p("  Nodes: [%s]", strings.Join(n.Nodes, ", "))
+	}
+	p("  Is White List: %t", n.WhiteList)
+	p("  Datacenter: %s", orNull(n.Datacenter))
+	p("  Rack: %s", orNull(n.Rack))
+	p("  Load Balance: %s", n.LoadBalance)
+	if n.RemoteDCHosts > 0 {
+		p("  Remote DC Hosts: %d", n.RemoteDCHosts)
+	} else {
+		p("  Remote DC Hosts: disabled")
+	}
+
+	sc := s.Schema
+	p("Schema:")
+	p("  Keyspace: %s", orNull(sc.Keyspace))
+	p("  Replication Strategy: %s", sc.ReplicationStrategy)
+	p("  Replication Strategy Options: %s", javaMap(sc.ReplicationOptions))
+	p("  Storage Options: %s", javaMap(sc.StorageOptions))
+	p("  Table Compression: %s", orNull(sc.Compression))
+	p("  Table Compaction Strategy: %s", orNull(sc.CompactionStrategy))
+	p("  Table Compaction Strategy Options: %s", javaMap(sc.CompactionOptions))
+
+	t := s.Transport
+	p("Transport:")
+	p("  factory=%s; truststore=%s; truststore-password=%s; keystore=%s; keystore-password=%s; ssl-protocol=%s; ssl-alg=%s; store-type=%s; ssl-ciphers=%s; hostname-verification=%t; ",
+		t.Factory, orNull(t.TrustStore), orNull(t.TrustStorePassword), orNull(t.KeyStore), orNull(t.KeyStorePassword),
+		t.SSLProtocol, t.SSLAlgorithm, t.StoreType, strings.Join(t.Ciphers, ","), t.HostnameVerification)
+
+	p("Port:")
+	p("  Native Port: %d", s.Port.Native)
+	p("  Thrift Port: %d", s.Port.Thrift)
+	p("  JMX Port: %d", s.Port.JMX)
+	p("Send To Daemon:")
+	p("  *not set*")
+	g := s.Graph
+	p("Graph:")
+	p("  File: %s", orNull(g.File))
+	p("  Revision: %s", g.Revision)
+	p("  Title: %s", orNull(g.Title))
+	p("  Operation: %s", g.Op)
+	p("TokenRange:")
+	p("  Wrap: %t", s.TokenRange.Wrap)
+	p("  Split Factor: %d", s.TokenRange.SplitFactor)
+	p("")
+	return b.String()
+}
+
+// ReadNodeFile fills Nodes from File (one host per line, blank lines
+// skipped), as the original does while parsing -node file=.
+func (n *NodeSettings) ReadNodeFile() error {
+	if n.File == "" {
+		return nil
+	}
+	f, err := os.Open(n.File)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var nodes []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			nodes = append(nodes, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(nodes) == 0 {
+		return fmt.Errorf("-node file=%s: no nodes in the file", n.File)
+	}
+	n.Nodes = nodes
+	return nil
+}
+
+func orNull(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return s
+}
+
+// thousands formats like Java's %,d.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, ch := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// durationUnits renders d in the largest whole TimeUnit, as the original
+// keeps the unit typed (3m prints as 3 MINUTES).
+func durationUnits(d time.Duration) (int64, string) {
+	switch {
+	case d%time.Hour == 0:
+		return int64(d / time.Hour), "HOURS"
+	case d%time.Minute == 0:
+		return int64(d / time.Minute), "MINUTES"
+	}
+	return int64(d / time.Second), "SECONDS"
+}
+
+// javaDouble formats like Java's Double.toString for the weights users type.
+func javaDouble(f float64) string {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+func javaMap(kvs []KV) string {
+	var parts []string
+	for _, kv := range kvs {
+		parts = append(parts, kv.Key+"="+kv.Value)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
