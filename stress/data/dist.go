@@ -321,13 +321,34 @@ func parseSeq(p []string) (*Dist, error) {
 	return &Dist{kind: Seq, min: lo, max: hi, seq: new(atomic.Int64)}, nil
 }
 
-// source is what sampling needs from a random stream. *rand.Rand provides
-// it for population sampling; jrand provides it bit for bit as Java's
-// Random (with commons-math3's exponential algorithm) for seeded values.
-type source interface {
-	Float64() float64
-	NormFloat64() float64
-	ExpFloat64() float64
+// source is the random stream a draw uses: the caller's *rand.Rand for
+// population sampling, or a jrand, bit for bit Java's Random (with
+// commons-math3's exponential algorithm), for seeded values. A struct rather
+// than an interface so that a jrand on the caller's stack stays there.
+type source struct {
+	j *jrand
+	g *rand.Rand
+}
+
+func (s source) Float64() float64 {
+	if s.j != nil {
+		return s.j.Float64()
+	}
+	return s.g.Float64()
+}
+
+func (s source) NormFloat64() float64 {
+	if s.j != nil {
+		return s.j.NormFloat64()
+	}
+	return s.g.NormFloat64()
+}
+
+func (s source) ExpFloat64() float64 {
+	if s.j != nil {
+		return s.j.ExpFloat64()
+	}
+	return s.g.ExpFloat64()
 }
 
 // bound is DistributionBoundApache: truncate, then clamp.
@@ -386,7 +407,9 @@ func (d *Dist) sample(src source, seq *atomic.Int64, seqLocal *int64) int64 {
 	case Exp, Extreme:
 		return d.offset(d.raw(src))
 	case QExtreme:
-		q := d.quanta(d.offset(d.raw(src)))
+		// The original indexes bounds[-1] (and throws) when the draw is
+		// exactly min; that draw belongs to the first bucket here.
+		q := max(d.quanta(d.offset(d.raw(src))), 0)
 		return d.bounds[q] + javaLong(src.Float64()*float64(d.bounds[q+1]-d.bounds[q]))
 	case Seq:
 		var n int64
@@ -421,13 +444,13 @@ func (d *Dist) invert(v int64) int64 {
 
 // Next draws one value using r; it never blocks.
 func (d *Dist) Next(r *rand.Rand) int64 {
-	return d.invert(d.sample(r, d.seq, nil))
+	return d.invert(d.sample(source{g: r}, d.seq, nil))
 }
 
 // NextFloat is the original's nextDouble, which ratio distributions use:
 // the delegate's sample clamped but not truncated.
 func (d *Dist) NextFloat(r *rand.Rand) float64 {
-	v := d.sampleFloat(r, d.seq, nil)
+	v := d.sampleFloat(source{g: r}, d.seq, nil)
 	if d.inverted {
 		return float64(d.wmax) - (v - float64(d.wmin))
 	}
@@ -516,7 +539,7 @@ func (s *Seeded) SetSeed(seed int64) {
 
 // Next is Distribution.next.
 func (s *Seeded) Next() int64 {
-	return s.d.invert(s.d.sample(&s.r, nil, &s.seq))
+	return s.d.invert(s.d.sample(source{j: &s.r}, nil, &s.seq))
 }
 
 // Ratio is a ratio distribution, DIST/divisor (generate/RatioDistribution.java):

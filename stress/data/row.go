@@ -39,9 +39,9 @@ func AppendKey(dst []byte, idx int64, size int) []byte {
 	var r jrand
 	r.setSeed(idx ^ keySalt)
 	// The first draw seeds the size distribution, FIXED(keysize) here.
-	identity.sample(&r, nil, nil)
+	identity.sample(source{j: &r}, nil, nil)
 	for i := 0; i < size; i += 16 {
-		v := identity.sample(&r, nil, nil)
+		v := identity.sample(source{j: &r}, nil, nil)
 		for j := 0; j < 16 && i+j < size; j++ {
 			n := byte(v & 15)
 			if n < 10 {
@@ -128,7 +128,7 @@ func (c *Columns) MaxSize() int { return c.max }
 func (c *Columns) AppendValue(dst []byte, col int, keySeed int64) []byte {
 	var r jrand
 	r.setSeed(keySeed ^ c.salts[col])
-	seed := identity.sample(&r, nil, nil)
+	seed := identity.sample(source{j: &r}, nil, nil)
 	sz := c.size.Seeded()
 	sz.SetSeed(seed)
 	var f fasterRandom
