@@ -124,11 +124,11 @@ func parseFloat(s string) (float64, error) { return strconv.ParseFloat(strings.T
 // does, with the same names, aliases and degenerate cases: a range with
 // min == max is FIXED(min) (except for SEQ, where it is an error), and
 // "weibull", though listed in the original's help, is not a known name
-// there either.
+// there either. Errors keep the original's wording, lowercased.
 func ParseDist(spec string) (*Dist, error) {
 	m := distFull.FindStringSubmatch(spec)
 	if m == nil {
-		return nil, fmt.Errorf("Illegal distribution specification: %s", spec)
+		return nil, fmt.Errorf("illegal distribution specification: %s", spec)
 	}
 	params := distArgs.FindAllString(m[3], -1)
 	var d *Dist
@@ -149,7 +149,7 @@ func ParseDist(spec string) (*Dist, error) {
 	case "seq":
 		d, err = parseSeq(params)
 	default:
-		return nil, fmt.Errorf("Illegal distribution type: %s", m[2])
+		return nil, fmt.Errorf("illegal distribution type: %s", m[2])
 	}
 	if err != nil {
 		return nil, err
@@ -173,17 +173,17 @@ func fixedDist(v int64) *Dist { return &Dist{kind: Fixed, min: v, max: v} }
 
 func parseFixed(p []string) (*Dist, error) {
 	if len(p) != 1 {
-		return nil, fmt.Errorf("Invalid parameter list for fixed distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for fixed distribution: %v", p)
 	}
 	v, err := ParseLong(p[0])
 	if err != nil {
-		return nil, fmt.Errorf("Invalid parameter list for fixed distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for fixed distribution: %v", p)
 	}
 	return fixedDist(v), nil
 }
 
 func parseUniform(p []string) (*Dist, error) {
-	bad := fmt.Errorf("Invalid parameter list for uniform distribution: %v", p)
+	bad := fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
 	if len(p) != 1 {
 		return nil, bad
 	}
@@ -202,10 +202,10 @@ func parseUniform(p []string) (*Dist, error) {
 
 func parseGaussian(p []string) (*Dist, error) {
 	if len(p) < 1 || len(p) > 3 {
-		return nil, fmt.Errorf("Invalid parameter list for gaussian distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for gaussian distribution: %v", p)
 	}
 	// The original reports every later failure with this (uniform) text.
-	bad := fmt.Errorf("Invalid parameter list for uniform distribution: %v", p)
+	bad := fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
 	lo, hi, err := parseRange(p[0])
 	if err != nil {
 		return nil, bad
@@ -244,11 +244,11 @@ func edgeQuantile(delta int64) float64 { return 1 - math.Sqrt(1/float64(delta)) 
 
 func parseExp(p []string) (*Dist, error) {
 	if len(p) != 1 {
-		return nil, fmt.Errorf("Invalid parameter list for gaussian distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for gaussian distribution: %v", p)
 	}
 	lo, hi, err := parseRange(p[0])
 	if err != nil {
-		return nil, fmt.Errorf("Invalid parameter list for uniform distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
 	}
 	if lo == hi {
 		return fixedDist(lo), nil
@@ -256,7 +256,7 @@ func parseExp(p []string) (*Dist, error) {
 	q := edgeQuantile(hi - lo)
 	mean := float64(hi-lo) / -math.Log(1-q)
 	if !(mean > 0) {
-		return nil, fmt.Errorf("Invalid parameter list for uniform distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
 	}
 	return &Dist{kind: Exp, min: lo, max: hi, mean: mean}, nil
 }
@@ -267,7 +267,7 @@ func parseExtreme(p []string, quantized bool) (*Dist, error) {
 	if quantized {
 		what, want = "quantized extreme (Weibull)", 3
 	}
-	bad := fmt.Errorf("Invalid parameter list for %s distribution: %v", what, p)
+	bad := fmt.Errorf("invalid parameter list for %s distribution: %v", what, p)
 	if len(p) != want {
 		return nil, bad
 	}
@@ -306,17 +306,17 @@ func parseExtreme(p []string, quantized bool) (*Dist, error) {
 
 func parseSeq(p []string) (*Dist, error) {
 	if len(p) != 1 {
-		return nil, fmt.Errorf("Invalid parameter list for sequence distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for sequence distribution: %v", p)
 	}
 	lo, hi, err := parseRange(p[0])
 	if err != nil {
-		return nil, fmt.Errorf("Invalid parameter list for sequence distribution: %v", p)
+		return nil, fmt.Errorf("invalid parameter list for sequence distribution: %v", p)
 	}
 	if lo == hi {
-		return nil, fmt.Errorf("Invalid parameter list for sequence distribution (min==max): %v", p)
+		return nil, fmt.Errorf("invalid parameter list for sequence distribution (min==max): %v", p)
 	}
 	if lo > hi {
-		return nil, fmt.Errorf("Invalid parameter list for sequence distribution (min>max): %v", p)
+		return nil, fmt.Errorf("invalid parameter list for sequence distribution (min>max): %v", p)
 	}
 	return &Dist{kind: Seq, min: lo, max: hi, seq: new(atomic.Int64)}, nil
 }
@@ -555,7 +555,7 @@ var ratioFull = regexp.MustCompile(`(?i)^(.*)/([0-9]+[KMB]?)$`)
 func ParseRatio(spec string) (Ratio, error) {
 	m := ratioFull.FindStringSubmatch(spec)
 	if m == nil {
-		return Ratio{}, fmt.Errorf("Invalid ratio definition: %s", spec)
+		return Ratio{}, fmt.Errorf("invalid ratio definition: %s", spec)
 	}
 	d, err := ParseDist(m[1])
 	if err != nil {
@@ -563,7 +563,7 @@ func ParseRatio(spec string) (Ratio, error) {
 	}
 	div, err := ParseLong(m[2])
 	if err != nil {
-		return Ratio{}, fmt.Errorf("Invalid ratio definition: %s", spec)
+		return Ratio{}, fmt.Errorf("invalid ratio definition: %s", spec)
 	}
 	return Ratio{Dist: d, Divisor: float64(div)}, nil
 }

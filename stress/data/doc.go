@@ -19,8 +19,9 @@
 //     through java.util.Random every 32 longs, whose longs fill the cell.
 //   - Sizes from -col size= (Seeded): FIXED, UNIFORM, GAUSSIAN (Java's
 //     polar nextGaussian with fdlibm's log, as StrictMath), EXP
-//     (commons-math3's Ahrens-Dieter sampler, not inversion), SEQ and their
-//     ~inversions are exact. EXTREME matched in every golden vector but uses
+//     (commons-math3's Ahrens-Dieter sampler, not inversion) and SEQ are
+//     exact. A ~ size crashes the original (it sizes its buffer by the
+//     inverted maximum, which is the minimum); here it works. EXTREME matched in every golden vector but uses
 //     commons-math3's FastMath pow/log in the original, so a last-bit
 //     difference cannot be ruled out. QEXTREME sizes are not reproducible:
 //     the original draws the offset inside a bucket from an unseeded Random.

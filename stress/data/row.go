@@ -103,6 +103,8 @@ func NewColumns(count int, names []string, size *Dist) (*Columns, error) {
 	if size == nil {
 		size = MustParseDist(DefaultColumnSize)
 	}
+	// Buffers are sized by the larger end: the original sizes them by
+	// MaxValue alone, which for a ~ size is the minimum, and overruns.
 	lo, hi := size.MinValue(), size.MaxValue()
 	if lo < 0 || hi < 0 {
 		return nil, fmt.Errorf("column size %s can be negative", size)

@@ -51,7 +51,7 @@ func ReplicationStrategy(name string) (string, error) {
 			return "org.apache.cassandra.locator." + k, nil
 		}
 	}
-	return "", fmt.Errorf("Invalid replication strategy: %s", name)
+	return "", fmt.Errorf("invalid replication strategy: %s", name)
 }
 
 // replication is OptionReplication.getOptions: the extra options, plus
