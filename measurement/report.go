@@ -13,18 +13,11 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 )
 
-// Row is one report line: [Metric], Name, Value.
-type Row struct {
-	Metric string
-	Name   string
-	Value  export.Value
-}
-
 // Rows renders the snapshot's sections for cfg's measurement type (§6.4 of
 // the reference notes). The two-in-one types print each measurement twice,
 // as Hdr<NAME> (with the Return= lines) then Bucket<NAME> or Raw<NAME>.
-func (s *Snapshot) Rows(cfg *Config) []Row {
-	var rows []Row
+func (s *Snapshot) Rows(cfg *Config) []export.Row {
+	var rows []export.Row
 	for i := range s.Measurements {
 		m := &s.Measurements[i]
 		switch cfg.Type {
@@ -47,16 +40,16 @@ func (s *Snapshot) Rows(cfg *Config) []Row {
 	return rows
 }
 
-func (m *Measurement) appendReturns(rows []Row, name string) []Row {
+func (m *Measurement) appendReturns(rows []export.Row, name string) []export.Row {
 	for _, r := range m.Returns {
-		rows = append(rows, Row{name, "Return=" + r.Status.String(), export.Int(r.Count)})
+		rows = append(rows, export.Row{Metric: name, Name: "Return=" + r.Status.String(), Value: export.Int(r.Count)})
 	}
 	return rows
 }
 
-func (m *Measurement) appendHdrRows(rows []Row, cfg *Config, name string, returns bool) []Row {
+func (m *Measurement) appendHdrRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
 	st := StatsOf(m.Hist)
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	add("Operations", export.Int(st.Count))
 	add("AverageLatency(us)", export.Float(st.Mean))
 	add("MinLatency(us)", export.Int(st.Min))
@@ -77,8 +70,8 @@ func (m *Measurement) appendHdrRows(rows []Row, cfg *Config, name string, return
 
 // appendBucketRows is OneMeasurementHistogram: exact mean and variance,
 // percentiles as the lower edge of a 1-ms bucket.
-func (m *Measurement) appendBucketRows(rows []Row, cfg *Config, name string, returns bool) []Row {
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+func (m *Measurement) appendBucketRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	ops := float64(m.Count)
 	mean := float64(m.Sum) / ops
 	add("Operations", export.Int(m.Count))
@@ -119,8 +112,8 @@ func (m *Measurement) bucket(i int) int64 {
 }
 
 // appendSeriesRows is OneMeasurementTimeSeries: one average per unit.
-func (m *Measurement) appendSeriesRows(rows []Row, name string) []Row {
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+func (m *Measurement) appendSeriesRows(rows []export.Row, name string) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	add("Operations", export.Int(m.Count))
 	add("AverageLatency(us)", export.Float(float64(m.Sum)/float64(m.Count)))
 	add("MinLatency(us)", export.Int(m.Min))
@@ -140,8 +133,8 @@ var rawQuantiles = []struct {
 
 // appendRawRows is OneMeasurementRaw's summary; the samples themselves are
 // written by WriteRaw.
-func (m *Measurement) appendRawRows(rows []Row, cfg *Config, name string, returns bool) []Row {
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+func (m *Measurement) appendRawRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	n := len(m.Raw)
 	add("Total Operations", export.Int(int64(n)))
 	if n > 0 && !cfg.RawNoSummary {

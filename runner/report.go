@@ -320,7 +320,7 @@ func (r *reporter) stop() {
 
 // finish writes the raw samples, the report with the chosen exporter and
 // the JSON report, and closes the HDR logs.
-func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, start, end time.Time, ops int64) error {
+func (r *reporter) finish(total *measurement.Snapshot, rows []export.Row, start, end time.Time, ops int64) error {
 	var errs []error
 	if r.mcfg.HasRaw() {
 		w := io.Writer(r.o.Stdout)
@@ -389,7 +389,7 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []measurement.Row, s
 }
 
 // build assembles the JSON report.
-func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, start, end time.Time, ops int64) (*report.Report, error) {
+func (r *reporter) build(total *measurement.Snapshot, rows []export.Row, start, end time.Time, ops int64) (*report.Report, error) {
 	rep := &report.Report{
 		Format:          report.Format,
 		Version:         report.Version,
@@ -452,7 +452,7 @@ func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, st
 		if !row.Value.Float {
 			v = float64(row.Value.I)
 		}
-		rep.Sections = append(rep.Sections, report.Row{Metric: row.Metric, Name: row.Name, Value: v, Int: !row.Value.Float})
+		rep.Sections = append(rep.Sections, row)
 		if row.Metric == "SCHEDULE" {
 			rep.Schedule = &sched
 			switch row.Name {
@@ -470,7 +470,7 @@ func (r *reporter) build(total *measurement.Snapshot, rows []measurement.Row, st
 	return rep, nil
 }
 
-func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []measurement.Row {
+func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []export.Row {
 	runtimeMs := elapsed.Milliseconds()
 	// From the exact elapsed time rather than whole milliseconds, so a short
 	// run does not report a rounded (or infinite) rate.
@@ -484,7 +484,7 @@ func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemSt
 	if math.IsNaN(throughput) {
 		throughput = 0
 	}
-	return []measurement.Row{
+	return []export.Row{
 		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
 		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
@@ -495,7 +495,7 @@ func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemSt
 
 // writeReport renders the rows with the chosen exporter, to stdout or to
 // the exportfile.
-func writeReport(stdout io.Writer, s *settings, rows []measurement.Row) error {
+func writeReport(stdout io.Writer, s *settings, rows []export.Row) error {
 	return writeOut(stdout, "exportfile", s.exportFile, func(w io.Writer) error {
 		return exportRows(w, s.exporter, rows)
 	})
@@ -514,18 +514,6 @@ func writeOut(stdout io.Writer, prop, path string, write func(io.Writer) error) 
 	return nil
 }
 
-func exportRows(w io.Writer, name string, rows []measurement.Row) error {
-	ex, err := export.New(name, w)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := ex.Write(r.Metric, r.Name, r.Value); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-	}
-	if err := ex.Close(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	return nil
+func exportRows(w io.Writer, name string, rows []export.Row) error {
+	return export.WriteAll(w, name, rows)
 }

@@ -54,16 +54,16 @@ func TestJSONReportGolden(t *testing.T) {
 	}
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	end := start.Add(1712 * time.Millisecond)
-	rows := []measurement.Row{
+	rows := []export.Row{
 		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(1712)},
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(350.46728971962617)},
 	}
 	rows = append(rows, c.Total().Rows(mcfg)...)
 	rows = append(rows,
-		measurement.Row{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(400)},
-		measurement.Row{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(12.5)},
-		measurement.Row{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(900)},
-		measurement.Row{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(0)},
+		export.Row{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(400)},
+		export.Row{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(12.5)},
+		export.Row{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(900)},
+		export.Row{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(0)},
 	)
 	rep, err := r.build(c.Total(), rows, start, end, 600)
 	if err != nil {

@@ -472,18 +472,18 @@ func Run(ctx context.Context, o Options) error {
 		// After the reference's two OVERALL rows, so parsers keyed on them
 		// keep working.
 		rep.warmupMs = measured.Sub(start).Milliseconds()
-		rows = slices.Insert(rows, 2, measurement.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(rep.warmupMs)})
+		rows = slices.Insert(rows, 2, export.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(rep.warmupMs)})
 	}
 	// Ours, after the reference's OVERALL rows: a dead cluster that fails
 	// fast must not look fast.
-	rows = slices.Insert(rows, overallEnd(rows), measurement.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
+	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
 		Value: export.Float(rate(succeeded, end.Sub(measured)))})
 	rows = append(rows, total.Rows(mcfg)...)
 	if tick > 0 {
 		rows = append(rows, scheduleRows(s.target, ops, workers)...)
 	}
 	for _, st := range stats {
-		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
+		rows = append(rows, export.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
 	err = rep.finish(total, rows, measured, end, ops)
 	causes.WriteSummary(o.Stderr)
@@ -501,7 +501,7 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // overallEnd is the index after the last OVERALL row.
-func overallEnd(rows []measurement.Row) int {
+func overallEnd(rows []export.Row) int {
 	i := 0
 	for i < len(rows) && rows[i].Metric == "OVERALL" {
 		i++
@@ -519,7 +519,7 @@ func rate(n int64, d time.Duration) float64 {
 
 // scheduleRows makes coordinated omission visible: how far behind the
 // -target schedule operations started. Intended latency includes this lag.
-func scheduleRows(target, ops int64, workers []*worker) []measurement.Row {
+func scheduleRows(target, ops int64, workers []*worker) []export.Row {
 	var sum, maxLag, final int64
 	for _, w := range workers {
 		sum += w.lagSum
@@ -530,7 +530,7 @@ func scheduleRows(target, ops int64, workers []*worker) []measurement.Row {
 	if ops > 0 {
 		mean = float64(sum) / float64(ops) / 1000
 	}
-	return []measurement.Row{
+	return []export.Row{
 		{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(target)},
 		{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(mean)},
 		{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(maxLag / 1000)},

@@ -20,6 +20,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/javafmt"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/report"
 )
 
@@ -301,26 +302,26 @@ func mergeIntervals(reps []*report.Report, start time.Time) []report.Interval {
 
 // textRows renders the merged report as the text exporter's rows, in
 // hdrhistogram form.
-func textRows(r *report.Report) []report.Row {
-	rows := []report.Row{
-		{Metric: "OVERALL", Name: "RunTime(ms)", Value: float64(r.RunTimeMs), Int: true},
-		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: r.Throughput},
-		{Metric: "OVERALL", Name: "Clients", Value: float64(r.Clients), Int: true},
-		{Metric: "OVERALL", Name: "Operations", Value: float64(r.Operations), Int: true},
+func textRows(r *report.Report) []export.Row {
+	rows := []export.Row{
+		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(r.RunTimeMs)},
+		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(r.Throughput)},
+		{Metric: "OVERALL", Name: "Clients", Value: export.Int(int64(r.Clients))},
+		{Metric: "OVERALL", Name: "Operations", Value: export.Int(r.Operations)},
 	}
 	for _, m := range r.Measurements {
-		add := func(name string, v float64, isInt bool) {
-			rows = append(rows, report.Row{Metric: m.Name, Name: name, Value: v, Int: isInt})
+		add := func(name string, v export.Value) {
+			rows = append(rows, export.Row{Metric: m.Name, Name: name, Value: v})
 		}
-		add("Operations", float64(m.Count), true)
-		add("AverageLatency(us)", m.MeanUs, false)
-		add("MinLatency(us)", float64(m.MinUs), true)
-		add("MaxLatency(us)", float64(m.MaxUs), true)
+		add("Operations", export.Int(m.Count))
+		add("AverageLatency(us)", export.Float(m.MeanUs))
+		add("MinLatency(us)", export.Int(m.MinUs))
+		add("MaxLatency(us)", export.Int(m.MaxUs))
 		for _, p := range r.Percentiles {
-			add(javafmt.Ordinal(p)+"PercentileLatency(us)", float64(m.Percentiles[report.PercentileKey(p)]), true)
+			add(javafmt.Ordinal(p)+"PercentileLatency(us)", export.Int(m.Percentiles[report.PercentileKey(p)]))
 		}
 		for _, rc := range returnsInOrder(m.Returns) {
-			add("Return="+rc.Status, float64(rc.Count), true)
+			add("Return="+rc.Status, export.Int(rc.Count))
 		}
 	}
 	return rows
@@ -416,15 +417,15 @@ func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*repor
 		out.Measurements = append(out.Measurements, m)
 	}
 	for _, m := range out.Measurements {
-		add := func(name string, v float64, isInt bool) {
-			out.Sections = append(out.Sections, report.Row{Metric: m.Name, Name: name, Value: v, Int: isInt})
+		add := func(name string, v export.Value) {
+			out.Sections = append(out.Sections, export.Row{Metric: m.Name, Name: name, Value: v})
 		}
-		add("Operations", float64(m.Count), true)
-		add("AverageLatency(us)", m.MeanUs, false)
-		add("MinLatency(us)", float64(m.MinUs), true)
-		add("MaxLatency(us)", float64(m.MaxUs), true)
+		add("Operations", export.Int(m.Count))
+		add("AverageLatency(us)", export.Float(m.MeanUs))
+		add("MinLatency(us)", export.Int(m.MinUs))
+		add("MaxLatency(us)", export.Int(m.MaxUs))
 		for _, p := range percentiles {
-			add(javafmt.Ordinal(p)+"PercentileLatency(us)", float64(m.Percentiles[report.PercentileKey(p)]), true)
+			add(javafmt.Ordinal(p)+"PercentileLatency(us)", export.Int(m.Percentiles[report.PercentileKey(p)]))
 		}
 	}
 	return out, nil
