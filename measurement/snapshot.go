@@ -81,6 +81,18 @@ type Snapshot struct {
 var returnOrder = []db.Status{db.OK, db.NotImplemented, db.BadRequest, db.Forbidden,
 	db.UnexpectedState, db.ServiceUnavailable, db.BatchedOK, db.NotFound, db.Error}
 
+// SortReturns puts rs in returnOrder, keeping the order of equal statuses
+// and putting any status returnOrder lacks last.
+func SortReturns(rs []StatusCount) {
+	rank := func(s db.Status) int {
+		if i := slices.Index(returnOrder, s); i >= 0 {
+			return i
+		}
+		return len(returnOrder)
+	}
+	slices.SortStableFunc(rs, func(a, b StatusCount) int { return cmp.Compare(rank(a.Status), rank(b.Status)) })
+}
+
 func newSnapshot(cfg *Config, s *set) *Snapshot {
 	var ops, intended []Measurement
 	for o := Op(0); o < NumOps; o++ {

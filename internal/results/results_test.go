@@ -52,7 +52,7 @@ func fake(t *testing.T, seed uint64, offset time.Duration, secs int, rate, meanU
 		t.Fatal(err)
 	}
 	r.Measurements = []report.Measurement{m}
-	r.Sections = textRows(r)
+	r.Sections = textRows(r, map[string]*hdrhistogram.Histogram{"READ": h})
 	return r
 }
 

@@ -13,9 +13,10 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 )
 
-// Rows renders the snapshot's sections for cfg's measurement type (§6.4 of
-// the reference notes). The two-in-one types print each measurement twice,
-// as Hdr<NAME> (with the Return= lines) then Bucket<NAME> or Raw<NAME>.
+// Rows renders the snapshot's sections for cfg's measurement type, as the
+// reference's OneMeasurement classes at 0.17.0 export them. The two-in-one
+// types print each measurement twice, as Hdr<NAME> (with the Return= lines)
+// then Bucket<NAME> or Raw<NAME>.
 func (s *Snapshot) Rows(cfg *Config) []export.Row {
 	var rows []export.Row
 	for i := range s.Measurements {
@@ -40,29 +41,41 @@ func (s *Snapshot) Rows(cfg *Config) []export.Row {
 	return rows
 }
 
-func (m *Measurement) appendReturns(rows []export.Row, name string) []export.Row {
-	for _, r := range m.Returns {
+// appendReturns appends a section's Return=<STATUS> lines.
+func appendReturns(rows []export.Row, name string, returns []StatusCount) []export.Row {
+	for _, r := range returns {
 		rows = append(rows, export.Row{Metric: name, Name: "Return=" + r.Status.String(), Value: export.Int(r.Count)})
 	}
 	return rows
 }
 
-func (m *Measurement) appendHdrRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
-	st := StatsOf(m.Hist)
+// AppendHdrSection appends the section of one measurement in the form of
+// the reference's site.ycsb.measurements.OneMeasurementHdrHistogram at
+// 0.17.0: operations, mean, minimum, maximum and percentiles from st, then
+// returns (in the reference's order, see SortReturns). It is the one writer
+// of this form, for run and for merge alike.
+func AppendHdrSection(rows []export.Row, name string, st *Stats, percentiles []float64, returns []StatusCount) []export.Row {
 	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	add("Operations", export.Int(st.Count))
 	add("AverageLatency(us)", export.Float(st.Mean))
 	add("MinLatency(us)", export.Int(st.Min))
 	add("MaxLatency(us)", export.Int(st.Max))
-	for _, p := range cfg.Percentiles {
+	for _, p := range percentiles {
 		add(javafmt.Ordinal(p)+"PercentileLatency(us)", export.Int(st.Percentile(p)))
 	}
+	return appendReturns(rows, name, returns)
+}
+
+func (m *Measurement) appendHdrRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
+	st := StatsOf(m.Hist)
+	var rets []StatusCount
 	if returns {
-		rows = m.appendReturns(rows, name)
+		rets = m.Returns
 	}
+	rows = AppendHdrSection(rows, name, &st, cfg.Percentiles, rets)
 	if cfg.Verbose {
 		for _, b := range st.Buckets() {
-			add(strconv.FormatInt(b.To, 10), export.Float(float64(b.Count)))
+			rows = append(rows, export.Row{Metric: name, Name: strconv.FormatInt(b.To, 10), Value: export.Float(float64(b.Count))})
 		}
 	}
 	return rows
@@ -93,7 +106,7 @@ func (m *Measurement) appendBucketRows(rows []export.Row, cfg *Config, name stri
 		}
 	}
 	if returns {
-		rows = m.appendReturns(rows, name)
+		rows = appendReturns(rows, name, m.Returns)
 	}
 	if cfg.Verbose {
 		for i := 0; i < cfg.Buckets; i++ {
@@ -118,7 +131,7 @@ func (m *Measurement) appendSeriesRows(rows []export.Row, name string) []export.
 	add("AverageLatency(us)", export.Float(float64(m.Sum)/float64(m.Count)))
 	add("MinLatency(us)", export.Int(m.Min))
 	add("MaxLatency(us)", export.Int(m.Max))
-	rows = m.appendReturns(rows, name)
+	rows = appendReturns(rows, name, m.Returns)
 	for _, u := range m.Units {
 		add(strconv.FormatInt(u.Ms, 10), export.Float(u.Avg))
 	}
@@ -152,7 +165,7 @@ func (m *Measurement) appendRawRows(rows []export.Row, cfg *Config, name string,
 		}
 	}
 	if returns {
-		rows = m.appendReturns(rows, name)
+		rows = appendReturns(rows, name, m.Returns)
 	}
 	return rows
 }
