@@ -5,11 +5,11 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"unicode/utf16"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/javahash"
 )
 
 // StatusCount is one Return=<STATUS> line.
@@ -139,10 +139,7 @@ func sortJavaOrder(ms []Measurement, key func(Measurement) string) {
 }
 
 func javaBin(s string, tableSize int) int {
-	var h int32
-	for _, c := range utf16.Encode([]rune(s)) {
-		h = 31*h + int32(c)
-	}
+	h := javahash.String(s)
 	spread := (h ^ int32(uint32(h)>>16)) & 0x7fffffff
 	return int(spread) & (tableSize - 1)
 }
