@@ -127,7 +127,9 @@ func TestLostBatchMovesWritesOutOfBatchedOK(t *testing.T) {
 // missing answers NOT_FOUND to every read.
 type missing struct{ panicky }
 
-func (missing) Read(context.Context, string, string, []string, *db.Record) error { return db.ErrNotFound }
+func (missing) Read(context.Context, string, string, []string, *db.Record) error {
+	return db.ErrNotFound
+}
 
 // NOT_FOUND is an answer: counted, but neither a failure nor a cause shown.
 func TestNotFoundIsNoCause(t *testing.T) {
