@@ -3,8 +3,9 @@
 //
 // Properties come from -P files (java.util.Properties syntax, parsed by
 // github.com/magiconair/properties with ${} expansion off, as Java has none)
-// and from command-line overrides, which always win over files (§1.2 of the
-// reference). A Properties value is read-only once a run starts and may be
+// and from command-line overrides, which always win over files, as in the
+// reference's Client.parseArguments (docs/compatibility.md, "Command line
+// and properties"). A Properties value is read-only once a run starts and may be
 // shared by all workers.
 package props
 
@@ -64,10 +65,21 @@ func Invalid(name, value, expected string) error {
 	return &Error{Name: name, Value: value, Expected: expected}
 }
 
-// IsBadInput reports whether err (or an error it wraps) is a property error.
+// BadInput marks the errors that mean the input was bad: the command line
+// exits with code 2 for them. *Error is one; other packages' errors (a
+// usage error, a failed setup) become one with a BadInput method.
+type BadInput interface {
+	error
+	BadInput()
+}
+
+// BadInput marks a property error as bad input.
+func (e *Error) BadInput() {}
+
+// IsBadInput reports whether err, or an error it wraps, is bad input.
 func IsBadInput(err error) bool {
-	var pe *Error
-	return errors.As(err, &pe)
+	var bi BadInput
+	return errors.As(err, &bi)
 }
 
 // Properties is an ordered set of string properties. It records which names

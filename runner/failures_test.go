@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/goycsb/ycsb/props"
 )
 
 // TestLoadIncomplete: a load whose every insert fails names the shortfall
@@ -17,7 +19,7 @@ func TestLoadIncomplete(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
-	if IsSetup(err) {
+	if props.IsBadInput(err) {
 		t.Error("a setup error")
 	}
 	if !strings.Contains(out, "[INSERT], Return=ERROR, ") {

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -36,14 +35,7 @@ func TestIntervalsCountOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := report.Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, jsonPath)
 	if rep.Operations != 2400 {
 		t.Fatalf("report operations %d, want 2400", rep.Operations)
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // progressLine redraws one line on a terminal after every collector tick
-// (report.interval) while the run goes; see internal/progress.
+// (report.interval) while the run goes; see internal/progress. It is an
+// intervalOutput.
 type progressLine struct {
 	mu      sync.Mutex // the ticker draws, the time limit prints messages
 	out     io.Writer
@@ -18,17 +19,18 @@ type progressLine struct {
 	meter   progress.Meter
 	workers []*worker
 	lat     []progress.Latency
+	ended   bool // the last line is drawn (set by the ticking goroutine)
 }
 
 // eraseLine goes back to the start of the line and clears what is left of
 // the previous draw after the new text.
 const eraseLine = "\x1b[K"
 
-func newProgressLine(out io.Writer, fd int, s *settings, workers []*worker, start time.Time) *progressLine {
+func newProgressLine(out io.Writer, fd int, s *settings, workers []*worker, wu warmup) *progressLine {
 	pl := &progressLine{out: out, fd: fd, workers: workers}
-	pl.meter = progress.Meter{Start: start, TotalOps: s.opCount, MaxTime: s.maxExecution}
-	if s.warmup > 0 {
-		pl.meter.WarmupEnd = start.Add(s.warmup)
+	pl.meter = progress.Meter{Start: wu.start, TotalOps: s.opCount, MaxTime: s.maxExecution}
+	if wu.on() {
+		pl.meter.WarmupEnd = wu.end()
 	}
 	return pl
 }
@@ -75,5 +77,19 @@ func (pl *progressLine) message(text string) {
 	io.WriteString(pl.out, "\r"+eraseLine+text+"\n")
 }
 
-// finish draws the last line, with every operation counted, and ends it.
-func (pl *progressLine) finish(now time.Time) { pl.write(now, true) }
+// startRun draws the first line, before the first interval.
+func (pl *progressLine) startRun(warmup) { pl.draw(time.Now(), &measurement.Snapshot{}) }
+
+// addInterval draws the line after each tick of the run.
+func (pl *progressLine) addInterval(_, _ int64, iv *measurement.Snapshot) {
+	if !pl.ended {
+		pl.draw(time.Now(), iv)
+	}
+}
+
+// endRun draws the last line, with every operation counted, and ends it;
+// the runner's last tick, for the report, draws nothing.
+func (pl *progressLine) endRun(end time.Time) {
+	pl.write(end, true)
+	pl.ended = true
+}

@@ -10,24 +10,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/measurement/report"
 	"github.com/goycsb/ycsb/props"
 )
-
-// JSONReportExporter is the exporter name of our own JSON report
-// (measurement/report); the reference's exporters live in
-// measurement/export.
-const JSONReportExporter = "jsonreport"
-
-// toolName is written into JSON reports.
-var toolName = "ycsb-go"
 
 // checkExporter accepts the reference's exporters and ours.
 func checkExporter(name string) error {
@@ -41,29 +32,16 @@ func checkExporter(name string) error {
 	return nil
 }
 
-// reporter owns everything the final report needs beyond the totals: the
-// JSON report's settings and per-interval throughput, the HdrHistogram
-// interval logs, and the raw type's output file.
+// reporter writes the final report: the raw samples, the rows with the
+// chosen exporter, and the JSON report with the intervals it collected.
 type reporter struct {
 	o    Options
 	s    *settings
 	mcfg *measurement.Config
 
-	jsonPath  string // report.json: a JSON report written besides the chosen exporter
-	wantJSON  bool   // the JSON report is written somewhere
-	rawOut    *os.File
-	hdr       *measurement.HdrLogs
-	collector *measurement.Collector
-	interval  time.Duration // internal collector tick without -s
-	prom      *prom.Exporter
-	progress  *progressLine
-	warmupMs  int64 // the warm-up's length, when there was one
-
-	mu        sync.Mutex // guards intervals (OnInterval runs on the ticking goroutine)
-	startNs   int64      // origin of the intervals: the start of measurement
-	intervals []report.Interval
-
-	quit, done chan struct{}
+	jsonPath string         // report.json: a JSON report written besides the chosen exporter
+	json     *jsonIntervals // the JSON report's intervals; nil when no JSON report is written
+	rawOut   *os.File
 }
 
 // checkDir says which property names a file in a missing directory.
@@ -105,8 +83,10 @@ func checkWritable(prop, path string, inPlace bool) error {
 	return nil
 }
 
-// newReporter validates the report properties; any error is bad input.
-func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, error) {
+// newReporter validates the report properties, and adds the interval
+// outputs of the report (the JSON report's intervals, the HDR logs) to
+// outs; any error is bad input.
+func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *intervalOutputs) (*reporter, error) {
 	r := &reporter{o: o, s: s, mcfg: mcfg}
 	p := o.Props
 	r.jsonPath = p.String("report.json", "")
@@ -115,37 +95,26 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config) (*reporter, e
 			return nil, err
 		}
 	}
-	r.wantJSON = r.jsonPath != "" || s.exporter == JSONReportExporter
 	var err error
-	if r.interval, err = p.Seconds("report.interval", 1, 0.01); err != nil {
+	if outs.every, err = p.Seconds("report.interval", 1, 0.01); err != nil {
 		return nil, err
 	}
 	if mcfg.HdrFileOutput {
 		if err := checkWritable("hdrhistogram.output.path", mcfg.HdrOutputPath+"X.hdr", false); err != nil {
 			return nil, err
 		}
-		r.hdr = measurement.NewHdrLogs(mcfg, time.Now().UnixMilli())
+		outs.add(hdrOutput{measurement.NewHdrLogs(mcfg, time.Now().UnixMilli())})
 	}
 	if mcfg.HasRaw() && mcfg.RawOutputFile != "" {
 		if err := checkWritable("measurement.raw.output_file", mcfg.RawOutputFile, true); err != nil {
 			return nil, err
 		}
 	}
+	if r.jsonPath != "" || s.exporter == JSONReportExporter {
+		r.json = &jsonIntervals{}
+		outs.add(r.json)
+	}
 	return r, nil
-}
-
-// listen opens the Prometheus endpoint: the last check of the setup, as a
-// port in use is found only by taking it.
-func (r *reporter) listen() error {
-	if r.s.promAddr == "" {
-		return nil
-	}
-	e, err := prom.Listen(r.s.promAddr, prom.Info{Binding: r.o.Binding, Phase: map[bool]string{false: "load", true: "run"}[r.s.transactions]})
-	if err != nil {
-		return props.Errorf("prometheus.addr", "%v", err)
-	}
-	r.prom = e
-	return nil
 }
 
 // create creates the output files written during the run, once the binding
@@ -161,166 +130,19 @@ func (r *reporter) create() error {
 	return nil
 }
 
-// close releases what newReporter, listen and create opened and finish did
-// not.
-func (r *reporter) close() {
-	if r.prom != nil {
-		r.prom.Close()
-		r.prom = nil
-	}
+// release closes what create opened and finish did not.
+func (r *reporter) release() {
 	if r.rawOut != nil {
 		r.rawOut.Close()
 		r.rawOut = nil
 	}
 }
 
-// statusOut is where status lines go: stderr, and also stdout with the
-// timeseries type, as in the reference.
-func (r *reporter) statusOut() io.Writer {
-	if r.mcfg.Type == "timeseries" {
-		return io.MultiWriter(r.o.Stderr, r.o.Stdout)
-	}
-	return r.o.Stderr
-}
-
-// attach hooks the reporter to the collector's interval harvests.
-func (r *reporter) attach(c *measurement.Collector) {
-	r.collector = c
-	if !r.wantJSON && r.hdr == nil && r.prom == nil {
-		return
-	}
-	c.OnInterval = func(startNs, endNs int64, iv *measurement.Snapshot) {
-		if r.hdr != nil {
-			r.hdr.Write(startNs, endNs, iv)
-		}
-		if r.prom != nil {
-			r.prom.Observe(iv)
-		}
-		if !r.wantJSON {
-			return
-		}
-		r.mu.Lock()
-		origin := r.startNs
-		r.mu.Unlock()
-		if endNs <= origin {
-			return // an interval of the warm-up: nothing was recorded
-		}
-		in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
-		for i := range iv.Measurements {
-			m := &iv.Measurements[i]
-			if m.Intended || m.Kind != measurement.KindOK {
-				continue
-			}
-			var n int64
-			for _, rc := range m.Returns {
-				n += rc.Count
-			}
-			if n > 0 {
-				in.ByOp[m.Name] = n
-			}
-		}
-		in.StartMs = max(startNs-origin, 0) / 1e6
-		in.EndMs = (endNs - origin) / 1e6
-		r.mu.Lock()
-		r.intervals = append(r.intervals, in)
-		r.mu.Unlock()
-	}
-}
-
-// intervalLatency is the per-interval latency of the JSON report.
-func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency {
-	out := map[string]report.IntervalLatency{}
-	for i := range iv.Measurements {
-		m := &iv.Measurements[i]
-		st := measurement.StatsOf(m.Hist)
-		if st.Count == 0 {
-			continue
-		}
-		il := report.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
-		for _, p := range report.IntervalPercentiles {
-			il.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
-		}
-		out[m.Name] = il
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-// start begins the internal interval ticks when the JSON report, the HDR
-// logs, the Prometheus endpoint or the progress line want intervals and no
-// status thread is ticking the collector. startNs is the run's start (a Now
-// value); with a warm-up, the intervals start when it ends, and one extra
-// tick then makes the first measured interval begin there.
-func (r *reporter) start(status bool, start time.Time, startNs int64, pl *progressLine) {
-	r.mu.Lock()
-	r.startNs = startNs + int64(r.s.warmup)
-	r.mu.Unlock()
-	if r.prom != nil && r.s.warmup > 0 {
-		r.prom.SetWarmupEnd(start.Add(r.s.warmup))
-	}
-	r.progress = pl
-	if status || (!r.wantJSON && r.hdr == nil && r.prom == nil && pl == nil) {
-		return
-	}
-	r.quit, r.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(r.done)
-		t := time.NewTicker(r.interval)
-		defer t.Stop()
-		// The warm-up tick comes just before the workers start recording,
-		// so that it harvests nothing and the first measured interval
-		// starts with the measurement; a regular tick close to it is
-		// dropped, so no sliver of an interval is reported.
-		var warm <-chan time.Time
-		warmEnd := start.Add(r.s.warmup)
-		if r.s.warmup > 0 {
-			early := min(5*time.Millisecond, r.s.warmup/2)
-			wt := time.NewTimer(r.s.warmup - early)
-			defer wt.Stop()
-			warm = wt.C
-		}
-		if pl != nil {
-			pl.draw(time.Now(), &measurement.Snapshot{})
-		}
-		for {
-			select {
-			case <-t.C:
-				if warm != nil && time.Until(warmEnd) < r.interval/4 {
-					continue
-				}
-				r.tick()
-			case <-warm:
-				warm = nil
-				r.tick()
-				t.Reset(r.interval)
-			case <-r.quit:
-				return
-			}
-		}
-	}()
-}
-
-func (r *reporter) tick() {
-	snap := r.collector.Tick()
-	if r.progress != nil {
-		r.progress.draw(time.Now(), snap)
-	}
-}
-
-// stop ends the internal ticks; the runner's final Tick follows.
-func (r *reporter) stop() {
-	if r.quit != nil {
-		close(r.quit)
-		<-r.done
-		r.quit = nil
-	}
-}
-
-// finish writes the raw samples, the report with the chosen exporter and
-// the JSON report, and closes the HDR logs.
-func (r *reporter) finish(total *measurement.Snapshot, rows []export.Row, start, end time.Time, ops int64) error {
+// finish writes the raw samples, closes the outputs that end with the
+// report (the HDR logs), and writes the report with the chosen exporter and
+// the JSON report.
+func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs) error {
+	total := m.total
 	var errs []error
 	if r.mcfg.HasRaw() {
 		w := io.Writer(r.o.Stdout)
@@ -340,14 +162,12 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []export.Row, start,
 			r.rawOut = nil
 		}
 	}
-	if r.hdr != nil {
-		if err := r.hdr.Close(); err != nil {
-			errs = append(errs, err)
-		}
+	if err := outs.closeReport(); err != nil {
+		errs = append(errs, err)
 	}
 	var jsonDoc []byte
-	if r.wantJSON {
-		rep, err := r.build(total, rows, start, end, ops)
+	if r.json != nil {
+		rep, err := buildJSONReport(&r.o, r.s, r.mcfg, m, rows, r.json.intervals())
 		if err != nil {
 			return err
 		}
@@ -388,86 +208,83 @@ func (r *reporter) finish(total *measurement.Snapshot, rows []export.Row, start,
 	return nil
 }
 
-// build assembles the JSON report.
-func (r *reporter) build(total *measurement.Snapshot, rows []export.Row, start, end time.Time, ops int64) (*report.Report, error) {
-	rep := &report.Report{
-		Format:          report.Format,
-		Version:         report.Version,
-		Tool:            toolName,
-		Binding:         r.o.Binding,
-		Phase:           map[bool]string{false: "load", true: "run"}[r.s.transactions],
-		MeasurementType: r.mcfg.Type,
-		Percentiles:     r.mcfg.Percentiles,
-		Settings:        report.MaskSettings(r.o.Props.Map()),
-		Clients:         1,
-		Start:           start.UTC(),
-		End:             end.UTC(),
-		RunTimeMs:       end.Sub(start).Milliseconds(),
-		WarmupMs:        r.warmupMs,
-		Operations:      ops,
+// report writes the final report of what execute measured and closes the
+// binding. A load that inserted fewer records than it was to fails.
+func (b *bench) report(m *measured) error {
+	var stats []db.Stat
+	if sr, ok := b.database.(db.StatsReporter); ok {
+		stats = sr.Stats()
 	}
-	if d := end.Sub(start).Seconds(); d > 0 {
-		rep.Throughput = float64(ops) / d
+	closeErr := b.closeDB()
+	err := b.rep.finish(m, reportRows(m, b.mcfg, stats), b.outs)
+	b.causes.WriteSummary(b.o.Stderr)
+	if err != nil {
+		return err
 	}
-	r.mu.Lock()
-	rep.Intervals = slices.Clone(r.intervals)
-	r.mu.Unlock()
-	if rep.Intervals == nil {
-		rep.Intervals = []report.Interval{}
+	s := b.s
+	if !s.transactions && s.opCount > 0 && m.inserted < s.opCount && !m.stopped {
+		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", m.inserted, s.opCount)
+		if first := b.causes.First(); first != "" {
+			msg += "; first error: " + first
+		}
+		return errors.New(msg)
 	}
-	for i := range total.Measurements {
-		m := &total.Measurements[i]
-		st := measurement.StatsOf(m.Hist)
-		jm := report.Measurement{
-			Name:      m.Name,
-			Operation: m.Op.String(),
-			Intended:  m.Intended,
-			Count:     st.Count,
-			MeanUs:    st.Mean,
-			MinUs:     st.Min,
-			MaxUs:     st.Max,
-		}
-		if st.Count > 0 {
-			jm.Percentiles = map[string]int64{}
-			for _, p := range []float64{50, 90, 95, 99, 99.9, 99.99, 100} {
-				jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
-			}
-			for _, p := range r.mcfg.Percentiles {
-				jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
-			}
-			enc, err := report.EncodeHistogram(m.Hist)
-			if err != nil {
-				return nil, fmt.Errorf("report: encode %s: %w", m.Name, err)
-			}
-			jm.Histogram = enc
-		}
-		for _, rc := range m.Returns {
-			jm.Returns = append(jm.Returns, report.Return{Status: rc.Status.String(), Count: rc.Count})
-		}
-		rep.Measurements = append(rep.Measurements, jm)
+	return closeErr
+}
+
+// reportRows are the text report's rows, in the reference's order with
+// ours in between where parsers keyed on the reference's rows still work.
+func reportRows(m *measured, mcfg *measurement.Config, stats []db.Stat) []export.Row {
+	elapsed := m.end.Sub(m.start)
+	rows := overallRows(elapsed, m.ops, &m.gcStart, &m.gcEnd)
+	if m.warmedUp {
+		// After the reference's two OVERALL rows, so parsers keyed on them
+		// keep working.
+		rows = slices.Insert(rows, 2, export.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(m.warmupMs)})
 	}
-	var sched report.Schedule
-	for _, row := range rows {
-		v := row.Value.F
-		if !row.Value.Float {
-			v = float64(row.Value.I)
-		}
-		rep.Sections = append(rep.Sections, row)
-		if row.Metric == "SCHEDULE" {
-			rep.Schedule = &sched
-			switch row.Name {
-			case "Target(ops/sec)":
-				sched.TargetOpsSec = int64(v)
-			case "MeanLag(us)":
-				sched.MeanLagUs = v
-			case "MaxLag(us)":
-				sched.MaxLagUs = int64(v)
-			case "FinalLag(us)":
-				sched.FinalLagUs = int64(v)
-			}
-		}
+	// Ours, after the reference's OVERALL rows: a dead cluster that fails
+	// fast must not look fast.
+	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
+		Value: export.Float(rate(m.succeeded, elapsed))})
+	rows = append(rows, m.total.Rows(mcfg)...)
+	if m.schedule != nil {
+		rows = append(rows, m.schedule.rows()...)
 	}
-	return rep, nil
+	for _, st := range stats {
+		rows = append(rows, export.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
+	}
+	return rows
+}
+
+// overallEnd is the index after the last OVERALL row.
+func overallEnd(rows []export.Row) int {
+	i := 0
+	for i < len(rows) && rows[i].Metric == "OVERALL" {
+		i++
+	}
+	return i
+}
+
+// rate is n per second of d, 0 for an empty d.
+func rate(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+func statValue(v any) export.Value {
+	switch x := v.(type) {
+	case int:
+		return export.Int(int64(x))
+	case int64:
+		return export.Int(x)
+	case uint64:
+		return export.Int(int64(x))
+	case float64:
+		return export.Float(x)
+	}
+	return export.Float(math.NaN())
 }
 
 func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []export.Row {

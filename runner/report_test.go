@@ -32,10 +32,6 @@ func TestJSONReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := newReporter(Options{Props: p, Binding: "basic"}, s, mcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := measurement.NewCollector(mcfg)
 	rec := c.NewRecorder()
 	for i := int64(1); i <= 300; i++ {
@@ -48,7 +44,7 @@ func TestJSONReportGolden(t *testing.T) {
 	}
 	rec.Measure(measurement.Cleanup, 0, 7000, 0)
 	c.Tick()
-	r.intervals = []report.Interval{
+	intervals := []report.Interval{
 		{StartMs: 0, EndMs: 1000, Ops: 350, ByOp: map[string]int64{"READ": 170, "UPDATE": 180}},
 		{StartMs: 1000, EndMs: 1712, Ops: 250, ByOp: map[string]int64{"READ": 130, "UPDATE": 120}},
 	}
@@ -59,13 +55,10 @@ func TestJSONReportGolden(t *testing.T) {
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(350.46728971962617)},
 	}
 	rows = append(rows, c.Total().Rows(mcfg)...)
-	rows = append(rows,
-		export.Row{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(400)},
-		export.Row{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(12.5)},
-		export.Row{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(900)},
-		export.Row{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(0)},
-	)
-	rep, err := r.build(c.Total(), rows, start, end, 600)
+	sched := &schedule{target: 400, meanLagUs: 12.5, maxLagUs: 900, finalLagUs: 0}
+	rows = append(rows, sched.rows()...)
+	m := &measured{start: start, end: end, ops: 600, total: c.Total(), schedule: sched}
+	rep, err := buildJSONReport(&Options{Props: p, Binding: "basic"}, s, mcfg, m, rows, intervals)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,20 @@ func row(t *testing.T, out, metric, name string) string {
 	return m[1]
 }
 
+// readReport reads and checks the JSON report a run wrote to path.
+func readReport(t *testing.T, path string) *report.Report {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Read(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rep
+}
+
 func rowInt(t *testing.T, out, metric, name string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(row(t, out, metric, name), 10, 64)
@@ -115,14 +129,7 @@ func TestWarmup(t *testing.T) {
 		t.Errorf("throughput %v, want about %v (measured operations over measured time)", tp, want)
 	}
 
-	data, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := report.Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, jsonPath)
 	if rep.WarmupMs != 400 || rep.Operations != measured || rep.RunTimeMs != runtime {
 		t.Errorf("JSON report: warmup_ms %d, operations %d, runtime_ms %d; text: %d, %d", rep.WarmupMs, rep.Operations, rep.RunTimeMs, measured, runtime)
 	}
@@ -177,7 +184,7 @@ func TestBadInput(t *testing.T) {
 		{map[string]string{"status.interval": "0.001"}, "status.interval"},
 	} {
 		_, _, err := runBasic(t, context.Background(), c.p)
-		if err == nil || !IsSetup(err) || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !props.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want a setup error naming %s", c.p, err, c.want)
 		}
 	}

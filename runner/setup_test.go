@@ -90,7 +90,7 @@ func TestBadOutputLeavesStoreIntact(t *testing.T) {
 				p[k] = v
 			}
 			_, _, err := runPebble(t, context.Background(), store, p)
-			if err == nil || !IsSetup(err) || !strings.Contains(err.Error(), c.want) {
+			if err == nil || !props.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want a setup error naming %s", err, c.want)
 			}
 			if after := listing(t, store); strings.Join(after, "\n") != strings.Join(before, "\n") {
@@ -109,7 +109,7 @@ func TestInterruptedSetupIsNotBadInput(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, _, err := runWith(ctx, &testDriver{openBlocks: true}, nil)
-	if err == nil || IsSetup(err) {
+	if err == nil || props.IsBadInput(err) {
 		t.Fatalf("interrupted setup: got %v, want an error that is not a setup error", err)
 	}
 }
@@ -129,7 +129,7 @@ func TestExportFailsAtEnd(t *testing.T) {
 	out, stderr, err := runBasic(t, context.Background(), map[string]string{
 		"operationcount": "500", "target": "1000", "exportfile": filepath.Join(dir, "report.txt"),
 	})
-	if err == nil || IsSetup(err) || !strings.Contains(err.Error(), "exportfile") {
+	if err == nil || props.IsBadInput(err) || !strings.Contains(err.Error(), "exportfile") {
 		t.Errorf("got %v, want a run failure naming exportfile", err)
 	}
 	if !strings.Contains(out, "[OVERALL], RunTime(ms), ") || !strings.Contains(out, "[READ], Operations, ") {

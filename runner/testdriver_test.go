@@ -27,7 +27,7 @@ func (d *testDriver) Open(ctx context.Context, _ *props.Properties) (db.DB, erro
 
 type testDB struct{ d *testDriver }
 
-func (t testDB) Session(context.Context, int, int) (db.Session, error) { return testSession{t.d}, nil }
+func (t testDB) Session(context.Context, int, int) (db.Session, error) { return testSession(t), nil }
 func (t testDB) Close() error                                          { return nil }
 
 type testSession struct{ d *testDriver }

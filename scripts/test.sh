@@ -2,7 +2,7 @@
 # The whole test suite: what `make test` and CI run.
 #
 # It prepares what the integration tests need (librocksdb-dev, a local
-# PostgreSQL, a local Cassandra node), then runs vet, a gofmt check and every
+# PostgreSQL, a local Cassandra node), then runs vet, a gofmt check, staticcheck and every
 # test with the race detector and the rocksdb build tag.
 #
 # With CI=true a missing server is a failure; otherwise the tests that need it
@@ -73,5 +73,8 @@ if [[ -n "$unformatted" ]]; then
     echo "$unformatted" >&2
     exit 1
 fi
+say "staticcheck"
+# A fixed version, run without entering go.mod (see the Makefile's lint).
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $TAGS ./...
 say "go test -race $TAGS ./..."
 go test -race $TAGS -timeout 40m "$@" ./...

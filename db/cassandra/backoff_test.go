@@ -14,7 +14,6 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 )
 
-
 // The session backs off while no node can take its operations, doubling
 // the wait up to maxBackoff, and a cancelled context cuts the wait short.
 

@@ -100,29 +100,19 @@ type DB struct {
 
 // Options turns the neutral configuration into Pebble options.
 func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
-	l0, err := p.Int("pebble.l0compactionthreshold", 4)
-	if err != nil {
+	r := props.NewReader(p)
+	l0 := r.Int("pebble.l0compactionthreshold", 4, props.Positive)
+	lbase := engine.ReadSize(r, "pebble.lbasemaxbytes", 64<<20, engine.AtLeastMiB)
+	if err := r.Err(); err != nil {
 		return nil, err
-	}
-	if l0 < 1 {
-		v, _ := p.Get("pebble.l0compactionthreshold")
-		return nil, props.Invalid("pebble.l0compactionthreshold", v, "a positive integer")
-	}
-	lbase, err := engine.Size(p, "pebble.lbasemaxbytes", 64<<20)
-	if err != nil {
-		return nil, err
-	}
-	if lbase < 1<<20 {
-		v, _ := p.Get("pebble.lbasemaxbytes")
-		return nil, props.Invalid("pebble.lbasemaxbytes", v, "a size of at least 1MiB")
 	}
 	var comp *sstable.CompressionProfile
 	switch c.Compression {
-	case "none":
+	case engine.NoCompression:
 		comp = sstable.NoCompression
-	case "snappy":
+	case engine.Snappy:
 		comp = sstable.SnappyCompression
-	case "zstd":
+	case engine.Zstd:
 		comp = sstable.ZstdCompression
 	}
 	n := c.CompactionThreads

@@ -64,21 +64,11 @@ type DB struct {
 }
 
 func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.BlockBasedTableOptions, *grocksdb.Cache, error) {
-	l0, err := p.Int("rocksdb.level0filenumcompactiontrigger", 4)
-	if err != nil {
+	r := props.NewReader(p)
+	l0 := r.Int("rocksdb.level0filenumcompactiontrigger", 4, props.Positive)
+	lbase := engine.ReadSize(r, "rocksdb.maxbytesforlevelbase", 256<<20, engine.AtLeastMiB)
+	if err := r.Err(); err != nil {
 		return nil, nil, nil, err
-	}
-	if l0 < 1 {
-		v, _ := p.Get("rocksdb.level0filenumcompactiontrigger")
-		return nil, nil, nil, props.Invalid("rocksdb.level0filenumcompactiontrigger", v, "a positive integer")
-	}
-	lbase, err := engine.Size(p, "rocksdb.maxbytesforlevelbase", 256<<20)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if lbase < 1<<20 {
-		v, _ := p.Get("rocksdb.maxbytesforlevelbase")
-		return nil, nil, nil, props.Invalid("rocksdb.maxbytesforlevelbase", v, "a size of at least 1MiB")
 	}
 	cache := grocksdb.NewLRUCache(uint64(c.CacheSize))
 	bbto := grocksdb.NewDefaultBlockBasedTableOptions()
@@ -98,14 +88,19 @@ func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksd
 	o.SetMaxWriteBufferNumber(2) // Pebble's MemTableStopWritesThreshold
 	o.SetMaxOpenFiles(c.MaxOpenFiles)
 	switch c.Compression {
-	case "none":
+	case engine.NoCompression:
 		o.SetCompression(grocksdb.NoCompression)
-	case "snappy":
+	case engine.Snappy:
 		o.SetCompression(grocksdb.SnappyCompression)
-	case "zstd":
+	case engine.Zstd:
 		o.SetCompression(grocksdb.ZSTDCompression)
 	}
+	// Deprecated in favour of max_background_jobs, which lets RocksDB split
+	// the jobs itself; RocksDB 7.8 still honours both, and they give exactly
+	// n compactions and one flush, as Pebble runs them.
+	//lint:ignore SA1019 see above
 	o.SetMaxBackgroundCompactions(c.CompactionThreads)
+	//lint:ignore SA1019 see above
 	o.SetMaxBackgroundFlushes(1) // Pebble flushes one memtable at a time
 	env := grocksdb.NewDefaultEnv()
 	env.SetBackgroundThreads(c.CompactionThreads)

@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
 )
@@ -63,6 +61,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// BadInput makes a usage error exit with code 2 (see props.BadInput).
+func (e *UsageError) BadInput() {}
+
 func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
 
 // Run executes the command line args (without the program name) and returns
@@ -96,8 +97,7 @@ func exitCode(ctx context.Context, env *Env, err error) int {
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(env.Stderr, "ycsb: %s\n", msg)
-	var ue *UsageError
-	if errors.As(err, &ue) || runner.IsSetup(err) || props.IsBadInput(err) {
+	if props.IsBadInput(err) {
 		return ExitBadInput
 	}
 	if ctx.Err() != nil {
@@ -303,7 +303,7 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 		if err != nil {
 			return err
 		}
-		banner := fmt.Sprintf("Command line: %s\nycsb-go %s, binding %s\n\n", strings.Join(secret.Args(args), " "), Version, name)
-		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr, Banner: banner})
+		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr,
+			CommandLine: args, Version: Version})
 	}
 }

@@ -32,14 +32,6 @@ func Now() int64 {
 	return int64(time.Since(base))
 }
 
-// Source names the clock in use, for the report of a run's settings.
-func Source() string {
-	if useTSC {
-		return "tsc"
-	}
-	return "monotonic"
-}
-
 // Base returns the wall-clock time at which Now was zero.
 func Base() time.Time { return base }
 

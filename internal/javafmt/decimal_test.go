@@ -14,7 +14,7 @@ func TestDecimal2(t *testing.T) {
 		in   float64
 		want string
 	}{
-		{5061.3, "5061.3"}, // the status line of §5.7
+		{5061.3, "5061.3"}, // a status line of the reference
 		{165.44, "165.44"},
 		{0, "0"},
 		{1, "1"},

@@ -5,11 +5,15 @@
 // Each function names the Java routine it copies:
 //
 //   - Double: java.lang.Double.toString as JDK 19 and later print it
-//     (reference §6.3), used by the text and JSON exporters.
+//     (docs/compatibility.md, "Text report"), used by the text and JSON
+//     exporters.
 //   - Decimal2: new java.text.DecimalFormat("#.##").format(double) in an
-//     English locale (§5.7), used by the status line.
-//   - Remaining: YCSB's RemainingFormatter, quirks included (§5.7).
-//   - Ordinal: the percentile label of OneMeasurementHdrHistogram (§6.4).
+//     English locale (docs/compatibility.md, "Status line"), used by the
+//     status line.
+//   - Remaining: YCSB's RemainingFormatter (StatusThread.java at 0.17.0),
+//     quirks included.
+//   - Ordinal: the percentile label of OneMeasurementHdrHistogram.java at
+//     0.17.0.
 //
 // The package uses only the standard library and has no state; every
 // function is safe for concurrent use.

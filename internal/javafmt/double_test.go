@@ -18,7 +18,7 @@ func TestDouble(t *testing.T) {
 		{math.Inf(-1), "-Infinity"},
 		{0, "0.0"},
 		{math.Copysign(0, -1), "-0.0"},
-		// Plain notation keeps one fractional digit at least (§6.3).
+		// Plain notation keeps one fractional digit at least.
 		{1, "1.0"},
 		{2, "2.0"},
 		{-2, "-2.0"},

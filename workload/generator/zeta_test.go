@@ -21,7 +21,8 @@ func kahanZeta(a, b int64, theta float64) float64 {
 func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
 
 func TestZetaVerified(t *testing.T) {
-	// Values verified against Java (ycsb.md §4.1); up to 10^6 terms we sum in
+	// Values verified against the reference's ZipfianGenerator.zetastatic in
+	// Java; up to 10^6 terms we sum in
 	// Java's order, so they agree to the last bit or two.
 	for _, c := range []struct {
 		n    int64

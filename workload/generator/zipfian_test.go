@@ -8,7 +8,8 @@ import (
 )
 
 // grayPMF is the exact rank distribution of YCSB's Zipfian algorithm
-// (ycsb.md §4.1), derived from its steps rather than read from a generator:
+// (the reference's generator/ZipfianGenerator.java at 0.17.0; see
+// docs/compatibility.md, "Generators"), derived from its steps rather than read from a generator:
 // rank 0 has mass 1/zetan and rank 1 0.5^theta/zetan, exactly as in Zipf's
 // law; ranks >= 2 come from floor(n*(eta*u-eta+1)^alpha), whose survival
 // function is (1-(k/n)^(1-theta))/eta, capped at the mass left by step 3.

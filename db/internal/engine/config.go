@@ -33,16 +33,24 @@ const (
 const (
 	DefaultCacheSize         = 64 << 20
 	DefaultMemtableSize      = 64 << 20
-	DefaultCompression       = "snappy"
+	DefaultCompression       = Snappy
 	DefaultBloomBits         = 10
 	DefaultBlockSize         = 4 << 10
 	DefaultMaxOpenFiles      = 1000
 	DefaultCompactionThreads = 2
 )
 
-// Compressions lists the values of engine.compression that both engines
-// support.
-var Compressions = []string{"none", "snappy", "zstd"}
+// Compression is engine.compression: a codec both engines support.
+type Compression string
+
+const (
+	NoCompression Compression = "none"
+	Snappy        Compression = "snappy"
+	Zstd          Compression = "zstd"
+)
+
+// Compressions lists the values of engine.compression.
+var Compressions = []Compression{NoCompression, Snappy, Zstd}
 
 // Config is the engine-neutral configuration of one embedded engine.
 type Config struct {
@@ -51,7 +59,7 @@ type Config struct {
 	Sync              bool
 	CacheSize         int64
 	MemtableSize      int64
-	Compression       string
+	Compression       Compression
 	BloomBits         int
 	BlockSize         int
 	MaxOpenFiles      int
@@ -62,6 +70,11 @@ type Config struct {
 // DefaultDir is engine.dir's default: ycsb-data/<binding> under the working
 // directory.
 func DefaultDir(binding string) string { return filepath.Join("ycsb-data", binding) }
+
+// between is the check of an integer in [lo, hi], worded as expected.
+func between(lo, hi int64, expected string) props.Check[int64] {
+	return props.Range(expected, func(n int64) bool { return n >= lo && n <= hi })
+}
 
 // ParseConfig reads the engine.* properties. dirAliases are older names for
 // engine.dir (the reference's rocksdb.dir), read when engine.dir is absent.
@@ -79,71 +92,36 @@ func ParseConfig(binding string, p *props.Properties, dirAliases ...string) (Con
 	if strings.TrimSpace(c.Dir) == "" {
 		return c, props.Invalid(PropDir, c.Dir, "a directory path")
 	}
-	var err error
-	if c.Sync, err = p.Bool(PropSync, false); err != nil {
-		return c, err
-	}
-	if c.CacheSize, err = Size(p, PropCacheSize, DefaultCacheSize); err != nil {
-		return c, err
-	}
-	if c.MemtableSize, err = Size(p, PropMemtableSize, DefaultMemtableSize); err != nil {
-		return c, err
-	}
-	if c.MemtableSize < 1<<20 || c.MemtableSize > 4<<30 {
-		v, _ := p.Get(PropMemtableSize)
-		return c, props.Invalid(PropMemtableSize, v, "a size between 1MiB and 4GiB")
-	}
-	if c.Compression, err = p.OneOf(PropCompression, DefaultCompression, Compressions...); err != nil {
-		return c, err
-	}
-	if c.BloomBits, err = p.NonNegInt(PropBloomBits, DefaultBloomBits); err != nil {
-		return c, err
-	}
-	if c.BloomBits > 64 {
-		v, _ := p.Get(PropBloomBits)
-		return c, props.Invalid(PropBloomBits, v, "bits per key between 0 (no filter) and 64")
-	}
-	bs, err := Size(p, PropBlockSize, DefaultBlockSize)
-	if err != nil {
-		return c, err
-	}
-	if bs < 256 || bs > 1<<30 {
-		v, _ := p.Get(PropBlockSize)
-		return c, props.Invalid(PropBlockSize, v, "a size between 256 bytes and 1GiB")
-	}
-	c.BlockSize = int(bs)
-	if c.MaxOpenFiles, err = p.Int(PropMaxOpenFiles, DefaultMaxOpenFiles); err != nil {
-		return c, err
-	}
-	if c.MaxOpenFiles < 16 {
-		v, _ := p.Get(PropMaxOpenFiles)
-		return c, props.Invalid(PropMaxOpenFiles, v, "an integer of at least 16")
-	}
-	if c.CompactionThreads, err = p.Int(PropCompactionThreads, DefaultCompactionThreads); err != nil {
-		return c, err
-	}
-	if c.CompactionThreads < 1 || c.CompactionThreads > 64 {
-		v, _ := p.Get(PropCompactionThreads)
-		return c, props.Invalid(PropCompactionThreads, v, "an integer between 1 and 64")
-	}
-	if c.Fresh, err = p.Bool(PropFresh, false); err != nil {
-		return c, err
-	}
-	return c, nil
+	r := props.NewReader(p)
+	c.Sync = r.Bool(PropSync, false)
+	c.CacheSize = ReadSize(r, PropCacheSize, DefaultCacheSize)
+	c.MemtableSize = ReadSize(r, PropMemtableSize, DefaultMemtableSize, between(1<<20, 4<<30, "a size between 1MiB and 4GiB"))
+	c.Compression = props.OneOf(r, PropCompression, DefaultCompression, Compressions...)
+	c.BloomBits = r.Int(PropBloomBits, DefaultBloomBits, props.NonNegative, between(0, 64, "bits per key between 0 (no filter) and 64"))
+	c.BlockSize = int(ReadSize(r, PropBlockSize, DefaultBlockSize, between(256, 1<<30, "a size between 256 bytes and 1GiB")))
+	c.MaxOpenFiles = r.Int(PropMaxOpenFiles, DefaultMaxOpenFiles, between(16, 1<<31-1, "an integer of at least 16"))
+	c.CompactionThreads = r.Int(PropCompactionThreads, DefaultCompactionThreads, between(1, 64, "an integer between 1 and 64"))
+	c.Fresh = r.Bool(PropFresh, false)
+	return c, r.Err()
 }
 
-// Size reads a byte size: a plain integer, or one with a binary suffix
+// AtLeastMiB is the check of the engines' level sizes.
+var AtLeastMiB = between(1<<20, 1<<62, "a size of at least 1MiB")
+
+// ReadSize reads a byte size: a plain integer, or one with a binary suffix
 // (k, m, g, t; KB/KiB, MB/MiB, ... all mean powers of 1024).
+func ReadSize(r *props.Reader, name string, def int64, checks ...props.Check[int64]) int64 {
+	return props.Parsed(r, name, def, func(s string) (int64, bool) {
+		n, err := ParseSize(s)
+		return n, err == nil
+	}, "a size in bytes such as 67108864 or 64MiB", checks...)
+}
+
+// Size reads one byte size (see ReadSize).
 func Size(p *props.Properties, name string, def int64) (int64, error) {
-	v, ok := p.Get(name)
-	if !ok {
-		return def, nil
-	}
-	n, err := ParseSize(v)
-	if err != nil {
-		return def, props.Invalid(name, v, "a size in bytes such as 67108864 or 64MiB")
-	}
-	return n, nil
+	r := props.NewReader(p)
+	n := ReadSize(r, name, def)
+	return n, r.Err()
 }
 
 // ParseSize parses a byte size (see Size).

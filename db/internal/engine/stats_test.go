@@ -45,3 +45,24 @@ func TestDiskUsageCountsAllocatedSpace(t *testing.T) {
 		t.Errorf("DiskUsage = %d bytes, want the allocated 9MiB (apparent sizes sum to 101MiB)", got)
 	}
 }
+
+// FuzzParseSize: any input is a size or an error, never a panic or a
+// negative size, and a size printed by FormatSize reads back as itself.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"64MiB", "4096", "1g", "64mb", "-1", "9999999999999999999t", "kib", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseSize(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("ParseSize(%q) = %d", s, n)
+		}
+		back, err := ParseSize(FormatSize(n))
+		if err != nil || back != n {
+			t.Fatalf("ParseSize(FormatSize(%d)) = %d, %v", n, back, err)
+		}
+	})
+}

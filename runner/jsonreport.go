@@ -1,0 +1,167 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/report"
+)
+
+// JSONReportExporter is the exporter name of our own JSON report
+// (measurement/report); the reference's exporters live in
+// measurement/export.
+const JSONReportExporter = "jsonreport"
+
+// toolName is written into JSON reports and the banner.
+var toolName = "ycsb-go"
+
+// jsonIntervals is the interval output of the JSON report: operations and
+// latency per interval of the measured window.
+type jsonIntervals struct {
+	mu       sync.Mutex // addInterval runs on the ticking goroutine
+	originNs int64      // the start of measurement: intervals count from it
+	list     []report.Interval
+}
+
+func (j *jsonIntervals) startRun(wu warmup) {
+	j.mu.Lock()
+	j.originNs = wu.endNs()
+	j.mu.Unlock()
+}
+
+func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapshot) {
+	j.mu.Lock()
+	origin := j.originNs
+	j.mu.Unlock()
+	if endNs <= origin {
+		return // an interval of the warm-up: nothing was recorded
+	}
+	in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
+	for i := range iv.Measurements {
+		m := &iv.Measurements[i]
+		if m.Intended || m.Kind != measurement.KindOK {
+			continue
+		}
+		var n int64
+		for _, rc := range m.Returns {
+			n += rc.Count
+		}
+		if n > 0 {
+			in.ByOp[m.Name] = n
+		}
+	}
+	in.StartMs = max(startNs-origin, 0) / 1e6
+	in.EndMs = (endNs - origin) / 1e6
+	j.mu.Lock()
+	j.list = append(j.list, in)
+	j.mu.Unlock()
+}
+
+// intervals returns the intervals so far, never nil.
+func (j *jsonIntervals) intervals() []report.Interval {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.list == nil {
+		return []report.Interval{}
+	}
+	return slices.Clone(j.list)
+}
+
+// intervalLatency is the per-interval latency of the JSON report.
+func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency {
+	out := map[string]report.IntervalLatency{}
+	for i := range iv.Measurements {
+		m := &iv.Measurements[i]
+		st := measurement.StatsOf(m.Hist)
+		if st.Count == 0 {
+			continue
+		}
+		il := report.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
+		for _, p := range report.IntervalPercentiles {
+			il.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+		}
+		out[m.Name] = il
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// buildJSONReport assembles the JSON report from what the run measured,
+// the text report's rows (its sections) and the intervals.
+func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measured, rows []export.Row, intervals []report.Interval) (*report.Report, error) {
+	rep := &report.Report{
+		Format:          report.Format,
+		Version:         report.Version,
+		Tool:            toolName,
+		Binding:         o.Binding,
+		Phase:           phaseName(s.transactions),
+		MeasurementType: mcfg.Type,
+		Percentiles:     mcfg.Percentiles,
+		Settings:        report.MaskSettings(o.Props.Map()),
+		Clients:         1,
+		Start:           m.start.UTC(),
+		End:             m.end.UTC(),
+		RunTimeMs:       m.end.Sub(m.start).Milliseconds(),
+		WarmupMs:        m.warmupMs,
+		Operations:      m.ops,
+		Schedule:        m.schedule.report(),
+		Intervals:       intervals,
+	}
+	if d := m.end.Sub(m.start).Seconds(); d > 0 {
+		rep.Throughput = float64(m.ops) / d
+	}
+	for i := range m.total.Measurements {
+		jm, err := jsonMeasurement(&m.total.Measurements[i], mcfg)
+		if err != nil {
+			return nil, err
+		}
+		rep.Measurements = append(rep.Measurements, jm)
+	}
+	rep.Sections = append(rep.Sections, rows...)
+	return rep, nil
+}
+
+// jsonMeasurement is one measurement's totals with its histogram.
+func jsonMeasurement(m *measurement.Measurement, mcfg *measurement.Config) (report.Measurement, error) {
+	st := measurement.StatsOf(m.Hist)
+	jm := report.Measurement{
+		Name:      m.Name,
+		Operation: m.Op.String(),
+		Intended:  m.Intended,
+		Count:     st.Count,
+		MeanUs:    st.Mean,
+		MinUs:     st.Min,
+		MaxUs:     st.Max,
+	}
+	if st.Count > 0 {
+		jm.Percentiles = map[string]int64{}
+		for _, p := range []float64{50, 90, 95, 99, 99.9, 99.99, 100} {
+			jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+		}
+		for _, p := range mcfg.Percentiles {
+			jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+		}
+		enc, err := report.EncodeHistogram(m.Hist)
+		if err != nil {
+			return jm, fmt.Errorf("report: encode %s: %w", m.Name, err)
+		}
+		jm.Histogram = enc
+	}
+	for _, rc := range m.Returns {
+		jm.Returns = append(jm.Returns, report.Return{Status: rc.Status.String(), Count: rc.Count})
+	}
+	return jm, nil
+}
+
+// phaseName is the phase as reports name it.
+func phaseName(transactions bool) string {
+	if transactions {
+		return "run"
+	}
+	return "load"
+}

@@ -1,0 +1,112 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/goycsb/ycsb/props"
+)
+
+// settings are the Client-level properties of §1.3.
+type settings struct {
+	transactions   bool
+	threads        int
+	target         int64
+	status         bool
+	statusInterval time.Duration
+	label          string
+	maxExecution   time.Duration
+	opCount        int64
+	exporter       string
+	exportFile     string
+	spin           bool
+	warmup         time.Duration // operations in the first warmup are not measured
+	progress       string        // auto, true, false: the live progress line
+	promAddr       string        // prometheus.addr: serve /metrics there
+	cpuProfile     string        // cpuprofile: write a CPU profile of the run there
+}
+
+var workloadClasses = map[string]bool{
+	"site.ycsb.workloads.CoreWorkload":      true,
+	"com.yahoo.ycsb.workloads.CoreWorkload": true,
+	"core":                                  true,
+}
+
+func parseSettings(p *props.Properties) (*settings, error) {
+	s := &settings{}
+	var err error
+	wl, ok := p.Word("workload")
+	if !ok {
+		return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
+	}
+	if !workloadClasses[wl] {
+		return nil, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
+	}
+	if s.transactions, err = p.Bool("dotransactions", true); err != nil {
+		return nil, err
+	}
+	if s.threads, err = p.NonNegInt("threadcount", 1); err != nil {
+		return nil, err
+	}
+	if s.threads < 1 {
+		return nil, props.Invalid("threadcount", "0", "at least 1")
+	}
+	if s.threads > maxThreads {
+		return nil, props.Errorf("threadcount", "%d is too many: at most %d workers", s.threads, maxThreads)
+	}
+	if s.target, err = p.NonNegInt64("target", 0); err != nil {
+		return nil, err
+	}
+	if s.status, err = p.Bool("status", false); err != nil {
+		return nil, err
+	}
+	if s.statusInterval, err = p.Seconds("status.interval", 10, 0.01); err != nil {
+		return nil, err
+	}
+	s.label = p.String("label", "")
+	secs, err := p.NonNegInt64("maxexecutiontime", 0)
+	if err != nil {
+		return nil, err
+	}
+	s.maxExecution = time.Duration(secs) * time.Second
+	if s.transactions {
+		s.opCount, err = p.NonNegInt64("operationcount", 0)
+	} else if p.Has("insertcount") {
+		s.opCount, err = p.NonNegInt64("insertcount", 0)
+	} else {
+		s.opCount, err = p.NonNegInt64("recordcount", 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.exporter = p.String("exporter", "text")
+	if err := checkExporter(s.exporter); err != nil {
+		return nil, err
+	}
+	s.exportFile = p.String("exportfile", "")
+	if s.exportFile != "" {
+		if err := checkWritable("exportfile", s.exportFile, false); err != nil {
+			return nil, err
+		}
+	}
+	s.cpuProfile = p.String("cpuprofile", "")
+	if s.cpuProfile != "" {
+		if err := checkWritable("cpuprofile", s.cpuProfile, true); err != nil {
+			return nil, err
+		}
+	}
+
+	if s.spin, err = p.Bool("spin.sleep", false); err != nil {
+		return nil, err
+	}
+	if s.warmup, err = p.Seconds("warmup", 0, 0); err != nil {
+		return nil, err
+	}
+	if s.progress, err = p.OneOf("progress", "auto", "auto", "true", "false"); err != nil {
+		return nil, err
+	}
+	if s.progress == "true" && s.status {
+		return nil, props.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
+	}
+	s.promAddr = p.String("prometheus.addr", "")
+	return s, nil
+}

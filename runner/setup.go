@@ -1,0 +1,192 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/prom"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/workload"
+)
+
+// plan is a run checked and ready to open: every property has been read
+// and every output path checked, and nothing has been opened, created or
+// written but the notes on stdout the reference prints as it sets up.
+type plan struct {
+	o         Options   // o.Stderr is shared by the run's goroutines
+	rawStderr io.Writer // the caller's Stderr, to find a terminal
+	s         *settings
+	mcfg      *measurement.Config
+	rep       *reporter
+	outs      *intervalOutputs
+	wl        *workload.CoreWorkload
+	threads   int
+	// prelude holds the start-up lines, which wait until setup has
+	// worked: bad input gets its one error line and nothing else.
+	prelude bytes.Buffer
+}
+
+// prepare reads and checks the properties and output paths.
+func prepare(o Options) (*plan, error) {
+	// Workers (insert retries), the status ticker, the progress line and the
+	// time limit all write to stderr: one lock keeps their lines whole.
+	p := &plan{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
+	p.o.Stderr = &syncWriter{w: o.Stderr}
+	var err error
+	if p.s, err = parseSettings(o.Props); err != nil {
+		return nil, err
+	}
+	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
+		return nil, err
+	}
+	if p.rep, err = newReporter(p.o, p.s, p.mcfg, p.outs); err != nil {
+		return nil, err
+	}
+	fmt.Fprint(&p.prelude, p.o.banner())
+	fmt.Fprintln(&p.prelude, "Loading workload...")
+	if p.wl, err = workload.New(o.Props, p.s.transactions, p.o.Stderr); err != nil {
+		p.release()
+		return nil, err
+	}
+	if p.wl.DataIntegrity {
+		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
+	}
+	p.threads = p.s.threads
+	if p.s.opCount > 0 && int64(p.threads) > p.s.opCount {
+		p.threads = int(p.s.opCount)
+		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
+	}
+	return p, nil
+}
+
+// release gives back what the run opened and the report did not close.
+func (p *plan) release() {
+	p.outs.release()
+	p.rep.release()
+}
+
+// bench is an opened run: the binding with a session per worker, the
+// collector, and the outputs opened during setup.
+type bench struct {
+	*plan
+	database  db.DB
+	collector *measurement.Collector
+	causes    *measurement.Causes
+	workers   []*worker
+	prom      *prom.Exporter // nil without prometheus.addr
+	profile   *os.File       // the CPU profile being written, if any
+}
+
+// open takes the Prometheus port, the last check (a port in use is found
+// only by taking it), then opens the binding, which may create or empty a
+// store, its sessions, and the files written during the run. When it fails,
+// what it opened is closed again.
+func (p *plan) open(ctx context.Context) (*bench, error) {
+	b := &bench{plan: p}
+	if p.s.promAddr != "" {
+		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: phaseName(p.s.transactions)})
+		if err != nil {
+			return nil, props.Errorf("prometheus.addr", "%v", err)
+		}
+		b.prom = e
+		p.outs.add(promOutput{e})
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	octx := db.WithOutput(ctx, p.o.Stdout)
+	database, err := p.o.Driver.Open(octx, p.o.Props)
+	if err != nil {
+		return nil, err // bindings name themselves or the property
+	}
+	b.database = database
+	b.collector = measurement.NewCollector(p.mcfg)
+	b.causes = measurement.NewCauses(func(line string) { fmt.Fprintln(p.o.Stderr, line) })
+	if err := b.startSessions(octx); err != nil {
+		return nil, b.abandon(ctx, err)
+	}
+	if err := p.rep.create(); err != nil {
+		return nil, b.abandon(ctx, err)
+	}
+	if err := b.startProfile(); err != nil {
+		return nil, b.abandon(ctx, err)
+	}
+	if ctx.Err() != nil {
+		return nil, b.abandon(ctx, ctx.Err())
+	}
+	return b, nil
+}
+
+// startSessions builds the workers, each with a session of its own and its
+// share of the operations.
+func (b *bench) startSessions(octx context.Context) error {
+	threads, opCount := b.threads, b.s.opCount
+	b.workers = make([]*worker, 0, threads)
+	seed := uint64(time.Now().UnixNano())
+	for i := 0; i < threads; i++ {
+		sess, err := b.database.Session(octx, i, threads)
+		if err != nil {
+			return fmt.Errorf("%s: session: %w", b.o.Binding, err)
+		}
+		ms := measurement.NewSession(sess, b.collector.NewRecorder())
+		ms.Causes = b.causes
+		w := &worker{id: i, session: ms, wl: b.wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
+		w.opCount = opCount / int64(threads)
+		if int64(i) < opCount%int64(threads) {
+			w.opCount++
+		}
+		b.workers = append(b.workers, w)
+	}
+	return nil
+}
+
+// abandon closes the sessions and the binding when setup fails after the
+// binding opened, and returns err.
+func (b *bench) abandon(ctx context.Context, err error) error {
+	for _, w := range b.workers {
+		w.session.Unwrap().Close(ctx)
+	}
+	b.closeDB()
+	return err
+}
+
+func (b *bench) closeDB() error {
+	if err := b.database.Close(); err != nil {
+		return fmt.Errorf("%s: close: %w", b.o.Binding, err)
+	}
+	return nil
+}
+
+// startProfile starts the CPU profile (cpuprofile).
+func (b *bench) startProfile() error {
+	if b.s.cpuProfile == "" {
+		return nil
+	}
+	f, err := os.Create(b.s.cpuProfile)
+	if err != nil {
+		return props.Errorf("cpuprofile", "%v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		os.Remove(b.s.cpuProfile)
+		return props.Errorf("cpuprofile", "%v", err)
+	}
+	b.profile = f
+	return nil
+}
+
+// stopProfile ends the CPU profile, once the report is written.
+func (b *bench) stopProfile() {
+	if b.profile != nil {
+		pprof.StopCPUProfile()
+		b.profile.Close()
+		b.profile = nil
+	}
+}

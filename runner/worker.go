@@ -1,0 +1,130 @@
+package runner
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/workload"
+)
+
+// maxThreads bounds threadcount before any worker is built: each holds its
+// session, recorders and buffers, and far more than this would exhaust memory
+// instead of failing with a message.
+const maxThreads = 100_000
+
+// closeTimeout bounds a session's close, which sends its buffered writes.
+const closeTimeout = 5 * time.Second
+
+// worker is one client thread.
+type worker struct {
+	id       int
+	closeErr error // the session's Close, for Run to report
+	opCount  int64 // 0: until stopped
+	session  *measurement.Session
+	wl       *workload.Worker
+	done     atomic.Int64 // operations done, published every few operations
+	_        [56]byte     // keep neighbours' counters off this cache line
+	finished int64
+	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
+	warmOps  int64 // operations done during the warm-up
+	// Transactions that succeeded (see successful), in all and during the
+	// warm-up.
+	succeeded, warmSucceeded int64
+	warming                  bool // still in the warm-up
+	pace                     pacer
+}
+
+// run is one worker's loop. With a target rate, operation k is due at
+// start + k*tick (see pacer), and each operation's intended start time is
+// its due time.
+func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config) {
+	defer func() {
+		w.done.Store(w.finished)
+		// Reported by Run after the join: workers must not share a writer.
+		// The close sends what the session buffered, so it gets a context
+		// of its own: a stop (Ctrl-C, the time limit) cancels ctx, and the
+		// buffered writes, already counted as BATCHED_OK, must still go out
+		// or be counted as lost.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		defer cancel()
+		w.closeErr = w.session.Close(cctx)
+	}()
+	if w.pace.tick >= int64(time.Millisecond) {
+		// Spread workers over the first tick so they do not fire together.
+		time.Sleep(time.Duration(rand.Int64N(w.pace.tick)))
+	}
+	w.pace.start = measurement.Now()
+	// During the warm-up the worker reads the clock before each operation
+	// and compares it with its read-only warmEnd; after it, nothing.
+	w.warming = w.warmEnd > 0
+	w.session.Recorder().SetWarmup(w.warming)
+	loop := func() { w.loop(ctx, wl, s, mcfg) }
+	for !w.session.Guard(ctx, loop) {
+		// The binding panicked: that operation was counted as an ERROR and
+		// the rest of its transaction abandoned. The transaction is done.
+		if ctx.Err() != nil {
+			break
+		}
+		w.finished++
+		w.session.Recorder().Operation()
+		w.done.Store(w.finished)
+	}
+	if w.warming {
+		w.warmOps = w.finished
+		w.warmSucceeded = w.succeeded
+		w.pace.lag = scheduleLag{}
+	}
+	w.session.Intended = 0
+}
+
+// loop runs transactions until the worker is done. It may be cut short by a
+// binding's panic (see measurement.Session.Guard) and called again: all it
+// needs to go on is in w.
+func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config) {
+	trackIntended := mcfg.Interval != measurement.IntervalOp
+	tick, n, warming := w.pace.tick, w.finished, w.warming
+	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {
+		if warming && measurement.Now() >= w.warmEnd {
+			warming = false
+			w.warming = false
+			w.session.Recorder().SetWarmup(false)
+			w.warmOps = n
+			w.warmSucceeded = w.succeeded
+			w.pace.lag.sum, w.pace.lag.max = 0, 0
+		}
+		if tick > 0 {
+			due := w.pace.wait(n)
+			if trackIntended {
+				w.session.Intended = due
+			}
+		}
+		// A transaction succeeded when none of its operations failed
+		// (OK, BATCHED_OK or NOT_FOUND); a load's insert when the record
+		// went in, after retries if need be.
+		var ok bool
+		failed, inserted := w.session.Failed, w.session.Inserted
+		if s.transactions {
+			ok = w.wl.DoTransaction(ctx)
+		} else {
+			ok = w.wl.DoInsert(ctx)
+		}
+		if !ok {
+			return
+		}
+		if ctx.Err() != nil {
+			return // the last operation was interrupted and is not counted
+		}
+		if s.transactions && w.session.Failed == failed || !s.transactions && w.session.Inserted > inserted {
+			w.succeeded++
+		}
+		n++
+		w.finished = n
+		w.session.Recorder().Operation()
+		if n&15 == 0 {
+			w.done.Store(n)
+		}
+	}
+}
