@@ -49,16 +49,7 @@ func feed(c *Collector) {
 func render(t *testing.T, cfg *Config, snap *Snapshot) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	e, err := export.New("text", &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range snap.Rows(cfg) {
-		if err := e.Write(r.Metric, r.Name, r.Value); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := e.Close(); err != nil {
+	if err := export.WriteAll(&buf, "text", snap.Rows(cfg)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

@@ -5,11 +5,11 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"unicode/utf16"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/javahash"
 )
 
 // StatusCount is one Return=<STATUS> line.
@@ -81,6 +81,18 @@ type Snapshot struct {
 var returnOrder = []db.Status{db.OK, db.NotImplemented, db.BadRequest, db.Forbidden,
 	db.UnexpectedState, db.ServiceUnavailable, db.BatchedOK, db.NotFound, db.Error}
 
+// SortReturns puts rs in returnOrder, keeping the order of equal statuses
+// and putting any status returnOrder lacks last.
+func SortReturns(rs []StatusCount) {
+	rank := func(s db.Status) int {
+		if i := slices.Index(returnOrder, s); i >= 0 {
+			return i
+		}
+		return len(returnOrder)
+	}
+	slices.SortStableFunc(rs, func(a, b StatusCount) int { return cmp.Compare(rank(a.Status), rank(b.Status)) })
+}
+
 func newSnapshot(cfg *Config, s *set) *Snapshot {
 	var ops, intended []Measurement
 	for o := Op(0); o < NumOps; o++ {
@@ -127,10 +139,7 @@ func sortJavaOrder(ms []Measurement, key func(Measurement) string) {
 }
 
 func javaBin(s string, tableSize int) int {
-	var h int32
-	for _, c := range utf16.Encode([]rune(s)) {
-		h = 31*h + int32(c)
-	}
+	h := javahash.String(s)
 	spread := (h ^ int32(uint32(h)>>16)) & 0x7fffffff
 	return int(spread) & (tableSize - 1)
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/report"
 )
 
@@ -92,7 +93,7 @@ func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency
 
 // buildJSONReport assembles the JSON report from what the run measured,
 // the text report's rows (its sections) and the intervals.
-func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measured, rows []measurement.Row, intervals []report.Interval) (*report.Report, error) {
+func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measured, rows []export.Row, intervals []report.Interval) (*report.Report, error) {
 	rep := &report.Report{
 		Format:          report.Format,
 		Version:         report.Version,
@@ -121,13 +122,7 @@ func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measu
 		}
 		rep.Measurements = append(rep.Measurements, jm)
 	}
-	for _, row := range rows {
-		v := row.Value.F
-		if !row.Value.Float {
-			v = float64(row.Value.I)
-		}
-		rep.Sections = append(rep.Sections, report.Row{Metric: row.Metric, Name: row.Name, Value: v, Int: !row.Value.Float})
-	}
+	rep.Sections = append(rep.Sections, rows...)
 	return rep, nil
 }
 

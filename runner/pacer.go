@@ -94,8 +94,8 @@ func newSchedule(target, ops int64, workers []*worker) *schedule {
 }
 
 // rows are the text report's SCHEDULE section.
-func (s *schedule) rows() []measurement.Row {
-	return []measurement.Row{
+func (s *schedule) rows() []export.Row {
+	return []export.Row{
 		{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(s.target)},
 		{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(s.meanLagUs)},
 		{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(s.maxLagUs)},

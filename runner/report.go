@@ -141,7 +141,7 @@ func (r *reporter) release() {
 // finish writes the raw samples, closes the outputs that end with the
 // report (the HDR logs), and writes the report with the chosen exporter and
 // the JSON report.
-func (r *reporter) finish(m *measured, rows []measurement.Row, outs *intervalOutputs) error {
+func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs) error {
 	total := m.total
 	var errs []error
 	if r.mcfg.HasRaw() {
@@ -234,30 +234,30 @@ func (b *bench) report(m *measured) error {
 
 // reportRows are the text report's rows, in the reference's order with
 // ours in between where parsers keyed on the reference's rows still work.
-func reportRows(m *measured, mcfg *measurement.Config, stats []db.Stat) []measurement.Row {
+func reportRows(m *measured, mcfg *measurement.Config, stats []db.Stat) []export.Row {
 	elapsed := m.end.Sub(m.start)
 	rows := overallRows(elapsed, m.ops, &m.gcStart, &m.gcEnd)
 	if m.warmedUp {
 		// After the reference's two OVERALL rows, so parsers keyed on them
 		// keep working.
-		rows = slices.Insert(rows, 2, measurement.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(m.warmupMs)})
+		rows = slices.Insert(rows, 2, export.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(m.warmupMs)})
 	}
 	// Ours, after the reference's OVERALL rows: a dead cluster that fails
 	// fast must not look fast.
-	rows = slices.Insert(rows, overallEnd(rows), measurement.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
+	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
 		Value: export.Float(rate(m.succeeded, elapsed))})
 	rows = append(rows, m.total.Rows(mcfg)...)
 	if m.schedule != nil {
 		rows = append(rows, m.schedule.rows()...)
 	}
 	for _, st := range stats {
-		rows = append(rows, measurement.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
+		rows = append(rows, export.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
 	return rows
 }
 
 // overallEnd is the index after the last OVERALL row.
-func overallEnd(rows []measurement.Row) int {
+func overallEnd(rows []export.Row) int {
 	i := 0
 	for i < len(rows) && rows[i].Metric == "OVERALL" {
 		i++
@@ -287,7 +287,7 @@ func statValue(v any) export.Value {
 	return export.Float(math.NaN())
 }
 
-func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []measurement.Row {
+func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []export.Row {
 	runtimeMs := elapsed.Milliseconds()
 	// From the exact elapsed time rather than whole milliseconds, so a short
 	// run does not report a rounded (or infinite) rate.
@@ -301,7 +301,7 @@ func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemSt
 	if math.IsNaN(throughput) {
 		throughput = 0
 	}
-	return []measurement.Row{
+	return []export.Row{
 		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
 		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
@@ -312,7 +312,7 @@ func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemSt
 
 // writeReport renders the rows with the chosen exporter, to stdout or to
 // the exportfile.
-func writeReport(stdout io.Writer, s *settings, rows []measurement.Row) error {
+func writeReport(stdout io.Writer, s *settings, rows []export.Row) error {
 	return writeOut(stdout, "exportfile", s.exportFile, func(w io.Writer) error {
 		return exportRows(w, s.exporter, rows)
 	})
@@ -331,18 +331,6 @@ func writeOut(stdout io.Writer, prop, path string, write func(io.Writer) error) 
 	return nil
 }
 
-func exportRows(w io.Writer, name string, rows []measurement.Row) error {
-	ex, err := export.New(name, w)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := ex.Write(r.Metric, r.Name, r.Value); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-	}
-	if err := ex.Close(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	return nil
+func exportRows(w io.Writer, name string, rows []export.Row) error {
+	return export.WriteAll(w, name, rows)
 }

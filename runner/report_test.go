@@ -50,7 +50,7 @@ func TestJSONReportGolden(t *testing.T) {
 	}
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	end := start.Add(1712 * time.Millisecond)
-	rows := []measurement.Row{
+	rows := []export.Row{
 		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(1712)},
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(350.46728971962617)},
 	}

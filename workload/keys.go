@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 
+	"github.com/goycsb/ycsb/internal/javahash"
 	"github.com/goycsb/ycsb/workload/generator"
 )
 
@@ -89,15 +90,6 @@ func KeyName(keynum int64, zeropadding int, ordered bool) string {
 	return string(AppendKey(nil, keynum, zeropadding, ordered))
 }
 
-// javaHash is Java's String.hashCode continued over b (ASCII only, which is
-// all a key and field name hold).
-func javaHash(h int32, b []byte) int32 {
-	for _, c := range b {
-		h = 31*h + int32(c)
-	}
-	return h
-}
-
 // AppendIntegrityValue appends the deterministic value of (key, field) with
 // length size, as the reference's dataintegrity mode builds it: key:field,
 // then ":" and the String.hashCode of everything so far, repeated until
@@ -107,13 +99,13 @@ func AppendIntegrityValue(dst []byte, key, field string, size int) []byte {
 	dst = append(dst, key...)
 	dst = append(dst, ':')
 	dst = append(dst, field...)
-	h := javaHash(0, dst[start:])
+	h := javahash.Extend(0, dst[start:])
 	for len(dst)-start < size {
 		dst = append(dst, ':')
 		h = 31*h + ':'
 		n := len(dst)
 		dst = strconv.AppendInt(dst, int64(h), 10)
-		h = javaHash(h, dst[n:])
+		h = javahash.Extend(h, dst[n:])
 	}
 	return dst[:start+size]
 }

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
-	"unicode/utf16"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/javahash"
 	"github.com/goycsb/ycsb/internal/secret"
 )
 
@@ -126,28 +126,13 @@ func (s *session) wctx(ctx context.Context) context.Context {
 	return ctx
 }
 
-// javaHashCode is Java's String.hashCode over UTF-16 code units.
-func javaHashCode(s string) int32 {
-	var h int32
-	for _, r := range s {
-		if r >= 0x10000 {
-			r1, r2 := utf16.EncodeRune(r)
-			h = 31*h + r1
-			h = 31*h + r2
-			continue
-		}
-		h = 31*h + r
-	}
-	return h
-}
-
 // shardIndex is the reference's abs(key.hashCode()) % n. Java's abs keeps
 // Integer.MIN_VALUE negative and then fails; we take it as 2^31.
 func shardIndex(key string, n int) int {
 	if n == 1 {
 		return 0
 	}
-	h := int64(javaHashCode(key))
+	h := int64(javahash.String(key))
 	if h < 0 {
 		h = -h
 	}

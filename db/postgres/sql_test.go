@@ -70,24 +70,9 @@ func TestRowsPerInsert(t *testing.T) {
 	}
 }
 
-func TestJavaHashCode(t *testing.T) {
-	// Values printed by java.lang.String.hashCode on JDK 17.
-	cases := []struct {
-		s    string
-		want int32
-	}{
-		{"", 0},
-		{"a", 97},
-		{"user1", 111578566},
-		{"user6284781860667377211", -594971599},
-		{"polygenelubricants", -2147483648},
-		{"\U0001F600", 1772899}, // one code point, two UTF-16 units
-	}
-	for _, tc := range cases {
-		if got := javaHashCode(tc.s); got != tc.want {
-			t.Errorf("hashCode(%q) = %d, want %d", tc.s, got, tc.want)
-		}
-	}
+// TestShardIndex: the reference's abs(key.hashCode()) % n (hash values
+// from internal/javahash's test).
+func TestShardIndex(t *testing.T) {
 	// Integer.MIN_VALUE: Java's abs keeps it negative; we use 2^31.
 	if got := shardIndex("polygenelubricants", 3); got != int((int64(1)<<31)%3) {
 		t.Errorf("shardIndex(MIN_VALUE) = %d", got)

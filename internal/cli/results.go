@@ -74,17 +74,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		return usagef("give either JSON reports or .hdr logs, not both")
 	}
 	var text bytes.Buffer
-	ex, _ := export.New(exporter, &text)
-	for _, r := range merged.Sections {
-		v := export.Float(r.Value)
-		if r.Int {
-			v = export.Int(int64(r.Value))
-		}
-		if err := ex.Write(r.Metric, r.Name, v); err != nil {
-			return err
-		}
-	}
-	if err := ex.Close(); err != nil {
+	if err := export.WriteAll(&text, exporter, merged.Sections); err != nil {
 		return err
 	}
 	if out != "" {

@@ -12,14 +12,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/internal/javafmt"
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/report"
 )
 
@@ -159,6 +159,9 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 				order = append(order, m.Name)
 			}
 			for _, rc := range m.Returns {
+				if _, ok := db.ParseStatus(rc.Status); !ok {
+					return nil, inputErr(paths[i], "measurement %s: unknown status %s", m.Name, rc.Status)
+				}
 				j := slices.IndexFunc(agg.Returns, func(x report.Return) bool { return x.Status == rc.Status })
 				if j < 0 {
 					agg.Returns = append(agg.Returns, rc)
@@ -185,7 +188,7 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		}
 		out.Measurements = append(out.Measurements, *m)
 	}
-	out.Sections = textRows(out)
+	out.Sections = textRows(out, hists)
 	return out, nil
 }
 
@@ -300,45 +303,38 @@ func mergeIntervals(reps []*report.Report, start time.Time) []report.Interval {
 }
 
 // textRows renders the merged report as the text exporter's rows, in
-// hdrhistogram form.
-func textRows(r *report.Report) []report.Row {
-	rows := []report.Row{
-		{Metric: "OVERALL", Name: "RunTime(ms)", Value: float64(r.RunTimeMs), Int: true},
-		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: r.Throughput},
-		{Metric: "OVERALL", Name: "Clients", Value: float64(r.Clients), Int: true},
-		{Metric: "OVERALL", Name: "Operations", Value: float64(r.Operations), Int: true},
+// hdrhistogram form; hists are the merged histograms by measurement name.
+func textRows(r *report.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
+	rows := []export.Row{
+		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(r.RunTimeMs)},
+		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(r.Throughput)},
+		{Metric: "OVERALL", Name: "Clients", Value: export.Int(int64(r.Clients))},
+		{Metric: "OVERALL", Name: "Operations", Value: export.Int(r.Operations)},
 	}
+	return appendSections(rows, r, hists)
+}
+
+// appendSections appends a section per measurement of r.
+func appendSections(rows []export.Row, r *report.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
 	for _, m := range r.Measurements {
-		add := func(name string, v float64, isInt bool) {
-			rows = append(rows, report.Row{Metric: m.Name, Name: name, Value: v, Int: isInt})
-		}
-		add("Operations", float64(m.Count), true)
-		add("AverageLatency(us)", m.MeanUs, false)
-		add("MinLatency(us)", float64(m.MinUs), true)
-		add("MaxLatency(us)", float64(m.MaxUs), true)
-		for _, p := range r.Percentiles {
-			add(javafmt.Ordinal(p)+"PercentileLatency(us)", float64(m.Percentiles[report.PercentileKey(p)]), true)
-		}
-		for _, rc := range returnsInOrder(m.Returns) {
-			add("Return="+rc.Status, float64(rc.Count), true)
-		}
+		st := measurement.StatsOf(hists[m.Name])
+		rows = measurement.AppendHdrSection(rows, m.Name, &st, r.Percentiles, statusCounts(m.Returns))
 	}
 	return rows
 }
 
-// returnOrder is the reference's order of Return= lines.
-var returnOrder = []string{"OK", "NOT_IMPLEMENTED", "BAD_REQUEST", "FORBIDDEN", "UNEXPECTED_STATE",
-	"SERVICE_UNAVAILABLE", "BATCHED_OK", "NOT_FOUND", "ERROR"}
-
-func returnsInOrder(rs []report.Return) []report.Return {
-	out := slices.Clone(rs)
-	rank := func(s string) int {
-		if i := slices.Index(returnOrder, s); i >= 0 {
-			return i
-		}
-		return len(returnOrder)
+// statusCounts returns a report's Return counts in the reference's order.
+// Merge has checked that every status is known.
+func statusCounts(rs []report.Return) []measurement.StatusCount {
+	if len(rs) == 0 {
+		return nil
 	}
-	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Status) < rank(out[j].Status) })
+	out := make([]measurement.StatusCount, len(rs))
+	for i, r := range rs {
+		out[i].Status, _ = db.ParseStatus(r.Status)
+		out[i].Count = r.Count
+	}
+	measurement.SortReturns(out)
 	return out
 }
 
@@ -415,17 +411,6 @@ func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*repor
 		}
 		out.Measurements = append(out.Measurements, m)
 	}
-	for _, m := range out.Measurements {
-		add := func(name string, v float64, isInt bool) {
-			out.Sections = append(out.Sections, report.Row{Metric: m.Name, Name: name, Value: v, Int: isInt})
-		}
-		add("Operations", float64(m.Count), true)
-		add("AverageLatency(us)", m.MeanUs, false)
-		add("MinLatency(us)", float64(m.MinUs), true)
-		add("MaxLatency(us)", float64(m.MaxUs), true)
-		for _, p := range percentiles {
-			add(javafmt.Ordinal(p)+"PercentileLatency(us)", float64(m.Percentiles[report.PercentileKey(p)]), true)
-		}
-	}
+	out.Sections = appendSections(nil, out, hists)
 	return out, nil
 }

@@ -1,7 +1,8 @@
-// Package export writes the final report rows, (metric, measurement, value),
-// in the formats of the reference's measurement exporters (§6.3 and §6.6 of
-// the reference), byte for byte, so that tools written for Java YCSB's
-// output read ours.
+// Package export holds the report's rows, (metric, measurement, value), and
+// writes them in the formats of the reference's measurement exporters
+// (site.ycsb.measurements.exporter.TextMeasurementsExporter,
+// JSONMeasurementsExporter and JSONArrayMeasurementsExporter at 0.17.0),
+// byte for byte, so that tools written for Java YCSB's output read ours.
 //
 // The exporters form a closed set kept in one table; New looks a name up in
 // it. Lines end in "\n" where Java writes the platform line separator, which
@@ -10,43 +11,19 @@ package export
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/goycsb/ycsb/internal/javafmt"
 	"github.com/goycsb/ycsb/props"
 )
-
-// Value is an int64 or a float64; Java prints the two differently.
-type Value struct {
-	I     int64
-	F     float64
-	Float bool
-}
-
-// Int returns an integer value, printed as Java prints an int or a long.
-func Int(v int64) Value { return Value{I: v} }
-
-// Float returns a floating-point value, printed as Java's Double.toString.
-func Float(v float64) Value { return Value{F: v, Float: true} }
-
-// String returns v as the text exporter prints it.
-func (v Value) String() string { return string(v.append(nil)) }
-
-func (v Value) append(dst []byte) []byte {
-	if v.Float {
-		return javafmt.AppendDouble(dst, v.F)
-	}
-	return strconv.AppendInt(dst, v.I, 10)
-}
 
 // Exporter writes report rows in one format. It is not safe for concurrent
 // use.
 type Exporter interface {
 	// Write adds one row. An error is sticky: later calls return it too.
-	Write(metric, measurement string, v Value) error
+	Write(r Row) error
 	// Close writes what the format needs at the end and flushes; the writer
 	// is not closed (the caller owns it). Write after Close is an error.
 	Close() error
@@ -89,6 +66,23 @@ func New(name string, w io.Writer) (Exporter, error) {
 	}
 	return nil, props.Errorf("exporter", "unknown exporter %q (known: %s, or the reference's class names)",
 		name, strings.Join(Names(), ", "))
+}
+
+// WriteAll writes rows to w with the exporter registered under name.
+func WriteAll(w io.Writer, name string, rows []Row) error {
+	ex, err := New(name, w)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := ex.Write(r); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if err := ex.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
 }
 
 // Names returns the short exporter names, sorted, for usage text.

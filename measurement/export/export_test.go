@@ -15,14 +15,9 @@ import (
 	"github.com/goycsb/ycsb/props"
 )
 
-type row struct {
-	metric, measurement string
-	v                   Value
-}
-
 // rows covers each kind of value the report has, plus names that need JSON
 // escaping.
-var rows = []row{
+var rows = []Row{
 	{"OVERALL", "RunTime(ms)", Int(2471)},
 	{"OVERALL", "Throughput(ops/sec)", Float(40.46944556859571)},
 	{"TOTAL_GC_TIME_%", "Time(%)", Float(0)},
@@ -49,7 +44,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func export(t testing.TB, name string, rows []row) []byte {
+func export(t testing.TB, name string, rows []Row) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	e, err := New(name, &buf)
@@ -57,7 +52,7 @@ func export(t testing.TB, name string, rows []row) []byte {
 		t.Fatal(err)
 	}
 	for _, r := range rows {
-		if err := e.Write(r.metric, r.measurement, r.v); err != nil {
+		if err := e.Write(r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,17 +69,17 @@ type object struct {
 }
 
 // wantObject is what encoding/json reads back for r.
-func wantObject(r row) object {
+func wantObject(r Row) object {
 	var v any
 	switch {
-	case !r.v.Float:
-		v = float64(r.v.I)
-	case math.IsNaN(r.v.F) || math.IsInf(r.v.F, 0):
-		v = r.v.String() // quoted by the exporter
+	case !r.Value.Float:
+		v = float64(r.Value.I)
+	case math.IsNaN(r.Value.F) || math.IsInf(r.Value.F, 0):
+		v = r.Value.String() // quoted by the exporter
 	default:
-		v = r.v.F
+		v = r.Value.F
 	}
-	return object{r.metric, r.measurement, v}
+	return object{r.Metric, r.Name, v}
 }
 
 func TestJSONArrayParses(t *testing.T) {
@@ -202,7 +197,7 @@ func TestErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := e.Write("OVERALL", "RunTime(ms)", Int(1)); err != nil {
+		if err := e.Write(Row{"OVERALL", "RunTime(ms)", Int(1)}); err != nil {
 			t.Fatalf("%s: buffered Write failed early: %v", name, err)
 		}
 		if err := e.Close(); !errors.Is(err, errDisk) {
@@ -211,7 +206,7 @@ func TestErrors(t *testing.T) {
 		if err := e.Close(); !errors.Is(err, errDisk) {
 			t.Errorf("%s: second Close = %v, want %v", name, err, errDisk)
 		}
-		if err := e.Write("OVERALL", "RunTime(ms)", Int(1)); err == nil {
+		if err := e.Write(Row{"OVERALL", "RunTime(ms)", Int(1)}); err == nil {
 			t.Errorf("%s: Write after Close succeeded", name)
 		}
 	}
@@ -231,12 +226,12 @@ func TestValueString(t *testing.T) {
 // BenchmarkWrite writes a 100-row report, about the size of a run with
 // three operations and three percentiles.
 func BenchmarkWrite(b *testing.B) {
-	report := make([]row, 100)
+	report := make([]Row, 100)
 	for i := range report {
 		if i%3 == 1 {
-			report[i] = row{"READ", "AverageLatency(us)", Float(1867.9526114135915 + float64(i))}
+			report[i] = Row{"READ", "AverageLatency(us)", Float(1867.9526114135915 + float64(i))}
 		} else {
-			report[i] = row{"UPDATE", "99thPercentileLatency(us)", Int(int64(4299 * i))}
+			report[i] = Row{"UPDATE", "99thPercentileLatency(us)", Int(int64(4299 * i))}
 		}
 	}
 	for _, name := range Names() {
@@ -245,7 +240,7 @@ func BenchmarkWrite(b *testing.B) {
 			for b.Loop() {
 				e, _ := New(name, io.Discard)
 				for _, r := range report {
-					e.Write(r.metric, r.measurement, r.v)
+					e.Write(r)
 				}
 				e.Close()
 			}

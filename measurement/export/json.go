@@ -8,7 +8,7 @@ import (
 
 // jsonExporter is JSONMeasurementsExporter and JSONArrayMeasurementsExporter:
 // each row is an object {"metric", "measurement", "value"} laid out by
-// Jackson 1.9's DefaultPrettyPrinter (§6.6):
+// Jackson 1.9's DefaultPrettyPrinter:
 //
 //	{
 //	  "metric" : "OVERALL",
@@ -44,7 +44,7 @@ func newJSONArray(w io.Writer) Exporter {
 	return e
 }
 
-func (e *jsonExporter) Write(metric, measurement string, v Value) error {
+func (e *jsonExporter) Write(r Row) error {
 	if e.closed {
 		return errClosed
 	}
@@ -58,10 +58,11 @@ func (e *jsonExporter) Write(metric, measurement string, v Value) error {
 		b = append(b, ' ') // writeRootValueSeparator
 	}
 	b = append(b, "{\n  \"metric\" : "...)
-	b = appendJSONString(b, metric)
+	b = appendJSONString(b, r.Metric)
 	b = append(b, ",\n  \"measurement\" : "...)
-	b = appendJSONString(b, measurement)
+	b = appendJSONString(b, r.Name)
 	b = append(b, ",\n  \"value\" : "...)
+	v := r.Value
 	if v.Float && (math.IsNaN(v.F) || math.IsInf(v.F, 0)) {
 		b = append(b, '"') // QUOTE_NON_NUMERIC_NUMBERS; the text needs no escaping
 		b = v.append(b)

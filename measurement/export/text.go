@@ -19,16 +19,16 @@ func newText(w io.Writer) Exporter {
 	return &text{bw: bufio.NewWriterSize(w, 8192)}
 }
 
-func (e *text) Write(metric, measurement string, v Value) error {
+func (e *text) Write(r Row) error {
 	if e.closed {
 		return errClosed
 	}
 	b := append(e.scratch[:0], '[')
-	b = append(b, metric...)
+	b = append(b, r.Metric...)
 	b = append(b, "], "...)
-	b = append(b, measurement...)
+	b = append(b, r.Name...)
 	b = append(b, ", "...)
-	b = v.append(b)
+	b = r.Value.append(b)
 	b = append(b, '\n')
 	e.scratch = b
 	_, err := e.bw.Write(b)

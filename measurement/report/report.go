@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/goycsb/ycsb/internal/secret"
 	"io"
 	"math"
 	"slices"
@@ -20,6 +19,9 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/measurement/export"
 )
 
 // Format identifies the document; Version changes when a reader of an older
@@ -66,7 +68,7 @@ type Report struct {
 	// schedule the client fell (coordinated omission made visible).
 	Schedule *Schedule `json:"schedule,omitempty"`
 	// Sections are every line of the text report, in order.
-	Sections []Row `json:"sections"`
+	Sections []export.Row `json:"sections"`
 }
 
 // Interval is one sampling interval.
@@ -124,65 +126,6 @@ type Schedule struct {
 	MeanLagUs    float64 `json:"mean_lag_us"`
 	MaxLagUs     int64   `json:"max_lag_us"`
 	FinalLagUs   int64   `json:"final_lag_us"`
-}
-
-// Row is one text-report line. Value is a JSON number, or a string for
-// NaN and infinities; Float says whether the text report prints it as a
-// Java double.
-type Row struct {
-	Metric string  `json:"metric"`
-	Name   string  `json:"name"`
-	Value  float64 `json:"-"`
-	Int    bool    `json:"-"`
-}
-
-type rowJSON struct {
-	Metric string          `json:"metric"`
-	Name   string          `json:"name"`
-	Value  json.RawMessage `json:"value"`
-	Float  bool            `json:"float,omitempty"`
-}
-
-// MarshalJSON writes integers as integers and NaN/±Inf as strings.
-func (r Row) MarshalJSON() ([]byte, error) {
-	var v []byte
-	switch {
-	case math.IsNaN(r.Value):
-		v = []byte(`"NaN"`)
-	case math.IsInf(r.Value, 1):
-		v = []byte(`"Infinity"`)
-	case math.IsInf(r.Value, -1):
-		v = []byte(`"-Infinity"`)
-	case r.Int:
-		v = fmt.Appendf(nil, "%d", int64(r.Value))
-	default:
-		v, _ = json.Marshal(r.Value)
-	}
-	return json.Marshal(rowJSON{Metric: r.Metric, Name: r.Name, Value: v, Float: !r.Int})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (r *Row) UnmarshalJSON(b []byte) error {
-	var j rowJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	r.Metric, r.Name, r.Int = j.Metric, j.Name, !j.Float
-	var s string
-	if json.Unmarshal(j.Value, &s) == nil {
-		switch s {
-		case "NaN":
-			r.Value = math.NaN()
-		case "Infinity":
-			r.Value = math.Inf(1)
-		case "-Infinity":
-			r.Value = math.Inf(-1)
-		default:
-			return fmt.Errorf("section %s %s: bad value %q", j.Metric, j.Name, s)
-		}
-		return nil
-	}
-	return json.Unmarshal(j.Value, &r.Value)
 }
 
 // EncodeHistogram returns h in the standard compressed base64 form.

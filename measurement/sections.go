@@ -13,18 +13,12 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 )
 
-// Row is one report line: [Metric], Name, Value.
-type Row struct {
-	Metric string
-	Name   string
-	Value  export.Value
-}
-
-// Rows renders the snapshot's sections for cfg's measurement type (§6.4 of
-// the reference notes). The two-in-one types print each measurement twice,
-// as Hdr<NAME> (with the Return= lines) then Bucket<NAME> or Raw<NAME>.
-func (s *Snapshot) Rows(cfg *Config) []Row {
-	var rows []Row
+// Rows renders the snapshot's sections for cfg's measurement type, as the
+// reference's OneMeasurement classes at 0.17.0 export them. The two-in-one
+// types print each measurement twice, as Hdr<NAME> (with the Return= lines)
+// then Bucket<NAME> or Raw<NAME>.
+func (s *Snapshot) Rows(cfg *Config) []export.Row {
+	var rows []export.Row
 	for i := range s.Measurements {
 		m := &s.Measurements[i]
 		switch cfg.Type {
@@ -47,29 +41,41 @@ func (s *Snapshot) Rows(cfg *Config) []Row {
 	return rows
 }
 
-func (m *Measurement) appendReturns(rows []Row, name string) []Row {
-	for _, r := range m.Returns {
-		rows = append(rows, Row{name, "Return=" + r.Status.String(), export.Int(r.Count)})
+// appendReturns appends a section's Return=<STATUS> lines.
+func appendReturns(rows []export.Row, name string, returns []StatusCount) []export.Row {
+	for _, r := range returns {
+		rows = append(rows, export.Row{Metric: name, Name: "Return=" + r.Status.String(), Value: export.Int(r.Count)})
 	}
 	return rows
 }
 
-func (m *Measurement) appendHdrRows(rows []Row, cfg *Config, name string, returns bool) []Row {
-	st := StatsOf(m.Hist)
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+// AppendHdrSection appends the section of one measurement in the form of
+// the reference's site.ycsb.measurements.OneMeasurementHdrHistogram at
+// 0.17.0: operations, mean, minimum, maximum and percentiles from st, then
+// returns (in the reference's order, see SortReturns). It is the one writer
+// of this form, for run and for merge alike.
+func AppendHdrSection(rows []export.Row, name string, st *Stats, percentiles []float64, returns []StatusCount) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	add("Operations", export.Int(st.Count))
 	add("AverageLatency(us)", export.Float(st.Mean))
 	add("MinLatency(us)", export.Int(st.Min))
 	add("MaxLatency(us)", export.Int(st.Max))
-	for _, p := range cfg.Percentiles {
+	for _, p := range percentiles {
 		add(javafmt.Ordinal(p)+"PercentileLatency(us)", export.Int(st.Percentile(p)))
 	}
+	return appendReturns(rows, name, returns)
+}
+
+func (m *Measurement) appendHdrRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
+	st := StatsOf(m.Hist)
+	var rets []StatusCount
 	if returns {
-		rows = m.appendReturns(rows, name)
+		rets = m.Returns
 	}
+	rows = AppendHdrSection(rows, name, &st, cfg.Percentiles, rets)
 	if cfg.Verbose {
 		for _, b := range st.Buckets() {
-			add(strconv.FormatInt(b.To, 10), export.Float(float64(b.Count)))
+			rows = append(rows, export.Row{Metric: name, Name: strconv.FormatInt(b.To, 10), Value: export.Float(float64(b.Count))})
 		}
 	}
 	return rows
@@ -77,8 +83,8 @@ func (m *Measurement) appendHdrRows(rows []Row, cfg *Config, name string, return
 
 // appendBucketRows is OneMeasurementHistogram: exact mean and variance,
 // percentiles as the lower edge of a 1-ms bucket.
-func (m *Measurement) appendBucketRows(rows []Row, cfg *Config, name string, returns bool) []Row {
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+func (m *Measurement) appendBucketRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	ops := float64(m.Count)
 	mean := float64(m.Sum) / ops
 	add("Operations", export.Int(m.Count))
@@ -100,7 +106,7 @@ func (m *Measurement) appendBucketRows(rows []Row, cfg *Config, name string, ret
 		}
 	}
 	if returns {
-		rows = m.appendReturns(rows, name)
+		rows = appendReturns(rows, name, m.Returns)
 	}
 	if cfg.Verbose {
 		for i := 0; i < cfg.Buckets; i++ {
@@ -119,13 +125,13 @@ func (m *Measurement) bucket(i int) int64 {
 }
 
 // appendSeriesRows is OneMeasurementTimeSeries: one average per unit.
-func (m *Measurement) appendSeriesRows(rows []Row, name string) []Row {
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+func (m *Measurement) appendSeriesRows(rows []export.Row, name string) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	add("Operations", export.Int(m.Count))
 	add("AverageLatency(us)", export.Float(float64(m.Sum)/float64(m.Count)))
 	add("MinLatency(us)", export.Int(m.Min))
 	add("MaxLatency(us)", export.Int(m.Max))
-	rows = m.appendReturns(rows, name)
+	rows = appendReturns(rows, name, m.Returns)
 	for _, u := range m.Units {
 		add(strconv.FormatInt(u.Ms, 10), export.Float(u.Avg))
 	}
@@ -140,8 +146,8 @@ var rawQuantiles = []struct {
 
 // appendRawRows is OneMeasurementRaw's summary; the samples themselves are
 // written by WriteRaw.
-func (m *Measurement) appendRawRows(rows []Row, cfg *Config, name string, returns bool) []Row {
-	add := func(n string, v export.Value) { rows = append(rows, Row{name, n, v}) }
+func (m *Measurement) appendRawRows(rows []export.Row, cfg *Config, name string, returns bool) []export.Row {
+	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	n := len(m.Raw)
 	add("Total Operations", export.Int(int64(n)))
 	if n > 0 && !cfg.RawNoSummary {
@@ -159,7 +165,7 @@ func (m *Measurement) appendRawRows(rows []Row, cfg *Config, name string, return
 		}
 	}
 	if returns {
-		rows = m.appendReturns(rows, name)
+		rows = appendReturns(rows, name, m.Returns)
 	}
 	return rows
 }
