@@ -6,7 +6,8 @@ import (
 	"github.com/goycsb/ycsb/props"
 )
 
-// settings are the Client-level properties of §1.3.
+// settings are the Client-level properties (the reference's Client.java at
+// 0.17.0; docs/compatibility.md, "Command line and properties").
 type settings struct {
 	transactions   bool
 	threads        int

@@ -44,7 +44,7 @@ func init() {
 	db.Register("cockroach", "CockroachDB (pgx), with retries of SQLSTATE 40001", driver{name: "cockroach"}, "cockroachdb")
 }
 
-// Property names beyond the reference's §8.1 set.
+// Property names beyond the reference's (JdbcDBClient.java at 0.17.0).
 const (
 	propCreateTable   = "jdbc.createtable" // also db.createtable
 	propDialect       = "db.dialect"

@@ -205,7 +205,8 @@ func TestCreateTableAndOutput(t *testing.T) {
 	}
 }
 
-// TestBatchStatuses checks §8.5: BATCHED_OK until the batch is full, then OK,
+// TestBatchStatuses checks the reference's batching (docs/compatibility.md,
+// "jdbc binding"): BATCHED_OK until the batch is full, then OK,
 // and the rows are stored once Close returns.
 func TestBatchStatuses(t *testing.T) {
 	c := needPG(t)
