@@ -22,9 +22,26 @@ const (
 	IntervalBoth
 )
 
+// Type is measurementtype: how latencies are kept and reported (the
+// reference's OneMeasurement* classes at 0.17.0; docs/compatibility.md,
+// "Text report").
+type Type string
+
+const (
+	HdrHistogram          Type = "hdrhistogram"
+	Histogram             Type = "histogram"
+	HdrHistogramHistogram Type = "hdrhistogram+histogram"
+	HdrHistogramRaw       Type = "hdrhistogram+raw"
+	TimeSeries            Type = "timeseries"
+	Raw                   Type = "raw"
+)
+
+// measurementTypes is the closed set of measurementtype values.
+var measurementTypes = []Type{HdrHistogram, Histogram, HdrHistogramHistogram, HdrHistogramRaw, TimeSeries, Raw}
+
 // Config is the measurement part of the properties.
 type Config struct {
-	Type             string // measurementtype
+	Type             Type
 	Interval         IntervalMode
 	Percentiles      []float64 // hdrhistogram.percentiles
 	Verbose          bool      // measurement.histogram.verbose
@@ -41,65 +58,41 @@ type Config struct {
 }
 
 // hasBuckets reports whether the type keeps 1-ms buckets.
-func (c *Config) hasBuckets() bool {
-	return c.Type == "histogram" || c.Type == "hdrhistogram+histogram"
-}
+func (c *Config) hasBuckets() bool { return c.Type == Histogram || c.Type == HdrHistogramHistogram }
 
 // hasHdr reports whether the type prints HdrHistogram sections.
-func (c *Config) hasHdr() bool { return strings.HasPrefix(c.Type, "hdrhistogram") }
+func (c *Config) hasHdr() bool {
+	return c.Type == HdrHistogram || c.Type == HdrHistogramHistogram || c.Type == HdrHistogramRaw
+}
 
 // HasRaw reports whether the type keeps every sample (and prints them).
-func (c *Config) HasRaw() bool { return c.Type == "raw" || c.Type == "hdrhistogram+raw" }
+func (c *Config) HasRaw() bool { return c.Type == Raw || c.Type == HdrHistogramRaw }
 
 // DefaultPercentiles is hdrhistogram.percentiles as YCSB 0.17.0 has it
 // (site.ycsb.measurements.OneMeasurementHdrHistogram); master's 50,95,99
 // is there by setting the property.
 var DefaultPercentiles = []float64{95, 99}
 
-// measurementTypes is the closed set of measurementtype values.
-var measurementTypes = []string{"hdrhistogram", "histogram", "hdrhistogram+histogram", "hdrhistogram+raw", "timeseries", "raw"}
-
 // ParseConfig reads the measurement properties.
 func ParseConfig(p *props.Properties) (*Config, error) {
 	c := &Config{}
-	var err error
-	if c.Type, err = p.OneOf("measurementtype", "hdrhistogram", measurementTypes...); err != nil {
+	r := props.NewReader(p)
+	c.Type = props.OneOf(r, "measurementtype", HdrHistogram, measurementTypes...)
+	c.Interval = map[string]IntervalMode{"op": IntervalOp, "intended": IntervalIntended, "both": IntervalBoth}[props.OneOf(r, "measurement.interval", "op", "op", "intended", "both")]
+	c.Verbose = r.Bool("measurement.histogram.verbose", false)
+	c.HighestLatencyUs = r.Int64("hdrhistogram.highestlatency", 3_600_000_000,
+		props.Range("a latency in µs of at least 2", func(n int64) bool { return n >= 2 }))
+	c.Buckets = r.Int("histogram.buckets", 1000,
+		props.Range("a number of 1-ms buckets between 1 and 16777216", func(n int64) bool { return n >= 1 && n <= 1<<24 }))
+	c.GranularityMs = r.Int64("timeseries.granularity", 1000,
+		props.Range("milliseconds, at least 1", func(n int64) bool { return n >= 1 }))
+	c.RawOutputFile = r.String("measurement.raw.output_file", "")
+	c.RawNoSummary = r.Bool("measurement.raw.no_summary", false)
+	c.HdrFileOutput = r.Bool("hdrhistogram.fileoutput", false)
+	c.HdrOutputPath = r.String("hdrhistogram.output.path", "")
+	if err := r.Err(); err != nil {
 		return nil, err
 	}
-	mode, err := p.OneOf("measurement.interval", "op", "op", "intended", "both")
-	if err != nil {
-		return nil, err
-	}
-	c.Interval = map[string]IntervalMode{"op": IntervalOp, "intended": IntervalIntended, "both": IntervalBoth}[mode]
-	if c.Verbose, err = p.Bool("measurement.histogram.verbose", false); err != nil {
-		return nil, err
-	}
-	if c.HighestLatencyUs, err = p.Int64("hdrhistogram.highestlatency", 3_600_000_000); err != nil {
-		return nil, err
-	}
-	if c.HighestLatencyUs < 2 {
-		return nil, props.Invalid("hdrhistogram.highestlatency", strconv.FormatInt(c.HighestLatencyUs, 10), "a latency in µs of at least 2")
-	}
-	if c.Buckets, err = p.Int("histogram.buckets", 1000); err != nil {
-		return nil, err
-	}
-	if c.Buckets < 1 || c.Buckets > 1<<24 {
-		return nil, props.Invalid("histogram.buckets", strconv.Itoa(c.Buckets), "a number of 1-ms buckets between 1 and 16777216")
-	}
-	if c.GranularityMs, err = p.Int64("timeseries.granularity", 1000); err != nil {
-		return nil, err
-	}
-	if c.GranularityMs < 1 {
-		return nil, props.Invalid("timeseries.granularity", strconv.FormatInt(c.GranularityMs, 10), "milliseconds, at least 1")
-	}
-	c.RawOutputFile = p.String("measurement.raw.output_file", "")
-	if c.RawNoSummary, err = p.Bool("measurement.raw.no_summary", false); err != nil {
-		return nil, err
-	}
-	if c.HdrFileOutput, err = p.Bool("hdrhistogram.fileoutput", false); err != nil {
-		return nil, err
-	}
-	c.HdrOutputPath = p.String("hdrhistogram.output.path", "")
 	if c.HdrFileOutput && !c.hasHdr() {
 		// The reference ignores it silently; say so, and check no path.
 		p.Notef("hdrhistogram.fileoutput=true has no effect with measurementtype=%s: only the hdrhistogram types write .hdr logs", c.Type)

@@ -36,7 +36,7 @@ func NewHdrLogs(cfg *Config, baseMs int64) *HdrLogs {
 		return nil
 	}
 	l := &HdrLogs{prefix: cfg.HdrOutputPath, baseMs: baseMs, files: map[string]*hdrLog{}}
-	if cfg.Type != "hdrhistogram" && cfg.hasHdr() {
+	if cfg.Type != HdrHistogram && cfg.hasHdr() {
 		l.prefixName = "Hdr"
 	}
 	if !cfg.hasHdr() {

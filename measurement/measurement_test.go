@@ -97,8 +97,8 @@ func TestTypes(t *testing.T) {
 // the same report as harvesting once.
 func TestTotalsAcrossTicks(t *testing.T) {
 	for _, typ := range measurementTypes {
-		t.Run(typ, func(t *testing.T) {
-			cfg := config(t, map[string]string{"measurementtype": typ})
+		t.Run(string(typ), func(t *testing.T) {
+			cfg := config(t, map[string]string{"measurementtype": string(typ)})
 			once := NewCollector(cfg)
 			feed(once)
 			once.Tick()
@@ -213,8 +213,8 @@ func BenchmarkRecorderDone(b *testing.B) {
 // goroutine harvests (run with -race): nothing is lost or counted twice.
 func TestConcurrentHarvest(t *testing.T) {
 	for _, typ := range measurementTypes {
-		t.Run(typ, func(t *testing.T) {
-			cfg := config(t, map[string]string{"measurementtype": typ, "measurement.interval": "both", "timeseries.granularity": "1"})
+		t.Run(string(typ), func(t *testing.T) {
+			cfg := config(t, map[string]string{"measurementtype": string(typ), "measurement.interval": "both", "timeseries.granularity": "1"})
 			c := NewCollector(cfg)
 			const workers, per = 4, 5000
 			done := make(chan struct{})

@@ -189,7 +189,7 @@ type Recorder struct {
 }
 
 func newRecorder(cfg *Config, f *firsts) *Recorder {
-	return &Recorder{cfg: cfg, highest: cfg.HighestLatencyUs, exact: cfg.Type != "hdrhistogram",
+	return &Recorder{cfg: cfg, highest: cfg.HighestLatencyUs, exact: cfg.Type != HdrHistogram,
 		firsts: f, cur: &set{}, spare: &set{}}
 }
 
@@ -242,13 +242,13 @@ func (r *Recorder) record(slot **series, first *atomic.Int64, us, endNs int64) {
 	s.sum += us
 	s.sumSq += float64(us) * float64(us)
 	switch r.cfg.Type {
-	case "histogram", "hdrhistogram+histogram":
+	case Histogram, HdrHistogramHistogram:
 		b := us / 1000
 		if b >= int64(r.cfg.Buckets) {
 			b = int64(r.cfg.Buckets)
 		}
 		s.buckets[b]++
-	case "timeseries":
+	case TimeSeries:
 		f := first.Load()
 		if f == 0 {
 			if !first.CompareAndSwap(0, endNs) {
@@ -266,7 +266,7 @@ func (r *Recorder) record(slot **series, first *atomic.Int64, us, endNs int64) {
 		}
 		s.units[u].sum += us
 		s.units[u].count++
-	case "raw", "hdrhistogram+raw":
+	case Raw, HdrHistogramRaw:
 		s.raw = append(s.raw, RawSample{EpochMs: WallTime(endNs).UnixMilli(), Us: us})
 	}
 }

@@ -22,18 +22,18 @@ func (s *Snapshot) Rows(cfg *Config) []export.Row {
 	for i := range s.Measurements {
 		m := &s.Measurements[i]
 		switch cfg.Type {
-		case "hdrhistogram":
+		case HdrHistogram:
 			rows = m.appendHdrRows(rows, cfg, m.Name, true)
-		case "histogram":
+		case Histogram:
 			rows = m.appendBucketRows(rows, cfg, m.Name, true)
-		case "timeseries":
+		case TimeSeries:
 			rows = m.appendSeriesRows(rows, m.Name)
-		case "raw":
+		case Raw:
 			rows = m.appendRawRows(rows, cfg, m.Name, true)
-		case "hdrhistogram+histogram":
+		case HdrHistogramHistogram:
 			rows = m.appendHdrRows(rows, cfg, "Hdr"+m.Name, true)
 			rows = m.appendBucketRows(rows, cfg, "Bucket"+m.Name, false)
-		case "hdrhistogram+raw":
+		case HdrHistogramRaw:
 			rows = m.appendHdrRows(rows, cfg, "Hdr"+m.Name, true)
 			rows = m.appendRawRows(rows, cfg, "Raw"+m.Name, false)
 		}
@@ -181,7 +181,7 @@ func (s *Snapshot) WriteRaw(w io.Writer, cfg *Config) error {
 	for i := range s.Measurements {
 		m := &s.Measurements[i]
 		name := m.Name
-		if cfg.Type == "hdrhistogram+raw" {
+		if cfg.Type == HdrHistogramRaw {
 			name = "Raw" + name
 		}
 		bw.WriteString(name + " latency raw data: op, timestamp(ms), latency(us)\n")
@@ -208,17 +208,17 @@ func (s *Snapshot) Summary(cfg *Config) string {
 			continue
 		}
 		switch cfg.Type {
-		case "hdrhistogram":
+		case HdrHistogram:
 			m.hdrSummary(&b, cfg, m.Name)
-		case "histogram", "timeseries":
+		case Histogram, TimeSeries:
 			m.avgSummary(&b, m.Name)
-		case "raw":
+		case Raw:
 			m.rawSummary(&b, m.Name)
-		case "hdrhistogram+histogram":
+		case HdrHistogramHistogram:
 			m.hdrSummary(&b, cfg, "Hdr"+m.Name)
 			b.WriteByte('\n')
 			m.avgSummary(&b, "Bucket"+m.Name)
-		case "hdrhistogram+raw":
+		case HdrHistogramRaw:
 			m.hdrSummary(&b, cfg, "Hdr"+m.Name)
 			b.WriteByte('\n')
 			m.rawSummary(&b, "Raw"+m.Name)

@@ -239,7 +239,7 @@ func (b *bench) progressLine(wu warmup) *progressLine {
 // statusOut is where status lines go: stderr, and also stdout with the
 // timeseries type, as in the reference.
 func statusOut(o *Options, mcfg *measurement.Config) io.Writer {
-	if mcfg.Type == "timeseries" {
+	if mcfg.Type == measurement.TimeSeries {
 		return io.MultiWriter(o.Stderr, o.Stdout)
 	}
 	return o.Stderr

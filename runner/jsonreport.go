@@ -100,7 +100,7 @@ func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measu
 		Tool:            toolName,
 		Binding:         o.Binding,
 		Phase:           phaseName(s.transactions),
-		MeasurementType: mcfg.Type,
+		MeasurementType: string(mcfg.Type),
 		Percentiles:     mcfg.Percentiles,
 		Settings:        report.MaskSettings(o.Props.Map()),
 		Clients:         1,

@@ -101,7 +101,7 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		Tool:            first.Tool,
 		Binding:         first.Binding,
 		Phase:           first.Phase,
-		MeasurementType: "hdrhistogram",
+		MeasurementType: string(measurement.HdrHistogram),
 		Percentiles:     first.Percentiles,
 		Settings:        map[string]string{},
 		Start:           first.Start,
@@ -391,7 +391,7 @@ func ReadHdrLog(path string) (*HdrLog, error) {
 // MergeHdrLogs merges logs by measurement name into a report that has
 // measurements only (the logs carry no run times or return codes).
 func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*report.Report, error) {
-	out := &report.Report{Format: report.Format, Version: report.Version, MeasurementType: "hdrhistogram", Percentiles: percentiles}
+	out := &report.Report{Format: report.Format, Version: report.Version, MeasurementType: string(measurement.HdrHistogram), Percentiles: percentiles}
 	hists := map[string]*hdrhistogram.Histogram{}
 	var order []string
 	for i, l := range logs {

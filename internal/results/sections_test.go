@@ -93,7 +93,7 @@ func clientReport(t *testing.T, snap *measurement.Snapshot, cfg *measurement.Con
 	t.Helper()
 	r := &report.Report{
 		Format: report.Format, Version: report.Version, Binding: "basic", Phase: "run",
-		MeasurementType: cfg.Type, Percentiles: cfg.Percentiles, Clients: 1,
+		MeasurementType: string(cfg.Type), Percentiles: cfg.Percentiles, Clients: 1,
 		Start: t0, End: t0.Add(600 * 1e6), RunTimeMs: 600, Operations: snap.Ops(),
 	}
 	for _, m := range snap.Measurements {
