@@ -21,11 +21,11 @@ import (
 type Session struct {
 	db  db.Session
 	rec *Recorder
-	// Intended is the schedule's start time (a Now value) of the current
-	// transaction, or 0 without a target rate. The runner sets it; every
+	// intended is the schedule's start time (a Now value) of the current
+	// transaction, or 0 without a target rate (SetIntended). Every
 	// operation of one transaction (a read-modify-write's read and update)
 	// shares it, as in the reference.
-	Intended int64
+	intended int64
 
 	// Failed counts the operations that failed (any status but OK,
 	// BATCHED_OK and NOT_FOUND: a missing record is an answer); Inserted
@@ -52,6 +52,17 @@ func NewSession(s db.Session, rec *Recorder) *Session { return &Session{db: s, r
 
 // Recorder returns the worker's Recorder.
 func (s *Session) Recorder() *Recorder { return s.rec }
+
+// SetIntended sets the intended start time (a Now value, 0 for none) of
+// the transaction about to run: the pacer's due time under a target rate.
+func (s *Session) SetIntended(ns int64) { s.intended = ns }
+
+// MeasureTransaction records a transaction of several operations (a
+// read-modify-write) that ran from start to end, from its intended start
+// under a target rate.
+func (s *Session) MeasureTransaction(op Op, start, end int64) {
+	s.rec.Measure(op, start, end, s.intended)
+}
 
 // Unwrap returns the binding's session.
 func (s *Session) Unwrap() db.Session { return s.db }
@@ -96,7 +107,7 @@ func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
 	if err != nil {
 		s.failed(op, st, err)
 	}
-	s.rec.Done(op, st, start, Now(), s.Intended)
+	s.rec.Done(op, st, start, Now(), s.intended)
 }
 
 // failed counts a failed operation; the error path only.
@@ -140,7 +151,7 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 	if err != nil {
 		s.failed(Scan, st, err)
 	}
-	s.rec.Done(Scan, st, start, end, s.Intended)
+	s.rec.Done(Scan, st, start, end, s.intended)
 	if err == nil && out.Len() > 0 {
 		// The reference (HEAD) divides by the row count and crashes on an
 		// empty scan; an empty scan simply has no per-record figure here.

@@ -77,7 +77,7 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 		w.warmSucceeded = w.succeeded
 		w.pace.lag = scheduleLag{}
 	}
-	w.session.Intended = 0
+	w.session.SetIntended(0)
 }
 
 // loop runs transactions until the worker is done. It may be cut short by a
@@ -98,7 +98,7 @@ func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *setting
 		if tick > 0 {
 			due := w.pace.wait(n)
 			if trackIntended {
-				w.session.Intended = due
+				w.session.SetIntended(due)
 			}
 		}
 		// A transaction succeeded when none of its operations failed

@@ -263,7 +263,7 @@ func (wk *Worker) doReadModifyWrite(ctx context.Context) {
 	_ = wk.s.Update(ctx, wk.w.Table, key, values)
 	end := measurement.Now()
 	if ctx.Err() == nil {
-		wk.s.Recorder().Measure(measurement.ReadModifyWrite, start, end, wk.s.Intended)
+		wk.s.MeasureTransaction(measurement.ReadModifyWrite, start, end)
 	}
 	if wk.w.DataIntegrity {
 		wk.verify(key)
