@@ -42,9 +42,9 @@ func AppendValue(dst []byte, kind byte, fields []db.Field) []byte {
 	return dst
 }
 
-// AppendKey appends the stored key of (table, key): the table name, a zero
+// AppendStoreKey appends the stored key of (table, key): the table name, a zero
 // byte, the key. Keys of one table are contiguous and in key order.
-func AppendKey(dst []byte, table, key string) []byte {
+func AppendStoreKey(dst []byte, table, key string) []byte {
 	dst = append(dst, table...)
 	dst = append(dst, 0)
 	return append(dst, key...)

@@ -80,7 +80,7 @@ func (s *Session) Read(ctx context.Context, table, key string, fields []string, 
 		s.rec.Reset()
 		out = &s.rec
 	}
-	s.key = AppendKey(s.key[:0], table, key)
+	s.key = AppendStoreKey(s.key[:0], table, key)
 	v, found, err := s.conn.Get(s.key)
 	if err != nil {
 		return s.wrap("read", err)
@@ -110,7 +110,7 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 		s.rows.Reset()
 		out = &s.rows
 	}
-	s.key = AppendKey(s.key[:0], table, startKey)
+	s.key = AppendStoreKey(s.key[:0], table, startKey)
 	s.upper = AppendTableEnd(s.upper[:0], table)
 	it, err := s.conn.NewIter(s.key, s.upper)
 	if err != nil {
@@ -161,7 +161,7 @@ func (s *Session) write(ctx context.Context, op string, kind byte, table, key st
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.key = AppendKey(s.key[:0], table, key)
+	s.key = AppendStoreKey(s.key[:0], table, key)
 	s.val = AppendValue(s.val[:0], kind, values)
 	var err error
 	if kind == KindUpdate {
@@ -180,7 +180,7 @@ func (s *Session) Delete(ctx context.Context, table, key string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.key = AppendKey(s.key[:0], table, key)
+	s.key = AppendStoreKey(s.key[:0], table, key)
 	if err := s.conn.Delete(s.key); err != nil {
 		return s.wrap("delete", err)
 	}
