@@ -63,9 +63,9 @@ func check[T int64 | float64](r *Reader, name string, v, def T, checks []Check[T
 	return v
 }
 
-// Int64 reads name as an integer (Properties.Int64) passing checks.
-func (r *Reader) Int64(name string, def int64, checks ...Check[int64]) int64 {
-	v, err := r.p.Int64(name, def)
+// read reads name with get, then applies checks to a value that was set.
+func read[T int64 | float64](r *Reader, name string, def T, get func(string, T) (T, error), checks []Check[T]) T {
+	v, err := get(name, def)
 	if err != nil {
 		r.Fail(err)
 		return def
@@ -74,33 +74,26 @@ func (r *Reader) Int64(name string, def int64, checks ...Check[int64]) int64 {
 		return v
 	}
 	return check(r, name, v, def, checks)
+}
+
+// Int64 reads name as an integer (Properties.Int64) passing checks.
+func (r *Reader) Int64(name string, def int64, checks ...Check[int64]) int64 {
+	return read(r, name, def, r.p.Int64, checks)
 }
 
 // Int reads name as an integer that fits in an int (Properties.Int) passing
 // checks.
 func (r *Reader) Int(name string, def int, checks ...Check[int64]) int {
-	v, err := r.p.Int(name, def)
-	if err != nil {
-		r.Fail(err)
-		return def
+	get := func(name string, def int64) (int64, error) {
+		n, err := r.p.Int(name, int(def))
+		return int64(n), err
 	}
-	if !r.p.Has(name) {
-		return v
-	}
-	return int(check(r, name, int64(v), int64(def), checks))
+	return int(read(r, name, int64(def), get, checks))
 }
 
 // Float64 reads name as a number (Properties.Float64) passing checks.
 func (r *Reader) Float64(name string, def float64, checks ...Check[float64]) float64 {
-	v, err := r.p.Float64(name, def)
-	if err != nil {
-		r.Fail(err)
-		return def
-	}
-	if !r.p.Has(name) {
-		return v
-	}
-	return check(r, name, v, def, checks)
+	return read(r, name, def, r.p.Float64, checks)
 }
 
 // Bool reads name as true or false (Properties.Bool).
