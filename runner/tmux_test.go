@@ -14,21 +14,24 @@ import (
 )
 
 // tmuxSession runs command in a detached tmux session of the given size and
-// returns a function that captures the visible pane.
+// returns a function that captures the visible pane. Each test has a tmux
+// server of its own (its socket in the test's directory), so that two
+// checkouts running this test at once never share a session.
 func tmuxSession(t *testing.T, width, height int, command string) func() string {
 	t.Helper()
-	name := "ycsb-progress-" + strings.ReplaceAll(t.Name(), "/", "-")
-	exec.Command("tmux", "kill-session", "-t", name).Run()
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tmux := func(args ...string) *exec.Cmd { return exec.Command("tmux", append([]string{"-S", sock}, args...)...) }
+	const name = "ycsb-progress"
 	// The session outlives the command for a while so the last screen can
 	// be read; remain-on-exit would print a status line into the pane.
-	cmd := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height),
+	cmd := tmux("new-session", "-d", "-s", name, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height),
 		"TERM=xterm-256color "+command+"; sleep 60")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", name).Run() })
+	t.Cleanup(func() { tmux("kill-server").Run() })
 	return func() string {
-		out, err := exec.Command("tmux", "capture-pane", "-p", "-t", name).Output()
+		out, err := tmux("capture-pane", "-p", "-t", name).Output()
 		if err != nil {
 			t.Fatalf("capture-pane: %v", err)
 		}
