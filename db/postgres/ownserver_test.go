@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/goycsb/ycsb/db/dbtest"
@@ -147,4 +150,67 @@ func freePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Freeze stops every process of the instance with SIGSTOP, as a hung server
+// (or host) looks to its clients: connections stay open, nothing answers,
+// not even a cancel request. The returned thaw resumes them; it is also
+// registered with t.Cleanup, and calling it twice is harmless.
+func (s *ownServer) Freeze() (thaw func()) {
+	s.t.Helper()
+	pidFile, err := os.ReadFile(filepath.Join(s.dir, "data", "postmaster.pid"))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	pm, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(pidFile), "\n", 2)[0]))
+	if err != nil || pm <= 0 {
+		s.t.Fatalf("postmaster.pid: %q", pidFile)
+	}
+	// The postmaster first, so that it forks nothing while its children are
+	// being stopped.
+	pids := []int{pm}
+	var once sync.Once
+	thaw = func() {
+		once.Do(func() {
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGCONT)
+			}
+		})
+	}
+	s.t.Cleanup(thaw)
+	if err := syscall.Kill(pm, syscall.SIGSTOP); err != nil {
+		s.t.Fatal(err)
+	}
+	for _, p := range childPids(pm) {
+		if syscall.Kill(p, syscall.SIGSTOP) == nil {
+			pids = append(pids, p)
+		}
+	}
+	return thaw
+}
+
+// childPids lists the processes whose parent is ppid.
+func childPids(ppid int) []int {
+	var out []int
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		fs := strings.Fields(string(b[i+1:]))
+		if len(fs) < 2 {
+			continue
+		}
+		if p, _ := strconv.Atoi(fs[1]); p == ppid {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+			out = append(out, pid)
+		}
+	}
+	return out
 }

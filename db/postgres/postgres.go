@@ -51,10 +51,20 @@ const (
 	propMaxRetries    = "db.maxretries"
 	propHoldConn      = "db.holdconn"
 	propMaxConns      = "db.maxconns"
+	propTimeout       = "db.timeout"
 	propFamilies      = "cockroach.families"
 	propUpsert        = "cockroach.upsert"
 	propFollowerReads = "cockroach.followerreads"
 )
+
+// defaultTimeout is db.timeout's default. The reference's JDBC binding sets
+// no query timeout, so a server that stops answering hangs it; a run should
+// end instead, and no statement of a benchmark takes anywhere near this long.
+const defaultTimeout = 30 * time.Second
+
+// closeWait bounds pgDB.Close: a pool closing connections to a server that
+// no longer answers waits up to 15 s for each (pgxpool's destructor).
+const closeWait = 2 * time.Second
 
 // flushEvery bounds the rows a session buffers when jdbc.batchupdateapi is on
 // without db.batchsize: the reference then never sends the batch at all; we
@@ -76,6 +86,7 @@ type config struct {
 	maxRetries int
 	holdConn   bool
 	maxConns   int
+	timeout    time.Duration // db.timeout; 0: none
 }
 
 // pgDB is the opened binding: one pool per shard.
@@ -120,6 +131,11 @@ func (d driver) Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		}
 		if !t.passwordSet && passwd != "" {
 			pc.ConnConfig.Password = passwd
+		}
+		if pc.ConnConfig.ConnectTimeout == 0 {
+			// Unless the URL says otherwise (connectTimeout), a connection
+			// attempt gets db.timeout, per host.
+			pc.ConnConfig.ConnectTimeout = cfg.timeout
 		}
 		pc.MaxConns = int32(cfg.maxConns)
 		pc.MinConns = 0
@@ -254,6 +270,7 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 	if cfg.maxConns == 0 {
 		cfg.maxConns = 1
 	}
+	cfg.timeout, err = p.Seconds(propTimeout, defaultTimeout.Seconds(), 0)
 	return
 }
 
@@ -351,9 +368,22 @@ func roundRobin(base *pgconn.Config) func(context.Context, *pgx.ConnConfig) erro
 	}
 }
 
+// Close closes the pools, waiting closeWait at most: the sessions have
+// already given back their connections, and what is left to wait for is the
+// goodbye to a server that may not be listening.
 func (pd *pgDB) Close() error {
-	for _, sh := range pd.shards {
-		sh.pool.Close()
+	done := make(chan struct{})
+	go func() {
+		for _, sh := range pd.shards {
+			sh.pool.Close()
+		}
+		close(done)
+	}()
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
 	}
 	return nil
 }
@@ -373,7 +403,7 @@ func (pd *pgDB) Stats() []db.Stat {
 
 // Session implements db.DB.
 func (pd *pgDB) Session(ctx context.Context, worker, workers int) (db.Session, error) {
-	s := &session{d: pd, conns: make([]sconn, len(pd.shards))}
+	s := &session{d: pd, conns: make([]sconn, len(pd.shards)), timeout: pd.cfg.timeout}
 	for i := range s.conns {
 		s.conns[i].sh = pd.shards[i]
 	}

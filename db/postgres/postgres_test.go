@@ -137,6 +137,8 @@ func TestOpenErrors(t *testing.T) {
 		{"no url", "jdbc", map[string]string{}, "db.url", true},
 		{"mysql url", "jdbc", map[string]string{"db.url": "jdbc:mysql://127.0.0.1/ycsb"}, "db.url", true},
 		{"bad batchsize", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.batchsize": "x"}, "db.batchsize", true},
+		{"bad timeout", "jdbc", map[string]string{"db.url": jdbcURL(""), propTimeout: "30s"}, propTimeout, true},
+		{"negative timeout", "jdbc", map[string]string{"db.url": jdbcURL(""), propTimeout: "-1"}, propTimeout, true},
 		{"bad bool in url", "jdbc", map[string]string{"db.url": jdbcURL("loadBalanceHosts=yes")}, "loadBalanceHosts", true},
 		{"families on postgres", "postgresql", map[string]string{"db.url": testURL(), propFamilies: "true"}, propFamilies, true},
 		{"refused", "jdbc", map[string]string{"db.url": "jdbc:postgresql://127.0.0.1:1/ycsb?connectTimeout=2", "db.user": "ycsb", "db.passwd": "s3cretpw"}, "connection refused", false},
@@ -478,6 +480,65 @@ func TestCancelInFlight(t *testing.T) {
 	var r db.Record
 	if err := ss2.Read(bg, table, "k", nil, &r); err != nil {
 		t.Errorf("read on a new session: %v", err)
+	}
+}
+
+// TestTimeout: an operation that gets no answer (an update waiting for a row
+// lock) ends after db.timeout as SERVICE_UNAVAILABLE, with the run's kind of
+// context and with one without cancellation, holding connections or not;
+// the session then goes on with a new connection.
+func TestTimeout(t *testing.T) {
+	c := needPG(t)
+	table := testTable(t, c, "ycsb_timeout")
+	bg := context.Background()
+	if _, err := c.Exec(bg, "INSERT INTO "+table+" (YCSB_KEY, FIELD0) VALUES ('k', 'v0'), ('free', 'v0')"); err != nil {
+		t.Fatal(err)
+	}
+	for _, hold := range []string{"true", "false"} {
+		for _, cancellable := range []bool{true, false} {
+			t.Run(fmt.Sprintf("holdconn=%s,cancellable=%v", hold, cancellable), func(t *testing.T) {
+				d := mustOpen(t, "postgresql", map[string]string{"db.url": testURL(), "table": table, propTimeout: "0.5", propHoldConn: hold})
+				defer d.Close()
+				ctx := bg
+				if cancellable {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithCancel(bg)
+					defer cancel()
+				}
+				ss, _ := d.Session(ctx, 0, 1)
+				defer ss.Close(bg)
+				upd := []db.Field{{Name: "field0", Value: []byte("mine")}}
+				if err := ss.Update(ctx, table, "free", upd); err != nil {
+					t.Fatal(err)
+				}
+				tx, err := c.Begin(bg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Rollback(bg)
+				if _, err := tx.Exec(bg, "UPDATE "+table+" SET FIELD0 = 'other' WHERE YCSB_KEY = 'k'"); err != nil {
+					t.Fatal(err)
+				}
+				done := make(chan error, 1)
+				go func() { done <- ss.Update(ctx, table, "k", upd) }()
+				select {
+				case err := <-done:
+					if got := db.StatusOf(err); got != db.ServiceUnavailable {
+						t.Errorf("update waiting for a lock: %v (%v), want SERVICE_UNAVAILABLE", got, err)
+					} else if !strings.Contains(err.Error(), propTimeout) {
+						t.Errorf("error does not name %s: %v", propTimeout, err)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatal("update blocked on a row lock did not end after db.timeout=0.5")
+				}
+				tx.Rollback(bg)
+				for i := 0; i < 3; i++ {
+					if err := ss.Update(ctx, table, "free", upd); err != nil {
+						t.Errorf("update after the timeout: %v", err)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/javahash"
 	"github.com/goycsb/ycsb/internal/secret"
 )
@@ -73,6 +75,109 @@ type session struct {
 	watched   context.Context
 	stopWatch func() bool
 	cancelled atomic.Bool
+
+	// db.timeout, kept by a watchdog timer (see begin) rather than by a
+	// deadline per operation.
+	timeout time.Duration
+	opStart atomic.Int64 // clock.Now() when the operation in flight began; 0: none; expired: it ran out
+	dog     atomic.Pointer[time.Timer]
+	dogOff  atomic.Bool // the session is closed: the watchdog stops
+	// dogMu is held by the watchdog while it ends an operation, and by the
+	// session when it finds that it did: never on the way of an operation
+	// that finishes in time. It also guards acancel.
+	dogMu sync.Mutex
+	// actx is the watched context's child that pool.Acquire gets, cancelled
+	// by the watchdog (acancel) to end a wait for a connection.
+	actx    context.Context
+	acancel context.CancelFunc
+}
+
+// expired marks in opStart an operation the watchdog ended.
+const expired = -1
+
+// begin starts db.timeout for an operation; end stops it. The cost on an
+// operation that finishes in time is a clock read and two atomic stores: a
+// session's watchdog timer wakes once per db.timeout and looks at opStart,
+// and only when the operation in flight is older than db.timeout does it
+// end it the way a cancellation does (a past deadline on the connection in
+// use, which holds even when the server answers nothing, not even a cancel
+// request; and the cancellation of a wait for a connection).
+func (s *session) begin() int64 {
+	if s.timeout <= 0 {
+		return 0
+	}
+	now := max(clock.Now(), 1)
+	s.opStart.Store(now)
+	if s.dog.Load() == nil {
+		s.dogOff.Store(false)
+		s.dog.Store(time.AfterFunc(s.timeout, s.check))
+	}
+	return now
+}
+
+// end closes the operation begun at start. When the watchdog ended it, the
+// connections it left a past deadline on and that are still open (idle
+// ones of other shards, or the one in use when the operation completed at
+// that very moment) get their deadline back.
+func (s *session) end(start int64) {
+	if start == 0 || s.opStart.CompareAndSwap(start, 0) {
+		return
+	}
+	s.dogMu.Lock()
+	defer s.dogMu.Unlock()
+	s.opStart.Store(0)
+	if !s.cancelled.Load() {
+		for i := range s.conns {
+			if c := s.conns[i].conn; c != nil && !c.IsClosed() {
+				c.Conn().SetDeadline(time.Time{})
+			}
+		}
+	}
+	if s.actx != nil && s.actx.Err() != nil && s.watched != nil {
+		s.acancel()
+		s.actx, s.acancel = context.WithCancel(s.watched)
+	}
+}
+
+// timedOut says whether the watchdog ended the operation in flight.
+func (s *session) timedOut() bool { return s.timeout > 0 && s.opStart.Load() == expired }
+
+// check is the watchdog: it ends the operation in flight if it began
+// db.timeout ago, and otherwise sleeps until it could have.
+func (s *session) check() {
+	if s.dogOff.Load() {
+		return
+	}
+	next := s.timeout
+	if st := s.opStart.Load(); st > 0 {
+		if left := time.Duration(st + int64(s.timeout) - clock.Now()); left > 0 {
+			next = left
+		} else {
+			s.dogMu.Lock()
+			if s.opStart.CompareAndSwap(st, expired) {
+				for i := range s.conns {
+					if p := s.conns[i].cur.Load(); p != nil {
+						p.Conn().SetDeadline(time.Now())
+					}
+				}
+				if s.acancel != nil {
+					s.acancel()
+				}
+			}
+			s.dogMu.Unlock()
+		}
+	}
+	if t := s.dog.Load(); t != nil {
+		t.Reset(next)
+	}
+}
+
+// stopDog stops the watchdog (Close).
+func (s *session) stopDog() {
+	s.dogOff.Store(true)
+	if t := s.dog.Swap(nil); t != nil {
+		t.Stop()
+	}
 }
 
 // watch registers ctx's cancellation once for the session when ctx is a
@@ -91,6 +196,11 @@ func (s *session) watch(ctx context.Context) {
 	}
 	s.unwatch()
 	s.watched = ctx
+	if s.timeout > 0 {
+		s.dogMu.Lock()
+		s.actx, s.acancel = context.WithCancel(ctx)
+		s.dogMu.Unlock()
+	}
 	s.stopWatch = context.AfterFunc(ctx, func() {
 		s.cancelled.Store(true)
 		for i := range s.conns {
@@ -109,6 +219,12 @@ func (s *session) unwatch() {
 	}
 	s.stopWatch()
 	s.stopWatch, s.watched = nil, nil
+	s.dogMu.Lock()
+	if s.acancel != nil {
+		s.acancel()
+		s.actx, s.acancel = nil, nil
+	}
+	s.dogMu.Unlock()
 	if s.cancelled.Swap(false) {
 		for i := range s.conns {
 			if c := s.conns[i].conn; c != nil && !c.IsClosed() {
@@ -154,7 +270,7 @@ func (s *session) key(key string) []byte {
 func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 	s.watch(ctx)
 	if c.conn == nil {
-		pc, err := c.sh.pool.Acquire(ctx)
+		pc, err := s.acquire(ctx, c)
 		if err != nil {
 			t := time.NewTimer(connectBackoff)
 			select {
@@ -190,6 +306,20 @@ func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 	return c.conn, nil
 }
 
+// acquire takes a connection from c's pool within db.timeout: through actx
+// when ctx is the watched context, so the watchdog can end the wait.
+func (s *session) acquire(ctx context.Context, c *sconn) (*pgxpool.Conn, error) {
+	if s.timeout <= 0 {
+		return c.sh.pool.Acquire(ctx)
+	}
+	if ctx == s.watched && s.actx != nil {
+		return c.sh.pool.Acquire(s.actx)
+	}
+	actx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	return c.sh.pool.Acquire(actx)
+}
+
 // settle looks at c's connection after an operation: a broken one goes back
 // to the pool (which drops it), a failed transaction is rolled back, and
 // without db.holdconn the connection is returned after every operation.
@@ -210,17 +340,24 @@ func (s *session) settle(c *sconn, err error) {
 	case s.d.cfg.holdConn:
 		return
 	}
-	c.cur.Store(nil)
-	c.pc.Release()
-	c.pc, c.conn, c.st = nil, nil, nil
+	s.release(c)
 }
 
+// release gives c's connection back to the pool. A closed one is taken out
+// of it instead: the pool would hold its place until pgconn's cleanup ends,
+// up to 15 s with a server that answers nothing, and make new connections
+// wait for it.
 func (s *session) release(c *sconn) {
-	if c.pc != nil {
-		c.cur.Store(nil)
-		c.pc.Release()
-		c.pc, c.conn, c.st = nil, nil, nil
+	if c.pc == nil {
+		return
 	}
+	c.cur.Store(nil)
+	if c.conn.IsClosed() {
+		c.pc.Hijack()
+	} else {
+		c.pc.Release()
+	}
+	c.pc, c.conn, c.st = nil, nil, nil
 }
 
 // prepare returns the statement for (kind, table, fields, rows) on c's
@@ -314,6 +451,11 @@ func (s *session) fail(op string, err error) error {
 	if errors.As(err, &se) && se.Err == nil {
 		return err // a sentinel
 	}
+	if s.timedOut() {
+		// pgconn's error is an i/o timeout or a cancellation; what
+		// happened is that the server did not answer in time.
+		return fmt.Errorf("%s: %s: no answer within %s=%v: %w", s.d.cfg.name, op, propTimeout, s.timeout, context.DeadlineExceeded)
+	}
 	msg := err.Error()
 	if clean := secret.Line(msg); clean != msg {
 		return fmt.Errorf("%s: %s: %s", s.d.cfg.name, op, clean)
@@ -324,6 +466,7 @@ func (s *session) fail(op string, err error) error {
 // Read implements db.Session. Unlike the reference, an all-field read
 // returns the values too.
 func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+	defer s.end(s.begin())
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
@@ -371,6 +514,7 @@ func (s *session) read(ctx context.Context, c *sconn, table, key string, fields 
 // Scan implements db.Session: rows in YCSB_KEY order from startKey, with
 // Record.Key set. Only the start key's shard is asked, as in the reference.
 func (s *session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
+	defer s.end(s.begin())
 	c := s.conn(startKey)
 	n0 := out.Len()
 	for attempt := 0; ; attempt++ {
@@ -492,11 +636,13 @@ func (s *session) fieldNames(values []db.Field) []string {
 // Update implements db.Session: one row updated is OK, none is
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
+	defer s.end(s.begin())
 	return s.writeOne(ctx, kindUpdate, "update", table, key, values, true)
 }
 
 // Delete implements db.Session.
 func (s *session) Delete(ctx context.Context, table, key string) error {
+	defer s.end(s.begin())
 	return s.writeOne(ctx, kindDelete, "delete", table, key, nil, true)
 }
 
@@ -587,6 +733,7 @@ func (s *session) commit(ctx context.Context) error {
 // (that insert returns OK or the batch's error), at Close, and, without
 // db.batchsize, every 1000 rows.
 func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	defer s.end(s.begin())
 	c := s.conn(key)
 	if s.d.cfg.batchAPI {
 		if err := ctx.Err(); err != nil {
@@ -613,7 +760,8 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 		}
 		return db.ErrBatched
 	}
-	// With autocommit off and batching, the count is not checked (§8.5).
+	// With autocommit off and batching, the count is not checked, as in the
+	// reference (docs/compatibility.md, "jdbc binding").
 	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
@@ -741,6 +889,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 // Close implements db.Session: buffered inserts are sent, an open
 // transaction is committed, and the connections go back to the pool.
 func (s *session) Close(ctx context.Context) error {
+	start := s.begin()
 	if ctx != s.watched {
 		s.unwatch()
 	}
@@ -756,6 +905,8 @@ func (s *session) Close(ctx context.Context) error {
 			err = s.fail("commit", cerr)
 		}
 	}
+	s.end(start)
+	s.stopDog()
 	s.unwatch()
 	for i := range s.conns {
 		s.release(&s.conns[i])
