@@ -194,6 +194,20 @@ func (c *Config) readFieldLength(r *props.Reader) {
 	}
 }
 
+// PhaseReads reports whether the phase p describes reads: a run
+// (dotransactions, default true) whose mix has reads, scans or
+// read-modify-writes, with the CoreWorkload defaults. A load never reads.
+// For bindings that refuse a setting only for reads.
+func PhaseReads(p *props.Properties) (bool, error) {
+	r := props.NewReader(p)
+	if !r.Bool("dotransactions", true) {
+		return false, r.Err()
+	}
+	var c Config
+	c.readMix(r, false)
+	return c.Mix.Reads(), r.Err()
+}
+
 func (c *Config) readMix(r *props.Reader, transactions bool) {
 	defaults := Mix{0.95, 0.05, 0, 0, 0}
 	total := 0.0

@@ -34,6 +34,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/workload"
 )
 
 func init() {
@@ -156,7 +157,7 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	if c.readCL == gocql.Any {
-		reads, err := phaseReads(p)
+		reads, err := workload.PhaseReads(p)
 		if err != nil {
 			return nil, err
 		}
@@ -240,30 +241,6 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// phaseReads says whether the phase the properties describe reads: a run
-// (dotransactions, default true) with a read, scan or read-modify-write
-// proportion above zero, with CoreWorkload's defaults (readproportion 0.95).
-// A load never reads.
-func phaseReads(p *props.Properties) (bool, error) {
-	run, err := p.Bool("dotransactions", true)
-	if err != nil || !run {
-		return false, err
-	}
-	for _, prop := range []struct {
-		name string
-		def  float64
-	}{{"readproportion", 0.95}, {"scanproportion", 0}, {"readmodifywriteproportion", 0}} {
-		v, err := p.Float64(prop.name, prop.def)
-		if err != nil {
-			return false, err
-		}
-		if v > 0 {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // consistency parses a consistency level name as the reference's driver
