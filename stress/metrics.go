@@ -199,7 +199,7 @@ type metrics struct {
 
 	mu       sync.Mutex
 	startNs  int64
-	gc       *gcSampler
+	gcSample func() gcStats // this process's GC since the last call; tests fix it
 	seen     [numKinds]bool
 	nSeen    int
 	cur      [numKinds]*timing
@@ -208,7 +208,6 @@ type metrics struct {
 	sumTotal *timing
 	totalGC  gcStats
 	unc      uncertainty
-	onTick   func(t *timing) // for tests: nothing
 }
 
 func newMetrics(out io.Writer, fixed bool) *metrics {
@@ -225,7 +224,9 @@ func (m *metrics) StartRun(_ time.Time, startNs int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.startNs = startNs
-	m.gc = newGCSampler()
+	if m.gcSample == nil {
+		m.gcSample = newGCSampler().sample
+	}
 	fmt.Fprintln(m.out, header(""))
 }
 
@@ -286,7 +287,7 @@ func (m *metrics) recordInterval(startNs, endNs int64) {
 	}
 	m.curTotal.startNs, m.curTotal.endNs = startNs, endNs
 	m.sumTotal.add(m.curTotal)
-	gc := m.gc.sample()
+	gc := m.gcSample()
 	m.totalGC.add(gc)
 	m.unc.update(m.curTotal.adjustedRowRate())
 	if m.curTotal.ops() != 0 {
