@@ -3,7 +3,6 @@ package stress
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/goycsb/ycsb/stress/settings"
@@ -67,8 +66,8 @@ func (r *stressRun) runMulti(ctx context.Context) error {
 		results = append(results, met)
 		rates = append(rates, met.opRate())
 		if prev > 0 {
-			// The original prints this line on System.out, not to -log file=.
-			fmt.Fprintf(os.Stdout, "Improvement over %d threadCount: %s%%\n", prev, jf(100*averageImprovement(rates, 1), 0, false))
+			// The original prints this on System.out, not into -log file=.
+			fmt.Fprintf(r.env.Stdout, "Improvement over %d threadCount: %s%%\n", prev, jf(100*averageImprovement(rates, 1), 0, false))
 		}
 		ids = append(ids, strconv.Itoa(threads)+" threadCount")
 		prev = threads

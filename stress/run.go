@@ -266,6 +266,7 @@ func (r *stressRun) connect() error {
 	}
 	r.m.session = sess
 	r.m.cl = consistency(s.Command.CL)
+	r.m.serial = consistency(s.Command.SerialCL)
 	return nil
 }
 
