@@ -330,6 +330,8 @@ func (r *stressRun) run(ctx context.Context) error {
 	}
 	var err error
 	if s.Rate.Ramp() {
+		// The original's marker for its graphs: a ramp has no one count.
+		r.println("Thread count was not specified")
 		err = r.runMulti(ctx)
 	} else {
 		_, err = r.runOnce(ctx, r.kinds, s.Rate.Threads, r.count(), false)
