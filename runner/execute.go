@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/workload"
 )
 
 // stopGrace is how long operations in flight may take to finish once the run
@@ -27,12 +26,12 @@ const stopGrace = 2 * time.Second
 type stopper struct {
 	ops       context.Context
 	cancelOps context.CancelFunc
-	wl        *workload.CoreWorkload
+	wl        Workload
 	once      sync.Once
 	stopped   atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
 }
 
-func newStopper(ctx context.Context, wl *workload.CoreWorkload) *stopper {
+func newStopper(ctx context.Context, wl Workload) *stopper {
 	st := &stopper{wl: wl}
 	st.ops, st.cancelOps = context.WithCancel(context.WithoutCancel(ctx))
 	return st
@@ -191,6 +190,9 @@ func (b *bench) measure(m *measured, wu warmup, tick int64) {
 func (b *bench) writeStartLines() {
 	o, s := &b.o, b.s
 	o.Stderr.Write(b.prelude.Bytes())
+	if o.Quiet {
+		return
+	}
 	// Every property has been read by now (the sessions are open): what is
 	// left unread is most likely a typo or another program's property.
 	for _, w := range o.Props.Warnings() {

@@ -178,7 +178,9 @@ func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs)
 		jsonDoc = buf.Bytes()
 	}
 	var err error
-	if r.s.exporter == JSONReportExporter {
+	if r.o.Summary != nil {
+		err = r.o.Summary(&Summary{Start: m.start, End: m.end, Ops: m.ops, Succeeded: m.succeeded, Total: total, Stopped: m.stopped})
+	} else if r.s.exporter == JSONReportExporter {
 		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
 			_, err := w.Write(jsonDoc)
 			return err
@@ -188,7 +190,7 @@ func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs)
 	}
 	if err != nil {
 		errs = append(errs, err)
-		if r.s.exportFile != "" {
+		if r.s.exportFile != "" && r.o.Summary == nil {
 			// The run's figures must not be lost with the file.
 			fmt.Fprintf(r.o.Stderr, "%v: the report follows on stdout\n", err)
 			exportRows(r.o.Stdout, "text", rows)

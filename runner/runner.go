@@ -55,6 +55,19 @@ type Options struct {
 	// Passwords in it are masked.
 	CommandLine []string
 	Version     string
+
+	// Workload, when set, is run instead of the CoreWorkload the
+	// properties describe (the workload property is then not read).
+	Workload Workload
+	// Outputs are the caller's interval outputs, fed as the runner's own.
+	Outputs []IntervalOutput
+	// Summary, when set, is handed what was measured in place of the
+	// text report with the chosen exporter (report.json is still written);
+	// its error fails the run.
+	Summary func(*Summary) error
+	// Quiet leaves out the start-up lines on Stderr (the command line,
+	// "Loading workload...", "Starting test."): the caller prints its own.
+	Quiet bool
 }
 
 // banner is the first of the start-up lines: the command line and the

@@ -32,15 +32,19 @@ var workloadClasses = map[string]bool{
 	"core":                                  true,
 }
 
-func parseSettings(p *props.Properties) (*settings, error) {
+// parseSettings reads the Client-level properties; the workload property
+// only when the run is to build the CoreWorkload (core).
+func parseSettings(p *props.Properties, core bool) (*settings, error) {
 	s := &settings{}
 	var err error
-	wl, ok := p.Word("workload")
-	if !ok {
-		return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
-	}
-	if !workloadClasses[wl] {
-		return nil, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
+	if core {
+		wl, ok := p.Word("workload")
+		if !ok {
+			return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
+		}
+		if !workloadClasses[wl] {
+			return nil, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
+		}
 	}
 	if s.transactions, err = p.Bool("dotransactions", true); err != nil {
 		return nil, err

@@ -26,7 +26,7 @@ type plan struct {
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        *workload.CoreWorkload
+	wl        Workload
 	threads   int
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
@@ -40,7 +40,7 @@ func prepare(o Options) (*plan, error) {
 	p := &plan{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
 	p.o.Stderr = &syncWriter{w: o.Stderr}
 	var err error
-	if p.s, err = parseSettings(o.Props); err != nil {
+	if p.s, err = parseSettings(o.Props, o.Workload == nil); err != nil {
 		return nil, err
 	}
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
@@ -49,19 +49,32 @@ func prepare(o Options) (*plan, error) {
 	if p.rep, err = newReporter(p.o, p.s, p.mcfg, p.outs); err != nil {
 		return nil, err
 	}
-	fmt.Fprint(&p.prelude, p.o.banner())
-	fmt.Fprintln(&p.prelude, "Loading workload...")
-	if p.wl, err = workload.New(o.Props, p.s.transactions, p.o.Stderr); err != nil {
-		p.release()
-		return nil, err
+	for _, out := range o.Outputs {
+		p.outs.add(callerOutput{out})
 	}
-	if p.wl.DataIntegrity {
-		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
+	if !o.Quiet {
+		fmt.Fprint(&p.prelude, p.o.banner())
+		fmt.Fprintln(&p.prelude, "Loading workload...")
+	}
+	if o.Workload != nil {
+		p.wl = o.Workload
+	} else {
+		wl, err := workload.New(o.Props, p.s.transactions, p.o.Stderr)
+		if err != nil {
+			p.release()
+			return nil, err
+		}
+		if wl.DataIntegrity {
+			fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
+		}
+		p.wl = coreWorkload{wl}
 	}
 	p.threads = p.s.threads
 	if p.s.opCount > 0 && int64(p.threads) > p.s.opCount {
 		p.threads = int(p.s.opCount)
-		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
+		if !o.Quiet {
+			fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
+		}
 	}
 	return p, nil
 }

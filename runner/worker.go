@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/workload"
 )
 
 // maxThreads bounds threadcount before any worker is built: each holds its
@@ -24,7 +23,7 @@ type worker struct {
 	closeErr error // the session's Close, for Run to report
 	opCount  int64 // 0: until stopped
 	session  *measurement.Session
-	wl       *workload.Worker
+	wl       Transactor
 	done     atomic.Int64 // operations done, published every few operations
 	_        [56]byte     // keep neighbours' counters off this cache line
 	finished int64
@@ -40,7 +39,7 @@ type worker struct {
 // run is one worker's loop. With a target rate, operation k is due at
 // start + k*tick (see pacer), and each operation's intended start time is
 // its due time.
-func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config) {
+func (w *worker) run(ctx context.Context, wl Workload, s *settings, mcfg *measurement.Config) {
 	defer func() {
 		w.done.Store(w.finished)
 		// Reported by Run after the join: workers must not share a writer.
@@ -83,7 +82,7 @@ func (w *worker) run(ctx context.Context, wl *workload.CoreWorkload, s *settings
 // loop runs transactions until the worker is done. It may be cut short by a
 // binding's panic (see measurement.Session.Guard) and called again: all it
 // needs to go on is in w.
-func (w *worker) loop(ctx context.Context, wl *workload.CoreWorkload, s *settings, mcfg *measurement.Config) {
+func (w *worker) loop(ctx context.Context, wl Workload, s *settings, mcfg *measurement.Config) {
 	trackIntended := mcfg.Interval != measurement.IntervalOp
 	tick, n, warming := w.pace.tick, w.finished, w.warming
 	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {

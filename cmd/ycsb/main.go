@@ -25,7 +25,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ycsb: interrupted again: exiting without a report")
 		os.Exit(cli.ExitInterrupted)
 	}()
-	code := cli.Run(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	code := cli.Run(ctx, cli.CommandArgs(os.Args), &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	signal.Stop(sigs)
 	cancel()
 	os.Exit(code)

@@ -49,6 +49,7 @@ func init() {
 		{Name: "load", Summary: "insert the data set (the reference's -load)", Run: phase(false)},
 		{Name: "run", Summary: "run the transaction mix (the reference's -t)", Run: phase(true)},
 		{Name: "shell", Summary: "interactive read/scan/insert/update/delete against a binding", Run: runShell},
+		{Name: "stress", Summary: "cassandra-stress compatible mode: stress write|read|mixed|counter_write|counter_read ... (see docs/stress.md)", Run: runStress},
 	}
 }
 

@@ -1,0 +1,375 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// timing is the original's TimingInterval (report/TimingInterval.java in
+// scylladb/cassandra-stress): one op type's (or all ops') figures over a
+// span of time. Latencies are in µs, as the runner records them.
+type timing struct {
+	fixed      bool // -rate fixed=: show response time, not service time
+	service    *hdrhistogram.Histogram
+	response   *hdrhistogram.Histogram
+	startNs    int64 // math.MaxInt64 when empty
+	endNs      int64 // math.MinInt64 when empty
+	partitions int64
+	rows       int64
+	errors     int64
+}
+
+const histMaxUs = 3_600_000_000 // one hour, the recorders' default bound
+
+func newTiming(fixed bool) *timing {
+	return &timing{fixed: fixed, service: hdrhistogram.New(1, histMaxUs, 3), response: hdrhistogram.New(1, histMaxUs, 3),
+		startNs: math.MaxInt64, endNs: math.MinInt64}
+}
+
+// latency is the histogram shown: response time with fixed=, else service time.
+func (t *timing) latency() *hdrhistogram.Histogram {
+	if !t.fixed || t.response.TotalCount() == 0 {
+		return t.service
+	}
+	return t.response
+}
+
+func (t *timing) ops() int64 { return t.latency().TotalCount() }
+
+func (t *timing) secs() float64 { return float64(t.endNs-t.startNs) * 1e-9 }
+
+func (t *timing) opRate() float64  { return float64(t.ops()) / t.secs() }
+func (t *timing) pkRate() float64  { return float64(t.partitions) / t.secs() }
+func (t *timing) rowRate() float64 { return float64(t.rows) / t.secs() }
+
+// adjustedRowRate leaves out the slowest operation's latency from the
+// span, as the original's Uncertainty is fed.
+func (t *timing) adjustedRowRate() float64 {
+	return float64(t.rows) / (float64(t.endNs-(t.startNs+t.latency().Max()*1000)) * 1e-9)
+}
+
+func (t *timing) meanMs() float64 { return t.latency().Mean() / 1000 }
+func (t *timing) pctMs(p float64) float64 {
+	return float64(t.latency().ValueAtQuantile(p)) / 1000
+}
+func (t *timing) maxMs() float64 { return float64(t.latency().Max()) / 1000 }
+
+func (t *timing) runTime() time.Duration { return time.Duration(t.endNs - t.startNs) }
+
+func (t *timing) reset() {
+	t.service.Reset()
+	t.response.Reset()
+	t.startNs, t.endNs = math.MaxInt64, math.MinInt64
+	t.partitions, t.rows, t.errors = 0, 0, 0
+}
+
+func (t *timing) add(o *timing) {
+	t.startNs = min(t.startNs, o.startNs)
+	t.endNs = max(t.endNs, o.endNs)
+	t.partitions += o.partitions
+	t.rows += o.rows
+	t.errors += o.errors
+	t.service.Merge(o.service)
+	t.response.Merge(o.response)
+}
+
+// uncertainty is the original's Uncertainty (util/Uncertainty.java): the
+// relative standard error of the mean of the per-interval rates.
+type uncertainty struct {
+	n               int
+	sum, sumSq, unc float64
+}
+
+func (u *uncertainty) update(v float64) {
+	u.n++
+	u.sum += v
+	u.sumSq += v * v
+	mean := u.sum / float64(u.n)
+	stdev := math.Sqrt(u.sumSq/float64(u.n) - mean*mean)
+	u.unc = stdev / math.Sqrt(float64(u.n)) / mean
+}
+
+// gcStats are the gc columns. The original reads the cluster's collectors
+// over JMX; here they are this process's own, from runtime.MemStats.
+type gcStats struct {
+	count, maxMs, sumMs, sumSqMs, bytes float64
+}
+
+func (g gcStats) sdvMs() float64 {
+	if g.count == 0 {
+		return 0
+	}
+	mean := g.sumMs / g.count
+	return math.Sqrt(math.Max(0, g.sumSqMs/g.count-mean*mean))
+}
+
+func (g *gcStats) add(o gcStats) {
+	g.count += o.count
+	g.maxMs = math.Max(g.maxMs, o.maxMs)
+	g.sumMs += o.sumMs
+	g.sumSqMs += o.sumSqMs
+	g.bytes += o.bytes
+}
+
+// gcSampler turns successive MemStats into per-interval gcStats.
+type gcSampler struct {
+	numGC uint32
+	freed uint64
+}
+
+func newGCSampler() *gcSampler {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return &gcSampler{numGC: ms.NumGC, freed: ms.TotalAlloc - ms.HeapAlloc}
+}
+
+func (g *gcSampler) sample() gcStats {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	var st gcStats
+	n := ms.NumGC - g.numGC
+	st.count = float64(n)
+	for i := uint32(0); i < n && i < uint32(len(ms.PauseNs)); i++ {
+		p := float64(ms.PauseNs[(ms.NumGC-i+255)%256]) / 1e6
+		st.maxMs = math.Max(st.maxMs, p)
+		st.sumMs += p
+		st.sumSqMs += p * p
+	}
+	if freed := ms.TotalAlloc - ms.HeapAlloc; freed > g.freed {
+		st.bytes = float64(freed - g.freed)
+		g.freed = freed
+	}
+	g.numGC = ms.NumGC
+	return st
+}
+
+// The original's StressMetrics formats.
+const (
+	headFormat = "%-10s%10s,%8s,%8s,%8s,%8s,%8s,%8s,%8s,%8s,%8s,%7s,%9s,%7s,%7s,%8s,%8s,%8s,%8s"
+)
+
+var headMetrics = []any{"type", "total ops", "op/s", "pk/s", "row/s", "mean", "med", ".95", ".99", ".999", "max", "time", "stderr", "errors", "gc: #", "max ms", "sum ms", "sdv ms", "mb"}
+
+// header is the interval lines' header.
+func header(prefix string) string { return prefix + fmt.Sprintf(headFormat, headMetrics...) }
+
+// row is one interval line: ROWFORMAT of the original's StressMetrics.
+func row(prefix, typ string, iv, total *timing, gc gcStats, unc float64) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	fmt.Fprintf(&b, "%-10s%10d,", typ+",", total.ops())
+	for _, v := range []float64{iv.opRate(), iv.pkRate(), iv.rowRate()} {
+		b.WriteString(pad(jf(v, 0, false), 8) + ",")
+	}
+	for _, v := range []float64{iv.meanMs(), iv.pctMs(50), iv.pctMs(95), iv.pctMs(99), iv.pctMs(99.9), iv.maxMs()} {
+		b.WriteString(pad(jf(v, 1, false), 8) + ",")
+	}
+	// runTimeMs()/1000f: whole milliseconds, then a float.
+	b.WriteString(pad(jf(float64(float32(float64(total.runTime().Milliseconds())/1000)), 1, false), 7) + ",")
+	b.WriteString(pad(jf(unc, 5, false), 9) + ",")
+	fmt.Fprintf(&b, "%7d,", iv.errors)
+	b.WriteString(pad(jf(gc.count, 0, false), 7) + ",")
+	for i, v := range []float64{gc.maxMs, gc.sumMs, gc.sdvMs(), math.Floor(gc.bytes / (1 << 20))} {
+		b.WriteString(pad(jf(v, 0, false), 8))
+		if i < 3 {
+			b.WriteByte(',')
+		}
+	}
+	return b.String()
+}
+
+// metrics is one run's StressMetrics: it takes the runner's intervals,
+// prints the interval lines, keeps the per-op and total summaries and
+// the uncertainty, and stops the run when err< is met.
+type metrics struct {
+	out    io.Writer
+	fixed  bool
+	kinds  []kind
+	stopAt func(n int, unc float64) bool // nil: no uncertainty stop rule
+	stop   func()
+
+	mu       sync.Mutex
+	startNs  int64
+	gcSample func() gcStats // this process's GC since the last call; tests fix it
+	seen     [numKinds]bool
+	nSeen    int
+	cur      [numKinds]*timing
+	sum      [numKinds]*timing
+	curTotal *timing
+	sumTotal *timing
+	totalGC  gcStats
+	unc      uncertainty
+}
+
+func newMetrics(out io.Writer, fixed bool) *metrics {
+	m := &metrics{out: out, fixed: fixed, curTotal: newTiming(fixed), sumTotal: newTiming(fixed)}
+	for k := range m.cur {
+		m.cur[k], m.sum[k] = newTiming(fixed), newTiming(fixed)
+	}
+	return m
+}
+
+// StartRun prints the header, as the original does when its StressMetrics
+// is made, and starts the clocks.
+func (m *metrics) StartRun(_ time.Time, startNs int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.startNs = startNs
+	if m.gcSample == nil {
+		m.gcSample = newGCSampler().sample
+	}
+	fmt.Fprintln(m.out, header(""))
+}
+
+func kindOfOp(op measurement.Op) (kind, bool) {
+	for k, o := range kindOps {
+		if o == op {
+			return kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// AddInterval files one harvest of the runner's collector.
+func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	startNs = max(startNs, m.startNs)
+	for i := range iv.Measurements {
+		ms := &iv.Measurements[i]
+		k, ok := kindOfOp(ms.Op)
+		if !ok || ms.Hist == nil {
+			continue
+		}
+		t := m.cur[k]
+		if !m.seen[k] {
+			m.seen[k] = true
+			m.nSeen++
+		}
+		n := ms.Hist.TotalCount()
+		if ms.Intended {
+			t.response.Merge(ms.Hist)
+			continue
+		}
+		t.service.Merge(ms.Hist)
+		if ms.Kind != measurement.KindOK {
+			t.errors += n
+		}
+		// A write is one partition and one row; a read, the row it got
+		// back (a failed read got none).
+		if k == kindWrite || k == kindCounterWrite || ms.Kind == measurement.KindOK {
+			t.partitions += n
+			t.rows += n
+		}
+	}
+	m.recordInterval(startNs, endNs)
+}
+
+// recordInterval is the original's StressMetrics.recordInterval.
+func (m *metrics) recordInterval(startNs, endNs int64) {
+	for k := range m.cur {
+		if !m.seen[k] {
+			continue
+		}
+		c := m.cur[k]
+		c.startNs, c.endNs = startNs, endNs
+		m.sum[k].add(c)
+		m.curTotal.add(c)
+	}
+	m.curTotal.startNs, m.curTotal.endNs = startNs, endNs
+	m.sumTotal.add(m.curTotal)
+	gc := m.gcSample()
+	m.totalGC.add(gc)
+	m.unc.update(m.curTotal.adjustedRowRate())
+	if m.curTotal.ops() != 0 {
+		perOp := m.nSeen > 1
+		for _, k := range sortedKinds(m.seen) {
+			if perOp {
+				fmt.Fprintln(m.out, row("", kindNames[k], m.cur[k], m.sum[k], gc, m.unc.unc))
+			}
+			m.cur[k].reset()
+		}
+		fmt.Fprintln(m.out, row("", "total", m.curTotal, m.sumTotal, gc, m.unc.unc))
+		m.curTotal.reset()
+	}
+	if m.stopAt != nil && m.stopAt(m.unc.n, m.unc.unc) {
+		m.stop()
+	}
+}
+
+// sortedKinds are the kinds seen, in the original's TreeMap order of
+// their names.
+func sortedKinds(seen [numKinds]bool) []kind {
+	order := []kind{kindCounterRead, kindCounterWrite, kindRead, kindWrite}
+	var ks []kind
+	for _, k := range order {
+		if seen[k] {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// opRate is the run's total op rate, for the thread ramp.
+func (m *metrics) opRate() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sumTotal.opRate()
+}
+
+// breakdown is TimingIntervals.str: "[READ: 3,514 op/s, WRITE: 1,165 op/s]".
+func (m *metrics) breakdown(f func(t *timing) string, unit string) string {
+	var parts []string
+	for _, k := range sortedKinds(m.seen) {
+		s := kindNames[k] + ": " + f(m.sum[k])
+		if unit != "" {
+			s += " " + unit
+		}
+		parts = append(parts, s)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// summarise writes the Results block (StressMetrics.summarise).
+func (m *metrics) summarise(w io.Writer) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h := m.sumTotal
+	rate := func(f func(t *timing) float64) func(t *timing) string {
+		return func(t *timing) string { return jf(f(t), 0, true) }
+	}
+	lat := func(f func(t *timing) float64) func(t *timing) string {
+		return func(t *timing) string { return jf(f(t), 1, true) }
+	}
+	p := func(q float64) func(t *timing) float64 { return func(t *timing) float64 { return t.pctMs(q) } }
+	fmt.Fprint(w, "\n\n")
+	fmt.Fprintln(w, "Results:")
+	fmt.Fprintf(w, "Op rate                   : %8s op/s  %s\n", jf(h.opRate(), 0, true), m.breakdown(rate((*timing).opRate), "op/s"))
+	fmt.Fprintf(w, "Partition rate            : %8s pk/s  %s\n", jf(h.pkRate(), 0, true), m.breakdown(rate((*timing).pkRate), "pk/s"))
+	fmt.Fprintf(w, "Row rate                  : %8s row/s %s\n", jf(h.rowRate(), 0, true), m.breakdown(rate((*timing).rowRate), "row/s"))
+	fmt.Fprintf(w, "Latency mean              : %6s ms %s\n", jf(h.meanMs(), 1, false), m.breakdown(lat((*timing).meanMs), "ms"))
+	fmt.Fprintf(w, "Latency median            : %6s ms %s\n", jf(h.pctMs(50), 1, false), m.breakdown(lat(p(50)), "ms"))
+	fmt.Fprintf(w, "Latency 95th percentile   : %6s ms %s\n", jf(h.pctMs(95), 1, false), m.breakdown(lat(p(95)), "ms"))
+	fmt.Fprintf(w, "Latency 99th percentile   : %6s ms %s\n", jf(h.pctMs(99), 1, false), m.breakdown(lat(p(99)), "ms"))
+	fmt.Fprintf(w, "Latency 99.9th percentile : %6s ms %s\n", jf(h.pctMs(99.9), 1, false), m.breakdown(lat(p(99.9)), "ms"))
+	fmt.Fprintf(w, "Latency max               : %6s ms %s\n", jf(h.maxMs(), 1, false), m.breakdown(lat((*timing).maxMs), "ms"))
+	fmt.Fprintf(w, "Total partitions          : %10s %s\n", jd(h.partitions, true), m.breakdown(func(t *timing) string { return jd(t.partitions, true) }, ""))
+	fmt.Fprintf(w, "Total errors              : %10s %s\n", jd(h.errors, true), m.breakdown(func(t *timing) string { return jd(t.errors, true) }, ""))
+	g := m.totalGC
+	fmt.Fprintf(w, "Total GC count            : %s\n", jf(g.count, 0, true))
+	fmt.Fprintf(w, "Total GC memory           : %s\n", prettyMemory(int64(g.bytes)))
+	fmt.Fprintf(w, "Total GC time             : %6s seconds\n", jf(g.sumMs/1000, 1, true))
+	fmt.Fprintf(w, "Avg GC time               : %6s ms\n", jf(g.sumMs/g.count, 1, true))
+	fmt.Fprintf(w, "StdDev GC time            : %6s ms\n", jf(g.sdvMs(), 1, true))
+	fmt.Fprintf(w, "Total operation time      : %s\n", hhmmss(h.runTime()))
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,547 @@
+// Package stress runs the cassandra-stress compatible mode: `ycsb stress
+// write n=1M -rate threads=50 -node h1`, or this binary invoked as
+// cassandra-stress. The command line is parsed by stress/settings, the data
+// comes from stress/data, and the runs go over the runner (its workers,
+// pacing and per-worker measurement) with a workload of the predefined
+// commands on the Apache gocql driver; the interval lines, the Results
+// block and END/FAILURE are the original's (report/StressMetrics.java and
+// StressAction.java in scylladb/cassandra-stress).
+package stress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runner"
+	"github.com/goycsb/ycsb/stress/data"
+	"github.com/goycsb/ycsb/stress/settings"
+)
+
+// BadInput is a command line or setup that cannot work: one line, exit 2.
+type BadInput struct{ Err error }
+
+func (e *BadInput) Error() string { return e.Err.Error() }
+func (e *BadInput) Unwrap() error { return e.Err }
+func (e *BadInput) BadInput()     {}
+
+func bad(format string, args ...any) error { return &BadInput{Err: fmt.Errorf(format, args...)} }
+
+// ErrFailure is a run that ended with FAILURE.
+var ErrFailure = errors.New("stress: the run failed")
+
+// pause is the original's "Sleeping 2s..." before the work, which lets the
+// schema settle; tests shorten it.
+var pause = 2 * time.Second
+
+// rampPause is its sleep between the thread counts of a write ramp ("let
+// the commit log flush").
+var rampPause = 15 * time.Second
+
+// Env is where a run writes.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Version        string
+}
+
+// Main runs a cassandra-stress command line (without the program name).
+func Main(ctx context.Context, args []string, env Env) error {
+	s, notes, err := settings.Parse(args)
+	if err != nil {
+		return &BadInput{Err: err}
+	}
+	switch s.Command.Type {
+	case settings.CmdHelp:
+		fmt.Fprint(env.Stdout, settings.Help(s.HelpTopic))
+		return nil
+	case settings.CmdVersion:
+		fmt.Fprintf(env.Stdout, "Version: ycsb %s (cassandra-stress compatible mode)\n", env.Version)
+		return nil
+	case settings.CmdPrint:
+		return bad("print: not offered in this mode")
+	case settings.CmdUser:
+		return bad("user: profiles are not supported yet; use write, read, mixed, counter_write or counter_read")
+	}
+	r, err := newRun(s, env)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(env.Stderr, n.String())
+	}
+	if err := r.connect(); err != nil {
+		return &BadInput{Err: err}
+	}
+	defer r.close()
+	if err := r.openLog(); err != nil {
+		return &BadInput{Err: err}
+	}
+	return r.run(ctx)
+}
+
+// stressRun is one command line being run.
+type stressRun struct {
+	s     *settings.Settings
+	env   Env
+	out   io.Writer // stdout, and the -log file= copy
+	log   *os.File
+	m     *model
+	kinds []kind
+	// the tables the command uses
+	tables []string
+}
+
+func newRun(s *settings.Settings, env Env) (*stressRun, error) {
+	r := &stressRun{s: s, env: env, out: env.Stdout}
+	if s.Node.File != "" {
+		if err := s.Node.ReadNodeFile(); err != nil {
+			return nil, bad("-node file=%s: %v", s.Node.File, err)
+		}
+	}
+	for _, f := range []struct{ opt, path string }{{"-log file=", s.Log.File}, {"-log hdrfile=", s.Log.HDRFile}, {"-log json=", s.Log.JSONFile}} {
+		if f.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Dir(f.path)); err != nil || !fi.IsDir() {
+			return nil, bad("%s%s: directory %s does not exist", f.opt, f.path, filepath.Dir(f.path))
+		}
+	}
+	if s.Log.HDRFile != "" {
+		return nil, bad("-log hdrfile=: not supported yet")
+	}
+	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), validate: !s.Errors.SkipReadValidation}
+	var err error
+	var size *data.Dist
+	if size, err = data.ParseDist(s.Columns.Size.String()); err != nil {
+		return nil, bad("-col size=%s: %v", s.Columns.Size, err)
+	}
+	names := s.Columns.Names
+	if m.cols, err = data.NewColumns(int(s.Columns.Count.Max), names, size); err != nil {
+		return nil, bad("-col: %v", err)
+	}
+	if m.add, err = data.ParseDist(s.Command.Add.String()); err != nil {
+		return nil, bad("add=%s: %v", s.Command.Add, err)
+	}
+	if p := s.Population; p.Dist != nil {
+		d, err := data.ParseDist(p.Dist.String())
+		if err != nil {
+			return nil, bad("-pop dist=%s: %v", p.Dist, err)
+		}
+		m.pop = data.DistPopulation(d)
+	} else {
+		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
+	}
+	if s.Columns.Slice {
+		return nil, bad("-col slice: not supported yet")
+	}
+	m.setCQL(s)
+	if s.Command.Type == settings.CmdMixed {
+		for _, cr := range s.Command.Ratios {
+			if cr.Weight > 0 {
+				r.kinds = append(r.kinds, kindOf(cr.Command))
+			}
+		}
+	} else {
+		r.kinds = []kind{kindOf(s.Command.Type)}
+	}
+	for _, k := range r.kinds {
+		t := data.Standard1
+		if k == kindCounterWrite || k == kindCounterRead {
+			t = data.Counter1
+		}
+		if !strings.Contains(strings.Join(r.tables, ","), t) {
+			r.tables = append(r.tables, t)
+		}
+	}
+	r.m = m
+	return r, nil
+}
+
+func consistency(cl settings.ConsistencyLevel) gocql.Consistency {
+	var c gocql.Consistency
+	if err := c.UnmarshalText([]byte(cl.String())); err != nil {
+		return gocql.LocalOne
+	}
+	return c
+}
+
+func (r *stressRun) schema() data.Schema {
+	ss := r.s.Schema
+	sc := data.Schema{Keyspace: ss.Keyspace, ReplicationStrategy: ss.ReplicationStrategy, Compression: ss.Compression,
+		CompactionStrategy: ss.CompactionStrategy}
+	for _, kv := range ss.ReplicationOptions {
+		sc.ReplicationOptions = append(sc.ReplicationOptions, data.Option{Name: kv.Key, Value: kv.Value})
+	}
+	for _, kv := range ss.CompactionOptions {
+		sc.CompactionOptions = append(sc.CompactionOptions, data.Option{Name: kv.Key, Value: kv.Value})
+	}
+	for _, kv := range ss.StorageOptions {
+		if kv.Key == "type" {
+			sc.Storage = kv.Value
+			continue
+		}
+		sc.StorageOptions = append(sc.StorageOptions, data.Option{Name: kv.Key, Value: kv.Value})
+	}
+	return sc
+}
+
+// cluster is the driver's configuration from -node, -port and -mode.
+func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
+	s := r.s
+	cc := gocql.NewCluster(s.Node.Nodes...)
+	cc.Port = s.Port.Native
+	cc.Keyspace = keyspace
+	cc.Consistency = consistency(s.Command.CL)
+	if s.Mode.RequestTimeout > 0 {
+		cc.Timeout = s.Mode.RequestTimeout
+	}
+	cc.ConnectTimeout = 10 * time.Second
+	// Retries are the original's (-errors retries=), not the driver's.
+	cc.RetryPolicy = nil
+	if s.Mode.ConnectionsPerHost > 0 {
+		cc.NumConns = s.Mode.ConnectionsPerHost
+	}
+	if s.Mode.ProtocolVersion > 0 {
+		cc.ProtoVersion = s.Mode.ProtocolVersion
+	}
+	if s.Mode.User != "" {
+		cc.Authenticator = gocql.PasswordAuthenticator{Username: s.Mode.User, Password: s.Mode.Password}
+	}
+	if s.Node.Datacenter != "" {
+		cc.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.DCAwareRoundRobinPolicy(s.Node.Datacenter))
+	} else {
+		cc.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
+	}
+	return cc
+}
+
+// connect creates the schema as the original's maybeCreateKeyspaces does
+// (the keyspace, then the command's tables, each IF NOT EXISTS) and opens
+// the session the workers share.
+func (r *stressRun) connect() error {
+	s := r.s
+	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
+	sc := r.schema()
+	admin, err := r.cluster("").CreateSession()
+	if err != nil {
+		return fmt.Errorf("connect to %s: %v", where, err)
+	}
+	err = admin.Query(sc.CreateKeyspace()).Exec()
+	admin.Close()
+	if err != nil {
+		return fmt.Errorf("create keyspace %s: %v", sc.Keyspace, err)
+	}
+	sess, err := r.cluster(sc.Keyspace).CreateSession()
+	if err != nil {
+		return fmt.Errorf("connect to %s: %v", where, err)
+	}
+	names := r.m.cols.Names()
+	for _, t := range r.tables {
+		// The original creates counter1 only for counter_write; counter_read
+		// of a keyspace without it fails, there as here.
+		var cql string
+		switch {
+		case t == data.Standard1:
+			cql = sc.CreateStandard1(names)
+		case slicesContains(r.kinds, kindCounterWrite):
+			cql = sc.CreateCounter1(names)
+		default:
+			continue
+		}
+		if err := sess.Query(cql).Exec(); err != nil {
+			sess.Close()
+			return fmt.Errorf("create table %s.%s: %v", sc.Keyspace, t, err)
+		}
+	}
+	r.m.session = sess
+	r.m.cl = consistency(s.Command.CL)
+	r.m.serial = consistency(s.Command.SerialCL)
+	return nil
+}
+
+func slicesContains(ks []kind, k kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// openLog opens -log file=, which gets a copy of everything printed.
+func (r *stressRun) openLog() error {
+	if r.s.Log.File == "" {
+		return nil
+	}
+	f, err := os.Create(r.s.Log.File)
+	if err != nil {
+		return fmt.Errorf("-log file=%s: %v", r.s.Log.File, err)
+	}
+	r.log = f
+	r.out = io.MultiWriter(r.env.Stdout, f)
+	return nil
+}
+
+func (r *stressRun) close() {
+	if r.m.session != nil {
+		r.m.session.Close()
+	}
+	if r.log != nil {
+		r.log.Close()
+	}
+}
+
+func (r *stressRun) println(a ...any) { fmt.Fprintln(r.out, a...) }
+
+// run is the original's StressAction.run.
+func (r *stressRun) run(ctx context.Context) error {
+	s := r.s
+	if !s.Log.NoSettings {
+		fmt.Fprint(r.out, s.String())
+	}
+	if s.Command.Stop == settings.StopCount && s.Command.Count == 0 {
+		r.println("N=0: SCHEMA CREATED, NOTHING ELSE DONE.")
+		return nil
+	}
+	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
+	sleep(ctx, pause)
+	if !s.Command.NoWarmup {
+		if err := r.warmup(ctx); err != nil {
+			r.println("FAILURE")
+			return err
+		}
+	}
+	if s.Command.Truncate == settings.TruncateOnce || !s.Rate.Ramp() && s.Command.Truncate == settings.TruncateAlways {
+		if err := r.truncate(); err != nil {
+			r.println("FAILURE")
+			return err
+		}
+	}
+	var err error
+	if s.Rate.Ramp() {
+		// The original's marker for its graphs: a ramp has no one count.
+		r.println("Thread count was not specified")
+		err = r.runMulti(ctx)
+	} else {
+		_, err = r.runOnce(ctx, r.kinds, s.Rate.Threads, r.count(), false)
+	}
+	if err != nil || ctx.Err() != nil {
+		r.println("FAILURE")
+		if err == nil {
+			err = ErrFailure
+		}
+		return err
+	}
+	r.println("END")
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// count is n=, or -1 without it.
+func (r *stressRun) count() int64 {
+	if r.s.Command.Stop == settings.StopCount {
+		return r.s.Command.Count
+	}
+	return -1
+}
+
+func (r *stressRun) truncate() error {
+	for _, t := range r.tables {
+		if err := r.m.session.Query("TRUNCATE " + t).Exec(); err != nil {
+			return fmt.Errorf("truncate %s: %v", t, err)
+		}
+	}
+	return nil
+}
+
+// warmup is the original's: each op type on its own, 25% of n but at most
+// 50,000 operations (50,000 without n=) per node, on at most 100 threads,
+// nothing printed but its first line and nothing measured.
+func (r *stressRun) warmup(ctx context.Context) error {
+	s := r.s
+	it := int64(50000)
+	if c := r.count(); c >= 0 {
+		it = min(50000, int64(float64(c)*0.25))
+	}
+	it *= int64(len(s.Node.Nodes))
+	if it <= 0 {
+		return nil
+	}
+	threads := 100
+	if s.Rate.MaxThreads > 0 {
+		threads = min(threads, s.Rate.MaxThreads)
+	}
+	if s.Rate.Threads > 0 {
+		threads = min(threads, s.Rate.Threads)
+	}
+	for _, k := range sortedKinds(kindSet(r.kinds)) {
+		r.println(fmt.Sprintf("Warming up %s with %d iterations...", k, it))
+		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func kindSet(ks []kind) (seen [numKinds]bool) {
+	for _, k := range ks {
+		seen[k] = true
+	}
+	return seen
+}
+
+// desc is the original's OpDistributionFactory.desc: the op type, or for
+// mixed the list of weights.
+func (r *stressRun) desc(kinds []kind) string {
+	if len(kinds) == 1 && r.s.Command.Type != settings.CmdMixed {
+		return kinds[0].String()
+	}
+	if len(kinds) == 1 {
+		return kinds[0].String()
+	}
+	var parts []string
+	for _, cr := range r.s.Command.Ratios {
+		if cr.Weight > 0 {
+			parts = append(parts, strings.ToUpper(cr.Command.String())+":"+strconv.FormatFloat(cr.Weight, 'f', 1, 64))
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// runOnce is the original's StressAction.run: one run of kinds on threads
+// workers for count operations (-1: until duration= or err<), over the
+// runner. The warm-up prints only its first line and measures nothing.
+func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, count int64, warmup bool) (*metrics, error) {
+	s := r.s
+	var mode string
+	switch {
+	case s.Command.Stop == settings.StopDuration && !warmup:
+		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
+	case count > 0:
+		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
+	default:
+		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
+	}
+	out := r.out
+	if warmup {
+		out = io.Discard
+	}
+	fmt.Fprintf(out, "Running %s with %d threads %s\n", r.desc(kinds), threads, mode)
+
+	wl := &workload{m: r.m, kinds: kinds}
+	if len(kinds) > 1 {
+		var sum float64
+		for _, cr := range s.Command.Ratios {
+			if cr.Weight > 0 {
+				sum += cr.Weight
+				wl.weights = append(wl.weights, sum)
+			}
+		}
+		var err error
+		if wl.cluster, err = data.ParseDist(s.Command.Clustering.String()); err != nil {
+			return nil, bad("clustering=%s: %v", s.Command.Clustering, err)
+		}
+	}
+	p := props.New()
+	p.Set("threadcount", strconv.Itoa(threads))
+	if count > 0 {
+		p.Set("operationcount", strconv.FormatInt(count, 10))
+	}
+	p.Set("measurement.type", "hdrhistogram")
+	p.Set("progress", "false")
+	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
+	fixed := false
+	if s.Rate.OpsPerSecond > 0 && !warmup {
+		p.Set("target", strconv.Itoa(s.Rate.OpsPerSecond))
+		// Both service time and the time from the intended start: fixed=
+		// shows the latter, as the original's TimingInterval does.
+		p.Set("measurement.interval", "both")
+		fixed = s.Rate.Fixed
+	}
+	if s.Log.JSONFile != "" && !warmup && !s.Rate.Ramp() {
+		p.Set("report.json", s.Log.JSONFile)
+	}
+	met := newMetrics(out, fixed)
+	met.stop = wl.Stop
+	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
+		c := s.Command
+		met.stopAt = func(n int, unc float64) bool {
+			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
+		}
+	}
+	var timer *time.Timer
+	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
+		Workload: wl, Quiet: true, Version: r.env.Version}
+	if !warmup {
+		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+			if s.Command.Stop == settings.StopDuration {
+				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
+			}
+		})}
+		o.Summary = func(*runner.Summary) error {
+			if !s.Log.NoSummary {
+				met.summarise(r.out)
+			}
+			return nil
+		}
+	} else {
+		o.Summary = func(*runner.Summary) error { return nil }
+	}
+	err := runner.Run(ctx, o)
+	if timer != nil {
+		timer.Stop()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return met, nil
+}
+
+// startHook calls fn as the run starts.
+type startHook func()
+
+func (startHook) AddInterval(int64, int64, *measurement.Snapshot) {}
+func (h startHook) StartRun(time.Time, int64)                     { h() }
+
+// stubDriver stands in for a binding: the stress workload talks to the
+// driver itself, so the runner's sessions are never called.
+type stubDriver struct{}
+
+func (stubDriver) Open(context.Context, *props.Properties) (db.DB, error) { return stubDB{}, nil }
+
+type stubDB struct{}
+
+func (stubDB) Session(context.Context, int, int) (db.Session, error) { return stubSession{}, nil }
+func (stubDB) Close() error                                          { return nil }
+
+type stubSession struct{}
+
+var errStub = errors.New("stress: not a YCSB binding")
+
+func (stubSession) Read(context.Context, string, string, []string, *db.Record) error { return errStub }
+func (stubSession) Scan(context.Context, string, string, int, []string, *db.Rows) error {
+	return errStub
+}
+func (stubSession) Update(context.Context, string, string, []db.Field) error { return errStub }
+func (stubSession) Insert(context.Context, string, string, []db.Field) error { return errStub }
+func (stubSession) Delete(context.Context, string, string) error             { return errStub }
+func (stubSession) Close(context.Context) error                              { return nil }

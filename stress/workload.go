@@ -1,0 +1,292 @@
+package stress
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync/atomic"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/runner"
+	"github.com/goycsb/ycsb/stress/data"
+	"github.com/goycsb/ycsb/stress/settings"
+)
+
+// kind is one of the predefined operations.
+type kind uint8
+
+const (
+	kindWrite kind = iota
+	kindRead
+	kindCounterWrite
+	kindCounterRead
+	numKinds
+)
+
+// kindNames are the original's op type names (its Command enum), which
+// head the per-op interval rows and the Results breakdown.
+var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
+
+// kindOps files each operation under a measurement slot of the runner's
+// recorders: the slots are YCSB's, and these four are never used together
+// by a YCSB run, so the stress outputs can tell them apart by slot.
+var kindOps = [numKinds]measurement.Op{measurement.Insert, measurement.Read, measurement.Update, measurement.Scan}
+
+func kindOf(c settings.Command) kind {
+	switch c {
+	case settings.CmdWrite:
+		return kindWrite
+	case settings.CmdCounterWrite:
+		return kindCounterWrite
+	case settings.CmdCounterRead:
+		return kindCounterRead
+	}
+	return kindRead
+}
+
+func (k kind) String() string { return kindNames[k] }
+
+// model is what every run of a command line shares: the driver session,
+// the statements' text, the data generators and the population, whose
+// sequence goes on from the warm-up into the run as in the original.
+type model struct {
+	session *gocql.Session
+	cl      gocql.Consistency
+	serial  gocql.Consistency
+	cols    *data.Columns
+	keySize int
+	add     *data.Dist // counter increments
+	pop     *data.Population
+	tries   int
+	cql     [numKinds]string
+	// validate is false with -errors skip-read-validation.
+	validate bool
+}
+
+// workload is one run's Workload: a mix of kinds (one for the predefined
+// commands but mixed) and the stop flag the runner polls.
+type workload struct {
+	m       *model
+	kinds   []kind
+	weights []float64 // cumulative, over kinds
+	cluster *data.Dist
+	stop    atomic.Bool
+}
+
+var _ runner.Workload = (*workload)(nil)
+
+func (w *workload) Stop()         { w.stop.Store(true) }
+func (w *workload) Stopped() bool { return w.stop.Load() }
+
+func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
+	m := w.m
+	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
+		row: data.NewRow(m.keySize, m.cols)}
+	n := len(m.cols.Names())
+	for _, k := range w.kinds {
+		if wk.q[k] != nil {
+			continue
+		}
+		var args []any
+		switch k {
+		case kindWrite:
+			wk.vals = make([]byteArg, n)
+			for i := range wk.vals {
+				args = append(args, &wk.vals[i])
+			}
+		case kindCounterWrite:
+			wk.deltas = make([]longArg, n)
+			for i := range wk.deltas {
+				args = append(args, &wk.deltas[i])
+			}
+		case kindRead:
+			wk.got = make([][]byte, n)
+			for i := range wk.got {
+				wk.dest = append(wk.dest, &wk.got[i])
+			}
+		}
+		args = append(args, &wk.key)
+		q := m.session.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
+		if m.serial != 0 {
+			q.SerialConsistency(m.serial)
+		}
+		wk.q[k] = q
+	}
+	return wk
+}
+
+// byteArg binds a blob without copying it.
+type byteArg struct{ b []byte }
+
+func (a *byteArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	if a.b == nil {
+		return []byte{}, nil
+	}
+	return a.b, nil
+}
+
+// longArg binds a bigint (a counter increment).
+type longArg struct {
+	v   int64
+	buf [8]byte
+}
+
+func (a *longArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	binary.BigEndian.PutUint64(a.buf[:], uint64(a.v))
+	return a.buf[:], nil
+}
+
+// worker is one client thread's operations.
+type worker struct {
+	w   *workload
+	m   *model
+	s   *measurement.Session
+	r   *rand.Rand
+	row *data.Row
+
+	q      [numKinds]*gocql.Query
+	key    byteArg
+	vals   []byteArg
+	deltas []longArg
+	ds     []int64
+	got    [][]byte
+	dest   []any
+
+	cur  kind  // the kind of the current run of operations (mixed)
+	left int64 // operations left in it
+}
+
+// errNotValidated is a read whose data differ from what the original
+// writes for the key; like the original, it is an error and not retried.
+var errNotValidated = errors.New("data returned was not validated")
+
+func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(ctx) }
+
+// DoTransaction runs one operation: the next population index, the next
+// kind, up to tries attempts; it is measured from the first attempt to the
+// last, as the original's Operation.timeWithRetry times it.
+func (wk *worker) DoTransaction(ctx context.Context) bool {
+	idx, ok := wk.m.pop.Next(wk.r)
+	if !ok {
+		return false // a no-wrap sequence is used up: the run ends
+	}
+	k := wk.next()
+	start := measurement.Now()
+	var err error
+	for try := 0; try < wk.m.tries; try++ {
+		err = wk.attempt(ctx, k, idx)
+		if err == nil || err == errNotValidated || ctx.Err() != nil {
+			break
+		}
+	}
+	end := measurement.Now()
+	if err != nil && ctx.Err() != nil {
+		return true // interrupted by the end of the run: not counted
+	}
+	st := db.OK
+	if err != nil {
+		st = db.Error
+		wk.s.Failed++
+		if wk.s.Causes != nil {
+			wk.s.Causes.Add(kindOps[k], st, fmt.Errorf("%s: %w", k, err))
+		}
+	}
+	wk.s.Recorder().Done(kindOps[k], st, start, end, wk.s.Intended)
+	return true
+}
+
+// next picks the kind of the next operation: mixed runs the kinds in runs
+// whose lengths come from clustering= (the original's
+// SampledOpDistribution).
+func (wk *worker) next() kind {
+	w := wk.w
+	if len(w.kinds) == 1 {
+		return w.kinds[0]
+	}
+	if wk.left <= 0 {
+		u := wk.r.Float64() * w.weights[len(w.weights)-1]
+		wk.cur = w.kinds[len(w.kinds)-1]
+		for i, c := range w.weights {
+			if u < c {
+				wk.cur = w.kinds[i]
+				break
+			}
+		}
+		wk.left = max(1, w.cluster.Next(wk.r))
+	}
+	wk.left--
+	return wk.cur
+}
+
+func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
+	q := wk.q[k]
+	switch k {
+	case kindWrite:
+		key, values := wk.row.Generate(idx)
+		wk.key.b = key
+		for i := range wk.vals {
+			wk.vals[i].b = values[i]
+		}
+		q.RoutingKey(key)
+		return q.ExecContext(ctx)
+	case kindCounterWrite:
+		wk.key.b = wk.row.Key(idx)
+		wk.ds = data.CounterDeltas(wk.ds[:0], len(wk.deltas), wk.m.add, wk.r)
+		for i := range wk.deltas {
+			wk.deltas[i].v = wk.ds[i]
+		}
+		q.RoutingKey(wk.key.b)
+		return q.ExecContext(ctx)
+	case kindCounterRead:
+		wk.key.b = wk.row.Key(idx)
+		q.RoutingKey(wk.key.b)
+		iter := q.IterContext(ctx)
+		n := iter.NumRows()
+		if err := iter.Close(); err != nil {
+			return err
+		}
+		if n == 0 {
+			return errNotValidated
+		}
+		return nil
+	}
+	key, values := wk.row.Generate(idx)
+	wk.key.b = key
+	q.RoutingKey(key)
+	iter := q.IterContext(ctx)
+	found := iter.Scan(wk.dest...)
+	if err := iter.Close(); err != nil {
+		return err
+	}
+	if !found {
+		return errNotValidated
+	}
+	if wk.m.validate {
+		for i, v := range values {
+			if !bytes.Equal(wk.got[i], v) {
+				return errNotValidated
+			}
+		}
+	}
+	return nil
+}
+
+// newModelCQL fills in the statements of the predefined commands.
+func (m *model) setCQL(s *settings.Settings) {
+	names := m.cols.Names()
+	ts := ""
+	if s.Columns.Timestamp != nil {
+		ts = strconv.FormatInt(*s.Columns.Timestamp, 10)
+	}
+	m.cql[kindWrite] = data.InsertCQL(names, ts)
+	m.cql[kindRead] = data.ReadCQL(names, s.Columns.Slice)
+	m.cql[kindCounterWrite] = data.CounterAddCQL(names)
+	m.cql[kindCounterRead] = data.CounterGetCQL()
+}
