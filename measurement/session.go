@@ -64,6 +64,13 @@ func (s *Session) MeasureTransaction(op Op, start, end int64) {
 	s.rec.Measure(op, start, end, s.intended)
 }
 
+// Record records an operation that ran outside the session's own calls
+// (a workload that talks to its database itself), from its intended start
+// under a target rate.
+func (s *Session) Record(op Op, st db.Status, start, end int64) {
+	s.rec.Done(op, st, start, end, s.intended)
+}
+
 // Unwrap returns the binding's session.
 func (s *Session) Unwrap() db.Session { return s.db }
 

@@ -198,7 +198,7 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 			wk.s.Causes.Add(kindOps[k], st, fmt.Errorf("%s: %w", k, err))
 		}
 	}
-	wk.s.Recorder().Done(kindOps[k], st, start, end, wk.s.Intended)
+	wk.s.Record(kindOps[k], st, start, end)
 	return true
 }
 
