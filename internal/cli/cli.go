@@ -41,7 +41,8 @@ type Env struct {
 	Stderr io.Writer
 }
 
-// commands is the closed set of subcommands, in usage order.
+// commands is the closed set of subcommands, in usage order: every one is
+// listed here, whichever file of this package implements it.
 var commands []Command
 
 func init() {
@@ -50,12 +51,11 @@ func init() {
 		{Name: "run", Summary: "run the transaction mix (the reference's -t)", Run: phase(true)},
 		{Name: "shell", Summary: "interactive read/scan/insert/update/delete against a binding", Run: runShell},
 		{Name: "stress", Summary: "cassandra-stress compatible mode: stress write|read|mixed|counter_write|counter_read ... (see docs/stress.md)", Run: runStress},
+		{Name: "report", Summary: "draw JSON reports as one self-contained HTML page (--html), runs overlaid", Run: runReport},
+		{Name: "merge", Summary: "combine the JSON reports (or .hdr logs) of several clients into one report", Run: runMerge},
+		{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test", Run: runCompare},
 	}
 }
-
-// AddCommand adds a subcommand (for the result tools); it is meant for init
-// functions of this program's own packages.
-func AddCommand(c Command) { commands = append(commands, c) }
 
 // UsageError is bad command-line input.
 type UsageError struct{ Msg string }

@@ -12,10 +12,6 @@ import (
 	"github.com/goycsb/ycsb/internal/results"
 )
 
-func init() {
-	AddCommand(Command{Name: "report", Summary: "draw JSON reports as one self-contained HTML page (--html), runs overlaid", Run: runReport})
-}
-
 const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]report.json ...>"
 
 // runReport is ycsb report --html: the reports are drawn on the same

@@ -16,11 +16,6 @@ import (
 	"github.com/goycsb/ycsb/measurement/report"
 )
 
-func init() {
-	AddCommand(Command{Name: "merge", Summary: "combine the JSON reports (or .hdr logs) of several clients into one report", Run: runMerge})
-	AddCommand(Command{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test", Run: runCompare})
-}
-
 const mergeUsage = "ycsb merge [-o merged.json] [-exporter text|json|jsonarray] <report.json ...> | <log.hdr ...>"
 
 // runMerge is ycsb merge: the combined report goes to stdout in the chosen
