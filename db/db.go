@@ -21,6 +21,7 @@ package db
 
 import (
 	"context"
+	"io"
 
 	"github.com/goycsb/ycsb/props"
 )
@@ -28,16 +29,20 @@ import (
 // Driver opens a binding. Open validates the binding's properties and
 // connects; an error here is reported before the run starts (exit code 2),
 // as it is: it names the property at fault (props errors) or starts with the
-// binding's own prefix ("cassandra: connect to ...").
+// binding's own prefix ("cassandra: connect to ..."). out is the run's
+// standard output, for bindings that print (basic's verbose mode, the
+// reference's start-up lines); never nil.
 type Driver interface {
-	Open(ctx context.Context, p *props.Properties) (DB, error)
+	Open(ctx context.Context, p *props.Properties, out io.Writer) (DB, error)
 }
 
 // DriverFunc adapts a function to Driver.
-type DriverFunc func(ctx context.Context, p *props.Properties) (DB, error)
+type DriverFunc func(ctx context.Context, p *props.Properties, out io.Writer) (DB, error)
 
 // Open calls f.
-func (f DriverFunc) Open(ctx context.Context, p *props.Properties) (DB, error) { return f(ctx, p) }
+func (f DriverFunc) Open(ctx context.Context, p *props.Properties, out io.Writer) (DB, error) {
+	return f(ctx, p, out)
+}
 
 // DB is an opened binding, shared by all workers.
 type DB interface {

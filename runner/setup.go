@@ -114,15 +114,14 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	octx := db.WithOutput(ctx, p.o.Stdout)
-	database, err := p.o.Driver.Open(octx, p.o.Props)
+	database, err := p.o.Driver.Open(ctx, p.o.Props, p.o.Stdout)
 	if err != nil {
 		return nil, err // bindings name themselves or the property
 	}
 	b.database = database
 	b.collector = measurement.NewCollector(p.mcfg)
 	b.causes = measurement.NewCauses(func(line string) { fmt.Fprintln(p.o.Stderr, line) })
-	if err := b.startSessions(octx); err != nil {
+	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
 	if err := p.rep.create(); err != nil {

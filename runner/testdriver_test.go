@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
@@ -17,7 +18,7 @@ type testDriver struct {
 	readErr    func(key string) error
 }
 
-func (d *testDriver) Open(ctx context.Context, _ *props.Properties) (db.DB, error) {
+func (d *testDriver) Open(ctx context.Context, _ *props.Properties, _ io.Writer) (db.DB, error) {
 	if d.openBlocks {
 		<-ctx.Done()
 		return nil, fmt.Errorf("test: open: %w", ctx.Err())

@@ -526,7 +526,9 @@ func (h startHook) StartRun(time.Time, int64)                     { h() }
 // driver itself, so the runner's sessions are never called.
 type stubDriver struct{}
 
-func (stubDriver) Open(context.Context, *props.Properties) (db.DB, error) { return stubDB{}, nil }
+func (stubDriver) Open(context.Context, *props.Properties, io.Writer) (db.DB, error) {
+	return stubDB{}, nil
+}
 
 type stubDB struct{}
 

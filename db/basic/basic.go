@@ -41,8 +41,8 @@ type basicDB struct {
 	uniques [5]map[uint64]struct{} // read, scan, update, insert, delete
 }
 
-func open(ctx context.Context, p *props.Properties) (db.DB, error) {
-	b := &basicDB{out: db.Output(ctx)}
+func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
+	b := &basicDB{out: out}
 	var err error
 	if b.verbose, err = p.Bool("basicdb.verbose", false); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package basic
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +19,7 @@ func openBasic(t *testing.T, out *bytes.Buffer, m map[string]string) db.DB {
 	if err != nil || name != "basic" {
 		t.Fatalf("lookup: %v %q", err, name)
 	}
-	ctx := db.WithOutput(context.Background(), out)
-	b, err := d.Open(ctx, props.FromMap(m))
+	b, err := d.Open(context.Background(), props.FromMap(m), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestDelay(t *testing.T) {
 func TestBadProperties(t *testing.T) {
 	d, _, _ := db.Lookup("basic")
 	for k, v := range map[string]string{"basicdb.verbose": "yes", "basicdb.simulatedelay": "-1", "basicdb.count": "1"} {
-		_, err := d.Open(context.Background(), props.FromMap(map[string]string{k: v}))
+		_, err := d.Open(context.Background(), props.FromMap(map[string]string{k: v}), io.Discard)
 		if err == nil || !strings.HasPrefix(err.Error(), k+": expected") {
 			t.Errorf("%s=%s: err = %v", k, v, err)
 		}

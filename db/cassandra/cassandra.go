@@ -363,7 +363,7 @@ type cassDB struct {
 	tracer *countTracer
 }
 
-func open(ctx context.Context, p *props.Properties) (db.DB, error) {
+func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
 	cfg, err := parseConfig(p)
 	if err != nil {
 		return nil, err
@@ -372,7 +372,7 @@ func open(ctx context.Context, p *props.Properties) (db.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &cassDB{cfg: cfg, out: db.Output(ctx), qualified: cfg.keyspace + "." + cfg.table}
+	d := &cassDB{cfg: cfg, out: out, qualified: cfg.keyspace + "." + cfg.table}
 	if cfg.tracing {
 		d.tracer = &countTracer{}
 	}

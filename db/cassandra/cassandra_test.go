@@ -72,12 +72,11 @@ func baseProps(keyspace string) map[string]string {
 func openWith(t testing.TB, m map[string]string) (db.DB, string, error) {
 	t.Helper()
 	var out bytes.Buffer
-	ctx := db.WithOutput(context.Background(), &out)
 	drv, name, err := db.Lookup("cassandra-cql")
 	if err != nil || name != "cassandra-cql" {
 		t.Fatalf("Lookup: %v %q", err, name)
 	}
-	d, err := drv.Open(ctx, props.FromMap(m))
+	d, err := drv.Open(context.Background(), props.FromMap(m), &out)
 	return d, out.String(), err
 }
 

@@ -140,7 +140,7 @@ func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
 
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
-func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
+func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
 	cfg, err := engine.ParseConfig(name, p)
 	if err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		d.wo = pebble.Sync
 	}
 	d.stats.Start(cfg.Dir, d.counters)
-	io.WriteString(db.Output(ctx), cfg.Summary(state))
+	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }
 

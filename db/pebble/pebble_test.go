@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
@@ -30,7 +31,7 @@ func TestBlocksGetCacheSizeWhateverTheMemtablesUse(t *testing.T) {
 	p := props.FromMap(map[string]string{"engine.dir": dir,
 		"engine.cachesize": "8MiB", "engine.memtablesize": "4MiB", "engine.compression": "none"})
 	value := []db.Field{{Name: "field0", Value: bytes.Repeat([]byte("v"), 1000)}}
-	d, err := open(context.Background(), p)
+	d, err := open(context.Background(), p, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestBlocksGetCacheSizeWhateverTheMemtablesUse(t *testing.T) {
 	d.(*DB).Flush()
 	d.Close()
 
-	d, err = open(context.Background(), p)
+	d, err = open(context.Background(), p, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

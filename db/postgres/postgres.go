@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -105,12 +106,11 @@ type shard struct {
 	display      string
 }
 
-func (d driver) Open(ctx context.Context, p *props.Properties) (db.DB, error) {
+func (d driver) Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
 	cfg, targets, user, passwd, err := d.parse(p)
 	if err != nil {
 		return nil, err
 	}
-	out := db.Output(ctx)
 	pd := &pgDB{cfg: cfg}
 	fail := func(err error) (db.DB, error) {
 		pd.Close()

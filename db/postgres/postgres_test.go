@@ -62,12 +62,11 @@ func testTable(t testing.TB, c *pgx.Conn, name string) string {
 func openWith(t testing.TB, binding string, m map[string]string) (db.DB, string, error) {
 	t.Helper()
 	var out bytes.Buffer
-	ctx := db.WithOutput(context.Background(), &out)
 	drv, _, err := db.Lookup(binding)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := drv.Open(ctx, props.FromMap(m))
+	d, err := drv.Open(context.Background(), props.FromMap(m), &out)
 	return d, out.String(), err
 }
 

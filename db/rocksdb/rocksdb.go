@@ -117,7 +117,7 @@ func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksd
 
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
-func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
+func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
 	cfg, err := engine.ParseConfig(name, p, "rocksdb.dir")
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func Open(ctx context.Context, p *props.Properties) (db.DB, error) {
 		wo: grocksdb.NewDefaultWriteOptions(), ro: grocksdb.NewDefaultReadOptions()}
 	d.wo.SetSync(cfg.Sync)
 	d.stats.Start(cfg.Dir, d.counters)
-	io.WriteString(db.Output(ctx), cfg.Summary(state))
+	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }
 

@@ -4,6 +4,7 @@ package rocksdb
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,7 @@ func TestRealFilesOfTheOtherEngine(t *testing.T) {
 	} {
 		for _, marker := range []bool{true, false} {
 			dir := t.TempDir()
-			d, err := c.create(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}))
+			d, err := c.create(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}), io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +47,7 @@ func TestRealFilesOfTheOtherEngine(t *testing.T) {
 			if !marker {
 				os.Remove(filepath.Join(dir, engine.MarkerFile))
 			}
-			_, err = c.open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}))
+			_, err = c.open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}), io.Discard)
 			want := "holds a " + c.writer + " database"
 			if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s opening %s's directory (marker %t): %v, want one line with %q", c.reader, c.writer, marker, err, want)
@@ -65,7 +66,7 @@ func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
 	for writer, create := range openers {
 		for reader, reopen := range openers {
 			dir := t.TempDir()
-			d, err := create(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}))
+			d, err := create(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}), io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +74,7 @@ func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
 			os.Remove(filepath.Join(dir, engine.MarkerFile))
 			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("precious"), 0o644)
 			before, _ := os.ReadDir(dir)
-			_, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.fresh": "true"}))
+			_, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.fresh": "true"}), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), "refusing to empty it") {
 				t.Errorf("%s with engine.fresh=true on %s's unmarked store: %v, want a refusal", reader, writer, err)
 			}
@@ -87,7 +88,7 @@ func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
 			if reader != writer {
 				continue
 			}
-			d, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}))
+			d, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}), io.Discard)
 			if err != nil {
 				t.Fatalf("%s reopening its own kind of store written by another program: %v", reader, err)
 			}

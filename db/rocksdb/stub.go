@@ -5,6 +5,7 @@ package rocksdb
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
@@ -17,4 +18,4 @@ const Built = false
 var ErrNotBuilt = errors.New("rocksdb: this binary was built without RocksDB support; rebuild with -tags rocksdb (needs librocksdb-dev)")
 
 // Open fails: this binary has no RocksDB.
-func Open(context.Context, *props.Properties) (db.DB, error) { return nil, ErrNotBuilt }
+func Open(context.Context, *props.Properties, io.Writer) (db.DB, error) { return nil, ErrNotBuilt }

@@ -5,6 +5,7 @@ package rocksdb
 import (
 	"context"
 	"errors"
+	"io"
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
@@ -17,7 +18,7 @@ func TestStubSaysHowToBuild(t *testing.T) {
 		if err != nil || name != "rocksdb" {
 			t.Fatalf("lookup %s: %v %q", n, err, name)
 		}
-		_, err = d.Open(context.Background(), props.New())
+		_, err = d.Open(context.Background(), props.New(), io.Discard)
 		if !errors.Is(err, ErrNotBuilt) {
 			t.Fatalf("Open without the tag: %v", err)
 		}

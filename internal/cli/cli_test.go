@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -236,9 +237,9 @@ func TestInterruptPrintsReport(t *testing.T) {
 // flaky fails every third operation and panics every seventh.
 type flaky struct{ n atomic.Int64 }
 
-func (f *flaky) Open(context.Context, *props.Properties) (db.DB, error) { return f, nil }
-func (f *flaky) Session(context.Context, int, int) (db.Session, error)  { return flakySession{f}, nil }
-func (f *flaky) Close() error                                           { return nil }
+func (f *flaky) Open(context.Context, *props.Properties, io.Writer) (db.DB, error) { return f, nil }
+func (f *flaky) Session(context.Context, int, int) (db.Session, error)             { return flakySession{f}, nil }
+func (f *flaky) Close() error                                                      { return nil }
 
 type flakySession struct{ f *flaky }
 
@@ -322,7 +323,7 @@ func FuzzParseArgs(f *testing.F) {
 // be flushed at the end.
 type failClose struct{ flaky }
 
-func (f *failClose) Open(context.Context, *props.Properties) (db.DB, error) { return f, nil }
+func (f *failClose) Open(context.Context, *props.Properties, io.Writer) (db.DB, error) { return f, nil }
 func (f *failClose) Session(context.Context, int, int) (db.Session, error) {
 	return failCloseSession{flakySession{&f.flaky}}, nil
 }

@@ -44,13 +44,12 @@ func runShell(ctx context.Context, env *Env, args []string) error {
 	if table == "" {
 		table = all.String("table", "usertable")
 	}
-	octx := db.WithOutput(ctx, env.Stdout)
-	conn, err := d.Open(octx, all)
+	conn, err := d.Open(ctx, all, env.Stdout)
 	if err != nil {
 		return &UsageError{Msg: fmt.Sprintf("%s: %v", name, err)}
 	}
 	defer conn.Close()
-	sess, err := conn.Session(octx, 0, 1)
+	sess, err := conn.Session(ctx, 0, 1)
 	if err != nil {
 		return &UsageError{Msg: fmt.Sprintf("%s: session: %v", name, err)}
 	}

@@ -27,18 +27,18 @@ import (
 )
 
 // Opener opens the binding under test, as its driver does.
-type Opener func(ctx context.Context, p *props.Properties) (db.DB, error)
+type Opener func(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error)
 
 // Registered is the Opener of the driver that name (a binding's name or an
 // alias) looks up, as the command line finds it. It panics unless name
 // resolves to binding.
 func Registered(name, binding string) Opener {
-	return func(ctx context.Context, p *props.Properties) (db.DB, error) {
+	return func(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
 		d, got, err := db.Lookup(name)
 		if err != nil || got != binding {
 			panic(binding + " is not registered")
 		}
-		return d.Open(ctx, p)
+		return d.Open(ctx, p, out)
 	}
 }
 
@@ -65,7 +65,7 @@ func Main(m *testing.M, open Opener) {
 }
 
 func child(role, dir string, open Opener) error {
-	d, err := open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.sync": "true"}))
+	d, err := open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.sync": "true"}), io.Discard)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (h *harness) openProps(dir string, extra map[string]string) *props.Properti
 
 func (h *harness) mustOpen(t testing.TB, dir string, extra map[string]string) db.DB {
 	t.Helper()
-	d, err := h.open(ctx(), h.openProps(dir, extra))
+	d, err := h.open(ctx(), h.openProps(dir, extra), io.Discard)
 	if err != nil {
 		t.Fatalf("open %s: %v", dir, err)
 	}
@@ -385,7 +385,7 @@ func (h *harness) fresh(t *testing.T) {
 
 func (h *harness) wantOpenError(t *testing.T, p *props.Properties, wantSub string) error {
 	t.Helper()
-	d, err := h.open(ctx(), p)
+	d, err := h.open(ctx(), p, io.Discard)
 	if err == nil {
 		d.Close()
 		t.Fatalf("open succeeded, want an error containing %q", wantSub)
@@ -702,7 +702,7 @@ func (h *harness) cacheFairness(t *testing.T) {
 func (h *harness) openingLine(t *testing.T) {
 	var out strings.Builder
 	dir := filepath.Join(t.TempDir(), "data")
-	d, err := h.open(db.WithOutput(ctx(), &out), h.openProps(dir, nil))
+	d, err := h.open(ctx(), h.openProps(dir, nil), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
