@@ -193,86 +193,48 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 		}
 		targets = append(targets, t)
 	}
-	cfg.table = p.String("table", "usertable")
+	r := props.NewReader(p)
+	cfg.table = r.String("table", "usertable")
 	if cfg.table == "" {
-		err = props.Invalid("table", "", "a table name")
-		return
+		r.Fail(props.Invalid("table", "", "a table name"))
 	}
-	if cfg.fieldCount, err = p.NonNegInt("fieldcount", 10); err != nil {
-		return
-	}
-	if cfg.batchSize, err = p.Int("db.batchsize", -1); err != nil {
-		return
-	}
-	if cfg.fetchSize, err = p.Int("jdbc.fetchsize", -1); err != nil {
-		return
-	}
-	if cfg.autocommit, err = p.Bool("jdbc.autocommit", true); err != nil {
-		return
-	}
-	if cfg.batchAPI, err = p.Bool("jdbc.batchupdateapi", false); err != nil {
-		return
-	}
-	if cfg.create, err = p.Bool(propCreateTable, false); err != nil {
-		return
-	}
-	if !cfg.create {
-		if cfg.create, err = p.Bool("db.createtable", false); err != nil {
-			return
-		}
-	}
-	defDialect := ""
+	cfg.fieldCount = r.Int("fieldcount", 10, props.NonNegative)
+	cfg.batchSize = r.Int("db.batchsize", -1)
+	cfg.fetchSize = r.Int("jdbc.fetchsize", -1)
+	cfg.autocommit = r.Bool("jdbc.autocommit", true)
+	cfg.batchAPI = r.Bool("jdbc.batchupdateapi", false)
+	cfg.create = r.Bool(propCreateTable, false) || r.Bool("db.createtable", false)
+	defDialect := dialectName("")
 	if d.name == "cockroach" {
 		defDialect = "cockroach"
 	}
-	dia, derr := p.OneOf(propDialect, defDialect, "postgres", "cockroach")
-	if derr != nil {
-		err = derr
-		return
-	}
+	dia := props.OneOf(r, propDialect, defDialect, "postgres", "cockroach")
 	cfg.dialect.cockroach = dia == "cockroach"
 	for _, f := range []struct {
 		name string
 		dst  *bool
 	}{{propFamilies, &cfg.dialect.families}, {propUpsert, &cfg.dialect.upsert}, {propFollowerReads, &cfg.dialect.followerReads}} {
-		if *f.dst, err = p.Bool(f.name, false); err != nil {
-			return
-		}
+		*f.dst = r.Bool(f.name, false)
 		if *f.dst && dia == "postgres" {
-			err = props.Errorf(f.name, "needs the cockroach dialect (the cockroach binding, or %s=cockroach)", propDialect)
-			return
+			r.Errorf(f.name, "needs the cockroach dialect (the cockroach binding, or %s=cockroach)", propDialect)
 		}
 	}
 	// The retry default depends on the dialect, which may only be known
 	// once connected; -1 means "not set".
-	if cfg.maxRetries, err = p.Int(propMaxRetries, -1); err != nil {
-		return
-	}
-	if cfg.maxRetries < -1 {
-		v, _ := p.Get(propMaxRetries)
-		err = props.Invalid(propMaxRetries, v, "a non-negative integer")
-		return
-	}
-	if cfg.holdConn, err = p.Bool(propHoldConn, true); err != nil {
-		return
-	}
+	cfg.maxRetries = r.Int(propMaxRetries, -1, props.NonNegative)
+	cfg.holdConn = r.Bool(propHoldConn, true)
 	if !cfg.autocommit {
 		cfg.holdConn = true // a transaction lives on one connection
 	}
-	threads, terr := p.NonNegInt("threadcount", 1)
-	if terr != nil {
-		err = terr
-		return
-	}
-	if cfg.maxConns, err = p.NonNegInt(propMaxConns, threads+16); err != nil {
-		return
-	}
-	if cfg.maxConns == 0 {
-		cfg.maxConns = 1
-	}
-	cfg.timeout, err = p.Seconds(propTimeout, defaultTimeout.Seconds(), 0)
+	threads := r.Int("threadcount", 1, props.NonNegative)
+	cfg.maxConns = max(r.Int(propMaxConns, threads+16, props.NonNegative), 1)
+	cfg.timeout = r.Seconds(propTimeout, defaultTimeout.Seconds(), 0)
+	err = r.Err()
 	return
 }
+
+// dialectName is jdbc.dialect: postgres or cockroach ("" until known).
+type dialectName string
 
 // check pings every shard, settles the dialect and makes sure the table
 // exists (creating it when asked), so a wrong host, refused credentials or a
