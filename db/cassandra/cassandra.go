@@ -126,34 +126,26 @@ func parseConfig(p *props.Properties) (*config, error) {
 		}
 		c.hosts = append(c.hosts, h)
 	}
-	var err error
-	if c.port, err = p.Int(propPort, 9042); err != nil {
-		return nil, err
-	}
-	if c.port < 1 || c.port > 65535 {
-		return nil, props.Invalid(propPort, strconv.Itoa(c.port), "a TCP port in 1..65535")
-	}
-	c.keyspace = p.String(propKeyspace, defaultKeyspace)
+	r := props.NewReader(p)
+	c.port = r.Int(propPort, 9042, props.Range("a TCP port in 1..65535", func(n int64) bool { return n >= 1 && n <= 65535 }))
+	c.keyspace = r.String(propKeyspace, defaultKeyspace)
 	if !isIdent(c.keyspace) {
-		return nil, props.Invalid(propKeyspace, c.keyspace, "a CQL identifier (letters, digits and _, not starting with a digit)")
+		r.Fail(props.Invalid(propKeyspace, c.keyspace, "a CQL identifier (letters, digits and _, not starting with a digit)"))
 	}
-	c.table = p.String("table", "usertable")
+	c.table = r.String("table", "usertable")
 	if !isIdent(c.table) {
-		return nil, props.Invalid("table", c.table, "a CQL identifier (letters, digits and _, not starting with a digit)")
+		r.Fail(props.Invalid("table", c.table, "a CQL identifier (letters, digits and _, not starting with a digit)"))
 	}
-	if c.fieldCount, err = p.NonNegInt("fieldcount", 10); err != nil {
-		return nil, err
-	}
-	c.fieldPrefix = p.String("fieldnameprefix", "field")
+	c.fieldCount = r.Int("fieldcount", 10, props.NonNegative)
+	c.fieldPrefix = r.String("fieldnameprefix", "field")
 	if c.fieldCount > 0 && !isIdent(c.fieldPrefix+"0") {
-		return nil, props.Invalid("fieldnameprefix", c.fieldPrefix, "a prefix that makes CQL column names")
+		r.Fail(props.Invalid("fieldnameprefix", c.fieldPrefix, "a prefix that makes CQL column names"))
 	}
-	c.username = p.String(propUsername, "")
-	c.password = p.String(propPassword, "")
-	if c.readCL, err = consistency(p, propReadCL); err != nil {
-		return nil, err
-	}
-	if c.writeCL, err = consistency(p, propWriteCL); err != nil {
+	c.username = r.String(propUsername, "")
+	c.password = r.String(propPassword, "")
+	c.readCL = consistency(r, propReadCL)
+	c.writeCL = consistency(r, propWriteCL)
+	if err := r.Err(); err != nil {
 		return nil, err
 	}
 	if c.readCL == gocql.Any {
@@ -165,106 +157,56 @@ func parseConfig(p *props.Properties) (*config, error) {
 			return nil, props.Invalid(propReadCL, p.String(propReadCL, ""), "a level Cassandra accepts for reads (ANY is for writes only): ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL")
 		}
 	}
-	maxConns, err := p.NonNegInt(propMaxConns, 0)
-	if err != nil {
-		return nil, err
-	}
-	coreConns, err := p.NonNegInt(propCoreConns, 0)
-	if err != nil {
-		return nil, err
-	}
 	// The Go driver keeps a fixed number of connections per host: the
 	// larger of the two bounds, when either is set. Otherwise one, the
 	// reference's driver default for local hosts with protocol v3 and
 	// later: each connection multiplexes thousands of requests, and one
 	// connection puts more of them in each system call.
-	c.conns = max(maxConns, coreConns, 1)
+	c.conns = max(r.Int(propMaxConns, 0, props.NonNegative), r.Int(propCoreConns, 0, props.NonNegative), 1)
 	// The reference's driver (DataStax 3.0) connects within 5 s and waits
-	// 12 s for a response (SocketOptions.DEFAULT_*_TIMEOUT_MILLIS).
-	if c.connectTimeout, err = positiveMillis(p, propConnectTimeout, 5000); err != nil {
-		return nil, err
-	}
-	if c.readTimeout, err = positiveMillis(p, propReadTimeout, 12000); err != nil {
-		return nil, err
-	}
-	if c.useSSL, err = p.Bool(propUseSSL, false); err != nil {
-		return nil, err
-	}
-	c.sslCA = p.String(propSSLCA, "")
-	c.sslCert = p.String(propSSLCert, "")
-	c.sslKey = p.String(propSSLKey, "")
-	if c.sslVerify, err = p.Bool(propSSLVerify, true); err != nil {
-		return nil, err
-	}
+	// 12 s for a response (SocketOptions.DEFAULT_*_TIMEOUT_MILLIS). Zero is
+	// refused rather than taken for "none" or "the default": every request
+	// has a deadline.
+	deadline := props.Range("a positive number of milliseconds (every request has a deadline)", func(n int64) bool { return n > 0 })
+	c.connectTimeout = time.Duration(r.Int64(propConnectTimeout, 5000, props.NonNegative, deadline)) * time.Millisecond
+	c.readTimeout = time.Duration(r.Int64(propReadTimeout, 12000, props.NonNegative, deadline)) * time.Millisecond
+	c.useSSL = r.Bool(propUseSSL, false)
+	c.sslCA = r.String(propSSLCA, "")
+	c.sslCert = r.String(propSSLCert, "")
+	c.sslKey = r.String(propSSLKey, "")
+	c.sslVerify = r.Bool(propSSLVerify, true)
 	if !c.useSSL && (c.sslCA != "" || c.sslCert != "" || c.sslKey != "") {
-		return nil, props.Errorf(propUseSSL, "%s, %s and %s need %s=true", propSSLCA, propSSLCert, propSSLKey, propUseSSL)
+		r.Errorf(propUseSSL, "%s, %s and %s need %s=true", propSSLCA, propSSLCert, propSSLKey, propUseSSL)
 	}
 	if (c.sslCert == "") != (c.sslKey == "") {
-		return nil, props.Errorf(propSSLCert, "%s and %s go together (a client certificate and its key)", propSSLCert, propSSLKey)
+		r.Errorf(propSSLCert, "%s and %s go together (a client certificate and its key)", propSSLCert, propSSLKey)
 	}
-	if c.tokenAware, err = p.Bool(propTokenAware, true); err != nil {
-		return nil, err
-	}
-	c.localDC = p.String(propLocalDC, "")
-	if c.protocol, err = p.Int(propProtocol, defaultProtocol); err != nil {
-		return nil, err
-	}
-	if c.protocol != 0 && (c.protocol < 3 || c.protocol > 5) {
-		return nil, props.Invalid(propProtocol, strconv.Itoa(c.protocol), "3, 4 or 5 (0 negotiates the highest both sides speak)")
-	}
-	if c.createSchema, err = p.Bool(propCreateSchema, false); err != nil {
-		return nil, err
-	}
-	if c.replication, err = p.Int(propReplication, defaultReplication); err != nil {
-		return nil, err
-	}
-	if c.replication < 1 {
-		return nil, props.Invalid(propReplication, strconv.Itoa(c.replication), "a replication factor of at least 1")
-	}
-	ms, err := p.NonNegInt64(propReconnect, defaultReconnectMS)
-	if err != nil {
-		return nil, err
-	}
-	if ms == 0 {
-		return nil, props.Invalid(propReconnect, "0", "a positive number of milliseconds")
-	}
-	c.reconnect = time.Duration(ms) * time.Millisecond
-	us, err := p.NonNegInt64(propCoalesce, defaultCoalesceMicro)
-	if err != nil {
-		return nil, err
-	}
-	c.coalesce = time.Duration(us) * time.Microsecond
-	if c.tracing, err = p.Bool(propTracing, false); err != nil {
-		return nil, err
-	}
-	if c.debug, err = p.Bool(propDebug, false); err != nil {
+	c.tokenAware = r.Bool(propTokenAware, true)
+	c.localDC = r.String(propLocalDC, "")
+	c.protocol = r.Int(propProtocol, defaultProtocol, props.Range("3, 4 or 5 (0 negotiates the highest both sides speak)",
+		func(n int64) bool { return n == 0 || n >= 3 && n <= 5 }))
+	c.createSchema = r.Bool(propCreateSchema, false)
+	c.replication = r.Int(propReplication, defaultReplication, props.Range("a replication factor of at least 1", func(n int64) bool { return n >= 1 }))
+	c.reconnect = time.Duration(r.Int64(propReconnect, defaultReconnectMS, props.NonNegative,
+		props.Range("a positive number of milliseconds", func(n int64) bool { return n > 0 }))) * time.Millisecond
+	c.coalesce = time.Duration(r.Int64(propCoalesce, defaultCoalesceMicro, props.NonNegative)) * time.Microsecond
+	c.tracing = r.Bool(propTracing, false)
+	c.debug = r.Bool(propDebug, false)
+	if err := r.Err(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// consistency parses a consistency level name as the reference's driver
+// consistency reads a consistency level name as the reference's driver
 // enum spells it (ONE, LOCAL_QUORUM, ...); the case does not matter.
-func consistency(p *props.Properties, name string) (gocql.Consistency, error) {
-	v := p.String(name, defaultConsistency)
+func consistency(r *props.Reader, name string) gocql.Consistency {
+	v := r.String(name, defaultConsistency)
 	cl, err := gocql.ParseConsistencyWrapper(strings.TrimSpace(v))
 	if err != nil {
-		return 0, props.Invalid(name, v, "a consistency level: ANY, ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL")
+		r.Fail(props.Invalid(name, v, "a consistency level: ANY, ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL"))
 	}
-	return cl, nil
-}
-
-// positiveMillis reads a timeout in milliseconds. Zero is refused rather than
-// taken for "none" or "the default": every request has a deadline.
-func positiveMillis(p *props.Properties, name string, def int64) (time.Duration, error) {
-	ms, err := p.NonNegInt64(name, def)
-	if err != nil {
-		return 0, err
-	}
-	if ms == 0 {
-		return 0, props.Invalid(name, "0", "a positive number of milliseconds (every request has a deadline)")
-	}
-	return time.Duration(ms) * time.Millisecond, nil
+	return cl
 }
 
 func isIdent(s string) bool {
