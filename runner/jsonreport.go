@@ -40,6 +40,9 @@ func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapsh
 		return // an interval of the warm-up: nothing was recorded
 	}
 	in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
+	// The first interval starts where measurement does, like StartMs.
+	in.StartUnixMs = measurement.WallTime(max(startNs, origin)).UnixMilli()
+	in.EndUnixMs = measurement.WallTime(endNs).UnixMilli()
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		if m.Intended || m.Kind != measurement.KindOK {
@@ -83,6 +86,9 @@ func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency
 		for _, p := range report.IntervalPercentiles {
 			il.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
 		}
+		// Encoding fails only for a histogram it cannot size; the interval
+		// then keeps its figures without the histogram.
+		il.Histogram, _ = report.EncodeHistogram(m.Hist)
 		out[m.Name] = il
 	}
 	if len(out) == 0 {
@@ -114,6 +120,14 @@ func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measu
 	}
 	if d := m.end.Sub(m.start).Seconds(); d > 0 {
 		rep.Throughput = float64(m.ops) / d
+	}
+	rep.Seed = m.seed
+	if cl := m.clients; cl.Split() {
+		rep.Client = &report.Client{Index: cl.Index, Count: cl.Count}
+	}
+	if !m.startTime.IsZero() {
+		t := m.startTime.UTC()
+		rep.StartTime = &t
 	}
 	for i := range m.total.Measurements {
 		jm, err := jsonMeasurement(&m.total.Measurements[i], mcfg)
