@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -23,26 +24,29 @@ var toolName = "ycsb-go"
 type jsonIntervals struct {
 	mu       sync.Mutex // addInterval runs on the ticking goroutine
 	originNs int64      // the start of measurement: intervals count from it
-	list     []report.Interval
+	// origin is originNs in wall time, the report's Start: absolute
+	// interval times count from it too, so that they agree with Start.
+	origin time.Time
+	list   []report.Interval
 }
 
 func (j *jsonIntervals) startRun(wu warmup) {
 	j.mu.Lock()
-	j.originNs = wu.endNs()
+	j.originNs, j.origin = wu.endNs(), wu.end()
 	j.mu.Unlock()
 }
 
 func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 	j.mu.Lock()
-	origin := j.originNs
+	origin, wall := j.originNs, j.origin
 	j.mu.Unlock()
 	if endNs <= origin {
 		return // an interval of the warm-up: nothing was recorded
 	}
 	in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
 	// The first interval starts where measurement does, like StartMs.
-	in.StartUnixMs = measurement.WallTime(max(startNs, origin)).UnixMilli()
-	in.EndUnixMs = measurement.WallTime(endNs).UnixMilli()
+	in.StartUnixMs = wall.Add(time.Duration(max(startNs-origin, 0))).UnixMilli()
+	in.EndUnixMs = wall.Add(time.Duration(endNs - origin)).UnixMilli()
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		if m.Intended || m.Kind != measurement.KindOK {
