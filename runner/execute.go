@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -100,6 +101,11 @@ type measured struct {
 	gcStart, gcEnd runtime.MemStats
 	inserted       int64 // records inserted, warm-up included
 	stopped        bool  // by Ctrl-C or the time limit, not by the end of the work
+	// What the JSON report records of the client: the base of its seeds,
+	// its place among several, the starttime it waited for.
+	seed      uint64
+	clients   partition.Clients
+	startTime time.Time
 }
 
 // execute runs the workers until they are done or stopped, with the
@@ -111,7 +117,7 @@ func (b *bench) execute(ctx context.Context) *measured {
 	defer st.cancelOps()
 	workDone := st.stopOnCancel(ctx)
 
-	b.writeStartLines()
+	fmt.Fprintln(o.Stderr, "Starting test.")
 	gc := startGCWindow()
 	wu := startWarmup(s.warmup)
 	if wu.on() {
@@ -152,7 +158,7 @@ func (b *bench) execute(ctx context.Context) *measured {
 			fmt.Fprintf(o.Stderr, "worker %d: cleanup: %v\n", w.id, w.closeErr)
 		}
 	}
-	m := &measured{end: end, stopped: st.stopped.Load()}
+	m := &measured{end: end, stopped: st.stopped.Load(), seed: b.seed, clients: s.clients, startTime: s.startTime}
 	m.gcStart, m.gcEnd = gc.end()
 	b.outs.endRun(end)
 	b.measure(m, wu, tick)
@@ -186,7 +192,8 @@ func (b *bench) measure(m *measured, wu warmup, tick int64) {
 	m.total = b.collector.Total()
 }
 
-// writeStartLines writes the start-up lines, once setup has worked.
+// writeStartLines writes the start-up lines, once setup has worked, before
+// any wait for the starttime.
 func (b *bench) writeStartLines() {
 	o, s := &b.o, b.s
 	o.Stderr.Write(b.prelude.Bytes())
@@ -205,7 +212,17 @@ func (b *bench) writeStartLines() {
 			fmt.Fprintf(o.Stderr, "warning: prometheus.addr=%s listens on every network interface: give a host, such as 127.0.0.1:%s, to serve this machine only\n", s.promAddr, port)
 		}
 	}
-	fmt.Fprintln(o.Stderr, "Starting test.")
+}
+
+// waitForStart waits for the starttime, once the binding and its sessions
+// are open, so that every client starts measuring at that instant. When
+// ctx ends first nothing has run, and the error says so.
+func (b *bench) waitForStart(ctx context.Context) error {
+	tty := terminal(b.rawStderr) >= 0 && os.Getenv("TERM") != "dumb"
+	if err := waitForStart(ctx, b.o.Stderr, b.s.startTime, tty); err != nil {
+		return fmt.Errorf("interrupted while waiting for starttime %s: nothing was run", b.s.startTime.UTC().Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 // runWorkers runs every worker to its end, each paced to tick, and returns

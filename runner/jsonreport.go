@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -23,23 +24,29 @@ var toolName = "ycsb-go"
 type jsonIntervals struct {
 	mu       sync.Mutex // addInterval runs on the ticking goroutine
 	originNs int64      // the start of measurement: intervals count from it
-	list     []report.Interval
+	// origin is originNs in wall time, the report's Start: absolute
+	// interval times count from it too, so that they agree with Start.
+	origin time.Time
+	list   []report.Interval
 }
 
 func (j *jsonIntervals) startRun(wu warmup) {
 	j.mu.Lock()
-	j.originNs = wu.endNs()
+	j.originNs, j.origin = wu.endNs(), wu.end()
 	j.mu.Unlock()
 }
 
 func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 	j.mu.Lock()
-	origin := j.originNs
+	origin, wall := j.originNs, j.origin
 	j.mu.Unlock()
 	if endNs <= origin {
 		return // an interval of the warm-up: nothing was recorded
 	}
 	in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
+	// The first interval starts where measurement does, like StartMs.
+	in.StartUnixMs = wall.Add(time.Duration(max(startNs-origin, 0))).UnixMilli()
+	in.EndUnixMs = wall.Add(time.Duration(endNs - origin)).UnixMilli()
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		if m.Intended || m.Kind != measurement.KindOK {
@@ -83,6 +90,9 @@ func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency
 		for _, p := range report.IntervalPercentiles {
 			il.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
 		}
+		// Encoding fails only for a histogram it cannot size; the interval
+		// then keeps its figures without the histogram.
+		il.Histogram, _ = report.EncodeHistogram(m.Hist)
 		out[m.Name] = il
 	}
 	if len(out) == 0 {
@@ -114,6 +124,14 @@ func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measu
 	}
 	if d := m.end.Sub(m.start).Seconds(); d > 0 {
 		rep.Throughput = float64(m.ops) / d
+	}
+	rep.Seed = m.seed
+	if cl := m.clients; cl.Split() {
+		rep.Client = &report.Client{Index: cl.Index, Count: cl.Count}
+	}
+	if !m.startTime.IsZero() {
+		t := m.startTime.UTC()
+		rep.StartTime = &t
 	}
 	for i := range m.total.Measurements {
 		jm, err := jsonMeasurement(&m.total.Measurements[i], mcfg)

@@ -57,7 +57,10 @@ func TestIntervalsCountOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near("ycsb merge of the report with itself", merged.Throughput, 2*tp, 0.02)
+	// merge's window is the intervals' span, [OVERALL]'s the run time: on a
+	// loaded machine they differ by a few percent. Counting database calls
+	// would be 1.5 times too high.
+	near("ycsb merge of the report with itself", merged.Throughput, 2*tp, 0.1)
 	var cmp strings.Builder
 	if err := results.Compare(&cmp, "a.json", "b.json", rep, rep); err != nil {
 		t.Fatal(err)

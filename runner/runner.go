@@ -93,6 +93,10 @@ func Run(ctx context.Context, o Options) error {
 		return setupErr(ctx, err)
 	}
 	defer b.stopProfile()
+	b.writeStartLines()
+	if err := b.waitForStart(ctx); err != nil {
+		return b.abandon(ctx, err)
+	}
 	return b.report(b.execute(ctx))
 }
 

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"os"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -24,6 +26,10 @@ type settings struct {
 	progress       string        // auto, true, false: the live progress line
 	promAddr       string        // prometheus.addr: serve /metrics there
 	cpuProfile     string        // cpuprofile: write a CPU profile of the run there
+	// clients is this client's place among several (client.count): opCount
+	// and target are then its shares of the totals given.
+	clients   partition.Clients
+	startTime time.Time // starttime: wait for it before starting; zero without
 }
 
 var workloadClasses = map[string]bool{
@@ -58,7 +64,13 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 	if s.threads > maxThreads {
 		return nil, props.Errorf("threadcount", "%d is too many: at most %d workers", s.threads, maxThreads)
 	}
+	if s.clients, err = partition.Parse(p, os.Getenv); err != nil {
+		return nil, err
+	}
 	if s.target, err = p.NonNegInt64("target", 0); err != nil {
+		return nil, err
+	}
+	if s.target, err = clientShare(s.clients, "target", s.target); err != nil {
 		return nil, err
 	}
 	if s.status, err = p.Bool("status", false); err != nil {
@@ -81,6 +93,17 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 		s.opCount, err = p.NonNegInt64("recordcount", 0)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if s.transactions {
+		if s.opCount, err = clientShare(s.clients, "operationcount", s.opCount); err != nil {
+			return nil, err
+		}
+	} else if s.clients.Split() && !p.Has("insertcount") {
+		// The workload refuses insertcount with client.count.
+		_, s.opCount = s.clients.Slice(s.opCount)
+	}
+	if s.startTime, err = parseStartTime(p, time.Now()); err != nil {
 		return nil, err
 	}
 	s.exporter = p.String("exporter", "text")

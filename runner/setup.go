@@ -59,11 +59,17 @@ func prepare(o Options) (*plan, error) {
 	if o.Workload != nil {
 		p.wl = o.Workload
 	} else {
-		wl, err := workload.New(o.Props, p.s.transactions, p.o.Stderr)
+		wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
 		if err != nil {
 			p.release()
 			return nil, err
 		}
+		wl, err := workload.Build(wcfg, p.o.Stderr)
+		if err != nil {
+			p.release()
+			return nil, err
+		}
+		fmt.Fprint(&p.prelude, p.clientLine(wl))
 		if wl.DataIntegrity {
 			fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 		}
@@ -95,6 +101,7 @@ type bench struct {
 	workers   []*worker
 	prom      *prom.Exporter // nil without prometheus.addr
 	profile   *os.File       // the CPU profile being written, if any
+	seed      uint64         // the workers' seeds derive from it, for the report
 }
 
 // open takes the Prometheus port, the last check (a port in use is found
@@ -141,7 +148,10 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 func (b *bench) startSessions(octx context.Context) error {
 	threads, opCount := b.threads, b.s.opCount
 	b.workers = make([]*worker, 0, threads)
-	seed := uint64(time.Now().UnixNano())
+	// Each client's own (partition.Clients.Seed), even if two clients
+	// read the same clock.
+	b.seed = b.s.clients.Seed(uint64(time.Now().UnixNano()))
+	seed := b.seed
 	for i := 0; i < threads; i++ {
 		sess, err := b.database.Session(octx, i, threads)
 		if err != nil {

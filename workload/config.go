@@ -3,6 +3,7 @@ package workload
 import (
 	"math"
 
+	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -87,6 +88,11 @@ type Config struct {
 	InsertionRetryLimit    int
 	InsertionRetryInterval int64 // seconds
 	InsertionKeepGoing     bool
+
+	// Clients is this client's place among several (client.count): a load
+	// inserts its slice of RecordCount, and run-phase inserts take key
+	// numbers no other client takes. The zero value is a lone client.
+	Clients partition.Clients
 }
 
 // Bounds on sizes no benchmark reaches, checked before anything is
@@ -101,8 +107,17 @@ const (
 // ParseConfig reads the CoreWorkload properties. transactions says whether
 // the run phase will use them (the operation mix is only checked then).
 func ParseConfig(p *props.Properties, transactions bool) (*Config, error) {
+	return ParseConfigFor(p, transactions, partition.Clients{})
+}
+
+// ParseConfigFor is ParseConfig for one client of several (client.count,
+// parsed by the caller): recordcount and operationcount are the totals of
+// all clients, a load inserts the client's slice of recordcount, and the
+// zipfian chooser expects the inserts of the client's share of
+// operationcount.
+func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients) (*Config, error) {
 	r := props.NewReader(p)
-	c := &Config{}
+	c := &Config{Clients: cl}
 	c.Table = r.String("table", "usertable")
 	if c.Table == "" {
 		r.Fail(props.Invalid("table", "", "a table name"))
@@ -133,19 +148,10 @@ func ParseConfig(p *props.Properties, transactions bool) (*Config, error) {
 	if c.DataIntegrity && c.FieldLengthDist != ConstantLength {
 		r.Fail(props.Invalid("fieldlengthdistribution", r.String("fieldlengthdistribution", ""), "constant when dataintegrity=true"))
 	}
-	c.InsertStart = r.Int64("insertstart", 0, props.NonNegative)
-	if c.InsertStart > MaxCount {
-		r.Errorf("insertstart", "%d is too large: at most %d", c.InsertStart, int64(MaxCount))
-	}
-	if !r.Has("insertcount") && c.InsertStart > c.RecordCount {
-		r.Errorf("insertstart", "insertstart (%d) exceeds recordcount (%d): recordcount is the total number of records of all clients", c.InsertStart, c.RecordCount)
-	}
-	c.InsertCount = r.Int64("insertcount", c.RecordCount-c.InsertStart, props.NonNegative)
-	if c.InsertCount > MaxCount {
-		r.Errorf("insertcount", "%d is too large: at most %d", c.InsertCount, int64(MaxCount))
-	}
-	if r.Err() == nil && c.InsertStart+c.InsertCount > c.RecordCount {
-		r.Errorf("insertcount", "insertstart (%d) + insertcount (%d) must not exceed recordcount (%d)", c.InsertStart, c.InsertCount, c.RecordCount)
+	if cl.Split() && !transactions {
+		c.clientSlice(r)
+	} else {
+		c.readInsertRange(r)
 	}
 	c.InsertOrder = props.OneOf(r, "insertorder", Hashed, Hashed, Ordered)
 	c.ZeroPadding = r.Int("zeropadding", 1, props.NonNegative)
@@ -177,6 +183,49 @@ var coreProperties = []string{
 	"exponential.percentile", "exponential.frac", "minscanlength", "maxscanlength", "scanlengthdistribution",
 	"core_workload_insertion_retry_limit", "core_workload_insertion_retry_interval",
 	"core_workload_insertion_keep_going_on_error",
+}
+
+// readInsertRange reads insertstart and insertcount: the keys this client
+// loads, and in a run the keys it chooses from.
+func (c *Config) readInsertRange(r *props.Reader) {
+	c.InsertStart = r.Int64("insertstart", 0, props.NonNegative)
+	if c.InsertStart > MaxCount {
+		r.Errorf("insertstart", "%d is too large: at most %d", c.InsertStart, int64(MaxCount))
+	}
+	if !r.Has("insertcount") && c.InsertStart > c.RecordCount {
+		r.Errorf("insertstart", "insertstart (%d) exceeds recordcount (%d): recordcount is the total number of records of all clients", c.InsertStart, c.RecordCount)
+	}
+	c.InsertCount = r.Int64("insertcount", c.RecordCount-c.InsertStart, props.NonNegative)
+	if c.InsertCount > MaxCount {
+		r.Errorf("insertcount", "%d is too large: at most %d", c.InsertCount, int64(MaxCount))
+	}
+	if r.Err() == nil && c.InsertStart+c.InsertCount > c.RecordCount {
+		r.Errorf("insertcount", "insertstart (%d) + insertcount (%d) must not exceed recordcount (%d)", c.InsertStart, c.InsertCount, c.RecordCount)
+	}
+}
+
+// clientSlice makes a load's insertstart and insertcount the client's
+// slice of recordcount. The user's own values would contradict it, so they
+// are refused rather than overridden.
+func (c *Config) clientSlice(r *props.Reader) {
+	cl := c.Clients
+	for _, name := range []string{"insertstart", "insertcount"} {
+		if r.Has(name) {
+			r.Errorf(name, "cannot be combined with client.count=%d: each client's insertstart and insertcount are its slice of recordcount, the total of all clients (leave %s out)", cl.Count, name)
+			return
+		}
+	}
+	if r.Err() != nil {
+		return
+	}
+	if c.RecordCount == math.MaxInt32 && r.Int64("recordcount", 0) == 0 {
+		r.Errorf("recordcount", "missing or 0: client.count=%d splits recordcount, the records of all clients, among the clients", cl.Count)
+		return
+	}
+	c.InsertStart, c.InsertCount = cl.Slice(c.RecordCount)
+	if c.InsertCount == 0 {
+		r.Errorf("client.count", "%d clients for %d records: every client needs at least one record (lower client.count or raise recordcount)", cl.Count, c.RecordCount)
+	}
 }
 
 func (c *Config) readFieldLength(r *props.Reader) {
@@ -236,6 +285,8 @@ func (c *Config) readKeyChooser(r *props.Reader) {
 		if c.OperationCount > MaxCount {
 			r.Errorf("operationcount", "%d is too large: at most %d", c.OperationCount, int64(MaxCount))
 		}
+		// The chooser leaves room for this client's own inserts.
+		c.OperationCount = c.Clients.Share(c.OperationCount)
 	case Latest:
 		if c.RecordCount < 2 {
 			r.Errorf("recordcount", "requestdistribution=latest needs recordcount of at least 2")

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload/generator"
 )
@@ -50,8 +51,14 @@ type CoreWorkload struct {
 	fieldChooser   *generator.Uniform
 	ops            *generator.Discrete
 
-	keySequence       *generator.Counter             // load phase
-	transactionInsert *generator.AcknowledgedCounter // run phase inserts
+	keySequence *generator.Counter // load phase
+	// transactionInsert numbers this client's run-phase inserts from
+	// RecordCount, as the reference's counter does; with several clients
+	// insertKeynum maps its numbers to keys no other client inserts. The
+	// insert limit and "latest" work on its numbers, so they follow this
+	// client's own inserts.
+	transactionInsert *generator.AcknowledgedCounter
+	clients           partition.Clients
 
 	retryLimit    int
 	retryInterval int64 // seconds
@@ -96,6 +103,7 @@ func Build(c *Config, stderr io.Writer) (*CoreWorkload, error) {
 		retryLimit:          c.InsertionRetryLimit,
 		retryInterval:       c.InsertionRetryInterval,
 		keepGoing:           c.InsertionKeepGoing,
+		clients:             c.Clients,
 		stderr:              stderr,
 	}
 	for i := int64(0); i < c.FieldCount; i++ {
@@ -117,6 +125,13 @@ func Build(c *Config, stderr io.Writer) (*CoreWorkload, error) {
 	w.buildScanLength(c)
 	return w, nil
 }
+
+// Clients is this client's place among several (client.count).
+func (w *CoreWorkload) Clients() partition.Clients { return w.clients }
+
+// insertKeynum is the key number of the run-phase insert counter's number
+// k: k itself for a lone client and for loaded records.
+func (w *CoreWorkload) insertKeynum(k int64) int64 { return w.clients.InsertKey(w.RecordCount, k) }
 
 func (w *CoreWorkload) buildFieldLength(c *Config) error {
 	switch c.FieldLengthDist {

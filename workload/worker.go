@@ -68,7 +68,9 @@ func (wk *Worker) key(keynum int64) string {
 	return unsafe.String(unsafe.SliceData(wk.keyBuf), len(wk.keyBuf))
 }
 
-// runKey is key for the run phase, through the worker's key cache. The
+// runKey is key for the run phase, through the worker's key cache: keynum
+// is a number of the key chooser, which counts run-phase inserts on the
+// insert counter's numbers (see CoreWorkload.transactionInsert). The
 // string shares the cache slot, valid until the next key is built.
 func (wk *Worker) runKey(keynum int64) string {
 	c := &wk.keys
@@ -77,13 +79,14 @@ func (wk *Worker) runKey(keynum int64) string {
 		return unsafe.String(&e.key[0], int(e.tag>>keyTagLenShift))
 	}
 	if wk.w.ZeroPadding > maxCachedPadding || uint64(keynum) >= keyTagNum {
-		return wk.key(keynum) // too long for a slot: not cached
+		return wk.key(wk.w.insertKeynum(keynum)) // too long for a slot: not cached
 	}
 	if c.budget--; c.budget < 0 && c.missed(wk.w.transactionInsert.Last()+1) {
 		e = c.lookup(keynum) // the slots moved
 	}
 	// Built in place, with no copy: the key and AppendKey's store slack fit.
-	b := AppendKey(e.key[:0], keynum, wk.w.ZeroPadding, wk.w.OrderedInserts)
+	// Cached by the counter's number, built from the client's key number.
+	b := AppendKey(e.key[:0], wk.w.insertKeynum(keynum), wk.w.ZeroPadding, wk.w.OrderedInserts)
 	e.tag = uint64(keynum) + 1 | uint64(len(b))<<keyTagLenShift
 	return unsafe.String(&e.key[0], len(b))
 }
@@ -236,7 +239,7 @@ func (wk *Worker) doUpdate(ctx context.Context) {
 func (wk *Worker) doInsert(ctx context.Context) {
 	w := wk.w
 	keynum := w.transactionInsert.Next()
-	key := wk.key(keynum)
+	key := wk.key(w.insertKeynum(keynum))
 	_ = wk.s.Insert(ctx, w.Table, key, wk.allValues(key))
 	// Acknowledged even on failure, as in the reference, so "latest" and the
 	// insert limit keep moving.

@@ -144,7 +144,11 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		inWindow += opsWithin(r, winStart, winEnd)
 	}
 	out.Throughput = inWindow / window.Seconds()
-	out.Intervals = mergeIntervals(reps, out.Start)
+	if ivs, ok := alignedIntervals(reps, out.Start); ok {
+		out.Intervals = ivs
+	} else {
+		out.Intervals = mergeIntervals(reps, out.Start)
+	}
 
 	// Measurements, in the order they first appear.
 	hists := map[string]*hdrhistogram.Histogram{}

@@ -49,6 +49,15 @@ type Report struct {
 	// merged); Sources names the merged inputs.
 	Clients int      `json:"clients"`
 	Sources []string `json:"sources,omitempty"`
+	// Client is this client's place when the work was split among client
+	// processes (client.count, client.index); absent otherwise and in
+	// merged reports.
+	Client *Client `json:"client,omitempty"`
+	// Seed is the base of the workers' random seeds (worker i's adds i
+	// times a constant); absent in merged reports.
+	Seed uint64 `json:"seed,string,omitempty"`
+	// StartTime is the starttime the client waited for before starting.
+	StartTime *time.Time `json:"starttime,omitempty"`
 
 	Start     time.Time `json:"start"`
 	End       time.Time `json:"end"`
@@ -73,10 +82,15 @@ type Report struct {
 
 // Interval is one sampling interval.
 type Interval struct {
-	StartMs int64            `json:"start_ms"`
-	EndMs   int64            `json:"end_ms"`
-	Ops     int64            `json:"ops"`
-	ByOp    map[string]int64 `json:"by_op,omitempty"`
+	StartMs int64 `json:"start_ms"`
+	EndMs   int64 `json:"end_ms"`
+	// StartUnixMs and EndUnixMs are the interval in ms since the Unix
+	// epoch, by which merge lines up the intervals of clients started at
+	// the same starttime. Older reports have none.
+	StartUnixMs int64            `json:"start_unix_ms,omitempty"`
+	EndUnixMs   int64            `json:"end_unix_ms,omitempty"`
+	Ops         int64            `json:"ops"`
+	ByOp        map[string]int64 `json:"by_op,omitempty"`
 	// Latency is each measurement's latency within the interval, keyed by
 	// measurement name (READ, READ-FAILED, Intended-READ). Reports written
 	// before it existed have none; readers must cope with its absence.
@@ -90,6 +104,10 @@ type IntervalLatency struct {
 	MeanUs      float64          `json:"mean_us"`
 	MaxUs       int64            `json:"max_us"`
 	Percentiles map[string]int64 `json:"percentiles_us"`
+	// Histogram is the interval's HdrHistogram, in Measurement.Histogram's
+	// form, so that merge can combine the intervals of several clients
+	// exactly. Older reports have none.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // IntervalPercentiles are the percentiles kept per interval.
@@ -112,6 +130,12 @@ type Measurement struct {
 	// base64-encoded (hdrhistogram-go's Encode, Java's
 	// encodeIntoCompressedByteBuffer).
 	Histogram string `json:"histogram,omitempty"`
+}
+
+// Client is one client's place among Count (client.index, client.count).
+type Client struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
 // Return is one Return=<STATUS> count.
@@ -220,6 +244,20 @@ func Read(data []byte) (*Report, error) {
 		}
 		if h.TotalCount() != m.Count {
 			return nil, fmt.Errorf("measurement %s: histogram holds %d values, count says %d", m.Name, h.TotalCount(), m.Count)
+		}
+	}
+	for i, iv := range r.Intervals {
+		for name, l := range iv.Latency {
+			if l.Histogram == "" {
+				continue
+			}
+			h, err := DecodeHistogram(l.Histogram)
+			if err != nil {
+				return nil, fmt.Errorf("interval %d, measurement %s: corrupt histogram: %v", i+1, name, err)
+			}
+			if h.TotalCount() != l.Count {
+				return nil, fmt.Errorf("interval %d, measurement %s: histogram holds %d values, count says %d", i+1, name, h.TotalCount(), l.Count)
+			}
 		}
 	}
 	if r.Clients < 1 {

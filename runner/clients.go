@@ -1,0 +1,141 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"github.com/goycsb/ycsb/workload"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/props"
+)
+
+// clientShare is a client's share of a total of all clients (operationcount,
+// target). A share of 0 would mean "no limit" (or "unthrottled"), the
+// opposite of what was asked, so it is refused.
+func clientShare(cl partition.Clients, name string, total int64) (int64, error) {
+	share := cl.Share(total)
+	if total > 0 && share == 0 {
+		return 0, props.Errorf(name, "%d is less than client.count=%d: it is the total of all clients, and client %d would get none", total, cl.Count, cl.Index)
+	}
+	return share, nil
+}
+
+// How far from now a starttime may be: one a minute or more in the past is
+// a stale command line (or a clock off by that much), one more than a day
+// ahead most likely a mistake in the date.
+const (
+	startTimePast   = time.Minute
+	startTimeFuture = 24 * time.Hour
+)
+
+// parseStartTime reads starttime: an RFC 3339 time or seconds since the
+// Unix epoch, at most startTimePast before now and startTimeFuture after.
+func parseStartTime(p *props.Properties, now time.Time) (time.Time, error) {
+	raw, ok := p.Word("starttime")
+	if !ok {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		secs, ferr := strconv.ParseFloat(raw, 64)
+		if ferr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) || secs < 0 || secs > 1e11 {
+			return time.Time{}, props.Invalid("starttime", raw, "an RFC 3339 time (2025-06-01T12:00:00Z) or seconds since the Unix epoch")
+		}
+		whole, frac := math.Modf(secs)
+		t = time.Unix(int64(whole), int64(frac*1e9))
+	}
+	switch d := t.Sub(now); {
+	case d < -startTimePast:
+		return time.Time{}, props.Errorf("starttime", "%s is %s in the past: give a time ahead of every client's start (clocks in sync)", t.UTC().Format(time.RFC3339), (-d).Round(time.Second))
+	case d > startTimeFuture:
+		return time.Time{}, props.Errorf("starttime", "%s is %s ahead, more than %s", t.UTC().Format(time.RFC3339), d.Round(time.Second), startTimeFuture)
+	}
+	return t, nil
+}
+
+// clientLine is the start-up line of a client of several: what it derived
+// from the totals, as users would otherwise compute by hand.
+func (p *plan) clientLine(wl *workload.CoreWorkload) string {
+	cl, s := p.s.clients, p.s
+	if !cl.Split() {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Client %d of %d (client.index=%d):", cl.Index+1, cl.Count, cl.Index)
+	if s.transactions {
+		fmt.Fprintf(&b, " %d operations", s.opCount)
+		if s.opCount == 0 {
+			b.WriteString(" (no limit)")
+		}
+		if s.target > 0 {
+			fmt.Fprintf(&b, ", target %d ops/sec", s.target)
+		}
+		fmt.Fprintf(&b, "; its inserts take key numbers %d+%d·k", wl.RecordCount+int64(cl.Index), cl.Count)
+	} else {
+		fmt.Fprintf(&b, " records %d to %d of %d", wl.InsertStart, wl.InsertStart+wl.InsertCount-1, wl.RecordCount)
+		if s.target > 0 {
+			fmt.Fprintf(&b, ", target %d ops/sec", s.target)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// waitForStart waits until the starttime, with a countdown on w: rewritten
+// every second on a terminal (tty), a line a minute, then every ten
+// seconds in the last minute, otherwise. It returns ctx's error when ctx
+// ends first (Ctrl-C: nothing has run).
+func waitForStart(ctx context.Context, w io.Writer, at time.Time, tty bool) error {
+	if at.IsZero() {
+		return nil
+	}
+	stamp := at.UTC().Format(time.RFC3339Nano)
+	left := time.Until(at)
+	if left <= 0 {
+		fmt.Fprintf(w, "starttime %s passed %s ago, during setup: starting now\n", stamp, (-left).Round(time.Millisecond))
+		return nil
+	}
+	start := time.NewTimer(left)
+	defer start.Stop()
+	for {
+		left := time.Until(at)
+		if tty {
+			fmt.Fprintf(w, "\rWaiting for starttime %s: %s ", stamp, left.Round(time.Second))
+		} else {
+			fmt.Fprintf(w, "Waiting for starttime %s: %s\n", stamp, left.Round(time.Second))
+		}
+		next := time.Second
+		if !tty {
+			next = 10 * time.Second
+			if left > time.Minute {
+				next = time.Minute
+			}
+		}
+		// The next line comes at a whole multiple of next before the start.
+		step := left % next
+		if step < next/10 {
+			step += next
+		}
+		line := time.NewTimer(step)
+		select {
+		case <-start.C:
+			line.Stop()
+			if tty {
+				fmt.Fprintln(w)
+			}
+			return nil
+		case <-line.C:
+		case <-ctx.Done():
+			line.Stop()
+			if tty {
+				fmt.Fprintln(w)
+			}
+			return ctx.Err()
+		}
+	}
+}
