@@ -84,7 +84,8 @@ func sameExperiment(a, b *report.Report) error {
 // histograms are merged (so percentiles are exact up to HdrHistogram's
 // precision, never averaged), and throughput is the sum of the clients'
 // operations within the window all of them were running, divided by that
-// window.
+// window. The text rows end with a [CLIENT-<i>] section per input; see
+// Warnings for what makes a merge doubtful.
 func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 	if len(reps) == 0 {
 		return nil, errors.New("nothing to merge")
@@ -94,6 +95,9 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		if err := sameExperiment(first, r); err != nil {
 			return nil, &InputError{Path: paths[i+1], Err: err}
 		}
+	}
+	if err := distinctClients(paths, reps); err != nil {
+		return nil, err
 	}
 	out := &report.Report{
 		Format:          report.Format,
@@ -188,7 +192,7 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		}
 		out.Measurements = append(out.Measurements, *m)
 	}
-	out.Sections = textRows(out, hists)
+	out.Sections = append(textRows(out, hists), clientRows(out, reps)...)
 	return out, nil
 }
 
