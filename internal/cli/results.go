@@ -75,6 +75,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		if names, reps, err = readReports(env, files); err != nil {
 			return err
 		}
+		if err := results.Distinct(names, reps); err != nil {
+			return inputError(err)
+		}
 		m, err := results.Merge(names, reps)
 		if err != nil {
 			return inputError(err)

@@ -91,9 +91,10 @@ func clientIndexes(reps []*report.Report) []int {
 	return idx
 }
 
-// distinctClients refuses the same client twice: the same report given
-// twice, or two reports of one client.index (a pod that was retried).
-func distinctClients(paths []string, reps []*report.Report) error {
+// Distinct refuses the same client twice: the same report given twice,
+// or two reports of one client.index (a pod that was retried). ycsb merge
+// checks it before Merge, which itself adds up whatever it is given.
+func Distinct(paths []string, reps []*report.Report) error {
 	byIndex := map[int]int{}
 	for i, r := range reps {
 		for j := range i {

@@ -76,7 +76,7 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-func TestMergeRefusesTheSameClientTwice(t *testing.T) {
+func TestDistinct(t *testing.T) {
 	a, b := indexed(t, 0, 2, 0, 5), indexed(t, 1, 2, 0, 5)
 	retried := indexed(t, 1, 2, time.Second, 5)
 	retried.Operations++ // another run of client 1
@@ -88,9 +88,12 @@ func TestMergeRefusesTheSameClientTwice(t *testing.T) {
 		{"same report", []*report.Report{a, b, a}, "c.json: the same report as a.json"},
 		{"same index", []*report.Report{a, b, retried}, "c.json: client.index=1, as b.json: two reports of one client"},
 	} {
-		_, err := Merge([]string{"a.json", "b.json", "c.json"}, tt.reps)
+		err := Distinct([]string{"a.json", "b.json", "c.json"}, tt.reps)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: Merge = %v, want %q", tt.name, err, tt.want)
+			t.Errorf("%s: Distinct = %v, want %q", tt.name, err, tt.want)
+		}
+		if _, ok := err.(*InputError); !ok {
+			t.Errorf("%s: %T is not an input error", tt.name, err)
 		}
 	}
 }
@@ -132,6 +135,9 @@ func TestMergeFromLogs(t *testing.T) {
 	}
 	if strings.Join(paths, " ") != "ycsb-run-2-x ycsb-run-0-x ycsb-run-1-x" {
 		t.Errorf("names %q", paths)
+	}
+	if err := Distinct(paths, reps); err != nil {
+		t.Fatal(err)
 	}
 	m, err := Merge(paths, reps)
 	if err != nil {

@@ -84,8 +84,9 @@ func sameExperiment(a, b *report.Report) error {
 // histograms are merged (so percentiles are exact up to HdrHistogram's
 // precision, never averaged), and throughput is the sum of the clients'
 // operations within the window all of them were running, divided by that
-// window. The text rows end with a [CLIENT-<i>] section per input; see
-// Warnings for what makes a merge doubtful.
+// window. The text rows end with a [CLIENT-<i>] section per input. See
+// Distinct for inputs that are one client twice, and Warnings for what
+// makes a merge doubtful.
 func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 	if len(reps) == 0 {
 		return nil, errors.New("nothing to merge")
@@ -95,9 +96,6 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		if err := sameExperiment(first, r); err != nil {
 			return nil, &InputError{Path: paths[i+1], Err: err}
 		}
-	}
-	if err := distinctClients(paths, reps); err != nil {
-		return nil, err
 	}
 	out := &report.Report{
 		Format:          report.Format,
