@@ -14,6 +14,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/atomicfile"
+	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/report"
@@ -90,7 +91,7 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *interva
 	r := &reporter{o: o, s: s, mcfg: mcfg}
 	p := o.Props
 	r.jsonPath = p.String("report.json", "")
-	if r.jsonPath != "" {
+	if r.jsonPath != "" && r.jsonPath != "-" {
 		if err := checkWritable("report.json", r.jsonPath, false); err != nil {
 			return nil, err
 		}
@@ -196,7 +197,13 @@ func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs)
 			exportRows(r.o.Stdout, "text", rows)
 		}
 	}
-	if r.jsonPath != "" {
+	if r.jsonPath == "-" {
+		// A client without a shared file system (a Kubernetes pod) hands
+		// its report back in its log, for ycsb merge to find.
+		if err := reportblock.Write(r.o.Stdout, jsonDoc); err != nil {
+			errs = append(errs, fmt.Errorf("report.json: %w", err))
+		}
+	} else if r.jsonPath != "" {
 		if err := writeOut(nil, "report.json", r.jsonPath, func(w io.Writer) error {
 			_, err := w.Write(jsonDoc)
 			return err

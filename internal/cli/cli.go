@@ -54,6 +54,7 @@ func init() {
 		{Name: "report", Summary: "draw JSON reports as one self-contained HTML page (--html), runs overlaid", Run: runReport},
 		{Name: "merge", Summary: "combine the JSON reports (or .hdr logs) of several clients into one report", Run: runMerge},
 		{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test", Run: runCompare},
+		{Name: "kube", Summary: "print the Kubernetes manifests of a run on N clients (an Indexed Job)", Run: runKube},
 	}
 }
 

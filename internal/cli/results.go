@@ -3,26 +3,30 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/goycsb/ycsb/internal/atomicfile"
+	"github.com/goycsb/ycsb/internal/htmlreport"
 	"github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/report"
 )
 
-const mergeUsage = "ycsb merge [-o merged.json] [-exporter text|json|jsonarray] <report.json ...> | <log.hdr ...>"
+const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] <report.json|log|- ...> | <log.hdr ...>"
 
 // runMerge is ycsb merge: the combined report goes to stdout in the chosen
 // exporter's format and, with -o, as a JSON report to a file.
 func runMerge(ctx context.Context, env *Env, args []string) error {
-	out, exporter := "", "text"
-	files, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "exporter": &exporter}, nil)
+	out, html, exporter := "", "", "text"
+	files, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter}, nil)
 	if err != nil {
 		return err
 	}
@@ -32,9 +36,11 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	if _, err := export.New(exporter, &bytes.Buffer{}); err != nil {
 		return usagef("-exporter: unknown exporter %q (text, json or jsonarray)", exporter)
 	}
-	if out != "" {
-		if err := checkOutDir(out); err != nil {
-			return err
+	for _, o := range []string{out, html} {
+		if o != "" {
+			if err := checkOutDir(o); err != nil {
+				return err
+			}
 		}
 	}
 	hdr := 0
@@ -43,7 +49,12 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			hdr++
 		}
 	}
+	if html != "" && hdr > 0 {
+		return usagef("-html needs JSON reports: HdrHistogram logs have no intervals to draw")
+	}
 	var merged *report.Report
+	var names []string
+	var reps []*report.Report
 	switch {
 	case hdr == len(files):
 		logs, err := readAll(files, results.ReadHdrLog)
@@ -56,11 +67,13 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		}
 		merged = m
 	case hdr == 0:
-		reps, err := readAll(files, results.ReadReport)
-		if err != nil {
+		if names, reps, err = readReports(env, files); err != nil {
 			return err
 		}
-		m, err := results.Merge(files, reps)
+		if err := results.Distinct(names, reps); err != nil {
+			return inputError(err)
+		}
+		m, err := results.Merge(names, reps)
 		if err != nil {
 			return inputError(err)
 		}
@@ -68,6 +81,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	default:
 		return usagef("give either JSON reports or .hdr logs, not both")
 	}
+
 	var text bytes.Buffer
 	if err := export.WriteAll(&text, exporter, merged.Sections); err != nil {
 		return err
@@ -81,8 +95,66 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return fmt.Errorf("-o: %w", err)
 		}
 	}
+	if html != "" {
+		if err := writeMergedHTML(html, merged, names, reps); err != nil {
+			return err
+		}
+	}
+	for _, w := range results.Warnings(names, reps) {
+		fmt.Fprintf(env.Stderr, "ycsb merge: warning: %s\n", w)
+	}
 	_, err = env.Stdout.Write(text.Bytes())
 	return err
+}
+
+// readReports reads the JSON reports or logs with report blocks in files;
+// "-" is stdin (kubectl logs ... | ycsb merge -).
+func readReports(env *Env, files []string) (names []string, reps []*report.Report, err error) {
+	if slices.Index(files, "-") >= 0 && slices.Index(files[slices.Index(files, "-")+1:], "-") >= 0 {
+		return nil, nil, usagef("- (stdin) given twice")
+	}
+	for _, f := range files {
+		var data []byte
+		if f == "-" {
+			if data, err = io.ReadAll(env.Stdin); err != nil {
+				return nil, nil, fmt.Errorf("stdin: %w", err)
+			}
+		} else if data, err = os.ReadFile(f); err != nil {
+			return nil, nil, inputError(&results.InputError{Path: f, Err: errors.Unwrap(err)})
+		}
+		named, err := results.ReadReports(f, data)
+		if err != nil {
+			return nil, nil, inputError(err)
+		}
+		for _, n := range named {
+			names = append(names, n.Name)
+			reps = append(reps, n.Report)
+		}
+	}
+	return names, reps, nil
+}
+
+// writeMergedHTML draws the merged run as the HTML report: the total and
+// one line per client, on the merged run's time axis.
+func writeMergedHTML(path string, merged *report.Report, names []string, reps []*report.Report) error {
+	inputs := []htmlreport.Input{{Name: fmt.Sprintf("total (%d clients)", merged.Clients), Report: merged}}
+	for i, n := range results.ClientNames(names, reps) {
+		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})
+	}
+	title := fmt.Sprintf("YCSB: %s %s, %d clients merged", merged.Binding, merged.Phase, merged.Clients)
+	d, err := htmlreport.Build(title, inputs, time.Now())
+	if err != nil {
+		return inputError(err)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Write(&buf, d); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("-html: %w", err)
+	}
+	os.Chmod(path, 0o644) // a page to share, as ycsb report writes it
+	return nil
 }
 
 const compareUsage = "ycsb compare <a.json> <b.json>"
@@ -116,7 +188,7 @@ func inputError(err error) error { return &UsageError{Msg: err.Error()} }
 func toolArgs(args []string, usage string, values map[string]*string, switches map[string]*bool) (files []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !strings.HasPrefix(a, "-") {
+		if !strings.HasPrefix(a, "-") || a == "-" { // "-" is stdin
 			files = append(files, a)
 			continue
 		}

@@ -78,6 +78,7 @@ func TestResultsBadInput(t *testing.T) {
 		{"missing file", []string{"merge", "-o", out, filepath.Join(dir, "nope.json")}, "no such file"},
 		{"different workload", []string{"merge", "-o", out, good, other}, "fieldcount"},
 		{"different phase", []string{"merge", "-o", out, good, run}, "phase"},
+		{"same report twice", []string{"merge", "-o", out, good, good}, "the same report as"},
 		{"json and hdr", []string{"merge", "-o", out, good, badHdr}, "not both"},
 		{"corrupt hdr", []string{"merge", "-o", out, badHdr}, "corrupt HdrHistogram log"},
 		{"output in missing dir", []string{"merge", "-o", filepath.Join(dir, "no", "m.json"), good}, "does not exist"},

@@ -84,7 +84,9 @@ func sameExperiment(a, b *report.Report) error {
 // histograms are merged (so percentiles are exact up to HdrHistogram's
 // precision, never averaged), and throughput is the sum of the clients'
 // operations within the window all of them were running, divided by that
-// window.
+// window. The text rows end with a [CLIENT-<i>] section per input. See
+// Distinct for inputs that are one client twice, and Warnings for what
+// makes a merge doubtful.
 func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 	if len(reps) == 0 {
 		return nil, errors.New("nothing to merge")
@@ -192,7 +194,7 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 		}
 		out.Measurements = append(out.Measurements, *m)
 	}
-	out.Sections = textRows(out, hists)
+	out.Sections = append(textRows(out, hists), clientRows(out, reps)...)
 	return out, nil
 }
 

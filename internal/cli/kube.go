@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/kube"
+)
+
+const kubeUsage = "ycsb kube <load|run> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in 2m] [-cpu 1] [-memory 1Gi]"
+
+// now is the clock of -start-in; tests set it.
+var now = time.Now
+
+// runKube is ycsb kube: the manifests go to stdout, for kubectl apply.
+func runKube(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || (args[0] != "load" && args[0] != "run") {
+		return usagef("ycsb kube needs load or run first (usage: %s)", kubeUsage)
+	}
+	s := kube.Spec{Phase: args[0], Image: "ycsb:" + Version, Secret: "ycsb-db", CPU: "1", Memory: "1Gi"}
+	rest := args[1:]
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		s.Binding, rest = rest[0], rest[1:]
+	}
+	startIn, startInSet, clients := 2*time.Minute, false, ""
+	values := map[string]*string{"image": &s.Image, "name": &s.Name, "namespace": &s.Namespace, "secret": &s.Secret,
+		"cpu": &s.CPU, "memory": &s.Memory, "clients": &clients}
+	var start string
+	for i := 0; i < len(rest); i++ {
+		name := strings.TrimPrefix(strings.TrimPrefix(rest[i], "-"), "-")
+		v, ok := values[name]
+		if name == "start-in" {
+			v, ok, startInSet = &start, true, true
+		}
+		if !ok || !strings.HasPrefix(rest[i], "-") {
+			s.Args = append(s.Args, rest[i])
+			if (rest[i] == "-p" || rest[i] == "-P") && i+1 < len(rest) {
+				i++ // a value, even one that looks like an option of ours
+				s.Args = append(s.Args, rest[i])
+			}
+			continue
+		}
+		if i+1 >= len(rest) {
+			return usagef("option %s needs a value (usage: %s)", rest[i], kubeUsage)
+		}
+		i++
+		*v = rest[i]
+	}
+	if clients == "" {
+		return usagef("ycsb kube needs -clients N (usage: %s)", kubeUsage)
+	}
+	n, err := strconv.Atoi(clients)
+	if err != nil {
+		return usagef("-clients: expected an integer, got %q", clients)
+	}
+	s.Clients = n
+	if startInSet {
+		if startIn, err = time.ParseDuration(start); err != nil || startIn < 0 {
+			return usagef("-start-in: expected a duration such as 2m or 0, got %q", start)
+		}
+	}
+	// The usual options are checked as load and run check them.
+	p, err := parseArgs(s.Args, false)
+	if err != nil {
+		return err
+	}
+	all, err := p.properties()
+	if err != nil {
+		return err
+	}
+	if s.Binding == "" {
+		if !all.Has("db") {
+			return usagef("missing binding: ycsb kube %s <binding> [options]; bindings: %s", s.Phase, strings.Join(db.Drivers(), ", "))
+		}
+		s.Binding = all.String("db", "")
+	}
+	if _, _, err := binding(s.Binding, all); err != nil {
+		return err
+	}
+	if p.cmdline.Has(kube.PropStartTime) {
+		if startInSet {
+			return usagef("give -start-in or -p %s, not both", kube.PropStartTime)
+		}
+	} else if startIn > 0 {
+		// Whole seconds: the time is read by people as well.
+		s.StartTime = now().Add(startIn + time.Second - 1).Truncate(time.Second)
+	}
+	if s.Name == "" {
+		s.Name = "ycsb-" + s.Phase
+	}
+	for _, f := range p.files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return usagef("-P %s: %v", f, errors.Unwrap(err))
+		}
+		s.Files = append(s.Files, kube.File{Path: f, Data: data})
+	}
+	out, err := kube.Generate(s)
+	if err != nil {
+		return err
+	}
+	if _, err := env.Stdout.Write(out); err != nil {
+		return fmt.Errorf("stdout: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	"sigs.k8s.io/yaml"
+
+	_ "github.com/goycsb/ycsb/db/cassandra"
+	_ "github.com/goycsb/ycsb/db/postgres"
+)
+
+func kubeJob(t *testing.T, out string) *batchv1.Job {
+	t.Helper()
+	docs := strings.Split(out, "\n---\n")
+	job := &batchv1.Job{}
+	if err := yaml.UnmarshalStrict([]byte(docs[len(docs)-1]), job); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return job
+}
+
+func TestKube(t *testing.T) {
+	now = func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 300e6, time.UTC) }
+	defer func() { now = time.Now }()
+	const pw = "Zq9-very-secret"
+	base := []string{"kube", "run", "jdbc", "-P", "../../workloads/workloada", "-p", "db.url=jdbc:postgresql://pg:5432/ycsb",
+		"-p", "db.passwd=" + pw, "-threads", "4", "-clients", "5"}
+	for _, tt := range []struct {
+		name  string
+		extra []string
+		want  []string // in the pod's arguments, joined by spaces
+	}{
+		{"default start", nil, []string{"run jdbc -P /etc/ycsb/workloads/workloada ", "-p db.passwd=$(YCSB_DB_PASSWD) -threads 4 -p client.count=5 -p client.index=auto -p starttime=2026-03-01T12:02:01Z -p report.json=-"}},
+		{"-start-in", []string{"-start-in", "30s", "-image", "my/ycsb:1", "-name", "bench"}, []string{"starttime=2026-03-01T12:00:31Z"}},
+		{"no start time", []string{"-start-in", "0"}, []string{"client.index=auto -p report.json=-"}},
+		{"the user's start time", []string{"-p", "starttime=2026-03-01T13:00:00Z"}, []string{"-p starttime=2026-03-01T13:00:00Z -p client.count=5 -p client.index=auto -p report.json=-"}},
+		{"an option's value that looks like ours", []string{"-p", "-clients=x"}, []string{"-p -clients=x"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(append(append([]string{}, base...), tt.extra...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if strings.Contains(out+stderr, pw) {
+				t.Fatalf("the password is in the output:\n%s", out)
+			}
+			job := kubeJob(t, out)
+			if *job.Spec.Parallelism != 5 || *job.Spec.Completions != 5 || *job.Spec.CompletionMode != batchv1.IndexedCompletion {
+				t.Errorf("job spec %+v", job.Spec)
+			}
+			args := strings.Join(job.Spec.Template.Spec.Containers[0].Args, " ")
+			for _, w := range tt.want {
+				if !strings.Contains(args, w) {
+					t.Errorf("args %q lack %q", args, w)
+				}
+			}
+			if strings.Count(args, "starttime=") > 1 {
+				t.Errorf("two start times: %q", args)
+			}
+		})
+	}
+}
+
+func TestKubeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	leaky := filepath.Join(dir, "leaky")
+	if err := os.WriteFile(leaky, []byte("cassandra.password=hunter2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no phase", []string{"kube"}, "needs load or run"},
+		{"bad phase", []string{"kube", "shell", "basic", "-clients", "2"}, "needs load or run"},
+		{"no clients", []string{"kube", "run", "basic"}, "needs -clients N"},
+		{"clients not a number", []string{"kube", "run", "basic", "-clients", "two"}, "-clients: expected an integer"},
+		{"zero clients", []string{"kube", "run", "basic", "-clients", "0"}, "-clients 0"},
+		{"no binding", []string{"kube", "load", "-clients", "2"}, "missing binding"},
+		{"unknown binding", []string{"kube", "load", "nosuch", "-clients", "2"}, "unknown binding"},
+		{"unknown option", []string{"kube", "load", "basic", "-clients", "2", "-bogus"}, "unknown option -bogus"},
+		{"missing value", []string{"kube", "load", "basic", "-clients"}, "needs a value"},
+		{"missing -P file", []string{"kube", "load", "basic", "-clients", "2", "-P", filepath.Join(dir, "nope")}, "no such file"},
+		{"bad -start-in", []string{"kube", "load", "basic", "-clients", "2", "-start-in", "soon"}, "-start-in"},
+		{"both start times", []string{"kube", "load", "basic", "-clients", "2", "-start-in", "1m", "-p", "starttime=2026-03-01T13:00:00Z"}, "not both"},
+		{"client.count", []string{"kube", "load", "basic", "-clients", "2", "-p", "client.count=4"}, "ycsb kube sets client.count"},
+		{"password in a -P file", []string{"kube", "load", "cassandra-cql", "-clients", "2", "-P", leaky}, "cassandra.password holds a password"},
+		{"password in db.url", []string{"kube", "load", "jdbc", "-clients", "2", "-p", "db.url=jdbc:postgresql://pg/y?user=a&password=hunter2"}, "has a password in it"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(tt.args...)
+			if code != ExitBadInput || out != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ycsb: ") || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, and one line about %q", code, out, stderr, tt.want)
+			}
+			if strings.Contains(stderr, "hunter2") {
+				t.Errorf("the error shows the password: %s", stderr)
+			}
+		})
+	}
+}
