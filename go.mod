@@ -11,6 +11,7 @@ require (
 	github.com/magiconair/properties v1.18.13
 	github.com/prometheus/common v0.42.0
 	golang.org/x/sys v0.26.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
