@@ -39,16 +39,16 @@ type column struct {
 
 // userSpec is one loaded profile with its table.
 type userSpec struct {
-	p          *profile.Profile
-	pk, ck, vs []column
-	insertCQL  string
-	counter    bool
-	partitions *data.Dist
+	p           *profile.Profile
+	pk, ck, vs  []column
+	insertCQL   string
+	counter     bool
+	partitions  *data.Dist
 	sel, rowPop data.Ratio
-	batch      gocql.BatchType
-	batchName  string
-	insertCL   gocql.Consistency
-	queries    map[string]*userQuery
+	batch       gocql.BatchType
+	batchName   string
+	insertCL    gocql.Consistency
+	queries     map[string]*userQuery
 }
 
 type userQuery struct {
@@ -801,4 +801,3 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 	}
 	return len(parts), rows, b.ExecContext(ctx)
 }
-

@@ -62,6 +62,9 @@ type Partition struct {
 	rowPop             float64
 	total              float64
 
+	ends []int
+	uniq map[uint64]int
+
 	Rows  []*UserRow // the rows of the last Select
 	pool  []*UserRow
 	found bool
@@ -113,16 +116,18 @@ func (p *Partition) Reset(seed int64) {
 		c.SetSeed(s)
 		n := int(c.NextCluster())
 		buf := p.levelBuf[d][:0]
-		var ends []int
+		ends := p.ends[:0]
+		clear(p.uniq)
 		for i := 0; i < n; i++ {
 			at := len(buf)
 			buf = c.Append(buf)
-			if n > 1 && dup(buf[:at], ends, buf[at:]) {
+			if n > 1 && p.dup(buf, ends, at) {
 				buf = buf[:at]
 				continue
 			}
 			ends = append(ends, len(buf))
 		}
+		p.ends = ends
 		p.levelBuf[d] = buf
 		vals := p.levels[d][:0]
 		prev := 0
@@ -137,14 +142,28 @@ func (p *Partition) Reset(seed int64) {
 	}
 }
 
-func dup(buf []byte, ends []int, v []byte) bool {
-	prev := 0
-	for _, e := range ends {
-		if string(buf[prev:e]) == string(v) {
+// dup says whether buf[at:] is already among the values ending at ends,
+// the original's HashSet of a level's values; if not, it is added.
+func (p *Partition) dup(buf []byte, ends []int, at int) bool {
+	v := buf[at:]
+	h := uint64(14695981039346656037)
+	for _, b := range v {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	for j, ok := p.uniq[h]; ok; j, ok = p.uniq[h] {
+		prev := 0
+		if j > 0 {
+			prev = ends[j-1]
+		}
+		if string(buf[prev:ends[j]]) == string(v) {
 			return true
 		}
-		prev = e
+		h++ // another value with this hash: probe on
 	}
+	if p.uniq == nil {
+		p.uniq = map[uint64]int{}
+	}
+	p.uniq[h] = len(ends)
 	return false
 }
 
