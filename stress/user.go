@@ -82,7 +82,7 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 	for _, f := range s.Command.Profiles {
 		p, err := profile.Load(f)
 		if err != nil {
-			return nil, nil, bad("%v", err)
+			return nil, nil, bad("user: %v", err)
 		}
 		specs = append(specs, &userSpec{p: p})
 	}
