@@ -11,6 +11,7 @@ require (
 	github.com/magiconair/properties v1.18.13
 	github.com/prometheus/common v0.42.0
 	golang.org/x/sys v0.47.0
+	gopkg.in/yaml.v3 v3.0.1
 	k8s.io/api v0.37.2
 	sigs.k8s.io/yaml v1.6.0
 )

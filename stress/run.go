@@ -71,7 +71,7 @@ func Main(ctx context.Context, args []string, env Env) error {
 	case settings.CmdPrint:
 		return bad("print: not offered in this mode")
 	case settings.CmdUser:
-		return bad("user: profiles are not supported yet; use write, read, mixed, counter_write or counter_read")
+		return runUser(ctx, s, notes, env)
 	}
 	r, err := newRun(s, env)
 	if err != nil {

@@ -1,0 +1,803 @@
+package stress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runner"
+	"github.com/goycsb/ycsb/stress/data"
+	"github.com/goycsb/ycsb/stress/profile"
+	"github.com/goycsb/ycsb/stress/settings"
+)
+
+// The user command: `user profile=a.yaml[,b.yaml] ops(insert=1,q=2)`, the
+// original's StressProfile with SchemaInsert and SchemaQuery
+// (operations/userdefined in scylladb/cassandra-stress).
+
+// column is one column of the profile's table, from system_schema.
+type column struct {
+	name string
+	kind string // partition_key, clustering, regular, static
+	pos  int
+	typ  data.CQLType
+	spec *profile.ColumnSpec
+}
+
+// userSpec is one loaded profile with its table.
+type userSpec struct {
+	p           *profile.Profile
+	pk, ck, vs  []column
+	insertCQL   string
+	counter     bool
+	partitions  *data.Dist
+	sel, rowPop data.Ratio
+	batch       gocql.BatchType
+	batchName   string
+	insertCL    gocql.Consistency
+	queries     map[string]*userQuery
+}
+
+type userQuery struct {
+	q     *profile.Query
+	binds []int // index into the row: -1-i key column i, then ck, then values
+	cl    gocql.Consistency
+}
+
+// userOp is one entry of ops(...).
+type userOp struct {
+	name   string // as typed in ops(...)
+	qname  string // insert, or the query's name
+	spec   *userSpec
+	query  *userQuery // nil: insert
+	weight float64
+	slot   measurement.Op
+	parts  atomic.Int64
+	rows   atomic.Int64
+}
+
+func quoteIdent(s string) string {
+	if regexp.MustCompile(`^[a-z0-9_]+$`).MatchString(s) {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
+	s := r.s
+	var specs []*userSpec
+	for _, f := range s.Command.Profiles {
+		p, err := profile.Load(f)
+		if err != nil {
+			return nil, nil, bad("user: %v", err)
+		}
+		specs = append(specs, &userSpec{p: p})
+	}
+	if len(specs) == 0 {
+		return nil, nil, bad("user: profile= is required")
+	}
+	var ops []*userOp
+	for _, o := range s.Command.Ops {
+		name := strings.ToLower(o.Op)
+		var sp *userSpec
+		opName := name
+		if len(specs) == 1 {
+			sp = specs[0]
+			if i := strings.LastIndexByte(name, '.'); i >= 0 && strings.EqualFold(name[:i], sp.p.SpecName) {
+				opName = name[i+1:]
+			}
+		} else {
+			for _, c := range specs {
+				if i := strings.LastIndexByte(name, '.'); i >= 0 && strings.EqualFold(name[:i], c.p.SpecName) {
+					sp, opName = c, name[i+1:]
+				}
+			}
+			if sp == nil {
+				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
+			}
+		}
+		if opName != "insert" && sp.p.Query(opName) == nil {
+			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
+		}
+		ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight})
+	}
+	if len(ops) > int(measurement.NumOps) {
+		return nil, nil, bad("ops(...): at most %d operations", measurement.NumOps)
+	}
+	for i, o := range ops {
+		o.slot = measurement.Op(i)
+	}
+	return specs, ops, nil
+}
+
+func specNames(specs []*userSpec) string {
+	var n []string
+	for _, s := range specs {
+		n = append(n, s.p.SpecName)
+	}
+	return strings.Join(n, ", ")
+}
+
+// exec runs DDL, ignoring "already exists" as the original does.
+func execDDL(sess *gocql.Session, cql string) error {
+	err := sess.Query(cql).Consistency(gocql.Quorum).Exec()
+	var ae *gocql.RequestErrAlreadyExists
+	if errors.As(err, &ae) {
+		return nil
+	}
+	return err
+}
+
+// userSchema is StressProfile.maybeCreateSchema and maybeLoadSchemaInfo:
+// the keyspace, the table and the extra definitions, then the table's
+// columns from system_schema.
+func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
+	p := sp.p
+	if p.KeyspaceDefinition != "" {
+		if err := execDDL(sess, p.KeyspaceDefinition); err != nil {
+			return fmt.Errorf("%s: keyspace_definition: %v", p.File, err)
+		}
+	}
+	ks := sess
+	if p.TableDefinition != "" || len(p.ExtraDefinitions) > 0 {
+		var err error
+		if ks, err = r.cluster(p.Keyspace).CreateSession(); err != nil {
+			return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
+		}
+		defer ks.Close()
+	}
+	if p.TableDefinition != "" {
+		if err := execDDL(ks, p.TableDefinition); err != nil {
+			return fmt.Errorf("%s: table_definition: %v", p.File, err)
+		}
+	}
+	for i, x := range p.ExtraDefinitions {
+		if err := execDDL(ks, x); err != nil {
+			return fmt.Errorf("%s: extra_definitions[%d]: %v", p.File, i, err)
+		}
+	}
+	if p.TableDefinition != "" || len(p.ExtraDefinitions) > 0 {
+		// The original sleeps a second per node "for propagation".
+		sess.AwaitSchemaAgreement(context.Background())
+	}
+	iter := sess.Query(`SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?`,
+		strings.ToLower(p.Keyspace), strings.ToLower(p.Table)).Iter()
+	var c column
+	var typ string
+	var cols []column
+	for iter.Scan(&c.name, &c.kind, &c.pos, &typ) {
+		t, err := data.ParseCQLType(typ)
+		if err != nil {
+			iter.Close()
+			return fmt.Errorf("%s: table %s.%s column %s: %v", p.File, p.Keyspace, p.Table, c.name, err)
+		}
+		c.typ = t
+		c.spec = p.Column(c.name)
+		cols = append(cols, c)
+	}
+	if err := iter.Close(); err != nil {
+		return fmt.Errorf("%s: columns of %s.%s: %v", p.File, p.Keyspace, p.Table, err)
+	}
+	if len(cols) == 0 {
+		return fmt.Errorf("%s: unable to find table %s.%s", p.File, p.Keyspace, p.Table)
+	}
+	sort.Slice(cols, func(i, j int) bool {
+		rank := map[string]int{"partition_key": 0, "clustering": 1}
+		ri, ok := rank[cols[i].kind]
+		if !ok {
+			ri = 2
+		}
+		rj, ok := rank[cols[j].kind]
+		if !ok {
+			rj = 2
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		if ri < 2 {
+			return cols[i].pos < cols[j].pos
+		}
+		return cols[i].name < cols[j].name
+	})
+	for _, c := range cols {
+		switch c.kind {
+		case "partition_key":
+			sp.pk = append(sp.pk, c)
+		case "clustering":
+			sp.ck = append(sp.ck, c)
+		default:
+			sp.vs = append(sp.vs, c)
+		}
+	}
+	for _, cs := range p.Columns {
+		found := false
+		for _, c := range cols {
+			found = found || c.name == cs.Name
+		}
+		if !found {
+			return fmt.Errorf("%s: columnspec: table %s.%s has no column %s", p.File, p.Keyspace, p.Table, cs.Name)
+		}
+	}
+	return r.userStatements(sp)
+}
+
+// userStatements is StressProfile.prepareQuery and the insert settings:
+// an UPDATE of every value column (counters and non-frozen collections
+// added to) by the primary key, or for a key-only table an INSERT.
+func (r *stressRun) userStatements(sp *userSpec) error {
+	p := sp.p
+	var b strings.Builder
+	if len(sp.vs) > 0 {
+		b.WriteString("UPDATE " + quoteIdent(p.Table) + " SET ")
+		for i, c := range sp.vs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			n := quoteIdent(c.name)
+			if c.typ.Name == "counter" || (c.typ.Name == "list" || c.typ.Name == "set") && !c.typ.Frozen {
+				b.WriteString(n + " = " + n + " + ?")
+				sp.counter = sp.counter || c.typ.Name == "counter"
+			} else {
+				b.WriteString(n + " = ?")
+			}
+		}
+		b.WriteString(" WHERE ")
+		for i, c := range append(append([]column{}, sp.pk...), sp.ck...) {
+			if i > 0 {
+				b.WriteString(" AND ")
+			}
+			b.WriteString(quoteIdent(c.name) + " = ?")
+		}
+	} else {
+		var names, qs []string
+		for _, c := range append(append([]column{}, sp.pk...), sp.ck...) {
+			names = append(names, quoteIdent(c.name))
+			qs = append(qs, "?")
+		}
+		b.WriteString("INSERT INTO " + quoteIdent(p.Table) + " (" + strings.Join(names, ", ") + ") values(" + strings.Join(qs, ", ") + ")")
+	}
+	sp.insertCQL = b.String()
+
+	in, s := p.Insert, r.s
+	var err error
+	sp.partitions = in.Partitions
+	if s.Insert.Partitions != nil {
+		if sp.partitions, err = data.ParseDist(s.Insert.Partitions.String()); err != nil {
+			return bad("-insert partitions=%s: %v", s.Insert.Partitions, err)
+		}
+	}
+	if sp.partitions == nil {
+		sp.partitions = data.MustParseDist(profile.DefaultPartitions)
+	}
+	ratio := func(cmd *settings.RatioDist, yaml *data.Ratio, def string) (data.Ratio, error) {
+		if cmd != nil {
+			return data.ParseRatio(cmd.String())
+		}
+		if yaml != nil {
+			return *yaml, nil
+		}
+		return data.ParseRatio(def)
+	}
+	if sp.sel, err = ratio(s.Insert.SelectRatio, in.Select, profile.DefaultSelect); err != nil {
+		return bad("-insert select-ratio=: %v", err)
+	}
+	var rp *settings.RatioDist
+	if s.Insert.RowPopulationRatio.String() != "FIXED(1)/1" && s.Insert.RowPopulationRatio.Divisor != 0 {
+		rp = &s.Insert.RowPopulationRatio
+	}
+	if sp.rowPop, err = ratio(rp, in.RowPopulation, profile.DefaultRowPopulation); err != nil {
+		return bad("-insert row-population-ratio=: %v", err)
+	}
+	sp.batchName = in.BatchType
+	if s.Insert.BatchType != settings.BatchNone {
+		sp.batchName = s.Insert.BatchType.String()
+	}
+	if sp.batchName == "" {
+		sp.batchName = "LOGGED"
+	}
+	sp.batch = map[string]gocql.BatchType{"LOGGED": gocql.LoggedBatch, "UNLOGGED": gocql.UnloggedBatch, "COUNTER": gocql.CounterBatch}[sp.batchName]
+	if sp.counter && sp.batch != gocql.CounterBatch {
+		// Cassandra refuses counter updates in other batches.
+		sp.batch = gocql.CounterBatch
+	}
+	sp.insertCL = consistency(s.Command.CL)
+	if in.Consistency != "" {
+		_ = sp.insertCL.UnmarshalText([]byte(in.Consistency))
+	}
+	sp.queries = map[string]*userQuery{}
+	for i := range p.Queries {
+		q := &p.Queries[i]
+		uq := &userQuery{q: q, cl: consistency(s.Command.CL)}
+		if q.Consistency != "" {
+			_ = uq.cl.UnmarshalText([]byte(q.Consistency))
+		}
+		for _, name := range bindNames(q.CQL) {
+			idx, ok := sp.index(name)
+			if !ok {
+				return bad("%s: queries.%s: ? bound to %s, which is not a column of %s.%s", p.File, q.Name, name, p.Keyspace, p.Table)
+			}
+			uq.binds = append(uq.binds, idx)
+		}
+		sp.queries[q.Name] = uq
+	}
+	return nil
+}
+
+// guards are the original's checks of the batch and partition sizes.
+func (r *stressRun) guards(sp *userSpec, gen *data.PartitionGen) error {
+	maxBatch := sp.sel.Max() * float64(sp.partitions.MaxValue()) * gen.MaxRows
+	if gen.MaxRows > 100*1000*1000 {
+		fmt.Fprintf(r.env.Stderr, "WARNING: You have defined a schema that permits very large partitions (%.0f max rows (>100M))\n", gen.MaxRows)
+	}
+	if sp.batch == gocql.LoggedBatch && maxBatch > 65535 {
+		return bad("ERROR: You have defined a workload that generates batches with more than 65k rows (%.0f), but have required the use of LOGGED batches. There is a 65k row limit on a single batch.", maxBatch)
+	}
+	if maxBatch > 100000 {
+		fmt.Fprintf(r.env.Stderr, "WARNING: You have defined a schema that permits very large batches (%.0f max rows (>100K)). This may OOM this stress client, or the server.\n", maxBatch)
+	}
+	return nil
+}
+
+// index is PartitionGenerator.indexOf, in this package's row layout.
+func (sp *userSpec) index(name string) (int, bool) {
+	name = strings.ToLower(strings.Trim(name, `"`))
+	for i, c := range sp.pk {
+		if c.name == name {
+			return -1 - i, true
+		}
+	}
+	for i, c := range sp.ck {
+		if c.name == name {
+			return i, true
+		}
+	}
+	for i, c := range sp.vs {
+		if c.name == name {
+			return len(sp.ck) + i, true
+		}
+	}
+	return 0, false
+}
+
+var bindRe = regexp.MustCompile(`(?i)("(?:[^"]|"")+"|[a-z0-9_]+)\s*(?:=|<=|>=|<|>|\bin\b|\bcontains\b(?:\s+key\b)?)\s*\?`)
+
+// bindNames are the columns a query's markers bind, in order: the original
+// takes them from the prepared statement's variables; here from the
+// column before each "= ?" (or <, >, IN, CONTAINS).
+func bindNames(cql string) []string {
+	var out []string
+	for _, m := range bindRe.FindAllStringSubmatch(cql, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+func (sp *userSpec) newGen() (*data.PartitionGen, error) {
+	mk := func(cs []column) ([]*data.Generator, error) {
+		var gs []*data.Generator
+		for _, c := range cs {
+			var size, pop, cl *data.Dist
+			if c.spec != nil {
+				size, pop, cl = c.spec.Size, c.spec.Population, c.spec.Cluster
+			}
+			g, err := data.NewGenerator(c.name, c.typ, size, pop, cl)
+			if err != nil {
+				return nil, err
+			}
+			gs = append(gs, g)
+		}
+		return gs, nil
+	}
+	pk, err := mk(sp.pk)
+	if err != nil {
+		return nil, err
+	}
+	ck, err := mk(sp.ck)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := mk(sp.vs)
+	if err != nil {
+		return nil, err
+	}
+	return data.NewPartitionGen(pk, ck, vs), nil
+}
+
+// runUser is the user command: Main's path for CmdUser.
+func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, env Env) error {
+	r, err := newRun(s, env)
+	if err != nil {
+		return err
+	}
+	specs, ops, err := r.loadUser()
+	if err != nil {
+		return err
+	}
+	if s.Rate.Ramp() {
+		return bad("user: give -rate threads=N; the thread ramp is not supported for user yet")
+	}
+	for _, n := range notes {
+		fmt.Fprintln(env.Stderr, n.String())
+	}
+	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
+	admin, err := r.cluster("").CreateSession()
+	if err != nil {
+		return &BadInput{Err: fmt.Errorf("connect to %s: %v", where, err)}
+	}
+	defer admin.Close()
+	for _, sp := range specs {
+		if err := r.userSchema(admin, sp); err != nil {
+			return &BadInput{Err: err}
+		}
+		g, err := sp.newGen()
+		if err != nil {
+			return &BadInput{Err: fmt.Errorf("%s: %v", sp.p.File, err)}
+		}
+		if err := r.guards(sp, g); err != nil {
+			return err
+		}
+	}
+	for _, o := range ops {
+		if o.qname != "insert" {
+			o.query = o.spec.queries[o.qname]
+		}
+	}
+	defer r.close()
+	if err := r.openLog(); err != nil {
+		return &BadInput{Err: err}
+	}
+	if !s.Log.NoSettings {
+		fmt.Fprint(r.out, s.String())
+	}
+	if s.Command.Stop == settings.StopCount && s.Command.Count == 0 {
+		r.println("N=0: SCHEMA CREATED, NOTHING ELSE DONE.")
+		return nil
+	}
+	sessions := map[string]*gocql.Session{}
+	for _, sp := range specs {
+		if sessions[sp.p.Keyspace] != nil {
+			continue
+		}
+		sess, err := r.cluster(sp.p.Keyspace).CreateSession()
+		if err != nil {
+			return &BadInput{Err: fmt.Errorf("connect to %s: %v", where, err)}
+		}
+		defer sess.Close()
+		sessions[sp.p.Keyspace] = sess
+	}
+	if s.Command.Truncate != settings.TruncateNever {
+		for _, sp := range specs {
+			if err := sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).Exec(); err != nil {
+				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
+			}
+		}
+	}
+	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
+	sleep(ctx, pause)
+	wl := &userWorkload{r: r, ops: ops, sessions: sessions, pop: r.m.pop, serial: consistency(s.Command.SerialCL)}
+	for _, o := range ops {
+		if o.weight > 0 {
+			wl.sum += o.weight
+		}
+		wl.cum = append(wl.cum, wl.sum)
+	}
+	if wl.cluster, err = data.ParseDist(s.Command.Clustering.String()); err != nil {
+		return bad("clustering=%s: %v", s.Command.Clustering, err)
+	}
+	if err := r.runUserOnce(ctx, wl, s.Rate.Threads, r.count()); err != nil || ctx.Err() != nil {
+		r.println("FAILURE")
+		if err == nil {
+			err = ErrFailure
+		}
+		return err
+	}
+	r.println("END")
+	return nil
+}
+
+func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads int, count int64) error {
+	s := r.s
+	var mode string
+	switch {
+	case s.Command.Stop == settings.StopDuration:
+		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
+	case count > 0:
+		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
+	default:
+		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
+	}
+	var parts []string
+	for _, o := range wl.ops {
+		parts = append(parts, o.name+":"+strconv.FormatFloat(o.weight, 'f', 1, 64))
+	}
+	fmt.Fprintf(r.out, "Running [%s] with %d threads %s\n", strings.Join(parts, ", "), threads, mode)
+	p := props.New()
+	p.Set("threadcount", strconv.Itoa(threads))
+	if count > 0 {
+		p.Set("operationcount", strconv.FormatInt(count, 10))
+	}
+	p.Set("measurement.type", "hdrhistogram")
+	p.Set("progress", "false")
+	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
+	fixed := false
+	if s.Rate.OpsPerSecond > 0 {
+		p.Set("target", strconv.Itoa(s.Rate.OpsPerSecond))
+		p.Set("measurement.interval", "both")
+		fixed = s.Rate.Fixed
+	}
+	met := newUserMetrics(r.out, fixed, wl.ops)
+	met.stop = wl.Stop
+	if count < 0 && s.Command.Stop == settings.StopUncertainty {
+		c := s.Command
+		met.stopAt = func(n int, unc float64) bool {
+			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
+		}
+	}
+	var timer *time.Timer
+	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
+		Workload: wl, Quiet: true, Version: r.env.Version}
+	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+		if s.Command.Stop == settings.StopDuration {
+			timer = time.AfterFunc(s.Command.Duration, wl.Stop)
+		}
+	})}
+	o.Summary = func(*runner.Summary) error {
+		if !s.Log.NoSummary {
+			met.summarise(r.out)
+		}
+		return nil
+	}
+	err := runner.Run(ctx, o)
+	if timer != nil {
+		timer.Stop()
+	}
+	return err
+}
+
+// userWorkload runs the weighted mix of ops(...).
+type userWorkload struct {
+	r        *stressRun
+	ops      []*userOp
+	cum      []float64
+	sum      float64
+	cluster  *data.Dist
+	sessions map[string]*gocql.Session
+	pop      *data.Population
+	serial   gocql.Consistency
+	stop     atomic.Bool
+}
+
+var _ runner.Workload = (*userWorkload)(nil)
+
+func (w *userWorkload) Stop()         { w.stop.Store(true) }
+func (w *userWorkload) Stopped() bool { return w.stop.Load() }
+
+// rawArg binds a value already serialized (nil: null).
+type rawArg struct{ b []byte }
+
+func (a *rawArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) { return a.b, nil }
+
+// userGen is a worker's generators for one profile.
+type userGen struct {
+	gen   *data.PartitionGen
+	parts []*data.Partition
+}
+
+type userWorker struct {
+	w    *userWorkload
+	s    *measurement.Session
+	r    *rand.Rand
+	gens map[*userSpec]*userGen
+	args []any
+	raw  []rawArg
+	cur  int
+	left int64
+}
+
+func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
+	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{}}
+	for _, o := range w.ops {
+		if wk.gens[o.spec] == nil {
+			g, err := o.spec.newGen() // checked in runUser
+			if err != nil {
+				panic(err)
+			}
+			wk.gens[o.spec] = &userGen{gen: g}
+		}
+	}
+	return wk
+}
+
+func (wk *userWorker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(ctx) }
+
+func (wk *userWorker) next() *userOp {
+	w := wk.w
+	if len(w.ops) == 1 {
+		return w.ops[0]
+	}
+	if wk.left <= 0 {
+		u := wk.r.Float64() * w.sum
+		wk.cur = len(w.ops) - 1
+		for i, c := range w.cum {
+			if u < c {
+				wk.cur = i
+				break
+			}
+		}
+		wk.left = max(1, w.cluster.Next(wk.r))
+	}
+	wk.left--
+	return w.ops[wk.cur]
+}
+
+func (wk *userWorker) DoTransaction(ctx context.Context) bool {
+	o := wk.next()
+	g := wk.gens[o.spec]
+	// PartitionOperation.ready: the partitions of this operation.
+	n := 1
+	if o.query == nil {
+		n = int(max(1, o.spec.partitions.Next(wk.r)))
+	}
+	for len(g.parts) < n {
+		g.parts = append(g.parts, data.NewPartition(g.gen))
+	}
+	for i := 0; i < n; i++ {
+		idx, ok := wk.w.pop.Next(wk.r)
+		if !ok {
+			return false
+		}
+		g.parts[i].Reset(idx)
+	}
+	start := measurement.Now()
+	var err error
+	var parts, rows int
+	for try := 0; try < wk.w.r.m.tries; try++ {
+		parts, rows, err = wk.attempt(ctx, o, g.parts[:n])
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+	}
+	end := measurement.Now()
+	if err != nil && ctx.Err() != nil {
+		return true
+	}
+	st := db.OK
+	if err != nil {
+		st = db.Error
+		wk.s.Failed++
+		if wk.s.Causes != nil {
+			wk.s.Causes.Add(o.slot, st, fmt.Errorf("%s: %w", o.name, err))
+		}
+	} else {
+		o.parts.Add(int64(parts))
+		o.rows.Add(int64(rows))
+	}
+	wk.s.Record(o.slot, st, start, end)
+	return true
+}
+
+// bindRow fills the worker's argument buffers with a row's values in the
+// order of binds (-1-i: key column i; then clustering; then values).
+func (wk *userWorker) bind(binds []int, key [][]byte, row func(i int) *data.UserRow) []any {
+	for len(wk.raw) < len(binds) {
+		wk.raw = append(wk.raw, rawArg{})
+	}
+	wk.args = wk.args[:0]
+	for i, b := range binds {
+		var v []byte
+		switch {
+		case b < 0:
+			v = key[-1-b]
+		default:
+			r := row(i)
+			if b < len(r.CK) {
+				v = r.CK[b]
+			} else {
+				v = r.Vals[b-len(r.CK)]
+			}
+		}
+		wk.raw[i].b = v
+		wk.args = append(wk.args, &wk.raw[i])
+	}
+	return wk.args
+}
+
+func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
+	sp := o.spec
+	sess := wk.w.sessions[sp.p.Keyspace]
+	if o.query == nil {
+		return wk.insert(ctx, sess, sp, parts)
+	}
+	uq := o.query
+	p := parts[0]
+	target := 1
+	if uq.q.Fields == profile.MultiRow {
+		target = max(1, len(uq.binds))
+	}
+	p.SelectTarget(wk.r, target, 1)
+	args := wk.bind(uq.binds, p.Key, func(int) *data.UserRow {
+		if uq.q.Fields == profile.SameRow {
+			return p.Rows[0]
+		}
+		return p.Rows[wk.r.IntN(len(p.Rows))]
+	})
+	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).Idempotent(true)
+	if wk.w.serial != 0 {
+		q.SerialConsistency(wk.w.serial)
+	}
+	sc := q.IterContext(ctx).Scanner()
+	n := 0
+	for sc.Next() {
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		return 0, 0, err
+	}
+	return min(1, n), n, nil
+}
+
+// insertBinds are the insert statement's markers: the value columns, then
+// the key and clustering columns.
+func (sp *userSpec) insertBinds() []int {
+	var b []int
+	for i := range sp.vs {
+		b = append(b, len(sp.ck)+i)
+	}
+	for i := range sp.pk {
+		b = append(b, -1-i)
+	}
+	for i := range sp.ck {
+		b = append(b, i)
+	}
+	return b
+}
+
+// insert is SchemaInsert: the selected rows of each partition, one
+// statement alone or a batch of the profile's type.
+func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userSpec, parts []*data.Partition) (int, int, error) {
+	binds := sp.insertBinds()
+	rows := 0
+	for _, p := range parts {
+		p.Select(wk.r, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r), 0)
+		rows += len(p.Rows)
+	}
+	if rows == 1 {
+		p := parts[0]
+		args := wk.bind(binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
+		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL)
+		return 1, 1, q.ExecContext(ctx)
+	}
+	b := sess.Batch(sp.batch).Consistency(sp.insertCL)
+	for _, p := range parts {
+		for _, row := range p.Rows {
+			args := make([]any, 0, len(binds))
+			for _, x := range binds {
+				var v []byte
+				switch {
+				case x < 0:
+					v = p.Key[-1-x]
+				case x < len(row.CK):
+					v = row.CK[x]
+				default:
+					v = row.Vals[x-len(row.CK)]
+				}
+				args = append(args, &rawArg{b: v})
+			}
+			b.Query(sp.insertCQL, args...)
+		}
+	}
+	return len(parts), rows, b.ExecContext(ctx)
+}

@@ -1,0 +1,164 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// userMetrics is StressMetrics for the user command: one row per op name
+// of ops(...) (in the original's TreeMap order of the names) and total.
+// Partitions and rows are what the operations reported (SchemaInsert's
+// rows written, SchemaQuery's rows read), so pk/s and row/s differ for
+// multi-row operations.
+type userMetrics struct {
+	out    io.Writer
+	fixed  bool
+	ops    []*userOp
+	order  []int // ops indexes sorted by name
+	stopAt func(n int, unc float64) bool
+	stop   func()
+
+	mu                 sync.Mutex
+	startNs            int64
+	gcSample           func() gcStats
+	seen               []bool
+	cur, sum           []*timing
+	lastParts, lastRow []int64
+	curTotal, sumTotal *timing
+	totalGC            gcStats
+	unc                uncertainty
+}
+
+func newUserMetrics(out io.Writer, fixed bool, ops []*userOp) *userMetrics {
+	m := &userMetrics{out: out, fixed: fixed, ops: ops, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
+		seen: make([]bool, len(ops)), lastParts: make([]int64, len(ops)), lastRow: make([]int64, len(ops))}
+	for i := range ops {
+		m.cur = append(m.cur, newTiming(fixed))
+		m.sum = append(m.sum, newTiming(fixed))
+		m.order = append(m.order, i)
+	}
+	sort.SliceStable(m.order, func(a, b int) bool { return ops[m.order[a]].name < ops[m.order[b]].name })
+	return m
+}
+
+func (m *userMetrics) StartRun(_ time.Time, startNs int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.startNs = startNs
+	if m.gcSample == nil {
+		m.gcSample = newGCSampler().sample
+	}
+	fmt.Fprintln(m.out, header(""))
+}
+
+func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	startNs = max(startNs, m.startNs)
+	for i := range iv.Measurements {
+		ms := &iv.Measurements[i]
+		k := int(ms.Op)
+		if k >= len(m.ops) || ms.Hist == nil {
+			continue
+		}
+		t := m.cur[k]
+		m.seen[k] = true
+		if ms.Intended {
+			t.response.Merge(ms.Hist)
+			continue
+		}
+		t.service.Merge(ms.Hist)
+		if ms.Kind != measurement.KindOK {
+			t.errors += ms.Hist.TotalCount()
+		}
+	}
+	for k, o := range m.ops {
+		p, r := o.parts.Load(), o.rows.Load()
+		m.cur[k].partitions += p - m.lastParts[k]
+		m.cur[k].rows += r - m.lastRow[k]
+		m.lastParts[k], m.lastRow[k] = p, r
+	}
+	for k := range m.ops {
+		if !m.seen[k] {
+			continue
+		}
+		c := m.cur[k]
+		c.startNs, c.endNs = startNs, endNs
+		m.sum[k].add(c)
+		m.curTotal.add(c)
+	}
+	m.curTotal.startNs, m.curTotal.endNs = startNs, endNs
+	m.sumTotal.add(m.curTotal)
+	gc := m.gcSample()
+	m.totalGC.add(gc)
+	m.unc.update(m.curTotal.adjustedRowRate())
+	if m.curTotal.ops() != 0 {
+		for _, k := range m.order {
+			if m.seen[k] {
+				fmt.Fprintln(m.out, row("", m.ops[k].name, m.cur[k], m.sum[k], gc, m.unc.unc))
+			}
+			m.cur[k].reset()
+		}
+		fmt.Fprintln(m.out, row("", "total", m.curTotal, m.sumTotal, gc, m.unc.unc))
+		m.curTotal.reset()
+	}
+	if m.stopAt != nil && m.stopAt(m.unc.n, m.unc.unc) {
+		m.stop()
+	}
+}
+
+func (m *userMetrics) breakdown(f func(t *timing) string, unit string) string {
+	var parts []string
+	for _, k := range m.order {
+		if !m.seen[k] {
+			continue
+		}
+		s := m.ops[k].name + ": " + f(m.sum[k])
+		if unit != "" {
+			s += " " + unit
+		}
+		parts = append(parts, s)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// summarise writes the Results block, as metrics.summarise.
+func (m *userMetrics) summarise(w io.Writer) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h := m.sumTotal
+	rate := func(f func(t *timing) float64) func(t *timing) string {
+		return func(t *timing) string { return jf(f(t), 0, true) }
+	}
+	lat := func(f func(t *timing) float64) func(t *timing) string {
+		return func(t *timing) string { return jf(f(t), 1, true) }
+	}
+	p := func(q float64) func(t *timing) float64 { return func(t *timing) float64 { return t.pctMs(q) } }
+	fmt.Fprint(w, "\n\n")
+	fmt.Fprintln(w, "Results:")
+	fmt.Fprintf(w, "Op rate                   : %8s op/s  %s\n", jf(h.opRate(), 0, true), m.breakdown(rate((*timing).opRate), "op/s"))
+	fmt.Fprintf(w, "Partition rate            : %8s pk/s  %s\n", jf(h.pkRate(), 0, true), m.breakdown(rate((*timing).pkRate), "pk/s"))
+	fmt.Fprintf(w, "Row rate                  : %8s row/s %s\n", jf(h.rowRate(), 0, true), m.breakdown(rate((*timing).rowRate), "row/s"))
+	fmt.Fprintf(w, "Latency mean              : %6s ms %s\n", jf(h.meanMs(), 1, false), m.breakdown(lat((*timing).meanMs), "ms"))
+	fmt.Fprintf(w, "Latency median            : %6s ms %s\n", jf(h.pctMs(50), 1, false), m.breakdown(lat(p(50)), "ms"))
+	fmt.Fprintf(w, "Latency 95th percentile   : %6s ms %s\n", jf(h.pctMs(95), 1, false), m.breakdown(lat(p(95)), "ms"))
+	fmt.Fprintf(w, "Latency 99th percentile   : %6s ms %s\n", jf(h.pctMs(99), 1, false), m.breakdown(lat(p(99)), "ms"))
+	fmt.Fprintf(w, "Latency 99.9th percentile : %6s ms %s\n", jf(h.pctMs(99.9), 1, false), m.breakdown(lat(p(99.9)), "ms"))
+	fmt.Fprintf(w, "Latency max               : %6s ms %s\n", jf(h.maxMs(), 1, false), m.breakdown(lat((*timing).maxMs), "ms"))
+	fmt.Fprintf(w, "Total partitions          : %10s %s\n", jd(h.partitions, true), m.breakdown(func(t *timing) string { return jd(t.partitions, true) }, ""))
+	fmt.Fprintf(w, "Total errors              : %10s %s\n", jd(h.errors, true), m.breakdown(func(t *timing) string { return jd(t.errors, true) }, ""))
+	g := m.totalGC
+	fmt.Fprintf(w, "Total GC count            : %s\n", jf(g.count, 0, true))
+	fmt.Fprintf(w, "Total GC memory           : %s\n", prettyMemory(int64(g.bytes)))
+	fmt.Fprintf(w, "Total GC time             : %6s seconds\n", jf(g.sumMs/1000, 1, true))
+	fmt.Fprintf(w, "Avg GC time               : %6s ms\n", jf(g.sumMs/g.count, 1, true))
+	fmt.Fprintf(w, "StdDev GC time            : %6s ms\n", jf(g.sdvMs(), 1, true))
+	fmt.Fprintf(w, "Total operation time      : %s\n", hhmmss(h.runTime()))
+	fmt.Fprintln(w)
+}
