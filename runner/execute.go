@@ -245,11 +245,11 @@ func (b *bench) runWorkers(ctx context.Context, tick int64) time.Time {
 // anywhere (progress=true); nil when there is none or the status lines
 // (-s) replace it.
 func (b *bench) progressLine(wu warmup) *progressLine {
-	if b.s.status || b.s.progress == "false" {
+	if b.s.status || b.s.progress == progressOff {
 		return nil
 	}
 	fd := terminal(b.rawStderr)
-	if b.s.progress != "true" && (fd < 0 || os.Getenv("TERM") == "dumb") {
+	if b.s.progress != progressOn && (fd < 0 || os.Getenv("TERM") == "dumb") {
 		return nil
 	}
 	return newProgressLine(b.o.Stderr, fd, b.s, b.workers, wu)

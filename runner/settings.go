@@ -23,7 +23,7 @@ type settings struct {
 	exportFile     string
 	spin           bool
 	warmup         time.Duration // operations in the first warmup are not measured
-	progress       string        // auto, true, false: the live progress line
+	progress       progressMode  // the live progress line
 	promAddr       string        // prometheus.addr: serve /metrics there
 	cpuProfile     string        // cpuprofile: write a CPU profile of the run there
 	// clients is this client's place among several (client.count): opCount
@@ -38,11 +38,22 @@ var workloadClasses = map[string]bool{
 	"core":                                  true,
 }
 
+// progressMode is progress: the live progress line on a terminal (auto),
+// always (on), or never (off).
+type progressMode string
+
+const (
+	progressAuto progressMode = "auto"
+	progressOn   progressMode = "true"
+	progressOff  progressMode = "false"
+)
+
 // parseSettings reads the Client-level properties; the workload property
-// only when the run is to build the CoreWorkload (core).
+// only when the run is to build the CoreWorkload (core). The first bad
+// value is the one reported, in the order below.
 func parseSettings(p *props.Properties, core bool) (*settings, error) {
 	s := &settings{}
-	var err error
+	r := props.NewReader(p)
 	if core {
 		wl, ok := p.Word("workload")
 		if !ok {
@@ -52,89 +63,69 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 			return nil, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
 		}
 	}
-	if s.transactions, err = p.Bool("dotransactions", true); err != nil {
-		return nil, err
-	}
-	if s.threads, err = p.NonNegInt("threadcount", 1); err != nil {
-		return nil, err
-	}
-	if s.threads < 1 {
-		return nil, props.Invalid("threadcount", "0", "at least 1")
-	}
+	s.transactions = r.Bool("dotransactions", true)
+	s.threads = r.Int("threadcount", 1, props.NonNegative, props.Range("at least 1", func(n int64) bool { return n >= 1 }))
 	if s.threads > maxThreads {
-		return nil, props.Errorf("threadcount", "%d is too many: at most %d workers", s.threads, maxThreads)
+		r.Errorf("threadcount", "%d is too many: at most %d workers", s.threads, maxThreads)
 	}
-	if s.clients, err = partition.Parse(p, os.Getenv); err != nil {
-		return nil, err
+	if r.Err() == nil {
+		var err error
+		s.clients, err = partition.Parse(p, os.Getenv)
+		r.Fail(err)
 	}
-	if s.target, err = p.NonNegInt64("target", 0); err != nil {
-		return nil, err
-	}
-	if s.target, err = clientShare(s.clients, "target", s.target); err != nil {
-		return nil, err
-	}
-	if s.status, err = p.Bool("status", false); err != nil {
-		return nil, err
-	}
-	if s.statusInterval, err = p.Seconds("status.interval", 10, 0.01); err != nil {
-		return nil, err
-	}
-	s.label = p.String("label", "")
-	secs, err := p.NonNegInt64("maxexecutiontime", 0)
-	if err != nil {
-		return nil, err
-	}
-	s.maxExecution = time.Duration(secs) * time.Second
-	if s.transactions {
-		s.opCount, err = p.NonNegInt64("operationcount", 0)
-	} else if p.Has("insertcount") {
-		s.opCount, err = p.NonNegInt64("insertcount", 0)
-	} else {
-		s.opCount, err = p.NonNegInt64("recordcount", 0)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if s.transactions {
-		if s.opCount, err = clientShare(s.clients, "operationcount", s.opCount); err != nil {
-			return nil, err
-		}
-	} else if s.clients.Split() && !p.Has("insertcount") {
-		// The workload refuses insertcount with client.count.
-		_, s.opCount = s.clients.Slice(s.opCount)
-	}
-	if s.startTime, err = parseStartTime(p, time.Now()); err != nil {
-		return nil, err
-	}
-	s.exporter = p.String("exporter", "text")
-	if err := checkExporter(s.exporter); err != nil {
-		return nil, err
-	}
-	s.exportFile = p.String("exportfile", "")
-	if s.exportFile != "" {
-		if err := checkWritable("exportfile", s.exportFile, false); err != nil {
-			return nil, err
+	s.target = share(r, s.clients, "target", r.Int64("target", 0, props.NonNegative))
+	s.status = r.Bool("status", false)
+	s.statusInterval = r.Seconds("status.interval", 10, 0.01)
+	s.label = r.String("label", "")
+	s.maxExecution = time.Duration(r.Int64("maxexecutiontime", 0, props.NonNegative)) * time.Second
+	switch {
+	case s.transactions:
+		s.opCount = share(r, s.clients, "operationcount", r.Int64("operationcount", 0, props.NonNegative))
+	case r.Has("insertcount"):
+		s.opCount = r.Int64("insertcount", 0, props.NonNegative)
+	default:
+		s.opCount = r.Int64("recordcount", 0, props.NonNegative)
+		if s.clients.Split() {
+			// The workload refuses insertcount with client.count.
+			_, s.opCount = s.clients.Slice(s.opCount)
 		}
 	}
-	s.cpuProfile = p.String("cpuprofile", "")
-	if s.cpuProfile != "" {
-		if err := checkWritable("cpuprofile", s.cpuProfile, true); err != nil {
-			return nil, err
-		}
+	if r.Err() == nil {
+		var err error
+		s.startTime, err = parseStartTime(p, time.Now())
+		r.Fail(err)
 	}
-
-	if s.spin, err = p.Bool("spin.sleep", false); err != nil {
+	s.exporter = r.String("exporter", "text")
+	s.exportFile = r.String("exportfile", "")
+	s.cpuProfile = r.String("cpuprofile", "")
+	if r.Err() == nil {
+		r.Fail(checkExporter(s.exporter))
+	}
+	if r.Err() == nil && s.exportFile != "" {
+		r.Fail(checkWritable("exportfile", s.exportFile, false))
+	}
+	if r.Err() == nil && s.cpuProfile != "" {
+		r.Fail(checkWritable("cpuprofile", s.cpuProfile, true))
+	}
+	s.spin = r.Bool("spin.sleep", false)
+	s.warmup = r.Seconds("warmup", 0, 0)
+	s.progress = props.OneOf(r, "progress", progressAuto, progressAuto, progressOn, progressOff)
+	if s.progress == progressOn && s.status {
+		r.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
+	}
+	s.promAddr = r.String("prometheus.addr", "")
+	if err := r.Err(); err != nil {
 		return nil, err
 	}
-	if s.warmup, err = p.Seconds("warmup", 0, 0); err != nil {
-		return nil, err
-	}
-	if s.progress, err = p.OneOf("progress", "auto", "auto", "true", "false"); err != nil {
-		return nil, err
-	}
-	if s.progress == "true" && s.status {
-		return nil, props.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
-	}
-	s.promAddr = p.String("prometheus.addr", "")
 	return s, nil
+}
+
+// share is a client's share of a total (clientShare), read through r.
+func share(r *props.Reader, cl partition.Clients, name string, total int64) int64 {
+	if r.Err() != nil {
+		return total
+	}
+	n, err := clientShare(cl, name, total)
+	r.Fail(err)
+	return n
 }
