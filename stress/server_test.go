@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db/dbtest"
@@ -198,3 +199,35 @@ func TestInterop(t *testing.T) {
 }
 
 func dataKey(idx int64) []byte { return data.AppendKey(nil, idx, data.DefaultKeySize) }
+
+// TestHdrFileRun: -log hdrfile= under a fixed rate logs WRITE-st, -rt
+// and -wt intervals that add up to the run's operations.
+func TestHdrFileRun(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "hdrfile")
+	path := filepath.Join(t.TempDir(), "w.hdr")
+	run(t, "write", "n=600", "no-warmup", "-rate", "threads=4", "fixed=400/s", "-schema", "replication(factor=1)", "keyspace="+ks,
+		"-node", testNode, "-log", "no-settings", "hdrfile="+path, "interval=1s")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := hdrhistogram.NewHistogramLogReader(f)
+	counts := map[string]int64{}
+	for {
+		h, err := rd.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			break
+		}
+		counts[h.Tag()] += h.TotalCount()
+	}
+	for _, tag := range []string{"WRITE-st", "WRITE-rt", "WRITE-wt"} {
+		if counts[tag] != 600 {
+			t.Errorf("%s: %d values, want 600 (all: %v)", tag, counts[tag], counts)
+		}
+	}
+}
