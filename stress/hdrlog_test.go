@@ -40,12 +40,12 @@ func hdrRun(t *testing.T, rated bool) string {
 	for i := int64(0); i < 2; i++ {
 		ms := []measurement.Measurement{
 			{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
-			{Op: measurement.Insert, Kind: measurement.KindOK, Hist: hist(900)},
+			{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(900)},
 		}
 		if rated {
 			ms = append(ms,
 				measurement.Measurement{Op: measurement.Read, Intended: true, Hist: hist(1850, 1950, 2600)},
-				measurement.Measurement{Op: measurement.Insert, Intended: true, Hist: hist(910)})
+				measurement.Measurement{Op: measurement.Write, Intended: true, Hist: hist(910)})
 		}
 		m.AddInterval(i*s, (i+1)*s, &measurement.Snapshot{Measurements: ms})
 	}

@@ -3,6 +3,7 @@ package stress
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/measurement/report"
 	"github.com/goycsb/ycsb/stress/data"
 )
 
@@ -228,6 +230,38 @@ func TestHdrFileRun(t *testing.T) {
 	for _, tag := range []string{"WRITE-st", "WRITE-rt", "WRITE-wt"} {
 		if counts[tag] != 600 {
 			t.Errorf("%s: %d values, want 600 (all: %v)", tag, counts[tag], counts)
+		}
+	}
+}
+
+// TestJSONNames: the -log json= report names the operations as the
+// original does (WRITE, COUNTER_WRITE, COUNTER_READ), not by YCSB's slots.
+func TestJSONNames(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "jsonnames")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		cmd, want string
+	}{{"write", "WRITE"}, {"counter_write", "COUNTER_WRITE"}, {"counter_read", "COUNTER_READ"}} {
+		path := filepath.Join(dir, c.cmd+".json")
+		run(t, c.cmd, "n=100", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+			"-node", testNode, "-log", "no-settings", "json="+path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep report.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, m := range rep.Measurements {
+			if m.Name != "CLEANUP" { // the runner's session close
+				names = append(names, m.Name)
+			}
+		}
+		if len(names) != 1 || names[0] != c.want {
+			t.Errorf("%s: measurements %v, want [%s]", c.cmd, names, c.want)
 		}
 	}
 }

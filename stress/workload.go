@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -37,10 +36,10 @@ const (
 // head the per-op interval rows and the Results breakdown.
 var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
 
-// kindOps files each operation under a measurement slot of the runner's
-// recorders: the slots are YCSB's, and these four are never used together
-// by a YCSB run, so the stress outputs can tell them apart by slot.
-var kindOps = [numKinds]measurement.Op{measurement.Insert, measurement.Read, measurement.Update, measurement.Scan}
+// kindOps are the measurement ops the runner's recorders file each
+// operation under: named as the original names them, so that errors and
+// the -log json= report say WRITE, READ, COUNTER_WRITE and COUNTER_READ.
+var kindOps = [numKinds]measurement.Op{measurement.Write, measurement.Read, measurement.CounterWrite, measurement.CounterRead}
 
 func kindOf(c settings.Command) kind {
 	switch c {
@@ -233,7 +232,7 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		st = db.Error
 		wk.s.Failed++
 		if wk.s.Causes != nil {
-			wk.s.Causes.Add(kindOps[k], st, fmt.Errorf("%s: %w", k, err))
+			wk.s.Causes.Add(kindOps[k], st, err)
 		}
 	}
 	wk.s.Record(kindOps[k], st, start, end)
