@@ -72,7 +72,12 @@ func Main(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "Version: ycsb %s (cassandra-stress compatible mode)\n", env.Version)
 		return nil
 	case settings.CmdPrint:
-		return bad("print: not offered in this mode")
+		d, err := data.ParseDist(s.PrintDist.String())
+		if err != nil {
+			return bad("print dist=%s: %v", s.PrintDist, err)
+		}
+		printDistribution(env.Stdout, d)
+		return nil
 	case settings.CmdUser:
 		return bad("user: profiles are not supported yet; use write, read, mixed, counter_write or counter_read")
 	}
