@@ -147,6 +147,14 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 	} else {
 		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}
+	if s.Graph.File != "" && s.Rate.Ramp() {
+		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
+	}
+	if s.Graph.File != "" {
+		if fi, err := os.Stat(filepath.Dir(s.Graph.File)); err != nil || !fi.IsDir() {
+			return nil, bad("-graph file=%s: directory %s does not exist", s.Graph.File, filepath.Dir(s.Graph.File))
+		}
+	}
 	if s.Columns.Slice {
 		return nil, bad("-col slice: not supported yet")
 	}
@@ -482,8 +490,19 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	if s.Log.JSONFile != "" && !warmup && !s.Rate.Ramp() {
-		p.Set("report.json", s.Log.JSONFile)
+	jsonPath := s.Log.JSONFile
+	if s.Graph.File != "" && jsonPath == "" && !warmup {
+		// -graph draws the run's JSON report: a temporary one.
+		f, err := os.CreateTemp("", "ycsb-stress-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("-graph: %v", err)
+		}
+		f.Close()
+		jsonPath = f.Name()
+		defer os.Remove(jsonPath)
+	}
+	if jsonPath != "" && !warmup && !s.Rate.Ramp() {
+		p.Set("report.json", jsonPath)
 	}
 	met := newMetrics(out, fixed)
 	met.stop = wl.Stop
@@ -535,6 +554,11 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	if err != nil {
 		return nil, err
+	}
+	if s.Graph.File != "" && !warmup {
+		if err := r.writeGraph(jsonPath); err != nil {
+			return nil, err
+		}
 	}
 	return met, nil
 }

@@ -17,6 +17,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/htmlreport"
 	"github.com/goycsb/ycsb/measurement/report"
 	"github.com/goycsb/ycsb/stress/data"
 )
@@ -263,5 +264,36 @@ func TestJSONNames(t *testing.T) {
 		if len(names) != 1 || names[0] != c.want {
 			t.Errorf("%s: measurements %v, want [%s]", c.cmd, names, c.want)
 		}
+	}
+}
+
+// TestGraph: two runs into one -graph file give a page with both
+// revisions, the second added to the first.
+func TestGraph(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "graph")
+	page := filepath.Join(t.TempDir(), "g.html")
+	for _, rev := range []string{"rev-a", "rev-b"} {
+		run(t, "write", "n=300", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+			"-node", testNode, "-log", "no-settings", "-graph", "file="+page, "revision="+rev, "title=two-writes")
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, in, err := htmlreport.ReadInputs(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title != "two-writes" || len(in) != 2 || in[0].Name != "rev-a" || in[1].Name != "rev-b" {
+		t.Fatalf("page %q with runs %v", title, in)
+	}
+	for _, r := range in {
+		if r.Report.Operations != 300 || r.Report.Phase != "WRITE" {
+			t.Errorf("%s: %d operations, phase %q; want 300, WRITE", r.Name, r.Report.Operations, r.Report.Phase)
+		}
+	}
+	if !strings.Contains(string(b), `"name":"rev-b"`) {
+		t.Error("the drawn data lack the second revision")
 	}
 }
