@@ -72,11 +72,7 @@ func Main(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "Version: ycsb %s (cassandra-stress compatible mode)\n", env.Version)
 		return nil
 	case settings.CmdPrint:
-		d, err := data.ParseDist(s.PrintDist.String())
-		if err != nil {
-			return bad("print dist=%s: %v", s.PrintDist, err)
-		}
-		printDistribution(env.Stdout, d)
+		printDistribution(env.Stdout, data.FromSpec(s.PrintDist))
 		return nil
 	case settings.CmdUser:
 		return bad("user: profiles are not supported yet; use write, read, mixed, counter_write or counter_read")
@@ -127,23 +123,14 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 	}
 	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), validate: !s.Errors.SkipReadValidation}
 	var err error
-	var size *data.Dist
-	if size, err = data.ParseDist(s.Columns.Size.String()); err != nil {
-		return nil, bad("-col size=%s: %v", s.Columns.Size, err)
-	}
+	size := data.FromSpec(s.Columns.Size)
 	names := s.Columns.Names
 	if m.cols, err = data.NewColumns(int(s.Columns.Count.Max), names, size); err != nil {
 		return nil, bad("-col: %v", err)
 	}
-	if m.add, err = data.ParseDist(s.Command.Add.String()); err != nil {
-		return nil, bad("add=%s: %v", s.Command.Add, err)
-	}
+	m.add = data.FromSpec(s.Command.Add)
 	if p := s.Population; p.Dist != nil {
-		d, err := data.ParseDist(p.Dist.String())
-		if err != nil {
-			return nil, bad("-pop dist=%s: %v", p.Dist, err)
-		}
-		m.pop = data.DistPopulation(d)
+		m.pop = data.DistPopulation(data.FromSpec(*p.Dist))
 	} else {
 		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}
@@ -469,10 +456,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 				wl.weights = append(wl.weights, sum)
 			}
 		}
-		var err error
-		if wl.cluster, err = data.ParseDist(s.Command.Clustering.String()); err != nil {
-			return nil, bad("clustering=%s: %v", s.Command.Clustering, err)
-		}
+		wl.cluster = data.FromSpec(s.Command.Clustering)
 	}
 	p := props.New()
 	p.Set("threadcount", strconv.Itoa(threads))
