@@ -112,3 +112,62 @@ func (l *HdrLogs) Close() error {
 	l.files = nil
 	return errors.Join(errs...)
 }
+
+// TaggedHdrLog is one HdrHistogram interval log that holds several series
+// told apart by their Tag=, as cassandra-stress's -log hdrfile= writes it
+// (report/StressMetrics.java in scylladb/cassandra-stress): a comment, the
+// format version, the base and start times, the legend, then one tagged
+// interval histogram per series and interval, with timestamps relative to
+// the base time.
+type TaggedHdrLog struct {
+	f   *os.File
+	bw  *bufio.Writer
+	lw  *hdrhistogram.HistogramLogWriter
+	err error
+}
+
+// CreateTaggedHdrLog creates path and writes the log's header: comment
+// (without its "#"), then baseMs (ms since the epoch) as both base and
+// start time.
+func CreateTaggedHdrLog(path, comment string, baseMs int64) (*TaggedHdrLog, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &TaggedHdrLog{f: f, bw: bufio.NewWriter(f)}
+	l.lw = hdrhistogram.NewHistogramLogWriter(l.bw)
+	l.lw.OutputComment(comment)
+	l.lw.OutputLogFormatVersion()
+	l.lw.OutputBaseTime(baseMs)
+	l.lw.SetBaseTime(baseMs)
+	l.lw.OutputStartTime(baseMs)
+	l.lw.OutputLegend()
+	return l, nil
+}
+
+// Write logs h, tagged tag, as the interval from startMs to endMs (ms since
+// the epoch). It sets h's tag and timestamps. The first error is kept for
+// Close.
+func (l *TaggedHdrLog) Write(tag string, startMs, endMs int64, h *hdrhistogram.Histogram) {
+	if l.err != nil {
+		return
+	}
+	h.SetTag(tag)
+	h.SetStartTimeMs(startMs)
+	h.SetEndTimeMs(endMs)
+	if err := l.lw.OutputIntervalHistogram(h); err != nil {
+		l.err = fmt.Errorf("%s: %w", l.f.Name(), err)
+	}
+}
+
+// Close flushes and closes the log and returns the first error.
+func (l *TaggedHdrLog) Close() error {
+	errs := []error{l.err}
+	if err := l.bw.Flush(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", l.f.Name(), err))
+	}
+	if err := l.f.Close(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

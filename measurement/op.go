@@ -33,6 +33,11 @@ const (
 	Cleanup
 	Verify
 	ScanLatencyPerRecord
+	// The cassandra-stress mode's operations without a YCSB name (READ
+	// is YCSB's): `ycsb stress` records them, YCSB runs never do.
+	Write
+	CounterWrite
+	CounterRead
 	NumOps
 )
 
@@ -46,6 +51,9 @@ var opNames = [NumOps]string{
 	Cleanup:              "CLEANUP",
 	Verify:               "VERIFY",
 	ScanLatencyPerRecord: "SCAN-LATENCY-PER-RECORD",
+	Write:                "WRITE",
+	CounterWrite:         "COUNTER_WRITE",
+	CounterRead:          "COUNTER_READ",
 }
 
 func (o Op) String() string { return opNames[o] }

@@ -57,6 +57,9 @@ func (s *Session) Recorder() *Recorder { return s.rec }
 // the transaction about to run: the pacer's due time under a target rate.
 func (s *Session) SetIntended(ns int64) { s.intended = ns }
 
+// Intended returns the intended start time SetIntended set (0 for none).
+func (s *Session) Intended() int64 { return s.intended }
+
 // MeasureTransaction records a transaction of several operations (a
 // read-modify-write) that ran from start to end, from its intended start
 // under a target rate.

@@ -20,9 +20,10 @@ import (
 type timing struct {
 	fixed      bool // -rate fixed=: show response time, not service time
 	service    *hdrhistogram.Histogram
-	response   *hdrhistogram.Histogram
-	startNs    int64 // math.MaxInt64 when empty
-	endNs      int64 // math.MinInt64 when empty
+	response   *hdrhistogram.Histogram // from the intended start: only under a rate
+	wait       *hdrhistogram.Histogram // intended start to start: only under a rate
+	startNs    int64                   // math.MaxInt64 when empty
+	endNs      int64                   // math.MinInt64 when empty
 	partitions int64
 	rows       int64
 	errors     int64
@@ -32,7 +33,7 @@ const histMaxUs = 3_600_000_000 // one hour, the recorders' default bound
 
 func newTiming(fixed bool) *timing {
 	return &timing{fixed: fixed, service: hdrhistogram.New(1, histMaxUs, 3), response: hdrhistogram.New(1, histMaxUs, 3),
-		startNs: math.MaxInt64, endNs: math.MinInt64}
+		wait: hdrhistogram.New(1, histMaxUs, 3), startNs: math.MaxInt64, endNs: math.MinInt64}
 }
 
 // latency is the histogram shown: response time with fixed=, else service time.
@@ -68,6 +69,7 @@ func (t *timing) runTime() time.Duration { return time.Duration(t.endNs - t.star
 func (t *timing) reset() {
 	t.service.Reset()
 	t.response.Reset()
+	t.wait.Reset()
 	t.startNs, t.endNs = math.MaxInt64, math.MinInt64
 	t.partitions, t.rows, t.errors = 0, 0, 0
 }
@@ -80,6 +82,7 @@ func (t *timing) add(o *timing) {
 	t.errors += o.errors
 	t.service.Merge(o.service)
 	t.response.Merge(o.response)
+	t.wait.Merge(o.wait)
 }
 
 // uncertainty is the original's Uncertainty (util/Uncertainty.java): the
@@ -196,6 +199,12 @@ type metrics struct {
 	kinds  []kind
 	stopAt func(n int, unc float64) bool // nil: no uncertainty stop rule
 	stop   func()
+	// hdr is -log hdrfile=, or nil; waits, when set, adds each kind's wait
+	// times since the last call to into (the runner does not record them).
+	hdr   *measurement.TaggedHdrLog
+	waits func(into *[numKinds]*hdrhistogram.Histogram)
+	// wallMs turns a Now value into ms since the epoch; tests fix it.
+	wallMs func(ns int64) int64
 
 	mu       sync.Mutex
 	startNs  int64
@@ -211,7 +220,8 @@ type metrics struct {
 }
 
 func newMetrics(out io.Writer, fixed bool) *metrics {
-	m := &metrics{out: out, fixed: fixed, curTotal: newTiming(fixed), sumTotal: newTiming(fixed)}
+	m := &metrics{out: out, fixed: fixed, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
+		wallMs: func(ns int64) int64 { return measurement.WallTime(ns).UnixMilli() }}
 	for k := range m.cur {
 		m.cur[k], m.sum[k] = newTiming(fixed), newTiming(fixed)
 	}
@@ -271,6 +281,13 @@ func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 			t.rows += n
 		}
 	}
+	if m.waits != nil {
+		var into [numKinds]*hdrhistogram.Histogram
+		for k := range into {
+			into[k] = m.cur[k].wait
+		}
+		m.waits(&into)
+	}
 	m.recordInterval(startNs, endNs)
 }
 
@@ -296,6 +313,7 @@ func (m *metrics) recordInterval(startNs, endNs int64) {
 			if perOp {
 				fmt.Fprintln(m.out, row("", kindNames[k], m.cur[k], m.sum[k], gc, m.unc.unc))
 			}
+			m.logHistograms(kindNames[k], m.cur[k])
 			m.cur[k].reset()
 		}
 		fmt.Fprintln(m.out, row("", "total", m.curTotal, m.sumTotal, gc, m.unc.unc))
@@ -372,4 +390,36 @@ func (m *metrics) summarise(w io.Writer) {
 	fmt.Fprintf(w, "StdDev GC time            : %6s ms\n", jf(g.sdvMs(), 1, true))
 	fmt.Fprintf(w, "Total operation time      : %s\n", hhmmss(h.runTime()))
 	fmt.Fprintln(w)
+}
+
+// logHistograms is the original's StressMetrics.logHistograms: an op's
+// service, response and wait times of the interval, tagged <OP>-st, -rt
+// and -wt, each only when it has samples (rt and wt have some only under
+// a rate). The original records nanoseconds; the runner records µs, which
+// are written as ns so that the log reads as the original's.
+func (m *metrics) logHistograms(op string, t *timing) {
+	if m.hdr == nil {
+		return
+	}
+	startMs, endMs := m.wallMs(t.startNs), m.wallMs(t.endNs)
+	for _, s := range []struct {
+		suffix string
+		h      *hdrhistogram.Histogram
+	}{{"-st", t.service}, {"-rt", t.response}, {"-wt", t.wait}} {
+		if s.h.TotalCount() != 0 {
+			m.hdr.Write(op+s.suffix, startMs, endMs, usToNs(s.h))
+		}
+	}
+}
+
+// usToNs is h (µs) as a histogram of ns, each µs bucket counted at its
+// middle.
+func usToNs(h *hdrhistogram.Histogram) *hdrhistogram.Histogram {
+	ns := hdrhistogram.New(1, histMaxUs*1000, 3)
+	for _, b := range h.Distribution() {
+		if b.Count > 0 {
+			ns.RecordValues((b.From*1000+b.To*1000+999)/2, b.Count)
+		}
+	}
+	return ns
 }

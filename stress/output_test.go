@@ -40,12 +40,12 @@ func TestOutputShapes(t *testing.T) {
 	}
 	m.AddInterval(10*s, 11*s, &measurement.Snapshot{Measurements: []measurement.Measurement{
 		{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(many(2552, 1800)...)},
-		{Op: measurement.Insert, Kind: measurement.KindOK, Hist: hist(many(866, 1900)...)},
+		{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(many(866, 1900)...)},
 	}})
 	m.AddInterval(11*s, 12*s, &measurement.Snapshot{Measurements: []measurement.Measurement{
 		{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(append(many(2615, 1700), 98000)...)},
 		{Op: measurement.Read, Kind: measurement.KindFailed, Hist: hist(12000, 15000)},
-		{Op: measurement.Insert, Kind: measurement.KindOK, Hist: hist(many(853, 2000)...)},
+		{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(many(853, 2000)...)},
 	}})
 	// The last, partial interval after the workers joined.
 	m.AddInterval(12*s, 12*s+300*int64(time.Millisecond), &measurement.Snapshot{Measurements: []measurement.Measurement{

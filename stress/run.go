@@ -45,6 +45,9 @@ var ErrFailure = errors.New("stress: the run failed")
 // schema settle; tests shorten it.
 var pause = 2 * time.Second
 
+// hdrComment opens the -log hdrfile= log, as in the original.
+const hdrComment = "Logging op latencies for Cassandra Stress"
+
 // rampPause is its sleep between the thread counts of a write ramp ("let
 // the commit log flush").
 var rampPause = 15 * time.Second
@@ -69,7 +72,8 @@ func Main(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "Version: ycsb %s (cassandra-stress compatible mode)\n", env.Version)
 		return nil
 	case settings.CmdPrint:
-		return bad("print: not offered in this mode")
+		printDistribution(env.Stdout, data.FromSpec(s.PrintDist))
+		return nil
 	case settings.CmdUser:
 		return runUser(ctx, s, notes, env)
 	}
@@ -117,30 +121,26 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 			return nil, bad("%s%s: directory %s does not exist", f.opt, f.path, filepath.Dir(f.path))
 		}
 	}
-	if s.Log.HDRFile != "" {
-		return nil, bad("-log hdrfile=: not supported yet")
-	}
 	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), validate: !s.Errors.SkipReadValidation}
 	var err error
-	var size *data.Dist
-	if size, err = data.ParseDist(s.Columns.Size.String()); err != nil {
-		return nil, bad("-col size=%s: %v", s.Columns.Size, err)
-	}
+	size := data.FromSpec(s.Columns.Size)
 	names := s.Columns.Names
 	if m.cols, err = data.NewColumns(int(s.Columns.Count.Max), names, size); err != nil {
 		return nil, bad("-col: %v", err)
 	}
-	if m.add, err = data.ParseDist(s.Command.Add.String()); err != nil {
-		return nil, bad("add=%s: %v", s.Command.Add, err)
-	}
+	m.add = data.FromSpec(s.Command.Add)
 	if p := s.Population; p.Dist != nil {
-		d, err := data.ParseDist(p.Dist.String())
-		if err != nil {
-			return nil, bad("-pop dist=%s: %v", p.Dist, err)
-		}
-		m.pop = data.DistPopulation(d)
+		m.pop = data.DistPopulation(data.FromSpec(*p.Dist))
 	} else {
 		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
+	}
+	if s.Graph.File != "" && s.Rate.Ramp() {
+		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
+	}
+	if s.Graph.File != "" {
+		if fi, err := os.Stat(filepath.Dir(s.Graph.File)); err != nil || !fi.IsDir() {
+			return nil, bad("-graph file=%s: directory %s does not exist", s.Graph.File, filepath.Dir(s.Graph.File))
+		}
 	}
 	if s.Columns.Slice {
 		return nil, bad("-col slice: not supported yet")
@@ -456,10 +456,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 				wl.weights = append(wl.weights, sum)
 			}
 		}
-		var err error
-		if wl.cluster, err = data.ParseDist(s.Command.Clustering.String()); err != nil {
-			return nil, bad("clustering=%s: %v", s.Command.Clustering, err)
-		}
+		wl.cluster = data.FromSpec(s.Command.Clustering)
 	}
 	p := props.New()
 	p.Set("threadcount", strconv.Itoa(threads))
@@ -477,11 +474,35 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	if s.Log.JSONFile != "" && !warmup && !s.Rate.Ramp() {
-		p.Set("report.json", s.Log.JSONFile)
+	jsonPath := s.Log.JSONFile
+	if s.Graph.File != "" && jsonPath == "" && !warmup {
+		// -graph draws the run's JSON report: a temporary one.
+		f, err := os.CreateTemp("", "ycsb-stress-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("-graph: %v", err)
+		}
+		f.Close()
+		jsonPath = f.Name()
+		defer os.Remove(jsonPath)
+	}
+	if jsonPath != "" && !warmup && !s.Rate.Ramp() {
+		p.Set("report.json", jsonPath)
 	}
 	met := newMetrics(out, fixed)
 	met.stop = wl.Stop
+	if s.Log.HDRFile != "" && !warmup {
+		// Each run opens the file anew, as the original's StressMetrics
+		// does: after a ramp it holds the last thread count's run.
+		now := time.Now().UnixMilli()
+		var err error
+		if met.hdr, err = measurement.CreateTaggedHdrLog(s.Log.HDRFile, hdrComment, now-now%1000); err != nil {
+			return nil, fmt.Errorf("-log hdrfile=: %v", err)
+		}
+		if s.Rate.OpsPerSecond > 0 {
+			wl.trackWait = true
+			met.waits = wl.harvestWaits
+		}
+	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
 		met.stopAt = func(n int, unc float64) bool {
@@ -510,8 +531,18 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	if timer != nil {
 		timer.Stop()
 	}
+	if met.hdr != nil {
+		if cerr := met.hdr.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("-log hdrfile=: %v", cerr)
+		}
+	}
 	if err != nil {
 		return nil, err
+	}
+	if s.Graph.File != "" && !warmup {
+		if err := r.writeGraph(jsonPath); err != nil {
+			return nil, err
+		}
 	}
 	return met, nil
 }

@@ -3,6 +3,7 @@ package stress
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,9 +13,12 @@ import (
 	"testing"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/htmlreport"
+	"github.com/goycsb/ycsb/measurement/report"
 	"github.com/goycsb/ycsb/stress/data"
 )
 
@@ -198,3 +202,98 @@ func TestInterop(t *testing.T) {
 }
 
 func dataKey(idx int64) []byte { return data.AppendKey(nil, idx, data.DefaultKeySize) }
+
+// TestHdrFileRun: -log hdrfile= under a fixed rate logs WRITE-st, -rt
+// and -wt intervals that add up to the run's operations.
+func TestHdrFileRun(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "hdrfile")
+	path := filepath.Join(t.TempDir(), "w.hdr")
+	run(t, "write", "n=600", "no-warmup", "-rate", "threads=4", "fixed=400/s", "-schema", "replication(factor=1)", "keyspace="+ks,
+		"-node", testNode, "-log", "no-settings", "hdrfile="+path, "interval=1s")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := hdrhistogram.NewHistogramLogReader(f)
+	counts := map[string]int64{}
+	for {
+		h, err := rd.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			break
+		}
+		counts[h.Tag()] += h.TotalCount()
+	}
+	for _, tag := range []string{"WRITE-st", "WRITE-rt", "WRITE-wt"} {
+		if counts[tag] != 600 {
+			t.Errorf("%s: %d values, want 600 (all: %v)", tag, counts[tag], counts)
+		}
+	}
+}
+
+// TestJSONNames: the -log json= report names the operations as the
+// original does (WRITE, COUNTER_WRITE, COUNTER_READ), not by YCSB's slots.
+func TestJSONNames(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "jsonnames")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		cmd, want string
+	}{{"write", "WRITE"}, {"counter_write", "COUNTER_WRITE"}, {"counter_read", "COUNTER_READ"}} {
+		path := filepath.Join(dir, c.cmd+".json")
+		run(t, c.cmd, "n=100", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+			"-node", testNode, "-log", "no-settings", "json="+path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep report.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, m := range rep.Measurements {
+			if m.Name != "CLEANUP" { // the runner's session close
+				names = append(names, m.Name)
+			}
+		}
+		if len(names) != 1 || names[0] != c.want {
+			t.Errorf("%s: measurements %v, want [%s]", c.cmd, names, c.want)
+		}
+	}
+}
+
+// TestGraph: two runs into one -graph file give a page with both
+// revisions, the second added to the first.
+func TestGraph(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "graph")
+	page := filepath.Join(t.TempDir(), "g.html")
+	for _, rev := range []string{"rev-a", "rev-b"} {
+		run(t, "write", "n=300", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+			"-node", testNode, "-log", "no-settings", "-graph", "file="+page, "revision="+rev, "title=two-writes")
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, in, err := htmlreport.ReadInputs(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title != "two-writes" || len(in) != 2 || in[0].Name != "rev-a" || in[1].Name != "rev-b" {
+		t.Fatalf("page %q with runs %v", title, in)
+	}
+	for _, r := range in {
+		if r.Report.Operations != 300 || r.Report.Phase != "WRITE" {
+			t.Errorf("%s: %d operations, phase %q; want 300, WRITE", r.Name, r.Report.Operations, r.Report.Phase)
+		}
+	}
+	if !strings.Contains(string(b), `"name":"rev-b"`) {
+		t.Error("the drawn data lack the second revision")
+	}
+}

@@ -5,15 +5,17 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -34,10 +36,10 @@ const (
 // head the per-op interval rows and the Results breakdown.
 var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
 
-// kindOps files each operation under a measurement slot of the runner's
-// recorders: the slots are YCSB's, and these four are never used together
-// by a YCSB run, so the stress outputs can tell them apart by slot.
-var kindOps = [numKinds]measurement.Op{measurement.Insert, measurement.Read, measurement.Update, measurement.Scan}
+// kindOps are the measurement ops the runner's recorders file each
+// operation under: named as the original names them, so that errors and
+// the -log json= report say WRITE, READ, COUNTER_WRITE and COUNTER_READ.
+var kindOps = [numKinds]measurement.Op{measurement.Write, measurement.Read, measurement.CounterWrite, measurement.CounterRead}
 
 func kindOf(c settings.Command) kind {
 	switch c {
@@ -78,6 +80,12 @@ type workload struct {
 	weights []float64 // cumulative, over kinds
 	cluster *data.Dist
 	stop    atomic.Bool
+
+	// trackWait records each operation's wait (intended start to start)
+	// for -log hdrfile=; the runner records service and response times.
+	trackWait bool
+	mu        sync.Mutex
+	workers   []*worker
 }
 
 var _ runner.Workload = (*workload)(nil)
@@ -89,6 +97,14 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transac
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
+	if w.trackWait {
+		for _, k := range w.kinds {
+			wk.waits[k] = lazyhdr.New(1, histMaxUs, 3)
+		}
+		w.mu.Lock()
+		w.workers = append(w.workers, wk)
+		w.mu.Unlock()
+	}
 	n := len(m.cols.Names())
 	for _, k := range w.kinds {
 		if wk.q[k] != nil {
@@ -161,6 +177,27 @@ type worker struct {
 
 	cur  kind  // the kind of the current run of operations (mixed)
 	left int64 // operations left in it
+
+	// waits are the wait times in µs by kind, with trackWait.
+	waitMu sync.Mutex
+	waits  [numKinds]*lazyhdr.Histogram
+}
+
+// harvestWaits adds every worker's wait times since the last call to into
+// and clears them.
+func (w *workload) harvestWaits(into *[numKinds]*hdrhistogram.Histogram) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, wk := range w.workers {
+		wk.waitMu.Lock()
+		for k, h := range wk.waits {
+			if h != nil && h.TotalCount() > 0 {
+				h.MergeInto(into[k])
+				h.Reset()
+			}
+		}
+		wk.waitMu.Unlock()
+	}
 }
 
 // errNotValidated is a read whose data differ from what the original
@@ -195,10 +232,17 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		st = db.Error
 		wk.s.Failed++
 		if wk.s.Causes != nil {
-			wk.s.Causes.Add(kindOps[k], st, fmt.Errorf("%s: %w", k, err))
+			wk.s.Causes.Add(kindOps[k], st, err)
 		}
 	}
 	wk.s.Record(kindOps[k], st, start, end)
+	if h := wk.waits[k]; h != nil {
+		if in := wk.s.Intended(); in != 0 {
+			wk.waitMu.Lock()
+			h.RecordValue(max(0, start-in) / 1000)
+			wk.waitMu.Unlock()
+		}
+	}
 	return true
 }
 

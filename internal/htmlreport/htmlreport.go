@@ -40,8 +40,8 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 
 // Input is one report and the name it has on the charts.
 type Input struct {
-	Name   string
-	Report *report.Report
+	Name   string         `json:"name"`
+	Report *report.Report `json:"report"`
 }
 
 // Data is what the page's script draws; it is embedded as JSON.
@@ -244,15 +244,58 @@ func Names(labels, files []string, reps []*report.Report) []string {
 }
 
 // Write renders the page.
-func Write(w io.Writer, d *Data) error {
+func Write(w io.Writer, d *Data) error { return write(w, d, nil) }
+
+// WriteWithInputs renders the page with its inputs' reports embedded (a
+// JSON script block), so that ReadInputs can take them back and a later
+// page can add a run to them (ycsb stress -graph).
+func WriteWithInputs(w io.Writer, d *Data, inputs []Input) error {
+	return write(w, d, &embedded{Title: d.Title, Inputs: inputs})
+}
+
+// embedded is the inputs block of a page: the title and every report.
+type embedded struct {
+	Title  string  `json:"title"`
+	Inputs []Input `json:"inputs"`
+}
+
+const inputsOpen = `<script type="application/json" id="ycsb-inputs">`
+
+func write(w io.Writer, d *Data, in *embedded) error {
 	js, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("htmlreport: %w", err)
 	}
+	var inputs []byte
+	if in != nil {
+		// json.Marshal escapes <, > and &: no "</script>" can appear.
+		if inputs, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("htmlreport: %w", err)
+		}
+	}
 	return page.Execute(w, struct {
-		Title string
-		CSS   template.CSS
-		JS    template.JS
-		Data  template.JS
-	}{d.Title, template.CSS(pageCSS), template.JS(chartJS), template.JS(js)})
+		Title  string
+		CSS    template.CSS
+		JS     template.JS
+		Data   template.JS
+		Inputs template.JS
+	}{d.Title, template.CSS(pageCSS), template.JS(chartJS), template.JS(js), template.JS(inputs)})
+}
+
+// ReadInputs returns the title and the inputs embedded in a page that
+// WriteWithInputs wrote.
+func ReadInputs(page []byte) (title string, inputs []Input, err error) {
+	_, rest, ok := strings.Cut(string(page), inputsOpen)
+	if !ok {
+		return "", nil, fmt.Errorf("htmlreport: the page has no embedded reports (not written by ycsb stress -graph)")
+	}
+	body, _, ok := strings.Cut(rest, "</script>")
+	if !ok {
+		return "", nil, fmt.Errorf("htmlreport: the embedded reports are cut short")
+	}
+	var in embedded
+	if err := json.Unmarshal([]byte(body), &in); err != nil {
+		return "", nil, fmt.Errorf("htmlreport: the embedded reports: %w", err)
+	}
+	return in.Title, in.Inputs, nil
 }

@@ -276,3 +276,38 @@ func TestChromium(t *testing.T) {
 		os.WriteFile(p, data, 0o644)
 	}
 }
+
+// TestEmbeddedInputs: a page written with its inputs gives them back,
+// a script end inside a setting included, and a plain page has none.
+func TestEmbeddedInputs(t *testing.T) {
+	a := fakeReport(t, "basic", 3, 100, 1)
+	a.Settings["evil"] = "</script><script>alert(1)</script>"
+	b := fakeReport(t, "basic", 2, 50, 2)
+	in := []Input{{"rev1", a}, {"rev2", b}}
+	d, err := Build("two", in, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteWithInputs(&buf, d, in); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "</script>"); n != 2 {
+		t.Errorf("%d script ends, want 2", n)
+	}
+	title, got, err := ReadInputs(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title != "two" || len(got) != 2 || got[0].Name != "rev1" || got[1].Name != "rev2" ||
+		got[0].Report.Operations != a.Operations || got[0].Report.Settings["evil"] != a.Settings["evil"] {
+		t.Errorf("read back %q %+v", title, got)
+	}
+	buf.Reset()
+	if err := Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadInputs(buf.Bytes()); err == nil {
+		t.Error("a page without inputs: no error")
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/goycsb/ycsb/stress/settings"
 )
 
 // Kind is a distribution family of the original's -pop dist=, -col size=,
@@ -76,8 +78,6 @@ func (d *Dist) MinValue() int64 { return d.InverseCumProb(0) }
 func (d *Dist) MaxValue() int64 { return d.InverseCumProb(1) }
 
 var (
-	distFull = regexp.MustCompile(`(?i)^(~?)([A-Z]+)\((.+)\)$`)
-	distArgs = regexp.MustCompile(`[^,]+`)
 	rangeSep = regexp.MustCompile(`\.\.+`)
 )
 
@@ -118,45 +118,17 @@ func parseRange(s string) (lo, hi int64, err error) {
 	return lo, hi, err
 }
 
-func parseFloat(s string) (float64, error) { return strconv.ParseFloat(strings.TrimSpace(s), 64) }
-
-// ParseDist parses a distribution as the original's OptionDistribution.get
-// does, with the same names, aliases and degenerate cases: a range with
-// min == max is FIXED(min) (except for SEQ, where it is an error), and
-// "weibull", though listed in the original's help, is not a known name
-// there either. Errors keep the original's wording, lowercased.
+// ParseDist parses a distribution with stress/settings' grammar (the
+// original's OptionDistribution: its names, aliases and degenerate cases,
+// such as a range with min == max being FIXED(min)) and returns its
+// sampler. String returns spec as given.
 func ParseDist(spec string) (*Dist, error) {
-	m := distFull.FindStringSubmatch(spec)
-	if m == nil {
-		return nil, fmt.Errorf("illegal distribution specification: %s", spec)
-	}
-	params := distArgs.FindAllString(m[3], -1)
-	var d *Dist
-	var err error
-	switch name := strings.ToLower(m[2]); name {
-	case "fixed":
-		d, err = parseFixed(params)
-	case "uniform":
-		d, err = parseUniform(params)
-	case "gaussian", "gauss", "normal", "norm":
-		d, err = parseGaussian(params)
-	case "exp":
-		d, err = parseExp(params)
-	case "extreme", "extr":
-		d, err = parseExtreme(params, false)
-	case "qextreme", "qextr":
-		d, err = parseExtreme(params, true)
-	case "seq":
-		d, err = parseSeq(params)
-	default:
-		return nil, fmt.Errorf("illegal distribution type: %s", m[2])
-	}
+	sp, err := settings.ParseDist(spec)
 	if err != nil {
 		return nil, err
 	}
+	d := FromSpec(sp)
 	d.spec = spec
-	d.wmin, d.wmax = d.inverseCumProb(0), d.inverseCumProb(1)
-	d.inverted = m[1] == "~"
 	return d, nil
 }
 
@@ -169,157 +141,53 @@ func MustParseDist(spec string) *Dist {
 	return d
 }
 
-func fixedDist(v int64) *Dist { return &Dist{kind: Fixed, min: v, max: v} }
-
-func parseFixed(p []string) (*Dist, error) {
-	if len(p) != 1 {
-		return nil, fmt.Errorf("invalid parameter list for fixed distribution: %v", p)
-	}
-	v, err := ParseLong(p[0])
-	if err != nil {
-		return nil, fmt.Errorf("invalid parameter list for fixed distribution: %v", p)
-	}
-	return fixedDist(v), nil
-}
-
-func parseUniform(p []string) (*Dist, error) {
-	bad := fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
-	if len(p) != 1 {
-		return nil, bad
-	}
-	lo, hi, err := parseRange(p[0])
-	if err != nil {
-		return nil, bad
-	}
-	if lo == hi {
-		return fixedDist(lo), nil
-	}
-	if lo > hi { // commons-math refuses lower >= upper
-		return nil, bad
-	}
-	return &Dist{kind: Uniform, min: lo, max: hi}, nil
-}
-
-func parseGaussian(p []string) (*Dist, error) {
-	if len(p) < 1 || len(p) > 3 {
-		return nil, fmt.Errorf("invalid parameter list for gaussian distribution: %v", p)
-	}
-	// The original reports every later failure with this (uniform) text.
-	bad := fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
-	lo, hi, err := parseRange(p[0])
-	if err != nil {
-		return nil, bad
-	}
-	var mean, stdev float64
-	if len(p) == 3 {
-		if mean, err = parseFloat(p[1]); err != nil {
-			return nil, bad
-		}
-		if stdev, err = parseFloat(p[2]); err != nil {
-			return nil, bad
-		}
-	} else {
-		edge := 3.0
-		if len(p) == 2 {
-			if edge, err = parseFloat(p[1]); err != nil {
-				return nil, bad
+// FromSpec is the sampler of a parsed distribution; String returns the
+// spec's canonical form.
+func FromSpec(sp settings.Dist) *Dist {
+	lo, hi := sp.Min, sp.Max
+	var d *Dist
+	switch sp.Kind {
+	case settings.DistFixed:
+		d = fixedDist(lo)
+	case settings.DistUniform:
+		d = &Dist{kind: Uniform, min: lo, max: hi}
+	case settings.DistGaussian:
+		d = &Dist{kind: Gaussian, min: lo, max: hi, mean: sp.Mean, stdev: sp.Stdev}
+	case settings.DistExp:
+		q := edgeQuantile(hi - lo)
+		d = &Dist{kind: Exp, min: lo, max: hi, mean: float64(hi-lo) / -math.Log(1-q)}
+	case settings.DistExtreme, settings.DistQExtreme:
+		scale := float64(hi-lo) / math.Pow(-math.Log(1-edgeQuantile(hi-lo)), 1/sp.Shape)
+		d = &Dist{kind: Extreme, min: lo, max: hi, shape: sp.Shape, scale: scale}
+		if sp.Kind == settings.DistQExtreme {
+			// DistributionQuantized: quantas+1 bounds at the delegate's
+			// quantiles, the last one past the maximum.
+			quantas := sp.Quantas
+			b := make([]int64, quantas+1)
+			b[0] = d.inverseCumProb(0)
+			b[quantas] = d.inverseCumProb(1) + 1
+			for i := 1; i < quantas; i++ {
+				b[i] = d.inverseCumProb(float64(i) / float64(quantas))
 			}
+			d.kind, d.bounds = QExtreme, b
 		}
-		mean = float64(lo+hi) / 2
-		stdev = (float64(hi-lo) / 2) / edge
+	case settings.DistSeq:
+		d = &Dist{kind: Seq, min: lo, max: hi, seq: new(atomic.Int64)}
+	default:
+		panic(fmt.Sprintf("data: distribution kind %v", sp.Kind))
 	}
-	if lo == hi {
-		return fixedDist(lo), nil
-	}
-	if !(stdev > 0) {
-		return nil, bad
-	}
-	return &Dist{kind: Gaussian, min: lo, max: hi, mean: mean, stdev: stdev}, nil
+	d.spec = sp.String()
+	d.wmin, d.wmax = d.inverseCumProb(0), d.inverseCumProb(1)
+	d.inverted = sp.Inverted
+	return d
 }
+
+func fixedDist(v int64) *Dist { return &Dist{kind: Fixed, min: v, max: v} }
 
 // edgeQuantile is where the original puts max-min: the quantile
 // 1 - sqrt(1/(max-min)) of the unit distribution ("so all values are
 // visitable", per its comment), computed the same way.
 func edgeQuantile(delta int64) float64 { return 1 - math.Sqrt(1/float64(delta)) }
-
-func parseExp(p []string) (*Dist, error) {
-	if len(p) != 1 {
-		return nil, fmt.Errorf("invalid parameter list for gaussian distribution: %v", p)
-	}
-	lo, hi, err := parseRange(p[0])
-	if err != nil {
-		return nil, fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
-	}
-	if lo == hi {
-		return fixedDist(lo), nil
-	}
-	q := edgeQuantile(hi - lo)
-	mean := float64(hi-lo) / -math.Log(1-q)
-	if !(mean > 0) {
-		return nil, fmt.Errorf("invalid parameter list for uniform distribution: %v", p)
-	}
-	return &Dist{kind: Exp, min: lo, max: hi, mean: mean}, nil
-}
-
-func parseExtreme(p []string, quantized bool) (*Dist, error) {
-	what := "extreme (Weibull)"
-	want := 2
-	if quantized {
-		what, want = "quantized extreme (Weibull)", 3
-	}
-	bad := fmt.Errorf("invalid parameter list for %s distribution: %v", what, p)
-	if len(p) != want {
-		return nil, bad
-	}
-	lo, hi, err := parseRange(p[0])
-	if err != nil {
-		return nil, bad
-	}
-	shape, err := parseFloat(p[1])
-	if err != nil || !(shape > 0) {
-		return nil, bad
-	}
-	quantas := 0
-	if quantized {
-		if quantas, err = strconv.Atoi(strings.TrimSpace(p[2])); err != nil || quantas < 1 {
-			return nil, bad
-		}
-	}
-	if lo == hi {
-		return fixedDist(lo), nil
-	}
-	scale := float64(hi-lo) / math.Pow(-math.Log(1-edgeQuantile(hi-lo)), 1/shape)
-	d := &Dist{kind: Extreme, min: lo, max: hi, shape: shape, scale: scale}
-	if quantized {
-		// DistributionQuantized: quantas+1 bounds at the delegate's
-		// quantiles, the last one past the maximum.
-		b := make([]int64, quantas+1)
-		b[0] = d.inverseCumProb(0)
-		b[quantas] = d.inverseCumProb(1) + 1
-		for i := 1; i < quantas; i++ {
-			b[i] = d.inverseCumProb(float64(i) / float64(quantas))
-		}
-		d.kind, d.bounds = QExtreme, b
-	}
-	return d, nil
-}
-
-func parseSeq(p []string) (*Dist, error) {
-	if len(p) != 1 {
-		return nil, fmt.Errorf("invalid parameter list for sequence distribution: %v", p)
-	}
-	lo, hi, err := parseRange(p[0])
-	if err != nil {
-		return nil, fmt.Errorf("invalid parameter list for sequence distribution: %v", p)
-	}
-	if lo == hi {
-		return nil, fmt.Errorf("invalid parameter list for sequence distribution (min==max): %v", p)
-	}
-	if lo > hi {
-		return nil, fmt.Errorf("invalid parameter list for sequence distribution (min>max): %v", p)
-	}
-	return &Dist{kind: Seq, min: lo, max: hi, seq: new(atomic.Int64)}, nil
-}
 
 // source is the random stream a draw uses: the caller's *rand.Rand for
 // population sampling, or a jrand, bit for bit Java's Random (with
@@ -549,23 +417,14 @@ type Ratio struct {
 	Divisor float64
 }
 
-var ratioFull = regexp.MustCompile(`(?i)^(.*)/([0-9]+[KMB]?)$`)
-
-// ParseRatio parses "DIST/divisor", e.g. the default "fixed(1)/1".
+// ParseRatio parses "DIST/divisor", e.g. the default "fixed(1)/1", with
+// stress/settings' grammar.
 func ParseRatio(spec string) (Ratio, error) {
-	m := ratioFull.FindStringSubmatch(spec)
-	if m == nil {
-		return Ratio{}, fmt.Errorf("invalid ratio definition: %s", spec)
-	}
-	d, err := ParseDist(m[1])
+	r, err := settings.ParseRatioDist(spec)
 	if err != nil {
 		return Ratio{}, err
 	}
-	div, err := ParseLong(m[2])
-	if err != nil {
-		return Ratio{}, fmt.Errorf("invalid ratio definition: %s", spec)
-	}
-	return Ratio{Dist: d, Divisor: float64(div)}, nil
+	return Ratio{Dist: FromSpec(r.Dist), Divisor: float64(r.Divisor)}, nil
 }
 
 // Next draws a ratio in [0, 1].

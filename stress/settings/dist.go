@@ -51,7 +51,8 @@ var distAliases = map[string]DistKind{
 }
 
 // Dist is a parsed distribution specification such as GAUSSIAN(1..100,3).
-// It says what to sample, not how; Min and Max bound every family (for
+// It says what to sample, not how (stress/data's FromSpec makes its
+// sampler, and data.ParseDist parses with ParseDist here); Min and Max bound every family (for
 // FIXED both are the value).
 type Dist struct {
 	Kind     DistKind

@@ -1,0 +1,120 @@
+package stress
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	yresults "github.com/goycsb/ycsb/internal/results"
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// hdrRun feeds a metrics with an hdrfile= log two intervals of a mixed run,
+// with or without a rate (response and wait times), and returns the log.
+func hdrRun(t *testing.T, rated bool) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.hdr")
+	const s = int64(time.Second)
+	const baseMs = 1_700_000_000_000
+	lg, err := measurement.CreateTaggedHdrLog(path, hdrComment, baseMs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMetrics(io.Discard, false)
+	m.hdr = lg
+	m.gcSample = func() gcStats { return gcStats{} }
+	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
+	if rated {
+		m.waits = func(into *[numKinds]*hdrhistogram.Histogram) {
+			into[kindRead].RecordValue(40)
+			into[kindRead].RecordValue(60)
+			into[kindWrite].RecordValue(5)
+		}
+	}
+	m.StartRun(time.Unix(0, 0), 0)
+	for i := int64(0); i < 2; i++ {
+		ms := []measurement.Measurement{
+			{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
+			{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(900)},
+		}
+		if rated {
+			ms = append(ms,
+				measurement.Measurement{Op: measurement.Read, Intended: true, Hist: hist(1850, 1950, 2600)},
+				measurement.Measurement{Op: measurement.Write, Intended: true, Hist: hist(910)})
+		}
+		m.AddInterval(i*s, (i+1)*s, &measurement.Snapshot{Measurements: ms})
+	}
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The project's reader of interval logs decodes it.
+	if _, err := yresults.ReadHdrLog(path); err != nil {
+		t.Fatalf("ReadHdrLog: %v", err)
+	}
+	return string(b)
+}
+
+// TestHdrFile: -log hdrfile= is the original's log, byte for byte in its
+// header and tags, and decodes interval by interval into ns histograms.
+func TestHdrFile(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		rated bool
+		tags  []string
+	}{
+		{"hdrfile_unrated", false, []string{"READ-st", "WRITE-st", "READ-st", "WRITE-st"}},
+		{"hdrfile_rated", true, []string{"READ-st", "READ-rt", "READ-wt", "WRITE-st", "WRITE-rt", "WRITE-wt",
+			"READ-st", "READ-rt", "READ-wt", "WRITE-st", "WRITE-rt", "WRITE-wt"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			log := hdrRun(t, c.rated)
+			golden := "testdata/" + c.name + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(log), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if log != string(want) {
+				t.Errorf("log differs from %s (-update to accept):\n%s", golden, log)
+			}
+			rd := hdrhistogram.NewHistogramLogReader(strings.NewReader(log))
+			var tags []string
+			for {
+				h, err := rd.NextIntervalHistogram()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h == nil {
+					break
+				}
+				tags = append(tags, h.Tag())
+				switch h.Tag() {
+				case "READ-st":
+					if h.TotalCount() != 3 || h.Max() < 2_500_000 || h.Max() > 2_503_000 {
+						t.Errorf("READ-st: %d values, max %d ns; want 3, max 2.5 ms in ns", h.TotalCount(), h.Max())
+					}
+				case "READ-wt":
+					if h.TotalCount() != 2 || h.ValueAtQuantile(0) < 40_000 || h.ValueAtQuantile(0) > 41_000 {
+						t.Errorf("READ-wt: %d values, min %d ns; want 2, min 40 µs", h.TotalCount(), h.ValueAtQuantile(0))
+					}
+				}
+			}
+			if strings.Join(tags, " ") != strings.Join(c.tags, " ") {
+				t.Errorf("tags %v, want %v", tags, c.tags)
+			}
+		})
+	}
+}
