@@ -52,8 +52,8 @@ func jf(v float64, prec int, group bool) string {
 				break
 			}
 			if i < 0 {
+				// A carry out of the top digit: one more integer digit.
 				d = append([]byte{'1'}, d...)
-				point++
 			}
 		}
 	}

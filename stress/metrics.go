@@ -196,7 +196,6 @@ func row(prefix, typ string, iv, total *timing, gc gcStats, unc float64) string 
 type metrics struct {
 	out    io.Writer
 	fixed  bool
-	kinds  []kind
 	stopAt func(n int, unc float64) bool // nil: no uncertainty stop rule
 	stop   func()
 	// hdr is -log hdrfile=, or nil; waits, when set, adds each kind's wait

@@ -123,7 +123,6 @@ type Generator struct {
 	elem *Generator
 	fr   fasterRandom
 	set  [][]byte // a set's distinct elements
-	tmp  []byte
 }
 
 // NewGenerator makes the generator of a column; size, population and
