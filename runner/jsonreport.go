@@ -8,11 +8,11 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // JSONReportExporter is the exporter name of our own JSON report
-// (measurement/report); the reference's exporters live in
+// (measurement/jsonreport); the reference's exporters live in
 // measurement/export.
 const JSONReportExporter = "jsonreport"
 
@@ -27,7 +27,7 @@ type jsonIntervals struct {
 	// origin is originNs in wall time, the report's Start: absolute
 	// interval times count from it too, so that they agree with Start.
 	origin time.Time
-	list   []report.Interval
+	list   []jsonreport.Interval
 }
 
 func (j *jsonIntervals) startRun(wu warmup) {
@@ -43,7 +43,7 @@ func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapsh
 	if endNs <= origin {
 		return // an interval of the warm-up: nothing was recorded
 	}
-	in := report.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
+	in := jsonreport.Interval{Ops: iv.Ops(), ByOp: map[string]int64{}, Latency: intervalLatency(iv)}
 	// The first interval starts where measurement does, like StartMs.
 	in.StartUnixMs = wall.Add(time.Duration(max(startNs-origin, 0))).UnixMilli()
 	in.EndUnixMs = wall.Add(time.Duration(endNs - origin)).UnixMilli()
@@ -68,31 +68,31 @@ func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapsh
 }
 
 // intervals returns the intervals so far, never nil.
-func (j *jsonIntervals) intervals() []report.Interval {
+func (j *jsonIntervals) intervals() []jsonreport.Interval {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.list == nil {
-		return []report.Interval{}
+		return []jsonreport.Interval{}
 	}
 	return slices.Clone(j.list)
 }
 
 // intervalLatency is the per-interval latency of the JSON report.
-func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency {
-	out := map[string]report.IntervalLatency{}
+func intervalLatency(iv *measurement.Snapshot) map[string]jsonreport.IntervalLatency {
+	out := map[string]jsonreport.IntervalLatency{}
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		st := measurement.StatsOf(m.Hist)
 		if st.Count == 0 {
 			continue
 		}
-		il := report.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
-		for _, p := range report.IntervalPercentiles {
-			il.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+		il := jsonreport.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
+		for _, p := range jsonreport.IntervalPercentiles {
+			il.Percentiles[jsonreport.PercentileKey(p)] = st.Percentile(p)
 		}
 		// Encoding fails only for a histogram it cannot size; the interval
 		// then keeps its figures without the histogram.
-		il.Histogram, _ = report.EncodeHistogram(m.Hist)
+		il.Histogram, _ = jsonreport.EncodeHistogram(m.Hist)
 		out[m.Name] = il
 	}
 	if len(out) == 0 {
@@ -103,16 +103,16 @@ func intervalLatency(iv *measurement.Snapshot) map[string]report.IntervalLatency
 
 // buildJSONReport assembles the JSON report from what the run measured,
 // the text report's rows (its sections) and the intervals.
-func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measured, rows []export.Row, intervals []report.Interval) (*report.Report, error) {
-	rep := &report.Report{
-		Format:          report.Format,
-		Version:         report.Version,
+func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measured, rows []export.Row, intervals []jsonreport.Interval) (*jsonreport.Report, error) {
+	rep := &jsonreport.Report{
+		Format:          jsonreport.Format,
+		Version:         jsonreport.Version,
 		Tool:            toolName,
 		Binding:         o.Binding,
 		Phase:           phaseName(s.transactions),
 		MeasurementType: string(mcfg.Type),
 		Percentiles:     mcfg.Percentiles,
-		Settings:        report.MaskSettings(o.Props.Map()),
+		Settings:        jsonreport.MaskSettings(o.Props.Map()),
 		Clients:         1,
 		Start:           m.start.UTC(),
 		End:             m.end.UTC(),
@@ -127,7 +127,7 @@ func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measu
 	}
 	rep.Seed = m.seed
 	if cl := m.clients; cl.Split() {
-		rep.Client = &report.Client{Index: cl.Index, Count: cl.Count}
+		rep.Client = &jsonreport.Client{Index: cl.Index, Count: cl.Count}
 	}
 	if !m.startTime.IsZero() {
 		t := m.startTime.UTC()
@@ -145,9 +145,9 @@ func buildJSONReport(o *Options, s *settings, mcfg *measurement.Config, m *measu
 }
 
 // jsonMeasurement is one measurement's totals with its histogram.
-func jsonMeasurement(m *measurement.Measurement, mcfg *measurement.Config) (report.Measurement, error) {
+func jsonMeasurement(m *measurement.Measurement, mcfg *measurement.Config) (jsonreport.Measurement, error) {
 	st := measurement.StatsOf(m.Hist)
-	jm := report.Measurement{
+	jm := jsonreport.Measurement{
 		Name:      m.Name,
 		Operation: m.Op.String(),
 		Intended:  m.Intended,
@@ -159,19 +159,19 @@ func jsonMeasurement(m *measurement.Measurement, mcfg *measurement.Config) (repo
 	if st.Count > 0 {
 		jm.Percentiles = map[string]int64{}
 		for _, p := range []float64{50, 90, 95, 99, 99.9, 99.99, 100} {
-			jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+			jm.Percentiles[jsonreport.PercentileKey(p)] = st.Percentile(p)
 		}
 		for _, p := range mcfg.Percentiles {
-			jm.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+			jm.Percentiles[jsonreport.PercentileKey(p)] = st.Percentile(p)
 		}
-		enc, err := report.EncodeHistogram(m.Hist)
+		enc, err := jsonreport.EncodeHistogram(m.Hist)
 		if err != nil {
 			return jm, fmt.Errorf("report: encode %s: %w", m.Name, err)
 		}
 		jm.Histogram = enc
 	}
 	for _, rc := range m.Returns {
-		jm.Returns = append(jm.Returns, report.Return{Status: rc.Status.String(), Count: rc.Count})
+		jm.Returns = append(jm.Returns, jsonreport.Return{Status: rc.Status.String(), Count: rc.Count})
 	}
 	return jm, nil
 }

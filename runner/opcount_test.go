@@ -13,7 +13,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/htmlreport"
 	"github.com/goycsb/ycsb/internal/results"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // TestIntervalsCountOperations runs workload F (half read-modify-writes)
@@ -53,7 +53,7 @@ func TestIntervalsCountOperations(t *testing.T) {
 			t.Errorf("%s: %.1f ops/sec, want %.1f (within %.0f%%)", what, got, want, tol*100)
 		}
 	}
-	merged, err := results.Merge([]string{"a.json", "b.json"}, []*report.Report{rep, rep})
+	merged, err := results.Merge([]string{"a.json", "b.json"}, []*jsonreport.Report{rep, rep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestIntervalsCountOperations(t *testing.T) {
 
 // intervalRateMean is the mean rate of rep's intervals as ycsb compare
 // takes it: intervals shorter than half the median length left out.
-func intervalRateMean(rep *report.Report) float64 {
+func intervalRateMean(rep *jsonreport.Report) float64 {
 	var lens []int64
 	for _, iv := range rep.Intervals {
 		lens = append(lens, iv.EndMs-iv.StartMs)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // pacer holds one worker to its share of -target: operation n is due at
@@ -104,9 +104,9 @@ func (s *schedule) rows() []export.Row {
 }
 
 // report is the JSON report's schedule; nil without a target.
-func (s *schedule) report() *report.Schedule {
+func (s *schedule) report() *jsonreport.Schedule {
 	if s == nil {
 		return nil
 	}
-	return &report.Schedule{TargetOpsSec: s.target, MeanLagUs: s.meanLagUs, MaxLagUs: s.maxLagUs, FinalLagUs: s.finalLagUs}
+	return &jsonreport.Schedule{TargetOpsSec: s.target, MeanLagUs: s.meanLagUs, MaxLagUs: s.maxLagUs, FinalLagUs: s.finalLagUs}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -173,7 +173,7 @@ func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs)
 			return err
 		}
 		var buf bytes.Buffer
-		if err := report.Write(&buf, rep); err != nil {
+		if err := jsonreport.Write(&buf, rep); err != nil {
 			return err
 		}
 		jsonDoc = buf.Bytes()

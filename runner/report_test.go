@@ -12,7 +12,7 @@ import (
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -44,7 +44,7 @@ func TestJSONReportGolden(t *testing.T) {
 	}
 	rec.Measure(measurement.Cleanup, 0, 7000, 0)
 	c.Tick()
-	intervals := []report.Interval{
+	intervals := []jsonreport.Interval{
 		{StartMs: 0, EndMs: 1000, Ops: 350, ByOp: map[string]int64{"READ": 170, "UPDATE": 180}},
 		{StartMs: 1000, EndMs: 1712, Ops: 250, ByOp: map[string]int64{"READ": 130, "UPDATE": 120}},
 	}
@@ -63,7 +63,7 @@ func TestJSONReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, rep); err != nil {
+	if err := jsonreport.Write(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	got := buf.Bytes()
@@ -73,7 +73,7 @@ func TestJSONReportGolden(t *testing.T) {
 	if !json.Valid(got) {
 		t.Error("not valid JSON")
 	}
-	back, err := report.Read(got)
+	back, err := jsonreport.Read(got)
 	if err != nil {
 		t.Fatalf("the report does not read back: %v", err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/internal/results"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -71,13 +71,13 @@ func row(t *testing.T, out, metric, name string) string {
 }
 
 // readReport reads and checks the JSON report a run wrote to path.
-func readReport(t *testing.T, path string) *report.Report {
+func readReport(t *testing.T, path string) *jsonreport.Report {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := report.Read(data)
+	rep, err := jsonreport.Read(data)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/htmlreport"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/stress/data"
 )
 
@@ -251,7 +251,7 @@ func TestJSONNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep report.Report
+		var rep jsonreport.Report
 		if err := json.Unmarshal(b, &rep); err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -63,15 +63,15 @@ func clientArgs(n, i int, args ...string) []string {
 	return append(args, "-p", "client.count="+strconv.Itoa(n), "-p", "client.index="+strconv.Itoa(i))
 }
 
-func readReports(t *testing.T, paths ...string) []*report.Report {
+func readReports(t *testing.T, paths ...string) []*jsonreport.Report {
 	t.Helper()
-	var out []*report.Report
+	var out []*jsonreport.Report
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := report.Read(data)
+		r, err := jsonreport.Read(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] <report.json|log|- ...> | <log.hdr ...>"
@@ -52,9 +52,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	if html != "" && hdr > 0 {
 		return usagef("-html needs JSON reports: HdrHistogram logs have no intervals to draw")
 	}
-	var merged *report.Report
+	var merged *jsonreport.Report
 	var names []string
-	var reps []*report.Report
+	var reps []*jsonreport.Report
 	switch {
 	case hdr == len(files):
 		logs, err := readAll(files, results.ReadHdrLog)
@@ -88,7 +88,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	}
 	if out != "" {
 		var doc bytes.Buffer
-		if err := report.Write(&doc, merged); err != nil {
+		if err := jsonreport.Write(&doc, merged); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(out, doc.Bytes()); err != nil {
@@ -109,7 +109,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 
 // readReports reads the JSON reports or logs with report blocks in files;
 // "-" is stdin (kubectl logs ... | ycsb merge -).
-func readReports(env *Env, files []string) (names []string, reps []*report.Report, err error) {
+func readReports(env *Env, files []string) (names []string, reps []*jsonreport.Report, err error) {
 	if slices.Index(files, "-") >= 0 && slices.Index(files[slices.Index(files, "-")+1:], "-") >= 0 {
 		return nil, nil, usagef("- (stdin) given twice")
 	}
@@ -136,7 +136,7 @@ func readReports(env *Env, files []string) (names []string, reps []*report.Repor
 
 // writeMergedHTML draws the merged run as the HTML report: the total and
 // one line per client, on the merged run's time axis.
-func writeMergedHTML(path string, merged *report.Report, names []string, reps []*report.Report) error {
+func writeMergedHTML(path string, merged *jsonreport.Report, names []string, reps []*jsonreport.Report) error {
 	inputs := []htmlreport.Input{{Name: fmt.Sprintf("total (%d clients)", merged.Clients), Report: merged}}
 	for i, n := range results.ClientNames(names, reps) {
 		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})

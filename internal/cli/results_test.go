@@ -15,7 +15,7 @@ import (
 
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -175,12 +175,12 @@ func TestMultiProcessMerge(t *testing.T) {
 	if err != nil {
 		t.Fatalf("merge of the HDR logs: %v", err)
 	}
-	read := func(p string) *report.Report {
+	read := func(p string) *jsonreport.Report {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := report.Read(b)
+		r, err := jsonreport.Read(b)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 //go:embed chart.js
@@ -40,8 +40,8 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 
 // Input is one report and the name it has on the charts.
 type Input struct {
-	Name   string         `json:"name"`
-	Report *report.Report `json:"report"`
+	Name   string             `json:"name"`
+	Report *jsonreport.Report `json:"report"`
 }
 
 // Data is what the page's script draws; it is embedded as JSON.
@@ -151,7 +151,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			if m.Count == 0 || m.Histogram == "" {
 				continue
 			}
-			h, err := report.DecodeHistogram(m.Histogram)
+			h, err := jsonreport.DecodeHistogram(m.Histogram)
 			if err != nil {
 				return nil, fmt.Errorf("%s: measurement %s: %w", in.Name, m.Name, err)
 			}
@@ -224,7 +224,7 @@ func settings(inputs []Input) []Setting {
 
 // Names gives each input a distinct chart name: its label if given, else
 // "<binding> <phase>", with the file name added where two would clash.
-func Names(labels, files []string, reps []*report.Report) []string {
+func Names(labels, files []string, reps []*jsonreport.Report) []string {
 	names := make([]string, len(reps))
 	count := map[string]int{}
 	for i, r := range reps {

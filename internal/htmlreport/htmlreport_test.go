@@ -16,21 +16,21 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // fakeReport is a run of n seconds with READ and UPDATE latencies around
 // base µs, one interval per second with per-interval latency.
-func fakeReport(t *testing.T, binding string, seconds int, base int64, seed uint64) *report.Report {
+func fakeReport(t *testing.T, binding string, seconds int, base int64, seed uint64) *jsonreport.Report {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	r := &report.Report{Format: report.Format, Version: report.Version, Tool: "ycsb-go", Binding: binding, Phase: "run",
-		Settings: map[string]string{"recordcount": "1000", "engine.dir": "/data/" + binding, "db.password": report.Mask},
+	r := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: "ycsb-go", Binding: binding, Phase: "run",
+		Settings: map[string]string{"recordcount": "1000", "engine.dir": "/data/" + binding, "db.password": jsonreport.Mask},
 		Clients:  1, Start: start, End: start.Add(time.Duration(seconds) * time.Second), RunTimeMs: int64(seconds) * 1000, WarmupMs: 500}
 	total := map[string]*hdrhistogram.Histogram{}
 	for s := 0; s < seconds; s++ {
-		iv := report.Interval{StartMs: int64(s) * 1000, EndMs: int64(s+1) * 1000, ByOp: map[string]int64{}, Latency: map[string]report.IntervalLatency{}}
+		iv := jsonreport.Interval{StartMs: int64(s) * 1000, EndMs: int64(s+1) * 1000, ByOp: map[string]int64{}, Latency: map[string]jsonreport.IntervalLatency{}}
 		for _, op := range []string{"READ", "UPDATE"} {
 			h := hdrhistogram.New(1, 3_600_000_000, 3)
 			for i := 0; i < 2000; i++ {
@@ -46,9 +46,9 @@ func fakeReport(t *testing.T, binding string, seconds int, base int64, seed uint
 			total[op].Merge(h)
 			iv.Ops += h.TotalCount()
 			iv.ByOp[op] = h.TotalCount()
-			il := report.IntervalLatency{Count: h.TotalCount(), MeanUs: h.Mean(), MaxUs: h.Max(), Percentiles: map[string]int64{}}
-			for _, p := range report.IntervalPercentiles {
-				il.Percentiles[report.PercentileKey(p)] = h.ValueAtQuantile(p)
+			il := jsonreport.IntervalLatency{Count: h.TotalCount(), MeanUs: h.Mean(), MaxUs: h.Max(), Percentiles: map[string]int64{}}
+			for _, p := range jsonreport.IntervalPercentiles {
+				il.Percentiles[jsonreport.PercentileKey(p)] = h.ValueAtQuantile(p)
 			}
 			iv.Latency[op] = il
 		}
@@ -57,12 +57,12 @@ func fakeReport(t *testing.T, binding string, seconds int, base int64, seed uint
 	}
 	r.Throughput = float64(r.Operations) / float64(seconds)
 	for _, op := range []string{"READ", "UPDATE"} {
-		enc, err := report.EncodeHistogram(total[op])
+		enc, err := jsonreport.EncodeHistogram(total[op])
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Measurements = append(r.Measurements, report.Measurement{Name: op, Operation: op, Count: total[op].TotalCount(),
-			Histogram: enc, Returns: []report.Return{{Status: "OK", Count: total[op].TotalCount()}}})
+		r.Measurements = append(r.Measurements, jsonreport.Measurement{Name: op, Operation: op, Count: total[op].TotalCount(),
+			Histogram: enc, Returns: []jsonreport.Return{{Status: "OK", Count: total[op].TotalCount()}}})
 	}
 	return r
 }
@@ -108,11 +108,11 @@ func TestBuild(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	a, b := fakeReport(t, "pebble", 1, 100, 1), fakeReport(t, "pebble", 1, 100, 2)
-	got := Names([]string{"", ""}, []string{"a.json", "b.json"}, []*report.Report{a, b})
+	got := Names([]string{"", ""}, []string{"a.json", "b.json"}, []*jsonreport.Report{a, b})
 	if strings.Join(got, "|") != "pebble run (a.json)|pebble run (b.json)" {
 		t.Error(got)
 	}
-	got = Names([]string{"before", ""}, []string{"a.json", "b.json"}, []*report.Report{a, b})
+	got = Names([]string{"before", ""}, []string{"a.json", "b.json"}, []*jsonreport.Report{a, b})
 	if strings.Join(got, "|") != "before|pebble run" {
 		t.Error(got)
 	}

@@ -7,7 +7,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // alignedIntervals merges the intervals of clients that ticked together
@@ -18,7 +18,7 @@ import (
 // when the reports lack absolute interval times or their intervals do not
 // line up within a quarter of an interval; mergeIntervals then spreads
 // operations over a one-second grid and keeps no latency.
-func alignedIntervals(reps []*report.Report, start time.Time) ([]report.Interval, bool) {
+func alignedIntervals(reps []*jsonreport.Report, start time.Time) ([]jsonreport.Interval, bool) {
 	var lengths []int64
 	origin := int64(-1)
 	for _, r := range reps {
@@ -41,7 +41,7 @@ func alignedIntervals(reps []*report.Report, start time.Time) ([]report.Interval
 		return nil, false
 	}
 	type slot struct {
-		iv    report.Interval
+		iv    jsonreport.Interval
 		hists map[string]*hdrhistogram.Histogram
 		exact map[string]bool // every client's interval had the histogram
 	}
@@ -59,7 +59,7 @@ func alignedIntervals(reps []*report.Report, start time.Time) ([]report.Interval
 				k := int64(len(slots))
 				s0 := origin + k*step
 				slots = append(slots, &slot{
-					iv:    report.Interval{StartUnixMs: s0, EndUnixMs: s0, ByOp: map[string]int64{}},
+					iv:    jsonreport.Interval{StartUnixMs: s0, EndUnixMs: s0, ByOp: map[string]int64{}},
 					hists: map[string]*hdrhistogram.Histogram{}, exact: map[string]bool{},
 				})
 			}
@@ -84,7 +84,7 @@ func alignedIntervals(reps []*report.Report, start time.Time) ([]report.Interval
 			}
 		}
 	}
-	out := make([]report.Interval, len(slots))
+	out := make([]jsonreport.Interval, len(slots))
 	for i, s := range slots {
 		iv := s.iv
 		iv.StartMs = max(iv.StartUnixMs-start.UnixMilli(), 0)
@@ -94,7 +94,7 @@ func alignedIntervals(reps []*report.Report, start time.Time) ([]report.Interval
 				continue
 			}
 			if iv.Latency == nil {
-				iv.Latency = map[string]report.IntervalLatency{}
+				iv.Latency = map[string]jsonreport.IntervalLatency{}
 			}
 			iv.Latency[name] = intervalLatency(h)
 		}
@@ -103,20 +103,20 @@ func alignedIntervals(reps []*report.Report, start time.Time) ([]report.Interval
 	return out, true
 }
 
-func decodeInterval(l report.IntervalLatency) (*hdrhistogram.Histogram, error) {
+func decodeInterval(l jsonreport.IntervalLatency) (*hdrhistogram.Histogram, error) {
 	if l.Histogram == "" {
 		return nil, nil
 	}
-	return report.DecodeHistogram(l.Histogram)
+	return jsonreport.DecodeHistogram(l.Histogram)
 }
 
 // intervalLatency is one merged interval's latency, as the runner writes it.
-func intervalLatency(h *hdrhistogram.Histogram) report.IntervalLatency {
+func intervalLatency(h *hdrhistogram.Histogram) jsonreport.IntervalLatency {
 	st := measurement.StatsOf(h)
-	l := report.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
-	for _, p := range report.IntervalPercentiles {
-		l.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+	l := jsonreport.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
+	for _, p := range jsonreport.IntervalPercentiles {
+		l.Percentiles[jsonreport.PercentileKey(p)] = st.Percentile(p)
 	}
-	l.Histogram, _ = report.EncodeHistogram(h)
+	l.Histogram, _ = jsonreport.EncodeHistogram(h)
 	return l
 }

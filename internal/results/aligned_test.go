@@ -7,18 +7,18 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // ticked builds a client's report whose intervals tick every second from
 // t0+offset, each with its READ histogram; hists are those histograms.
-func ticked(t *testing.T, seed uint64, offset time.Duration, secs int) (*report.Report, []*hdrhistogram.Histogram) {
+func ticked(t *testing.T, seed uint64, offset time.Duration, secs int) (*jsonreport.Report, []*hdrhistogram.Histogram) {
 	t.Helper()
 	g := lcg(seed)
 	total := hdrhistogram.New(1, 3_600_000_000, 3)
 	start := t0.Add(offset)
-	r := &report.Report{
-		Format: report.Format, Version: report.Version, Tool: "ycsb-go", Binding: "basic", Phase: "run",
+	r := &jsonreport.Report{
+		Format: jsonreport.Format, Version: jsonreport.Version, Tool: "ycsb-go", Binding: "basic", Phase: "run",
 		MeasurementType: "hdrhistogram", Clients: 1,
 		Settings: map[string]string{"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000"},
 		Start:    start, End: start.Add(time.Duration(secs) * time.Second), RunTimeMs: int64(secs) * 1000,
@@ -32,24 +32,24 @@ func ticked(t *testing.T, seed uint64, offset time.Duration, secs int) (*report.
 			h.RecordValue(v)
 			total.RecordValue(v)
 		}
-		enc, err := report.EncodeHistogram(h)
+		enc, err := jsonreport.EncodeHistogram(h)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := measurement.StatsOf(h)
-		r.Intervals = append(r.Intervals, report.Interval{
+		r.Intervals = append(r.Intervals, jsonreport.Interval{
 			StartMs: int64(s) * 1000, EndMs: int64(s+1) * 1000,
 			StartUnixMs: start.UnixMilli() + int64(s)*1000, EndUnixMs: start.UnixMilli() + int64(s+1)*1000,
 			Ops: int64(n), ByOp: map[string]int64{"READ": int64(n)},
-			Latency: map[string]report.IntervalLatency{"READ": {Count: st.Count, Histogram: enc}},
+			Latency: map[string]jsonreport.IntervalLatency{"READ": {Count: st.Count, Histogram: enc}},
 		})
 		hists = append(hists, h)
 	}
-	enc, _ := report.EncodeHistogram(total)
+	enc, _ := jsonreport.EncodeHistogram(total)
 	r.Operations = total.TotalCount()
 	r.Throughput = float64(r.Operations) / float64(secs)
-	r.Measurements = []report.Measurement{{Name: "READ", Operation: "READ", Count: total.TotalCount(), Histogram: enc,
-		Returns: []report.Return{{Status: "OK", Count: total.TotalCount()}}}}
+	r.Measurements = []jsonreport.Measurement{{Name: "READ", Operation: "READ", Count: total.TotalCount(), Histogram: enc,
+		Returns: []jsonreport.Return{{Status: "OK", Count: total.TotalCount()}}}}
 	return r, hists
 }
 
@@ -58,7 +58,7 @@ func ticked(t *testing.T, seed uint64, offset time.Duration, secs int) (*report.
 // operations add up and each interval's percentiles are those of the
 // clients' merged interval histograms.
 func TestMergeAlignedIntervals(t *testing.T) {
-	var reps []*report.Report
+	var reps []*jsonreport.Report
 	var hists [][]*hdrhistogram.Histogram
 	for i, off := range []time.Duration{0, 7 * time.Millisecond, 3 * time.Millisecond} {
 		r, h := ticked(t, uint64(i+1), off, 5)
@@ -89,8 +89,8 @@ func TestMergeAlignedIntervals(t *testing.T) {
 			t.Fatalf("interval %d has no latency", k)
 		}
 		st := measurement.StatsOf(want)
-		for _, p := range report.IntervalPercentiles {
-			if got := l.Percentiles[report.PercentileKey(p)]; got != st.Percentile(p) {
+		for _, p := range jsonreport.IntervalPercentiles {
+			if got := l.Percentiles[jsonreport.PercentileKey(p)]; got != st.Percentile(p) {
 				t.Errorf("interval %d p%v = %d, want %d", k, p, got, st.Percentile(p))
 			}
 		}
@@ -109,7 +109,7 @@ func TestMergeUnalignedIntervals(t *testing.T) {
 	for i := range old.Intervals {
 		old.Intervals[i].StartUnixMs, old.Intervals[i].EndUnixMs = 0, 0 // written before absolute times
 	}
-	for _, pair := range [][]*report.Report{{a, b}, {a, old}} {
+	for _, pair := range [][]*jsonreport.Report{{a, b}, {a, old}} {
 		out, err := Merge([]string{"a.json", "b.json"}, pair)
 		if err != nil {
 			t.Fatal(err)

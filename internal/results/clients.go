@@ -10,14 +10,14 @@ import (
 
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // Named is one input report and the name merge gives it: the file, the
 // pod it came from, or file:line of its block in a log.
 type Named struct {
 	Name   string
-	Report *report.Report
+	Report *jsonreport.Report
 }
 
 // ReadReports reads the reports in data, which came from path ("-" for
@@ -25,7 +25,7 @@ type Named struct {
 // clients run with -p report.json=-, as kubectl logs prints it).
 func ReadReports(path string, data []byte) ([]Named, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		r, err := report.Read(data)
+		r, err := jsonreport.Read(data)
 		if err != nil {
 			return nil, &InputError{Path: path, Err: err}
 		}
@@ -41,7 +41,7 @@ func ReadReports(path string, data []byte) ([]Named, error) {
 	}
 	if len(blocks) == 0 {
 		if bytes.Contains(data, []byte("[OVERALL]")) {
-			return nil, inputErr(name, "%v (it looks like the reference's text output; run the clients with -p report.json=- or -p report.json=FILE)", report.ErrNotReport)
+			return nil, inputErr(name, "%v (it looks like the reference's text output; run the clients with -p report.json=- or -p report.json=FILE)", jsonreport.ErrNotReport)
 		}
 		return nil, inputErr(name, "no ycsb report in it: give JSON reports, or logs of clients run with -p report.json=-")
 	}
@@ -55,7 +55,7 @@ func ReadReports(path string, data []byte) ([]Named, error) {
 				n = n[:i]
 			}
 		}
-		r, err := report.Read(b.Doc)
+		r, err := jsonreport.Read(b.Doc)
 		if err != nil {
 			return nil, inputErr(name, "report block at line %d: %v", b.Line, err)
 		}
@@ -67,14 +67,14 @@ func ReadReports(path string, data []byte) ([]Named, error) {
 // clientIndex is the client.index a report ran with, when it is a number
 // (client.index=auto resolves it from the pod's JOB_COMPLETION_INDEX; a
 // report that recorded only "auto" has none).
-func clientIndex(r *report.Report) (int, bool) {
+func clientIndex(r *jsonreport.Report) (int, bool) {
 	i, err := strconv.Atoi(r.Settings["client.index"])
 	return i, err == nil && i >= 0
 }
 
 // clientIndexes numbers the inputs: their client.index when every input
 // has a distinct one, else their order.
-func clientIndexes(reps []*report.Report) []int {
+func clientIndexes(reps []*jsonreport.Report) []int {
 	idx := make([]int, len(reps))
 	seen := map[int]bool{}
 	for i, r := range reps {
@@ -94,7 +94,7 @@ func clientIndexes(reps []*report.Report) []int {
 // Distinct refuses the same client twice: the same report given twice,
 // or two reports of one client.index (a pod that was retried). ycsb merge
 // checks it before Merge, which itself adds up whatever it is given.
-func Distinct(paths []string, reps []*report.Report) error {
+func Distinct(paths []string, reps []*jsonreport.Report) error {
 	byIndex := map[int]int{}
 	for i, r := range reps {
 		for j := range i {
@@ -117,7 +117,7 @@ func Distinct(paths []string, reps []*report.Report) error {
 
 // sameRun reports whether a and b are one report: the same times, counts
 // and histograms.
-func sameRun(a, b *report.Report) bool {
+func sameRun(a, b *jsonreport.Report) bool {
 	if !a.Start.Equal(b.Start) || !a.End.Equal(b.End) || a.Operations != b.Operations || len(a.Measurements) != len(b.Measurements) {
 		return false
 	}
@@ -131,7 +131,7 @@ func sameRun(a, b *report.Report) bool {
 
 // failed is the count of operations r's client saw fail, by status, and
 // their total.
-func failed(r *report.Report) (string, int64) {
+func failed(r *jsonreport.Report) (string, int64) {
 	counts := map[string]int64{}
 	var order []string
 	var total int64
@@ -166,7 +166,7 @@ const minOverlap = 0.9
 // operations, a load that did not insert all its records, and fewer
 // reports than client.count. A client that failed before writing its
 // report shows only as a missing one.
-func Warnings(paths []string, reps []*report.Report) []string {
+func Warnings(paths []string, reps []*jsonreport.Report) []string {
 	if len(reps) == 0 {
 		return nil
 	}
@@ -217,7 +217,7 @@ func Warnings(paths []string, reps []*report.Report) []string {
 }
 
 // missing names the client indexes absent from reps, when they are known.
-func missing(reps []*report.Report, n int) string {
+func missing(reps []*jsonreport.Report, n int) string {
 	have := map[int]bool{}
 	for _, r := range reps {
 		i, ok := clientIndex(r)
@@ -242,8 +242,8 @@ func missing(reps []*report.Report, n int) string {
 // the records it was to insert: with client.count, insertcount (or
 // recordcount less insertstart) is the whole load's, split between the
 // clients; without, each client's own.
-func loadCounts(reps []*report.Report) (done, want int64, ok bool) {
-	target := func(r *report.Report) (int64, bool) {
+func loadCounts(reps []*jsonreport.Report) (done, want int64, ok bool) {
+	target := func(r *jsonreport.Report) (int64, bool) {
 		if v, err := strconv.ParseInt(r.Settings["insertcount"], 10, 64); err == nil {
 			return v, true
 		}
@@ -285,7 +285,7 @@ func secs(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f',
 // reference's sections so that a parser of its format is not disturbed:
 // each client's own run time, throughput and operations, when it started
 // relative to the merged run, and its failed operations.
-func clientRows(out *report.Report, reps []*report.Report) []export.Row {
+func clientRows(out *jsonreport.Report, reps []*jsonreport.Report) []export.Row {
 	idx := clientIndexes(reps)
 	order := make([]int, len(reps))
 	for i := range order {
@@ -311,11 +311,11 @@ func clientRows(out *report.Report, reps []*report.Report) []export.Row {
 // Aligned returns a copy of r as if it had started at start: its
 // intervals shift by the time between, so that the clients' lines and the
 // merged total share one time axis on the HTML report.
-func Aligned(r *report.Report, start time.Time) *report.Report {
+func Aligned(r *jsonreport.Report, start time.Time) *jsonreport.Report {
 	c := *r
 	off := r.Start.Sub(start).Milliseconds()
 	c.Start = start
-	c.Intervals = make([]report.Interval, len(r.Intervals))
+	c.Intervals = make([]jsonreport.Interval, len(r.Intervals))
 	for i, iv := range r.Intervals {
 		iv.StartMs += off
 		iv.EndMs += off
@@ -326,7 +326,7 @@ func Aligned(r *report.Report, start time.Time) *report.Report {
 
 // ClientNames names the inputs for the HTML report: "client <i>", and the
 // source when it says more than the index.
-func ClientNames(paths []string, reps []*report.Report) []string {
+func ClientNames(paths []string, reps []*jsonreport.Report) []string {
 	idx := clientIndexes(reps)
 	out := make([]string, len(reps))
 	for i := range reps {

@@ -10,11 +10,11 @@ import (
 
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // indexed is fake with the client.count and client.index settings.
-func indexed(t *testing.T, i, n int, offset time.Duration, secs int) *report.Report {
+func indexed(t *testing.T, i, n int, offset time.Duration, secs int) *jsonreport.Report {
 	r := fake(t, uint64(i+1), offset, secs, 200, 500)
 	r.Settings["client.count"] = strconv.Itoa(n)
 	r.Settings["client.index"] = strconv.Itoa(i)
@@ -22,24 +22,24 @@ func indexed(t *testing.T, i, n int, offset time.Duration, secs int) *report.Rep
 }
 
 func TestWarnings(t *testing.T) {
-	clean := func(r *report.Report) *report.Report {
-		r.Measurements[0].Returns = []report.Return{{Status: "OK", Count: r.Operations}}
+	clean := func(r *jsonreport.Report) *jsonreport.Report {
+		r.Measurements[0].Returns = []jsonreport.Return{{Status: "OK", Count: r.Operations}}
 		return r
 	}
 	tests := []struct {
 		name string
-		reps []*report.Report
+		reps []*jsonreport.Report
 		want []string // one per warning, in order
 	}{
-		{"together", []*report.Report{clean(indexed(t, 0, 2, 0, 10)), clean(indexed(t, 1, 2, 200*time.Millisecond, 10))}, nil},
-		{"poor overlap", []*report.Report{clean(indexed(t, 0, 2, 0, 10)), clean(indexed(t, 1, 2, 4*time.Second, 10))},
+		{"together", []*jsonreport.Report{clean(indexed(t, 0, 2, 0, 10)), clean(indexed(t, 1, 2, 200*time.Millisecond, 10))}, nil},
+		{"poor overlap", []*jsonreport.Report{clean(indexed(t, 0, 2, 0, 10)), clean(indexed(t, 1, 2, 4*time.Second, 10))},
 			[]string{"the clients ran together for 6.0 s of 14.0 s (43%)"}},
-		{"failures", []*report.Report{indexed(t, 0, 2, 0, 10), clean(indexed(t, 1, 2, 0, 10))},
+		{"failures", []*jsonreport.Report{indexed(t, 0, 2, 0, 10), clean(indexed(t, 1, 2, 0, 10))},
 			[]string{"client 0 (a): 3 operations failed (Return=ERROR 3)"}},
-		{"missing client", []*report.Report{clean(indexed(t, 0, 3, 0, 10)), clean(indexed(t, 2, 3, 0, 10))},
+		{"missing client", []*jsonreport.Report{clean(indexed(t, 0, 3, 0, 10)), clean(indexed(t, 2, 3, 0, 10))},
 			[]string{"2 of client.count=3 clients' reports (client.index 1 absent)"}},
-		{"load incomplete, split", func() []*report.Report {
-			var rs []*report.Report
+		{"load incomplete, split", func() []*jsonreport.Report {
+			var rs []*jsonreport.Report
 			for i := range 2 {
 				r := clean(indexed(t, i, 2, 0, 5))
 				r.Phase = "load"
@@ -49,8 +49,8 @@ func TestWarnings(t *testing.T) {
 			}
 			return rs
 		}(), []string{"load incomplete: 2"}},
-		{"load complete, own ranges", func() []*report.Report {
-			var rs []*report.Report
+		{"load complete, own ranges", func() []*jsonreport.Report {
+			var rs []*jsonreport.Report
 			for i := range 2 {
 				r := clean(fake(t, uint64(i+1), 0, 5, 200, 500))
 				r.Phase = "load"
@@ -82,11 +82,11 @@ func TestDistinct(t *testing.T) {
 	retried.Operations++ // another run of client 1
 	for _, tt := range []struct {
 		name string
-		reps []*report.Report
+		reps []*jsonreport.Report
 		want string
 	}{
-		{"same report", []*report.Report{a, b, a}, "c.json: the same report as a.json"},
-		{"same index", []*report.Report{a, b, retried}, "c.json: client.index=1, as b.json: two reports of one client"},
+		{"same report", []*jsonreport.Report{a, b, a}, "c.json: the same report as a.json"},
+		{"same index", []*jsonreport.Report{a, b, retried}, "c.json: client.index=1, as b.json: two reports of one client"},
 	} {
 		err := Distinct([]string{"a.json", "b.json", "c.json"}, tt.reps)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -105,7 +105,7 @@ func TestMergeFromLogs(t *testing.T) {
 	var log bytes.Buffer
 	for _, i := range []int{2, 0, 1} {
 		var doc, block bytes.Buffer
-		if err := report.Write(&doc, indexed(t, i, 3, time.Duration(i)*100*time.Millisecond, 5)); err != nil {
+		if err := jsonreport.Write(&doc, indexed(t, i, 3, time.Duration(i)*100*time.Millisecond, 5)); err != nil {
 			t.Fatal(err)
 		}
 		if err := reportblock.Write(&block, doc.Bytes()); err != nil {
@@ -128,7 +128,7 @@ func TestMergeFromLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var paths []string
-	var reps []*report.Report
+	var reps []*jsonreport.Report
 	for _, n := range named {
 		paths = append(paths, n.Name)
 		reps = append(reps, n.Report)
@@ -157,7 +157,7 @@ func TestMergeFromLogs(t *testing.T) {
 
 func TestReadReportsBadInput(t *testing.T) {
 	var doc bytes.Buffer
-	report.Write(&doc, fake(t, 1, 0, 2, 10, 10))
+	jsonreport.Write(&doc, fake(t, 1, 0, 2, 10, 10))
 	bad := bytes.Replace(doc.Bytes(), []byte(`"format": "ycsb-go-report"`), []byte(`"format": "other"`), 1)
 	var block bytes.Buffer
 	reportblock.Write(&block, bad)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // Alpha is the significance level of ycsb compare.
@@ -33,7 +33,7 @@ func (t Test) Significant() bool { return t.OK && t.P < Alpha }
 // rates returns ops/sec per interval for op ("" is all operations),
 // leaving out intervals shorter than half the median (the final partial
 // interval), which would only add noise.
-func rates(r *report.Report, op string) []float64 {
+func rates(r *jsonreport.Report, op string) []float64 {
 	var lens []int64
 	for _, iv := range r.Intervals {
 		lens = append(lens, iv.EndMs-iv.StartMs)
@@ -176,7 +176,7 @@ func betaCF(a, b, x float64) float64 {
 }
 
 // Compare writes the side-by-side comparison of a and b.
-func Compare(w io.Writer, nameA, nameB string, a, b *report.Report) error {
+func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, "A: %s (%s)\n", nameA, describe(a))
 	fmt.Fprintf(&out, "B: %s (%s)\n", nameB, describe(b))
@@ -212,7 +212,7 @@ func Compare(w io.Writer, nameA, nameB string, a, b *report.Report) error {
 		row("Operations", float64(ma.Count), float64(mb.Count), "")
 		row("AverageLatency(us)", ma.MeanUs, mb.MeanUs, "")
 		for _, p := range []float64{50, 95, 99, 99.9} {
-			k := report.PercentileKey(p)
+			k := jsonreport.PercentileKey(p)
 			row(k+"(us)", float64(ma.Percentiles[k]), float64(mb.Percentiles[k]), "")
 		}
 		row("MaxLatency(us)", float64(ma.MaxUs), float64(mb.MaxUs), "")
@@ -234,7 +234,7 @@ func Compare(w io.Writer, nameA, nameB string, a, b *report.Report) error {
 	return err
 }
 
-func describe(r *report.Report) string {
+func describe(r *jsonreport.Report) string {
 	s := fmt.Sprintf("%s, %s phase, %d client", r.Binding, r.Phase, r.Clients)
 	if r.Clients != 1 {
 		s += "s"
@@ -245,16 +245,16 @@ func describe(r *report.Report) string {
 	return s
 }
 
-func seconds(r *report.Report) float64 {
+func seconds(r *jsonreport.Report) float64 {
 	if r.RunTimeMs <= 0 {
 		return math.NaN()
 	}
 	return float64(r.RunTimeMs) / 1000
 }
 
-func measurementNames(a, b *report.Report) []string {
+func measurementNames(a, b *jsonreport.Report) []string {
 	var names []string
-	for _, r := range []*report.Report{a, b} {
+	for _, r := range []*jsonreport.Report{a, b} {
 		for _, m := range r.Measurements {
 			if !slices.Contains(names, m.Name) {
 				names = append(names, m.Name)

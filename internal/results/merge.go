@@ -20,7 +20,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // InputError is a file that cannot be used: it is reported in one line and
@@ -38,12 +38,12 @@ func inputErr(path string, format string, args ...any) error {
 }
 
 // ReadReport reads and checks one JSON report.
-func ReadReport(path string) (*report.Report, error) {
+func ReadReport(path string) (*jsonreport.Report, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
 	}
-	r, err := report.Read(data)
+	r, err := jsonreport.Read(data)
 	if err != nil {
 		return nil, &InputError{Path: path, Err: err}
 	}
@@ -63,7 +63,7 @@ var workloadKeys = []string{
 
 // sameExperiment returns an error naming the first difference between two
 // reports that must not be merged.
-func sameExperiment(a, b *report.Report) error {
+func sameExperiment(a, b *jsonreport.Report) error {
 	if a.Binding != b.Binding {
 		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", b.Binding, a.Binding)
 	}
@@ -87,7 +87,7 @@ func sameExperiment(a, b *report.Report) error {
 // window. The text rows end with a [CLIENT-<i>] section per input. See
 // Distinct for inputs that are one client twice, and Warnings for what
 // makes a merge doubtful.
-func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
+func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
 	if len(reps) == 0 {
 		return nil, errors.New("nothing to merge")
 	}
@@ -97,9 +97,9 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 			return nil, &InputError{Path: paths[i+1], Err: err}
 		}
 	}
-	out := &report.Report{
-		Format:          report.Format,
-		Version:         report.Version,
+	out := &jsonreport.Report{
+		Format:          jsonreport.Format,
+		Version:         jsonreport.Version,
 		Tool:            first.Tool,
 		Binding:         first.Binding,
 		Phase:           first.Phase,
@@ -155,12 +155,12 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 	// Measurements, in the order they first appear.
 	hists := map[string]*hdrhistogram.Histogram{}
 	var order []string
-	meta := map[string]*report.Measurement{}
+	meta := map[string]*jsonreport.Measurement{}
 	for i, r := range reps {
 		for _, m := range r.Measurements {
 			agg := meta[m.Name]
 			if agg == nil {
-				agg = &report.Measurement{Name: m.Name, Operation: m.Operation, Intended: m.Intended}
+				agg = &jsonreport.Measurement{Name: m.Name, Operation: m.Operation, Intended: m.Intended}
 				meta[m.Name] = agg
 				order = append(order, m.Name)
 			}
@@ -168,7 +168,7 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 				if _, ok := db.ParseStatus(rc.Status); !ok {
 					return nil, inputErr(paths[i], "measurement %s: unknown status %s", m.Name, rc.Status)
 				}
-				j := slices.IndexFunc(agg.Returns, func(x report.Return) bool { return x.Status == rc.Status })
+				j := slices.IndexFunc(agg.Returns, func(x jsonreport.Return) bool { return x.Status == rc.Status })
 				if j < 0 {
 					agg.Returns = append(agg.Returns, rc)
 				} else {
@@ -178,7 +178,7 @@ func Merge(paths []string, reps []*report.Report) (*report.Report, error) {
 			if m.Histogram == "" {
 				continue
 			}
-			h, err := report.DecodeHistogram(m.Histogram)
+			h, err := jsonreport.DecodeHistogram(m.Histogram)
 			if err != nil {
 				return nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
 			}
@@ -217,7 +217,7 @@ func addHist(hists map[string]*hdrhistogram.Histogram, name string, h *hdrhistog
 }
 
 // fill sets m's figures from h.
-func fill(m *report.Measurement, h *hdrhistogram.Histogram, percentiles []float64) error {
+func fill(m *jsonreport.Measurement, h *hdrhistogram.Histogram, percentiles []float64) error {
 	if h == nil || h.TotalCount() == 0 {
 		m.MinUs, m.MaxUs = 0, 0
 		return nil
@@ -226,9 +226,9 @@ func fill(m *report.Measurement, h *hdrhistogram.Histogram, percentiles []float6
 	m.Count, m.MeanUs, m.MinUs, m.MaxUs = st.Count, st.Mean, st.Min, st.Max
 	m.Percentiles = map[string]int64{}
 	for _, p := range append([]float64{50, 90, 95, 99, 99.9, 99.99, 100}, percentiles...) {
-		m.Percentiles[report.PercentileKey(p)] = st.Percentile(p)
+		m.Percentiles[jsonreport.PercentileKey(p)] = st.Percentile(p)
 	}
-	enc, err := report.EncodeHistogram(h)
+	enc, err := jsonreport.EncodeHistogram(h)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", m.Name, err)
 	}
@@ -238,7 +238,7 @@ func fill(m *report.Measurement, h *hdrhistogram.Histogram, percentiles []float6
 
 // opsWithin estimates r's operations between from and to from its
 // intervals, assuming a constant rate within each interval.
-func opsWithin(r *report.Report, from, to time.Time) float64 {
+func opsWithin(r *jsonreport.Report, from, to time.Time) float64 {
 	if len(r.Intervals) == 0 {
 		// No samples: spread the total evenly over the run.
 		return float64(r.Operations) * overlap(r.Start, r.End, from, to)
@@ -276,12 +276,12 @@ func overlap(s, e, from, to time.Time) float64 {
 // mergeIntervals sums the clients' intervals on a common one-second grid
 // from start (assuming a constant rate within each interval), so that a
 // merged report can itself be compared.
-func mergeIntervals(reps []*report.Report, start time.Time) []report.Interval {
-	var out []report.Interval
-	bucket := func(b int) *report.Interval {
+func mergeIntervals(reps []*jsonreport.Report, start time.Time) []jsonreport.Interval {
+	var out []jsonreport.Interval
+	bucket := func(b int) *jsonreport.Interval {
 		for len(out) <= b {
 			k := int64(len(out))
-			out = append(out, report.Interval{StartMs: k * 1000, EndMs: (k + 1) * 1000, ByOp: map[string]int64{}})
+			out = append(out, jsonreport.Interval{StartMs: k * 1000, EndMs: (k + 1) * 1000, ByOp: map[string]int64{}})
 		}
 		return &out[b]
 	}
@@ -310,7 +310,7 @@ func mergeIntervals(reps []*report.Report, start time.Time) []report.Interval {
 
 // textRows renders the merged report as the text exporter's rows, in
 // hdrhistogram form; hists are the merged histograms by measurement name.
-func textRows(r *report.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
+func textRows(r *jsonreport.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
 	rows := []export.Row{
 		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(r.RunTimeMs)},
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(r.Throughput)},
@@ -321,7 +321,7 @@ func textRows(r *report.Report, hists map[string]*hdrhistogram.Histogram) []expo
 }
 
 // appendSections appends a section per measurement of r.
-func appendSections(rows []export.Row, r *report.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
+func appendSections(rows []export.Row, r *jsonreport.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
 	for _, m := range r.Measurements {
 		st := measurement.StatsOf(hists[m.Name])
 		rows = measurement.AppendHdrSection(rows, m.Name, &st, r.Percentiles, statusCounts(m.Returns))
@@ -331,7 +331,7 @@ func appendSections(rows []export.Row, r *report.Report, hists map[string]*hdrhi
 
 // statusCounts returns a report's Return counts in the reference's order.
 // Merge has checked that every status is known.
-func statusCounts(rs []report.Return) []measurement.StatusCount {
+func statusCounts(rs []jsonreport.Return) []measurement.StatusCount {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -396,8 +396,8 @@ func ReadHdrLog(path string) (*HdrLog, error) {
 
 // MergeHdrLogs merges logs by measurement name into a report that has
 // measurements only (the logs carry no run times or return codes).
-func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*report.Report, error) {
-	out := &report.Report{Format: report.Format, Version: report.Version, MeasurementType: string(measurement.HdrHistogram), Percentiles: percentiles}
+func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*jsonreport.Report, error) {
+	out := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, MeasurementType: string(measurement.HdrHistogram), Percentiles: percentiles}
 	hists := map[string]*hdrhistogram.Histogram{}
 	var order []string
 	for i, l := range logs {
@@ -411,7 +411,7 @@ func MergeHdrLogs(paths []string, logs []*HdrLog, percentiles []float64) (*repor
 	}
 	out.Clients = len(logs)
 	for _, name := range order {
-		m := report.Measurement{Name: name, Operation: strings.TrimPrefix(name, "Intended-"), Intended: strings.HasPrefix(name, "Intended-")}
+		m := jsonreport.Measurement{Name: name, Operation: strings.TrimPrefix(name, "Intended-"), Intended: strings.HasPrefix(name, "Intended-")}
 		if err := fill(&m, hists[name], percentiles); err != nil {
 			return nil, err
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -27,12 +27,12 @@ func (l *lcg) next() float64 {
 
 // fake builds a report of a client that ran from t0+offset for secs
 // seconds at about rate ops/sec, with READ latencies around meanUs.
-func fake(t *testing.T, seed uint64, offset time.Duration, secs int, rate, meanUs float64) *report.Report {
+func fake(t *testing.T, seed uint64, offset time.Duration, secs int, rate, meanUs float64) *jsonreport.Report {
 	t.Helper()
 	g := lcg(seed)
 	h := hdrhistogram.New(1, 3_600_000_000, 3)
-	r := &report.Report{
-		Format: report.Format, Version: report.Version, Tool: "ycsb-go", Binding: "basic", Phase: "run",
+	r := &jsonreport.Report{
+		Format: jsonreport.Format, Version: jsonreport.Version, Tool: "ycsb-go", Binding: "basic", Phase: "run",
 		MeasurementType: "hdrhistogram", Percentiles: []float64{50, 95, 99}, Clients: 1,
 		Settings: map[string]string{"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000", "readproportion": "1"},
 		Start:    t0.Add(offset), End: t0.Add(offset + time.Duration(secs)*time.Second),
@@ -43,26 +43,26 @@ func fake(t *testing.T, seed uint64, offset time.Duration, secs int, rate, meanU
 		for j := int64(0); j < n; j++ {
 			h.RecordValue(int64(meanUs * 2 * g.next()))
 		}
-		r.Intervals = append(r.Intervals, report.Interval{StartMs: int64(i) * 1000, EndMs: int64(i+1) * 1000, Ops: n, ByOp: map[string]int64{"READ": n}})
+		r.Intervals = append(r.Intervals, jsonreport.Interval{StartMs: int64(i) * 1000, EndMs: int64(i+1) * 1000, Ops: n, ByOp: map[string]int64{"READ": n}})
 		r.Operations += n
 	}
 	r.Throughput = float64(r.Operations) / float64(secs)
-	m := report.Measurement{Name: "READ", Operation: "READ", Returns: []report.Return{{Status: "OK", Count: r.Operations - 3}, {Status: "ERROR", Count: 3}}}
+	m := jsonreport.Measurement{Name: "READ", Operation: "READ", Returns: []jsonreport.Return{{Status: "OK", Count: r.Operations - 3}, {Status: "ERROR", Count: 3}}}
 	if err := fill(&m, h, r.Percentiles); err != nil {
 		t.Fatal(err)
 	}
-	r.Measurements = []report.Measurement{m}
+	r.Measurements = []jsonreport.Measurement{m}
 	r.Sections = textRows(r, map[string]*hdrhistogram.Histogram{"READ": h})
 	return r
 }
 
-func roundTrip(t *testing.T, r *report.Report) *report.Report {
+func roundTrip(t *testing.T, r *jsonreport.Report) *jsonreport.Report {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := report.Write(&buf, r); err != nil {
+	if err := jsonreport.Write(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	back, err := report.Read(buf.Bytes())
+	back, err := jsonreport.Read(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func roundTrip(t *testing.T, r *report.Report) *report.Report {
 }
 
 func TestMerge(t *testing.T) {
-	reps := []*report.Report{
+	reps := []*jsonreport.Report{
 		fake(t, 1, 0, 10, 1000, 800),
 		fake(t, 2, 2*time.Second, 10, 1000, 900),
 		fake(t, 3, 1*time.Second, 8, 500, 2000),
@@ -87,7 +87,7 @@ func TestMerge(t *testing.T) {
 	union := hdrhistogram.New(1, 3_600_000_000, 3)
 	for _, r := range reps {
 		ops += r.Operations
-		h, _ := report.DecodeHistogram(r.Measurements[0].Histogram)
+		h, _ := jsonreport.DecodeHistogram(r.Measurements[0].Histogram)
 		union.Merge(h)
 	}
 	if m.Operations != ops || m.Measurements[0].Count != ops {
@@ -98,7 +98,7 @@ func TestMerge(t *testing.T) {
 	}
 	// Percentiles come from the merged histogram.
 	for _, p := range []float64{50, 95, 99} {
-		if got, want := m.Measurements[0].Percentiles[report.PercentileKey(p)], union.ValueAtPercentile(p); math.Abs(float64(got-want)) > float64(want)/1000+1 {
+		if got, want := m.Measurements[0].Percentiles[jsonreport.PercentileKey(p)], union.ValueAtPercentile(p); math.Abs(float64(got-want)) > float64(want)/1000+1 {
 			t.Errorf("p%v = %d, want %d", p, got, want)
 		}
 	}
@@ -122,7 +122,7 @@ func TestMerge(t *testing.T) {
 	}
 	ycsbtest.Golden(t, filepath.Join("testdata", "merge.txt"), text.Bytes())
 	var doc bytes.Buffer
-	report.Write(&doc, m)
+	jsonreport.Write(&doc, m)
 	ycsbtest.Golden(t, filepath.Join("testdata", "merge.json"), doc.Bytes())
 }
 
@@ -132,7 +132,7 @@ func TestCompare(t *testing.T) {
 	c := roundTrip(t, fake(t, 12, 0, 30, 1002, 800))
 	for _, tt := range []struct {
 		name   string
-		a, b   *report.Report
+		a, b   *jsonreport.Report
 		signif bool
 	}{
 		{"compare_faster.txt", a, b, true},
@@ -187,16 +187,16 @@ func TestEffectiveSampleSize(t *testing.T) {
 }
 
 func TestMergeRefuses(t *testing.T) {
-	base := func() *report.Report { return fake(t, 1, 0, 5, 100, 100) }
+	base := func() *jsonreport.Report { return fake(t, 1, 0, 5, 100, 100) }
 	tests := []struct {
 		name   string
-		change func(r *report.Report)
+		change func(r *jsonreport.Report)
 		want   string
 	}{
-		{"binding", func(r *report.Report) { r.Binding = "pebble" }, "different bindings"},
-		{"phase", func(r *report.Report) { r.Phase = "load" }, "load phase"},
-		{"workload", func(r *report.Report) { r.Settings["readproportion"] = "0.5" }, "readproportion"},
-		{"disjoint", func(r *report.Report) {
+		{"binding", func(r *jsonreport.Report) { r.Binding = "pebble" }, "different bindings"},
+		{"phase", func(r *jsonreport.Report) { r.Phase = "load" }, "load phase"},
+		{"workload", func(r *jsonreport.Report) { r.Settings["readproportion"] = "0.5" }, "readproportion"},
+		{"disjoint", func(r *jsonreport.Report) {
 			r.Start = r.Start.Add(time.Hour)
 			r.End = r.End.Add(time.Hour)
 		}, "do not overlap"},
@@ -205,7 +205,7 @@ func TestMergeRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := base()
 			tt.change(b)
-			_, err := Merge([]string{"a.json", "b.json"}, []*report.Report{base(), b})
+			_, err := Merge([]string{"a.json", "b.json"}, []*jsonreport.Report{base(), b})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Merge = %v, want an error about %q", err, tt.want)
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/report"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -49,7 +49,7 @@ func TestSectionsGolden(t *testing.T) {
 	all.Tick()
 	runRows := all.Total().Rows(cfg)
 
-	var reps []*report.Report
+	var reps []*jsonreport.Report
 	for _, c := range halves {
 		c.Tick()
 		reps = append(reps, roundTrip(t, clientReport(t, c.Total(), cfg)))
@@ -95,17 +95,17 @@ func TestSectionsGolden(t *testing.T) {
 }
 
 // clientReport is the JSON report of one client as far as Merge reads it.
-func clientReport(t *testing.T, snap *measurement.Snapshot, cfg *measurement.Config) *report.Report {
+func clientReport(t *testing.T, snap *measurement.Snapshot, cfg *measurement.Config) *jsonreport.Report {
 	t.Helper()
-	r := &report.Report{
-		Format: report.Format, Version: report.Version, Binding: "basic", Phase: "run",
+	r := &jsonreport.Report{
+		Format: jsonreport.Format, Version: jsonreport.Version, Binding: "basic", Phase: "run",
 		MeasurementType: string(cfg.Type), Percentiles: cfg.Percentiles, Clients: 1,
 		Start: t0, End: t0.Add(600 * 1e6), RunTimeMs: 600, Operations: snap.Ops(),
 	}
 	for _, m := range snap.Measurements {
-		jm := report.Measurement{Name: m.Name, Operation: m.Op.String(), Intended: m.Intended}
+		jm := jsonreport.Measurement{Name: m.Name, Operation: m.Op.String(), Intended: m.Intended}
 		for _, rc := range m.Returns {
-			jm.Returns = append(jm.Returns, report.Return{Status: rc.Status.String(), Count: rc.Count})
+			jm.Returns = append(jm.Returns, jsonreport.Return{Status: rc.Status.String(), Count: rc.Count})
 		}
 		// The order in the report is not the one printed: merge sorts.
 		slices.Reverse(jm.Returns)
@@ -130,8 +130,8 @@ func writeText(t *testing.T, rows []export.Row) []byte {
 // know has no place in the reference's order, so the report is refused.
 func TestMergeUnknownStatus(t *testing.T) {
 	r := fake(t, 1, 0, 2, 100, 800)
-	r.Measurements[0].Returns = append(r.Measurements[0].Returns, report.Return{Status: "MAYBE", Count: 1})
-	_, err := Merge([]string{"a.json"}, []*report.Report{r})
+	r.Measurements[0].Returns = append(r.Measurements[0].Returns, jsonreport.Return{Status: "MAYBE", Count: 1})
+	_, err := Merge([]string{"a.json"}, []*jsonreport.Report{r})
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Path != "a.json" || !strings.Contains(err.Error(), "MAYBE") {
 		t.Errorf("Merge = %v, want an input error naming a.json and the status", err)

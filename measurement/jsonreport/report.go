@@ -1,10 +1,10 @@
-// Package report is the JSON report of one run (or of several merged runs):
+// Package jsonreport is the JSON report of one run (or of several merged runs):
 // a complete, self-describing record that ycsb merge, ycsb compare and
 // other tools read. Unlike the reference's exporters it is one valid JSON
 // document, and it keeps each measurement's full HdrHistogram (in the
 // standard compressed, base64 form), so that runs can be combined without
 // averaging percentiles.
-package report
+package jsonreport
 
 import (
 	"bytes"
