@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -124,5 +125,35 @@ func TestMergeUnalignedIntervals(t *testing.T) {
 		if d := ops - pair[0].Operations - pair[1].Operations; d < -10 || d > 10 {
 			t.Errorf("intervals add up to %d operations, want %d", ops, pair[0].Operations+pair[1].Operations)
 		}
+	}
+}
+
+// A merged report keeps every client's seed, in the order of the reports,
+// and a merge of merged reports keeps them all.
+func TestMergeKeepsClientSeeds(t *testing.T) {
+	var reps []*jsonreport.Report
+	for i, seed := range []uint64{11, 1<<63 + 5} {
+		r, _ := ticked(t, uint64(i+1), 0, 3)
+		r.Seed = seed
+		reps = append(reps, r)
+	}
+	out, err := Merge([]string{"a.json", "b.json"}, reps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(out.ClientSeeds); got != "[11 9223372036854775813]" {
+		t.Errorf("merged seeds %s, want both clients' in order", got)
+	}
+	if out.Seed != 0 {
+		t.Errorf("a merged report has no seed of its own, got %d", out.Seed)
+	}
+	third, _ := ticked(t, 3, 0, 3)
+	third.Seed = 7
+	again, err := Merge([]string{"ab.json", "c.json"}, []*jsonreport.Report{out, third})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(again.ClientSeeds); got != "[11 9223372036854775813 7]" {
+		t.Errorf("seeds after merging a merge %s", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,6 +120,10 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	for _, r := range reps {
 		out.Clients += r.Clients
 		out.Sources = append(out.Sources, r.Sources...)
+		out.ClientSeeds = append(out.ClientSeeds, r.ClientSeeds...)
+		if r.Seed != 0 {
+			out.ClientSeeds = append(out.ClientSeeds, strconv.FormatUint(r.Seed, 10))
+		}
 		out.Operations += r.Operations
 		if r.Start.Before(out.Start) {
 			out.Start = r.Start

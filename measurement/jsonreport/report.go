@@ -56,6 +56,10 @@ type Report struct {
 	// Seed is the base of the workers' random seeds (worker i's adds i
 	// times a constant); absent in merged reports.
 	Seed uint64 `json:"seed,string,omitempty"`
+	// ClientSeeds are the merged clients' seeds, in the order of their
+	// reports (decimal strings: a seed needs all 64 bits); only in merged
+	// reports, so that a run can be repeated client by client.
+	ClientSeeds []string `json:"client_seeds,omitempty"`
 	// StartTime is the starttime the client waited for before starting.
 	StartTime *time.Time `json:"starttime,omitempty"`
 
