@@ -124,4 +124,25 @@ func TestFrozenServer(t *testing.T) {
 			t.Errorf("the run ended %v after SIGINT, want under 8 s\nstdout:\n%s\nstderr:\n%s", after, out, stderr)
 		}
 	})
+
+	t.Run("open", func(t *testing.T) {
+		// A server frozen before the run: the binding's start-up check
+		// (connect, version, table) is bounded by db.timeout too, and the
+		// run ends with one line and exit code 2.
+		thaw := srv.Freeze()
+		defer thaw()
+		var out, errOut bytes.Buffer
+		cmd := exec.Command(bin, append([]string{"run", "jdbc"}, append(common, "-p", "db.timeout=2", "-p", "operationcount=10")...)...)
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		start := time.Now()
+		err := cmd.Run()
+		took := time.Since(start)
+		t.Logf("the start-up check gave up after %v with db.timeout=2", took.Round(100*time.Millisecond))
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("exit %v, want 2\nstderr:\n%s", err, errOut.String())
+		}
+		if took > 8*time.Second {
+			t.Errorf("the start-up check took %v with db.timeout=2, want under 8 s\nstderr:\n%s", took, errOut.String())
+		}
+	})
 }

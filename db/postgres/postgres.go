@@ -241,8 +241,13 @@ type dialectName string
 // missing table stop the run before it starts.
 func (pd *pgDB) check(ctx context.Context, p *props.Properties) error {
 	name := pd.cfg.name
+	// Each shard's check gets 15 s, or db.timeout when that is shorter.
+	limit := 15 * time.Second
+	if t := pd.cfg.timeout; t > 0 && t < limit {
+		limit = t
+	}
 	for i, sh := range pd.shards {
-		cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		cctx, cancel := context.WithTimeout(ctx, limit)
 		err := func() error {
 			c, err := sh.pool.Acquire(cctx)
 			if err != nil {
