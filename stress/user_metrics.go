@@ -132,33 +132,5 @@ func (m *userMetrics) breakdown(f func(t *timing) string, unit string) string {
 func (m *userMetrics) summarise(w io.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	h := m.sumTotal
-	rate := func(f func(t *timing) float64) func(t *timing) string {
-		return func(t *timing) string { return jf(f(t), 0, true) }
-	}
-	lat := func(f func(t *timing) float64) func(t *timing) string {
-		return func(t *timing) string { return jf(f(t), 1, true) }
-	}
-	p := func(q float64) func(t *timing) float64 { return func(t *timing) float64 { return t.pctMs(q) } }
-	fmt.Fprint(w, "\n\n")
-	fmt.Fprintln(w, "Results:")
-	fmt.Fprintf(w, "Op rate                   : %8s op/s  %s\n", jf(h.opRate(), 0, true), m.breakdown(rate((*timing).opRate), "op/s"))
-	fmt.Fprintf(w, "Partition rate            : %8s pk/s  %s\n", jf(h.pkRate(), 0, true), m.breakdown(rate((*timing).pkRate), "pk/s"))
-	fmt.Fprintf(w, "Row rate                  : %8s row/s %s\n", jf(h.rowRate(), 0, true), m.breakdown(rate((*timing).rowRate), "row/s"))
-	fmt.Fprintf(w, "Latency mean              : %6s ms %s\n", jf(h.meanMs(), 1, false), m.breakdown(lat((*timing).meanMs), "ms"))
-	fmt.Fprintf(w, "Latency median            : %6s ms %s\n", jf(h.pctMs(50), 1, false), m.breakdown(lat(p(50)), "ms"))
-	fmt.Fprintf(w, "Latency 95th percentile   : %6s ms %s\n", jf(h.pctMs(95), 1, false), m.breakdown(lat(p(95)), "ms"))
-	fmt.Fprintf(w, "Latency 99th percentile   : %6s ms %s\n", jf(h.pctMs(99), 1, false), m.breakdown(lat(p(99)), "ms"))
-	fmt.Fprintf(w, "Latency 99.9th percentile : %6s ms %s\n", jf(h.pctMs(99.9), 1, false), m.breakdown(lat(p(99.9)), "ms"))
-	fmt.Fprintf(w, "Latency max               : %6s ms %s\n", jf(h.maxMs(), 1, false), m.breakdown(lat((*timing).maxMs), "ms"))
-	fmt.Fprintf(w, "Total partitions          : %10s %s\n", jd(h.partitions, true), m.breakdown(func(t *timing) string { return jd(t.partitions, true) }, ""))
-	fmt.Fprintf(w, "Total errors              : %10s %s\n", jd(h.errors, true), m.breakdown(func(t *timing) string { return jd(t.errors, true) }, ""))
-	g := m.totalGC
-	fmt.Fprintf(w, "Total GC count            : %s\n", jf(g.count, 0, true))
-	fmt.Fprintf(w, "Total GC memory           : %s\n", prettyMemory(int64(g.bytes)))
-	fmt.Fprintf(w, "Total GC time             : %6s seconds\n", jf(g.sumMs/1000, 1, true))
-	fmt.Fprintf(w, "Avg GC time               : %6s ms\n", jf(g.sumMs/g.count, 1, true))
-	fmt.Fprintf(w, "StdDev GC time            : %6s ms\n", jf(g.sdvMs(), 1, true))
-	fmt.Fprintf(w, "Total operation time      : %s\n", hhmmss(h.runTime()))
-	fmt.Fprintln(w)
+	writeResults(w, m.sumTotal, m.totalGC, m.breakdown)
 }

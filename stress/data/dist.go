@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"regexp"
 	"sort"
-	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/goycsb/ycsb/stress/settings"
@@ -76,47 +73,6 @@ func (d *Dist) Scale() float64  { return d.scale }
 func (d *Dist) Quantas() int    { return max(len(d.bounds)-1, 0) }
 func (d *Dist) MinValue() int64 { return d.InverseCumProb(0) }
 func (d *Dist) MaxValue() int64 { return d.InverseCumProb(1) }
-
-var (
-	rangeSep = regexp.MustCompile(`\.\.+`)
-)
-
-// ParseLong reads a count as the original does: an optional k, m or b
-// suffix (any case) multiplies by 10^3, 10^6 or 10^9.
-func ParseLong(s string) (int64, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	mult := int64(1)
-	if s != "" {
-		switch s[len(s)-1] {
-		case 'b':
-			mult = 1e9
-		case 'm':
-			mult = 1e6
-		case 'k':
-			mult = 1e3
-		}
-		if mult != 1 {
-			s = s[:len(s)-1]
-		}
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	return v * mult, nil
-}
-
-func parseRange(s string) (lo, hi int64, err error) {
-	b := rangeSep.Split(s, -1)
-	if len(b) < 2 {
-		return 0, 0, fmt.Errorf("no range in %q", s)
-	}
-	if lo, err = ParseLong(b[0]); err != nil {
-		return 0, 0, err
-	}
-	hi, err = ParseLong(b[1])
-	return lo, hi, err
-}
 
 // ParseDist parses a distribution with stress/settings' grammar (the
 // original's OptionDistribution: its names, aliases and degenerate cases,

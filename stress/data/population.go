@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/goycsb/ycsb/stress/settings"
 )
 
 // Population is -pop: where the population indexes (the original's seeds)
@@ -44,7 +46,7 @@ func SeqPopulation(lo, hi int64, wrap bool) *Population {
 // ParseSeqPopulation parses the lo..hi of -pop seq= as the original does
 // (counts with k, m, b suffixes).
 func ParseSeqPopulation(spec string, wrap bool) (*Population, error) {
-	lo, hi, err := parseRange(spec)
+	lo, hi, err := settings.ParseRange(spec)
 	if err != nil {
 		return nil, fmt.Errorf("invalid -pop seq=%s: %v", spec, err)
 	}

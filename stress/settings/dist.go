@@ -207,14 +207,14 @@ func ParseDist(spec string) (Dist, error) {
 	}
 	d := Dist{Kind: kind, Inverted: m[1] == "~"}
 	if kind == DistFixed {
-		v, err := parseLong(args[0])
+		v, err := ParseLong(args[0])
 		if err != nil {
 			return bad(err.Error())
 		}
 		d.Min, d.Max = v, v
 		return d, nil
 	}
-	lo, hi, err := parseRange(args[0])
+	lo, hi, err := ParseRange(args[0])
 	if err != nil {
 		return bad(err.Error())
 	}
@@ -264,8 +264,9 @@ func ParseDist(spec string) (Dist, error) {
 	return d, nil
 }
 
-// parseRange parses "min..max" (the original splits on two or more dots).
-func parseRange(s string) (int64, int64, error) {
+// ParseRange parses "min..max" (the original splits on two or more dots),
+// the bounds as ParseLong reads them.
+func ParseRange(s string) (int64, int64, error) {
 	i := strings.Index(s, "..")
 	if i < 0 {
 		return 0, 0, fmt.Errorf("%s is not a range min..max", show(s))
@@ -274,20 +275,20 @@ func parseRange(s string) (int64, int64, error) {
 	for j < len(s) && s[j] == '.' {
 		j++
 	}
-	lo, err := parseLong(s[:i])
+	lo, err := ParseLong(s[:i])
 	if err != nil {
 		return 0, 0, err
 	}
-	hi, err := parseLong(s[j:])
+	hi, err := ParseLong(s[j:])
 	if err != nil {
 		return 0, 0, err
 	}
 	return lo, hi, nil
 }
 
-// parseLong parses an integer with an optional k, m or b suffix (powers of
+// ParseLong parses an integer with an optional k, m or b suffix (powers of
 // 1000, case-insensitive), as OptionDistribution.parseLong does.
-func parseLong(s string) (int64, error) {
+func ParseLong(s string) (int64, error) {
 	v := strings.ToLower(strings.TrimSpace(s))
 	mult := int64(1)
 	if v != "" {
@@ -346,7 +347,7 @@ func ParseRatioDist(spec string) (RatioDist, error) {
 	if i < 0 {
 		return RatioDist{}, &DistError{spec, "expected a ratio DIST/divisor, e.g. FIXED(1)/1"}
 	}
-	div, err := parseLong(spec[i+1:])
+	div, err := ParseLong(spec[i+1:])
 	if err != nil || div <= 0 || strings.HasPrefix(strings.TrimSpace(spec[i+1:]), "-") {
 		return RatioDist{}, &DistError{spec, "the divisor after / must be a positive whole number (suffixes k, m, b allowed)"}
 	}

@@ -126,14 +126,14 @@ func TestDerived(t *testing.T) {
 
 func TestParseLong(t *testing.T) {
 	for in, want := range map[string]int64{"0": 0, "7": 7, "1k": 1000, "1K": 1000, "3m": 3000000, "2B": 2000000000, " 5 ": 5, "-4": -4} {
-		got, err := parseLong(in)
+		got, err := ParseLong(in)
 		if err != nil || got != want {
-			t.Errorf("parseLong(%q) = %d, %v; want %d", in, got, err, want)
+			t.Errorf("ParseLong(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "k", "1.5k", "1x", "9999999999999b", "1kk"} {
-		if _, err := parseLong(in); err == nil {
-			t.Errorf("parseLong(%q) accepted", in)
+		if _, err := ParseLong(in); err == nil {
+			t.Errorf("ParseLong(%q) accepted", in)
 		}
 	}
 }

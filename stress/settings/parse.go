@@ -362,7 +362,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 		if !reCount.MatchString(v) {
 			return w.errf("n=", "expected n=N, a whole number with an optional k, m or b suffix")
 		}
-		n, err := parseLong(v)
+		n, err := ParseLong(v)
 		if err != nil {
 			return w.errf("n=", "%v", err)
 		}
@@ -660,7 +660,7 @@ func parsePop(s *Settings, params []string) ([]Note, error) {
 	if !reSeq.MatchString(v) {
 		return nil, w.errf("seq=", "expected seq=MIN..MAX, e.g. seq=1..1M")
 	}
-	if p.SeqMin, p.SeqMax, err = parseRange(v); err != nil {
+	if p.SeqMin, p.SeqMax, err = ParseRange(v); err != nil {
 		return nil, w.errf("seq=", "%v", err)
 	}
 	if p.SeqMin > p.SeqMax {
@@ -1154,7 +1154,7 @@ func parseTokenRange(s *Settings, params []string) error {
 	}
 	s.TokenRange.Wrap = w.has("wrap")
 	if v, ok := w.get("split-factor="); ok {
-		n, err := parseLong(v)
+		n, err := ParseLong(v)
 		if !reCount.MatchString(v) || err != nil || n <= 0 || n > math.MaxInt32 {
 			return w.errf("split-factor=", "expected split-factor=N, a positive whole number (suffixes k, m, b)")
 		}
