@@ -143,78 +143,109 @@ func (r *reporter) release() {
 // report (the HDR logs), and writes the report with the chosen exporter and
 // the JSON report.
 func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs) error {
-	total := m.total
-	var errs []error
-	if r.mcfg.HasRaw() {
-		w := io.Writer(r.o.Stdout)
-		if r.rawOut != nil {
-			w = r.rawOut
-			fmt.Fprintf(r.o.Stdout, "Raw data measurement: will output to result file: %s\n", r.mcfg.RawOutputFile)
-		} else {
-			fmt.Fprintln(r.o.Stdout, "Raw data measurement: will output to stdout.")
-		}
-		if err := total.WriteRaw(w, r.mcfg); err != nil {
-			errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
-		}
-		if r.rawOut != nil {
-			if err := r.rawOut.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
-			}
-			r.rawOut = nil
-		}
-	}
+	errs := r.writeRaw(m.total)
 	if err := outs.closeReport(); err != nil {
 		errs = append(errs, err)
 	}
 	var jsonDoc []byte
 	if r.json != nil {
-		rep, err := buildJSONReport(&r.o, r.s, r.mcfg, m, rows, r.json.intervals())
-		if err != nil {
+		var err error
+		if jsonDoc, err = r.jsonDocument(m, rows); err != nil {
 			return err
 		}
-		var buf bytes.Buffer
-		if err := jsonreport.Write(&buf, rep); err != nil {
-			return err
-		}
-		jsonDoc = buf.Bytes()
 	}
-	var err error
-	if r.o.Summary != nil {
-		err = r.o.Summary(&Summary{Start: m.start, End: m.end, Ops: m.ops, Succeeded: m.succeeded, Total: total, Stopped: m.stopped})
-	} else if r.s.exporter == JSONReportExporter {
-		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
-			_, err := w.Write(jsonDoc)
-			return err
-		})
-	} else {
-		err = writeReport(r.o.Stdout, r.s, rows)
-	}
-	if err != nil {
+	if err := r.writeMain(m, rows, jsonDoc); err != nil {
 		errs = append(errs, err)
-		if r.s.exportFile != "" && r.o.Summary == nil {
-			// The run's figures must not be lost with the file.
-			fmt.Fprintf(r.o.Stderr, "%v: the report follows on stdout\n", err)
-			exportRows(r.o.Stdout, "text", rows)
-		}
 	}
-	if r.jsonPath == "-" {
-		// A client without a shared file system (a Kubernetes pod) hands
-		// its report back in its log, for ycsb merge to find.
-		if err := reportblock.Write(r.o.Stdout, jsonDoc); err != nil {
-			errs = append(errs, fmt.Errorf("report.json: %w", err))
-		}
-	} else if r.jsonPath != "" {
-		if err := writeOut(nil, "report.json", r.jsonPath, func(w io.Writer) error {
-			_, err := w.Write(jsonDoc)
-			return err
-		}); err != nil {
-			errs = append(errs, err)
-		}
+	if err := r.writeJSONReport(jsonDoc); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return errs[0]
 	}
 	return nil
+}
+
+// writeRaw writes the raw measurements (measurement.raw.output_file, or
+// stdout), as the reference does, before the report.
+func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
+	if !r.mcfg.HasRaw() {
+		return nil
+	}
+	var errs []error
+	w := io.Writer(r.o.Stdout)
+	if r.rawOut != nil {
+		w = r.rawOut
+		fmt.Fprintf(r.o.Stdout, "Raw data measurement: will output to result file: %s\n", r.mcfg.RawOutputFile)
+	} else {
+		fmt.Fprintln(r.o.Stdout, "Raw data measurement: will output to stdout.")
+	}
+	if err := total.WriteRaw(w, r.mcfg); err != nil {
+		errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
+	}
+	if r.rawOut != nil {
+		if err := r.rawOut.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
+		}
+		r.rawOut = nil
+	}
+	return errs
+}
+
+// jsonDocument is the JSON report, for the exporter and report.json.
+func (r *reporter) jsonDocument(m *measured, rows []export.Row) ([]byte, error) {
+	rep, err := buildJSONReport(&r.o, r.s, r.mcfg, m, rows, r.json.intervals())
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := jsonreport.Write(&buf, rep); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeMain hands the figures to Options.Summary, or writes the report in
+// the exporter's format to exportfile or stdout. When the file cannot be
+// written the text report goes to stdout: the run's figures must not be
+// lost with the file.
+func (r *reporter) writeMain(m *measured, rows []export.Row, jsonDoc []byte) error {
+	var err error
+	switch {
+	case r.o.Summary != nil:
+		return r.o.Summary(&Summary{Start: m.start, End: m.end, Ops: m.ops, Succeeded: m.succeeded, Total: m.total, Stopped: m.stopped})
+	case r.s.exporter == JSONReportExporter:
+		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
+			_, err := w.Write(jsonDoc)
+			return err
+		})
+	default:
+		err = writeReport(r.o.Stdout, r.s, rows)
+	}
+	if err != nil && r.s.exportFile != "" {
+		fmt.Fprintf(r.o.Stderr, "%v: the report follows on stdout\n", err)
+		exportRows(r.o.Stdout, "text", rows)
+	}
+	return err
+}
+
+// writeJSONReport writes report.json: to its file, or with "-" to stdout as
+// a marked block, for a client without a shared file system (a Kubernetes
+// pod) that hands its report back in its log for ycsb merge to find.
+func (r *reporter) writeJSONReport(jsonDoc []byte) error {
+	switch r.jsonPath {
+	case "":
+		return nil
+	case "-":
+		if err := reportblock.Write(r.o.Stdout, jsonDoc); err != nil {
+			return fmt.Errorf("report.json: %w", err)
+		}
+		return nil
+	}
+	return writeOut(nil, "report.json", r.jsonPath, func(w io.Writer) error {
+		_, err := w.Write(jsonDoc)
+		return err
+	})
 }
 
 // report writes the final report of what execute measured and closes the

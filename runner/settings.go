@@ -52,17 +52,37 @@ const (
 // only when the run is to build the CoreWorkload (core). The first bad
 // value is the one reported, in the order below.
 func parseSettings(p *props.Properties, core bool) (*settings, error) {
-	s := &settings{}
-	r := props.NewReader(p)
 	if core {
-		wl, ok := p.Word("workload")
-		if !ok {
-			return nil, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
-		}
-		if !workloadClasses[wl] {
-			return nil, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
+		if err := checkWorkloadClass(p); err != nil {
+			return nil, err
 		}
 	}
+	s := &settings{}
+	r := props.NewReader(p)
+	s.parseWork(r, p)
+	s.parseOutputs(r)
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkWorkloadClass refuses a missing workload or any class but the
+// CoreWorkload.
+func checkWorkloadClass(p *props.Properties) error {
+	wl, ok := p.Word("workload")
+	if !ok {
+		return props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
+	}
+	if !workloadClasses[wl] {
+		return props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
+	}
+	return nil
+}
+
+// parseWork reads how much work this client does, with how many workers,
+// how fast and when: this client's share when client.count splits the work.
+func (s *settings) parseWork(r *props.Reader, p *props.Properties) {
 	s.transactions = r.Bool("dotransactions", true)
 	s.threads = r.Int("threadcount", 1, props.NonNegative, props.Range("at least 1", func(n int64) bool { return n >= 1 }))
 	if s.threads > maxThreads {
@@ -74,9 +94,6 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 		r.Fail(err)
 	}
 	s.target = share(r, s.clients, "target", r.Int64("target", 0, props.NonNegative))
-	s.status = r.Bool("status", false)
-	s.statusInterval = r.Seconds("status.interval", 10, 0.01)
-	s.label = r.String("label", "")
 	s.maxExecution = time.Duration(r.Int64("maxexecutiontime", 0, props.NonNegative)) * time.Second
 	switch {
 	case s.transactions:
@@ -95,6 +112,17 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 		s.startTime, err = parseStartTime(p, time.Now())
 		r.Fail(err)
 	}
+	s.spin = r.Bool("spin.sleep", false)
+	s.warmup = r.Seconds("warmup", 0, 0)
+}
+
+// parseOutputs reads where the report, the status lines and the other
+// outputs go, and checks that every output path can be written (nothing
+// is created yet).
+func (s *settings) parseOutputs(r *props.Reader) {
+	s.status = r.Bool("status", false)
+	s.statusInterval = r.Seconds("status.interval", 10, 0.01)
+	s.label = r.String("label", "")
 	s.exporter = r.String("exporter", "text")
 	s.exportFile = r.String("exportfile", "")
 	s.cpuProfile = r.String("cpuprofile", "")
@@ -107,17 +135,11 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 	if r.Err() == nil && s.cpuProfile != "" {
 		r.Fail(checkWritable("cpuprofile", s.cpuProfile, true))
 	}
-	s.spin = r.Bool("spin.sleep", false)
-	s.warmup = r.Seconds("warmup", 0, 0)
 	s.progress = props.OneOf(r, "progress", progressAuto, progressAuto, progressOn, progressOff)
 	if s.progress == progressOn && s.status {
 		r.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
 	}
 	s.promAddr = r.String("prometheus.addr", "")
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // share is a client's share of a total (clientShare), read through r.

@@ -85,7 +85,8 @@ func (w *worker) run(ctx context.Context, wl Workload, s *settings, mcfg *measur
 func (w *worker) loop(ctx context.Context, wl Workload, s *settings, mcfg *measurement.Config) {
 	trackIntended := mcfg.Interval != measurement.IntervalOp
 	tick, n, warming := w.pace.tick, w.finished, w.warming
-	for (w.opCount == 0 || n < w.opCount) && !wl.Stopped() {
+	stop := wl.StopFlag()
+	for (w.opCount == 0 || n < w.opCount) && !stop.Load() {
 		if warming && measurement.Now() >= w.warmEnd {
 			warming = false
 			w.warming = false

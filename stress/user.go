@@ -582,8 +582,8 @@ type userWorkload struct {
 
 var _ runner.Workload = (*userWorkload)(nil)
 
-func (w *userWorkload) Stop()         { w.stop.Store(true) }
-func (w *userWorkload) Stopped() bool { return w.stop.Load() }
+func (w *userWorkload) Stop()                  { w.stop.Store(true) }
+func (w *userWorkload) StopFlag() *atomic.Bool { return &w.stop }
 
 // rawArg binds a value already serialized (nil: null).
 type rawArg struct{ b []byte }

@@ -90,8 +90,8 @@ type workload struct {
 
 var _ runner.Workload = (*workload)(nil)
 
-func (w *workload) Stop()         { w.stop.Store(true) }
-func (w *workload) Stopped() bool { return w.stop.Load() }
+func (w *workload) Stop()                  { w.stop.Store(true) }
+func (w *workload) StopFlag() *atomic.Bool { return &w.stop }
 
 func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	m := w.m

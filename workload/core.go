@@ -74,6 +74,9 @@ func (w *CoreWorkload) Stop() { w.stop.Store(true) }
 // Stopped reports whether Stop was called.
 func (w *CoreWorkload) Stopped() bool { return w.stop.Load() }
 
+// StopFlag is the flag Stop sets, for a caller that polls it per operation.
+func (w *CoreWorkload) StopFlag() *atomic.Bool { return &w.stop }
+
 // New parses the CoreWorkload properties (ParseConfig) and builds the
 // workload. Messages the reference prints during a run (insert retries) go
 // to stderr.
