@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-network clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -56,6 +56,9 @@ cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0
 
 cassandra-stop: ## stop it
 	./scripts/cassandra.sh stop
+
+bench-network: ## jdbc and cassandra-cql beside the reference YCSB on the local servers: op/s, client and server CPU per op (SUITES="pg cassandra")
+	./scripts/bench-network.sh
 
 compare-stress: ## ycsb stress vs the real cassandra-stress on the local node: op/s, CPU per op, peak RSS (THREADS="8 64 500")
 	./scripts/compare-stress.sh

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,6 +23,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/gatherconn"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
@@ -207,6 +209,11 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 		cc.Timeout = s.Mode.RequestTimeout
 	}
 	cc.ConnectTimeout = 10 * time.Second
+	// The driver's timed write coalescing (200 µs by default) would hold
+	// every request for its window, and the latencies would include it;
+	// gatherconn gathers the workers' requests with no timer.
+	cc.WriteCoalesceWaitTime = 0
+	cc.Dialer = &gatherconn.Dialer{Dialer: net.Dialer{Timeout: cc.ConnectTimeout, KeepAlive: cc.SocketKeepalive}}
 	// Retries are the original's (-errors retries=), not the driver's.
 	cc.RetryPolicy = nil
 	if s.Mode.ConnectionsPerHost > 0 {
