@@ -121,7 +121,7 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 			return nil, bad("%s%s: directory %s does not exist", f.opt, f.path, filepath.Dir(f.path))
 		}
 	}
-	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), validate: !s.Errors.SkipReadValidation}
+	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), errs: s.Errors, validate: !s.Errors.SkipReadValidation}
 	var err error
 	size := data.FromSpec(s.Columns.Size)
 	names := s.Columns.Names
@@ -519,7 +519,9 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 			}
 		})}
 		o.Summary = func(*runner.Summary) error {
-			if !s.Log.NoSummary {
+			// A failed run is cancelled, as the original's StressMetrics:
+			// no Results block.
+			if !s.Log.NoSummary && wl.failed() == "" {
 				met.summarise(r.out)
 			}
 			return nil
@@ -538,6 +540,12 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	if err != nil {
 		return nil, err
+	}
+	if msg := wl.failed(); msg != "" {
+		// The original's Consumer prints the exception to the output (and
+		// its -log file=), then StressAction prints FAILURE.
+		r.println(msg)
+		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
 	if s.Graph.File != "" && !warmup {
 		if err := r.writeGraph(jsonPath); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
@@ -67,6 +68,7 @@ type model struct {
 	add     *data.Dist // counter increments
 	pop     *data.Population
 	tries   int
+	errs    settings.ErrorSettings
 	cql     [numKinds]string
 	// validate is false with -errors skip-read-validation.
 	validate bool
@@ -80,6 +82,9 @@ type workload struct {
 	weights []float64 // cumulative, over kinds
 	cluster *data.Dist
 	stop    atomic.Bool
+	// failure is the first operation that failed after its tries without
+	// -errors ignore: as in the original, it ends the run with FAILURE.
+	failure atomic.Pointer[string]
 
 	// trackWait records each operation's wait (intended start to start)
 	// for -log hdrfile=; the runner records service and response times.
@@ -90,7 +95,24 @@ type workload struct {
 
 var _ runner.Workload = (*workload)(nil)
 
-func (w *workload) Stop()                  { w.stop.Store(true) }
+func (w *workload) Stop() { w.stop.Store(true) }
+
+// fail records the run's first failed operation and stops the run, as the
+// original's Consumer does with the IOException of Operation.error: it
+// stops the work of every thread and cancels the metrics.
+func (w *workload) fail(msg string) {
+	if w.failure.CompareAndSwap(nil, &msg) {
+		w.Stop()
+	}
+}
+
+// failed is the first failed operation's message, or "".
+func (w *workload) failed() string {
+	if p := w.failure.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 func (w *workload) StopFlag() *atomic.Bool { return &w.stop }
 
 func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
@@ -217,10 +239,16 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 	k := wk.next()
 	start := measurement.Now()
 	var err error
-	for try := 0; try < wk.m.tries; try++ {
+	try := 0
+	for ; try < wk.m.tries; try++ {
 		err = wk.attempt(ctx, k, idx)
 		if err == nil || err == errNotValidated || ctx.Err() != nil {
 			break
+		}
+		if isOverloaded(err) && try+1 < wk.m.tries {
+			// Only an overloaded coordinator is waited for, as in the
+			// original's Operation.timeWithRetry.
+			sleepCtx(ctx, wk.m.errs.NextDelay(try, wk.r.Float64()))
 		}
 	}
 	end := measurement.Now()
@@ -243,7 +271,57 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 			wk.waitMu.Unlock()
 		}
 	}
+	if err != nil && !wk.m.errs.Ignore {
+		wk.w.fail(failureMessage(try, wk.key.b, err))
+		return false
+	}
 	return true
+}
+
+// failureMessage is the original's Operation.timeWithRetry message:
+// "Operation xN on key(s) [KEY (hex: HEX)]: ...", N the tries made (for a
+// read that did not validate, the attempts before it, as the original
+// counts them), the key as PartitionIterator.getKeyAsString writes a blob
+// of printable bytes.
+func failureMessage(tries int, key []byte, err error) string {
+	detail := "Data returned was not validated"
+	if err != errNotValidated {
+		detail = "Error executing: " + err.Error()
+	}
+	return "Operation x" + strconv.Itoa(tries) + " on key(s) [" + keyString(key) + "]: " + detail
+}
+
+func keyString(key []byte) string {
+	const digits = "0123456789abcdef"
+	h := make([]byte, 0, 2*len(key))
+	printable := len(key) > 0
+	for _, c := range key {
+		h = append(h, digits[c>>4], digits[c&15])
+		printable = printable && c >= 0x20 && c <= 0x7e
+	}
+	if !printable {
+		return string(h)
+	}
+	return string(key) + " (hex: " + string(h) + ")"
+}
+
+// isOverloaded is the coordinator's Overloaded error (the original's
+// OverloadedException).
+func isOverloaded(err error) bool {
+	var re gocql.RequestError
+	return errors.As(err, &re) && re.Code() == gocql.ErrCodeOverloaded
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // next picks the kind of the next operation: mixed runs the kinds in runs

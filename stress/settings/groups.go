@@ -181,9 +181,9 @@ var (
 		desc:  "what to do when an operation fails",
 		forms: []string{"[retries=?] [ignore] [fail-fast] [skip-read-validation] [skip-unsupported-columns] [delay-policy=?] [min-delay-ms=?] [max-delay-ms=?]"},
 		opts: []opt{
-			{name: "retries=", arg: "N", def: "9", desc: "retry a failed operation this many times"},
-			{name: "ignore", kind: optFlag, desc: "do not stop on errors"},
-			{name: "fail-fast", kind: optFlag, desc: "stop at the first failed thread when running for a duration"},
+			{name: "retries=", arg: "N", def: "9", desc: "retry a failed operation this many times; one that still fails ends the run"},
+			{name: "ignore", kind: optFlag, desc: "count failed operations and go on"},
+			{name: "fail-fast", kind: optFlag, desc: "stop at the first failed thread when running for a duration (here: as without it)"},
 			{name: "skip-read-validation", kind: optFlag, desc: "do not validate what reads return"},
 			{name: "skip-unsupported-columns", kind: optFlag, desc: "user profiles: skip columns whose type cannot be generated"},
 			{name: "delay-policy=", arg: "constant|linear|exponential", def: "constant", desc: "delay before a retry"},

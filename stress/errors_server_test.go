@@ -1,0 +1,68 @@
+package stress
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goycsb/ycsb/props"
+)
+
+// runFails runs a command line that must end with FAILURE and returns
+// stdout, stderr and the error.
+func runFails(t *testing.T, line ...string) (string, string, error) {
+	t.Helper()
+	pause = 0
+	var out, errOut bytes.Buffer
+	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
+	if err == nil || !errors.Is(err, ErrFailure) || props.IsBadInput(err) {
+		t.Fatalf("%s: err %v, want the run's failure (exit 1)\nstdout:\n%s\nstderr:\n%s", strings.Join(line, " "), err, out.String(), errOut.String())
+	}
+	if !strings.HasSuffix(out.String(), "\nFAILURE\n") {
+		t.Fatalf("%s: no FAILURE at the end:\n%s", strings.Join(line, " "), out.String())
+	}
+	return out.String(), errOut.String(), err
+}
+
+// TestErrorsStopTheRun: without -errors ignore the first operation that
+// still fails after its tries ends the run with FAILURE and no Results, as
+// in the original; with ignore the run goes on and counts the errors.
+func TestErrorsStopTheRun(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "errors")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	common := []string{"-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
+	run(t, append([]string{"write", "n=10", "no-warmup", "-pop", "seq=1..10"}, common...)...)
+
+	// Rows 11.. are missing: the read of 11 does not validate (not retried).
+	key := string(dataKey(11))
+	want := "Operation x0 on key(s) [" + key + " (hex: " + keyHex(11) + ")]: Data returned was not validated\nFAILURE\n"
+	out, _, err := runFails(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40"}, common...)...)
+	if !strings.HasSuffix(out, want) || strings.Contains(out, "Results:") {
+		t.Errorf("read of missing rows: want the end\n%s\ngot\n%s", want, out)
+	}
+	if !strings.Contains(err.Error(), "Operation x0 on key(s) ["+key) {
+		t.Errorf("error: %v", err)
+	}
+
+	out = run(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40", "-errors", "ignore"}, common...)...)
+	if pk, errs, _ := results(t, out); pk != 10 || errs != 30 {
+		t.Errorf("read -errors ignore: %d partitions, %d errors, want 10 and 30\n%s", pk, errs, out)
+	}
+
+	// fail-fast changes nothing here (see docs/stress.md): the duration
+	// run stops at the first failed operation.
+	out, _, _ = runFails(t, append([]string{"read", "duration=1m", "no-warmup", "-pop", "seq=1..40", "-errors", "fail-fast"}, common...)...)
+	if !strings.HasSuffix(out, want) {
+		t.Errorf("read duration=1m -errors fail-fast: want the end\n%s\ngot\n%s", want, out)
+	}
+
+	// counter1 was never created: every try fails, retries=2 makes 3.
+	out, _, _ = runFails(t, append([]string{"counter_read", "n=5", "no-warmup", "-pop", "seq=1..5", "-errors", "retries=2"}, common...)...)
+	wantPrefix := "Operation x3 on key(s) [" + string(dataKey(1))
+	if !strings.Contains(out, wantPrefix) || !strings.Contains(out, "Error executing: ") || !strings.Contains(out, "counter1") {
+		t.Errorf("counter_read of a missing table: want %q ... counter1\n%s", wantPrefix, out)
+	}
+}
