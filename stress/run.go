@@ -104,10 +104,12 @@ type stressRun struct {
 	kinds []kind
 	// the tables the command uses
 	tables []string
+	// comp is -mode compression='s compressor (nil for none)
+	comp *usedCompressor
 }
 
 func newRun(s *settings.Settings, env Env) (*stressRun, error) {
-	r := &stressRun{s: s, env: env, out: env.Stdout}
+	r := &stressRun{s: s, env: env, out: env.Stdout, comp: newCompressor(s.Mode.Compression)}
 	if s.Node.File != "" {
 		if err := s.Node.ReadNodeFile(); err != nil {
 			return nil, bad("-node file=%s: %v", s.Node.File, err)
@@ -214,6 +216,13 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	}
 	if s.Mode.ProtocolVersion > 0 {
 		cc.ProtoVersion = s.Mode.ProtocolVersion
+	} else if s.Mode.Compression == settings.CompressionSnappy {
+		// Protocol v5 has no snappy (only lz4); the original's Java
+		// driver 3 speaks up to v4, where the node offers it.
+		cc.ProtoVersion = 4
+	}
+	if r.comp != nil {
+		cc.Compressor = r.comp
 	}
 	if s.Mode.User != "" {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: s.Mode.User, Password: s.Mode.Password}
@@ -236,6 +245,10 @@ func (r *stressRun) connect() error {
 	admin, err := r.cluster("").CreateSession()
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
+	}
+	if err := r.checkCompression(admin, where); err != nil {
+		admin.Close()
+		return err
 	}
 	err = admin.Query(sc.CreateKeyspace()).Exec()
 	admin.Close()
@@ -267,6 +280,23 @@ func (r *stressRun) connect() error {
 	r.m.session = sess
 	r.m.cl = consistency(s.Command.CL)
 	r.m.serial = consistency(s.Command.SerialCL)
+	return nil
+}
+
+// checkCompression makes sure, before anything is created, that the
+// connections compress what -mode compression= asks for.
+func (r *stressRun) checkCompression(admin *gocql.Session, where string) error {
+	if r.comp == nil {
+		return nil
+	}
+	var v string
+	if err := admin.Query("SELECT release_version FROM system.local").Scan(&v); err != nil {
+		return fmt.Errorf("connect to %s: %v", where, err)
+	}
+	if !r.comp.used.Load() {
+		c := strings.ToLower(r.s.Mode.Compression.String())
+		return fmt.Errorf("-mode compression=%s: the node at %s (Cassandra %s) did not accept %s compression", c, where, v, c)
+	}
 	return nil
 }
 
@@ -514,6 +544,9 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		Workload: wl, Quiet: true, Version: r.env.Version}
 	if !warmup {
 		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+			if testHookStart != nil {
+				testHookStart()
+			}
 			if s.Command.Stop == settings.StopDuration {
 				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
 			}
@@ -554,6 +587,10 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	return met, nil
 }
+
+// testHookStart, if set, is called as each measured run starts, its
+// connections open: tests look at them from the node's side.
+var testHookStart func()
 
 // startHook calls fn as the run starts.
 type startHook func()

@@ -439,6 +439,9 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		return &BadInput{Err: fmt.Errorf("connect to %s: %v", where, err)}
 	}
 	defer admin.Close()
+	if err := r.checkCompression(admin, where); err != nil {
+		return &BadInput{Err: err}
+	}
 	for _, sp := range specs {
 		if err := r.userSchema(admin, sp); err != nil {
 			return &BadInput{Err: err}

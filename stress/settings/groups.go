@@ -112,7 +112,7 @@ var (
 			{name: "cql3", kind: optFlag, desc: "CQL 3 (required with native)"},
 			{name: "prepared", kind: optFlag, desc: "use prepared statements (the default)"},
 			{name: "unprepared", kind: optFlag, desc: "use unprepared statements"},
-			{name: "compression=", arg: "none|lz4|snappy", def: "none", desc: "protocol compression"},
+			{name: "compression=", arg: "none|lz4|snappy", def: "none", desc: "protocol compression (snappy: protocol v4 unless protocolVersion=)"},
 			{name: "protocolVersion=", arg: "2|3|4", desc: "native protocol version; negotiated if not given"},
 			{name: "user=", arg: "NAME", desc: "user name"},
 			{name: "password=", arg: "SECRET", desc: "password"},
