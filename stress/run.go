@@ -10,6 +10,7 @@ package stress
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -106,6 +107,8 @@ type stressRun struct {
 	tables []string
 	// comp is -mode compression='s compressor (nil for none)
 	comp *usedCompressor
+	// tls is -transport's configuration (nil without truststore=)
+	tls *tls.Config
 }
 
 func newRun(s *settings.Settings, env Env) (*stressRun, error) {
@@ -123,8 +126,13 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 			return nil, bad("%s%s: directory %s does not exist", f.opt, f.path, filepath.Dir(f.path))
 		}
 	}
-	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), errs: s.Errors, validate: !s.Errors.SkipReadValidation}
 	var err error
+	// The stores are read before anything is opened: a wrong file or
+	// password is one line.
+	if r.tls, err = tlsConfig(s.Transport); err != nil {
+		return nil, &BadInput{Err: err}
+	}
+	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), errs: s.Errors, validate: !s.Errors.SkipReadValidation}
 	size := data.FromSpec(s.Columns.Size)
 	names := s.Columns.Names
 	if m.cols, err = data.NewColumns(int(s.Columns.Count.Max), names, size); err != nil {
@@ -223,6 +231,9 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	}
 	if r.comp != nil {
 		cc.Compressor = r.comp
+	}
+	if r.tls != nil {
+		cc.SslOpts = &gocql.SslOptions{Config: r.tls, EnableHostVerification: s.Transport.HostnameVerification}
 	}
 	if s.Mode.User != "" {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: s.Mode.User, Password: s.Mode.Password}
