@@ -37,6 +37,11 @@ func readStore(opt, path, password string) (*store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-transport %s%s: %v", opt, path, unwrapPath(err))
 	}
+	return parseStore(opt, path, b, password)
+}
+
+// parseStore is readStore of the file's content b.
+func parseStore(opt, path string, b []byte, password string) (*store, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("-transport %s%s: %s", opt, path, fmt.Sprintf(format, args...))
 	}
