@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -64,5 +65,32 @@ func TestErrorsStopTheRun(t *testing.T) {
 	wantPrefix := "Operation x3 on key(s) [" + string(dataKey(1))
 	if !strings.Contains(out, wantPrefix) || !strings.Contains(out, "Error executing: ") || !strings.Contains(out, "counter1") {
 		t.Errorf("counter_read of a missing table: want %q ... counter1\n%s", wantPrefix, out)
+	}
+}
+
+// TestUserErrorsStopTheRun: a profile's insert that fails (its table
+// dropped as the run starts) ends the run; with -errors ignore it is
+// counted.
+func TestUserErrorsStopTheRun(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "user_errors")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	t.Cleanup(func() { testHookStart = nil })
+	f := profileIn(t, "blogpost.yaml", ks)
+	testHookStart = func() {
+		if err := s.Query("DROP TABLE IF EXISTS " + ks + ".blogposts").Exec(); err != nil {
+			t.Error(err)
+		}
+	}
+	line := []string{"user", "profile=" + f, "ops(insert=1)", "n=20", "-pop", "seq=1..20", "-rate", "threads=1", "-node", testNode,
+		"-log", "no-settings", "-errors", "retries=1"}
+	out, _, err := runFails(t, line...)
+	want := regexp.MustCompile(`\ninsert: Operation x2 on key\(s\) \[[^\]]+\]: Error executing: .*blogposts.*\nFAILURE\n$`)
+	if !want.MatchString(out) || strings.Contains(out, "Results:") || !strings.Contains(err.Error(), "insert: Operation x2 on key(s) [") {
+		t.Errorf("user insert into a dropped table: want %s\n%s\nerr %v", want, out, err)
+	}
+	out = run(t, append(line, "ignore")...)
+	if errs := breakdown(t, out, "Total errors"); errs["insert"] != 20 {
+		t.Errorf("-errors ignore: %v errors, want insert: 20\n%s", errs, out)
 	}
 }

@@ -554,6 +554,9 @@ func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads i
 	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
 		Workload: wl, Quiet: true, Version: r.env.Version}
 	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+		if testHookStart != nil {
+			testHookStart()
+		}
 		if s.Command.Stop == settings.StopDuration {
 			timer = time.AfterFunc(s.Command.Duration, wl.Stop)
 		}
