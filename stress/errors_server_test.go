@@ -94,3 +94,37 @@ func TestUserErrorsStopTheRun(t *testing.T) {
 		t.Errorf("-errors ignore: %v errors, want insert: 20\n%s", errs, out)
 	}
 }
+
+// TestReadLookback: mixed over seq= with read-lookback= reads only seeds
+// already written (one thread: each write is acknowledged before the next
+// operation), so every read validates; without it the reads take seeds
+// from the same sequence and find rows not written.
+func TestReadLookback(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "lookback")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	common := []string{"mixed", "ratio(write=1,read=1)", "n=1000", "no-warmup", "-rate", "threads=1", "-schema", "replication(factor=1)",
+		"keyspace=" + ks, "-node", testNode}
+	// While nothing is written the reads take the first seed, as in the
+	// original: write it first.
+	run(t, "write", "n=1", "no-warmup", "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)
+	out := run(t, append(common, "-pop", "seq=1..1000", "read-lookback=uniform(1..20)")...)
+	if !strings.Contains(out, "Read Look Back: ") {
+		t.Errorf("the settings do not show it:\n%s", out)
+	}
+	pk, errs, br := results(t, out)
+	if errs != 0 || !strings.Contains(br, "READ: ") || breakdown(t, out, "Total partitions")["READ"] < 300 {
+		t.Errorf("read-lookback: %d partitions [%s], %d errors\n%s", pk, br, errs, out)
+	}
+	w := breakdown(t, out, "Total partitions")["WRITE"]
+	if n := count(t, s, ks+".standard1"); n != w {
+		t.Errorf("%d rows written, want the %d writes' seeds 1..%d", n, w, w)
+	}
+	if err := s.Query("TRUNCATE " + ks + ".standard1").Exec(); err != nil {
+		t.Fatal(err)
+	}
+	out = run(t, append(common, "-pop", "seq=1..1000", "-errors", "ignore")...)
+	if _, errs, _ := results(t, out); errs < 100 {
+		t.Errorf("without read-lookback: %d errors, want the reads of rows not written\n%s", errs, out)
+	}
+}

@@ -141,6 +141,13 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 	m.add = data.FromSpec(s.Command.Add)
 	if p := s.Population; p.Dist != nil {
 		m.pop = data.DistPopulation(data.FromSpec(*p.Dist))
+	} else if p.ReadLookback != nil {
+		if s.Command.Type == settings.CmdUser {
+			return nil, bad("-pop read-lookback=: not supported for user yet")
+		}
+		if m.pop, err = data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
+			return nil, &BadInput{Err: err}
+		}
 	} else {
 		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}

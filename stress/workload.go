@@ -232,11 +232,30 @@ func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(c
 // kind, up to tries attempts; it is measured from the first attempt to the
 // last, as the original's Operation.timeWithRetry times it.
 func (wk *worker) DoTransaction(ctx context.Context) bool {
-	idx, ok := wk.m.pop.Next(wk.r)
+	var k kind
+	var idx int64
+	var ok bool
+	pop := wk.m.pop
+	if pop.Lookback() {
+		// Writes go on in sequence, reads look back over what they wrote.
+		k = wk.next()
+		if k == kindWrite || k == kindCounterWrite {
+			idx, ok = pop.Next(wk.r)
+		} else {
+			idx, ok = pop.NextRead(wk.r)
+		}
+	} else {
+		idx, ok = pop.Next(wk.r)
+		k = wk.next()
+	}
 	if !ok {
 		return false // a no-wrap sequence is used up: the run ends
 	}
-	k := wk.next()
+	if k == kindWrite || k == kindCounterWrite {
+		// Marked as the original's PartitionIterator marks it: once the
+		// row is generated, before it is written.
+		pop.Wrote(idx)
+	}
 	start := measurement.Now()
 	var err error
 	try := 0
