@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -197,6 +200,10 @@ type worker struct {
 	got    [][]byte
 	dest   []any
 
+	// invalid is the last read's validation message, set on the failure
+	// path only
+	invalid string
+
 	cur  kind  // the kind of the current run of operations (mixed)
 	left int64 // operations left in it
 
@@ -256,6 +263,7 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		// row is generated, before it is written.
 		pop.Wrote(idx)
 	}
+	wk.invalid = ""
 	start := measurement.Now()
 	var err error
 	try := 0
@@ -291,7 +299,7 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		}
 	}
 	if err != nil && !wk.m.errs.Ignore {
-		wk.w.fail(failureMessage(try, wk.key.b, err))
+		wk.w.fail(failureMessage(try, wk.key.b, err, wk.invalid))
 		return false
 	}
 	return true
@@ -302,10 +310,12 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 // read that did not validate, the attempts before it, as the original
 // counts them), the key as PartitionIterator.getKeyAsString writes a blob
 // of printable bytes.
-func failureMessage(tries int, key []byte, err error) string {
+func failureMessage(tries int, key []byte, err error, invalid string) string {
 	detail := "Data returned was not validated"
 	if err != errNotValidated {
 		detail = "Error executing: " + err.Error()
+	} else if invalid != "" {
+		detail = invalid
 	}
 	return "Operation x" + strconv.Itoa(tries) + " on key(s) [" + keyString(key) + "]: " + detail
 }
@@ -407,16 +417,78 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		return err
 	}
 	if !found {
+		if wk.m.validate {
+			wk.invalid = wk.missingRow(values)
+		}
 		return errNotValidated
 	}
 	if wk.m.validate {
 		for i, v := range values {
 			if !bytes.Equal(wk.got[i], v) {
+				wk.invalid = wk.valueDiffers(i, v, wk.got[i])
 				return errNotValidated
 			}
 		}
 	}
 	return nil
+}
+
+// missingRow is the scylladb fork's validation message (CqlOperation.java's
+// CqlRunOpMatchResults.validate) for a read that found no row.
+func (wk *worker) missingRow(values [][]byte) string {
+	var total int
+	for _, v := range values {
+		total += len(v)
+	}
+	n := len(values)
+	per := 0
+	if n > 0 {
+		per = total / n
+	}
+	return fmt.Sprintf("Data returned was not validated: row empty/missing (expected 1 row(s) with %d column(s) %s, %d bytes total (%dx%d); got 0 rows)",
+		n, namesPreview(wk.m.cols.Names(), n), total, n, per)
+}
+
+// valueDiffers is its message for a value that is not the one written.
+func (wk *worker) valueDiffers(i int, want, got []byte) string {
+	label := "column " + strconv.Itoa(i)
+	if names := wk.m.cols.Names(); i < len(names) {
+		label += " (" + names[i] + ")"
+	}
+	var diff string
+	switch {
+	case got == nil:
+		diff = fmt.Sprintf("got null (expected %d bytes)", len(want))
+	case len(got) != len(want):
+		diff = fmt.Sprintf("expected %d bytes, got %d bytes", len(want), len(got))
+	default:
+		diff = fmt.Sprintf("same size (%d bytes) but content differs; expected[0..%d]=%s, got[0..%d]=%s",
+			len(want), min(15, len(want)-1), hexPreview(want), min(15, len(got)-1), hexPreview(got))
+	}
+	return "Data returned was not validated: row 0, " + label + ": " + diff
+}
+
+// namesPreview is its columnNamesPreview: up to 4 names as a Java list,
+// more as [first..last].
+func namesPreview(names []string, n int) string {
+	n = min(n, len(names))
+	switch {
+	case n <= 0:
+		return ""
+	case n <= 4:
+		return "[" + strings.Join(names[:n], ", ") + "]"
+	}
+	return "[" + names[0] + ".." + names[n-1] + "]"
+}
+
+// hexPreview is Operation.hexPreview: the first 16 bytes in hex, "..." if
+// there are more.
+func hexPreview(b []byte) string {
+	s := "0x" + hex.EncodeToString(b[:min(len(b), 16)])
+	if len(b) > 16 {
+		s += "..."
+	}
+	return s
 }
 
 // newModelCQL fills in the statements of the predefined commands.
