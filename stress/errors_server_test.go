@@ -130,3 +130,25 @@ func TestReadLookback(t *testing.T) {
 		t.Errorf("without read-lookback: %d errors, want the reads of rows not written\n%s", errs, out)
 	}
 }
+
+// TestColSlice: -col slice reads with SELECT *, whose row (the key, then
+// the columns) fails validation as in the original (the real
+// cassandra-stress prints this line); with skip-read-validation it reads.
+func TestColSlice(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "slice")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	common := []string{"n=5", "no-warmup", "-pop", "seq=1..5", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace=" + ks,
+		"-node", testNode, "-log", "no-settings"}
+	run(t, append([]string{"write"}, common...)...)
+	out, _, _ := runFails(t, append(append([]string{"read"}, common...), "-col", "slice")...)
+	want := "Operation x0 on key(s) [0P37709P21 (hex: 30503337373039503231)]: Data returned was not validated: row 0 column count mismatch " +
+		"(expected 5 column(s) [C0..C4] / 170 bytes; got 6 column(s) / 180 bytes)\nFAILURE\n"
+	if !strings.HasSuffix(out, want) {
+		t.Errorf("read -col slice: want the end\n%s\ngot\n%s", want, out)
+	}
+	out = run(t, append(append([]string{"read"}, common...), "-col", "slice", "-errors", "skip-read-validation")...)
+	if pk, errs, _ := results(t, out); pk != 5 || errs != 0 {
+		t.Errorf("read -col slice -errors skip-read-validation: %d partitions, %d errors\n%s", pk, errs, out)
+	}
+}

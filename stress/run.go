@@ -159,9 +159,7 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 			return nil, bad("-graph file=%s: directory %s does not exist", s.Graph.File, filepath.Dir(s.Graph.File))
 		}
 	}
-	if s.Columns.Slice {
-		return nil, bad("-col slice: not supported yet")
-	}
+	m.slice = s.Columns.Slice
 	m.setCQL(s)
 	if s.Command.Type == settings.CmdMixed {
 		for _, cr := range s.Command.Ratios {

@@ -75,6 +75,8 @@ type model struct {
 	cql     [numKinds]string
 	// validate is false with -errors skip-read-validation.
 	validate bool
+	// slice is -col slice: reads are SELECT *
+	slice bool
 }
 
 // workload is one run's Workload: a mix of kinds (one for the predefined
@@ -203,6 +205,9 @@ type worker struct {
 	// invalid is the last read's validation message, set on the failure
 	// path only
 	invalid string
+	// the row of a -col slice read, sized to the table's columns
+	sliceGot  [][]byte
+	sliceDest []any
 
 	cur  kind  // the kind of the current run of operations (mixed)
 	left int64 // operations left in it
@@ -412,6 +417,9 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 	wk.key.b = key
 	q.RoutingKey(key)
 	iter := q.IterContext(ctx)
+	if wk.m.slice {
+		return wk.sliceRead(iter, values)
+	}
 	found := iter.Scan(wk.dest...)
 	if err := iter.Close(); err != nil {
 		return err
@@ -428,6 +436,52 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 				wk.invalid = wk.valueDiffers(i, v, wk.got[i])
 				return errNotValidated
 			}
+		}
+	}
+	return nil
+}
+
+// sliceRead reads the row of -col slice's SELECT * (every column of the
+// table, the key first) and validates it as the original does, position by
+// position against the written columns: the key makes one column too many,
+// so it never validates there either (use -errors skip-read-validation).
+func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
+	if n := len(iter.Columns()); n != len(wk.sliceGot) {
+		wk.sliceGot = make([][]byte, n)
+		wk.sliceDest = make([]any, n)
+		for i := range wk.sliceGot {
+			wk.sliceDest[i] = &wk.sliceGot[i]
+		}
+	}
+	found := iter.Scan(wk.sliceDest...)
+	if err := iter.Close(); err != nil {
+		return err
+	}
+	if !found {
+		if wk.m.validate {
+			wk.invalid = wk.missingRow(values)
+		}
+		return errNotValidated
+	}
+	if !wk.m.validate {
+		return nil
+	}
+	if len(wk.sliceGot) != len(values) {
+		var want, got int
+		for _, v := range values {
+			want += len(v)
+		}
+		for _, v := range wk.sliceGot {
+			got += len(v)
+		}
+		wk.invalid = fmt.Sprintf("Data returned was not validated: row 0 column count mismatch (expected %d column(s) %s / %d bytes; got %d column(s) / %d bytes)",
+			len(values), namesPreview(wk.m.cols.Names(), len(values)), want, len(wk.sliceGot), got)
+		return errNotValidated
+	}
+	for i, v := range values {
+		if !bytes.Equal(wk.sliceGot[i], v) {
+			wk.invalid = wk.valueDiffers(i, v, wk.sliceGot[i])
+			return errNotValidated
 		}
 	}
 	return nil
