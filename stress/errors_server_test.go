@@ -152,3 +152,52 @@ func TestColSlice(t *testing.T) {
 		t.Errorf("read -col slice -errors skip-read-validation: %d partitions, %d errors\n%s", pk, errs, out)
 	}
 }
+
+// TestInsertPredefined: -insert row-population-ratio= leaves the columns
+// past the ratio null, and reads with it validate the others; the options
+// that change nothing for the predefined commands say so; visits= is
+// refused.
+func TestInsertPredefined(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "insert")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	common := []string{"n=20", "no-warmup", "-pop", "seq=1..20", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace=" + ks,
+		"-node", testNode, "-log", "no-settings"}
+	half := []string{"-insert", "row-population-ratio=fixed(1)/2"}
+	run(t, append(append([]string{"write"}, common...), half...)...)
+	iter := s.Query(`SELECT "C0", "C1", "C2", "C3", "C4" FROM ` + ks + ".standard1").Iter()
+	var c [5][]byte
+	rows := 0
+	for iter.Scan(&c[0], &c[1], &c[2], &c[3], &c[4]) {
+		rows++
+		// 5 columns at 1/2: (i+1)/5 <= 0.5 for C0 and C1 only.
+		if c[0] == nil || c[1] == nil || c[2] != nil || c[3] != nil || c[4] != nil {
+			t.Errorf("row-population-ratio=fixed(1)/2: a row with %d, %d, %d, %d, %d bytes", len(c[0]), len(c[1]), len(c[2]), len(c[3]), len(c[4]))
+			break
+		}
+	}
+	if err := iter.Close(); err != nil || rows != 20 {
+		t.Fatalf("%d rows, %v", rows, err)
+	}
+	out := run(t, append(append([]string{"read"}, common...), half...)...)
+	if pk, errs, _ := results(t, out); pk != 20 || errs != 0 {
+		t.Errorf("read with the same ratio: %d partitions, %d errors", pk, errs)
+	}
+	out, _, _ = runFails(t, append([]string{"read"}, common...)...)
+	if !strings.HasSuffix(out, "]: Data returned was not validated: row 0, column 2 (C2): got null (expected 34 bytes)\nFAILURE\n") {
+		t.Errorf("read of the half-written rows with every column:\n%s", out)
+	}
+
+	var o, e bytes.Buffer
+	pause = 0
+	err := Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "partitions=fixed(2)", "batchtype=unlogged"),
+		Env{Stdout: &o, Stderr: &e})
+	if err != nil || !strings.Contains(e.String(), "-insert partitions=: no effect on the predefined commands, as in the original: each operation writes one partition of one row\n") ||
+		!strings.Contains(e.String(), "-insert batchtype=: no effect") {
+		t.Errorf("partitions= batchtype=: %v\n%s", err, e.String())
+	}
+	err = Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "visits=fixed(2)"), Env{Stdout: &o, Stderr: &e})
+	if !props.IsBadInput(err) || err.Error() != "-insert visits=FIXED(2): not supported for the predefined commands yet (each write visits its partition once)" {
+		t.Errorf("visits=fixed(2): %v", err)
+	}
+}

@@ -85,6 +85,9 @@ func Main(ctx context.Context, args []string, env Env) error {
 	for _, n := range notes {
 		fmt.Fprintln(env.Stderr, n.String())
 	}
+	for _, n := range r.notes {
+		fmt.Fprintln(env.Stderr, n)
+	}
 	if err := r.connect(); err != nil {
 		return &BadInput{Err: err}
 	}
@@ -109,6 +112,8 @@ type stressRun struct {
 	comp *usedCompressor
 	// tls is -transport's configuration (nil without truststore=)
 	tls *tls.Config
+	// notes are printed on stderr with the parser's
+	notes []string
 }
 
 func newRun(s *settings.Settings, env Env) (*stressRun, error) {
@@ -160,6 +165,9 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 		}
 	}
 	m.slice = s.Columns.Slice
+	if err := r.predefinedInsert(m); err != nil {
+		return nil, err
+	}
 	m.setCQL(s)
 	if s.Command.Type == settings.CmdMixed {
 		for _, cr := range s.Command.Ratios {
@@ -209,6 +217,38 @@ func (r *stressRun) schema() data.Schema {
 		sc.StorageOptions = append(sc.StorageOptions, data.Option{Name: kv.Key, Value: kv.Value})
 	}
 	return sc
+}
+
+// predefinedInsert applies -insert to the predefined commands as the
+// original's PredefinedOperation does: each operation is one partition of
+// one row (DataSpec with partitions fixed(1) and one row), so partitions=,
+// select-ratio= and batchtype= change nothing, and revisit= is only drawn
+// from for partitions written in several visits; row-population-ratio=
+// leaves the columns past the ratio null.
+func (r *stressRun) predefinedInsert(m *model) error {
+	in := r.s.Insert
+	if r.s.Command.Type == settings.CmdUser {
+		return nil
+	}
+	for _, o := range in.Given {
+		switch o {
+		case "visits=":
+			if in.Visits.String() != "FIXED(1)" {
+				return bad("-insert visits=%s: not supported for the predefined commands yet (each write visits its partition once)", in.Visits)
+			}
+		case "row-population-ratio=":
+			if in.RowPopulationRatio.String() != "FIXED(1)/1" {
+				rp, err := data.ParseRatio(in.RowPopulationRatio.String())
+				if err != nil {
+					return bad("-insert row-population-ratio=%s: %v", in.RowPopulationRatio, err)
+				}
+				m.rowPop = &rp
+			}
+		default:
+			r.notes = append(r.notes, "-insert "+o+": no effect on the predefined commands, as in the original: each operation writes one partition of one row")
+		}
+	}
+	return nil
 }
 
 // cluster is the driver's configuration from -node, -port and -mode.

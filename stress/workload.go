@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -77,6 +78,8 @@ type model struct {
 	validate bool
 	// slice is -col slice: reads are SELECT *
 	slice bool
+	// rowPop is -insert row-population-ratio= (nil: every column)
+	rowPop *data.Ratio
 }
 
 // workload is one run's Workload: a mix of kinds (one for the predefined
@@ -165,10 +168,16 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transac
 	return wk
 }
 
-// byteArg binds a blob without copying it.
-type byteArg struct{ b []byte }
+// byteArg binds a blob without copying it, or null.
+type byteArg struct {
+	b    []byte
+	null bool
+}
 
 func (a *byteArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	if a.null {
+		return nil, nil
+	}
 	if a.b == nil {
 		return []byte{}, nil
 	}
@@ -205,6 +214,9 @@ type worker struct {
 	// invalid is the last read's validation message, set on the failure
 	// path only
 	invalid string
+	// populated is how many columns this operation writes or expects
+	// (row-population-ratio=); the others are null
+	populated int
 	// the row of a -col slice read, sized to the table's columns
 	sliceGot  [][]byte
 	sliceDest []any
@@ -269,6 +281,17 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		pop.Wrote(idx)
 	}
 	wk.invalid = ""
+	wk.populated = math.MaxInt
+	if rp := wk.m.rowPop; rp != nil && (k == kindWrite || k == kindRead) {
+		// The original's SingleRowIterator: column i (from 0) is null when
+		// (i+1)/columns is above the operation's ratio.
+		n := len(wk.m.cols.Names())
+		ratio := rp.Next(wk.r)
+		wk.populated = 0
+		for wk.populated < n && float64(wk.populated+1)/float64(n) <= ratio {
+			wk.populated++
+		}
+	}
 	start := measurement.Now()
 	var err error
 	try := 0
@@ -388,7 +411,7 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		key, values := wk.row.Generate(idx)
 		wk.key.b = key
 		for i := range wk.vals {
-			wk.vals[i].b = values[i]
+			wk.vals[i].b, wk.vals[i].null = values[i], i >= wk.populated
 		}
 		q.RoutingKey(key)
 		return q.ExecContext(ctx)
@@ -431,7 +454,9 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		return errNotValidated
 	}
 	if wk.m.validate {
-		for i, v := range values {
+		// Columns past row-population-ratio= are expected null, which the
+		// original does not check.
+		for i, v := range values[:min(len(values), wk.populated)] {
 			if !bytes.Equal(wk.got[i], v) {
 				wk.invalid = wk.valueDiffers(i, v, wk.got[i])
 				return errNotValidated
@@ -478,7 +503,7 @@ func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
 			len(values), namesPreview(wk.m.cols.Names(), len(values)), want, len(wk.sliceGot), got)
 		return errNotValidated
 	}
-	for i, v := range values {
+	for i, v := range values[:min(len(values), wk.populated)] {
 		if !bytes.Equal(wk.sliceGot[i], v) {
 			wk.invalid = wk.valueDiffers(i, v, wk.sliceGot[i])
 			return errNotValidated
@@ -491,8 +516,8 @@ func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
 // CqlRunOpMatchResults.validate) for a read that found no row.
 func (wk *worker) missingRow(values [][]byte) string {
 	var total int
-	for _, v := range values {
-		total += len(v)
+	for _, v := range values[:min(len(values), wk.populated)] {
+		total += len(v) // null columns count no bytes, as there
 	}
 	n := len(values)
 	per := 0

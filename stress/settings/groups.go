@@ -79,7 +79,7 @@ var (
 	}
 	insertGroup = &group{
 		name:  "-insert",
-		desc:  "how inserts of a user profile are split and batched",
+		desc:  "how inserts of a user profile are split and batched (predefined commands: row-population-ratio= only)",
 		forms: []string{"[revisit=?] [visits=?] [partitions=?] [batchtype=?] [select-ratio=?] [row-population-ratio=?]"},
 		opts: []opt{
 			{name: "revisit=", arg: "DIST(?)", def: "UNIFORM(1..1M)", desc: "how partially written partitions are revisited; also bounds how many are kept"},

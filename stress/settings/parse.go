@@ -761,6 +761,11 @@ func parseInsert(s *Settings, params []string) error {
 	if r != nil {
 		in.RowPopulationRatio = *r
 	}
+	for _, o := range insertGroup.opts {
+		if w.has(o.name) {
+			in.Given = append(in.Given, o.name)
+		}
+	}
 	return err
 }
 

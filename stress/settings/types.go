@@ -228,6 +228,8 @@ type InsertSettings struct {
 	BatchType          BatchType
 	SelectRatio        *RatioDist
 	RowPopulationRatio RatioDist // row-population-ratio=, default FIXED(1)/1
+	// Given names the options given (e.g. "visits="), in order.
+	Given []string
 }
 
 // ColumnSettings is -col, for the predefined commands.
