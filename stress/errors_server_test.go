@@ -201,3 +201,20 @@ func TestInsertPredefined(t *testing.T) {
 		t.Errorf("visits=fixed(2): %v", err)
 	}
 }
+
+// TestWarmupPopulation: the warm-up's writes and the run's each start the
+// sequence from its first seed, as in the original (whose write n=100 -pop
+// seq=1..1000 leaves 100 rows).
+func TestWarmupPopulation(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "warmup_pop")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	out := run(t, "write", "n=100", "-pop", "seq=1..1000", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace="+ks,
+		"-node", testNode, "-log", "no-settings")
+	if !strings.Contains(out, "Warming up WRITE with 25 iterations...") {
+		t.Fatalf("no warm-up:\n%s", out)
+	}
+	if n := count(t, s, ks+".standard1"); n != 100 {
+		t.Errorf("write n=100 after a warm-up of 25: %d rows, want 100", n)
+	}
+}

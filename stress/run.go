@@ -114,6 +114,8 @@ type stressRun struct {
 	tls *tls.Config
 	// notes are printed on stderr with the parser's
 	notes []string
+	// newPop makes the population of -pop afresh
+	newPop func() *data.Population
 }
 
 func newRun(s *settings.Settings, env Env) (*stressRun, error) {
@@ -144,18 +146,29 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 		return nil, bad("-col: %v", err)
 	}
 	m.add = data.FromSpec(s.Command.Add)
-	if p := s.Population; p.Dist != nil {
-		m.pop = data.DistPopulation(data.FromSpec(*p.Dist))
-	} else if p.ReadLookback != nil {
+	// Each run starts the population anew, as the original's getFactory
+	// makes a new SeedManager for the warm-up, for the run and for each
+	// thread count of a ramp (StressAction.java).
+	p := s.Population
+	r.newPop = func() *data.Population {
+		switch {
+		case p.Dist != nil:
+			return data.DistPopulation(data.FromSpec(*p.Dist))
+		case p.ReadLookback != nil:
+			pop, _ := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback))
+			return pop
+		}
+		return data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
+	}
+	if p.ReadLookback != nil {
 		if s.Command.Type == settings.CmdUser {
 			return nil, bad("-pop read-lookback=: not supported for user yet")
 		}
-		if m.pop, err = data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
+		if _, err := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
 			return nil, &BadInput{Err: err}
 		}
-	} else {
-		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}
+	m.pop = r.newPop()
 	if s.Graph.File != "" && s.Rate.Ramp() {
 		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
 	}
@@ -479,6 +492,7 @@ func (r *stressRun) warmup(ctx context.Context) error {
 	if s.Rate.Threads > 0 {
 		threads = min(threads, s.Rate.Threads)
 	}
+	r.m.pop = r.newPop() // one for all the warm-up's op types
 	for _, k := range sortedKinds(kindSet(r.kinds)) {
 		r.println(fmt.Sprintf("Warming up %s with %d iterations...", k, it))
 		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil {
@@ -533,6 +547,9 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	fmt.Fprintf(out, "Running %s with %d threads %s\n", r.desc(kinds), threads, mode)
 
+	if !warmup {
+		r.m.pop = r.newPop()
+	}
 	wl := &workload{m: r.m, kinds: kinds}
 	if len(kinds) > 1 {
 		var sum float64

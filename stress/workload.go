@@ -61,8 +61,8 @@ func kindOf(c settings.Command) kind {
 func (k kind) String() string { return kindNames[k] }
 
 // model is what every run of a command line shares: the driver session,
-// the statements' text, the data generators and the population, whose
-// sequence goes on from the warm-up into the run as in the original.
+// the statements' text and the data generators; the population is made
+// anew for the warm-up and for each measured run, as in the original.
 type model struct {
 	session *gocql.Session
 	cl      gocql.Consistency
