@@ -55,6 +55,13 @@ func TestErrorsStopTheRun(t *testing.T) {
 		t.Errorf("read -errors ignore: %d partitions, %d errors, want 10 and 30\n%s", pk, errs, out)
 	}
 
+	// skip-read-validation: a missing row is an operation of no row, as the
+	// original counts it (40 ops, 10 partitions, 0 errors there too).
+	out = run(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40", "-errors", "skip-read-validation"}, common...)...)
+	if pk, errs, _ := results(t, out); pk != 10 || errs != 0 || !strings.Contains(out, "\ntotal,            40,") {
+		t.Errorf("read -errors skip-read-validation: %d partitions, %d errors, want 10 and 0 of 40 ops\n%s", pk, errs, out)
+	}
+
 	// fail-fast changes nothing here (see docs/stress.md): the duration
 	// run stops at the first failed operation.
 	out, _, _ = runFails(t, append([]string{"read", "duration=1m", "no-warmup", "-pop", "seq=1..40", "-errors", "fail-fast"}, common...)...)

@@ -246,6 +246,9 @@ func (w *workload) harvestWaits(into *[numKinds]*hdrhistogram.Histogram) {
 	}
 }
 
+// errNoRow is a read that found no row under -errors skip-read-validation.
+var errNoRow = errors.New("no row")
+
 // errNotValidated is a read whose data differ from what the original
 // writes for the key; like the original, it is an error and not retried.
 var errNotValidated = errors.New("data returned was not validated")
@@ -297,7 +300,7 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 	try := 0
 	for ; try < wk.m.tries; try++ {
 		err = wk.attempt(ctx, k, idx)
-		if err == nil || err == errNotValidated || ctx.Err() != nil {
+		if err == nil || err == errNotValidated || err == errNoRow || ctx.Err() != nil {
 			break
 		}
 		if isOverloaded(err) && try+1 < wk.m.tries {
@@ -311,6 +314,12 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		return true // interrupted by the end of the run: not counted
 	}
 	st := db.OK
+	if err == errNoRow {
+		// -errors skip-read-validation: a success of no row, as the
+		// original counts it; filed under NOT_FOUND so that it counts no
+		// partition.
+		st, err = db.NotFound, nil
+	}
 	if err != nil {
 		st = db.Error
 		wk.s.Failed++
@@ -448,9 +457,10 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		return err
 	}
 	if !found {
-		if wk.m.validate {
-			wk.invalid = wk.missingRow(values)
+		if !wk.m.validate {
+			return errNoRow
 		}
+		wk.invalid = wk.missingRow(values)
 		return errNotValidated
 	}
 	if wk.m.validate {
@@ -483,9 +493,10 @@ func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
 		return err
 	}
 	if !found {
-		if wk.m.validate {
-			wk.invalid = wk.missingRow(values)
+		if !wk.m.validate {
+			return errNoRow
 		}
+		wk.invalid = wk.missingRow(values)
 		return errNotValidated
 	}
 	if !wk.m.validate {
