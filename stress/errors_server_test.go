@@ -203,6 +203,15 @@ func TestInsertPredefined(t *testing.T) {
 		!strings.Contains(e.String(), "-insert batchtype=: no effect") {
 		t.Errorf("partitions= batchtype=: %v\n%s", err, e.String())
 	}
+	e.Reset()
+	err = Main(context.Background(), []string{"write", "n=5", "no-warmup", "-pop", "seq=1..5", "contents=sorted", "-col", "super=2", "comparator=UTF8Type",
+		"-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"},
+		Env{Stdout: &o, Stderr: &e})
+	for _, n := range []string{"-pop contents=: no effect", "-col super=: no effect", "-col comparator=: no effect"} {
+		if err != nil || !strings.Contains(e.String(), n) {
+			t.Errorf("no note %q: %v\n%s", n, err, e.String())
+		}
+	}
 	err = Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "visits=fixed(2)"), Env{Stdout: &o, Stderr: &e})
 	if !props.IsBadInput(err) || err.Error() != "-insert visits=FIXED(2): not supported for the predefined commands yet (each write visits its partition once)" {
 		t.Errorf("visits=fixed(2): %v", err)

@@ -243,6 +243,18 @@ func (r *stressRun) predefinedInsert(m *model) error {
 	if r.s.Command.Type == settings.CmdUser {
 		return nil
 	}
+	// Options the original's predefined operations never read: its
+	// PartitionGenerator is ARBITRARY and one row (SettingsCommandPreDefined),
+	// and super= and comparator= were for thrift.
+	if r.s.Population.Order != settings.OrderArbitrary {
+		r.notes = append(r.notes, "-pop contents=: no effect on the predefined commands, as in the original: their partitions have one row")
+	}
+	if r.s.Columns.Super != 0 {
+		r.notes = append(r.notes, "-col super=: no effect, as in the original over CQL (super columns were thrift's)")
+	}
+	if r.s.Columns.Comparator != "AsciiType" {
+		r.notes = append(r.notes, "-col comparator=: no effect, as in the original over CQL (the column names' type was thrift's)")
+	}
 	for _, o := range in.Given {
 		switch o {
 		case "visits=":

@@ -71,7 +71,7 @@ var (
 			{name: "names=", arg: "A,B,...", desc: "explicit column names"},
 			{name: "n=", arg: "DIST(?)", def: "FIXED(5)", desc: "cells per operation; columns are named C0, C1, ..."},
 			{name: "size=", arg: "DIST(?)", def: "FIXED(34)", desc: "cell size in bytes"},
-			{name: "slice", kind: optFlag, desc: "reads use a range slice rather than a names query"},
+			{name: "slice", kind: optFlag, desc: "reads are SELECT *, which (key and columns) never validates, as in the original: add -errors skip-read-validation"},
 			{name: "super=", arg: "N", def: "0", desc: "number of super columns"},
 			{name: "comparator=", arg: "AsciiType|UTF8Type|TimeUUIDType", def: "AsciiType", desc: "column name type"},
 			{name: "timestamp=", arg: "N", desc: "write every cell with this timestamp"},
