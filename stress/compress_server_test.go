@@ -66,6 +66,22 @@ func TestCompression(t *testing.T) {
 		t.Logf("compression=%s: %d connections, protocol v%d, %v", c.name, len(opts), versions[0], opts[0])
 	}
 
+	// A user profile's connections too.
+	var opts []map[string]string
+	uks := ks + "_user"
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + uks).Exec() })
+	testHookStart = func() { _, opts = clientsOf(t, s, uks) }
+	run(t, "user", "profile="+profileIn(t, "blogpost.yaml", uks), "ops(insert=1)", "n=50", "-rate", "threads=2",
+		"-mode", "native", "cql3", "compression=lz4", "-node", testNode, "-log", "no-settings")
+	if len(opts) == 0 {
+		t.Errorf("user: the node shows no connection on %s", uks)
+	}
+	for _, o := range opts {
+		if o["COMPRESSION"] != "lz4" {
+			t.Errorf("user: a connection with options %v", o)
+		}
+	}
+
 	// A compressor the node does not list in its SUPPORTED options is
 	// dropped by the driver without a word: refused in one line, before
 	// anything is created.
