@@ -38,6 +38,12 @@
 #   CASSANDRA_JAVA           java binary, must be JDK 11 or 17
 #                            (default /usr/lib/jvm/java-17-openjdk-amd64/bin/java)
 #   CASSANDRA_JVM_OPTS       extra JVM options, appended last
+#   CASSANDRA_CLIENT_TLS_DIR opt-in TLS on the CQL port (PEMBasedSslContextFactory):
+#                            DIR/server.pem holds the node's unencrypted private
+#                            key and certificate chain; with DIR/client-ca.pem
+#                            clients must show a certificate it signed. Plain
+#                            connections are still taken (optional: true), which
+#                            the readiness check needs
 #   MVN                      maven binary (default mvn)
 set -euo pipefail
 
@@ -252,6 +258,25 @@ write_config() {
         -e "s|@STORAGE_PORT@|$STORAGE_PORT|g" \
         "${sync[@]}" \
         "$TEMPLATES/cassandra.yaml" >"$CONF_DIR/cassandra.yaml"
+    if [[ -n "${CASSANDRA_CLIENT_TLS_DIR:-}" ]]; then
+        local tls="$CASSANDRA_CLIENT_TLS_DIR"
+        [[ "$tls" == /* ]] || tls="$PWD/$tls"
+        [[ -f "$tls/server.pem" ]] || die "CASSANDRA_CLIENT_TLS_DIR: no $tls/server.pem (key and certificate chain, PEM)"
+        {
+            echo "client_encryption_options:"
+            echo "  enabled: true"
+            echo "  optional: true"
+            echo "  ssl_context_factory:"
+            echo "    class_name: org.apache.cassandra.security.PEMBasedSslContextFactory"
+            echo "  keystore: $tls/server.pem"
+            if [[ -f "$tls/client-ca.pem" ]]; then
+                echo "  require_client_auth: true"
+                echo "  truststore: $tls/client-ca.pem"
+            else
+                echo "  require_client_auth: false"
+            fi
+        } >>"$CONF_DIR/cassandra.yaml"
+    fi
     cp "$TEMPLATES/logback.xml" "$CONF_DIR/logback.xml"
 }
 

@@ -11,6 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -160,6 +161,10 @@ const (
 	headFormat = "%-10s%10s,%8s,%8s,%8s,%8s,%8s,%8s,%8s,%8s,%8s,%7s,%9s,%7s,%7s,%8s,%8s,%8s,%8s"
 )
 
+// kindNoRow files a read that found no row under -errors
+// skip-read-validation: an operation, not an error, and no partition.
+var kindNoRow = measurement.StatusKind(db.NotFound)
+
 var headMetrics = []any{"type", "total ops", "op/s", "pk/s", "row/s", "mean", "med", ".95", ".99", ".999", "max", "time", "stderr", "errors", "gc: #", "max ms", "sum ms", "sdv ms", "mb"}
 
 // header is the interval lines' header.
@@ -270,7 +275,7 @@ func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 			continue
 		}
 		t.service.Merge(ms.Hist)
-		if ms.Kind != measurement.KindOK {
+		if ms.Kind != measurement.KindOK && ms.Kind != kindNoRow {
 			t.errors += n
 		}
 		// A write is one partition and one row; a read, the row it got

@@ -10,6 +10,7 @@ package stress
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +87,9 @@ func Main(ctx context.Context, args []string, env Env) error {
 	for _, n := range notes {
 		fmt.Fprintln(env.Stderr, n.String())
 	}
+	for _, n := range r.notes {
+		fmt.Fprintln(env.Stderr, n)
+	}
 	if err := r.connect(); err != nil {
 		return &BadInput{Err: err}
 	}
@@ -106,10 +110,18 @@ type stressRun struct {
 	kinds []kind
 	// the tables the command uses
 	tables []string
+	// comp is -mode compression='s compressor (nil for none)
+	comp *usedCompressor
+	// tls is -transport's configuration (nil without truststore=)
+	tls *tls.Config
+	// notes are printed on stderr with the parser's
+	notes []string
+	// newPop makes the population of -pop afresh
+	newPop func() *data.Population
 }
 
 func newRun(s *settings.Settings, env Env) (*stressRun, error) {
-	r := &stressRun{s: s, env: env, out: env.Stdout}
+	r := &stressRun{s: s, env: env, out: env.Stdout, comp: newCompressor(s.Mode.Compression)}
 	if s.Node.File != "" {
 		if err := s.Node.ReadNodeFile(); err != nil {
 			return nil, bad("-node file=%s: %v", s.Node.File, err)
@@ -123,19 +135,42 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 			return nil, bad("%s%s: directory %s does not exist", f.opt, f.path, filepath.Dir(f.path))
 		}
 	}
-	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), validate: !s.Errors.SkipReadValidation}
 	var err error
+	// The stores are read before anything is opened: a wrong file or
+	// password is one line.
+	if r.tls, err = tlsConfig(s.Transport); err != nil {
+		return nil, &BadInput{Err: err}
+	}
+	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), errs: s.Errors, validate: !s.Errors.SkipReadValidation}
 	size := data.FromSpec(s.Columns.Size)
 	names := s.Columns.Names
 	if m.cols, err = data.NewColumns(int(s.Columns.Count.Max), names, size); err != nil {
 		return nil, bad("-col: %v", err)
 	}
 	m.add = data.FromSpec(s.Command.Add)
-	if p := s.Population; p.Dist != nil {
-		m.pop = data.DistPopulation(data.FromSpec(*p.Dist))
-	} else {
-		m.pop = data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
+	// Each run starts the population anew, as the original's getFactory
+	// makes a new SeedManager for the warm-up, for the run and for each
+	// thread count of a ramp (StressAction.java).
+	p := s.Population
+	r.newPop = func() *data.Population {
+		switch {
+		case p.Dist != nil:
+			return data.DistPopulation(data.FromSpec(*p.Dist))
+		case p.ReadLookback != nil:
+			pop, _ := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback))
+			return pop
+		}
+		return data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}
+	if p.ReadLookback != nil {
+		if s.Command.Type == settings.CmdUser {
+			return nil, bad("-pop read-lookback=: not supported for user yet")
+		}
+		if _, err := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
+			return nil, &BadInput{Err: err}
+		}
+	}
+	m.pop = r.newPop()
 	if s.Graph.File != "" && s.Rate.Ramp() {
 		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
 	}
@@ -144,8 +179,9 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 			return nil, bad("-graph file=%s: directory %s does not exist", s.Graph.File, filepath.Dir(s.Graph.File))
 		}
 	}
-	if s.Columns.Slice {
-		return nil, bad("-col slice: not supported yet")
+	m.slice = s.Columns.Slice
+	if err := r.predefinedInsert(m); err != nil {
+		return nil, err
 	}
 	m.setCQL(s)
 	if s.Command.Type == settings.CmdMixed {
@@ -198,6 +234,50 @@ func (r *stressRun) schema() data.Schema {
 	return sc
 }
 
+// predefinedInsert applies -insert to the predefined commands as the
+// original's PredefinedOperation does: each operation is one partition of
+// one row (DataSpec with partitions fixed(1) and one row), so partitions=,
+// select-ratio= and batchtype= change nothing, and revisit= is only drawn
+// from for partitions written in several visits; row-population-ratio=
+// leaves the columns past the ratio null.
+func (r *stressRun) predefinedInsert(m *model) error {
+	in := r.s.Insert
+	if r.s.Command.Type == settings.CmdUser {
+		return nil
+	}
+	// Options the original's predefined operations never read: its
+	// PartitionGenerator is ARBITRARY and one row (SettingsCommandPreDefined),
+	// and super= and comparator= were for thrift.
+	if r.s.Population.Order != settings.OrderArbitrary {
+		r.notes = append(r.notes, "-pop contents=: no effect on the predefined commands, as in the original: their partitions have one row")
+	}
+	if r.s.Columns.Super != 0 {
+		r.notes = append(r.notes, "-col super=: no effect, as in the original over CQL (super columns were thrift's)")
+	}
+	if r.s.Columns.Comparator != "AsciiType" {
+		r.notes = append(r.notes, "-col comparator=: no effect, as in the original over CQL (the column names' type was thrift's)")
+	}
+	for _, o := range in.Given {
+		switch o {
+		case "visits=":
+			if in.Visits.String() != "FIXED(1)" {
+				return bad("-insert visits=%s: not supported for the predefined commands yet (each write visits its partition once)", in.Visits)
+			}
+		case "row-population-ratio=":
+			if in.RowPopulationRatio.String() != "FIXED(1)/1" {
+				rp, err := data.ParseRatio(in.RowPopulationRatio.String())
+				if err != nil {
+					return bad("-insert row-population-ratio=%s: %v", in.RowPopulationRatio, err)
+				}
+				m.rowPop = &rp
+			}
+		default:
+			r.notes = append(r.notes, "-insert "+o+": no effect on the predefined commands, as in the original: each operation writes one partition of one row")
+		}
+	}
+	return nil
+}
+
 // cluster is the driver's configuration from -node, -port and -mode.
 func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	s := r.s
@@ -221,6 +301,16 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	}
 	if s.Mode.ProtocolVersion > 0 {
 		cc.ProtoVersion = s.Mode.ProtocolVersion
+	} else if s.Mode.Compression == settings.CompressionSnappy {
+		// Protocol v5 has no snappy (only lz4); the original's Java
+		// driver 3 speaks up to v4, where the node offers it.
+		cc.ProtoVersion = 4
+	}
+	if r.comp != nil {
+		cc.Compressor = r.comp
+	}
+	if r.tls != nil {
+		cc.SslOpts = &gocql.SslOptions{Config: r.tls, EnableHostVerification: s.Transport.HostnameVerification}
 	}
 	if s.Mode.User != "" {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: s.Mode.User, Password: s.Mode.Password}
@@ -243,6 +333,10 @@ func (r *stressRun) connect() error {
 	admin, err := r.cluster("").CreateSession()
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
+	}
+	if err := r.checkCompression(admin, where); err != nil {
+		admin.Close()
+		return err
 	}
 	err = admin.Query(sc.CreateKeyspace()).Exec()
 	admin.Close()
@@ -274,6 +368,23 @@ func (r *stressRun) connect() error {
 	r.m.session = sess
 	r.m.cl = consistency(s.Command.CL)
 	r.m.serial = consistency(s.Command.SerialCL)
+	return nil
+}
+
+// checkCompression makes sure, before anything is created, that the
+// connections compress what -mode compression= asks for.
+func (r *stressRun) checkCompression(admin *gocql.Session, where string) error {
+	if r.comp == nil {
+		return nil
+	}
+	var v string
+	if err := admin.Query("SELECT release_version FROM system.local").Scan(&v); err != nil {
+		return fmt.Errorf("connect to %s: %v", where, err)
+	}
+	if !r.comp.used.Load() {
+		c := strings.ToLower(r.s.Mode.Compression.String())
+		return fmt.Errorf("-mode compression=%s: the node at %s (Cassandra %s) did not accept %s compression", c, where, v, c)
+	}
 	return nil
 }
 
@@ -400,6 +511,7 @@ func (r *stressRun) warmup(ctx context.Context) error {
 	if s.Rate.Threads > 0 {
 		threads = min(threads, s.Rate.Threads)
 	}
+	r.m.pop = r.newPop() // one for all the warm-up's op types
 	for _, k := range sortedKinds(kindSet(r.kinds)) {
 		r.println(fmt.Sprintf("Warming up %s with %d iterations...", k, it))
 		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil {
@@ -454,6 +566,9 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	fmt.Fprintf(out, "Running %s with %d threads %s\n", r.desc(kinds), threads, mode)
 
+	if !warmup {
+		r.m.pop = r.newPop()
+	}
 	wl := &workload{m: r.m, kinds: kinds}
 	if len(kinds) > 1 {
 		var sum float64
@@ -471,6 +586,8 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		p.Set("operationcount", strconv.FormatInt(count, 10))
 	}
 	p.Set("measurement.type", "hdrhistogram")
+	// NOT_FOUND on its own: a read of no row under skip-read-validation.
+	p.Set("latencytrackederrors", "NOT_FOUND")
 	p.Set("progress", "false")
 	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
 	fixed := false
@@ -521,12 +638,17 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		Workload: wl, Quiet: true, Version: r.env.Version}
 	if !warmup {
 		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+			if testHookStart != nil {
+				testHookStart()
+			}
 			if s.Command.Stop == settings.StopDuration {
 				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
 			}
 		})}
 		o.Summary = func(*runner.Summary) error {
-			if !s.Log.NoSummary {
+			// A failed run is cancelled, as the original's StressMetrics:
+			// no Results block.
+			if !s.Log.NoSummary && wl.failed() == "" {
 				met.summarise(r.out)
 			}
 			return nil
@@ -546,6 +668,12 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	if err != nil {
 		return nil, err
 	}
+	if msg := wl.failed(); msg != "" {
+		// The original's Consumer prints the exception to the output (and
+		// its -log file=), then StressAction prints FAILURE.
+		r.println(msg)
+		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
+	}
 	if s.Graph.File != "" && !warmup {
 		if err := r.writeGraph(jsonPath); err != nil {
 			return nil, err
@@ -553,6 +681,10 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	return met, nil
 }
+
+// testHookStart, if set, is called as each measured run starts, its
+// connections open: tests look at them from the node's side.
+var testHookStart func()
 
 // startHook calls fn as the run starts.
 type startHook func()

@@ -137,7 +137,7 @@ func TestPredefinedCommands(t *testing.T) {
 }
 
 // TestReadValidates: a read of data that are not the original's is an
-// error.
+// error (counted with -errors ignore; TestErrorsStopTheRun has the default).
 func TestReadValidates(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "validate")
@@ -146,9 +146,14 @@ func TestReadValidates(t *testing.T) {
 	if err := s.Query(`UPDATE ` + ks + `.standard1 SET "C0" = 0x00 WHERE key = 0x` + keyHex(1)).Exec(); err != nil {
 		t.Fatal(err)
 	}
-	out := run(t, append([]string{"read", "n=50", "no-warmup", "-pop", "seq=1..50"}, common...)...)
+	out := run(t, append([]string{"read", "n=50", "no-warmup", "-pop", "seq=1..50", "-errors", "ignore"}, common...)...)
 	if _, errs, _ := results(t, out); errs != 1 {
 		t.Errorf("read after changing one value: %d errors, want 1\n%s", errs, out)
+	}
+	out, _, _ = runFails(t, append([]string{"read", "n=50", "no-warmup", "-pop", "seq=1..50"}, common...)...)
+	want := "]: Data returned was not validated: row 0, column 0 (C0): expected 34 bytes, got 1 bytes\nFAILURE\n"
+	if !strings.HasSuffix(out, want) {
+		t.Errorf("read after changing one value: want the end %q\n%s", want, out)
 	}
 }
 

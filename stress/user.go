@@ -2,6 +2,7 @@ package stress
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -438,6 +439,9 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		return &BadInput{Err: fmt.Errorf("connect to %s: %v", where, err)}
 	}
 	defer admin.Close()
+	if err := r.checkCompression(admin, where); err != nil {
+		return &BadInput{Err: err}
+	}
 	for _, sp := range specs {
 		if err := r.userSchema(admin, sp); err != nil {
 			return &BadInput{Err: err}
@@ -550,12 +554,15 @@ func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads i
 	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
 		Workload: wl, Quiet: true, Version: r.env.Version}
 	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+		if testHookStart != nil {
+			testHookStart()
+		}
 		if s.Command.Stop == settings.StopDuration {
 			timer = time.AfterFunc(s.Command.Duration, wl.Stop)
 		}
 	})}
 	o.Summary = func(*runner.Summary) error {
-		if !s.Log.NoSummary {
+		if !s.Log.NoSummary && wl.failed() == "" {
 			met.summarise(r.out)
 		}
 		return nil
@@ -563,6 +570,10 @@ func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads i
 	err := runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()
+	}
+	if msg := wl.failed(); msg != "" && err == nil {
+		r.println(msg)
+		return fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
 	return err
 }
@@ -578,11 +589,25 @@ type userWorkload struct {
 	pop      *data.Population
 	serial   gocql.Consistency
 	stop     atomic.Bool
+	failure  atomic.Pointer[string] // as workload.failure
 }
 
 var _ runner.Workload = (*userWorkload)(nil)
 
-func (w *userWorkload) Stop()                  { w.stop.Store(true) }
+func (w *userWorkload) Stop() { w.stop.Store(true) }
+
+func (w *userWorkload) fail(msg string) {
+	if w.failure.CompareAndSwap(nil, &msg) {
+		w.Stop()
+	}
+}
+
+func (w *userWorkload) failed() string {
+	if p := w.failure.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 func (w *userWorkload) StopFlag() *atomic.Bool { return &w.stop }
 
 // rawArg binds a value already serialized (nil: null).
@@ -664,10 +689,14 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	start := measurement.Now()
 	var err error
 	var parts, rows int
-	for try := 0; try < wk.w.r.m.tries; try++ {
+	try := 0
+	for ; try < wk.w.r.m.tries; try++ {
 		parts, rows, err = wk.attempt(ctx, o, g.parts[:n])
 		if err == nil || ctx.Err() != nil {
 			break
+		}
+		if isOverloaded(err) && try+1 < wk.w.r.m.tries {
+			sleepCtx(ctx, wk.w.r.m.errs.NextDelay(try, wk.r.Float64()))
 		}
 	}
 	end := measurement.Now()
@@ -686,7 +715,38 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 		o.rows.Add(int64(rows))
 	}
 	wk.s.Record(o.slot, st, start, end)
+	if err != nil && !wk.w.r.m.errs.Ignore {
+		wk.w.fail(userFailure(o.name, try, g.parts[:n], err))
+		return false
+	}
 	return true
+}
+
+// userFailure is failureMessage for a profile's operation: each
+// partition's key columns joined by "|", a column of printable bytes as
+// text and any other in hex.
+func userFailure(op string, tries int, parts []*data.Partition, err error) string {
+	keys := make([]string, len(parts))
+	for i, p := range parts {
+		cols := make([]string, len(p.Key))
+		for j, k := range p.Key {
+			cols[j] = hex.EncodeToString(k)
+			if printable(k) {
+				cols[j] = string(k)
+			}
+		}
+		keys[i] = strings.Join(cols, "|")
+	}
+	return op + ": Operation x" + strconv.Itoa(tries) + " on key(s) [" + strings.Join(keys, ", ") + "]: Error executing: " + err.Error()
+}
+
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // bindRow fills the worker's argument buffers with a row's values in the

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
@@ -56,8 +61,8 @@ func kindOf(c settings.Command) kind {
 func (k kind) String() string { return kindNames[k] }
 
 // model is what every run of a command line shares: the driver session,
-// the statements' text, the data generators and the population, whose
-// sequence goes on from the warm-up into the run as in the original.
+// the statements' text and the data generators; the population is made
+// anew for the warm-up and for each measured run, as in the original.
 type model struct {
 	session *gocql.Session
 	cl      gocql.Consistency
@@ -67,9 +72,14 @@ type model struct {
 	add     *data.Dist // counter increments
 	pop     *data.Population
 	tries   int
+	errs    settings.ErrorSettings
 	cql     [numKinds]string
 	// validate is false with -errors skip-read-validation.
 	validate bool
+	// slice is -col slice: reads are SELECT *
+	slice bool
+	// rowPop is -insert row-population-ratio= (nil: every column)
+	rowPop *data.Ratio
 }
 
 // workload is one run's Workload: a mix of kinds (one for the predefined
@@ -80,6 +90,9 @@ type workload struct {
 	weights []float64 // cumulative, over kinds
 	cluster *data.Dist
 	stop    atomic.Bool
+	// failure is the first operation that failed after its tries without
+	// -errors ignore: as in the original, it ends the run with FAILURE.
+	failure atomic.Pointer[string]
 
 	// trackWait records each operation's wait (intended start to start)
 	// for -log hdrfile=; the runner records service and response times.
@@ -90,7 +103,24 @@ type workload struct {
 
 var _ runner.Workload = (*workload)(nil)
 
-func (w *workload) Stop()                  { w.stop.Store(true) }
+func (w *workload) Stop() { w.stop.Store(true) }
+
+// fail records the run's first failed operation and stops the run, as the
+// original's Consumer does with the IOException of Operation.error: it
+// stops the work of every thread and cancels the metrics.
+func (w *workload) fail(msg string) {
+	if w.failure.CompareAndSwap(nil, &msg) {
+		w.Stop()
+	}
+}
+
+// failed is the first failed operation's message, or "".
+func (w *workload) failed() string {
+	if p := w.failure.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 func (w *workload) StopFlag() *atomic.Bool { return &w.stop }
 
 func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
@@ -138,10 +168,16 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transac
 	return wk
 }
 
-// byteArg binds a blob without copying it.
-type byteArg struct{ b []byte }
+// byteArg binds a blob without copying it, or null.
+type byteArg struct {
+	b    []byte
+	null bool
+}
 
 func (a *byteArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	if a.null {
+		return nil, nil
+	}
 	if a.b == nil {
 		return []byte{}, nil
 	}
@@ -175,6 +211,16 @@ type worker struct {
 	got    [][]byte
 	dest   []any
 
+	// invalid is the last read's validation message, set on the failure
+	// path only
+	invalid string
+	// populated is how many columns this operation writes or expects
+	// (row-population-ratio=); the others are null
+	populated int
+	// the row of a -col slice read, sized to the table's columns
+	sliceGot  [][]byte
+	sliceDest []any
+
 	cur  kind  // the kind of the current run of operations (mixed)
 	left int64 // operations left in it
 
@@ -200,6 +246,9 @@ func (w *workload) harvestWaits(into *[numKinds]*hdrhistogram.Histogram) {
 	}
 }
 
+// errNoRow is a read that found no row under -errors skip-read-validation.
+var errNoRow = errors.New("no row")
+
 // errNotValidated is a read whose data differ from what the original
 // writes for the key; like the original, it is an error and not retried.
 var errNotValidated = errors.New("data returned was not validated")
@@ -210,17 +259,54 @@ func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(c
 // kind, up to tries attempts; it is measured from the first attempt to the
 // last, as the original's Operation.timeWithRetry times it.
 func (wk *worker) DoTransaction(ctx context.Context) bool {
-	idx, ok := wk.m.pop.Next(wk.r)
+	var k kind
+	var idx int64
+	var ok bool
+	pop := wk.m.pop
+	if pop.Lookback() {
+		// Writes go on in sequence, reads look back over what they wrote.
+		k = wk.next()
+		if k == kindWrite || k == kindCounterWrite {
+			idx, ok = pop.Next(wk.r)
+		} else {
+			idx, ok = pop.NextRead(wk.r)
+		}
+	} else {
+		idx, ok = pop.Next(wk.r)
+		k = wk.next()
+	}
 	if !ok {
 		return false // a no-wrap sequence is used up: the run ends
 	}
-	k := wk.next()
+	if k == kindWrite || k == kindCounterWrite {
+		// Marked as the original's PartitionIterator marks it: once the
+		// row is generated, before it is written.
+		pop.Wrote(idx)
+	}
+	wk.invalid = ""
+	wk.populated = math.MaxInt
+	if rp := wk.m.rowPop; rp != nil && (k == kindWrite || k == kindRead) {
+		// The original's SingleRowIterator: column i (from 0) is null when
+		// (i+1)/columns is above the operation's ratio.
+		n := len(wk.m.cols.Names())
+		ratio := rp.Next(wk.r)
+		wk.populated = 0
+		for wk.populated < n && float64(wk.populated+1)/float64(n) <= ratio {
+			wk.populated++
+		}
+	}
 	start := measurement.Now()
 	var err error
-	for try := 0; try < wk.m.tries; try++ {
+	try := 0
+	for ; try < wk.m.tries; try++ {
 		err = wk.attempt(ctx, k, idx)
-		if err == nil || err == errNotValidated || ctx.Err() != nil {
+		if err == nil || err == errNotValidated || err == errNoRow || ctx.Err() != nil {
 			break
+		}
+		if isOverloaded(err) && try+1 < wk.m.tries {
+			// Only an overloaded coordinator is waited for, as in the
+			// original's Operation.timeWithRetry.
+			sleepCtx(ctx, wk.m.errs.NextDelay(try, wk.r.Float64()))
 		}
 	}
 	end := measurement.Now()
@@ -228,6 +314,12 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		return true // interrupted by the end of the run: not counted
 	}
 	st := db.OK
+	if err == errNoRow {
+		// -errors skip-read-validation: a success of no row, as the
+		// original counts it; filed under NOT_FOUND so that it counts no
+		// partition.
+		st, err = db.NotFound, nil
+	}
 	if err != nil {
 		st = db.Error
 		wk.s.Failed++
@@ -243,7 +335,59 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 			wk.waitMu.Unlock()
 		}
 	}
+	if err != nil && !wk.m.errs.Ignore {
+		wk.w.fail(failureMessage(try, wk.key.b, err, wk.invalid))
+		return false
+	}
 	return true
+}
+
+// failureMessage is the original's Operation.timeWithRetry message:
+// "Operation xN on key(s) [KEY (hex: HEX)]: ...", N the tries made (for a
+// read that did not validate, the attempts before it, as the original
+// counts them), the key as PartitionIterator.getKeyAsString writes a blob
+// of printable bytes.
+func failureMessage(tries int, key []byte, err error, invalid string) string {
+	detail := "Data returned was not validated"
+	if err != errNotValidated {
+		detail = "Error executing: " + err.Error()
+	} else if invalid != "" {
+		detail = invalid
+	}
+	return "Operation x" + strconv.Itoa(tries) + " on key(s) [" + keyString(key) + "]: " + detail
+}
+
+func keyString(key []byte) string {
+	const digits = "0123456789abcdef"
+	h := make([]byte, 0, 2*len(key))
+	printable := len(key) > 0
+	for _, c := range key {
+		h = append(h, digits[c>>4], digits[c&15])
+		printable = printable && c >= 0x20 && c <= 0x7e
+	}
+	if !printable {
+		return string(h)
+	}
+	return string(key) + " (hex: " + string(h) + ")"
+}
+
+// isOverloaded is the coordinator's Overloaded error (the original's
+// OverloadedException).
+func isOverloaded(err error) bool {
+	var re gocql.RequestError
+	return errors.As(err, &re) && re.Code() == gocql.ErrCodeOverloaded
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // next picks the kind of the next operation: mixed runs the kinds in runs
@@ -276,7 +420,7 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		key, values := wk.row.Generate(idx)
 		wk.key.b = key
 		for i := range wk.vals {
-			wk.vals[i].b = values[i]
+			wk.vals[i].b, wk.vals[i].null = values[i], i >= wk.populated
 		}
 		q.RoutingKey(key)
 		return q.ExecContext(ctx)
@@ -305,21 +449,136 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 	wk.key.b = key
 	q.RoutingKey(key)
 	iter := q.IterContext(ctx)
+	if wk.m.slice {
+		return wk.sliceRead(iter, values)
+	}
 	found := iter.Scan(wk.dest...)
 	if err := iter.Close(); err != nil {
 		return err
 	}
 	if !found {
+		if !wk.m.validate {
+			return errNoRow
+		}
+		wk.invalid = wk.missingRow(values)
 		return errNotValidated
 	}
 	if wk.m.validate {
-		for i, v := range values {
+		// Columns past row-population-ratio= are expected null, which the
+		// original does not check.
+		for i, v := range values[:min(len(values), wk.populated)] {
 			if !bytes.Equal(wk.got[i], v) {
+				wk.invalid = wk.valueDiffers(i, v, wk.got[i])
 				return errNotValidated
 			}
 		}
 	}
 	return nil
+}
+
+// sliceRead reads the row of -col slice's SELECT * (every column of the
+// table, the key first) and validates it as the original does, position by
+// position against the written columns: the key makes one column too many,
+// so it never validates there either (use -errors skip-read-validation).
+func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
+	if n := len(iter.Columns()); n != len(wk.sliceGot) {
+		wk.sliceGot = make([][]byte, n)
+		wk.sliceDest = make([]any, n)
+		for i := range wk.sliceGot {
+			wk.sliceDest[i] = &wk.sliceGot[i]
+		}
+	}
+	found := iter.Scan(wk.sliceDest...)
+	if err := iter.Close(); err != nil {
+		return err
+	}
+	if !found {
+		if !wk.m.validate {
+			return errNoRow
+		}
+		wk.invalid = wk.missingRow(values)
+		return errNotValidated
+	}
+	if !wk.m.validate {
+		return nil
+	}
+	if len(wk.sliceGot) != len(values) {
+		var want, got int
+		for _, v := range values {
+			want += len(v)
+		}
+		for _, v := range wk.sliceGot {
+			got += len(v)
+		}
+		wk.invalid = fmt.Sprintf("Data returned was not validated: row 0 column count mismatch (expected %d column(s) %s / %d bytes; got %d column(s) / %d bytes)",
+			len(values), namesPreview(wk.m.cols.Names(), len(values)), want, len(wk.sliceGot), got)
+		return errNotValidated
+	}
+	for i, v := range values[:min(len(values), wk.populated)] {
+		if !bytes.Equal(wk.sliceGot[i], v) {
+			wk.invalid = wk.valueDiffers(i, v, wk.sliceGot[i])
+			return errNotValidated
+		}
+	}
+	return nil
+}
+
+// missingRow is the scylladb fork's validation message (CqlOperation.java's
+// CqlRunOpMatchResults.validate) for a read that found no row.
+func (wk *worker) missingRow(values [][]byte) string {
+	var total int
+	for _, v := range values[:min(len(values), wk.populated)] {
+		total += len(v) // null columns count no bytes, as there
+	}
+	n := len(values)
+	per := 0
+	if n > 0 {
+		per = total / n
+	}
+	return fmt.Sprintf("Data returned was not validated: row empty/missing (expected 1 row(s) with %d column(s) %s, %d bytes total (%dx%d); got 0 rows)",
+		n, namesPreview(wk.m.cols.Names(), n), total, n, per)
+}
+
+// valueDiffers is its message for a value that is not the one written.
+func (wk *worker) valueDiffers(i int, want, got []byte) string {
+	label := "column " + strconv.Itoa(i)
+	if names := wk.m.cols.Names(); i < len(names) {
+		label += " (" + names[i] + ")"
+	}
+	var diff string
+	switch {
+	case got == nil:
+		diff = fmt.Sprintf("got null (expected %d bytes)", len(want))
+	case len(got) != len(want):
+		diff = fmt.Sprintf("expected %d bytes, got %d bytes", len(want), len(got))
+	default:
+		diff = fmt.Sprintf("same size (%d bytes) but content differs; expected[0..%d]=%s, got[0..%d]=%s",
+			len(want), min(15, len(want)-1), hexPreview(want), min(15, len(got)-1), hexPreview(got))
+	}
+	return "Data returned was not validated: row 0, " + label + ": " + diff
+}
+
+// namesPreview is its columnNamesPreview: up to 4 names as a Java list,
+// more as [first..last].
+func namesPreview(names []string, n int) string {
+	n = min(n, len(names))
+	switch {
+	case n <= 0:
+		return ""
+	case n <= 4:
+		return "[" + strings.Join(names[:n], ", ") + "]"
+	}
+	return "[" + names[0] + ".." + names[n-1] + "]"
+}
+
+// hexPreview is Operation.hexPreview: the first 16 bytes in hex, "..." if
+// there are more.
+func hexPreview(b []byte) string {
+	s := "0x" + hex.EncodeToString(b[:min(len(b), 16)])
+	if len(b) > 16 {
+		s += "..."
+	}
+	return s
 }
 
 // newModelCQL fills in the statements of the predefined commands.

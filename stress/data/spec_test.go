@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/goycsb/ycsb/stress/settings"
@@ -33,5 +34,52 @@ func TestOneGrammar(t *testing.T) {
 				t.Errorf("%s at %v: %d from ParseDist, %d from FromSpec", spec, p, x, y)
 			}
 		}
+	}
+}
+
+// TestReadLookback: reads look back from the count of seeds written in a
+// row from 1 (the original's LookbackableWriteGenerator), which a seed
+// written out of order joins once the gap closes.
+func TestReadLookback(t *testing.T) {
+	p, err := SeqPopulationLookback(1, 100, false, MustParseDist("fixed(3)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	read := func() int64 {
+		idx, ok := p.NextRead(r)
+		if !ok {
+			t.Fatal("no read")
+		}
+		return idx
+	}
+	if got := read(); got != 1 {
+		t.Errorf("nothing written: read %d, want 1 (the first seed)", got)
+	}
+	for _, s := range []int64{1, 2, 4, 5} {
+		p.Wrote(s)
+	}
+	if got := read(); got != 1+3%2 {
+		t.Errorf("1..2 written (4, 5 waiting): read %d, want %d (lookback %% count)", got, 1+3%2)
+	}
+	p.Wrote(3)
+	if got := read(); got != 1+5-3 {
+		t.Errorf("1..5 written: read %d, want 3", got)
+	}
+	for s := int64(6); s <= 100; s++ {
+		p.Wrote(s)
+	}
+	if got := read(); got != 98 {
+		t.Errorf("all written: read %d, want 98", got)
+	}
+	if _, err := SeqPopulationLookback(1, 100, false, MustParseDist("uniform(1..102)")); err == nil ||
+		err.Error() != "-pop read-lookback=uniform(1..102): its largest value 102 is beyond the sequence, which ends at 101" {
+		t.Errorf("lookback beyond the sequence: %v", err)
+	}
+	// No allocation per write in the hot path once the heap has grown.
+	q, _ := SeqPopulationLookback(1, 1<<40, true, MustParseDist("fixed(1)"))
+	var s int64
+	if a := testing.AllocsPerRun(1000, func() { s += 2; q.Wrote(s); q.Wrote(s - 1) }); a != 0 {
+		t.Errorf("Wrote allocates %v per run", a)
 	}
 }

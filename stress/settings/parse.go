@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"crypto/tls"
 	"fmt"
 	"math"
 	"regexp"
@@ -760,6 +761,11 @@ func parseInsert(s *Settings, params []string) error {
 	if r != nil {
 		in.RowPopulationRatio = *r
 	}
+	for _, o := range insertGroup.opts {
+		if w.has(o.name) {
+			in.Given = append(in.Given, o.name)
+		}
+	}
 	return err
 }
 
@@ -1140,11 +1146,68 @@ func parseTransport(s *Settings, params []string) ([]Note, error) {
 		return nil, err
 	}
 	t.HostnameVerification = h == 1
+	for name, dst := range map[string]*string{"truststore=": &t.TrustStore, "keystore=": &t.KeyStore} {
+		if w.has(name) && *dst == "" {
+			return nil, w.errf(name, "expected %sFILE", name)
+		}
+	}
+	if t.KeyStore != "" && t.TrustStore == "" {
+		// The original turns TLS on only for truststore= and would connect
+		// in the clear with the keystore unused.
+		return nil, w.errf("keystore=", "needs truststore=FILE: TLS is on only with a truststore, as in the original")
+	}
+	p, _, err := enumOpt(w, "ssl-protocol=", "TLS", "TLSv1.2", "TLSv1.3")
+	if err != nil {
+		return nil, err
+	}
+	t.SSLProtocol = []string{"TLS", "TLSv1.2", "TLSv1.3"}[p]
+	st, _, err := enumOpt(w, "store-type=", "JKS", "PKCS12", "PEM")
+	if err != nil {
+		return nil, err
+	}
+	t.StoreType = []string{"JKS", "PKCS12", "PEM"}[st]
+	if _, _, err := enumOpt(w, "ssl-alg=", "SunX509", "NewSunX509", "PKIX"); err != nil {
+		return nil, err
+	}
+	var tls12 bool
+	for _, c := range t.Ciphers {
+		v12, ok := CipherSuite(c)
+		if !ok {
+			return nil, w.errf("ssl-ciphers=", "unknown cipher suite %q; expected IANA names such as TLS_AES_128_GCM_SHA256 or TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", c)
+		}
+		tls12 = tls12 || v12 != 0
+	}
+	if !tls12 && t.SSLProtocol == "TLSv1.2" {
+		return nil, w.errf("ssl-ciphers=", "has only TLS 1.3 suites, which ssl-protocol=TLSv1.2 cannot use")
+	}
 	var notes []Note
 	if w.has("factory=") {
 		notes = append(notes, Note{Option: w.word["factory="], Text: "unused: the thrift transport factory has no effect on the native protocol"})
 	}
+	if w.has("ssl-alg=") {
+		notes = append(notes, Note{Option: w.word["ssl-alg="], Text: "unused: the JVM's key manager algorithm; the client certificate is keystore='s as it is"})
+	}
 	return notes, nil
+}
+
+// tls13Suites are the TLS 1.3 suites, which Go always offers all of (its
+// crypto/tls does not let them be chosen).
+var tls13Suites = map[string]bool{"TLS_AES_128_GCM_SHA256": true, "TLS_AES_256_GCM_SHA384": true, "TLS_CHACHA20_POLY1305_SHA256": true}
+
+// CipherSuite is the crypto/tls ID of a TLS 1.2 cipher suite named as Java
+// and IANA name it, 0 for a TLS 1.3 suite, and whether the name is known.
+func CipherSuite(name string) (uint16, bool) {
+	if tls13Suites[name] {
+		return 0, true
+	}
+	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
+		for _, c := range list {
+			if c.Name == name && c.ID != tls.TLS_AES_128_GCM_SHA256 && c.ID != tls.TLS_AES_256_GCM_SHA384 && c.ID != tls.TLS_CHACHA20_POLY1305_SHA256 {
+				return c.ID, true
+			}
+		}
+	}
+	return 0, false
 }
 
 func parseTokenRange(s *Settings, params []string) error {

@@ -228,6 +228,8 @@ func TestSettingsString(t *testing.T) {
 		{"mixed", `mixed ratio(write=1,read=3) n=100000 cl=ONE -pop dist=UNIFORM(1..1000000) -schema keyspace="keyspace1" -mode native cql3 -rate threads>=16 threads<=256 -log file=mixed.log -node 10.0.0.10`},
 		{"read", "read duration=3m -rate threads>=16 auto -node 10.0.0.19,10.0.0.20,10.0.0.21 -col names=b,a -errors delay-policy=linear -schema replication(strategy=NetworkTopologyStrategy,dc1=3) compaction(strategy=LeveledCompactionStrategy,sstable_size_in_mb=160)"},
 		{"user", "user profile=blog.yaml ops(insert=1,timeline=2) -rate threads=10 fixed=100/s -log no-settings"},
+		// The passwords are never printed (the original prints them).
+		{"tls", "write n=10 -node 127.0.0.1 -mode native cql3 user=u password=pw1 -transport truststore=/tls/ts.p12 truststore-password=tspw keystore=/tls/ks.jks keystore-password=kspw"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args, err := splitShell(tc.line)
@@ -238,7 +240,13 @@ func TestSettingsString(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ycsbtest.Golden(t, filepath.Join("testdata", "settings-"+tc.name+".txt"), []byte("$ "+tc.line+"\n"+s.String()))
+			got := s.String()
+			for _, pw := range []string{"pw1", "tspw", "kspw"} {
+				if strings.Contains(got, pw) {
+					t.Errorf("the settings print a password:\n%s", got)
+				}
+			}
+			ycsbtest.Golden(t, filepath.Join("testdata", "settings-"+tc.name+".txt"), []byte("$ "+tc.line+"\n"+got))
 		})
 	}
 }

@@ -210,7 +210,7 @@ func (s *Settings) String() string {
 	t := s.Transport
 	p("Transport:")
 	p("  factory=%s; truststore=%s; truststore-password=%s; keystore=%s; keystore-password=%s; ssl-protocol=%s; ssl-alg=%s; store-type=%s; ssl-ciphers=%s; hostname-verification=%t; ",
-		t.Factory, orNull(t.TrustStore), orNull(t.TrustStorePassword), orNull(t.KeyStore), orNull(t.KeyStorePassword),
+		t.Factory, orNull(t.TrustStore), secret(t.TrustStorePassword), orNull(t.KeyStore), secret(t.KeyStorePassword),
 		t.SSLProtocol, t.SSLAlgorithm, t.StoreType, strings.Join(t.Ciphers, ","), t.HostnameVerification)
 
 	p("Port:")
@@ -312,4 +312,12 @@ func javaMap(kvs []KV) string {
 		parts = append(parts, kv.Key+"="+kv.Value)
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// secret prints a password as -mode password= is printed: never itself.
+func secret(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return "*suppressed*"
 }

@@ -228,6 +228,8 @@ type InsertSettings struct {
 	BatchType          BatchType
 	SelectRatio        *RatioDist
 	RowPopulationRatio RatioDist // row-population-ratio=, default FIXED(1)/1
+	// Given names the options given (e.g. "visits="), in order.
+	Given []string
 }
 
 // ColumnSettings is -col, for the predefined commands.
@@ -403,6 +405,28 @@ type ErrorSettings struct {
 
 // Tries is the number of attempts per operation (the original's tries).
 func (e ErrorSettings) Tries() int { return max(1, e.Retries+1) }
+
+// NextDelay is the wait before the retry after the try'th attempt
+// (counting from 0) failed on an overloaded coordinator, as the original's
+// SettingsErrors.nextDelay computes it; u in [0,1) draws its jitter of
+// ×0.75 to ×1.25.
+func (e ErrorSettings) NextDelay(try int, u float64) time.Duration {
+	minMS, maxMS := e.MinDelay.Milliseconds(), e.MaxDelay.Milliseconds()
+	d := minMS
+	switch e.DelayPolicy {
+	case DelayLinear:
+		d += int64(float64(maxMS-minMS) * float64(try) / float64(e.Tries()))
+	case DelayExponential:
+		if try >= 62 || d > maxMS>>try {
+			d = maxMS // saturated; Java's long would overflow here
+		} else {
+			d <<= try
+		}
+	}
+	d = int64(float64(d) * (0.75 + 0.5*u))
+	d = min(max(d, minMS), maxMS)
+	return time.Duration(d) * time.Millisecond
+}
 
 // TransportSettings is -transport: TLS material, kept as given.
 type TransportSettings struct {
