@@ -191,6 +191,17 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 	if err := iter.Close(); err != nil {
 		return fmt.Errorf("%s: columns of %s.%s: %v", p.File, p.Keyspace, p.Table, err)
 	}
+	if err := sp.setColumns(cols); err != nil {
+		return err
+	}
+	return r.userStatements(sp)
+}
+
+// setColumns sorts the table's columns as the original's PartitionGenerator
+// takes them (partition key and clustering columns by position, the others
+// by name) and checks that every columnspec names one of them.
+func (sp *userSpec) setColumns(cols []column) error {
+	p := sp.p
 	if len(cols) == 0 {
 		return fmt.Errorf("%s: unable to find table %s.%s", p.File, p.Keyspace, p.Table)
 	}
@@ -231,7 +242,7 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 			return fmt.Errorf("%s: columnspec: table %s.%s has no column %s", p.File, p.Keyspace, p.Table, cs.Name)
 		}
 	}
-	return r.userStatements(sp)
+	return nil
 }
 
 // userStatements is StressProfile.prepareQuery and the insert settings:
@@ -727,7 +738,7 @@ func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Part
 	if uq.q.Fields == profile.MultiRow {
 		target = max(1, len(uq.binds))
 	}
-	p.SelectTarget(wk.r, target, 1)
+	p.Read(wk.r, 0, target, 1, target)
 	args := wk.bind(uq.binds, p.Key, func(int) *data.UserRow {
 		if uq.q.Fields == profile.SameRow {
 			return p.Rows[0]

@@ -1,0 +1,140 @@
+package stress
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+)
+
+// realTool is the original cassandra-stress built by the shared
+// cassandra-stress.sh (scylladb/cassandra-stress 9f184f2a15), or CSTRESS.
+func realTool(t *testing.T) string {
+	t.Helper()
+	tool := os.Getenv("CSTRESS")
+	if tool == "" {
+		home, _ := os.UserHomeDir()
+		tool = filepath.Join(home, ".cache/ycsb-reference/cassandra-stress/bin/cassandra-stress")
+	}
+	if _, err := os.Stat(tool); err != nil {
+		t.Skip("the real cassandra-stress is not built (see scripts/compare-stress.sh); set CSTRESS")
+	}
+	return tool
+}
+
+func runReal(t *testing.T, tool string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	c := exec.Command(tool, args...)
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil || !strings.Contains(out.String(), "\nEND") {
+		t.Fatalf("cassandra-stress %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}
+
+// interopProfiles: the profiles both tools write and read, the insert
+// overrides that make a write deterministic (every row of each partition,
+// one partition per insert, so -pop seq=1..parts writes the same rows
+// whichever tool runs it), and the queries read back.
+var interopProfiles = []struct {
+	name, file, table string
+	parts             int
+	queries           []string
+}{
+	{"blog", "blogpost.yaml", "blogposts", 3, []string{"singlepost", "timeline"}},
+	{"types", "types.yaml", "alltypes", 20, []string{"bykey", "byrow", "multi"}},
+	{"clustered", "clustered.yaml", "clustered", 10, []string{"first", "from"}},
+}
+
+func interopWrite(parts int, f string) []string {
+	return []string{"user", "profile=" + f, "ops(insert=1)", "n=" + strconv.Itoa(parts), "no-warmup", "cl=ONE",
+		"-pop", "seq=1.." + strconv.Itoa(parts), "-insert", "partitions=fixed(1)", "select-ratio=fixed(1)/1",
+		"-rate", "threads=1", "-node", testNode, "-log", "no-settings"}
+}
+
+func interopRead(parts int, f string, queries []string) []string {
+	var ops []string
+	for _, q := range queries {
+		ops = append(ops, q+"=1")
+	}
+	return []string{"user", "profile=" + f, "ops(" + strings.Join(ops, ",") + ")", "n=60", "no-warmup", "cl=ONE",
+		"-pop", "dist=uniform(1.." + strconv.Itoa(parts) + ")", "-rate", "threads=2", "-node", testNode, "-log", "no-settings"}
+}
+
+// checkReads: every query read rows, and nothing failed.
+func checkReads(t *testing.T, who, out string, queries []string) {
+	t.Helper()
+	rows := breakdown(t, out, "Total partitions")
+	for _, q := range queries {
+		if rows[q] == 0 {
+			t.Errorf("%s: %s read nothing:\n%s", who, q, out)
+		}
+	}
+	for op, n := range breakdown(t, out, "Total errors") {
+		if n != 0 {
+			t.Errorf("%s: %s: %d errors\n%s", who, op, n, out)
+		}
+	}
+}
+
+func dropKeyspace(t *testing.T, s *gocql.Session, ks string) {
+	if err := s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUserInterop: the real cassandra-stress and ours write the same
+// profile with the same population, each into its own keyspace; the two
+// tables hold the same rows, value for value, and each tool's queries read
+// what the other wrote.
+func TestUserInterop(t *testing.T) {
+	s := cluster(t)
+	tool := realTool(t)
+	for _, p := range interopProfiles {
+		t.Run(p.name, func(t *testing.T) {
+			theirs, ours := "ks_userprof_theirs_"+p.name, "ks_userprof_ours_"+p.name
+			for _, ks := range []string{theirs, ours} {
+				dropKeyspace(t, s, ks)
+				t.Cleanup(func() { dropKeyspace(t, s, ks) })
+			}
+			ft, fo := profileIn(t, p.file, theirs), profileIn(t, p.file, ours)
+			runReal(t, tool, interopWrite(p.parts, ft)...)
+			run(t, interopWrite(p.parts, fo)...)
+			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
+			if len(a) == 0 {
+				t.Fatal("the real tool wrote nothing")
+			}
+			if d := diffLines(a, b); d != "" {
+				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
+			}
+			checkReads(t, "ours on theirs", run(t, interopRead(p.parts, ft, p.queries)...), p.queries)
+			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, fo, p.queries)...), p.queries)
+		})
+	}
+}
+
+// diffLines lists up to 10 lines only in a (-) or only in b (+), both sorted.
+func diffLines(a, b []string) string {
+	var out []string
+	i, j := 0, 0
+	for (i < len(a) || j < len(b)) && len(out) < 10 {
+		switch {
+		case j >= len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, "- "+a[i])
+			i++
+		case i >= len(a) || b[j] < a[i]:
+			out = append(out, "+ "+b[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return strings.Join(out, "\n")
+}
