@@ -17,8 +17,21 @@
 # Usage: scripts/compare-stress.sh   (THREADS="8 64 500" WRITE_N=200000
 #        READ_N=100000 RSS_THREADS=1000 NODE=127.0.0.1 by default;
 #        CSTRESS=path/to/cassandra-stress, YCSB=path/to/ycsb)
+#
+#        scripts/compare-stress.sh profile
+#   runs user profiles instead (stress/user_interop_test.go): both tools write
+#   the blog-post profile and two with clustering columns and many types
+#   (stress/testdata) into keyspaces ks_userprof_*, the tables must hold the
+#   same rows value for value, and each tool's queries read the other's rows.
+#   Then the golden rows of stress/testdata/original_*.txt, which the real tool
+#   wrote (USERPROF_CAPTURE=1 rewrites them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == profile ]]; then
+    CSTRESS=${CSTRESS:-$HOME/.cache/ycsb-reference/cassandra-stress/bin/cassandra-stress}
+    [[ -x $CSTRESS ]] || { echo "no cassandra-stress at $CSTRESS (build it: /work/shared/tools/cassandra-stress.sh)" >&2; exit 2; }
+    CSTRESS=$CSTRESS exec go test -count=1 -v -run 'TestUserInterop|TestUserOriginalRows' ./stress/
+fi
 THREADS=${THREADS:-8 64 500}
 WRITE_N=${WRITE_N:-200000}
 READ_N=${READ_N:-100000}
