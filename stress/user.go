@@ -437,8 +437,14 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	if err != nil {
 		return err
 	}
-	if s.Rate.Ramp() {
-		return bad("user: give -rate threads=N; the thread ramp is not supported for user yet")
+	for _, f := range []struct{ opt, v string }{{"-log json=", s.Log.JSONFile}, {"-log hdrfile=", s.Log.HDRFile}, {"-graph file=", s.Graph.File}} {
+		if f.v != "" {
+			return bad("user: %s is not supported for user profiles yet", f.opt)
+		}
+	}
+	cluster, err := data.ParseDist(s.Command.Clustering.String())
+	if err != nil {
+		return bad("clustering=%s: %v", s.Command.Clustering, err)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(env.Stderr, n.String())
@@ -489,69 +495,127 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		defer sess.Close()
 		sessions[sp.p.Keyspace] = sess
 	}
-	if s.Command.Truncate != settings.TruncateNever {
+	truncate := func() error {
 		for _, sp := range specs {
 			if err := sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).Exec(); err != nil {
 				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
 			}
 		}
+		return nil
 	}
+	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster}
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
-	wl := &userWorkload{r: r, ops: ops, sessions: sessions, pop: r.m.pop, serial: consistency(s.Command.SerialCL)}
-	for _, o := range ops {
-		if o.weight > 0 {
-			wl.sum += o.weight
-		}
-		wl.cum = append(wl.cum, wl.sum)
-	}
-	if wl.cluster, err = data.ParseDist(s.Command.Clustering.String()); err != nil {
-		return bad("clustering=%s: %v", s.Command.Clustering, err)
-	}
-	if err := r.runUserOnce(ctx, wl, s.Rate.Threads, r.count()); err != nil || ctx.Err() != nil {
+	fail := func(err error) error {
 		r.println("FAILURE")
 		if err == nil {
 			err = ErrFailure
 		}
 		return err
 	}
+	if !s.Command.NoWarmup {
+		// StressAction.warmup: each op of ops(...) on its own, as typed.
+		it, threads := r.warmupSize()
+		for _, o := range ops {
+			if it <= 0 {
+				break
+			}
+			r.println(fmt.Sprintf("Warming up %s with %d iterations...", o.name, it))
+			if _, err := u.runOnce(ctx, []*userOp{o}, threads, it, true); err != nil || ctx.Err() != nil {
+				return fail(err)
+			}
+		}
+	}
+	if s.Command.Truncate == settings.TruncateOnce || !s.Rate.Ramp() && s.Command.Truncate == settings.TruncateAlways {
+		if err := truncate(); err != nil {
+			return fail(err)
+		}
+	}
+	if s.Rate.Ramp() {
+		r.println("Thread count was not specified")
+		err = r.ramp(ctx, func(ctx context.Context, threads int) (rampResult, error) {
+			if s.Command.Truncate == settings.TruncateAlways {
+				if err := truncate(); err != nil {
+					return nil, err
+				}
+			}
+			met, err := u.runOnce(ctx, ops, threads, r.count(), false)
+			if met == nil {
+				return nil, err
+			}
+			return met, err
+		})
+	} else {
+		_, err = u.runOnce(ctx, ops, s.Rate.Threads, r.count(), false)
+	}
+	if err != nil || ctx.Err() != nil {
+		return fail(err)
+	}
 	r.println("END")
 	return nil
 }
 
-func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads int, count int64) error {
-	s := r.s
+// userRun is what every run of a user command shares: the warm-up's, the
+// run's or each of a ramp's.
+type userRun struct {
+	*stressRun
+	sessions map[string]*gocql.Session
+	cluster  *data.Dist
+}
+
+// runOnce is StressAction.run for ops: count (-1: none) is the permits,
+// partitions in all, as the original's FixedWorkManager counts them. Each
+// run draws from a fresh -pop, as the original makes a SeedManager per run
+// (SettingsCommandUser.getFactory).
+func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*userMetrics, error) {
+	r, s := u.stressRun, u.s
 	var mode string
 	switch {
-	case s.Command.Stop == settings.StopDuration:
+	case s.Command.Stop == settings.StopDuration && !warmup:
 		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
 	case count > 0:
 		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
 	default:
 		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
 	}
-	var parts []string
-	for _, o := range wl.ops {
-		parts = append(parts, o.name+":"+strconv.FormatFloat(o.weight, 'f', 1, 64))
+	out := r.out
+	if warmup {
+		out = io.Discard
 	}
-	fmt.Fprintf(r.out, "Running [%s] with %d threads %s\n", strings.Join(parts, ", "), threads, mode)
+	// SampledOpDistributionFactory.desc: the op names.
+	var names []string
+	for _, o := range ops {
+		names = append(names, o.name)
+	}
+	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
+
+	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, pop: r.population(), serial: consistency(s.Command.SerialCL), cluster: u.cluster}
+	for _, o := range ops {
+		o.parts.Store(0)
+		o.rows.Store(0)
+		if o.weight > 0 || len(ops) == 1 {
+			wl.sum += max(o.weight, 0)
+		}
+		wl.cum = append(wl.cum, wl.sum)
+	}
+	if count >= 0 {
+		wl.limited = true
+		wl.permits.Store(count)
+	}
 	p := props.New()
 	p.Set("threadcount", strconv.Itoa(threads))
-	if count > 0 {
-		p.Set("operationcount", strconv.FormatInt(count, 10))
-	}
 	p.Set("measurement.type", "hdrhistogram")
 	p.Set("progress", "false")
 	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
 	fixed := false
-	if s.Rate.OpsPerSecond > 0 {
+	if s.Rate.OpsPerSecond > 0 && !warmup {
 		p.Set("target", strconv.Itoa(s.Rate.OpsPerSecond))
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	met := newUserMetrics(r.out, fixed, wl.ops)
+	met := newUserMetrics(r.out, fixed, ops)
 	met.stop = wl.Stop
-	if count < 0 && s.Command.Stop == settings.StopUncertainty {
+	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
 		met.stopAt = func(n int, unc float64) bool {
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
@@ -560,22 +624,28 @@ func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads i
 	var timer *time.Timer
 	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
 		Workload: wl, Quiet: true, Version: r.env.Version}
-	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
-		if s.Command.Stop == settings.StopDuration {
-			timer = time.AfterFunc(s.Command.Duration, wl.Stop)
+	o.Summary = func(*runner.Summary) error { return nil }
+	if !warmup {
+		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+			if s.Command.Stop == settings.StopDuration {
+				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
+			}
+		})}
+		o.Summary = func(*runner.Summary) error {
+			if !s.Log.NoSummary {
+				met.summarise(r.out)
+			}
+			return nil
 		}
-	})}
-	o.Summary = func(*runner.Summary) error {
-		if !s.Log.NoSummary {
-			met.summarise(r.out)
-		}
-		return nil
 	}
 	err := runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()
 	}
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return met, nil
 }
 
 // userWorkload runs the weighted mix of ops(...).
@@ -589,6 +659,27 @@ type userWorkload struct {
 	pop      *data.Population
 	serial   gocql.Consistency
 	stop     atomic.Bool
+	// permits: the partitions left to visit under n= (limited)
+	limited bool
+	permits atomic.Int64
+}
+
+// take is WorkManager.takePermits: up to n partitions of those left, 0
+// when none are.
+func (w *userWorkload) take(n int) int {
+	if !w.limited {
+		return n
+	}
+	for {
+		cur := w.permits.Load()
+		if cur <= 0 {
+			return 0
+		}
+		k := min(int64(n), cur)
+		if w.permits.CompareAndSwap(cur, cur-k) {
+			return int(k)
+		}
+	}
 }
 
 var _ runner.Workload = (*userWorkload)(nil)
@@ -660,7 +751,13 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	// PartitionOperation.ready: the partitions of this operation.
 	n := 1
 	if o.query == nil {
-		n = int(max(1, o.spec.partitions.Next(wk.r)))
+		// no partitions ends the worker, as the original's nextOp
+		if n = int(o.spec.partitions.Next(wk.r)); n <= 0 {
+			return false
+		}
+	}
+	if n = wk.w.take(n); n == 0 {
+		return false
 	}
 	for len(g.parts) < n {
 		g.parts = append(g.parts, data.NewPartition(g.gen))

@@ -3,6 +3,7 @@ package stress
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,9 +45,9 @@ func breakdown(t *testing.T, out, label string) map[string]int64 {
 	return nil
 }
 
-// userRun inserts partitions 1..50, then runs ops over them, and checks
+// userProfileRun inserts partitions 1..50, then runs ops over them, and checks
 // every query found rows and nothing failed.
-func userRun(t *testing.T, file, ks string, ops string, queries ...string) {
+func userProfileRun(t *testing.T, file, ks string, ops string, queries ...string) {
 	s := cluster(t)
 	keyspace(t, s, strings.TrimPrefix(ks, "stress_it_"))
 	f := profileIn(t, file, ks)
@@ -67,9 +68,56 @@ func userRun(t *testing.T, file, ks string, ops string, queries ...string) {
 }
 
 func TestUserBlogpost(t *testing.T) {
-	userRun(t, "blogpost.yaml", "stress_it_user_blogpost", "ops(insert=1,singlepost=2,timeline=1)", "singlepost", "timeline")
+	userProfileRun(t, "blogpost.yaml", "stress_it_user_blogpost", "ops(insert=1,singlepost=2,timeline=1)", "singlepost", "timeline")
 }
 
 func TestUserAllTypes(t *testing.T) {
-	userRun(t, "types.yaml", "stress_it_user_types", "ops(insert=1,bykey=1,byrow=1,multi=1)", "bykey", "byrow", "multi")
+	userProfileRun(t, "types.yaml", "stress_it_user_types", "ops(insert=1,bykey=1,byrow=1,multi=1)", "bykey", "byrow", "multi")
+}
+
+// TestUserWarmupAndRamp: the warm-up runs each op of ops(...) alone on a
+// quarter of n, and a thread ramp runs the mix at each count, then the
+// summary table, as the original's StressAction does for user.
+func TestUserWarmupAndRamp(t *testing.T) {
+	s := cluster(t)
+	ks := "ks_userprof_ramp"
+	dropKeyspace(t, s, ks)
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	rampPause = 0
+	f := profileIn(t, "types.yaml", ks)
+	out := run(t, "user", "profile="+f, "ops(insert=1,bykey=1)", "n=200", "-pop", "seq=1..50",
+		"-rate", "threads>=1", "threads<=2", "-node", testNode, "-log", "no-settings")
+	for _, want := range []string{
+		"Warming up insert with 50 iterations...\nWarming up bykey with 50 iterations...\n",
+		"Thread count was not specified\n",
+		"\nRunning with 1 threadCount\nRunning [insert, bykey] with 1 threads for 200 iteration\n",
+		"\nRunning with 2 threadCount\nRunning [insert, bykey] with 2 threads for 200 iteration\n",
+		"\n2 threadCount, bykey,",
+		"\n2 threadCount, total,",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "\nResults:\n") != 2 {
+		t.Errorf("want a Results block per thread count:\n%s", out)
+	}
+}
+
+// TestUserPermits: n= counts partitions, as the original's work manager
+// does: an insert of several partitions takes as many.
+func TestUserPermits(t *testing.T) {
+	s := cluster(t)
+	ks := "ks_userprof_permits"
+	dropKeyspace(t, s, ks)
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "types.yaml", ks)
+	out := run(t, "user", "profile="+f, "ops(insert=1)", "n=300", "no-warmup", "-insert", "partitions=fixed(3)",
+		"-pop", "seq=1..1000", "-rate", "threads=3", "-node", testNode, "-log", "no-settings")
+	if got := breakdown(t, out, "Total partitions")["insert"]; got != 300 {
+		t.Errorf("insert wrote %d partitions, want 300:\n%s", got, out)
+	}
+	if !regexp.MustCompile(`\ninsert, +100,`).MatchString(out) {
+		t.Errorf("want 100 inserts of 3 partitions:\n%s", out)
+	}
 }
