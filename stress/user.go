@@ -48,13 +48,15 @@ type userSpec struct {
 	batch       gocql.BatchType
 	batchName   string
 	insertCL    gocql.Consistency
+	insertSCL   gocql.Consistency // serial consistency
 	queries     map[string]*userQuery
 }
 
 type userQuery struct {
-	q     *profile.Query
-	binds []int // index into the row: -1-i key column i, then ck, then values
-	cl    gocql.Consistency
+	q      *profile.Query
+	binds  []int // index into the row: -1-i key column i, then ck, then values
+	cl     gocql.Consistency
+	serial gocql.Consistency
 }
 
 // userOp is one entry of ops(...).
@@ -151,14 +153,11 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 			return fmt.Errorf("%s: keyspace_definition: %v", p.File, err)
 		}
 	}
-	ks := sess
-	if p.TableDefinition != "" || len(p.ExtraDefinitions) > 0 {
-		var err error
-		if ks, err = r.cluster(p.Keyspace).CreateSession(); err != nil {
-			return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
-		}
-		defer ks.Close()
+	ks, err := r.cluster(p.Keyspace).CreateSession()
+	if err != nil {
+		return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
 	}
+	defer ks.Close()
 	if p.TableDefinition != "" {
 		if err := execDDL(ks, p.TableDefinition); err != nil {
 			return fmt.Errorf("%s: table_definition: %v", p.File, err)
@@ -194,7 +193,28 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 	if err := sp.setColumns(cols); err != nil {
 		return err
 	}
-	return r.userStatements(sp)
+	return r.userStatements(sp, func(cql string) ([]string, error) { return preparedArgs(ks, cql) })
+}
+
+var errPrepared = errors.New("prepared")
+
+// preparedArgs are the names of a statement's bind variables as the node
+// reports them on preparing it, as the original takes them from its
+// PreparedStatement's variables: the column for "col = ?" (and <, IN,
+// CONTAINS, ...), "[limit]" for "LIMIT ?", "partition key token" for
+// "token(k) > ?".
+func preparedArgs(sess *gocql.Session, cql string) ([]string, error) {
+	var names []string
+	err := sess.Bind(cql, func(qi *gocql.QueryInfo) ([]any, error) {
+		for _, a := range qi.Args {
+			names = append(names, a.Name)
+		}
+		return nil, errPrepared
+	}).Exec()
+	if !errors.Is(err, errPrepared) {
+		return nil, err
+	}
+	return names, nil
 }
 
 // setColumns sorts the table's columns as the original's PartitionGenerator
@@ -248,7 +268,7 @@ func (sp *userSpec) setColumns(cols []column) error {
 // userStatements is StressProfile.prepareQuery and the insert settings:
 // an UPDATE of every value column (counters and non-frozen collections
 // added to) by the primary key, or for a key-only table an INSERT.
-func (r *stressRun) userStatements(sp *userSpec) error {
+func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]string, error)) error {
 	p := sp.p
 	var b strings.Builder
 	if len(sp.vs) > 0 {
@@ -328,17 +348,30 @@ func (r *stressRun) userStatements(sp *userSpec) error {
 	if in.Consistency != "" {
 		_ = sp.insertCL.UnmarshalText([]byte(in.Consistency))
 	}
+	// the profile's serialConsistencyLevel, else serial-cl= (StressProfile
+	// sets one on every statement)
+	sp.insertSCL = consistency(s.Command.SerialCL)
+	if in.SerialConsistency != "" {
+		_ = sp.insertSCL.UnmarshalText([]byte(in.SerialConsistency))
+	}
 	sp.queries = map[string]*userQuery{}
 	for i := range p.Queries {
 		q := &p.Queries[i]
-		uq := &userQuery{q: q, cl: consistency(s.Command.CL)}
+		uq := &userQuery{q: q, cl: consistency(s.Command.CL), serial: consistency(s.Command.SerialCL)}
 		if q.Consistency != "" {
 			_ = uq.cl.UnmarshalText([]byte(q.Consistency))
 		}
-		for _, name := range bindNames(q.CQL) {
+		if q.SerialConsistency != "" {
+			_ = uq.serial.UnmarshalText([]byte(q.SerialConsistency))
+		}
+		names, err := argNames(q.CQL)
+		if err != nil {
+			return bad("%s: queries.%s: %v", p.File, q.Name, err)
+		}
+		for _, name := range names {
 			idx, ok := sp.index(name)
 			if !ok {
-				return bad("%s: queries.%s: ? bound to %s, which is not a column of %s.%s", p.File, q.Name, name, p.Keyspace, p.Table)
+				return bad("%s: queries.%s: a ? is bound to %s, which is not a column of %s.%s (the original binds only column values)", p.File, q.Name, name, p.Keyspace, p.Table)
 			}
 			uq.binds = append(uq.binds, idx)
 		}
@@ -381,19 +414,6 @@ func (sp *userSpec) index(name string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-var bindRe = regexp.MustCompile(`(?i)("(?:[^"]|"")+"|[a-z0-9_]+)\s*(?:=|<=|>=|<|>|\bin\b|\bcontains\b(?:\s+key\b)?)\s*\?`)
-
-// bindNames are the columns a query's markers bind, in order: the original
-// takes them from the prepared statement's variables; here from the
-// column before each "= ?" (or <, >, IN, CONTAINS).
-func bindNames(cql string) []string {
-	var out []string
-	for _, m := range bindRe.FindAllStringSubmatch(cql, -1) {
-		out = append(out, m[1])
-	}
-	return out
 }
 
 func (sp *userSpec) newGen() (*data.PartitionGen, error) {
@@ -589,7 +609,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
 
-	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, pop: r.population(), serial: consistency(s.Command.SerialCL), cluster: u.cluster}
+	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, pop: r.population(), cluster: u.cluster}
 	for _, o := range ops {
 		o.parts.Store(0)
 		o.rows.Store(0)
@@ -657,7 +677,6 @@ type userWorkload struct {
 	cluster  *data.Dist
 	sessions map[string]*gocql.Session
 	pop      *data.Population
-	serial   gocql.Consistency
 	stop     atomic.Bool
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
@@ -842,10 +861,7 @@ func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Part
 		}
 		return p.Rows[wk.r.IntN(len(p.Rows))]
 	})
-	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).Idempotent(true)
-	if wk.w.serial != 0 {
-		q.SerialConsistency(wk.w.serial)
-	}
+	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).SerialConsistency(uq.serial).Idempotent(true)
 	sc := q.IterContext(ctx).Scanner()
 	n := 0
 	for sc.Next() {
@@ -885,10 +901,10 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 	if rows == 1 {
 		p := parts[0]
 		args := wk.bind(binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
-		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL)
+		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
 		return 1, 1, q.ExecContext(ctx)
 	}
-	b := sess.Batch(sp.batch).Consistency(sp.insertCL)
+	b := sess.Batch(sp.batch).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
 	for _, p := range parts {
 		for _, row := range p.Rows {
 			args := make([]any, 0, len(binds))

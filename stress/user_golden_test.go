@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/profile"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -29,7 +31,10 @@ func TestUserGolden(t *testing.T) {
 		vs: []column{{name: "author", typ: typ("text"), spec: p.Column("author")}, {name: "body", typ: typ("text"), spec: p.Column("body")},
 			{name: "title", typ: typ("text"), spec: p.Column("title")}, {name: "url", typ: typ("text"), spec: p.Column("url")}}}
 	r := &stressRun{s: parseOrFatal(t, "user", "profile=x.yaml", "ops(insert=1)")}
-	if err := r.userStatements(sp); err != nil {
+	// both queries bind domain, as the node names their variables
+	// (TestUserPrepared asks it)
+	domain := func(string) ([]string, error) { return []string{"domain"}, nil }
+	if err := r.userStatements(sp, domain); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
@@ -105,4 +110,31 @@ func parseOrFatal(t *testing.T, args ...string) *settings.Settings {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestUserSerialConsistency: a query's and the insert's
+// serialConsistencyLevel, else serial-cl=, as StressProfile sets them.
+func TestUserSerialConsistency(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "blogpost.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := strings.Replace(string(b), "    fields: samerow\n", "    fields: samerow\n    serialConsistencyLevel: LOCAL_SERIAL\n", 1)
+	y = strings.Replace(y, "  batchtype: UNLOGGED\n", "  batchtype: UNLOGGED\n  serialConsistencyLevel: LOCAL_SERIAL\n", 1)
+	f := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &userSpec{p: p}
+	r := &stressRun{s: parseOrFatal(t, "user", "profile=x.yaml", "ops(insert=1)")}
+	if err := r.userStatements(sp, func(string) ([]string, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if sp.insertSCL != gocql.LocalSerial || sp.queries["singlepost"].serial != gocql.LocalSerial || sp.queries["timeline"].serial != gocql.Serial {
+		t.Errorf("insert %v, singlepost %v, timeline %v", sp.insertSCL, sp.queries["singlepost"].serial, sp.queries["timeline"].serial)
+	}
 }

@@ -1,6 +1,9 @@
 package stress
 
 import (
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -119,5 +122,57 @@ func TestUserPermits(t *testing.T) {
 	}
 	if !regexp.MustCompile(`\ninsert, +100,`).MatchString(out) {
 		t.Errorf("want 100 inserts of 3 partitions:\n%s", out)
+	}
+}
+
+// TestUserPrepared: the markers' columns come from preparing the query;
+// one bound to something else than a column is refused before any run.
+func TestUserPrepared(t *testing.T) {
+	s := cluster(t)
+	ks := "ks_userprof_prepared"
+	dropKeyspace(t, s, ks)
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "blogpost.yaml", ks)
+	r := &stressRun{s: parseOrFatal(t, "user", "profile="+f, "ops(insert=1)", "-node", testNode), env: Env{Stdout: io.Discard, Stderr: io.Discard}}
+	if err := execDDL(s, "CREATE KEYSPACE "+ks+" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"); err != nil {
+		t.Fatal(err)
+	}
+	ksess, err := r.cluster(ks).CreateSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ksess.Close()
+	if err := execDDL(ksess, "CREATE TABLE t (k text, c int, v text, PRIMARY KEY (k, c))"); err != nil {
+		t.Fatal(err)
+	}
+	for cql, want := range map[string]string{
+		"select * from t where k = ? and c >= ? LIMIT 1":      "k c",
+		"SELECT v FROM t WHERE \"k\"=? AND c IN ?":            "k in(c)",
+		"select * from t where k = ? limit ?":                 "k [limit]",
+		"select * from t where token(k) > ? and token(k) < ?": "partition key token partition key token",
+	} {
+		got, err := preparedArgs(ksess, cql)
+		if err != nil {
+			t.Fatalf("%s: %v", cql, err)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %q, want %q", cql, got, want)
+		}
+	}
+	if _, err := preparedArgs(ksess, "select * from nosuch where k = ?"); err == nil {
+		t.Error("a query of no table prepared")
+	}
+	// through the command: the error names the profile and the query
+	b, _ := os.ReadFile(f)
+	bad := strings.Replace(string(b), "where domain = ? LIMIT 1", "where domain = ? LIMIT ?", 1)
+	if err := os.WriteFile(f, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pause = 0
+	var out, errOut strings.Builder
+	err = Main(context.Background(), []string{"user", "profile=" + f, "ops(singlepost=1)", "n=10", "-node", testNode}, Env{Stdout: &out, Stderr: &errOut})
+	var bi *BadInput
+	if !errors.As(err, &bi) || !strings.Contains(err.Error(), "queries.singlepost: a ? is bound to [limit]") {
+		t.Errorf("got %v", err)
 	}
 }
