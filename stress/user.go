@@ -111,6 +111,11 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
 			}
 		}
+		for _, tr := range sp.p.TokenRangeQueries {
+			if strings.EqualFold(tr.Name, opName) {
+				return nil, nil, bad("ops(%s): %s is one of the token_range_queries of %s, which are not supported yet", o.Op, tr.Name, sp.p.File)
+			}
+		}
 		if opName != "insert" && sp.p.Query(opName) == nil {
 			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
 		}

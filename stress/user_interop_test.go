@@ -110,11 +110,64 @@ func TestUserInterop(t *testing.T) {
 			if len(a) == 0 {
 				t.Fatal("the real tool wrote nothing")
 			}
+			t.Logf("%d rows theirs, %d ours", len(a), len(b))
 			if d := diffLines(a, b); d != "" {
 				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
 			}
 			checkReads(t, "ours on theirs", run(t, interopRead(p.parts, ft, p.queries)...), p.queries)
 			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, fo, p.queries)...), p.queries)
+		})
+	}
+}
+
+// TestUserInteropExamples: the same for the original's own example
+// profiles (examples/*.yaml of scylladb/cassandra-stress), when
+// CSTRESS_EXAMPLES names a folder holding them (scripts/compare-stress.sh
+// profile extracts them from the fetched repository).
+func TestUserInteropExamples(t *testing.T) {
+	dir := os.Getenv("CSTRESS_EXAMPLES")
+	if dir == "" {
+		t.Skip("CSTRESS_EXAMPLES not set")
+	}
+	s := cluster(t)
+	tool := realTool(t)
+	for _, p := range []struct {
+		name, file, table string
+		parts             int
+		queries           []string
+	}{
+		{"example", "cqlstress-example.yaml", "typestest", 4, []string{"simple1", "range1"}},
+		{"insanity", "cqlstress-insanity-example.yaml", "insanitytest", 10, []string{"simple1"}},
+		{"counter", "cqlstress-counter-example.yaml", "counttest", 10, []string{"simple1"}},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, p.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, ours := "ks_userprof_theirs_ex_"+p.name, "ks_userprof_ours_ex_"+p.name
+			var files []string
+			for _, ks := range []string{theirs, ours} {
+				dropKeyspace(t, s, ks)
+				t.Cleanup(func() { dropKeyspace(t, s, ks) })
+				f := filepath.Join(t.TempDir(), p.file)
+				if err := os.WriteFile(f, []byte(strings.ReplaceAll(string(src), "stresscql", ks)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, f)
+			}
+			runReal(t, tool, interopWrite(p.parts, files[0])...)
+			run(t, interopWrite(p.parts, files[1])...)
+			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
+			if len(a) == 0 {
+				t.Fatal("the real tool wrote nothing")
+			}
+			t.Logf("%d rows theirs, %d ours", len(a), len(b))
+			if d := diffLines(a, b); d != "" {
+				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
+			}
+			checkReads(t, "ours on theirs", run(t, interopRead(p.parts, files[0], p.queries)...), p.queries)
+			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, files[1], p.queries)...), p.queries)
 		})
 	}
 }
