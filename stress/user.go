@@ -45,6 +45,7 @@ type userSpec struct {
 	counter     bool
 	partitions  *data.Dist
 	sel, rowPop data.Ratio
+	readRowPop  data.Ratio // a query's: -insert row-population-ratio= alone (SchemaQuery)
 	batch       gocql.BatchType
 	batchName   string
 	insertCL    gocql.Consistency
@@ -337,6 +338,9 @@ func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]st
 	if sp.rowPop, err = ratio(rp, in.RowPopulation, profile.DefaultRowPopulation); err != nil {
 		return bad("-insert row-population-ratio=: %v", err)
 	}
+	if sp.readRowPop, err = data.ParseRatio(s.Insert.RowPopulationRatio.String()); err != nil {
+		return bad("-insert row-population-ratio=: %v", err)
+	}
 	sp.batchName = in.BatchType
 	if s.Insert.BatchType != settings.BatchNone {
 		sp.batchName = s.Insert.BatchType.String()
@@ -614,7 +618,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
 
-	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, pop: r.population(), cluster: u.cluster}
+	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster}
 	for _, o := range ops {
 		o.parts.Store(0)
 		o.rows.Store(0)
@@ -681,7 +685,7 @@ type userWorkload struct {
 	sum      float64
 	cluster  *data.Dist
 	sessions map[string]*gocql.Session
-	pop      *data.Population
+	seeds    *data.SeedManager
 	stop     atomic.Bool
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
@@ -783,16 +787,39 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	if n = wk.w.take(n); n == 0 {
 		return false
 	}
-	for len(g.parts) < n {
-		g.parts = append(g.parts, data.NewPartition(g.gen))
-	}
-	for i := 0; i < n; i++ {
-		idx, ok := wk.w.pop.Next(wk.r)
-		if !ok {
-			return false
+	// the seeds, and the rows of each partition (reset): an insert's share
+	// of it, or the rows a query binds
+	sp, sm := o.spec, wk.w.seeds
+	got := 0
+	for got < n {
+		if got == len(g.parts) {
+			np := data.NewPartition(g.gen)
+			np.Mark = sm.Done
+			g.parts = append(g.parts, np)
 		}
-		g.parts[i].Reset(idx)
+		seed := sm.Next(wk.r, o.query == nil)
+		if seed == nil {
+			break
+		}
+		p := g.parts[got]
+		p.Reset(seed.Index)
+		if o.query == nil {
+			if !p.Write(wk.r, seed, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r)) {
+				continue // nothing left of it: another seed
+			}
+		} else {
+			target := 1
+			if o.query.q.Fields == profile.MultiRow {
+				target = max(1, len(o.query.binds))
+			}
+			p.Read(wk.r, seed.Position(), target, sp.readRowPop.Next(wk.r), target)
+		}
+		got++
 	}
+	if got == 0 {
+		return false
+	}
+	n = got
 	start := measurement.Now()
 	var err error
 	var parts, rows int
@@ -855,11 +882,6 @@ func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Part
 	}
 	uq := o.query
 	p := parts[0]
-	target := 1
-	if uq.q.Fields == profile.MultiRow {
-		target = max(1, len(uq.binds))
-	}
-	p.Read(wk.r, 0, target, 1, target)
 	args := wk.bind(uq.binds, p.Key, func(int) *data.UserRow {
 		if uq.q.Fields == profile.SameRow {
 			return p.Rows[0]
@@ -900,7 +922,6 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 	binds := sp.insertBinds()
 	rows := 0
 	for _, p := range parts {
-		p.Select(wk.r, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r), 0)
 		rows += len(p.Rows)
 	}
 	if rows == 1 {

@@ -46,16 +46,26 @@ var interopProfiles = []struct {
 	name, file, table string
 	parts             int
 	queries           []string
+	visits            int // -insert visits=fixed(N) revisit=fixed(1): each partition over N inserts in turn
 }{
-	{"blog", "blogpost.yaml", "blogposts", 3, []string{"singlepost", "timeline"}},
-	{"types", "types.yaml", "alltypes", 20, []string{"bykey", "byrow", "multi"}},
-	{"clustered", "clustered.yaml", "clustered", 10, []string{"first", "from"}},
+	{"blog", "blogpost.yaml", "blogposts", 3, []string{"singlepost", "timeline"}, 0},
+	{"types", "types.yaml", "alltypes", 20, []string{"bykey", "byrow", "multi"}, 0},
+	{"clustered", "clustered.yaml", "clustered", 10, []string{"first", "from"}, 0},
+	{"visits", "blogpost.yaml", "blogposts", 2, []string{"singlepost", "timeline"}, 7},
 }
 
-func interopWrite(parts int, f string) []string {
-	return []string{"user", "profile=" + f, "ops(insert=1)", "n=" + strconv.Itoa(parts), "no-warmup", "cl=ONE",
-		"-pop", "seq=1.." + strconv.Itoa(parts), "-insert", "partitions=fixed(1)", "select-ratio=fixed(1)/1",
-		"-rate", "threads=1", "-node", testNode, "-log", "no-settings"}
+func interopWrite(parts int, f string) []string { return interopWriteVisits(parts, f, 0) }
+
+func interopWriteVisits(parts int, f string, visits int) []string {
+	in := []string{"partitions=fixed(1)", "select-ratio=fixed(1)/1"}
+	n := parts
+	if visits > 0 {
+		in = append(in, "visits=fixed("+strconv.Itoa(visits)+")", "revisit=fixed(1)")
+		n = parts * visits
+	}
+	return append(append([]string{"user", "profile=" + f, "ops(insert=1)", "n=" + strconv.Itoa(n), "no-warmup", "cl=ONE",
+		"-pop", "seq=1.." + strconv.Itoa(parts), "-insert"}, in...),
+		"-rate", "threads=1", "-node", testNode, "-log", "no-settings")
 }
 
 func interopRead(parts int, f string, queries []string) []string {
@@ -104,8 +114,8 @@ func TestUserInterop(t *testing.T) {
 				t.Cleanup(func() { dropKeyspace(t, s, ks) })
 			}
 			ft, fo := profileIn(t, p.file, theirs), profileIn(t, p.file, ours)
-			runReal(t, tool, interopWrite(p.parts, ft)...)
-			run(t, interopWrite(p.parts, fo)...)
+			runReal(t, tool, interopWriteVisits(p.parts, ft, p.visits)...)
+			run(t, interopWriteVisits(p.parts, fo, p.visits)...)
 			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
 			if len(a) == 0 {
 				t.Fatal("the real tool wrote nothing")

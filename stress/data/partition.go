@@ -81,6 +81,10 @@ type Partition struct {
 	// First and Finished: the last Write was the seed's first insert, and
 	// it reached the partition's end.
 	First, Finished bool
+	// Mark, if set, is told of a write that was the seed's first or
+	// reached the partition's end, as the original's iterator tells its
+	// SeedManager (SeedManager.Done).
+	Mark func(s *Seed, first, last bool)
 
 	Rows []*UserRow // the rows of the last Write, Read or Select
 	pool []*UserRow
@@ -223,6 +227,9 @@ func (p *Partition) Write(r *rand.Rand, s *Seed, useChance, rowPop float64) bool
 	if len(p.g.CK) == 0 {
 		p.First, p.Finished = true, true
 		p.emitRow(nil, p.idseed)
+		if p.Mark != nil {
+			p.Mark(s, true, true)
+		}
 		return true
 	}
 	p.setUseChance(useChance)
@@ -474,6 +481,9 @@ func (p *Partition) setHasNext(has bool) seekState {
 	last := p.left(0) == 0
 	if p.write && last {
 		p.Finished = true
+	}
+	if p.write && (p.First || last) && p.Mark != nil {
+		p.Mark(p.seed, p.First, last)
 	}
 	if last {
 		return endOfPartition
