@@ -471,6 +471,12 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 			return bad("user: %s is not supported for user profiles yet", f.opt)
 		}
 	}
+	if !data.CheckRevisit(s.Insert.Revisit) {
+		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
+	}
+	if s.Population.Order != settings.OrderArbitrary {
+		return bad("user: -pop contents=%s is not supported yet; rows are in the generation order (the original's default)", strings.ToLower(s.Population.Order.String()))
+	}
 	cluster, err := data.ParseDist(s.Command.Clustering.String())
 	if err != nil {
 		return bad("clustering=%s: %v", s.Command.Clustering, err)
@@ -797,22 +803,27 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 			np.Mark = sm.Done
 			g.parts = append(g.parts, np)
 		}
-		seed := sm.Next(wk.r, o.query == nil)
-		if seed == nil {
-			break
-		}
 		p := g.parts[got]
-		p.Reset(seed.Index)
 		if o.query == nil {
+			seed := sm.Next(wk.r, true)
+			if seed == nil {
+				break
+			}
+			p.Reset(seed.Index)
 			if !p.Write(wk.r, seed, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r)) {
 				continue // nothing left of it: another seed
 			}
 		} else {
+			idx, pos, ok := sm.NextRead(wk.r)
+			if !ok {
+				break
+			}
 			target := 1
 			if o.query.q.Fields == profile.MultiRow {
 				target = max(1, len(o.query.binds))
 			}
-			p.Read(wk.r, seed.Position(), target, sp.readRowPop.Next(wk.r), target)
+			p.Reset(idx)
+			p.Read(wk.r, pos, target, sp.readRowPop.Next(wk.r), target)
 		}
 		got++
 	}

@@ -1,7 +1,9 @@
 package stress
 
 import (
+	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -136,5 +138,38 @@ func TestUserSerialConsistency(t *testing.T) {
 	}
 	if sp.insertSCL != gocql.LocalSerial || sp.queries["singlepost"].serial != gocql.LocalSerial || sp.queries["timeline"].serial != gocql.Serial {
 		t.Errorf("insert %v, singlepost %v, timeline %v", sp.insertSCL, sp.queries["singlepost"].serial, sp.queries["timeline"].serial)
+	}
+}
+
+// TestUserRefused: what user does not support yet is one line, exit 2,
+// before anything is opened.
+func TestUserRefused(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "blogpost.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "p.yaml")
+	y := string(b) + "token_range_queries:\n  all: {columns: '*', page_size: 100}\n"
+	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ops(all=1)"}, "ops(all): all is one of the token_range_queries of " + f + ", which are not supported yet"},
+		{[]string{"ops(insert=1)", "-pop", "seq=1..10", "contents=sorted"}, "user: -pop contents=sorted is not supported yet"},
+		{[]string{"ops(insert=1)", "-log", "json=" + filepath.Join(t.TempDir(), "r.json")}, "user: -log json= is not supported for user profiles yet"},
+		{[]string{"ops(insert=1)", "-rate", "threads=2", "-graph", "file=" + filepath.Join(t.TempDir(), "g.html")}, "user: -graph file= is not supported for user profiles yet"},
+	} {
+		args := append([]string{"user", "profile=" + f}, c.args...)
+		// a node nobody listens on: nothing may be opened
+		args = append(args, "-node", "127.0.0.1", "-port", "native=1")
+		var out, errOut strings.Builder
+		err := Main(context.Background(), args, Env{Stdout: &out, Stderr: &errOut})
+		var bi *BadInput
+		if !errors.As(err, &bi) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
+		}
 	}
 }

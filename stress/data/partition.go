@@ -77,6 +77,7 @@ type Partition struct {
 	ck              [][]byte
 	hasNext, write  bool
 	seed            *Seed
+	own             Seed // Select's
 
 	// First and Finished: the last Write was the seed's first insert, and
 	// it reached the partition's end.
@@ -282,7 +283,9 @@ func (p *Partition) Read(r *rand.Rand, position, target int, rowPop float64, lim
 // Select is Write of a fresh single-visit seed: every row with chance
 // useChance.
 func (p *Partition) Select(r *rand.Rand, useChance, rowPop float64, limit int) {
-	s := &Seed{Visits: 1}
+	s := &p.own
+	s.Visits = 1
+	s.position.Store(0)
 	p.Write(r, s, useChance, rowPop)
 	if limit > 0 && len(p.Rows) > limit {
 		p.Rows = p.Rows[:limit]

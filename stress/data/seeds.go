@@ -55,17 +55,13 @@ func CheckRevisit(revisit settings.Dist) bool {
 // partition if the revisit draw lands on one, else begins a new one.
 func (m *SeedManager) Next(r *rand.Rand, write bool) *Seed {
 	if !write {
-		idx, ok := m.pop.Next(r)
+		idx, pos, ok := m.NextRead(r)
 		if !ok {
 			return nil
 		}
-		m.mu.Lock()
-		s := m.managing[idx]
-		m.mu.Unlock()
-		if s != nil {
-			return s
-		}
-		return &Seed{Index: idx, Visits: 1}
+		s := &Seed{Index: idx, Visits: 1}
+		s.position.Store(int32(pos))
+		return s
 	}
 	for {
 		i := m.sample.Next(r) - m.sampleOffset
@@ -92,6 +88,20 @@ func (m *SeedManager) Next(r *rand.Rand, write bool) *Seed {
 		}
 		m.mu.Unlock()
 	}
+}
+
+// NextRead is Next for a query, without a Seed: the population index and
+// the rows written of it so far if an insert is writing it (else 0).
+func (m *SeedManager) NextRead(r *rand.Rand) (idx int64, position int, ok bool) {
+	if idx, ok = m.pop.Next(r); !ok {
+		return 0, 0, false
+	}
+	m.mu.Lock()
+	if s := m.managing[idx]; s != nil {
+		position = s.Position()
+	}
+	m.mu.Unlock()
+	return idx, position, true
 }
 
 func (m *SeedManager) save(s *Seed, maxSize int) bool {
