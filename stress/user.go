@@ -117,6 +117,9 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 				return nil, nil, bad("ops(%s): %s is one of the token_range_queries of %s, which are not supported yet", o.Op, tr.Name, sp.p.File)
 			}
 		}
+		if opName == "validate" && sp.p.Query(opName) == nil {
+			return nil, nil, bad("ops(%s): the original's validate op is not supported yet", o.Op)
+		}
 		if opName != "insert" && sp.p.Query(opName) == nil {
 			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
 		}
