@@ -51,6 +51,7 @@ type userSpec struct {
 	insertCL    gocql.Consistency
 	insertSCL   gocql.Consistency // serial consistency
 	queries     map[string]*userQuery
+	sorted      bool // -pop contents=sorted
 }
 
 type userQuery struct {
@@ -87,7 +88,7 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 		if err != nil {
 			return nil, nil, bad("user: %v", err)
 		}
-		specs = append(specs, &userSpec{p: p})
+		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted})
 	}
 	if len(specs) == 0 {
 		return nil, nil, bad("user: profile= is required")
@@ -456,7 +457,9 @@ func (sp *userSpec) newGen() (*data.PartitionGen, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data.NewPartitionGen(pk, ck, vs), nil
+	g := data.NewPartitionGen(pk, ck, vs)
+	g.Sorted = sp.sorted
+	return g, nil
 }
 
 // runUser is the user command: Main's path for CmdUser.
@@ -477,8 +480,8 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	if !data.CheckRevisit(s.Insert.Revisit) {
 		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
 	}
-	if s.Population.Order != settings.OrderArbitrary {
-		return bad("user: -pop contents=%s is not supported yet; rows are in the generation order (the original's default)", strings.ToLower(s.Population.Order.String()))
+	if s.Population.Order == settings.OrderShuffled {
+		return bad("user: -pop contents=shuffled is not supported yet; give contents=sorted or leave it out (generation order, the original's default)")
 	}
 	cluster, err := data.ParseDist(s.Command.Clustering.String())
 	if err != nil {

@@ -47,16 +47,24 @@ var interopProfiles = []struct {
 	parts             int
 	queries           []string
 	visits            int // -insert visits=fixed(N) revisit=fixed(1): each partition over N inserts in turn
+	pop               string
 }{
-	{"blog", "blogpost.yaml", "blogposts", 3, []string{"singlepost", "timeline"}, 0},
-	{"types", "types.yaml", "alltypes", 20, []string{"bykey", "byrow", "multi"}, 0},
-	{"clustered", "clustered.yaml", "clustered", 10, []string{"first", "from"}, 0},
-	{"visits", "blogpost.yaml", "blogposts", 2, []string{"singlepost", "timeline"}, 7},
+	{"blog", "blogpost.yaml", "blogposts", 3, []string{"singlepost", "timeline"}, 0, ""},
+	{"types", "types.yaml", "alltypes", 20, []string{"bykey", "byrow", "multi"}, 0, ""},
+	{"clustered", "clustered.yaml", "clustered", 10, []string{"first", "from"}, 0, ""},
+	{"visits", "blogpost.yaml", "blogposts", 2, []string{"singlepost", "timeline"}, 7, ""},
+	// sorted levels with a visit limit: which rows each insert writes
+	// depends on the order
+	{"sorted", "sorted.yaml", "sorted", 12, []string{"first"}, 3, "contents=sorted"},
 }
 
-func interopWrite(parts int, f string) []string { return interopWriteVisits(parts, f, 0) }
+func interopWrite(parts int, f string) []string { return interopWriteVisits(parts, f, 0, "") }
 
-func interopWriteVisits(parts int, f string, visits int) []string {
+func interopWriteVisits(parts int, f string, visits int, pop string) []string {
+	seq := []string{"seq=1.." + strconv.Itoa(parts)}
+	if pop != "" {
+		seq = append(seq, pop)
+	}
 	in := []string{"partitions=fixed(1)", "select-ratio=fixed(1)/1"}
 	n := parts
 	if visits > 0 {
@@ -64,7 +72,7 @@ func interopWriteVisits(parts int, f string, visits int) []string {
 		n = parts * visits
 	}
 	return append(append([]string{"user", "profile=" + f, "ops(insert=1)", "n=" + strconv.Itoa(n), "no-warmup", "cl=ONE",
-		"-pop", "seq=1.." + strconv.Itoa(parts), "-insert"}, in...),
+		"-pop"}, append(append(seq, "-insert"), in...)...),
 		"-rate", "threads=1", "-node", testNode, "-log", "no-settings")
 }
 
@@ -114,8 +122,8 @@ func TestUserInterop(t *testing.T) {
 				t.Cleanup(func() { dropKeyspace(t, s, ks) })
 			}
 			ft, fo := profileIn(t, p.file, theirs), profileIn(t, p.file, ours)
-			runReal(t, tool, interopWriteVisits(p.parts, ft, p.visits)...)
-			run(t, interopWriteVisits(p.parts, fo, p.visits)...)
+			runReal(t, tool, interopWriteVisits(p.parts, ft, p.visits, p.pop)...)
+			run(t, interopWriteVisits(p.parts, fo, p.visits, p.pop)...)
 			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
 			if len(a) == 0 {
 				t.Fatal("the real tool wrote nothing")

@@ -32,10 +32,12 @@ import (
 var originalProfiles = []struct {
 	name, file, table string
 	parts             int
+	pop               string // more -pop options
 }{
-	{"blogpost", "blogpost.yaml", "blogposts", 1},
-	{"types", "types.yaml", "alltypes", 8},
-	{"clustered", "clustered.yaml", "clustered", 6},
+	{"blogpost", "blogpost.yaml", "blogposts", 1, ""},
+	{"types", "types.yaml", "alltypes", 8, ""},
+	{"clustered", "clustered.yaml", "clustered", 6, ""},
+	{"sorted", "sorted.yaml", "sorted", 3, "contents=sorted"},
 }
 
 func TestUserCaptureOriginal(t *testing.T) {
@@ -48,7 +50,7 @@ func TestUserCaptureOriginal(t *testing.T) {
 		ks := "ks_userprof_capture_" + p.name
 		dropKeyspace(t, s, ks)
 		t.Cleanup(func() { dropKeyspace(t, s, ks) })
-		runReal(t, tool, interopWrite(p.parts, profileIn(t, p.file, ks))...)
+		runReal(t, tool, interopWriteVisits(p.parts, profileIn(t, p.file, ks), 0, p.pop)...)
 		var cols []string
 		it := s.Query(`SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?`, ks, p.table).Iter()
 		var name, kind, typ string
@@ -61,7 +63,7 @@ func TestUserCaptureOriginal(t *testing.T) {
 		}
 		sort.Strings(cols)
 		var b strings.Builder
-		fmt.Fprintf(&b, "# rows the original cassandra-stress (scylladb/cassandra-stress 9f184f2a15) wrote for\n# %s, partitions 1..%d; see user_original_test.go\n", p.file, p.parts)
+		fmt.Fprintf(&b, "# rows the original cassandra-stress (scylladb/cassandra-stress 9f184f2a15) wrote for\n# %s, partitions 1..%d%s; see user_original_test.go\n", p.file, p.parts, strings.TrimRight(" "+p.pop, " "))
 		b.WriteString("columns " + strings.Join(cols, " ") + "\n")
 		for _, l := range dumpTable(t, s, ks, p.table) {
 			b.WriteString(l + "\n")
@@ -78,6 +80,7 @@ func TestUserOriginalRows(t *testing.T) {
 	for _, p := range originalProfiles {
 		t.Run(p.name, func(t *testing.T) {
 			sp, want := loadOriginal(t, p.name, p.file)
+			sp.sorted = p.pop == "contents=sorted"
 			got := generatedRows(t, sp, p.parts)
 			if len(got) != len(want) {
 				t.Errorf("%d rows, the original %d", len(got), len(want))

@@ -18,6 +18,9 @@ type PartitionGen struct {
 	// (clusteringComponentAverages).
 	compAvg          []int64
 	MinRows, MaxRows float64
+	// Sorted is -pop contents=sorted: each clustering level in its values'
+	// order (PartitionGenerator.Order.SORTED), else in generation order.
+	Sorted bool
 }
 
 // NewPartitionGen groups a table's generators; the slices are kept.
@@ -159,6 +162,9 @@ func (p *Partition) Reset(seed int64) {
 		for _, e := range ends {
 			vals = append(vals, buf[prev:e:e])
 			prev = e
+		}
+		if g.Sorted && len(vals) > 1 && sortable(c.kind) {
+			sortLevel(c, vals)
 		}
 		p.levels[d] = vals
 		if len(vals) > 0 {
