@@ -66,7 +66,9 @@ type userOp struct {
 	name   string // as typed in ops(...)
 	qname  string // insert, or the query's name
 	spec   *userSpec
-	query  *userQuery // nil: insert
+	query  *userQuery // nil: insert (or a token range query)
+	trDef  *profile.TokenRangeQuery
+	tr     *userTR // a token range query
 	weight float64
 	slot   measurement.Op
 	parts  atomic.Int64
@@ -113,10 +115,18 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
 			}
 		}
-		for _, tr := range sp.p.TokenRangeQueries {
+		var trDef *profile.TokenRangeQuery
+		for i, tr := range sp.p.TokenRangeQueries {
 			if strings.EqualFold(tr.Name, opName) {
-				return nil, nil, bad("ops(%s): %s is one of the token_range_queries of %s, which are not supported yet", o.Op, tr.Name, sp.p.File)
+				trDef = &sp.p.TokenRangeQueries[i]
 			}
+		}
+		if trDef != nil {
+			if s.TokenRange.SplitFactor > 1 {
+				return nil, nil, bad("ops(%s): -tokenrange split-factor= is not supported yet", o.Op)
+			}
+			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, trDef: trDef})
+			continue
 		}
 		if opName == "validate" && sp.p.Query(opName) == nil {
 			return nil, nil, bad("ops(%s): the original's validate op is not supported yet", o.Op)
@@ -508,8 +518,17 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 			return err
 		}
 	}
+	var ranges []tokenRange
 	for _, o := range ops {
-		if o.qname != "insert" {
+		switch {
+		case o.trDef != nil:
+			if ranges == nil {
+				if ranges, err = ringRanges(admin); err != nil {
+					return &BadInput{Err: fmt.Errorf("token ranges of %s: %v", where, err)}
+				}
+			}
+			o.tr = o.spec.newTR(o.trDef, ranges)
+		case o.qname != "insert":
 			o.query = o.spec.queries[o.qname]
 		}
 	}
@@ -630,7 +649,14 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
 
-	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster}
+	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
+		trIters: map[*userOp]*trIterator{}, warmup: warmup, cl: consistency(s.Command.CL)}
+	for _, o := range ops {
+		if o.tr != nil {
+			// a TokenRangeIterator per run, as getFactory makes one
+			wl.trIters[o] = &trIterator{n: len(o.tr.ranges), wrap: s.TokenRange.Wrap}
+		}
+	}
 	for _, o := range ops {
 		o.parts.Store(0)
 		o.rows.Store(0)
@@ -698,6 +724,9 @@ type userWorkload struct {
 	cluster  *data.Dist
 	sessions map[string]*gocql.Session
 	seeds    *data.SeedManager
+	trIters  map[*userOp]*trIterator // per token range query
+	warmup   bool
+	cl       gocql.Consistency // cl=, for token range queries
 	stop     atomic.Bool
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
@@ -747,10 +776,14 @@ type userWorker struct {
 	raw  []rawArg
 	cur  int
 	left int64
+	// token range queries: the range under way, scan destinations
+	trStates      map[*userOp]*trState
+	trDst, trArgs []any
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
-	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{}}
+	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
+		trStates: map[*userOp]*trState{}}
 	for _, o := range w.ops {
 		if wk.gens[o.spec] == nil {
 			g, err := o.spec.newGen() // checked in runUser
@@ -787,6 +820,12 @@ func (wk *userWorker) next() *userOp {
 
 func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	o := wk.next()
+	if o.tr != nil {
+		if !wk.tokenRangeReady(o) {
+			return false
+		}
+		return wk.timed(ctx, o, nil)
+	}
 	g := wk.gens[o.spec]
 	// PartitionOperation.ready: the partitions of this operation.
 	n := 1
@@ -837,11 +876,21 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 		return false
 	}
 	n = got
+	return wk.timed(ctx, o, g.parts[:n])
+}
+
+// timed runs an operation on parts (a token range query: its next page)
+// with the retries of -errors retries= and records it.
+func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partition) bool {
 	start := measurement.Now()
 	var err error
-	var parts, rows int
+	var nparts, rows int
 	for try := 0; try < wk.w.r.m.tries; try++ {
-		parts, rows, err = wk.attempt(ctx, o, g.parts[:n])
+		if o.tr != nil {
+			nparts, rows, err = wk.tokenRangePage(ctx, o)
+		} else {
+			nparts, rows, err = wk.attempt(ctx, o, parts)
+		}
 		if err == nil || ctx.Err() != nil {
 			break
 		}
@@ -858,7 +907,7 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 			wk.s.Causes.Add(o.slot, st, fmt.Errorf("%s: %w", o.name, err))
 		}
 	} else {
-		o.parts.Add(int64(parts))
+		o.parts.Add(int64(nparts))
 		o.rows.Add(int64(rows))
 	}
 	wk.s.Record(o.slot, st, start, end)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,4 +209,49 @@ func diffLines(a, b []string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestUserInteropTokenRange: a token range query read page by page reads
+// every row and partition once, as the original's does, in as many
+// operations (pages).
+func TestUserInteropTokenRange(t *testing.T) {
+	s := cluster(t)
+	tool := realTool(t)
+	ks := "ks_userprof_trq"
+	dropKeyspace(t, s, ks)
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "types.yaml", ks)
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := string(b) + "token_range_queries:\n  all:\n    columns: '*'\n    page_size: 7\n  vals: {columns: 'v_int, v_text', page_size: 1000}\n"
+	y = strings.Replace(y, "v_frozen frozen<list<bigint>>,", "v_frozen frozen<list<bigint>>, v_text text,", 1)
+	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, interopWrite(40, f)...)
+	var rows, parts int64
+	if err := s.Query("SELECT count(*) FROM " + ks + ".alltypes").Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	it := s.Query("SELECT DISTINCT k, k2 FROM " + ks + ".alltypes").Iter()
+	parts = int64(it.NumRows())
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	read := []string{"user", "profile=" + f, "ops(all=1)", "n=1000", "no-warmup", "cl=ONE", "-rate", "threads=1", "-node", testNode, "-log", "no-settings"}
+	total := regexp.MustCompile(`(?m)^total, +([0-9]+),`)
+	for who, out := range map[string]string{"ours": run(t, read...), "theirs": runReal(t, tool, read...)} {
+		if got := breakdown(t, out, "Total partitions")["all"]; got != parts {
+			t.Errorf("%s: %d partitions, the table has %d\n%s", who, got, parts, out)
+		}
+		m := total.FindAllStringSubmatch(out, -1)
+		if len(m) == 0 {
+			t.Fatalf("%s: no total line\n%s", who, out)
+		}
+		if ops, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64); ops != (rows+6)/7 {
+			t.Errorf("%s: %d operations, want a page of 7 of %d rows each", who, ops, rows)
+		}
+	}
 }
