@@ -17,8 +17,35 @@
 # Usage: scripts/compare-stress.sh   (THREADS="8 64 500" WRITE_N=200000
 #        READ_N=100000 RSS_THREADS=1000 NODE=127.0.0.1 by default;
 #        CSTRESS=path/to/cassandra-stress, YCSB=path/to/ycsb)
+#
+#        scripts/compare-stress.sh profile
+#   runs user profiles instead (stress/user_interop_test.go): both tools write
+#   the blog-post profile and two with clustering columns and many types
+#   (stress/testdata) into keyspaces ks_userprof_*, the tables must hold the
+#   same rows value for value, and each tool's queries read the other's rows.
+#   Then the original's example profiles (examples/*.yaml of its repository,
+#   CSTRESS_MIRROR) the same way, and the golden rows of
+#   stress/testdata/original_*.txt, which the real tool wrote
+#   (USERPROF_CAPTURE=1 rewrites them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == profile ]]; then
+    CSTRESS=${CSTRESS:-$HOME/.cache/ycsb-reference/cassandra-stress/bin/cassandra-stress}
+    [[ -x $CSTRESS ]] || { echo "no cassandra-stress at $CSTRESS (build it: /work/shared/tools/cassandra-stress.sh)" >&2; exit 2; }
+    # the original's own example profiles, from its fetched repository
+    MIRROR=${CSTRESS_MIRROR:-/work/.mirror/scylladb+cassandra-stress/repo}
+    EX=$(mktemp -d); trap 'rm -rf "$EX"' EXIT
+    if [[ -d $MIRROR ]]; then
+        for f in $(git -C "$MIRROR" ls-tree --name-only HEAD examples/ | grep '\.yaml$'); do
+            git -C "$MIRROR" show "HEAD:$f" >"$EX/$(basename "$f")"
+        done
+    else
+        echo "no repository at $MIRROR (CSTRESS_MIRROR): the example profiles are skipped" >&2
+    fi
+    CSTRESS=$CSTRESS CSTRESS_EXAMPLES=$EX go test -count=1 -v -run 'TestUserInterop|TestUserOriginalRows' ./stress/
+    exit
+
+fi
 THREADS=${THREADS:-8 64 500}
 WRITE_N=${WRITE_N:-200000}
 READ_N=${READ_N:-100000}

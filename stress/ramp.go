@@ -37,13 +37,31 @@ func hasAverageImprovement(rates []float64, count int, min float64) bool {
 // average and the last 5 by ≥ the err< target (-1 with n= or duration=,
 // so only the 3-step test applies). Then the summary table.
 func (r *stressRun) runMulti(ctx context.Context) error {
+	return r.ramp(ctx, func(ctx context.Context, threads int) (rampResult, error) {
+		met, err := r.runOnce(ctx, r.kinds, threads, r.count(), false)
+		if met == nil {
+			return nil, err
+		}
+		return met, err
+	})
+}
+
+// rampResult is one thread count's run: its op rate, and its rows of the
+// ramp's summary table.
+type rampResult interface {
+	opRate() float64
+	summaryRows(prefix string) []string
+}
+
+// ramp runs step at each thread count of the ramp (see runMulti).
+func (r *stressRun) ramp(ctx context.Context, step func(ctx context.Context, threads int) (rampResult, error)) error {
 	s := r.s
 	target := -1.0
 	if s.Command.Stop == settings.StopUncertainty {
 		target = s.Command.TargetUncertainty
 		r.println("WARNING: uncertainty mode (err<) results in uneven workload between thread runs, so should be used for high level analysis only")
 	}
-	var results []*metrics
+	var results []rampResult
 	var rates []float64
 	var ids []string
 	prev := -1
@@ -56,7 +74,7 @@ func (r *stressRun) runMulti(ctx context.Context) error {
 				return err
 			}
 		}
-		met, err := r.runOnce(ctx, r.kinds, threads, r.count(), false)
+		met, err := step(ctx, threads)
 		if err != nil {
 			return err
 		}
@@ -89,7 +107,7 @@ func (r *stressRun) runMulti(ctx context.Context) error {
 
 // summariseAll is StressMetrics.summarise over the thread counts: one row
 // per op type and a total per count, prefixed by the count.
-func (r *stressRun) summariseAll(ids []string, results []*metrics) {
+func (r *stressRun) summariseAll(ids []string, results []rampResult) {
 	w := 0
 	for _, id := range ids {
 		w = max(w, len(id))
@@ -97,11 +115,18 @@ func (r *stressRun) summariseAll(ids []string, results []*metrics) {
 	prefix := func(id string) string { return fmt.Sprintf("%*s, ", w, id) }
 	r.println(header(prefix("id")))
 	for i, m := range results {
-		m.mu.Lock()
-		for _, k := range sortedKinds(m.seen) {
-			r.println(row(prefix(ids[i]), kindNames[k], m.sum[k], m.sum[k], m.totalGC, m.unc.unc))
+		for _, l := range m.summaryRows(prefix(ids[i])) {
+			r.println(l)
 		}
-		r.println(row(prefix(ids[i]), "total", m.sumTotal, m.sumTotal, m.totalGC, m.unc.unc))
-		m.mu.Unlock()
 	}
+}
+
+func (m *metrics) summaryRows(prefix string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, k := range sortedKinds(m.seen) {
+		out = append(out, row(prefix, kindNames[k], m.sum[k], m.sum[k], m.totalGC, m.unc.unc))
+	}
+	return append(out, row(prefix, "total", m.sumTotal, m.sumTotal, m.totalGC, m.unc.unc))
 }

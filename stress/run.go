@@ -495,21 +495,9 @@ func (r *stressRun) truncate() error {
 // 50,000 operations (50,000 without n=) per node, on at most 100 threads,
 // nothing printed but its first line and nothing measured.
 func (r *stressRun) warmup(ctx context.Context) error {
-	s := r.s
-	it := int64(50000)
-	if c := r.count(); c >= 0 {
-		it = min(50000, int64(float64(c)*0.25))
-	}
-	it *= int64(len(s.Node.Nodes))
+	it, threads := r.warmupSize()
 	if it <= 0 {
 		return nil
-	}
-	threads := 100
-	if s.Rate.MaxThreads > 0 {
-		threads = min(threads, s.Rate.MaxThreads)
-	}
-	if s.Rate.Threads > 0 {
-		threads = min(threads, s.Rate.Threads)
 	}
 	r.m.pop = r.newPop() // one for all the warm-up's op types
 	for _, k := range sortedKinds(kindSet(r.kinds)) {
@@ -519,6 +507,24 @@ func (r *stressRun) warmup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// warmupSize is the warm-up's iterations and threads (StressAction.warmup).
+func (r *stressRun) warmupSize() (int64, int) {
+	s := r.s
+	it := int64(50000)
+	if c := r.count(); c >= 0 {
+		it = min(50000, int64(float64(c)*0.25))
+	}
+	it *= int64(len(s.Node.Nodes))
+	threads := 100
+	if s.Rate.MaxThreads > 0 {
+		threads = min(threads, s.Rate.MaxThreads)
+	}
+	if s.Rate.Threads > 0 {
+		threads = min(threads, s.Rate.Threads)
+	}
+	return it, threads
 }
 
 func kindSet(ks []kind) (seen [numKinds]bool) {
@@ -717,3 +723,6 @@ func (stubSession) Update(context.Context, string, string, []db.Field) error { r
 func (stubSession) Insert(context.Context, string, string, []db.Field) error { return errStub }
 func (stubSession) Delete(context.Context, string, string) error             { return errStub }
 func (stubSession) Close(context.Context) error                              { return nil }
+
+// population is a fresh -pop: its sequence starts again.
+func (r *stressRun) population() *data.Population { return r.newPop() }

@@ -46,16 +46,20 @@ type userSpec struct {
 	counter     bool
 	partitions  *data.Dist
 	sel, rowPop data.Ratio
+	readRowPop  data.Ratio // a query's: -insert row-population-ratio= alone (SchemaQuery)
 	batch       gocql.BatchType
 	batchName   string
 	insertCL    gocql.Consistency
+	insertSCL   gocql.Consistency // serial consistency
 	queries     map[string]*userQuery
+	sorted      bool // -pop contents=sorted
 }
 
 type userQuery struct {
-	q     *profile.Query
-	binds []int // index into the row: -1-i key column i, then ck, then values
-	cl    gocql.Consistency
+	q      *profile.Query
+	binds  []int // index into the row: -1-i key column i, then ck, then values
+	cl     gocql.Consistency
+	serial gocql.Consistency
 }
 
 // userOp is one entry of ops(...).
@@ -63,7 +67,9 @@ type userOp struct {
 	name   string // as typed in ops(...)
 	qname  string // insert, or the query's name
 	spec   *userSpec
-	query  *userQuery // nil: insert
+	query  *userQuery // nil: insert (or a token range query)
+	trDef  *profile.TokenRangeQuery
+	tr     *userTR // a token range query
 	weight float64
 	slot   measurement.Op
 	parts  atomic.Int64
@@ -85,7 +91,7 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 		if err != nil {
 			return nil, nil, bad("user: %v", err)
 		}
-		specs = append(specs, &userSpec{p: p})
+		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted})
 	}
 	if len(specs) == 0 {
 		return nil, nil, bad("user: profile= is required")
@@ -109,6 +115,22 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 			if sp == nil {
 				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
 			}
+		}
+		var trDef *profile.TokenRangeQuery
+		for i, tr := range sp.p.TokenRangeQueries {
+			if strings.EqualFold(tr.Name, opName) {
+				trDef = &sp.p.TokenRangeQueries[i]
+			}
+		}
+		if trDef != nil {
+			if s.TokenRange.SplitFactor > 1 {
+				return nil, nil, bad("ops(%s): -tokenrange split-factor= is not supported yet", o.Op)
+			}
+			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, trDef: trDef})
+			continue
+		}
+		if opName == "validate" && sp.p.Query(opName) == nil {
+			return nil, nil, bad("ops(%s): the original's validate op is not supported yet", o.Op)
 		}
 		if opName != "insert" && sp.p.Query(opName) == nil {
 			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
@@ -152,14 +174,11 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 			return fmt.Errorf("%s: keyspace_definition: %v", p.File, err)
 		}
 	}
-	ks := sess
-	if p.TableDefinition != "" || len(p.ExtraDefinitions) > 0 {
-		var err error
-		if ks, err = r.cluster(p.Keyspace).CreateSession(); err != nil {
-			return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
-		}
-		defer ks.Close()
+	ks, err := r.cluster(p.Keyspace).CreateSession()
+	if err != nil {
+		return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
 	}
+	defer ks.Close()
 	if p.TableDefinition != "" {
 		if err := execDDL(ks, p.TableDefinition); err != nil {
 			return fmt.Errorf("%s: table_definition: %v", p.File, err)
@@ -192,6 +211,38 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 	if err := iter.Close(); err != nil {
 		return fmt.Errorf("%s: columns of %s.%s: %v", p.File, p.Keyspace, p.Table, err)
 	}
+	if err := sp.setColumns(cols); err != nil {
+		return err
+	}
+	return r.userStatements(sp, func(cql string) ([]string, error) { return preparedArgs(ks, cql) })
+}
+
+var errPrepared = errors.New("prepared")
+
+// preparedArgs are the names of a statement's bind variables as the node
+// reports them on preparing it, as the original takes them from its
+// PreparedStatement's variables: the column for "col = ?" (and <, IN,
+// CONTAINS, ...), "[limit]" for "LIMIT ?", "partition key token" for
+// "token(k) > ?".
+func preparedArgs(sess *gocql.Session, cql string) ([]string, error) {
+	var names []string
+	err := sess.Bind(cql, func(qi *gocql.QueryInfo) ([]any, error) {
+		for _, a := range qi.Args {
+			names = append(names, a.Name)
+		}
+		return nil, errPrepared
+	}).Exec()
+	if !errors.Is(err, errPrepared) {
+		return nil, err
+	}
+	return names, nil
+}
+
+// setColumns sorts the table's columns as the original's PartitionGenerator
+// takes them (partition key and clustering columns by position, the others
+// by name) and checks that every columnspec names one of them.
+func (sp *userSpec) setColumns(cols []column) error {
+	p := sp.p
 	if len(cols) == 0 {
 		return fmt.Errorf("%s: unable to find table %s.%s", p.File, p.Keyspace, p.Table)
 	}
@@ -232,13 +283,13 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 			return fmt.Errorf("%s: columnspec: table %s.%s has no column %s", p.File, p.Keyspace, p.Table, cs.Name)
 		}
 	}
-	return r.userStatements(sp)
+	return nil
 }
 
 // userStatements is StressProfile.prepareQuery and the insert settings:
 // an UPDATE of every value column (counters and non-frozen collections
 // added to) by the primary key, or for a key-only table an INSERT.
-func (r *stressRun) userStatements(sp *userSpec) error {
+func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]string, error)) error {
 	p := sp.p
 	var b strings.Builder
 	if len(sp.vs) > 0 {
@@ -302,6 +353,9 @@ func (r *stressRun) userStatements(sp *userSpec) error {
 	if sp.rowPop, err = ratio(rp, in.RowPopulation, profile.DefaultRowPopulation); err != nil {
 		return bad("-insert row-population-ratio=: %v", err)
 	}
+	if sp.readRowPop, err = data.ParseRatio(s.Insert.RowPopulationRatio.String()); err != nil {
+		return bad("-insert row-population-ratio=: %v", err)
+	}
 	sp.batchName = in.BatchType
 	if s.Insert.BatchType != settings.BatchNone {
 		sp.batchName = s.Insert.BatchType.String()
@@ -318,17 +372,30 @@ func (r *stressRun) userStatements(sp *userSpec) error {
 	if in.Consistency != "" {
 		_ = sp.insertCL.UnmarshalText([]byte(in.Consistency))
 	}
+	// the profile's serialConsistencyLevel, else serial-cl= (StressProfile
+	// sets one on every statement)
+	sp.insertSCL = consistency(s.Command.SerialCL)
+	if in.SerialConsistency != "" {
+		_ = sp.insertSCL.UnmarshalText([]byte(in.SerialConsistency))
+	}
 	sp.queries = map[string]*userQuery{}
 	for i := range p.Queries {
 		q := &p.Queries[i]
-		uq := &userQuery{q: q, cl: consistency(s.Command.CL)}
+		uq := &userQuery{q: q, cl: consistency(s.Command.CL), serial: consistency(s.Command.SerialCL)}
 		if q.Consistency != "" {
 			_ = uq.cl.UnmarshalText([]byte(q.Consistency))
 		}
-		for _, name := range bindNames(q.CQL) {
+		if q.SerialConsistency != "" {
+			_ = uq.serial.UnmarshalText([]byte(q.SerialConsistency))
+		}
+		names, err := argNames(q.CQL)
+		if err != nil {
+			return bad("%s: queries.%s: %v", p.File, q.Name, err)
+		}
+		for _, name := range names {
 			idx, ok := sp.index(name)
 			if !ok {
-				return bad("%s: queries.%s: ? bound to %s, which is not a column of %s.%s", p.File, q.Name, name, p.Keyspace, p.Table)
+				return bad("%s: queries.%s: a ? is bound to %s, which is not a column of %s.%s (the original binds only column values)", p.File, q.Name, name, p.Keyspace, p.Table)
 			}
 			uq.binds = append(uq.binds, idx)
 		}
@@ -373,19 +440,6 @@ func (sp *userSpec) index(name string) (int, bool) {
 	return 0, false
 }
 
-var bindRe = regexp.MustCompile(`(?i)("(?:[^"]|"")+"|[a-z0-9_]+)\s*(?:=|<=|>=|<|>|\bin\b|\bcontains\b(?:\s+key\b)?)\s*\?`)
-
-// bindNames are the columns a query's markers bind, in order: the original
-// takes them from the prepared statement's variables; here from the
-// column before each "= ?" (or <, >, IN, CONTAINS).
-func bindNames(cql string) []string {
-	var out []string
-	for _, m := range bindRe.FindAllStringSubmatch(cql, -1) {
-		out = append(out, m[1])
-	}
-	return out
-}
-
 func (sp *userSpec) newGen() (*data.PartitionGen, error) {
 	mk := func(cs []column) ([]*data.Generator, error) {
 		var gs []*data.Generator
@@ -414,7 +468,9 @@ func (sp *userSpec) newGen() (*data.PartitionGen, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data.NewPartitionGen(pk, ck, vs), nil
+	g := data.NewPartitionGen(pk, ck, vs)
+	g.Sorted = sp.sorted
+	return g, nil
 }
 
 // runUser is the user command: Main's path for CmdUser.
@@ -427,8 +483,20 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	if err != nil {
 		return err
 	}
-	if s.Rate.Ramp() {
-		return bad("user: give -rate threads=N; the thread ramp is not supported for user yet")
+	for _, f := range []struct{ opt, v string }{{"-log json=", s.Log.JSONFile}, {"-log hdrfile=", s.Log.HDRFile}, {"-graph file=", s.Graph.File}} {
+		if f.v != "" {
+			return bad("user: %s is not supported for user profiles yet", f.opt)
+		}
+	}
+	if !data.CheckRevisit(s.Insert.Revisit) {
+		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
+	}
+	if s.Population.Order == settings.OrderShuffled {
+		return bad("user: -pop contents=shuffled is not supported yet; give contents=sorted or leave it out (generation order, the original's default)")
+	}
+	cluster, err := data.ParseDist(s.Command.Clustering.String())
+	if err != nil {
+		return bad("clustering=%s: %v", s.Command.Clustering, err)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(env.Stderr, n.String())
@@ -454,8 +522,17 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 			return err
 		}
 	}
+	var ranges []tokenRange
 	for _, o := range ops {
-		if o.qname != "insert" {
+		switch {
+		case o.trDef != nil:
+			if ranges == nil {
+				if ranges, err = ringRanges(admin); err != nil {
+					return &BadInput{Err: fmt.Errorf("token ranges of %s: %v", where, err)}
+				}
+			}
+			o.tr = o.spec.newTR(o.trDef, ranges)
+		case o.qname != "insert":
 			o.query = o.spec.queries[o.qname]
 		}
 	}
@@ -482,69 +559,134 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		defer sess.Close()
 		sessions[sp.p.Keyspace] = sess
 	}
-	if s.Command.Truncate != settings.TruncateNever {
+	truncate := func() error {
 		for _, sp := range specs {
 			if err := sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).Exec(); err != nil {
 				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
 			}
 		}
+		return nil
 	}
+	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster}
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
-	wl := &userWorkload{r: r, ops: ops, sessions: sessions, pop: r.m.pop, serial: consistency(s.Command.SerialCL)}
-	for _, o := range ops {
-		if o.weight > 0 {
-			wl.sum += o.weight
-		}
-		wl.cum = append(wl.cum, wl.sum)
-	}
-	if wl.cluster, err = data.ParseDist(s.Command.Clustering.String()); err != nil {
-		return bad("clustering=%s: %v", s.Command.Clustering, err)
-	}
-	if err := r.runUserOnce(ctx, wl, s.Rate.Threads, r.count()); err != nil || ctx.Err() != nil {
+	fail := func(err error) error {
 		r.println("FAILURE")
 		if err == nil {
 			err = ErrFailure
 		}
 		return err
 	}
+	if !s.Command.NoWarmup {
+		// StressAction.warmup: each op of ops(...) on its own, as typed.
+		it, threads := r.warmupSize()
+		for _, o := range ops {
+			if it <= 0 {
+				break
+			}
+			r.println(fmt.Sprintf("Warming up %s with %d iterations...", o.name, it))
+			if _, err := u.runOnce(ctx, []*userOp{o}, threads, it, true); err != nil || ctx.Err() != nil {
+				return fail(err)
+			}
+		}
+	}
+	if s.Command.Truncate == settings.TruncateOnce || !s.Rate.Ramp() && s.Command.Truncate == settings.TruncateAlways {
+		if err := truncate(); err != nil {
+			return fail(err)
+		}
+	}
+	if s.Rate.Ramp() {
+		r.println("Thread count was not specified")
+		err = r.ramp(ctx, func(ctx context.Context, threads int) (rampResult, error) {
+			if s.Command.Truncate == settings.TruncateAlways {
+				if err := truncate(); err != nil {
+					return nil, err
+				}
+			}
+			met, err := u.runOnce(ctx, ops, threads, r.count(), false)
+			if met == nil {
+				return nil, err
+			}
+			return met, err
+		})
+	} else {
+		_, err = u.runOnce(ctx, ops, s.Rate.Threads, r.count(), false)
+	}
+	if err != nil || ctx.Err() != nil {
+		return fail(err)
+	}
 	r.println("END")
 	return nil
 }
 
-func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads int, count int64) error {
-	s := r.s
+// userRun is what every run of a user command shares: the warm-up's, the
+// run's or each of a ramp's.
+type userRun struct {
+	*stressRun
+	sessions map[string]*gocql.Session
+	cluster  *data.Dist
+}
+
+// runOnce is StressAction.run for ops: count (-1: none) is the permits,
+// partitions in all, as the original's FixedWorkManager counts them. Each
+// run draws from a fresh -pop, as the original makes a SeedManager per run
+// (SettingsCommandUser.getFactory).
+func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*userMetrics, error) {
+	r, s := u.stressRun, u.s
 	var mode string
 	switch {
-	case s.Command.Stop == settings.StopDuration:
+	case s.Command.Stop == settings.StopDuration && !warmup:
 		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
 	case count > 0:
 		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
 	default:
 		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
 	}
-	var parts []string
-	for _, o := range wl.ops {
-		parts = append(parts, o.name+":"+strconv.FormatFloat(o.weight, 'f', 1, 64))
+	out := r.out
+	if warmup {
+		out = io.Discard
 	}
-	fmt.Fprintf(r.out, "Running [%s] with %d threads %s\n", strings.Join(parts, ", "), threads, mode)
+	// SampledOpDistributionFactory.desc: the op names.
+	var names []string
+	for _, o := range ops {
+		names = append(names, o.name)
+	}
+	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
+
+	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
+		trIters: map[*userOp]*trIterator{}, warmup: warmup, cl: consistency(s.Command.CL)}
+	for _, o := range ops {
+		if o.tr != nil {
+			// a TokenRangeIterator per run, as getFactory makes one
+			wl.trIters[o] = &trIterator{n: len(o.tr.ranges), wrap: s.TokenRange.Wrap}
+		}
+	}
+	for _, o := range ops {
+		o.parts.Store(0)
+		o.rows.Store(0)
+		if o.weight > 0 || len(ops) == 1 {
+			wl.sum += max(o.weight, 0)
+		}
+		wl.cum = append(wl.cum, wl.sum)
+	}
+	if count >= 0 {
+		wl.limited = true
+		wl.permits.Store(count)
+	}
 	p := props.New()
 	p.Set("threadcount", strconv.Itoa(threads))
-	if count > 0 {
-		p.Set("operationcount", strconv.FormatInt(count, 10))
-	}
 	p.Set("measurement.type", "hdrhistogram")
 	p.Set("progress", "false")
 	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
 	fixed := false
-	if s.Rate.OpsPerSecond > 0 {
+	if s.Rate.OpsPerSecond > 0 && !warmup {
 		p.Set("target", strconv.Itoa(s.Rate.OpsPerSecond))
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	met := newUserMetrics(r.out, fixed, wl.ops)
+	met := newUserMetrics(r.out, fixed, ops)
 	met.stop = wl.Stop
-	if count < 0 && s.Command.Stop == settings.StopUncertainty {
+	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
 		met.stopAt = func(n int, unc float64) bool {
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
@@ -553,29 +695,35 @@ func (r *stressRun) runUserOnce(ctx context.Context, wl *userWorkload, threads i
 	var timer *time.Timer
 	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
 		Workload: wl, Quiet: true, Version: r.env.Version}
-	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
-		if testHookStart != nil {
-			testHookStart()
+	o.Summary = func(*runner.Summary) error { return nil }
+	if !warmup {
+		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+			if testHookStart != nil {
+				testHookStart()
+			}
+			if s.Command.Stop == settings.StopDuration {
+				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
+			}
+		})}
+		o.Summary = func(*runner.Summary) error {
+			if !s.Log.NoSummary && wl.failed() == "" {
+				met.summarise(r.out)
+			}
+			return nil
 		}
-		if s.Command.Stop == settings.StopDuration {
-			timer = time.AfterFunc(s.Command.Duration, wl.Stop)
-		}
-	})}
-	o.Summary = func(*runner.Summary) error {
-		if !s.Log.NoSummary && wl.failed() == "" {
-			met.summarise(r.out)
-		}
-		return nil
 	}
 	err := runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()
 	}
-	if msg := wl.failed(); msg != "" && err == nil {
-		r.println(msg)
-		return fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	if msg := wl.failed(); msg != "" {
+		r.println(msg)
+		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
+	}
+	return met, nil
 }
 
 // userWorkload runs the weighted mix of ops(...).
@@ -586,10 +734,33 @@ type userWorkload struct {
 	sum      float64
 	cluster  *data.Dist
 	sessions map[string]*gocql.Session
-	pop      *data.Population
-	serial   gocql.Consistency
+	seeds    *data.SeedManager
+	trIters  map[*userOp]*trIterator // per token range query
+	warmup   bool
+	cl       gocql.Consistency // cl=, for token range queries
 	stop     atomic.Bool
 	failure  atomic.Pointer[string] // as workload.failure
+	// permits: the partitions left to visit under n= (limited)
+	limited bool
+	permits atomic.Int64
+}
+
+// take is WorkManager.takePermits: up to n partitions of those left, 0
+// when none are.
+func (w *userWorkload) take(n int) int {
+	if !w.limited {
+		return n
+	}
+	for {
+		cur := w.permits.Load()
+		if cur <= 0 {
+			return 0
+		}
+		k := min(int64(n), cur)
+		if w.permits.CompareAndSwap(cur, cur-k) {
+			return int(k)
+		}
+	}
 }
 
 var _ runner.Workload = (*userWorkload)(nil)
@@ -630,10 +801,14 @@ type userWorker struct {
 	raw  []rawArg
 	cur  int
 	left int64
+	// token range queries: the range under way, scan destinations
+	trStates      map[*userOp]*trState
+	trDst, trArgs []any
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
-	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{}}
+	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
+		trStates: map[*userOp]*trState{}}
 	for _, o := range w.ops {
 		if wk.gens[o.spec] == nil {
 			g, err := o.spec.newGen() // checked in runUser
@@ -670,28 +845,78 @@ func (wk *userWorker) next() *userOp {
 
 func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	o := wk.next()
+	if o.tr != nil {
+		if !wk.tokenRangeReady(o) {
+			return false
+		}
+		return wk.timed(ctx, o, nil)
+	}
 	g := wk.gens[o.spec]
 	// PartitionOperation.ready: the partitions of this operation.
 	n := 1
 	if o.query == nil {
-		n = int(max(1, o.spec.partitions.Next(wk.r)))
-	}
-	for len(g.parts) < n {
-		g.parts = append(g.parts, data.NewPartition(g.gen))
-	}
-	for i := 0; i < n; i++ {
-		idx, ok := wk.w.pop.Next(wk.r)
-		if !ok {
+		// no partitions ends the worker, as the original's nextOp
+		if n = int(o.spec.partitions.Next(wk.r)); n <= 0 {
 			return false
 		}
-		g.parts[i].Reset(idx)
 	}
+	if n = wk.w.take(n); n == 0 {
+		return false
+	}
+	// the seeds, and the rows of each partition (reset): an insert's share
+	// of it, or the rows a query binds
+	sp, sm := o.spec, wk.w.seeds
+	got := 0
+	for got < n {
+		if got == len(g.parts) {
+			np := data.NewPartition(g.gen)
+			np.Mark = sm.Done
+			g.parts = append(g.parts, np)
+		}
+		p := g.parts[got]
+		if o.query == nil {
+			seed := sm.Next(wk.r, true)
+			if seed == nil {
+				break
+			}
+			p.Reset(seed.Index)
+			if !p.Write(wk.r, seed, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r)) {
+				continue // nothing left of it: another seed
+			}
+		} else {
+			idx, pos, ok := sm.NextRead(wk.r)
+			if !ok {
+				break
+			}
+			target := 1
+			if o.query.q.Fields == profile.MultiRow {
+				target = max(1, len(o.query.binds))
+			}
+			p.Reset(idx)
+			p.Read(wk.r, pos, target, sp.readRowPop.Next(wk.r), target)
+		}
+		got++
+	}
+	if got == 0 {
+		return false
+	}
+	n = got
+	return wk.timed(ctx, o, g.parts[:n])
+}
+
+// timed runs an operation on parts (a token range query: its next page)
+// with the retries of -errors retries= and records it.
+func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partition) bool {
 	start := measurement.Now()
 	var err error
-	var parts, rows int
+	var nparts, rows int
 	try := 0
 	for ; try < wk.w.r.m.tries; try++ {
-		parts, rows, err = wk.attempt(ctx, o, g.parts[:n])
+		if o.tr != nil {
+			nparts, rows, err = wk.tokenRangePage(ctx, o)
+		} else {
+			nparts, rows, err = wk.attempt(ctx, o, parts)
+		}
 		if err == nil || ctx.Err() != nil {
 			break
 		}
@@ -711,12 +936,12 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 			wk.s.Causes.Add(o.slot, st, fmt.Errorf("%s: %w", o.name, err))
 		}
 	} else {
-		o.parts.Add(int64(parts))
+		o.parts.Add(int64(nparts))
 		o.rows.Add(int64(rows))
 	}
 	wk.s.Record(o.slot, st, start, end)
 	if err != nil && !wk.w.r.m.errs.Ignore {
-		wk.w.fail(userFailure(o.name, try, g.parts[:n], err))
+		wk.w.fail(userFailure(o.name, try, parts, err))
 		return false
 	}
 	return true
@@ -783,21 +1008,13 @@ func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Part
 	}
 	uq := o.query
 	p := parts[0]
-	target := 1
-	if uq.q.Fields == profile.MultiRow {
-		target = max(1, len(uq.binds))
-	}
-	p.SelectTarget(wk.r, target, 1)
 	args := wk.bind(uq.binds, p.Key, func(int) *data.UserRow {
 		if uq.q.Fields == profile.SameRow {
 			return p.Rows[0]
 		}
 		return p.Rows[wk.r.IntN(len(p.Rows))]
 	})
-	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).Idempotent(true)
-	if wk.w.serial != 0 {
-		q.SerialConsistency(wk.w.serial)
-	}
+	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).SerialConsistency(uq.serial).Idempotent(true)
 	sc := q.IterContext(ctx).Scanner()
 	n := 0
 	for sc.Next() {
@@ -831,16 +1048,15 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 	binds := sp.insertBinds()
 	rows := 0
 	for _, p := range parts {
-		p.Select(wk.r, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r), 0)
 		rows += len(p.Rows)
 	}
 	if rows == 1 {
 		p := parts[0]
 		args := wk.bind(binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
-		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL)
+		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
 		return 1, 1, q.ExecContext(ctx)
 	}
-	b := sess.Batch(sp.batch).Consistency(sp.insertCL)
+	b := sess.Batch(sp.batch).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
 	for _, p := range parts {
 		for _, row := range p.Rows {
 			args := make([]any, 0, len(binds))

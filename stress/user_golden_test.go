@@ -1,13 +1,17 @@
 package stress
 
 import (
+	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/profile"
@@ -29,7 +33,10 @@ func TestUserGolden(t *testing.T) {
 		vs: []column{{name: "author", typ: typ("text"), spec: p.Column("author")}, {name: "body", typ: typ("text"), spec: p.Column("body")},
 			{name: "title", typ: typ("text"), spec: p.Column("title")}, {name: "url", typ: typ("text"), spec: p.Column("url")}}}
 	r := &stressRun{s: parseOrFatal(t, "user", "profile=x.yaml", "ops(insert=1)")}
-	if err := r.userStatements(sp); err != nil {
+	// both queries bind domain, as the node names their variables
+	// (TestUserPrepared asks it)
+	domain := func(string) ([]string, error) { return []string{"domain"}, nil }
+	if err := r.userStatements(sp, domain); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
@@ -105,4 +112,65 @@ func parseOrFatal(t *testing.T, args ...string) *settings.Settings {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestUserSerialConsistency: a query's and the insert's
+// serialConsistencyLevel, else serial-cl=, as StressProfile sets them.
+func TestUserSerialConsistency(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "blogpost.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := strings.Replace(string(b), "    fields: samerow\n", "    fields: samerow\n    serialConsistencyLevel: LOCAL_SERIAL\n", 1)
+	y = strings.Replace(y, "  batchtype: UNLOGGED\n", "  batchtype: UNLOGGED\n  serialConsistencyLevel: LOCAL_SERIAL\n", 1)
+	f := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &userSpec{p: p}
+	r := &stressRun{s: parseOrFatal(t, "user", "profile=x.yaml", "ops(insert=1)")}
+	if err := r.userStatements(sp, func(string) ([]string, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if sp.insertSCL != gocql.LocalSerial || sp.queries["singlepost"].serial != gocql.LocalSerial || sp.queries["timeline"].serial != gocql.Serial {
+		t.Errorf("insert %v, singlepost %v, timeline %v", sp.insertSCL, sp.queries["singlepost"].serial, sp.queries["timeline"].serial)
+	}
+}
+
+// TestUserRefused: what user does not support yet is one line, exit 2,
+// before anything is opened.
+func TestUserRefused(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "blogpost.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "p.yaml")
+	y := string(b) + "token_range_queries:\n  all: {columns: '*', page_size: 100}\n"
+	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ops(all=1)", "-tokenrange", "split-factor=4"}, "ops(all): -tokenrange split-factor= is not supported yet"},
+		{[]string{"ops(validate=1)"}, "ops(validate): the original's validate op is not supported yet"},
+		{[]string{"ops(insert=1)", "-pop", "seq=1..10", "contents=shuffled"}, "user: -pop contents=shuffled is not supported yet"},
+		{[]string{"ops(insert=1)", "-log", "json=" + filepath.Join(t.TempDir(), "r.json")}, "user: -log json= is not supported for user profiles yet"},
+		{[]string{"ops(insert=1)", "-rate", "threads=2", "-graph", "file=" + filepath.Join(t.TempDir(), "g.html")}, "user: -graph file= is not supported for user profiles yet"},
+	} {
+		args := append([]string{"user", "profile=" + f}, c.args...)
+		// a node nobody listens on: nothing may be opened
+		args = append(args, "-node", "127.0.0.1", "-port", "native=1")
+		var out, errOut strings.Builder
+		err := Main(context.Background(), args, Env{Stdout: &out, Stderr: &errOut})
+		var bi *BadInput
+		if !errors.As(err, &bi) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
+		}
+	}
 }

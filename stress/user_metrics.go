@@ -134,3 +134,23 @@ func (m *userMetrics) summarise(w io.Writer) {
 	defer m.mu.Unlock()
 	writeResults(w, m.sumTotal, m.totalGC, m.breakdown)
 }
+
+func (m *userMetrics) opRate() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sumTotal.opRate()
+}
+
+// summaryRows are the run's rows of a ramp's summary table: one per op
+// name and total.
+func (m *userMetrics) summaryRows(prefix string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, k := range m.order {
+		if m.seen[k] {
+			out = append(out, row(prefix, m.ops[k].name, m.sum[k], m.sum[k], m.totalGC, m.unc.unc))
+		}
+	}
+	return append(out, row(prefix, "total", m.sumTotal, m.sumTotal, m.totalGC, m.unc.unc))
+}

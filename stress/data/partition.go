@@ -1,7 +1,9 @@
 package data
 
 import (
+	"math"
 	"math/rand/v2"
+	"sync/atomic"
 )
 
 // PartitionGen is the original's PartitionGenerator
@@ -11,14 +13,20 @@ type PartitionGen struct {
 	PK, CK, Vals []*Generator
 	// descAvg[i] is the average number of rows below one value of
 	// clustering column i (clusteringDescendantAverages).
-	descAvg          []int64
+	descAvg []int64
+	// compAvg[i] is the average count of clustering column i's values
+	// (clusteringComponentAverages).
+	compAvg          []int64
 	MinRows, MaxRows float64
+	// Sorted is -pop contents=sorted: each clustering level in its values'
+	// order (PartitionGenerator.Order.SORTED), else in generation order.
+	Sorted bool
 }
 
 // NewPartitionGen groups a table's generators; the slices are kept.
 func NewPartitionGen(pk, ck, vals []*Generator) *PartitionGen {
-	g := &PartitionGen{PK: pk, CK: ck, Vals: vals, descAvg: make([]int64, len(ck)), MinRows: 1, MaxRows: 1}
 	avg := make([]int64, len(ck))
+	g := &PartitionGen{PK: pk, CK: ck, Vals: vals, descAvg: make([]int64, len(ck)), compAvg: avg, MinRows: 1, MaxRows: 1}
 	for i, c := range ck {
 		avg[i] = average(c.Clustering())
 	}
@@ -64,19 +72,36 @@ type Partition struct {
 
 	ends []int
 	uniq map[uint64]int
+	// the first level's drawn count (before duplicates are dropped)
+	firstCount int
 
-	Rows  []*UserRow // the rows of the last Select
-	pool  []*UserRow
-	found bool
-	max   int
-	r     *rand.Rand
+	// the iterator (see advance)
+	head, cur, last []int
+	ck              [][]byte
+	hasNext, write  bool
+	seed            *Seed
+	own             Seed // Select's
+
+	// First and Finished: the last Write was the seed's first insert, and
+	// it reached the partition's end.
+	First, Finished bool
+	// Mark, if set, is told of a write that was the seed's first or
+	// reached the partition's end, as the original's iterator tells its
+	// SeedManager (SeedManager.Done).
+	Mark func(s *Seed, first, last bool)
+
+	Rows []*UserRow // the rows of the last Write, Read or Select
+	pool []*UserRow
+	max  int
+	r    *rand.Rand
 }
 
 // NewPartition makes an iterator over g's partitions.
 func NewPartition(g *PartitionGen) *Partition {
 	n := len(g.CK)
 	p := &Partition{g: g, Key: make([][]byte, len(g.PK)), levels: make([][][]byte, n), levelBuf: make([][]byte, n),
-		levelSeed: make([]int64, n), rollmod: make([]float64, n), chancemod: make([]float64, n), total: float64(len(g.Vals))}
+		levelSeed: make([]int64, n), rollmod: make([]float64, n), chancemod: make([]float64, n), total: float64(len(g.Vals)),
+		head: make([]int, n), cur: make([]int, n), last: make([]int, n), ck: make([][]byte, n)}
 	if n > 0 {
 		p.rollmod[0] = 1
 		p.chancemod[0] = float64(g.descAvg[0])
@@ -115,6 +140,9 @@ func (p *Partition) Reset(seed int64) {
 		}
 		c.SetSeed(s)
 		n := int(c.NextCluster())
+		if d == 0 {
+			p.firstCount = n
+		}
 		buf := p.levelBuf[d][:0]
 		ends := p.ends[:0]
 		clear(p.uniq)
@@ -134,6 +162,9 @@ func (p *Partition) Reset(seed int64) {
 		for _, e := range ends {
 			vals = append(vals, buf[prev:e:e])
 			prev = e
+		}
+		if g.Sorted && len(vals) > 1 && sortable(c.kind) {
+			sortLevel(c, vals)
 		}
 		p.levels[d] = vals
 		if len(vals) > 0 {
@@ -167,77 +198,324 @@ func (p *Partition) dup(buf []byte, ends []int, at int) bool {
 	return false
 }
 
-// ExpectedRows is the first level's count times the rows below each of
-// its values: the rows a read aims at (setNoLastRow).
+// ExpectedRows is the first level's drawn count times the rows below each
+// of its values: the rows a read aims at (setNoLastRow).
 func (p *Partition) ExpectedRows() int64 {
 	if len(p.g.CK) == 0 {
 		return 1
 	}
-	return int64(len(p.levels[0])) * p.g.descAvg[0]
+	return int64(p.firstCount) * p.g.descAvg[0]
 }
 
-// SelectTarget picks about target rows, as a read does: a use chance of
-// target over the expected rows.
-func (p *Partition) SelectTarget(r *rand.Rand, target int, rowPop float64) {
-	p.Select(r, max(0, min(1, float64(target)/float64(p.ExpectedRows()))), rowPop, target)
+// Seed is the original's Seed (generate/Seed.java): a population index,
+// the number of inserts its partition is split over (-insert visits=) and
+// how far those inserts have got, in rows of the partition's expected
+// layout. Shared by the workers.
+type Seed struct {
+	Index    int64
+	Visits   int
+	position atomic.Int32
+	saved    bool // in the SeedManager's revisit pool
 }
 
-// Select visits the rows of the partition, each with chance useChance (the
-// select ratio of an insert), as MultiRowIterator does: the chance is
-// rolled at each clustering level, adjusted by the odds of having reached
-// it, and if no row was chosen the last one is. rowPop is the share of
-// value columns filled (row-population); limit > 0 stops after that many
-// rows. The rows are in p.Rows.
-func (p *Partition) Select(r *rand.Rand, useChance, rowPop float64, limit int) {
-	p.Rows = p.Rows[:0]
-	p.r, p.rowPop, p.max, p.found = r, rowPop, limit, false
+// Position is the rows the seed's inserts have claimed so far.
+func (s *Seed) Position() int { return int(s.position.Load()) }
+
+// Write picks the rows of the partition's next insert, as the original's
+// MultiRowIterator.reset does for a write: the seed's next share of the
+// partition (all of it for a single visit, else the expected rows over the
+// visits), each row taken with chance useChance (the select ratio). It
+// returns false if the seed had no rows left. p.First and p.Finished then
+// say whether this was the seed's first insert and whether the partition
+// is done, which the SeedManager needs.
+func (p *Partition) Write(r *rand.Rand, s *Seed, useChance, rowPop float64) bool {
+	p.start(r, rowPop, 0)
+	p.write, p.seed = true, s
 	if len(p.g.CK) == 0 {
-		p.emit(nil, p.idseed)
+		p.First, p.Finished = true, true
+		p.emitRow(nil, p.idseed)
+		if p.Mark != nil {
+			p.Mark(s, true, true)
+		}
+		return true
+	}
+	p.setUseChance(useChance)
+	expected := p.firstCount * int(p.g.descAvg[0])
+	for {
+		p.fill(0)
+		count := max(1, expected/max(1, s.Visits))
+		if s.Visits == 1 {
+			count = 1 + javaInt(p.g.MaxRows)
+		}
+		pos := int(s.position.Add(int32(count))) - count
+		p.First = pos == 0
+		p.setLastRow(pos + count - 1)
+		switch p.seek(pos) {
+		case endOfPartition:
+			return false
+		case success:
+			p.collect()
+			return true
+		}
+	}
+}
+
+// Read picks about target rows of the partition for a query, as the
+// original's reset for a read: a use chance of target over the expected
+// rows (of the rows written so far, for a seed partly written: position),
+// at most limit rows (0: no limit), the first row always found.
+func (p *Partition) Read(r *rand.Rand, position, target int, rowPop float64, limit int) {
+	p.start(r, rowPop, limit)
+	p.write, p.seed = false, nil
+	if len(p.g.CK) == 0 {
+		p.emitRow(nil, p.idseed)
 		return
 	}
+	var expected int
+	if position != 0 {
+		expected = p.setLastRow(position - 1)
+	} else {
+		for i := range p.last {
+			p.last[i] = math.MaxInt32
+		}
+		expected = p.firstCount * int(p.g.descAvg[0])
+	}
+	p.setUseChance(max(0, min(1, float64(target)/float64(expected))))
+	p.fill(0)
+	p.seek(0)
+	p.collect()
+}
+
+// Select is Write of a fresh single-visit seed: every row with chance
+// useChance.
+func (p *Partition) Select(r *rand.Rand, useChance, rowPop float64, limit int) {
+	s := &p.own
+	s.Visits = 1
+	s.position.Store(0)
+	p.Write(r, s, useChance, rowPop)
+	if limit > 0 && len(p.Rows) > limit {
+		p.Rows = p.Rows[:limit]
+	}
+}
+
+func (p *Partition) start(r *rand.Rand, rowPop float64, limit int) {
+	p.Rows = p.Rows[:0]
+	p.r, p.rowPop, p.max = r, rowPop, limit
+	p.First, p.Finished = false, false
+}
+
+func (p *Partition) setUseChance(c float64) {
 	if p.useChance < 1 {
 		for i := range p.rollmod {
 			p.rollmod[i], p.chancemod[i] = 1, 1
 		}
 	}
-	p.useChance = useChance
-	var ck [16][]byte
-	p.walk(0, true, ck[:0])
+	p.useChance = c
 }
 
-// walk visits level d; last says every level above is at its last value.
-func (p *Partition) walk(d int, last bool, ck [][]byte) bool {
-	vals := p.levels[d]
-	leaf := d == len(p.levels)-1
-	for i, v := range vals {
-		isLast := last && i == len(vals)-1
-		chance := p.useChance * p.chancemod[d]
-		if !(isLast && !p.found) && !(chance > 0.99999) && !(chance >= p.r.Float64()) {
-			continue
+type seekState int
+
+const (
+	endOfPartition seekState = iota
+	afterLimit
+	success
+)
+
+// The iterator's state, level by level: the values of level d still to
+// visit are levels[d][head[d]:] (head -1: a placeholder ahead of them, as
+// the original pushes one to be polled first); cur[d] is the position of
+// the current value, last[d] the last position this insert may visit.
+
+func (p *Partition) fill(d int) { p.head[d] = 0 }
+
+func (p *Partition) left(d int) int { return len(p.levels[d]) - p.head[d] }
+
+func (p *Partition) poll(d int) {
+	if p.head[d] < len(p.levels[d]) {
+		p.head[d]++
+	}
+}
+
+func (p *Partition) peek(d int) []byte { return p.levels[d][p.head[d]] }
+
+// decompose spreads a row position over the levels by their mean counts.
+func (p *Partition) decompose(scalar int, out []int) {
+	g := p.g
+	for i := range out {
+		avg := max(1, int(g.descAvg[i]))
+		out[i] = scalar / avg
+		scalar %= avg
+	}
+	for i := len(out) - 1; i > 0; i-- {
+		avg := max(1, int(g.compAvg[i]))
+		if out[i] >= avg {
+			out[i-1] += out[i] / avg
+			out[i] %= avg
 		}
-		if leaf {
-			// MultiRowIterator.advance: the leaf value folded into the
-			// leaf level's seed (which came from its first value)
-			rowSeed := p.g.CK[d].Seed(p.levelSeed[d], v)
-			p.emit(append(ck, v), rowSeed)
-			p.found = true
-			if p.max > 0 && len(p.Rows) >= p.max {
+	}
+}
+
+// setLastRow makes position the last row to visit; it returns the
+// expected number of rows up to it.
+func (p *Partition) setLastRow(position int) int {
+	p.decompose(position, p.last)
+	n := 0
+	for i, l := range p.last {
+		n += l * int(p.g.descAvg[i])
+	}
+	return n + 1
+}
+
+// compareToLast is 1 past the last row, 0 at it and -1 before it, judged
+// down to level depth as the original's compareToLastRow does.
+func (p *Partition) compareToLast(depth int) int {
+	prev := 0
+	for i := 0; i <= depth; i++ {
+		c, l, r := p.cur[i], p.last[i], p.left(i)
+		switch {
+		case prev < 0:
+			if r > 1 {
+				return -1
+			}
+		case c > l:
+			return 1
+		case c == l:
+		case r == 1:
+			prev = c - l
+		default:
+			return -1
+		}
+	}
+	return 0
+}
+
+func (p *Partition) seek(scalar int) seekState {
+	if scalar == 0 {
+		p.cur[0] = -1
+		p.head[0]--
+		return p.setHasNext(p.advance(0, true))
+	}
+	p.decompose(scalar, p.cur)
+	n := len(p.cur)
+	for i := 0; i < n; i++ {
+		if i != 0 {
+			p.fill(i)
+		}
+		for c := p.cur[i]; c > 0; c-- {
+			p.poll(i)
+		}
+		if p.left(i) == 0 {
+			// a position that does not exist: on to the next real one
+			j := i
+			for {
+				if j--; j < 0 {
+					return p.setHasNext(false)
+				}
+				p.poll(j)
+				if p.left(j) > 0 {
+					break
+				}
+			}
+			p.cur[j]++
+			for k := j + 1; k < n; k++ {
+				p.cur[k] = 0
+			}
+			for j < i {
+				j++
+				p.fill(j)
+			}
+		}
+		p.ck[i] = p.peek(i)
+	}
+	if p.compareToLast(n-1) > 0 {
+		return p.setHasNext(false)
+	}
+	p.cur[n-1]--
+	p.head[n-1]--
+	return p.setHasNext(p.advance(n-1, true))
+}
+
+// advance moves to the next row to visit, from level d: each value is
+// descended into with the use chance, adjusted by the odds of having
+// reached its level; first forces a row at the last position.
+func (p *Partition) advance(d int, first bool) bool {
+	n := len(p.cur)
+	p.poll(d)
+	p.cur[d]++
+	for {
+		if p.left(d) == 0 {
+			if d == 0 {
+				return false
+			}
+			d--
+			p.poll(d)
+			if p.cur[d]++; p.cur[d] > p.last[d] {
 				return false
 			}
 			continue
 		}
-		if p.useChance < 1 {
-			p.rollmod[d+1] = p.rollmod[d] / min(1, chance)
-			p.chancemod[d+1] = float64(p.g.descAvg[d+1]) * p.rollmod[d+1]
-		}
-		if !p.walk(d+1, isLast, append(ck, v)) {
+		cmp := p.compareToLast(d)
+		if cmp > 0 {
 			return false
 		}
+		chance := p.useChance * p.chancemod[d]
+		// the original compares with the float literal 0.99999f
+		if first && cmp == 0 || chance > float64(float32(0.99999)) || chance >= p.r.Float64() {
+			p.ck[d] = p.peek(d)
+			d++
+			if d == n {
+				return true
+			}
+			if p.useChance < 1 {
+				p.rollmod[d] = p.rollmod[d-1] / min(1, chance)
+				p.chancemod[d] = float64(p.g.descAvg[d]) * p.rollmod[d]
+			}
+			p.cur[d] = 0
+			p.fill(d)
+			continue
+		}
+		if cmp >= 0 {
+			return false
+		}
+		p.poll(d)
+		p.cur[d]++
 	}
-	return true
 }
 
-func (p *Partition) emit(ck [][]byte, seed int64) {
+func (p *Partition) setHasNext(has bool) seekState {
+	p.hasNext = has
+	if has {
+		return success
+	}
+	last := p.left(0) == 0
+	if p.write && last {
+		p.Finished = true
+	}
+	if p.write && (p.First || last) && p.Mark != nil {
+		p.Mark(p.seed, p.First, last)
+	}
+	if last {
+		return endOfPartition
+	}
+	return afterLimit
+}
+
+// collect takes the rows from the current one while there are more (or
+// up to the limit).
+func (p *Partition) collect() {
+	leaf := len(p.cur) - 1
+	for p.hasNext {
+		// the leaf value folded into the leaf level's seed (which came
+		// from its first value)
+		p.emitRow(p.ck, p.g.CK[leaf].Seed(p.levelSeed[leaf], p.peek(leaf)))
+		if p.max > 0 && len(p.Rows) >= p.max {
+			return
+		}
+		p.setHasNext(p.advance(leaf, false))
+	}
+}
+
+func (p *Partition) emitRow(ck [][]byte, seed int64) {
 	n := len(p.Rows)
 	if n == len(p.pool) {
 		p.pool = append(p.pool, &UserRow{})
@@ -267,4 +545,17 @@ func (p *Partition) emit(ck [][]byte, seed int64) {
 		prev = e
 	}
 	p.Rows = append(p.Rows, row)
+}
+
+// javaInt is Java's (int) cast of a double: saturating, NaN to 0.
+func javaInt(f float64) int {
+	switch {
+	case f != f:
+		return 0
+	case f >= math.MaxInt32:
+		return math.MaxInt32
+	case f <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int(f)
 }
