@@ -117,7 +117,9 @@ func (b *bench) execute(ctx context.Context) *measured {
 	defer st.cancelOps()
 	workDone := st.stopOnCancel(ctx)
 
-	fmt.Fprintln(o.Stderr, "Starting test.")
+	if !o.Quiet {
+		fmt.Fprintln(o.Stderr, "Starting test.")
+	}
 	gc := startGCWindow()
 	wu := startWarmup(s.warmup)
 	if wu.on() {
