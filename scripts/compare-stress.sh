@@ -14,8 +14,12 @@
 # The real tool is built by /work/shared/tools/cassandra-stress.sh (see its
 # header) into ~/.cache/ycsb-reference/cassandra-stress.
 #
+# The third command of each thread count is the blog-post user profile
+# (stress/testdata/blogpost.yaml) with ops(insert=1,singlepost=2,timeline=1)
+# and n=PROFILE_N, both tools in its keyspace stresscql.
+#
 # Usage: scripts/compare-stress.sh   (THREADS="8 64 500" WRITE_N=200000
-#        READ_N=100000 RSS_THREADS=1000 NODE=127.0.0.1 by default;
+#        READ_N=100000 PROFILE_N=50000 RSS_THREADS=1000 NODE=127.0.0.1 by default;
 #        CSTRESS=path/to/cassandra-stress, YCSB=path/to/ycsb)
 #
 #        scripts/compare-stress.sh profile
@@ -49,6 +53,7 @@ fi
 THREADS=${THREADS:-8 64 500}
 WRITE_N=${WRITE_N:-200000}
 READ_N=${READ_N:-100000}
+PROFILE_N=${PROFILE_N:-50000}
 RSS_THREADS=${RSS_THREADS:-1000}
 NODE=${NODE:-127.0.0.1}
 CSTRESS=${CSTRESS:-$HOME/.cache/ycsb-reference/cassandra-stress/bin/cassandra-stress}
@@ -67,10 +72,14 @@ tool() { if [[ $1 == theirs ]]; then echo "$CSTRESS"; else echo "$YCSB stress"; 
 # measure who cmd n threads: runs one tool, prints "op/s cpu_us_per_op peak_kib".
 measure() {
     local who=$1 cmd=$2 n=$3 threads=$4 out=$W/$1-$2-$4
+    local opts=() groups=(-schema 'replication(factor=1)' "keyspace=cmp_stress_$who")
+    if [[ $cmd == user ]]; then
+        # The profile names its keyspace: both tools write stresscql.
+        opts=("profile=stress/testdata/blogpost.yaml" "ops(insert=1,singlepost=2,timeline=1)") groups=()
+    fi
     # shellcheck disable=SC2046
-    if ! /usr/bin/time -f '%U %S %M' -o "$out.time" $(tool "$who") "$cmd" "n=$n" no-warmup cl=ONE \
-        -rate "threads=$threads" -schema 'replication(factor=1)' "keyspace=cmp_stress_$who" \
-        -node "$NODE" -log no-settings >"$out.log" 2>&1; then
+    if ! /usr/bin/time -f '%U %S %M' -o "$out.time" $(tool "$who") "$cmd" "${opts[@]}" "n=$n" no-warmup cl=ONE \
+        -rate "threads=$threads" "${groups[@]}" -node "$NODE" -log no-settings >"$out.log" 2>&1; then
         echo "$who $cmd threads=$threads failed:" >&2; tail -20 "$out.log" >&2; exit 1
     fi
     local rate ops
@@ -85,8 +94,8 @@ echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /pro
 printf '%-7s %-5s %10s %10s %7s %12s %12s %7s\n' threads cmd "theirs/s" "ours/s" ratio "theirs µs/op" "ours µs/op" ratio
 first=theirs
 for t in $THREADS; do
-    for cmd in write read; do
-        n=$WRITE_N; [[ $cmd == read ]] && n=$READ_N
+    for cmd in write read user; do
+        n=$WRITE_N; [[ $cmd == read ]] && n=$READ_N; [[ $cmd == user ]] && n=$PROFILE_N
         second=ours; [[ $first == ours ]] && second=theirs
         a=$(measure "$first" "$cmd" "$n" "$t"); b=$(measure "$second" "$cmd" "$n" "$t")
         if [[ $first == theirs ]]; then th=$a; us=$b; else th=$b; us=$a; fi
