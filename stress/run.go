@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,7 +23,6 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/gatherconn"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
@@ -289,11 +287,10 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 		cc.Timeout = s.Mode.RequestTimeout
 	}
 	cc.ConnectTimeout = 10 * time.Second
-	// The driver's timed write coalescing (200 µs by default) would hold
-	// every request for its window, and the latencies would include it;
-	// gatherconn gathers the workers' requests with no timer.
+	// The driver's timed write coalescing (200 µs by default) holds every
+	// request for its window, and the latencies would include it; the
+	// original's driver sends each request at once.
 	cc.WriteCoalesceWaitTime = 0
-	cc.Dialer = &gatherconn.Dialer{Dialer: net.Dialer{Timeout: cc.ConnectTimeout, KeepAlive: cc.SocketKeepalive}}
 	// Retries are the original's (-errors retries=), not the driver's.
 	cc.RetryPolicy = nil
 	if s.Mode.ConnectionsPerHost > 0 {

@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -33,7 +32,6 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/gatherconn"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload"
@@ -73,7 +71,6 @@ const (
 	propReplication      = "cassandra.replicationfactor"
 	propReconnect        = "cassandra.reconnectintervalmillis"
 	propCoalesce         = "cassandra.writecoalescemicros"
-	propGatherWrites     = "cassandra.gatherwrites"
 	defaultKeyspace      = "ycsb"
 	defaultConsistency   = "ONE" // 0.17.0's (QUORUM in the reference's later master)
 	keyColumn            = "y_id"
@@ -110,7 +107,6 @@ type config struct {
 	replication    int
 	reconnect      time.Duration
 	coalesce       time.Duration
-	gatherWrites   bool // gatherconn under each connection
 	tracing        bool
 	debug          bool
 }
@@ -194,10 +190,6 @@ func parseConfig(p *props.Properties) (*config, error) {
 	c.reconnect = time.Duration(r.Int64(propReconnect, defaultReconnectMS, props.NonNegative,
 		props.Range("a positive number of milliseconds", func(n int64) bool { return n > 0 }))) * time.Millisecond
 	c.coalesce = time.Duration(r.Int64(propCoalesce, defaultCoalesceMicro, props.NonNegative)) * time.Microsecond
-	c.gatherWrites = r.Bool(propGatherWrites, true)
-	if c.gatherWrites && c.coalesce > 0 && r.Has(propGatherWrites) {
-		r.Errorf(propGatherWrites, "true cannot be combined with %s (the driver's timed coalescing): give one of them", propCoalesce)
-	}
 	c.tracing = r.Bool(propTracing, false)
 	c.debug = r.Bool(propDebug, false)
 	if err := r.Err(); err != nil {
@@ -254,9 +246,6 @@ func (c *config) cluster() (*gocql.ClusterConfig, error) {
 	// the interval, as the driver's documentation advises.
 	cc.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: c.reconnect / 2}
 	cc.WriteCoalesceWaitTime = c.coalesce
-	if c.gatherWrites && c.coalesce == 0 {
-		cc.Dialer = &gatherconn.Dialer{Dialer: net.Dialer{Timeout: c.connectTimeout, KeepAlive: cc.SocketKeepalive}}
-	}
 	if c.username != "" {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: c.username, Password: c.password}
 	}

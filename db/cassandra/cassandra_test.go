@@ -20,7 +20,6 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
-	"github.com/goycsb/ycsb/internal/gatherconn"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
@@ -121,22 +120,7 @@ func TestParseConfig(t *testing.T) {
 			if c.coalesce != 200*time.Microsecond {
 				t.Errorf("coalesce %v", c.coalesce)
 			}
-			if cc, err := c.cluster(); err != nil || cc.Dialer != nil {
-				t.Errorf("dialer %T %v, want the driver's own under its timed coalescing", cc.Dialer, err)
-			}
 		}},
-		{"gathered writes by default", map[string]string{"hosts": "h1"}, "", func(t *testing.T, c *config) {
-			cc, err := c.cluster()
-			if _, ok := cc.Dialer.(*gatherconn.Dialer); err != nil || !ok {
-				t.Errorf("dialer %T %v, want gatherconn's", cc.Dialer, err)
-			}
-		}},
-		{"gathered writes off", map[string]string{"hosts": "h1", "cassandra.gatherwrites": "false"}, "", func(t *testing.T, c *config) {
-			if cc, err := c.cluster(); err != nil || cc.Dialer != nil {
-				t.Errorf("dialer %T %v, want the driver's own", cc.Dialer, err)
-			}
-		}},
-		{"gathered and timed coalescing", map[string]string{"hosts": "h1", "cassandra.gatherwrites": "true", "cassandra.writecoalescemicros": "200"}, "cassandra.gatherwrites", nil},
 		{"ANY for reads of a run", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY"}, "cassandra.readconsistencylevel", nil},
 		{"ANY for reads of a run with scans only", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "any", "readproportion": "0", "updateproportion": "0.5", "scanproportion": "0.5"}, "cassandra.readconsistencylevel", nil},
 		{"ANY for reads of a write-only run", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", "readproportion": "0", "updateproportion": "1"}, "", nil},
