@@ -1,7 +1,13 @@
 package stress
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/goycsb/ycsb/props"
 
 	"github.com/goycsb/ycsb/stress/settings"
 )
@@ -16,5 +22,20 @@ func TestClusterSendsAtOnce(t *testing.T) {
 	cc := (&stressRun{s: s}).cluster("keyspace1")
 	if cc.WriteCoalesceWaitTime != 0 {
 		t.Errorf("WriteCoalesceWaitTime = %v, want 0", cc.WriteCoalesceWaitTime)
+	}
+}
+
+// TestJSONWithRampRefused: -log json= holds the report of one run, and a
+// thread ramp is many: one line, exit 2, nothing written, rather than a
+// file that never appears.
+func TestJSONWithRampRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	var o, e bytes.Buffer
+	err := Main(context.Background(), []string{"read", "n=10", "-log", "json=" + path, "-node", "127.0.0.1"}, Env{Stdout: &o, Stderr: &e})
+	if !props.IsBadInput(err) || err.Error() != "-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N" {
+		t.Fatalf("err = %v", err)
+	}
+	if _, serr := os.Stat(path); serr == nil {
+		t.Errorf("%s was written", path)
 	}
 }

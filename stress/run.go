@@ -172,6 +172,9 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 	if s.Graph.File != "" && s.Rate.Ramp() {
 		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
 	}
+	if s.Log.JSONFile != "" && s.Rate.Ramp() {
+		return nil, bad("-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N")
+	}
 	if s.Graph.File != "" {
 		if fi, err := os.Stat(filepath.Dir(s.Graph.File)); err != nil || !fi.IsDir() {
 			return nil, bad("-graph file=%s: directory %s does not exist", s.Graph.File, filepath.Dir(s.Graph.File))
