@@ -640,28 +640,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		}
 	}
 	var timer *time.Timer
-	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
-		Workload: wl, Quiet: true, Version: r.env.Version}
-	if !warmup {
-		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
-			if testHookStart != nil {
-				testHookStart()
-			}
-			if s.Command.Stop == settings.StopDuration {
-				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
-			}
-		})}
-		o.Summary = func(*runner.Summary) error {
-			// A failed run is cancelled, as the original's StressMetrics:
-			// no Results block.
-			if !s.Log.NoSummary && wl.failed() == "" {
-				met.summarise(r.out)
-			}
-			return nil
-		}
-	} else {
-		o.Summary = func(*runner.Summary) error { return nil }
-	}
+	o := r.runOptions(p, wl, met, wl.failed, warmup, &timer)
 	err := runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()
@@ -686,6 +665,43 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		}
 	}
 	return met, nil
+}
+
+// summariser is a run's metrics: the runner's interval output, and the
+// Results block at the end.
+type summariser interface {
+	runner.IntervalOutput
+	summarise(w io.Writer)
+}
+
+// runOptions are the runner's options for one run of the stress mode, the
+// predefined commands' and user's alike: the metrics as the interval output
+// and the Results block as the summary, and the duration= timer (*timer)
+// started with the run. A warm-up has neither; a failed run has no Results
+// block, as the original's StressMetrics cancels it.
+func (r *stressRun) runOptions(p *props.Properties, wl runner.Workload, met summariser, failed func() string, warmup bool, timer **time.Timer) runner.Options {
+	s := r.s
+	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
+		Workload: wl, Quiet: true, Version: r.env.Version}
+	o.Summary = func(*runner.Summary) error { return nil }
+	if warmup {
+		return o
+	}
+	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
+		if testHookStart != nil {
+			testHookStart()
+		}
+		if s.Command.Stop == settings.StopDuration {
+			*timer = time.AfterFunc(s.Command.Duration, wl.Stop)
+		}
+	})}
+	o.Summary = func(*runner.Summary) error {
+		if !s.Log.NoSummary && failed() == "" {
+			met.summarise(r.out)
+		}
+		return nil
+	}
+	return o
 }
 
 // testHookStart, if set, is called as each measured run starts, its

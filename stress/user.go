@@ -693,25 +693,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		}
 	}
 	var timer *time.Timer
-	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
-		Workload: wl, Quiet: true, Version: r.env.Version}
-	o.Summary = func(*runner.Summary) error { return nil }
-	if !warmup {
-		o.Outputs = []runner.IntervalOutput{met, startHook(func() {
-			if testHookStart != nil {
-				testHookStart()
-			}
-			if s.Command.Stop == settings.StopDuration {
-				timer = time.AfterFunc(s.Command.Duration, wl.Stop)
-			}
-		})}
-		o.Summary = func(*runner.Summary) error {
-			if !s.Log.NoSummary && wl.failed() == "" {
-				met.summarise(r.out)
-			}
-			return nil
-		}
-	}
+	o := r.runOptions(p, wl, met, wl.failed, warmup, &timer)
 	err := runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()

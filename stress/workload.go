@@ -457,11 +457,7 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		return err
 	}
 	if !found {
-		if !wk.m.validate {
-			return errNoRow
-		}
-		wk.invalid = wk.missingRow(values)
-		return errNotValidated
+		return wk.noRow(values)
 	}
 	if wk.m.validate {
 		// Columns past row-population-ratio= are expected null, which the
@@ -474,6 +470,16 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		}
 	}
 	return nil
+}
+
+// noRow is a read that found no row: errNoRow without validation, a row
+// that does not validate with it (the original's message names it).
+func (wk *worker) noRow(values [][]byte) error {
+	if !wk.m.validate {
+		return errNoRow
+	}
+	wk.invalid = wk.missingRow(values)
+	return errNotValidated
 }
 
 // sliceRead reads the row of -col slice's SELECT * (every column of the
@@ -493,11 +499,7 @@ func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
 		return err
 	}
 	if !found {
-		if !wk.m.validate {
-			return errNoRow
-		}
-		wk.invalid = wk.missingRow(values)
-		return errNotValidated
+		return wk.noRow(values)
 	}
 	if !wk.m.validate {
 		return nil
