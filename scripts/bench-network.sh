@@ -60,13 +60,11 @@ have_ref() { if [[ $1 == pg ]]; then have_ref_pg; else have_ref_cass; fi; }
 
 # server_ticks pg|cassandra: the server's CPU so far, in clock ticks.
 server_ticks() {
-    local pids
     if [[ $1 == pg ]]; then
         local pm
         pm=$(pgrep -o -x postgres)
         # The postmaster with the children it reaped (cutime, cstime), and
         # the children still running.
-        pids="$pm $(pgrep -P "$pm" | tr '\n' ' ')"
         { sed 's/^.*) //' "/proc/$pm/stat" | awk '{print $12 + $13 + $14 + $15}'
           for p in $(pgrep -P "$pm"); do sed 's/^.*) //' "/proc/$p/stat" 2>/dev/null | awk '{print $12 + $13}'; done
         } | awk '{s += $1} END {print s}'

@@ -11,6 +11,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	yresults "github.com/goycsb/ycsb/internal/results"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -77,19 +78,7 @@ func TestHdrFile(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			log := hdrRun(t, c.rated)
-			golden := "testdata/" + c.name + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(log), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if log != string(want) {
-				t.Errorf("log differs from %s (-update to accept):\n%s", golden, log)
-			}
+			ycsbtest.Golden(t, "testdata/"+c.name+".golden", []byte(log))
 			rd := hdrhistogram.NewHistogramLogReader(strings.NewReader(log))
 			var tags []string
 			for {

@@ -2,17 +2,14 @@ package stress
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"testing"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // hist is a histogram of the given latencies in µs.
 func hist(us ...int64) *hdrhistogram.Histogram {
@@ -54,19 +51,7 @@ func TestOutputShapes(t *testing.T) {
 	m.summarise(&out)
 	out.WriteString("END\n")
 
-	golden := "testdata/mixed.golden"
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("output differs from %s (go test -run TestOutputShapes -update to accept):\n%s", golden, out.String())
-	}
+	ycsbtest.Golden(t, "testdata/mixed.golden", out.Bytes())
 }
 
 func TestJavaFormat(t *testing.T) {

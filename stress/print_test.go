@@ -3,8 +3,9 @@ package stress
 import (
 	"bytes"
 	"context"
-	"os"
 	"testing"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // printDists are the distributions of testdata/print.golden.
@@ -21,19 +22,7 @@ func TestPrint(t *testing.T) {
 			t.Fatalf("print dist=%s: %v", d, err)
 		}
 	}
-	golden := "testdata/print.golden"
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("output differs from %s (-update to accept):\n%s", golden, out.String())
-	}
+	ycsbtest.Golden(t, "testdata/print.golden", out.Bytes())
 	if err := Main(context.Background(), []string{"print", "dist=NOPE(1)"}, Env{Stdout: &out, Stderr: &out}); err == nil {
 		t.Error("print dist=NOPE(1): no error")
 	}

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -355,7 +356,7 @@ func (r *stressRun) connect() error {
 		switch {
 		case t == data.Standard1:
 			cql = sc.CreateStandard1(names)
-		case slicesContains(r.kinds, kindCounterWrite):
+		case slices.Contains(r.kinds, kindCounterWrite):
 			cql = sc.CreateCounter1(names)
 		default:
 			continue
@@ -386,15 +387,6 @@ func (r *stressRun) checkCompression(admin *gocql.Session, where string) error {
 		return fmt.Errorf("-mode compression=%s: the node at %s (Cassandra %s) did not accept %s compression", c, where, v, c)
 	}
 	return nil
-}
-
-func slicesContains(ks []kind, k kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // openLog opens -log file=, which gets a copy of everything printed.

@@ -13,6 +13,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/profile"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -65,19 +66,7 @@ func TestUserGolden(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "blogpost.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
+	ycsbtest.Golden(t, filepath.Join("testdata", "blogpost.golden"), []byte(b.String()))
 }
 
 // BenchmarkUserInsertRows is the per-operation generation of a blog-post
