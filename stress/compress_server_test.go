@@ -30,7 +30,8 @@ func clientsOf(t *testing.T, s *gocql.Session, ks string) (versions []int, opts 
 }
 
 // TestCompression: -mode compression= makes the run's connections
-// compressed, as the node sees them.
+// compressed, as the node sees them, and they speak the original's protocol:
+// v4, its Java driver 3's highest, unless -mode 4x (driver 4 negotiates v5).
 func TestCompression(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "compression")
@@ -38,21 +39,26 @@ func TestCompression(t *testing.T) {
 	t.Cleanup(func() { testHookStart = nil })
 	for _, c := range []struct {
 		name    string
+		driver4 bool
 		version int
-	}{{"lz4", 5}, {"snappy", 4}, {"none", 5}} {
+	}{{"lz4", false, 4}, {"snappy", false, 4}, {"none", false, 4}, {"lz4", true, 5}, {"snappy", true, 4}, {"none", true, 5}} {
 		var versions []int
 		var opts []map[string]string
 		testHookStart = func() { versions, opts = clientsOf(t, s, ks) }
-		out := run(t, "write", "n=500", "no-warmup", "-rate", "threads=4", "-mode", "native", "cql3", "compression="+c.name,
-			"-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)
+		mode := []string{"-mode", "native", "cql3", "compression=" + c.name}
+		if c.driver4 {
+			mode = []string{"-mode", "4x", "cql3", "compression=" + c.name}
+		}
+		args := append([]string{"write", "n=500", "no-warmup", "-rate", "threads=4"}, mode...)
+		out := run(t, append(args, "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)...)
 		if !strings.Contains(out, "Compression: "+strings.ToUpper(c.name)) {
 			t.Errorf("%s: the settings do not show it\n%s", c.name, out)
 		}
 		if pk, errs, _ := results(t, out); pk != 500 || errs != 0 {
 			t.Errorf("%s: %d partitions, %d errors", c.name, pk, errs)
 		}
-		if len(versions) == 0 {
-			t.Fatalf("%s: the node shows no connection on %s", c.name, ks)
+		if len(versions) != 8 {
+			t.Fatalf("%s: the node shows %d connections on %s, want 8 (connectionsPerHost=8, the original's default)", c.name, len(versions), ks)
 		}
 		for i, o := range opts {
 			want := c.name

@@ -300,11 +300,16 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	if s.Mode.ConnectionsPerHost > 0 {
 		cc.NumConns = s.Mode.ConnectionsPerHost
 	}
-	if s.Mode.ProtocolVersion > 0 {
+	switch {
+	case s.Mode.ProtocolVersion > 0:
 		cc.ProtoVersion = s.Mode.ProtocolVersion
-	} else if s.Mode.Compression == settings.CompressionSnappy {
-		// Protocol v5 has no snappy (only lz4); the original's Java
-		// driver 3 speaks up to v4, where the node offers it.
+	case s.Mode.API == settings.APINative4 && s.Mode.Compression != settings.CompressionSnappy:
+		// The original's Java driver 4 negotiates the highest version
+		// (v5 with Cassandra 4.0 and later); v5 has no snappy.
+	default:
+		// The original's default client, Java driver 3, speaks up to v4
+		// (JavaDriverClient; the node reports it in system_views.clients):
+		// v5's framing costs both sides work the original does not do.
 		cc.ProtoVersion = 4
 	}
 	if r.comp != nil {
