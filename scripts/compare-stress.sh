@@ -11,8 +11,9 @@
 # replication factor 1), written over by each run; nothing else on the node is
 # touched, and the node is never stopped. Every run is no-warmup and cl=ONE.
 #
-# The real tool is built by /work/shared/tools/cassandra-stress.sh (see its
-# header) into ~/.cache/ycsb-reference/cassandra-stress.
+# The real tool is the scylladb/cassandra-stress fork of Apache Cassandra's
+# tools/stress, built from its repository into
+# ~/.cache/ycsb-reference/cassandra-stress (bin/cassandra-stress).
 #
 # The third command of each thread count is the blog-post user profile
 # (stress/testdata/blogpost.yaml) with ops(insert=1,singlepost=2,timeline=1)
@@ -35,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ ${1:-} == profile ]]; then
     CSTRESS=${CSTRESS:-$HOME/.cache/ycsb-reference/cassandra-stress/bin/cassandra-stress}
-    [[ -x $CSTRESS ]] || { echo "no cassandra-stress at $CSTRESS (build it: /work/shared/tools/cassandra-stress.sh)" >&2; exit 2; }
+    [[ -x $CSTRESS ]] || { echo "no cassandra-stress at $CSTRESS (build scylladb/cassandra-stress there, or set CSTRESS)" >&2; exit 2; }
     # the original's own example profiles, from its fetched repository
     MIRROR=${CSTRESS_MIRROR:-/work/.mirror/scylladb+cassandra-stress/repo}
     EX=$(mktemp -d); trap 'rm -rf "$EX"' EXIT
@@ -58,7 +59,7 @@ RSS_THREADS=${RSS_THREADS:-1000}
 NODE=${NODE:-127.0.0.1}
 CSTRESS=${CSTRESS:-$HOME/.cache/ycsb-reference/cassandra-stress/bin/cassandra-stress}
 YCSB=${YCSB:-}
-[[ -x $CSTRESS ]] || { echo "no cassandra-stress at $CSTRESS (build it: /work/shared/tools/cassandra-stress.sh)" >&2; exit 2; }
+[[ -x $CSTRESS ]] || { echo "no cassandra-stress at $CSTRESS (build scylladb/cassandra-stress there, or set CSTRESS)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 if [[ -z $YCSB ]]; then
     go build -o bin/ycsb ./cmd/ycsb

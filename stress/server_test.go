@@ -174,7 +174,7 @@ func TestInterop(t *testing.T) {
 	home, _ := os.UserHomeDir()
 	tool := filepath.Join(home, ".cache/ycsb-reference/cassandra-stress/bin/cassandra-stress")
 	if _, err := os.Stat(tool); err != nil {
-		t.Skip("the real cassandra-stress is not built (see /work/shared/tools/cassandra-stress.sh)")
+		t.Skip("the real cassandra-stress (scylladb/cassandra-stress) is not built in ~/.cache/ycsb-reference/cassandra-stress")
 	}
 	for _, dir := range []string{"theirs-to-ours", "ours-to-theirs"} {
 		ks := keyspace(t, s, strings.ReplaceAll(dir, "-", "_"))

@@ -271,8 +271,8 @@ func TestServerRoundTrip(t *testing.T) {
 }
 
 // originalReads runs the original's read over what we wrote and requires
-// every read to validate. It needs the original, built by
-// /work/shared/tools/cassandra-stress.sh; CSTRESS names its launcher.
+// every read to validate. It needs the original (scylladb/cassandra-stress,
+// built from its repository); CSTRESS names its launcher.
 func originalReads(t *testing.T, keyspace string, n int) {
 	bin := os.Getenv("CSTRESS")
 	if bin == "" {

@@ -11,8 +11,8 @@ import (
 )
 
 // testdata/generators.txt was printed by testdata/Vectors.java.txt run
-// against the original's own classes (scylladb/cassandra-stress built by
-// /work/shared/tools/cassandra-stress.sh): keys and values through its
+// against the original's own classes (scylladb/cassandra-stress, built from
+// its repository): keys and values through its
 // PartitionIterator, its murmur3, java.util.Random, FasterRandom and seeded
 // distributions.
 func goldenLines(t *testing.T, prefix string) [][]string {
