@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -124,12 +125,21 @@ func (h *Histogram) RecordValue(v int64) error {
 	return nil
 }
 
+// idleChunks holds zeroed chunks that Reset took from histograms whose
+// values moved elsewhere, for any histogram to take on its next first touch
+// of a range. sync.Pool keeps them per P: no lock shared by the workers.
+var idleChunks sync.Pool
+
 // allocate is out of line so that RecordValue stays small: it runs once per
-// chunk for the histogram's lifetime (Reset keeps the chunks).
+// chunk while the histogram's values keep falling in that range (Reset
+// keeps the chunks that were used).
 //
 //go:noinline
 func (h *Histogram) allocate(i int) *chunk {
-	c := new(chunk)
+	c, _ := idleChunks.Get().(*chunk)
+	if c == nil {
+		c = new(chunk)
+	}
 	h.chunks[i>>chunkBits] = c
 	return c
 }
@@ -137,14 +147,20 @@ func (h *Histogram) allocate(i int) *chunk {
 // TotalCount returns the number of values recorded.
 func (h *Histogram) TotalCount() int64 { return h.total }
 
-// Reset zeroes the counts and keeps the chunks: a histogram that is reused
-// interval after interval records into the same ranges again.
+// Reset zeroes the counts. It keeps the chunks that held values, since a
+// histogram reused interval after interval mostly records into the same
+// ranges again, and releases the ones that stayed empty since the previous
+// Reset. A worker of a run with thousands of threads records a few values
+// per interval over a wide range; were every chunk it ever touched kept, its
+// histograms would grow to the whole range over a long run.
 func (h *Histogram) Reset() {
-	if h.total == 0 {
-		return
-	}
-	for _, c := range h.chunks {
-		if c != nil {
+	for i, c := range h.chunks {
+		switch {
+		case c == nil:
+		case *c == chunk{}:
+			h.chunks[i] = nil
+			idleChunks.Put(c)
+		default:
 			*c = chunk{}
 		}
 	}

@@ -254,3 +254,45 @@ func BenchmarkRecordValue(b *testing.B) {
 		})
 	}
 }
+
+// TestResetReleasesIdleChunks: a worker of a run with thousands of threads
+// records a few values per interval, spread over a wide latency range. If
+// every chunk it ever touched stayed, each of its histograms would grow to
+// the whole range over a long run (a 90 s run at 1,000 threads reached
+// 300 MB). A Reset keeps only the chunks that held values since the previous
+// one, so a histogram holds at most as many chunks as it got values in its
+// last generation.
+func TestResetReleasesIdleChunks(t *testing.T) {
+	const perGen, gens = 20, 200
+	h := New(1, 3_600_000_000, 3)
+	rng := rand.New(rand.NewPCG(7, 11))
+	peak := 0
+	for range gens {
+		for range perGen {
+			// log-uniform over 1 ms .. 1 s: one thousand threads on a busy node
+			h.RecordValue(int64(math.Exp(math.Log(1_000) + rng.Float64()*math.Log(1_000))))
+		}
+		peak = max(peak, h.ChunksInUse())
+		h.Reset()
+		if n := h.ChunksInUse(); n > perGen {
+			t.Fatalf("after Reset %d chunks in use, want at most %d (the values of the last generation)", n, perGen)
+		}
+	}
+	if peak > 2*perGen {
+		t.Errorf("%d chunks in use at the peak, want at most %d", peak, 2*perGen)
+	}
+	// Chunks that held values are kept: the same values again allocate nothing.
+	for v := int64(5_000); v < 5_000+chunkLen; v++ {
+		h.RecordValue(v)
+	}
+	h.Reset()
+	allocs := testing.AllocsPerRun(10, func() {
+		for v := int64(5_000); v < 5_000+chunkLen; v++ {
+			h.RecordValue(v)
+		}
+		h.Reset()
+	})
+	if allocs != 0 {
+		t.Errorf("recording into kept chunks allocates %.1f times", allocs)
+	}
+}
