@@ -363,3 +363,44 @@ func hdrCounts(t *testing.T, path string) map[string]int64 {
 		counts[h.Tag()] += h.TotalCount()
 	}
 }
+
+// TestUserInteropHdrTags: the real cassandra-stress and this one, given the
+// same user command line with -log hdrfile= under a fixed rate, tag the
+// log's intervals alike: <op>-st, -rt and -wt by the op's name, in the
+// names' order.
+func TestUserInteropHdrTags(t *testing.T) {
+	tool := realTool(t)
+	s := cluster(t)
+	ks := keyspace(t, s, "userout_real")
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "blogpost.yaml", ks)
+	dir := t.TempDir()
+	args := func(hdr string) []string {
+		return []string{"user", "profile=" + f, "ops(insert=1,singlepost=2,timeline=1)", "n=200", "no-warmup", "-pop", "seq=1..50",
+			"-rate", "threads=2", "fixed=200/s", "-node", testNode, "-log", "no-settings", "interval=1s", "hdrfile=" + hdr}
+	}
+	theirs, ours := filepath.Join(dir, "real.hdr"), filepath.Join(dir, "ours.hdr")
+	runReal(t, tool, args(theirs)...)
+	run(t, args(ours)...)
+	// the tags in the order they first appear
+	tags := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		for _, m := range regexp.MustCompile(`(?m)^Tag=([^,]+),`).FindAllStringSubmatch(string(b), -1) {
+			if !slices.Contains(seen, m[1]) {
+				seen = append(seen, m[1])
+			}
+		}
+		return strings.Join(seen, " ")
+	}
+	want := "insert-st insert-rt insert-wt singlepost-st singlepost-rt singlepost-wt timeline-st timeline-rt timeline-wt"
+	if got := tags(theirs); got != want {
+		t.Errorf("the real tool's tags: %s, want %s", got, want)
+	}
+	if got := tags(ours); got != want {
+		t.Errorf("our tags: %s, want %s (the real tool's)", got, want)
+	}
+}
