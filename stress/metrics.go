@@ -406,17 +406,22 @@ func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *ti
 // and -wt, each only when it has samples (rt and wt have some only under
 // a rate). The original records nanoseconds; the runner records µs, which
 // are written as ns so that the log reads as the original's.
-func (m *metrics) logHistograms(op string, t *timing) {
-	if m.hdr == nil {
+func (m *metrics) logHistograms(op string, t *timing) { logHistograms(m.hdr, m.wallMs, op, t) }
+
+// logHistograms writes op's interval t to hdr (nil: no -log hdrfile=),
+// its times turned into ms since the epoch by wallMs; the predefined
+// commands' metrics and user's alike.
+func logHistograms(hdr *measurement.TaggedHdrLog, wallMs func(ns int64) int64, op string, t *timing) {
+	if hdr == nil {
 		return
 	}
-	startMs, endMs := m.wallMs(t.startNs), m.wallMs(t.endNs)
+	startMs, endMs := wallMs(t.startNs), wallMs(t.endNs)
 	for _, s := range []struct {
 		suffix string
 		h      *hdrhistogram.Histogram
 	}{{"-st", t.service}, {"-rt", t.response}, {"-wt", t.wait}} {
 		if s.h.TotalCount() != 0 {
-			m.hdr.Write(op+s.suffix, startMs, endMs, usToNs(s.h))
+			hdr.Write(op+s.suffix, startMs, endMs, usToNs(s.h))
 		}
 	}
 }

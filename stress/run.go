@@ -601,34 +601,17 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	jsonPath := s.Log.JSONFile
-	if s.Graph.File != "" && jsonPath == "" && !warmup {
-		// -graph draws the run's JSON report: a temporary one.
-		f, err := os.CreateTemp("", "ycsb-stress-*.json")
-		if err != nil {
-			return nil, fmt.Errorf("-graph: %v", err)
-		}
-		f.Close()
-		jsonPath = f.Name()
-		defer os.Remove(jsonPath)
+	outs, err := r.openOutputs(p, warmup)
+	if err != nil {
+		return nil, err
 	}
-	if jsonPath != "" && !warmup && !s.Rate.Ramp() {
-		p.Set("report.json", jsonPath)
-	}
+	defer outs.release()
 	met := newMetrics(out, fixed)
 	met.stop = wl.Stop
-	if s.Log.HDRFile != "" && !warmup {
-		// Each run opens the file anew, as the original's StressMetrics
-		// does: after a ramp it holds the last thread count's run.
-		now := time.Now().UnixMilli()
-		var err error
-		if met.hdr, err = measurement.CreateTaggedHdrLog(s.Log.HDRFile, hdrComment, now-now%1000); err != nil {
-			return nil, fmt.Errorf("-log hdrfile=: %v", err)
-		}
-		if s.Rate.OpsPerSecond > 0 {
-			wl.trackWait = true
-			met.waits = wl.harvestWaits
-		}
+	met.hdr = outs.hdr
+	if outs.waits() {
+		wl.trackWait = true
+		met.waits = wl.harvestWaits
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
@@ -638,16 +621,11 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	var timer *time.Timer
 	o := r.runOptions(p, wl, met, wl.failed, warmup, &timer)
-	err := runner.Run(ctx, o)
+	err = runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()
 	}
-	if met.hdr != nil {
-		if cerr := met.hdr.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("-log hdrfile=: %v", cerr)
-		}
-	}
-	if err != nil {
+	if err = outs.done(err, nil); err != nil {
 		return nil, err
 	}
 	if msg := wl.failed(); msg != "" {
@@ -656,10 +634,8 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		r.println(msg)
 		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
-	if s.Graph.File != "" && !warmup {
-		if err := r.writeGraph(jsonPath); err != nil {
-			return nil, err
-		}
+	if err := outs.graph(); err != nil {
+		return nil, err
 	}
 	return met, nil
 }

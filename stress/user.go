@@ -137,11 +137,11 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 		}
 		ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight})
 	}
-	if len(ops) > int(measurement.NumOps) {
-		return nil, nil, bad("ops(...): at most %d operations", measurement.NumOps)
+	if len(ops) > len(userSlots) {
+		return nil, nil, bad("ops(...): at most %d operations", len(userSlots))
 	}
 	for i, o := range ops {
-		o.slot = measurement.Op(i)
+		o.slot = userSlots[i]
 	}
 	return specs, ops, nil
 }
@@ -483,11 +483,6 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct{ opt, v string }{{"-log json=", s.Log.JSONFile}, {"-log hdrfile=", s.Log.HDRFile}, {"-graph file=", s.Graph.File}} {
-		if f.v != "" {
-			return bad("user: %s is not supported for user profiles yet", f.opt)
-		}
-	}
 	if !data.CheckRevisit(s.Insert.Revisit) {
 		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
 	}
@@ -684,8 +679,18 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
+	outs, err := r.openOutputs(p, warmup)
+	if err != nil {
+		return nil, err
+	}
+	defer outs.release()
 	met := newUserMetrics(r.out, fixed, ops)
 	met.stop = wl.Stop
+	met.hdr = outs.hdr
+	if outs.waits() {
+		wl.waits.track = true
+		met.waits = wl.waits.harvest
+	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
 		met.stopAt = func(n int, unc float64) bool {
@@ -694,16 +699,19 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	var timer *time.Timer
 	o := r.runOptions(p, wl, met, wl.failed, warmup, &timer)
-	err := runner.Run(ctx, o)
+	err = runner.Run(ctx, o)
 	if timer != nil {
 		timer.Stop()
 	}
-	if err != nil {
+	if err = outs.done(err, userReportNames(ops)); err != nil {
 		return nil, err
 	}
 	if msg := wl.failed(); msg != "" {
 		r.println(msg)
 		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
+	}
+	if err := outs.graph(); err != nil {
+		return nil, err
 	}
 	return met, nil
 }
@@ -725,6 +733,7 @@ type userWorkload struct {
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
 	permits atomic.Int64
+	waits   userWaits // for -log hdrfile= under a rate
 }
 
 // take is WorkManager.takePermits: up to n partitions of those left, 0
@@ -786,11 +795,12 @@ type userWorker struct {
 	// token range queries: the range under way, scan destinations
 	trStates      map[*userOp]*trState
 	trDst, trArgs []any
+	waits         *workerWaits // nil: not tracked
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}}
+		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.ops)}
 	for _, o := range w.ops {
 		if wk.gens[o.spec] == nil {
 			g, err := o.spec.newGen() // checked in runUser
@@ -922,6 +932,7 @@ func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partit
 		o.rows.Add(int64(rows))
 	}
 	wk.s.Record(o.slot, st, start, end)
+	wk.waits.record(wk.s, o.slot, start)
 	if err != nil && !wk.w.r.m.errs.Ignore {
 		wk.w.fail(userFailure(o.name, try, parts, err))
 		return false

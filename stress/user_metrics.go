@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -23,6 +25,13 @@ type userMetrics struct {
 	order  []int // ops indexes sorted by name
 	stopAt func(n int, unc float64) bool
 	stop   func()
+	// hdr is -log hdrfile=, or nil: each op's intervals tagged with its
+	// name as typed in ops(...) (the original's Timer is made with it),
+	// <name>-st, -rt and -wt. waits, when set, adds each op's wait times
+	// since the last call to into, by slot.
+	hdr    *measurement.TaggedHdrLog
+	waits  func(into *[measurement.NumOps]*hdrhistogram.Histogram)
+	wallMs func(ns int64) int64
 
 	mu                 sync.Mutex
 	startNs            int64
@@ -37,7 +46,8 @@ type userMetrics struct {
 
 func newUserMetrics(out io.Writer, fixed bool, ops []*userOp) *userMetrics {
 	m := &userMetrics{out: out, fixed: fixed, ops: ops, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
-		seen: make([]bool, len(ops)), lastParts: make([]int64, len(ops)), lastRow: make([]int64, len(ops))}
+		seen: make([]bool, len(ops)), lastParts: make([]int64, len(ops)), lastRow: make([]int64, len(ops)),
+		wallMs: func(ns int64) int64 { return measurement.WallTime(ns).UnixMilli() }}
 	for i := range ops {
 		m.cur = append(m.cur, newTiming(fixed))
 		m.sum = append(m.sum, newTiming(fixed))
@@ -78,6 +88,13 @@ func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot
 			t.errors += ms.Hist.TotalCount()
 		}
 	}
+	if m.waits != nil {
+		var into [measurement.NumOps]*hdrhistogram.Histogram
+		for k, o := range m.ops {
+			into[o.slot] = m.cur[k].wait
+		}
+		m.waits(&into)
+	}
 	for k, o := range m.ops {
 		p, r := o.parts.Load(), o.rows.Load()
 		m.cur[k].partitions += p - m.lastParts[k]
@@ -102,6 +119,7 @@ func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot
 		for _, k := range m.order {
 			if m.seen[k] {
 				fmt.Fprintln(m.out, row("", m.ops[k].name, m.cur[k], m.sum[k], gc, m.unc.unc))
+				logHistograms(m.hdr, m.wallMs, m.ops[k].name, m.cur[k])
 			}
 			m.cur[k].reset()
 		}

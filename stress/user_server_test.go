@@ -7,9 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/internal/htmlreport"
+	yresults "github.com/goycsb/ycsb/internal/results"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // profileIn writes the testdata profile name with its keyspace renamed to ks.
@@ -174,5 +183,224 @@ func TestUserPrepared(t *testing.T) {
 	var bi *BadInput
 	if !errors.As(err, &bi) || !strings.Contains(err.Error(), "queries.singlepost: a ? is bound to [limit]") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestUserOutputs: -log hdrfile=, -log json= and -graph of blog-post runs
+// under a fixed rate. The log tags each op's intervals <op>-st, -rt and
+// -wt with as many values as the op's operations and partitions in the
+// output; the report names the ops so that ycsb merge and compare read it;
+// the page draws every op and adds the second run's revision to the first.
+func TestUserOutputs(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "userout")
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "blogpost.yaml", ks)
+	run(t, "user", "profile="+f, "ops(insert=1)", "n=200", "no-warmup", "-pop", "seq=1..50", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "blog.html")
+	ops := []string{"insert", "singlepost", "timeline"}
+	var reps []*jsonreport.Report
+	for _, rev := range []string{"rev-a", "rev-b"} {
+		hdr, js := filepath.Join(dir, rev+".hdr"), filepath.Join(dir, rev+".json")
+		if rev == "rev-b" {
+			js = "-" // the report on stdout, as a block
+		}
+		out := run(t, "user", "profile="+f, "ops(insert=1,singlepost=2,timeline=1)", "n=300", "no-warmup", "-pop", "dist=uniform(1..50)",
+			"-rate", "threads=4", "fixed=600/s", "-node", testNode, "-log", "no-settings", "interval=1s", "hdrfile="+hdr, "json="+js,
+			"-graph", "file="+page, "revision="+rev, "title=blog")
+		parts := breakdown(t, out, "Total partitions")
+		if _, err := yresults.ReadHdrLog(hdr); err != nil {
+			t.Fatalf("%s: ReadHdrLog: %v", rev, err)
+		}
+		counts := hdrCounts(t, hdr)
+		var rep *jsonreport.Report
+		var err error
+		if js == "-" {
+			named, err := yresults.ReadReports(rev+".log", []byte(out))
+			if err != nil || len(named) != 1 {
+				t.Fatalf("%s: %d reports in stdout: %v\n%s", rev, len(named), err, out)
+			}
+			rep = named[0].Report
+		} else if rep, err = yresults.ReadReport(js); err != nil {
+			t.Fatal(err)
+		}
+		var sum int64
+		for _, op := range ops {
+			// the op's last interval line: its operations so far
+			m := regexp.MustCompile(`(?m)^`+op+`, +(\d+),`).FindAllStringSubmatch(out, -1)
+			if m == nil {
+				t.Fatalf("%s: no %s line:\n%s", rev, op, out)
+			}
+			n, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64)
+			sum += n
+			if n == 0 || parts[op] != n {
+				t.Errorf("%s: %s: %d operations, %d partitions (want as many, not 0)", rev, op, n, parts[op])
+			}
+			for _, tag := range []string{op + "-st", op + "-rt", op + "-wt"} {
+				if counts[tag] != n {
+					t.Errorf("%s: %s: %d values, want %d (all: %v)", rev, tag, counts[tag], n, counts)
+				}
+			}
+			for _, name := range []string{op, "Intended-" + op} {
+				if jm := rep.Find(name); jm == nil || jm.Count != n {
+					t.Errorf("%s: report measurement %s: %+v, want %d values", rev, name, jm, n)
+				}
+			}
+		}
+		if sum != 300 || len(counts) != 3*len(ops) {
+			t.Errorf("%s: %d operations, want 300; tags %v", rev, sum, counts)
+		}
+		for _, m := range rep.Measurements {
+			if op := strings.TrimPrefix(m.Name, "Intended-"); !slices.Contains(ops, op) && op != "CLEANUP" {
+				t.Errorf("%s: report measurement %s", rev, m.Name)
+			}
+		}
+		reps = append(reps, rep)
+	}
+	// ycsb merge: two clients at the same time
+	pause = 0
+	var clients []string
+	var creps []*jsonreport.Report
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range errs {
+		path := filepath.Join(dir, "client"+strconv.Itoa(i)+".json")
+		clients = append(clients, path)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out, errOut strings.Builder
+			errs[i] = Main(context.Background(), []string{"user", "profile=" + f, "ops(insert=1,singlepost=2,timeline=1)", "n=150", "no-warmup",
+				"-pop", "dist=uniform(1..50)", "-rate", "threads=2", "fixed=300/s", "-node", testNode, "-log", "no-settings", "json=" + path},
+				Env{Stdout: &out, Stderr: &errOut, Version: "test"})
+		}()
+	}
+	wg.Wait()
+	for i, path := range clients {
+		if errs[i] != nil {
+			t.Fatalf("client %d: %v", i, errs[i])
+		}
+		r, err := yresults.ReadReport(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		creps = append(creps, r)
+	}
+	if err := yresults.Distinct(clients, creps); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := yresults.Merge(clients, creps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, op := range ops {
+		m := merged.Find(op)
+		if m == nil || m.Count == 0 || m.Count != creps[0].Find(op).Count+creps[1].Find(op).Count {
+			t.Errorf("merged %s: %+v", op, m)
+			continue
+		}
+		total += m.Count
+	}
+	if total != 300 || merged.Operations != 300 {
+		t.Errorf("merged: %d operations, %d by op; want 300", merged.Operations, total)
+	}
+	// ycsb compare
+	var cmp strings.Builder
+	if err := yresults.Compare(&cmp, "a", "b", reps[0], reps[1]); err != nil || !strings.Contains(cmp.String(), "[timeline] Operations") {
+		t.Errorf("compare: %v\n%s", err, cmp.String())
+	}
+	// -graph: both revisions, every op drawn
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, in, err := htmlreport.ReadInputs(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title != "blog" || len(in) != 2 || in[0].Name != "rev-a" || in[1].Name != "rev-b" {
+		t.Fatalf("page %q with runs %v", title, in)
+	}
+	for _, r := range in {
+		if r.Report.Operations != 300 || r.Report.Phase != "USER" {
+			t.Errorf("%s: %d operations, phase %q; want 300, USER", r.Name, r.Report.Operations, r.Report.Phase)
+		}
+	}
+	d, err := htmlreport.Build(title, in, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		if !slices.Contains(d.Operations, op) {
+			t.Errorf("the page draws %v, not %s", d.Operations, op)
+		}
+	}
+	if !strings.Contains(string(b), `"name":"rev-b"`) {
+		t.Error("the drawn data lack the second revision")
+	}
+}
+
+// hdrCounts are the values of an HDR log by tag.
+func hdrCounts(t *testing.T, path string) map[string]int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := hdrhistogram.NewHistogramLogReader(f)
+	counts := map[string]int64{}
+	for {
+		h, err := rd.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			return counts
+		}
+		counts[h.Tag()] += h.TotalCount()
+	}
+}
+
+// TestUserInteropHdrTags: the real cassandra-stress and this one, given the
+// same user command line with -log hdrfile= under a fixed rate, tag the
+// log's intervals alike: <op>-st, -rt and -wt by the op's name, in the
+// names' order.
+func TestUserInteropHdrTags(t *testing.T) {
+	tool := realTool(t)
+	s := cluster(t)
+	ks := keyspace(t, s, "userout_real")
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "blogpost.yaml", ks)
+	dir := t.TempDir()
+	args := func(hdr string) []string {
+		return []string{"user", "profile=" + f, "ops(insert=1,singlepost=2,timeline=1)", "n=200", "no-warmup", "-pop", "seq=1..50",
+			"-rate", "threads=2", "fixed=200/s", "-node", testNode, "-log", "no-settings", "interval=1s", "hdrfile=" + hdr}
+	}
+	theirs, ours := filepath.Join(dir, "real.hdr"), filepath.Join(dir, "ours.hdr")
+	runReal(t, tool, args(theirs)...)
+	run(t, args(ours)...)
+	// the tags in the order they first appear
+	tags := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		for _, m := range regexp.MustCompile(`(?m)^Tag=([^,]+),`).FindAllStringSubmatch(string(b), -1) {
+			if !slices.Contains(seen, m[1]) {
+				seen = append(seen, m[1])
+			}
+		}
+		return strings.Join(seen, " ")
+	}
+	want := "insert-st insert-rt insert-wt singlepost-st singlepost-rt singlepost-wt timeline-st timeline-rt timeline-wt"
+	if got := tags(theirs); got != want {
+		t.Errorf("the real tool's tags: %s, want %s", got, want)
+	}
+	if got := tags(ours); got != want {
+		t.Errorf("our tags: %s, want %s (the real tool's)", got, want)
 	}
 }

@@ -1,0 +1,172 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/atomicfile"
+	"github.com/goycsb/ycsb/internal/reportblock"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/props"
+)
+
+// runOutputs are the files one measured run writes besides its lines:
+// -log json= (or, for -graph alone, a temporary report), -log hdrfile= and
+// -graph file=, the predefined commands' and user's alike.
+type runOutputs struct {
+	r        *stressRun
+	jsonPath string // the runner's report.json, "" for none
+	temp     bool   // jsonPath is a temporary report: for -graph, or json=-
+	block    bool   // json=-: the report goes to the output as a block
+	hdr      *measurement.TaggedHdrLog
+}
+
+// openOutputs sets the runner's report.json in p and creates the -log
+// hdrfile= log. Each run opens the log anew, as the original's
+// StressMetrics does: after a ramp it holds the last thread count's run. A
+// warm-up writes none of them. The caller releases what it returns.
+func (r *stressRun) openOutputs(p *props.Properties, warmup bool) (*runOutputs, error) {
+	o := &runOutputs{r: r}
+	s := r.s
+	if warmup {
+		return o, nil
+	}
+	o.jsonPath = s.Log.JSONFile
+	if o.jsonPath == "-" || s.Graph.File != "" && o.jsonPath == "" {
+		// -graph draws the run's JSON report, and json=- prints it once
+		// its ops are named: a temporary one.
+		f, err := os.CreateTemp("", "ycsb-stress-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", o.reportOpt(), err)
+		}
+		f.Close()
+		o.block = o.jsonPath == "-"
+		o.jsonPath, o.temp = f.Name(), true
+	}
+	if o.jsonPath != "" {
+		p.Set("report.json", o.jsonPath)
+	}
+	if s.Log.HDRFile != "" {
+		now := time.Now().UnixMilli()
+		hdr, err := measurement.CreateTaggedHdrLog(s.Log.HDRFile, hdrComment, now-now%1000)
+		if err != nil {
+			o.release()
+			return nil, fmt.Errorf("-log hdrfile=: %v", err)
+		}
+		o.hdr = hdr
+	}
+	return o, nil
+}
+
+// waits says whether the run logs wait times (-log hdrfile= under a rate):
+// the workload then records them, as the runner does not.
+func (o *runOutputs) waits() bool { return o.hdr != nil && o.r.s.Rate.OpsPerSecond > 0 }
+
+// reportOpt is the option the run's report is written for.
+func (o *runOutputs) reportOpt() string {
+	if f := o.r.s.Log.JSONFile; f != "" {
+		return "-log json=" + f
+	}
+	return "-graph"
+}
+
+// done closes the log after the run, whose error is err, and, when the run
+// wrote its report, gives its measurements the names of names (the
+// runner's name: the op's; nil for none) and, for json=-, writes it to the
+// output as the block ycsb merge finds in a log (as the runner's
+// report.json=- does).
+func (o *runOutputs) done(err error, names map[string]string) error {
+	if o.hdr != nil {
+		if cerr := o.hdr.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("-log hdrfile=: %v", cerr)
+		}
+		o.hdr = nil
+	}
+	if err != nil || o.jsonPath == "" {
+		return err
+	}
+	if names != nil {
+		if err := renameReport(o.jsonPath, names); err != nil {
+			return fmt.Errorf("%s: %v", o.reportOpt(), err)
+		}
+	}
+	if o.block {
+		b, err := os.ReadFile(o.jsonPath)
+		if err == nil {
+			err = reportblock.Write(o.r.out, b)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.reportOpt(), err)
+		}
+	}
+	return nil
+}
+
+// graph draws -graph file= from the run's report, after a run that did
+// not fail.
+func (o *runOutputs) graph() error {
+	if o.r.s.Graph.File == "" || o.jsonPath == "" {
+		return nil
+	}
+	return o.r.writeGraph(o.jsonPath)
+}
+
+// release removes the temporary report.
+func (o *runOutputs) release() {
+	if o.temp {
+		os.Remove(o.jsonPath)
+	}
+}
+
+// renameReport renames the measurements of the JSON report at path, in
+// place.
+func renameReport(path string, names map[string]string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	rep, err := jsonreport.Read(b)
+	if err != nil {
+		return err
+	}
+	renameOps(rep, names)
+	return atomicfile.Write(path, func(w io.Writer) error { return jsonreport.Write(w, rep) })
+}
+
+// renameOps renames rep's measurements wherever their names appear: the
+// measurements, each interval's by-op counts and latencies, and the
+// sections of the text report. Names not in names stay.
+func renameOps(rep *jsonreport.Report, names map[string]string) {
+	re := func(s string) string {
+		if n, ok := names[s]; ok {
+			return n
+		}
+		return s
+	}
+	for i := range rep.Measurements {
+		m := &rep.Measurements[i]
+		m.Name, m.Operation = re(m.Name), re(m.Operation)
+	}
+	for i := range rep.Intervals {
+		iv := &rep.Intervals[i]
+		iv.ByOp = renameKeys(iv.ByOp, re)
+		iv.Latency = renameKeys(iv.Latency, re)
+	}
+	for i := range rep.Sections {
+		rep.Sections[i].Metric = re(rep.Sections[i].Metric)
+	}
+}
+
+func renameKeys[V any](m map[string]V, re func(string) string) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[re(k)] = v
+	}
+	return out
+}
