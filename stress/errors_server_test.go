@@ -162,8 +162,9 @@ func TestColSlice(t *testing.T) {
 
 // TestInsertPredefined: -insert row-population-ratio= leaves the columns
 // past the ratio null, and reads with it validate the others; the options
-// that change nothing for the predefined commands say so; visits= is
-// refused.
+// that change nothing for the predefined commands say so (visits= of an
+// average of 1 and revisit= with it among them; TestInsertVisitsPredefined
+// has visits= above 1).
 func TestInsertPredefined(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "insert")
@@ -212,9 +213,11 @@ func TestInsertPredefined(t *testing.T) {
 			t.Errorf("no note %q: %v\n%s", n, err, e.String())
 		}
 	}
-	err = Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "visits=fixed(2)"), Env{Stdout: &o, Stderr: &e})
-	if !props.IsBadInput(err) || err.Error() != "-insert visits=FIXED(2): not supported for the predefined commands yet (each write visits its partition once)" {
-		t.Errorf("visits=fixed(2): %v", err)
+	e.Reset()
+	err = Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "visits=fixed(1)", "revisit=uniform(1..5)"), Env{Stdout: &o, Stderr: &e})
+	if err != nil || !strings.Contains(e.String(), "-insert visits=: no effect on the predefined commands unless it averages above 1") ||
+		!strings.Contains(e.String(), "-insert revisit=: no effect on the predefined commands without visits= averaging above 1") {
+		t.Errorf("visits=fixed(1) revisit=: %v\n%s", err, e.String())
 	}
 }
 

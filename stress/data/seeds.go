@@ -42,6 +42,14 @@ func NewSeedManager(pop *Population, visits, revisit settings.Dist) *SeedManager
 		immediate: average(v) > 1, managing: map[int64]*Seed{}}
 }
 
+// Revisits reports whether visits= averages above 1, the one case where
+// writes of one-row partitions (the predefined commands') go back to
+// earlier ones: each is kept in the revisit pool from its first write, and
+// with one row it is finished at once, so it never leaves it (the
+// original's updateSampleImmediately, then markLastWrite of a first
+// write).
+func (m *SeedManager) Revisits() bool { return m.immediate }
+
 // CheckRevisit is the original's check of -insert revisit=.
 func CheckRevisit(revisit settings.Dist) bool {
 	r := FromSpec(revisit)

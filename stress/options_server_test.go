@@ -1,0 +1,78 @@
+package stress
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// runBad runs a command line that must be refused as bad input (exit 2)
+// and print nothing on stdout; it returns stderr and the error.
+func runBad(t *testing.T, line ...string) (string, error) {
+	t.Helper()
+	pause = 0
+	var out, errOut bytes.Buffer
+	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
+	var bi *BadInput
+	if !errors.As(err, &bi) || out.Len() != 0 {
+		t.Fatalf("%s: err %v, want bad input and no output\nstdout:\n%s", strings.Join(line, " "), err, out.String())
+	}
+	return errOut.String(), err
+}
+
+// TestInsertVisitsPredefined: -insert visits= with an average above 1
+// makes the original's SeedManager keep every partition a write begins in
+// its revisit pool (a predefined partition is one row, written at once,
+// and never leaves it), and each write draws the inverted revisit=
+// distribution for an index into the pool: with revisit=uniform(1..10)
+// the pool holds the first 10 seeds, and once it is full every write goes
+// back to one of them, so write n=1000 leaves 10 rows, in the original and
+// here. visits=fixed(1) changes nothing.
+func TestInsertVisitsPredefined(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "stressrest_visits")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	common := []string{"n=1000", "no-warmup", "-pop", "seq=1..1000", "-rate", "threads=4", "-schema", "replication(factor=1)",
+		"keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
+	for _, c := range []struct {
+		cmd, visits string
+		rows        int64
+	}{
+		{"write", "visits=fixed(2)", 10},
+		{"write", "visits=uniform(1..5)", 10},
+		{"write", "visits=fixed(1)", 1000},
+		{"counter_write", "visits=fixed(3)", 10},
+	} {
+		table := ks + ".standard1"
+		if c.cmd == "counter_write" {
+			table = ks + ".counter1"
+		}
+		s.Query("TRUNCATE " + table).Exec()
+		out := run(t, append([]string{c.cmd}, append(common, "-insert", c.visits, "revisit=uniform(1..10)")...)...)
+		if pk, errs, _ := results(t, out); pk != 1000 || errs != 0 {
+			t.Errorf("%s %s: %d partitions, %d errors, want 1000 and 0\n%s", c.cmd, c.visits, pk, errs, out)
+		}
+		if n := count(t, s, table); n != c.rows {
+			t.Errorf("%s %s revisit=uniform(1..10): %d rows, want %d", c.cmd, c.visits, n, c.rows)
+		}
+	}
+	// the reads of a mixed run are drawn as before: the sequence's seeds
+	// the writes did not take
+	s.Query("TRUNCATE " + ks + ".standard1").Exec()
+	out := run(t, append([]string{"mixed", "ratio(write=1,read=1)"}, append(common, "-insert", "visits=fixed(2)", "revisit=uniform(1..10)",
+		"-errors", "ignore")...)...)
+	if n := count(t, s, ks+".standard1"); n != 10 {
+		t.Errorf("mixed visits=fixed(2) revisit=uniform(1..10): %d rows, want 10\n%s", n, out)
+	}
+}
+
+// TestInsertVisitsPredefinedRefused: a revisit= range the original's
+// SeedManager refuses is one line, whatever the command.
+func TestInsertVisitsPredefinedRefused(t *testing.T) {
+	_, err := runBad(t, "write", "n=10", "-insert", "visits=fixed(2)", "revisit=uniform(0..3000000000)", "-node", "127.0.0.1", "-port", "native=1")
+	if err == nil || !strings.HasPrefix(err.Error(), "-insert revisit=UNIFORM(0..3000000000): expected a range of at least 0 and at most 2147483647 values") {
+		t.Errorf("got %v", err)
+	}
+}
