@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -74,5 +76,65 @@ func TestInsertVisitsPredefinedRefused(t *testing.T) {
 	_, err := runBad(t, "write", "n=10", "-insert", "visits=fixed(2)", "revisit=uniform(0..3000000000)", "-node", "127.0.0.1", "-port", "native=1")
 	if err == nil || !strings.HasPrefix(err.Error(), "-insert revisit=UNIFORM(0..3000000000): expected a range of at least 0 and at most 2147483647 values") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// lookbackProfile is a table of one-row partitions and a query by key.
+const lookbackProfile = `keyspace: KS
+keyspace_definition: |
+  CREATE KEYSPACE KS WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+table: kv
+table_definition: |
+  CREATE TABLE kv (k text PRIMARY KEY, v text)
+columnspec:
+  - {name: k, size: fixed(12)}
+queries:
+  get:
+    cql: select * from kv where k = ?
+    fields: samerow
+`
+
+// writeProfile writes y, its keyspace named ks, into a file of the test's.
+func writeProfile(t *testing.T, y, ks string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(f, []byte(strings.ReplaceAll(y, "KS", ks)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestUserReadLookback: with -pop seq= read-lookback= the inserts go on in
+// sequence and the queries take the seed DIST back from the count written
+// so far, as the original's SeedManager does for user too: on one thread
+// every query finds its row (a partition each), and n= of 400 is the
+// inserts' partitions and the queries' together. Without it the queries
+// take seeds of the same sequence, which no insert writes: none finds one.
+func TestUserReadLookback(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "stressrest_lookback")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	f := writeProfile(t, lookbackProfile, ks)
+	user := func(args ...string) []string {
+		return append(append([]string{"user", "profile=" + f, "no-warmup"}, args...), "-rate", "threads=1", "-node", testNode, "-log", "no-settings")
+	}
+	// while nothing is written the queries take the first seed
+	run(t, user("ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
+	out := run(t, user("ops(insert=1,get=1)", "n=400", "-pop", "seq=1..1000", "read-lookback=uniform(1..20)")...)
+	parts := breakdown(t, out, "Total partitions")
+	if parts["get"] < 100 || parts["insert"]+parts["get"] != 400 {
+		t.Errorf("read-lookback: partitions %v, want every get to find its row (400 in all)\n%s", parts, out)
+	}
+	if n := count(t, s, ks+".kv"); n != parts["insert"] {
+		t.Errorf("%d rows, want the %d inserts' seeds 1..%d", n, parts["insert"], parts["insert"])
+	}
+	out = run(t, user("ops(insert=1,get=1)", "n=400", "-pop", "seq=1001..2000")...)
+	if parts := breakdown(t, out, "Total partitions"); parts["get"] != 0 || parts["insert"] < 100 {
+		t.Errorf("without read-lookback: partitions %v, want no get to find a row\n%s", parts, out)
+	}
+	// a DIST beyond the sequence is refused, as for the predefined commands
+	if _, err := runBad(t, user("ops(insert=1,get=1)", "n=10", "-pop", "seq=1..10", "read-lookback=uniform(1..100)")...); err == nil ||
+		!strings.Contains(err.Error(), "-pop read-lookback=UNIFORM(1..100): its largest value 100 is beyond the sequence") {
+		t.Errorf("lookback beyond the sequence: %v", err)
 	}
 }

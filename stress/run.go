@@ -162,9 +162,6 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 		return data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}
 	if p.ReadLookback != nil {
-		if s.Command.Type == settings.CmdUser {
-			return nil, bad("-pop read-lookback=: not supported for user yet")
-		}
 		if _, err := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
 			return nil, &BadInput{Err: err}
 		}
