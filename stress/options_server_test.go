@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -136,5 +138,97 @@ func TestUserReadLookback(t *testing.T) {
 	if _, err := runBad(t, user("ops(insert=1,get=1)", "n=10", "-pop", "seq=1..10", "read-lookback=uniform(1..100)")...); err == nil ||
 		!strings.Contains(err.Error(), "-pop read-lookback=UNIFORM(1..100): its largest value 100 is beyond the sequence") {
 		t.Errorf("lookback beyond the sequence: %v", err)
+	}
+}
+
+// realToolIfBuilt is the real cassandra-stress, or "" if it is not built.
+func realToolIfBuilt() string {
+	tool := os.Getenv("CSTRESS")
+	if tool == "" {
+		home, _ := os.UserHomeDir()
+		tool = filepath.Join(home, ".cache/ycsb-reference/cassandra-stress/bin/cassandra-stress")
+	}
+	if _, err := os.Stat(tool); err != nil {
+		return ""
+	}
+	return tool
+}
+
+// lastTotal is the total ops of the last interval line of out.
+func lastTotal(t *testing.T, out string) int64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^total, +([0-9]+),`).FindAllStringSubmatch(out, -1)
+	if len(m) == 0 {
+		t.Fatalf("no total line\n%s", out)
+	}
+	n, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64)
+	return n
+}
+
+// TestUserTokenRangeSplit: -tokenrange split-factor=4 reads the one-token
+// ring of the shared node as its four quarters (the Java driver's split),
+// each page by page: every partition is read once (a partition counts once
+// per range), in as many pages as the quarters' rows make, which is what
+// the real cassandra-stress does with the same table.
+func TestUserTokenRangeSplit(t *testing.T) {
+	s := cluster(t)
+	ks := "stressrest_trsplit"
+	dropKeyspace(t, s, ks)
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "types.yaml", ks)
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(b, "token_range_queries:\n  all: {columns: '*', page_size: 7}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, interopWrite(40, f)...)
+	var parts int64
+	it := s.Query("SELECT DISTINCT k, k2 FROM " + ks + ".alltypes").Iter()
+	parts = int64(it.NumRows())
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ring, err := ringRanges(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quarters := splitRanges(ring, 4)
+	if len(ring) != 1 || len(quarters) != 4 {
+		t.Fatalf("the shared node's ring %v splits into %v: want one range in four", ring, quarters)
+	}
+	// the pages: a range of r rows is max(1, ceil(r/7)) of them
+	var pages, rows int64
+	for _, q := range quarters {
+		var n int64
+		if err := s.Query("SELECT count(*) FROM "+ks+".alltypes WHERE token(k, k2) > ? AND token(k, k2) <= ?", q.start, q.end).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		rows += n
+		pages += max(1, (n+6)/7)
+	}
+	var all int64
+	if err := s.Query("SELECT count(*) FROM " + ks + ".alltypes").Scan(&all); err != nil {
+		t.Fatal(err)
+	}
+	if rows != all {
+		t.Fatalf("the quarters hold %d rows, the table %d", rows, all)
+	}
+	read := []string{"user", "profile=" + f, "ops(all=1)", "n=1000", "no-warmup", "cl=ONE", "-rate", "threads=2", "-node", testNode,
+		"-tokenrange", "split-factor=4", "-log", "no-settings"}
+	outs := map[string]string{"ours": run(t, read...)}
+	if tool := realToolIfBuilt(); tool != "" {
+		outs["theirs"] = runReal(t, tool, read...)
+	} else {
+		t.Log("the real cassandra-stress is not built: ours only")
+	}
+	for who, out := range outs {
+		if got := breakdown(t, out, "Total partitions")["all"]; got != parts {
+			t.Errorf("%s: %d partitions, the table has %d\n%s", who, got, parts, out)
+		}
+		if ops := lastTotal(t, out); ops != pages {
+			t.Errorf("%s: %d operations, want the %d pages of the quarters' rows\n%s", who, ops, pages, out)
+		}
 	}
 }

@@ -123,9 +123,6 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 			}
 		}
 		if trDef != nil {
-			if s.TokenRange.SplitFactor > 1 {
-				return nil, nil, bad("ops(%s): -tokenrange split-factor= is not supported yet", o.Op)
-			}
 			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, trDef: trDef})
 			continue
 		}
@@ -530,6 +527,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 				if ranges, err = ringRanges(admin); err != nil {
 					return &BadInput{Err: fmt.Errorf("token ranges of %s: %v", where, err)}
 				}
+				ranges = splitRanges(ranges, s.TokenRange.SplitFactor)
 			}
 			o.tr = o.spec.newTR(o.trDef, ranges)
 		case o.qname != "insert":
