@@ -3,8 +3,10 @@ package stress
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -231,4 +233,220 @@ func TestUserTokenRangeSplit(t *testing.T) {
 			t.Errorf("%s: %d operations, want the %d pages of the quarters' rows\n%s", who, ops, pages, out)
 		}
 	}
+}
+
+// clusteredProfile has partitions of 3 x 2 rows over two clustering
+// columns, in their natural order, and two value columns.
+const clusteredProfile = `keyspace: KS
+keyspace_definition: |
+  CREATE KEYSPACE KS WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+table: kcv
+table_definition: |
+  CREATE TABLE kcv (k text, c1 int, c2 bigint, v text, w blob, PRIMARY KEY (k, c1, c2))
+columnspec:
+  - {name: k, size: fixed(10)}
+  - {name: c1, cluster: fixed(3)}
+  - {name: c2, cluster: fixed(2)}
+insert: {partitions: fixed(1), select: fixed(1)/1, batchtype: UNLOGGED}
+queries: {}
+`
+
+// keysProfile is clusteredProfile's table without value columns.
+var keysProfile = strings.NewReplacer("kcv", "kc", ", v text, w blob", "").Replace(clusteredProfile)
+
+// validateNull is the original's failure of a validate operation of depth
+// 1 or more that compares a value column (see data.Partition.Bounds).
+var validateNull = regexp.MustCompile(`(?s)^validate: Operation x1 on key\(s\) \[.+\]: Error executing: \(NullPointerException\): Cannot invoke "Object\.equals\(Object\)" because "expectedValue" is null$`)
+
+// validateMismatch is a failure of rows that do not validate.
+var validateMismatch = regexp.MustCompile(`(?s)^validate: Operation x0 on key\(s\) \[.+\]: Data returned was not validated: (row [0-9]+, column [0-9] \([a-z0-9]+\): value mismatch \(expected \[[A-Za-z]+\] .*, got \[[A-Za-z]+\] .*\)|expected row [0-9]+ but result set exhausted \(row empty/missing\)|result set not exhausted after consuming [0-9]+ expected row\(s\) \(got more rows than expected\))$`)
+
+// TestUserValidate: the validate op reads back what the inserts wrote and
+// checks every row and value, as the original's ValidatingSchemaQuery: a
+// table of one-row partitions, and one of clustered partitions of keys
+// only written sorted (-pop contents=sorted: the validate op reads in
+// sorted order), validate at every depth; the clustered one written in
+// generation order does not. With value columns, the operations of depth 1
+// and more fail as the original's do (a NullPointerException there), those
+// of depth 0 validate. A changed value and a missing row end the run with
+// the original's lines.
+func TestUserValidate(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "stressrest_validate")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	kv := writeProfile(t, lookbackProfile, ks)
+	kc := writeProfile(t, keysProfile, ks)
+	kcv := writeProfile(t, clusteredProfile, ks)
+	common := []string{"-rate", "threads=2", "-node", testNode, "-log", "no-settings"}
+	user := func(f string, args ...string) []string {
+		return append(append([]string{"user", "profile=" + f, "no-warmup"}, args...), common...)
+	}
+	run(t, user(kv, "ops(insert=1)", "n=50", "-pop", "seq=1..50")...)
+	for _, f := range []string{kc, kcv} {
+		run(t, user(f, "ops(insert=1)", "n=50", "-pop", "seq=1..50", "contents=sorted")...)
+	}
+	for _, f := range []string{kv, kc} {
+		out := run(t, user(f, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)")...)
+		parts, errs := breakdown(t, out, "Total partitions"), breakdown(t, out, "Total errors")
+		if errs["validate"] != 0 || parts["validate"] < 100 || !strings.Contains(out, "\nvalidate, ") {
+			t.Errorf("%s: validate: partitions %v, errors %v\n%s", f, parts, errs, out)
+		}
+	}
+	// a mix: the op's share is validate's
+	out := run(t, user(kc, "ops(insert=1,validate=3)", "n=400", "-pop", "dist=uniform(1..50)", "contents=sorted")...)
+	if errs := breakdown(t, out, "Total errors"); errs["validate"] != 0 || errs["insert"] != 0 {
+		t.Errorf("insert and validate: errors %v\n%s", errs, out)
+	}
+	// with value columns
+	out, _, _ = runFails(t, user(kcv, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)")...)
+	if l := failureLine(t, out); !validateNull.MatchString(l) {
+		t.Errorf("validate with value columns: want %s\ngot %s\n%s", validateNull, l, out)
+	}
+	out = run(t, user(kcv, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)", "-errors", "ignore")...)
+	if parts, errs := breakdown(t, out, "Total partitions"), breakdown(t, out, "Total errors"); errs["validate"] < 50 || parts["validate"] < 30 {
+		t.Errorf("validate with value columns, -errors ignore: partitions %v, errors %v: want depth 0 validated, the others failed\n%s", parts, errs, out)
+	}
+
+	// the keys written unsorted: other rows
+	if err := s.Query("TRUNCATE " + ks + ".kc").Exec(); err != nil {
+		t.Fatal(err)
+	}
+	run(t, user(kc, "ops(insert=1)", "n=50", "-pop", "seq=1..50")...)
+	out, _, _ = runFails(t, user(kc, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)")...)
+	if l := failureLine(t, out); !validateMismatch.MatchString(l) {
+		t.Errorf("validate of unsorted rows: want %s\ngot %s\n%s", validateMismatch, l, out)
+	}
+
+	// seed 1 alone in a table of its own, changed, then gone
+	ks1 := keyspace(t, s, "stressrest_validate1")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks1).Exec() })
+	kv1 := writeProfile(t, lookbackProfile, ks1)
+	run(t, user(kv1, "ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
+	var k, v string
+	if err := s.Query("SELECT k, v FROM "+ks1+".kv").Scan(&k, &v); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Query("UPDATE "+ks1+".kv SET v = 'changed' WHERE k = ?", k).Exec(); err != nil {
+		t.Fatal(err)
+	}
+	one := user(kv1, "ops(validate=1)", "n=1", "-pop", "seq=1..1")
+	out, _, _ = runFails(t, one...)
+	key := k
+	if !printable([]byte(k)) {
+		key = hex.EncodeToString([]byte(k))
+	}
+	want := "validate: Operation x0 on key(s) [" + key + "]: Data returned was not validated: row 1, column 1 (v): value mismatch (expected [String] " + v + ", got [String] changed)"
+	if l := failureLine(t, out); l != want {
+		t.Errorf("a changed value: want the line\n%s\ngot\n%s", want, out)
+	}
+	if err := s.Query("DELETE FROM "+ks1+".kv WHERE k = ?", k).Exec(); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runFails(t, one...)
+	want = "validate: Operation x0 on key(s) [" + key + "]: Data returned was not validated: expected row 1 but result set exhausted (row empty/missing)"
+	if l := failureLine(t, out); l != want {
+		t.Errorf("a missing row: want the line\n%s\ngot\n%s", want, out)
+	}
+}
+
+// TestUserValidateInterop: the real cassandra-stress's validate op passes
+// on a clustered table of keys ours wrote sorted, and fails on it written
+// in generation order, as ours does; with value columns both fail with the
+// NullPointerException's line, and on a changed value both print the same
+// mismatch.
+func TestUserValidateInterop(t *testing.T) {
+	s := cluster(t)
+	tool := realTool(t)
+	ks := keyspace(t, s, "stressrest_validate_interop")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	kc := writeProfile(t, keysProfile, ks)
+	kcv := writeProfile(t, clusteredProfile, ks)
+	kv := writeProfile(t, lookbackProfile, ks)
+	common := []string{"-rate", "threads=1", "-node", testNode, "-log", "no-settings"}
+	user := func(f string, args ...string) []string {
+		return append(append([]string{"user", "profile=" + f, "no-warmup", "cl=ONE"}, args...), common...)
+	}
+	theirsFail := func(args []string) string {
+		var out bytes.Buffer
+		c := exec.Command(tool, args...)
+		c.Stdout, c.Stderr = &out, &out
+		if err := c.Run(); err == nil || !strings.Contains(out.String(), "\nFAILURE\n") {
+			t.Fatalf("theirs %v: %v, want FAILURE\n%s", args, err, out.String())
+		}
+		// the message, up to the stack trace (a key may hold a newline)
+		m := regexp.MustCompile(`(?s)\njava\.io\.IOException: (Operation x.*?)\n\n\tat `).FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("theirs %v: no failure line\n%s", args, out.String())
+		}
+		return "validate: " + m[1]
+	}
+	for _, f := range []string{kc, kcv} {
+		run(t, user(f, "ops(insert=1)", "n=20", "-pop", "seq=1..20", "contents=sorted")...)
+	}
+	validate := func(f string) []string { return user(f, "ops(validate=1)", "n=200", "-pop", "dist=uniform(1..20)") }
+	out := runReal(t, tool, validate(kc)...)
+	if errs := breakdown(t, out, "Total errors"); errs["validate"] != 0 {
+		t.Errorf("theirs: validate of what ours wrote sorted: errors %v\n%s", errs, out)
+	}
+	run(t, validate(kc)...)
+	if l := theirsFail(validate(kcv)); !validateNull.MatchString(l) {
+		t.Errorf("theirs with value columns: %s, want %s", l, validateNull)
+	}
+	ours, _, _ := runFails(t, validate(kcv)...)
+	if l := failureLine(t, ours); !validateNull.MatchString(l) {
+		t.Errorf("ours with value columns: %s, want %s", l, validateNull)
+	}
+
+	if err := s.Query("TRUNCATE " + ks + ".kc").Exec(); err != nil {
+		t.Fatal(err)
+	}
+	run(t, user(kc, "ops(insert=1)", "n=20", "-pop", "seq=1..20")...)
+	if l := theirsFail(validate(kc)); !validateMismatch.MatchString(l) {
+		t.Errorf("theirs, unsorted: %s, want %s", l, validateMismatch)
+	}
+	ours, _, _ = runFails(t, validate(kc)...)
+	if l := failureLine(t, ours); !validateMismatch.MatchString(l) {
+		t.Errorf("ours, unsorted: %s, want %s", l, validateMismatch)
+	}
+
+	// one partition, a value changed: the same line
+	run(t, user(kv, "ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
+	var k string
+	if err := s.Query("SELECT k FROM " + ks + ".kv").Scan(&k); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Query("UPDATE "+ks+".kv SET v = 'changed' WHERE k = ?", k).Exec(); err != nil {
+		t.Fatal(err)
+	}
+	one := user(kv, "ops(validate=1)", "n=1", "-pop", "seq=1..1")
+	ours, _, _ = runFails(t, one...)
+	// the key aside (ours prints a key of control characters in hex)
+	detail := func(l string) string {
+		if i, j := strings.Index(l, " on key(s) ["), strings.Index(l, "]: Data returned"); i >= 0 && j > i {
+			return l[:i] + l[j:]
+		}
+		return l
+	}
+	if l, want := detail(failureLine(t, ours)), detail(theirsFail(one)); l != want {
+		t.Errorf("a changed value: ours\n%s\ntheirs\n%s", l, want)
+	}
+}
+
+// failureLine is the failed operation's line of a failed run's output,
+// which may be followed only by interval rows (the run's last, printed
+// after it, as the original prints it) and FAILURE.
+func failureLine(t *testing.T, out string) string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if lines[len(lines)-1] != "FAILURE" {
+		t.Fatalf("no FAILURE at the end:\n%s", out)
+	}
+	row := regexp.MustCompile(`^[^ ,]+, +[0-9]+,`)
+	for i := len(lines) - 2; i >= 0; i-- {
+		if !row.MatchString(lines[i]) {
+			return lines[i]
+		}
+	}
+	t.Fatalf("no failure line:\n%s", out)
+	return ""
 }

@@ -69,7 +69,9 @@ type userOp struct {
 	spec   *userSpec
 	query  *userQuery // nil: insert (or a token range query)
 	trDef  *profile.TokenRangeQuery
-	tr     *userTR // a token range query
+	tr     *userTR       // a token range query
+	valid  bool          // ops(validate=...): the original's validate op
+	val    *userValidate // its statements, once the table's columns are known
 	weight float64
 	slot   measurement.Op
 	parts  atomic.Int64
@@ -116,6 +118,12 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
 			}
 		}
+		if opName == "validate" {
+			// SettingsCommandUser.getFactory: validate before the
+			// profile's token range queries and queries
+			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, valid: true})
+			continue
+		}
 		var trDef *profile.TokenRangeQuery
 		for i, tr := range sp.p.TokenRangeQueries {
 			if strings.EqualFold(tr.Name, opName) {
@@ -125,9 +133,6 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 		if trDef != nil {
 			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, trDef: trDef})
 			continue
-		}
-		if opName == "validate" && sp.p.Query(opName) == nil {
-			return nil, nil, bad("ops(%s): the original's validate op is not supported yet", o.Op)
 		}
 		if opName != "insert" && sp.p.Query(opName) == nil {
 			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
@@ -530,6 +535,8 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 				ranges = splitRanges(ranges, s.TokenRange.SplitFactor)
 			}
 			o.tr = o.spec.newTR(o.trDef, ranges)
+		case o.valid:
+			o.val = o.spec.newValidate(consistency(s.Command.SerialCL))
 		case o.qname != "insert":
 			o.query = o.spec.queries[o.qname]
 		}
@@ -784,11 +791,18 @@ type userWorker struct {
 	// token range queries: the range under way, scan destinations
 	trStates      map[*userOp]*trState
 	trDst, trArgs []any
+	// the validate op: its generators, the depth of the run of
+	// operations under way, and the operation's statement and bounds
+	vgens    map[*userSpec]*validateGen
+	vdepth   int
+	vleft    int64
+	vst      *valStmt
+	vlo, vhi [][]byte
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}}
+		trStates: map[*userOp]*trState{}, vgens: map[*userSpec]*validateGen{}}
 	for _, o := range w.ops {
 		if wk.gens[o.spec] == nil {
 			g, err := o.spec.newGen() // checked in runUser
@@ -806,7 +820,21 @@ func (wk *userWorker) DoInsert(ctx context.Context) bool { return wk.DoTransacti
 func (wk *userWorker) next() *userOp {
 	w := wk.w
 	if len(w.ops) == 1 {
-		return w.ops[0]
+		o := w.ops[0]
+		if o.val != nil {
+			// its depths are ops of their own, in runs as several ops
+			// are (one at a time in the warm-up, as the original's
+			// each() samples them with clustering fixed(1))
+			if wk.vleft <= 0 {
+				wk.vdepth = wk.r.IntN(len(o.val.stmts))
+				wk.vleft = 1
+				if !w.warmup {
+					wk.vleft = max(1, w.cluster.Next(wk.r))
+				}
+			}
+			wk.vleft--
+		}
+		return o
 	}
 	if wk.left <= 0 {
 		u := wk.r.Float64() * w.sum
@@ -818,6 +846,9 @@ func (wk *userWorker) next() *userOp {
 			}
 		}
 		wk.left = max(1, w.cluster.Next(wk.r))
+		if v := w.ops[wk.cur].val; v != nil {
+			wk.vdepth = wk.r.IntN(len(v.stmts))
+		}
 	}
 	wk.left--
 	return w.ops[wk.cur]
@@ -830,6 +861,9 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 			return false
 		}
 		return wk.timed(ctx, o, nil)
+	}
+	if o.val != nil {
+		return wk.doValidate(ctx, o)
 	}
 	g := wk.gens[o.spec]
 	// PartitionOperation.ready: the partitions of this operation.
@@ -897,7 +931,11 @@ func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partit
 		} else {
 			nparts, rows, err = wk.attempt(ctx, o, parts)
 		}
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || errors.As(err, new(*validationError)) {
+			break
+		}
+		if err == errExpectedNull {
+			try++
 			break
 		}
 		if isOverloaded(err) && try+1 < wk.w.r.m.tries {
@@ -942,7 +980,12 @@ func userFailure(op string, tries int, parts []*data.Partition, err error) strin
 		}
 		keys[i] = strings.Join(cols, "|")
 	}
-	return op + ": Operation x" + strconv.Itoa(tries) + " on key(s) [" + strings.Join(keys, ", ") + "]: Error executing: " + err.Error()
+	detail := "Error executing: " + err.Error()
+	var ve *validationError
+	if errors.As(err, &ve) {
+		detail = ve.msg
+	}
+	return op + ": Operation x" + strconv.Itoa(tries) + " on key(s) [" + strings.Join(keys, ", ") + "]: " + detail
 }
 
 func printable(b []byte) bool {
@@ -983,6 +1026,9 @@ func (wk *userWorker) bind(binds []int, key [][]byte, row func(i int) *data.User
 func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
 	sp := o.spec
 	sess := wk.w.sessions[sp.p.Keyspace]
+	if o.val != nil {
+		return wk.validateAttempt(ctx, o, parts[0])
+	}
 	if o.query == nil {
 		return wk.insert(ctx, sess, sp, parts)
 	}
