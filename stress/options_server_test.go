@@ -349,6 +349,26 @@ func TestUserValidate(t *testing.T) {
 	}
 }
 
+// TestUserShuffled: -pop contents=shuffled writes each partition's levels
+// in a shuffled order: every row (select fixed(1)/1), and rows the sorted
+// order's validate op does not find, as the original's would not either.
+func TestUserShuffled(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "stressrest_shuffled")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	f := writeProfile(t, clusteredProfile, ks)
+	out := run(t, "user", "profile="+f, "ops(insert=1)", "n=20", "no-warmup", "-pop", "seq=1..20", "contents=shuffled", "-rate", "threads=2",
+		"-node", testNode)
+	if !strings.Contains(out, "  Order: SHUFFLED\n") {
+		t.Errorf("the settings do not show it:\n%s", out)
+	}
+	if n := count(t, s, ks+".kcv"); n != 20*6 {
+		t.Errorf("%d rows, want 20 partitions of 6", n)
+	}
+	runFails(t, "user", "profile="+f, "ops(validate=1)", "n=200", "no-warmup", "-pop", "dist=uniform(1..20)", "-rate", "threads=1",
+		"-node", testNode, "-log", "no-settings")
+}
+
 // TestUserValidateInterop: the real cassandra-stress's validate op passes
 // on a clustered table of keys ours wrote sorted, and fails on it written
 // in generation order, as ours does; with value columns both fail with the

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +54,7 @@ type userSpec struct {
 	insertSCL   gocql.Consistency // serial consistency
 	queries     map[string]*userQuery
 	sorted      bool // -pop contents=sorted
+	shuffled    bool // -pop contents=shuffled
 }
 
 type userQuery struct {
@@ -93,7 +95,7 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 		if err != nil {
 			return nil, nil, bad("user: %v", err)
 		}
-		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted})
+		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted, shuffled: s.Population.Order == settings.OrderShuffled})
 	}
 	if len(specs) == 0 {
 		return nil, nil, bad("user: profile= is required")
@@ -471,7 +473,7 @@ func (sp *userSpec) newGen() (*data.PartitionGen, error) {
 		return nil, err
 	}
 	g := data.NewPartitionGen(pk, ck, vs)
-	g.Sorted = sp.sorted
+	g.Sorted, g.Shuffled = sp.sorted, sp.shuffled
 	return g, nil
 }
 
@@ -492,9 +494,6 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	}
 	if !data.CheckRevisit(s.Insert.Revisit) {
 		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
-	}
-	if s.Population.Order == settings.OrderShuffled {
-		return bad("user: -pop contents=shuffled is not supported yet; give contents=sorted or leave it out (generation order, the original's default)")
 	}
 	cluster, err := data.ParseDist(s.Command.Clustering.String())
 	if err != nil {
@@ -730,6 +729,9 @@ type userWorkload struct {
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
 	permits atomic.Int64
+	// runSeed is the run's seed, for contents=shuffled
+	seedOnce sync.Once
+	runSeed  uint64
 }
 
 // take is WorkManager.takePermits: up to n partitions of those left, 0
@@ -803,12 +805,16 @@ type userWorker struct {
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, vgens: map[*userSpec]*validateGen{}}
+	// The run's seed (the runner's base, its first worker's seed) seeds
+	// contents=shuffled.
+	w.seedOnce.Do(func() { w.runSeed = seed })
 	for _, o := range w.ops {
 		if wk.gens[o.spec] == nil {
 			g, err := o.spec.newGen() // checked in runUser
 			if err != nil {
 				panic(err)
 			}
+			g.ShuffleSeed = w.runSeed
 			wk.gens[o.spec] = &userGen{gen: g}
 		}
 	}

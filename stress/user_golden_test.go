@@ -146,7 +146,6 @@ func TestUserRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ops(insert=1)", "-pop", "seq=1..10", "contents=shuffled"}, "user: -pop contents=shuffled is not supported yet"},
 		{[]string{"ops(insert=1)", "-rate", "threads=2", "-log", "json=" + filepath.Join(t.TempDir(), "r.json")}, "user: -log json= is not supported for user profiles yet"},
 		{[]string{"ops(insert=1)", "-rate", "threads=2", "-graph", "file=" + filepath.Join(t.TempDir(), "g.html")}, "user: -graph file= is not supported for user profiles yet"},
 	} {

@@ -111,7 +111,7 @@ func (wk *userWorker) doValidate(ctx context.Context, o *userOp) bool {
 		if err != nil {
 			panic(err)
 		}
-		g.Sorted = true
+		g.Sorted, g.Shuffled = true, false
 		vg = &validateGen{part: data.NewPartition(g)}
 		wk.vgens[o.spec] = vg
 	}

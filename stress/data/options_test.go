@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -22,6 +23,54 @@ func textGen(t *testing.T, cluster ...string) *PartitionGen {
 	}
 	v, _ := NewGenerator("v", text, nil, nil, nil)
 	return NewPartitionGen([]*Generator{k}, cks, []*Generator{v})
+}
+
+func level(p *Partition, d int) []string {
+	var out []string
+	for _, v := range p.levels[d] {
+		out = append(out, string(v))
+	}
+	return out
+}
+
+// TestShuffled: contents=shuffled orders a level's values by a random
+// seeded from the generator's ShuffleSeed and the level's seed: a
+// permutation of the generation order, the same for the same seeds (every
+// visit of a run), another for another ShuffleSeed.
+func TestShuffled(t *testing.T) {
+	plain, a, b, other := textGen(t, "fixed(8)"), textGen(t, "fixed(8)"), textGen(t, "fixed(8)"), textGen(t, "fixed(8)")
+	for _, g := range []*PartitionGen{a, b, other} {
+		g.Shuffled, g.ShuffleSeed = true, 42
+	}
+	other.ShuffleSeed = 43
+	pp, pa, pb, po := NewPartition(plain), NewPartition(a), NewPartition(b), NewPartition(other)
+	moved, differs := false, false
+	for seed := int64(1); seed <= 20; seed++ {
+		for _, p := range []*Partition{pp, pa, pb, po} {
+			p.Reset(seed)
+		}
+		gen, sa, sb, so := level(pp, 0), level(pa, 0), level(pb, 0), level(po, 0)
+		if !slices.Equal(sa, sb) {
+			t.Fatalf("seed %d: the same seeds shuffle %v and %v", seed, sa, sb)
+		}
+		sorted := func(s []string) []string { s = slices.Clone(s); sort.Strings(s); return s }
+		if !slices.Equal(sorted(sa), sorted(gen)) {
+			t.Fatalf("seed %d: %v is not a permutation of %v", seed, sa, gen)
+		}
+		moved = moved || !slices.Equal(sa, gen)
+		differs = differs || !slices.Equal(sa, so)
+	}
+	if !moved || !differs {
+		t.Errorf("shuffled: moved %v, differs with another seed %v", moved, differs)
+	}
+	// a partition visited again comes out the same
+	pa.Reset(3)
+	first := level(pa, 0)
+	pa.Reset(4)
+	pa.Reset(3)
+	if !slices.Equal(level(pa, 0), first) {
+		t.Errorf("partition 3 again: %v, then %v", first, level(pa, 0))
+	}
 }
 
 // TestBounds: the validate op's rows between two random positions of the

@@ -22,6 +22,13 @@ type PartitionGen struct {
 	// Sorted is -pop contents=sorted: each clustering level in its values'
 	// order (PartitionGenerator.Order.SORTED), else in generation order.
 	Sorted bool
+	// Shuffled is -pop contents=shuffled: each clustering level shuffled
+	// (Order.SHUFFLED), by a random seeded from ShuffleSeed and the
+	// level's seed, where the original's is unseeded (ThreadLocalRandom):
+	// a level comes out the same at every visit of a partition in the
+	// run, and again in a run of the same ShuffleSeed.
+	Shuffled    bool
+	ShuffleSeed uint64
 }
 
 // NewPartitionGen groups a table's generators; the slices are kept.
@@ -95,6 +102,9 @@ type Partition struct {
 	pool []*UserRow
 	max  int
 	r    *rand.Rand
+	// the shuffle's random (contents=shuffled)
+	pcg rand.PCG
+	shr *rand.Rand
 }
 
 // NewPartition makes an iterator over g's partitions.
@@ -166,11 +176,27 @@ func (p *Partition) Reset(seed int64) {
 		}
 		if g.Sorted && len(vals) > 1 && sortable(c.kind) {
 			sortLevel(c, vals)
+		} else if g.Shuffled && len(vals) > 1 {
+			p.shuffle(vals, s)
 		}
 		p.levels[d] = vals
 		if len(vals) > 0 {
 			p.levelSeed[d] = c.Seed(s, vals[0])
 		}
+	}
+}
+
+// shuffle is the original's SHUFFLED fill of a level: in turn, each place
+// takes one of the values not yet placed, at random; the random is seeded
+// from the generator's ShuffleSeed and the level's seed.
+func (p *Partition) shuffle(vals [][]byte, seed int64) {
+	p.pcg.Seed(p.g.ShuffleSeed, uint64(seed))
+	if p.shr == nil {
+		p.shr = rand.New(&p.pcg)
+	}
+	for i := 0; i < len(vals)-1; i++ {
+		j := i + p.shr.IntN(len(vals)-i)
+		vals[i], vals[j] = vals[j], vals[i]
 	}
 }
 
