@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -469,4 +470,52 @@ func failureLine(t *testing.T, out string) string {
 	}
 	t.Fatalf("no failure line:\n%s", out)
 	return ""
+}
+
+// outline is the shape of a run's output: its header, interval rows,
+// failure line and END or FAILURE, in order (the real tool's log and
+// stack trace lines left out).
+func outline(out string) []string {
+	var o []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "type ") && strings.Contains(l, "total ops,"):
+			o = append(o, "header")
+		case regexp.MustCompile(`^[^ ,]+, +[0-9]+,`).MatchString(l):
+			o = append(o, "row")
+		case strings.Contains(l, "Operation x"):
+			o = append(o, "failure")
+		case l == "FAILURE" || l == "END":
+			o = append(o, l)
+		}
+	}
+	return o
+}
+
+// TestFailureLineOrder: the failed operation's line comes as it happens,
+// before the row of the run's last (partial) interval, which holds that
+// operation, as the original prints it (its Consumer prints the exception,
+// then StressMetrics records the last interval).
+func TestFailureLineOrder(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "stressrest_order")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	common := []string{"n=5", "no-warmup", "-pop", "seq=1..5", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace=" + ks,
+		"-node", testNode, "-log", "no-settings"}
+	run(t, append([]string{"write"}, common...)...)
+	read := append(append([]string{"read"}, common...), "-col", "slice")
+	ours, _, _ := runFails(t, read...)
+	want := []string{"header", "failure", "row", "FAILURE"}
+	if got := outline(ours); !slices.Equal(got, want) {
+		t.Errorf("ours: %v, want %v\n%s", got, want, ours)
+	}
+	if tool := realToolIfBuilt(); tool != "" {
+		var theirs bytes.Buffer
+		c := exec.Command(tool, read...)
+		c.Stdout, c.Stderr = &theirs, &theirs
+		c.Run()
+		if got := outline(theirs.String()); !slices.Equal(got, want) {
+			t.Errorf("theirs: %v, want %v\n%s", got, want, theirs.String())
+		}
+	}
 }

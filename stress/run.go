@@ -620,6 +620,10 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	met := newMetrics(out, fixed)
 	met.stop = wl.Stop
+	if !warmup {
+		// the failure line among the interval lines, as it happens
+		wl.onFail = met.printLine
+	}
 	if s.Log.HDRFile != "" && !warmup {
 		// Each run opens the file anew, as the original's StressMetrics
 		// does: after a ramp it holds the last thread count's run.
@@ -655,8 +659,11 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	if msg := wl.failed(); msg != "" {
 		// The original's Consumer prints the exception to the output (and
-		// its -log file=), then StressAction prints FAILURE.
-		r.println(msg)
+		// its -log file=) as it happens, then StressAction prints FAILURE;
+		// the warm-up's went after it here.
+		if warmup {
+			r.println(msg)
+		}
 		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
 	if s.Graph.File != "" && !warmup {

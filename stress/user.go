@@ -690,6 +690,9 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	met := newUserMetrics(r.out, fixed, ops)
 	met.stop = wl.Stop
+	if !warmup {
+		wl.onFail = met.printLine
+	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
 		met.stopAt = func(n int, unc float64) bool {
@@ -706,7 +709,9 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		return nil, err
 	}
 	if msg := wl.failed(); msg != "" {
-		r.println(msg)
+		if warmup {
+			r.println(msg)
+		}
 		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
 	return met, nil
@@ -726,6 +731,7 @@ type userWorkload struct {
 	cl       gocql.Consistency // cl=, for token range queries
 	stop     atomic.Bool
 	failure  atomic.Pointer[string] // as workload.failure
+	onFail   func(string)           // as workload.onFail
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
 	permits atomic.Int64
@@ -758,6 +764,9 @@ func (w *userWorkload) Stop() { w.stop.Store(true) }
 
 func (w *userWorkload) fail(msg string) {
 	if w.failure.CompareAndSwap(nil, &msg) {
+		if w.onFail != nil {
+			w.onFail(msg)
+		}
 		w.Stop()
 	}
 }

@@ -96,6 +96,9 @@ type workload struct {
 	// failure is the first operation that failed after its tries without
 	// -errors ignore: as in the original, it ends the run with FAILURE.
 	failure atomic.Pointer[string]
+	// onFail, if set, prints the failure as it happens, as the original's
+	// Consumer prints its exception
+	onFail func(string)
 
 	// trackWait records each operation's wait (intended start to start)
 	// for -log hdrfile=; the runner records service and response times.
@@ -113,6 +116,9 @@ func (w *workload) Stop() { w.stop.Store(true) }
 // stops the work of every thread and cancels the metrics.
 func (w *workload) fail(msg string) {
 	if w.failure.CompareAndSwap(nil, &msg) {
+		if w.onFail != nil {
+			w.onFail(msg)
+		}
 		w.Stop()
 	}
 }
