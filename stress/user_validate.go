@@ -17,7 +17,9 @@ import (
 // all reported as "validate"; a run of operations of the same op (from
 // clustering=) keeps its depth. Each operation takes a query's seed, reads
 // the partition's rows between two bounds and checks them against the
-// rows generated for it in sorted order (every row, every column): depth 0
+// rows generated for it in sorted order (every row; at depth 0 every
+// column, deeper a value column fails as the original's comparison throws
+// there, see errExpectedNull): depth 0
 // the whole partition (SELECT * by the partition key), depth d the rows
 // between two random positions of the first d clustering columns, with
 // >= and < (and at the last depth one of >=, > with <=, <, chosen per
