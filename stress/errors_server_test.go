@@ -41,10 +41,10 @@ func TestErrorsStopTheRun(t *testing.T) {
 	key := string(dataKey(11))
 	// The real cassandra-stress (scylladb fork) prints this same line.
 	want := "Operation x0 on key(s) [" + key + " (hex: " + keyHex(11) + ")]: Data returned was not validated: row empty/missing " +
-		"(expected 1 row(s) with 5 column(s) [C0..C4], 170 bytes total (5x34); got 0 rows)\nFAILURE\n"
+		"(expected 1 row(s) with 5 column(s) [C0..C4], 170 bytes total (5x34); got 0 rows)"
 	out, _, err := runFails(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40"}, common...)...)
-	if !strings.HasSuffix(out, want) || strings.Contains(out, "Results:") {
-		t.Errorf("read of missing rows: want the end\n%s\ngot\n%s", want, out)
+	if failureLine(t, out) != want || strings.Contains(out, "Results:") {
+		t.Errorf("read of missing rows: want the failure\n%s\ngot\n%s", want, out)
 	}
 	if !strings.Contains(err.Error(), "Operation x0 on key(s) ["+key) {
 		t.Errorf("error: %v", err)
@@ -65,8 +65,8 @@ func TestErrorsStopTheRun(t *testing.T) {
 	// fail-fast changes nothing here (see docs/stress.md): the duration
 	// run stops at the first failed operation.
 	out, _, _ = runFails(t, append([]string{"read", "duration=1m", "no-warmup", "-pop", "seq=1..40", "-errors", "fail-fast"}, common...)...)
-	if !strings.HasSuffix(out, want) {
-		t.Errorf("read duration=1m -errors fail-fast: want the end\n%s\ngot\n%s", want, out)
+	if failureLine(t, out) != want {
+		t.Errorf("read duration=1m -errors fail-fast: want the failure\n%s\ngot\n%s", want, out)
 	}
 
 	// counter1 was never created: every try fails, retries=2 makes 3.
@@ -94,8 +94,8 @@ func TestUserErrorsStopTheRun(t *testing.T) {
 	line := []string{"user", "profile=" + f, "ops(insert=1)", "n=20", "-pop", "seq=1..20", "-rate", "threads=1", "-node", testNode,
 		"-log", "no-settings", "-errors", "retries=1"}
 	out, _, err := runFails(t, line...)
-	want := regexp.MustCompile(`\ninsert: Operation x2 on key\(s\) \[[^\]]+\]: Error executing: .*blogposts.*\nFAILURE\n$`)
-	if !want.MatchString(out) || strings.Contains(out, "Results:") || !strings.Contains(err.Error(), "insert: Operation x2 on key(s) [") {
+	want := regexp.MustCompile(`^insert: Operation x2 on key\(s\) \[[^\]]+\]: Error executing: .*blogposts.*$`)
+	if !want.MatchString(failureLine(t, out)) || strings.Contains(out, "Results:") || !strings.Contains(err.Error(), "insert: Operation x2 on key(s) [") {
 		t.Errorf("user insert into a dropped table: want %s\n%s\nerr %v", want, out, err)
 	}
 	out = run(t, append(line, "ignore")...)
@@ -150,8 +150,8 @@ func TestColSlice(t *testing.T) {
 	run(t, append([]string{"write"}, common...)...)
 	out, _, _ := runFails(t, append(append([]string{"read"}, common...), "-col", "slice")...)
 	want := "Operation x0 on key(s) [0P37709P21 (hex: 30503337373039503231)]: Data returned was not validated: row 0 column count mismatch " +
-		"(expected 5 column(s) [C0..C4] / 170 bytes; got 6 column(s) / 180 bytes)\nFAILURE\n"
-	if !strings.HasSuffix(out, want) {
+		"(expected 5 column(s) [C0..C4] / 170 bytes; got 6 column(s) / 180 bytes)"
+	if failureLine(t, out) != want {
 		t.Errorf("read -col slice: want the end\n%s\ngot\n%s", want, out)
 	}
 	out = run(t, append(append([]string{"read"}, common...), "-col", "slice", "-errors", "skip-read-validation")...)
@@ -162,8 +162,9 @@ func TestColSlice(t *testing.T) {
 
 // TestInsertPredefined: -insert row-population-ratio= leaves the columns
 // past the ratio null, and reads with it validate the others; the options
-// that change nothing for the predefined commands say so; visits= is
-// refused.
+// that change nothing for the predefined commands say so (visits= of an
+// average of 1 and revisit= with it among them; TestInsertVisitsPredefined
+// has visits= above 1).
 func TestInsertPredefined(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "insert")
@@ -191,7 +192,7 @@ func TestInsertPredefined(t *testing.T) {
 		t.Errorf("read with the same ratio: %d partitions, %d errors", pk, errs)
 	}
 	out, _, _ = runFails(t, append([]string{"read"}, common...)...)
-	if !strings.HasSuffix(out, "]: Data returned was not validated: row 0, column 2 (C2): got null (expected 34 bytes)\nFAILURE\n") {
+	if !strings.HasSuffix(failureLine(t, out), "]: Data returned was not validated: row 0, column 2 (C2): got null (expected 34 bytes)") {
 		t.Errorf("read of the half-written rows with every column:\n%s", out)
 	}
 
@@ -212,9 +213,11 @@ func TestInsertPredefined(t *testing.T) {
 			t.Errorf("no note %q: %v\n%s", n, err, e.String())
 		}
 	}
-	err = Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "visits=fixed(2)"), Env{Stdout: &o, Stderr: &e})
-	if !props.IsBadInput(err) || err.Error() != "-insert visits=FIXED(2): not supported for the predefined commands yet (each write visits its partition once)" {
-		t.Errorf("visits=fixed(2): %v", err)
+	e.Reset()
+	err = Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "visits=fixed(1)", "revisit=uniform(1..5)"), Env{Stdout: &o, Stderr: &e})
+	if err != nil || !strings.Contains(e.String(), "-insert visits=: no effect on the predefined commands unless it averages above 1") ||
+		!strings.Contains(e.String(), "-insert revisit=: no effect on the predefined commands without visits= averaging above 1") {
+		t.Errorf("visits=fixed(1) revisit=: %v\n%s", err, e.String())
 	}
 }
 

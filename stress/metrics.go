@@ -253,6 +253,13 @@ func kindOfOp(op measurement.Op) (kind, bool) {
 	return 0, false
 }
 
+// printLine prints a line among the interval lines (not inside one).
+func (m *metrics) printLine(s string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fmt.Fprintln(m.out, s)
+}
+
 // AddInterval files one harvest of the runner's collector.
 func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 	m.mu.Lock()

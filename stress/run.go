@@ -162,14 +162,11 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 		return data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
 	}
 	if p.ReadLookback != nil {
-		if s.Command.Type == settings.CmdUser {
-			return nil, bad("-pop read-lookback=: not supported for user yet")
-		}
 		if _, err := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
 			return nil, &BadInput{Err: err}
 		}
 	}
-	m.pop = r.newPop()
+	r.freshPop(m)
 	if s.Graph.File != "" && s.Rate.Ramp() {
 		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
 	}
@@ -239,9 +236,10 @@ func (r *stressRun) schema() data.Schema {
 // predefinedInsert applies -insert to the predefined commands as the
 // original's PredefinedOperation does: each operation is one partition of
 // one row (DataSpec with partitions fixed(1) and one row), so partitions=,
-// select-ratio= and batchtype= change nothing, and revisit= is only drawn
-// from for partitions written in several visits; row-population-ratio=
-// leaves the columns past the ratio null.
+// select-ratio= and batchtype= change nothing; visits= matters only by
+// averaging above 1, when the writes revisit partitions as revisit= says
+// (see data.SeedManager.Revisits); row-population-ratio= leaves the
+// columns past the ratio null.
 func (r *stressRun) predefinedInsert(m *model) error {
 	in := r.s.Insert
 	if r.s.Command.Type == settings.CmdUser {
@@ -259,11 +257,21 @@ func (r *stressRun) predefinedInsert(m *model) error {
 	if r.s.Columns.Comparator != "AsciiType" {
 		r.notes = append(r.notes, "-col comparator=: no effect, as in the original over CQL (the column names' type was thrift's)")
 	}
+	// The original makes its SeedManager, which checks revisit=, for every
+	// command.
+	if !data.CheckRevisit(in.Revisit) {
+		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", in.Revisit)
+	}
+	revisits := data.NewSeedManager(data.SeqPopulation(1, 1, true), in.Visits, in.Revisit).Revisits()
 	for _, o := range in.Given {
 		switch o {
 		case "visits=":
-			if in.Visits.String() != "FIXED(1)" {
-				return bad("-insert visits=%s: not supported for the predefined commands yet (each write visits its partition once)", in.Visits)
+			if !revisits {
+				r.notes = append(r.notes, "-insert visits=: no effect on the predefined commands unless it averages above 1, as in the original: each operation writes one partition of one row")
+			}
+		case "revisit=":
+			if !revisits {
+				r.notes = append(r.notes, "-insert revisit=: no effect on the predefined commands without visits= averaging above 1, as in the original")
 			}
 		case "row-population-ratio=":
 			if in.RowPopulationRatio.String() != "FIXED(1)/1" {
@@ -496,7 +504,7 @@ func (r *stressRun) warmup(ctx context.Context) error {
 	if it <= 0 {
 		return nil
 	}
-	r.m.pop = r.newPop() // one for all the warm-up's op types
+	r.freshPop(r.m) // one for all the warm-up's op types
 	for _, k := range sortedKinds(kindSet(r.kinds)) {
 		r.println(fmt.Sprintf("Warming up %s with %d iterations...", k, it))
 		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil {
@@ -570,7 +578,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	fmt.Fprintf(out, "Running %s with %d threads %s\n", r.desc(kinds), threads, mode)
 
 	if !warmup {
-		r.m.pop = r.newPop()
+		r.freshPop(r.m)
 	}
 	wl := &workload{m: r.m, kinds: kinds}
 	if len(kinds) > 1 {
@@ -609,6 +617,10 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	met := newMetrics(out, fixed)
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
+	if !warmup {
+		// the failure line among the interval lines, as it happens
+		wl.onFail = met.printLine
+	}
 	if outs.waits() {
 		wl.trackWait = true
 		met.waits = wl.harvestWaits
@@ -630,8 +642,11 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	}
 	if msg := wl.failed(); msg != "" {
 		// The original's Consumer prints the exception to the output (and
-		// its -log file=), then StressAction prints FAILURE.
-		r.println(msg)
+		// its -log file=) as it happens, then StressAction prints FAILURE;
+		// the warm-up's went after it here.
+		if warmup {
+			r.println(msg)
+		}
 		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
 	if err := outs.graph(); err != nil {
@@ -712,6 +727,21 @@ func (stubSession) Update(context.Context, string, string, []db.Field) error { r
 func (stubSession) Insert(context.Context, string, string, []db.Field) error { return errStub }
 func (stubSession) Delete(context.Context, string, string) error             { return errStub }
 func (stubSession) Close(context.Context) error                              { return nil }
+
+// freshPop gives m a fresh -pop, and with -insert visits= averaging above
+// 1 the SeedManager of the original's writes over it (nil otherwise: the
+// writes then take the population's seeds in turn, as the original's
+// SeedManager hands them out).
+func (r *stressRun) freshPop(m *model) {
+	m.pop = r.newPop()
+	m.seeds = nil
+	if r.s.Command.Type == settings.CmdUser {
+		return
+	}
+	if sm := data.NewSeedManager(m.pop, r.s.Insert.Visits, r.s.Insert.Revisit); sm.Revisits() {
+		m.seeds = sm
+	}
+}
 
 // population is a fresh -pop: its sequence starts again.
 func (r *stressRun) population() *data.Population { return r.newPop() }

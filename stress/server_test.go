@@ -151,8 +151,8 @@ func TestReadValidates(t *testing.T) {
 		t.Errorf("read after changing one value: %d errors, want 1\n%s", errs, out)
 	}
 	out, _, _ = runFails(t, append([]string{"read", "n=50", "no-warmup", "-pop", "seq=1..50"}, common...)...)
-	want := "]: Data returned was not validated: row 0, column 0 (C0): expected 34 bytes, got 1 bytes\nFAILURE\n"
-	if !strings.HasSuffix(out, want) {
+	want := "]: Data returned was not validated: row 0, column 0 (C0): expected 34 bytes, got 1 bytes"
+	if !strings.HasSuffix(failureLine(t, out), want) {
 		t.Errorf("read after changing one value: want the end %q\n%s", want, out)
 	}
 }

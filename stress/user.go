@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +54,7 @@ type userSpec struct {
 	insertSCL   gocql.Consistency // serial consistency
 	queries     map[string]*userQuery
 	sorted      bool // -pop contents=sorted
+	shuffled    bool // -pop contents=shuffled
 }
 
 type userQuery struct {
@@ -69,7 +71,9 @@ type userOp struct {
 	spec   *userSpec
 	query  *userQuery // nil: insert (or a token range query)
 	trDef  *profile.TokenRangeQuery
-	tr     *userTR // a token range query
+	tr     *userTR       // a token range query
+	valid  bool          // ops(validate=...): the original's validate op
+	val    *userValidate // its statements, once the table's columns are known
 	weight float64
 	slot   measurement.Op
 	parts  atomic.Int64
@@ -91,7 +95,7 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 		if err != nil {
 			return nil, nil, bad("user: %v", err)
 		}
-		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted})
+		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted, shuffled: s.Population.Order == settings.OrderShuffled})
 	}
 	if len(specs) == 0 {
 		return nil, nil, bad("user: profile= is required")
@@ -116,6 +120,12 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
 			}
 		}
+		if opName == "validate" {
+			// SettingsCommandUser.getFactory: validate before the
+			// profile's token range queries and queries
+			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, valid: true})
+			continue
+		}
 		var trDef *profile.TokenRangeQuery
 		for i, tr := range sp.p.TokenRangeQueries {
 			if strings.EqualFold(tr.Name, opName) {
@@ -123,14 +133,8 @@ func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
 			}
 		}
 		if trDef != nil {
-			if s.TokenRange.SplitFactor > 1 {
-				return nil, nil, bad("ops(%s): -tokenrange split-factor= is not supported yet", o.Op)
-			}
 			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, trDef: trDef})
 			continue
-		}
-		if opName == "validate" && sp.p.Query(opName) == nil {
-			return nil, nil, bad("ops(%s): the original's validate op is not supported yet", o.Op)
 		}
 		if opName != "insert" && sp.p.Query(opName) == nil {
 			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
@@ -469,7 +473,7 @@ func (sp *userSpec) newGen() (*data.PartitionGen, error) {
 		return nil, err
 	}
 	g := data.NewPartitionGen(pk, ck, vs)
-	g.Sorted = sp.sorted
+	g.Sorted, g.Shuffled = sp.sorted, sp.shuffled
 	return g, nil
 }
 
@@ -485,9 +489,6 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	}
 	if !data.CheckRevisit(s.Insert.Revisit) {
 		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
-	}
-	if s.Population.Order == settings.OrderShuffled {
-		return bad("user: -pop contents=shuffled is not supported yet; give contents=sorted or leave it out (generation order, the original's default)")
 	}
 	cluster, err := data.ParseDist(s.Command.Clustering.String())
 	if err != nil {
@@ -525,8 +526,11 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 				if ranges, err = ringRanges(admin); err != nil {
 					return &BadInput{Err: fmt.Errorf("token ranges of %s: %v", where, err)}
 				}
+				ranges = splitRanges(ranges, s.TokenRange.SplitFactor)
 			}
 			o.tr = o.spec.newTR(o.trDef, ranges)
+		case o.valid:
+			o.val = o.spec.newValidate(consistency(s.Command.SerialCL))
 		case o.qname != "insert":
 			o.query = o.spec.queries[o.qname]
 		}
@@ -687,6 +691,9 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	met := newUserMetrics(r.out, fixed, ops)
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
+	if !warmup {
+		wl.onFail = met.printLine
+	}
 	if outs.waits() {
 		wl.waits.track = true
 		met.waits = wl.waits.harvest
@@ -707,7 +714,9 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		return nil, err
 	}
 	if msg := wl.failed(); msg != "" {
-		r.println(msg)
+		if warmup {
+			r.println(msg)
+		}
 		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
 	if err := outs.graph(); err != nil {
@@ -730,10 +739,14 @@ type userWorkload struct {
 	cl       gocql.Consistency // cl=, for token range queries
 	stop     atomic.Bool
 	failure  atomic.Pointer[string] // as workload.failure
+	onFail   func(string)           // as workload.onFail
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
 	permits atomic.Int64
 	waits   userWaits // for -log hdrfile= under a rate
+	// runSeed is the run's seed, for contents=shuffled
+	seedOnce sync.Once
+	runSeed  uint64
 }
 
 // take is WorkManager.takePermits: up to n partitions of those left, 0
@@ -760,6 +773,9 @@ func (w *userWorkload) Stop() { w.stop.Store(true) }
 
 func (w *userWorkload) fail(msg string) {
 	if w.failure.CompareAndSwap(nil, &msg) {
+		if w.onFail != nil {
+			w.onFail(msg)
+		}
 		w.Stop()
 	}
 }
@@ -796,17 +812,28 @@ type userWorker struct {
 	trStates      map[*userOp]*trState
 	trDst, trArgs []any
 	waits         *workerWaits // nil: not tracked
+	// the validate op: its generators, the depth of the run of
+	// operations under way, and the operation's statement and bounds
+	vgens    map[*userSpec]*validateGen
+	vdepth   int
+	vleft    int64
+	vst      *valStmt
+	vlo, vhi [][]byte
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.ops)}
+		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.ops), vgens: map[*userSpec]*validateGen{}}
+	// The run's seed (the runner's base, its first worker's seed) seeds
+	// contents=shuffled.
+	w.seedOnce.Do(func() { w.runSeed = seed })
 	for _, o := range w.ops {
 		if wk.gens[o.spec] == nil {
 			g, err := o.spec.newGen() // checked in runUser
 			if err != nil {
 				panic(err)
 			}
+			g.ShuffleSeed = w.runSeed
 			wk.gens[o.spec] = &userGen{gen: g}
 		}
 	}
@@ -818,7 +845,21 @@ func (wk *userWorker) DoInsert(ctx context.Context) bool { return wk.DoTransacti
 func (wk *userWorker) next() *userOp {
 	w := wk.w
 	if len(w.ops) == 1 {
-		return w.ops[0]
+		o := w.ops[0]
+		if o.val != nil {
+			// its depths are ops of their own, in runs as several ops
+			// are (one at a time in the warm-up, as the original's
+			// each() samples them with clustering fixed(1))
+			if wk.vleft <= 0 {
+				wk.vdepth = wk.r.IntN(len(o.val.stmts))
+				wk.vleft = 1
+				if !w.warmup {
+					wk.vleft = max(1, w.cluster.Next(wk.r))
+				}
+			}
+			wk.vleft--
+		}
+		return o
 	}
 	if wk.left <= 0 {
 		u := wk.r.Float64() * w.sum
@@ -830,6 +871,9 @@ func (wk *userWorker) next() *userOp {
 			}
 		}
 		wk.left = max(1, w.cluster.Next(wk.r))
+		if v := w.ops[wk.cur].val; v != nil {
+			wk.vdepth = wk.r.IntN(len(v.stmts))
+		}
 	}
 	wk.left--
 	return w.ops[wk.cur]
@@ -842,6 +886,9 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 			return false
 		}
 		return wk.timed(ctx, o, nil)
+	}
+	if o.val != nil {
+		return wk.doValidate(ctx, o)
 	}
 	g := wk.gens[o.spec]
 	// PartitionOperation.ready: the partitions of this operation.
@@ -909,7 +956,11 @@ func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partit
 		} else {
 			nparts, rows, err = wk.attempt(ctx, o, parts)
 		}
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || errors.As(err, new(*validationError)) {
+			break
+		}
+		if err == errExpectedNull {
+			try++
 			break
 		}
 		if isOverloaded(err) && try+1 < wk.w.r.m.tries {
@@ -955,7 +1006,12 @@ func userFailure(op string, tries int, parts []*data.Partition, err error) strin
 		}
 		keys[i] = strings.Join(cols, "|")
 	}
-	return op + ": Operation x" + strconv.Itoa(tries) + " on key(s) [" + strings.Join(keys, ", ") + "]: Error executing: " + err.Error()
+	detail := "Error executing: " + err.Error()
+	var ve *validationError
+	if errors.As(err, &ve) {
+		detail = ve.msg
+	}
+	return op + ": Operation x" + strconv.Itoa(tries) + " on key(s) [" + strings.Join(keys, ", ") + "]: " + detail
 }
 
 func printable(b []byte) bool {
@@ -996,6 +1052,9 @@ func (wk *userWorker) bind(binds []int, key [][]byte, row func(i int) *data.User
 func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
 	sp := o.spec
 	sess := wk.w.sessions[sp.p.Keyspace]
+	if o.val != nil {
+		return wk.validateAttempt(ctx, o, parts[0])
+	}
 	if o.query == nil {
 		return wk.insert(ctx, sess, sp, parts)
 	}

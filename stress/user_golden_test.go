@@ -147,9 +147,6 @@ func TestUserRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ops(all=1)", "-tokenrange", "split-factor=4"}, "ops(all): -tokenrange split-factor= is not supported yet"},
-		{[]string{"ops(validate=1)"}, "ops(validate): the original's validate op is not supported yet"},
-		{[]string{"ops(insert=1)", "-pop", "seq=1..10", "contents=shuffled"}, "user: -pop contents=shuffled is not supported yet"},
 		// as for the predefined commands: one report, one revision per run
 		{[]string{"ops(insert=1)", "-log", "json=" + filepath.Join(files, "r.json")}, "-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N"},
 		{[]string{"ops(insert=1)", "-graph", "file=" + filepath.Join(files, "g.html")}, "-graph: not offered with a thread ramp yet; give -rate threads=N"},

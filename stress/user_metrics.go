@@ -67,6 +67,13 @@ func (m *userMetrics) StartRun(_ time.Time, startNs int64) {
 	fmt.Fprintln(m.out, header(""))
 }
 
+// printLine prints a line among the interval lines (not inside one).
+func (m *userMetrics) printLine(s string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fmt.Fprintln(m.out, s)
+}
+
 func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

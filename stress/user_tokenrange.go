@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -29,9 +30,11 @@ type tokenRange struct{ start, end int64 }
 // userTR is one of the profile's token_range_queries.
 type userTR struct {
 	def      *profile.TokenRangeQuery
-	cql      []string // the query of each range: token(pk) > start AND <= end
 	ranges   []tokenRange
 	pageSize int
+	// the query of a range is head start mid end: token(pk) > start AND
+	// token(pk) <= end
+	head, mid string
 }
 
 // ringRanges are the ranges between the nodes' tokens as the original
@@ -85,6 +88,67 @@ func ringRanges(sess *gocql.Session) ([]tokenRange, error) {
 	return slices.Compact(out), nil
 }
 
+// splitRanges is the original's TokenRangeIterator.maybeSplitRanges for
+// -tokenrange split-factor=: every range split evenly in factor by the
+// Java driver 3 (TokenRange.splitEvenly), all of them sorted by start then
+// end, an equal range kept once (its TreeSet). A factor of 1 or less
+// leaves the ranges as they are.
+func splitRanges(ranges []tokenRange, factor int) []tokenRange {
+	if factor <= 1 {
+		return ranges
+	}
+	var out []tokenRange
+	for _, r := range ranges {
+		start := r.start
+		for _, p := range m3pSplit(r.start, r.end, factor) {
+			out = append(out, tokenRange{start, p})
+			start = p
+		}
+		out = append(out, tokenRange{start, r.end})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].start != out[j].start {
+			return out[i].start < out[j].start
+		}
+		return out[i].end < out[j].end
+	})
+	return slices.Compact(out)
+}
+
+// m3pSplit is the driver's Murmur3 Token.Factory.split: the factor-1
+// points that cut (start, end] in parts of as many tokens (the first ones
+// a token longer), over a ring of MAX-MIN tokens, (MIN, MIN] being the
+// whole ring up to MAX.
+func m3pSplit(start, end int64, factor int) []int64 {
+	if start == end && start == math.MinInt64 {
+		end = math.MaxInt64
+	}
+	ringEnd := big.NewInt(math.MaxInt64)
+	ringLen := new(big.Int).Sub(ringEnd, big.NewInt(math.MinInt64))
+	rng := new(big.Int).Sub(big.NewInt(end), big.NewInt(start))
+	if rng.Sign() < 0 {
+		rng.Add(rng, ringLen)
+	}
+	div, rem := new(big.Int).QuoRem(rng, big.NewInt(int64(factor)), new(big.Int))
+	left := rem.Int64()
+	divPlusOne := new(big.Int).Add(div, big.NewInt(1))
+	cur := big.NewInt(start)
+	points := make([]int64, 0, factor-1)
+	for i := 1; i < factor; i++ {
+		if left > 0 {
+			cur.Add(cur, divPlusOne)
+		} else {
+			cur.Add(cur, div)
+		}
+		left--
+		if cur.Cmp(ringEnd) > 0 {
+			cur.Sub(cur, ringLen)
+		}
+		points = append(points, cur.Int64())
+	}
+	return points
+}
+
 // newTR builds the queries of def over ranges: '*' names every column,
 // as the original lists them so as to add token(pk).
 func (sp *userSpec) newTR(def *profile.TokenRangeQuery, ranges []tokenRange) *userTR {
@@ -103,12 +167,15 @@ func (sp *userSpec) newTR(def *profile.TokenRangeQuery, ranges []tokenRange) *us
 		pk = append(pk, quoteIdent(c.name))
 	}
 	tok := "token(" + strings.Join(pk, ", ") + ")"
-	tr := &userTR{def: def, ranges: ranges, pageSize: def.PageSize}
-	for _, r := range ranges {
-		tr.cql = append(tr.cql, "SELECT "+tok+", "+cols+" FROM "+quoteIdent(sp.p.Table)+
-			" WHERE "+tok+" > "+strconv.FormatInt(r.start, 10)+" AND "+tok+" <= "+strconv.FormatInt(r.end, 10))
-	}
-	return tr
+	return &userTR{def: def, ranges: ranges, pageSize: def.PageSize,
+		head: "SELECT " + tok + ", " + cols + " FROM " + quoteIdent(sp.p.Table) + " WHERE " + tok + " > ", mid: " AND " + tok + " <= "}
+}
+
+// cql is the query of range i (made when it is read: with split-factor=
+// the ranges can be many).
+func (tr *userTR) cql(i int) string {
+	r := tr.ranges[i]
+	return tr.head + strconv.FormatInt(r.start, 10) + tr.mid + strconv.FormatInt(r.end, 10)
 }
 
 // trIterator is the ranges still to read in one run, shared by its workers.
@@ -187,7 +254,8 @@ func (wk *userWorker) tokenRangePage(ctx context.Context, o *userOp) (int, int, 
 		pageSize = min(100, pageSize)
 	}
 	sess := wk.w.sessions[o.spec.p.Keyspace]
-	iter := sess.Query(tr.cql[st.rng]).Consistency(wk.w.cl).PageSize(pageSize).PageState(st.paging).IterContext(ctx)
+	cql := tr.cql(st.rng)
+	iter := sess.Query(cql).Consistency(wk.w.cl).PageSize(pageSize).PageState(st.paging).IterContext(ctx)
 	cols := len(iter.Columns())
 	for len(wk.trDst) < cols {
 		wk.trDst = append(wk.trDst, &discard)
@@ -213,7 +281,7 @@ func (wk *userWorker) tokenRangePage(ctx context.Context, o *userOp) (int, int, 
 	if !done {
 		// the driver's isExhausted: it fetches the next page to know, so
 		// a range ends with the page that finds nothing after it
-		more := sess.Query(tr.cql[st.rng]).Consistency(wk.w.cl).PageSize(pageSize).PageState(next).IterContext(ctx)
+		more := sess.Query(cql).Consistency(wk.w.cl).PageSize(pageSize).PageState(next).IterContext(ctx)
 		n, last := more.NumRows(), len(more.PageState()) == 0
 		if err := more.Close(); err != nil {
 			return 0, 0, err

@@ -71,9 +71,12 @@ type model struct {
 	keySize int
 	add     *data.Dist // counter increments
 	pop     *data.Population
-	tries   int
-	errs    settings.ErrorSettings
-	cql     [numKinds]string
+	// seeds are the writes' seeds with -insert visits= averaging above 1
+	// (nil: the population's in turn)
+	seeds *data.SeedManager
+	tries int
+	errs  settings.ErrorSettings
+	cql   [numKinds]string
 	// validate is false with -errors skip-read-validation.
 	validate bool
 	// slice is -col slice: reads are SELECT *
@@ -93,6 +96,9 @@ type workload struct {
 	// failure is the first operation that failed after its tries without
 	// -errors ignore: as in the original, it ends the run with FAILURE.
 	failure atomic.Pointer[string]
+	// onFail, if set, prints the failure as it happens, as the original's
+	// Consumer prints its exception
+	onFail func(string)
 
 	// trackWait records each operation's wait (intended start to start)
 	// for -log hdrfile=; the runner records service and response times.
@@ -110,6 +116,9 @@ func (w *workload) Stop() { w.stop.Store(true) }
 // stops the work of every thread and cancels the metrics.
 func (w *workload) fail(msg string) {
 	if w.failure.CompareAndSwap(nil, &msg) {
+		if w.onFail != nil {
+			w.onFail(msg)
+		}
 		w.Stop()
 	}
 }
@@ -262,14 +271,21 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 	var k kind
 	var idx int64
 	var ok bool
-	pop := wk.m.pop
-	if pop.Lookback() {
-		// Writes go on in sequence, reads look back over what they wrote.
+	var seed *data.Seed
+	pop, sm := wk.m.pop, wk.m.seeds
+	if pop.Lookback() || sm != nil {
+		// Writes go on in sequence (or revisit), reads look back over
+		// what they wrote (or take the next seed).
 		k = wk.next()
-		if k == kindWrite || k == kindCounterWrite {
-			idx, ok = pop.Next(wk.r)
-		} else {
+		switch {
+		case k != kindWrite && k != kindCounterWrite:
 			idx, ok = pop.NextRead(wk.r)
+		case sm != nil:
+			if seed = sm.Next(wk.r, true); seed != nil {
+				idx, ok = seed.Index, true
+			}
+		default:
+			idx, ok = pop.Next(wk.r)
 		}
 	} else {
 		idx, ok = pop.Next(wk.r)
@@ -281,7 +297,15 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 	if k == kindWrite || k == kindCounterWrite {
 		// Marked as the original's PartitionIterator marks it: once the
 		// row is generated, before it is written.
-		pop.Wrote(idx)
+		if seed != nil && k == kindWrite {
+			// its first and last write at once (SingleRowIterator.next),
+			// which marks it written; the original's counter writes never
+			// iterate the row, so their seeds stay in its SeedManager's
+			// managing map
+			sm.Done(seed, true, true)
+		} else {
+			pop.Wrote(idx)
+		}
 	}
 	wk.invalid = ""
 	wk.populated = math.MaxInt

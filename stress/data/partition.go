@@ -3,6 +3,7 @@ package data
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 )
 
@@ -21,6 +22,13 @@ type PartitionGen struct {
 	// Sorted is -pop contents=sorted: each clustering level in its values'
 	// order (PartitionGenerator.Order.SORTED), else in generation order.
 	Sorted bool
+	// Shuffled is -pop contents=shuffled: each clustering level shuffled
+	// (Order.SHUFFLED), by a random seeded from ShuffleSeed and the
+	// level's seed, where the original's is unseeded (ThreadLocalRandom):
+	// a level comes out the same at every visit of a partition in the
+	// run, and again in a run of the same ShuffleSeed.
+	Shuffled    bool
+	ShuffleSeed uint64
 }
 
 // NewPartitionGen groups a table's generators; the slices are kept.
@@ -94,6 +102,9 @@ type Partition struct {
 	pool []*UserRow
 	max  int
 	r    *rand.Rand
+	// the shuffle's random (contents=shuffled)
+	pcg rand.PCG
+	shr *rand.Rand
 }
 
 // NewPartition makes an iterator over g's partitions.
@@ -165,11 +176,27 @@ func (p *Partition) Reset(seed int64) {
 		}
 		if g.Sorted && len(vals) > 1 && sortable(c.kind) {
 			sortLevel(c, vals)
+		} else if g.Shuffled && len(vals) > 1 {
+			p.shuffle(vals, s)
 		}
 		p.levels[d] = vals
 		if len(vals) > 0 {
 			p.levelSeed[d] = c.Seed(s, vals[0])
 		}
+	}
+}
+
+// shuffle is the original's SHUFFLED fill of a level: in turn, each place
+// takes one of the values not yet placed, at random; the random is seeded
+// from the generator's ShuffleSeed and the level's seed.
+func (p *Partition) shuffle(vals [][]byte, seed int64) {
+	p.pcg.Seed(p.g.ShuffleSeed, uint64(seed))
+	if p.shr == nil {
+		p.shr = rand.New(&p.pcg)
+	}
+	for i := 0; i < len(vals)-1; i++ {
+		j := i + p.shr.IntN(len(vals)-i)
+		vals[i], vals[j] = vals[j], vals[i]
 	}
 }
 
@@ -286,6 +313,59 @@ func (p *Partition) Read(r *rand.Rand, position, target int, rowPop float64, lim
 	p.collect()
 }
 
+// Bounds is the original's resetToBounds for its validate op
+// (ValidatingSchemaQuery), on the partition of the last Reset, whose
+// generator should sort (the original reads the bounds in SORTED order):
+// every row (a use chance of 1), all of the partition at depth 0, else
+// from one random position of the first depth clustering levels to
+// another (the later one's prefix: its first row), both included. lo and
+// hi are the two positions' values. At depth 0 every column is generated
+// (a row population of 1); deeper, none of the value columns is (they are
+// nil): the original's resetToBounds sets no row population there, so its
+// iterator keeps its initial 0.
+func (p *Partition) Bounds(r *rand.Rand, depth int) (lo, hi [][]byte) {
+	if depth == 0 || len(p.g.CK) == 0 {
+		p.Read(r, 0, math.MaxInt32, 1, 0)
+		return nil, nil
+	}
+	p.start(r, 0, 0)
+	p.write, p.seed = false, nil
+	p.setUseChance(1)
+	for d := range depth {
+		if len(p.levels[d]) == 0 {
+			return nil, nil // no rows (the original's nextInt(0) throws)
+		}
+	}
+	p.fill(0)
+	b1, b2 := p.randomBound(r, depth), p.randomBound(r, depth)
+	if slices.Compare(b1, b2) > 0 {
+		b1, b2 = b2, b1
+	}
+	clear(p.last)
+	copy(p.last, b2)
+	clear(p.cur)
+	copy(p.cur, b1)
+	if p.seekCur() == success {
+		p.collect()
+	}
+	for d := range depth {
+		lo = append(lo, p.levels[d][b1[d]])
+		hi = append(hi, p.levels[d][b2[d]])
+	}
+	return lo, hi
+}
+
+// randomBound is the original's: a random position among the values of
+// each of the first depth levels (every value of a level has the same
+// children).
+func (p *Partition) randomBound(r *rand.Rand, depth int) []int {
+	pos := make([]int, depth)
+	for d := range pos {
+		pos[d] = r.IntN(len(p.levels[d]))
+	}
+	return pos
+}
+
 // Select is Write of a fresh single-visit seed: every row with chance
 // useChance.
 func (p *Partition) Select(r *rand.Rand, useChance, rowPop float64, limit int) {
@@ -396,6 +476,12 @@ func (p *Partition) seek(scalar int) seekState {
 		return p.setHasNext(p.advance(0, true))
 	}
 	p.decompose(scalar, p.cur)
+	return p.seekCur()
+}
+
+// seekCur is the original's seekToCurrentRow: the iterator at the
+// position p.cur (or the next that exists), limited to p.last.
+func (p *Partition) seekCur() seekState {
 	n := len(p.cur)
 	for i := 0; i < n; i++ {
 		if i != 0 {

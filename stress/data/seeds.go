@@ -42,6 +42,14 @@ func NewSeedManager(pop *Population, visits, revisit settings.Dist) *SeedManager
 		immediate: average(v) > 1, managing: map[int64]*Seed{}}
 }
 
+// Revisits reports whether visits= averages above 1, the one case where
+// writes of one-row partitions (the predefined commands') go back to
+// earlier ones: each is kept in the revisit pool from its first write, and
+// with one row it is finished at once, so it never leaves it (the
+// original's updateSampleImmediately, then markLastWrite of a first
+// write).
+func (m *SeedManager) Revisits() bool { return m.immediate }
+
 // CheckRevisit is the original's check of -insert revisit=.
 func CheckRevisit(revisit settings.Dist) bool {
 	r := FromSpec(revisit)
@@ -90,10 +98,11 @@ func (m *SeedManager) Next(r *rand.Rand, write bool) *Seed {
 	}
 }
 
-// NextRead is Next for a query, without a Seed: the population index and
-// the rows written of it so far if an insert is writing it (else 0).
+// NextRead is Next for a query, without a Seed: the population index (with
+// -pop read-lookback=, one looking back over those written) and the rows
+// written of it so far if an insert is writing it (else 0).
 func (m *SeedManager) NextRead(r *rand.Rand) (idx int64, position int, ok bool) {
-	if idx, ok = m.pop.Next(r); !ok {
+	if idx, ok = m.pop.NextRead(r); !ok {
 		return 0, 0, false
 	}
 	m.mu.Lock()
@@ -115,8 +124,12 @@ func (m *SeedManager) save(s *Seed, maxSize int) bool {
 
 // Done records an insert of s: first says it was the partition's first,
 // last that it reached the partition's end (markFirstWrite and
-// markLastWrite).
+// markLastWrite). A first write counts the seed written for -pop
+// read-lookback= (the original's finishWrite).
 func (m *SeedManager) Done(s *Seed, first, last bool) {
+	if first {
+		m.pop.Wrote(s.Index)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if first && !last && !m.immediate {
