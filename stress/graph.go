@@ -16,10 +16,10 @@ import (
 
 // writeGraph is -graph file= title= revision= op=: the run's JSON report
 // (at reportPath) drawn as this project's HTML report (ycsb report
-// --html), named revision=. When the file is a page an earlier -graph
+// --html), named revision (revision=, and a ramp's thread count). When the file is a page an earlier -graph
 // wrote, the run is added to the runs it embeds, as the original's
 // StressGraph adds a revision to its file.
-func (r *stressRun) writeGraph(reportPath string) error {
+func (r *stressRun) writeGraph(reportPath, revision string) error {
 	g := r.s.Graph
 	rep, err := yresults.ReadReport(reportPath)
 	if err != nil {
@@ -47,7 +47,7 @@ func (r *stressRun) writeGraph(reportPath string) error {
 		// What the original means to default to (SettingsGraph).
 		title = "cassandra-stress - " + time.Now().Format("2006-01-02 15:04:05")
 	}
-	inputs = append(inputs, htmlreport.Input{Name: uniqueName(g.Revision, inputs), Report: rep})
+	inputs = append(inputs, htmlreport.Input{Name: uniqueName(revision, inputs), Report: rep})
 	d, err := htmlreport.Build(title, inputs, time.Now())
 	if err != nil {
 		return fmt.Errorf("-graph: %v", err)

@@ -22,14 +22,15 @@ type runOutputs struct {
 	temp     bool   // jsonPath is a temporary report: for -graph, or json=-
 	block    bool   // json=-: the report goes to the output as a block
 	hdr      *measurement.TaggedHdrLog
+	threads  int // the run's thread count, which names a ramp's revisions
 }
 
 // openOutputs sets the runner's report.json in p and creates the -log
 // hdrfile= log. Each run opens the log anew, as the original's
 // StressMetrics does: after a ramp it holds the last thread count's run. A
 // warm-up writes none of them. The caller releases what it returns.
-func (r *stressRun) openOutputs(p *props.Properties, warmup bool) (*runOutputs, error) {
-	o := &runOutputs{r: r}
+func (r *stressRun) openOutputs(p *props.Properties, threads int, warmup bool) (*runOutputs, error) {
+	o := &runOutputs{r: r, threads: threads}
 	s := r.s
 	if warmup {
 		return o, nil
@@ -106,12 +107,18 @@ func (o *runOutputs) done(err error, names map[string]string) error {
 }
 
 // graph draws -graph file= from the run's report, after a run that did
-// not fail.
+// not fail. Each thread count of a ramp is a revision of its own, named as
+// the original's StressGraph names it.
 func (o *runOutputs) graph() error {
-	if o.r.s.Graph.File == "" || o.jsonPath == "" {
+	g := o.r.s.Graph
+	if g.File == "" || o.jsonPath == "" {
 		return nil
 	}
-	return o.r.writeGraph(o.jsonPath)
+	revision := g.Revision
+	if o.r.s.Rate.Ramp() {
+		revision = fmt.Sprintf("%s - %d threads", revision, o.threads)
+	}
+	return o.r.writeGraph(o.jsonPath, revision)
 }
 
 // release removes the temporary report.

@@ -167,9 +167,6 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 		}
 	}
 	r.freshPop(m)
-	if s.Graph.File != "" && s.Rate.Ramp() {
-		return nil, bad("-graph: not offered with a thread ramp yet; give -rate threads=N")
-	}
 	if s.Log.JSONFile != "" && s.Rate.Ramp() {
 		return nil, bad("-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N")
 	}
@@ -609,7 +606,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	outs, err := r.openOutputs(p, warmup)
+	outs, err := r.openOutputs(p, threads, warmup)
 	if err != nil {
 		return nil, err
 	}

@@ -302,3 +302,35 @@ func TestGraph(t *testing.T) {
 		t.Error("the drawn data lack the second revision")
 	}
 }
+
+// TestGraphWithRamp: under a thread ramp each thread count is a revision of
+// the page, named as the original's StressGraph names it ("REV - N
+// threads").
+func TestGraphWithRamp(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "graphramp")
+	rampPause = 0
+	page := filepath.Join(t.TempDir(), "g.html")
+	run(t, "write", "n=300", "no-warmup", "-rate", "threads>=1", "threads<=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+		"-node", testNode, "-log", "no-settings", "-graph", "file="+page, "revision=ramp", "title=ramped")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, in, err := htmlreport.ReadInputs(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title != "ramped" || len(in) != 2 || in[0].Name != "ramp - 1 threads" || in[1].Name != "ramp - 2 threads" {
+		names := []string{}
+		for _, r := range in {
+			names = append(names, r.Name)
+		}
+		t.Fatalf("page %q with runs %q; want ramp - 1 threads, ramp - 2 threads", title, names)
+	}
+	for _, r := range in {
+		if r.Report.Operations != 300 || r.Report.Phase != "WRITE" {
+			t.Errorf("%s: %d operations, phase %q; want 300, WRITE", r.Name, r.Report.Operations, r.Report.Phase)
+		}
+	}
+}

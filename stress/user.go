@@ -683,7 +683,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		p.Set("measurement.interval", "both")
 		fixed = s.Rate.Fixed
 	}
-	outs, err := r.openOutputs(p, warmup)
+	outs, err := r.openOutputs(p, threads, warmup)
 	if err != nil {
 		return nil, err
 	}

@@ -147,9 +147,8 @@ func TestUserRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		// as for the predefined commands: one report, one revision per run
+		// as for the predefined commands: one report per run
 		{[]string{"ops(insert=1)", "-log", "json=" + filepath.Join(files, "r.json")}, "-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N"},
-		{[]string{"ops(insert=1)", "-graph", "file=" + filepath.Join(files, "g.html")}, "-graph: not offered with a thread ramp yet; give -rate threads=N"},
 	} {
 		args := append([]string{"user", "profile=" + f}, c.args...)
 		// a node nobody listens on: nothing may be opened
