@@ -28,7 +28,9 @@ func TestNowTracksMonotonicClock(t *testing.T) {
 		b, m1 := Now(), time.Since(base)
 		return time.Duration(b-a) - (m1 - m0)
 	}
-	if d, ok := within(rate, 200*time.Microsecond); !ok {
+	// A calibration is used within 1e-5 (0.3 µs over 30 ms); the rest of
+	// the limit is the pairs' reads.
+	if d, ok := within(rate, 20*time.Microsecond); !ok {
 		t.Errorf("over 30 ms, Now and the monotonic clock differ by %v", d)
 	}
 	offset := func() time.Duration {
