@@ -31,7 +31,7 @@ func hdrRun(t *testing.T, rated bool) string {
 	m.gcSample = func() gcStats { return gcStats{} }
 	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
 	if rated {
-		m.waits = func(into *[numKinds]*hdrhistogram.Histogram) {
+		m.waits = func(into []*hdrhistogram.Histogram) {
 			into[kindRead].RecordValue(40)
 			into[kindRead].RecordValue(60)
 			into[kindWrite].RecordValue(5)

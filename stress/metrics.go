@@ -206,7 +206,7 @@ type metrics struct {
 	// hdr is -log hdrfile=, or nil; waits, when set, adds each kind's wait
 	// times since the last call to into (the runner does not record them).
 	hdr   *measurement.TaggedHdrLog
-	waits func(into *[numKinds]*hdrhistogram.Histogram)
+	waits func(into []*hdrhistogram.Histogram)
 	// wallMs turns a Now value into ms since the epoch; tests fix it.
 	wallMs func(ns int64) int64
 
@@ -297,7 +297,7 @@ func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 		for k := range into {
 			into[k] = m.cur[k].wait
 		}
-		m.waits(&into)
+		m.waits(into[:])
 	}
 	m.recordInterval(startNs, endNs)
 }

@@ -619,8 +619,8 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		wl.onFail = met.printLine
 	}
 	if outs.waits() {
-		wl.trackWait = true
-		met.waits = wl.harvestWaits
+		wl.waits.track(int(numKinds))
+		met.waits = wl.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
@@ -628,25 +628,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	var timer *time.Timer
-	o := r.runOptions(p, wl, met, wl.failed, warmup, &timer)
-	err = runner.Run(ctx, o)
-	if timer != nil {
-		timer.Stop()
-	}
-	if err = outs.done(err, nil); err != nil {
-		return nil, err
-	}
-	if msg := wl.failed(); msg != "" {
-		// The original's Consumer prints the exception to the output (and
-		// its -log file=) as it happens, then StressAction prints FAILURE;
-		// the warm-up's went after it here.
-		if warmup {
-			r.println(msg)
-		}
-		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
-	}
-	if err := outs.graph(); err != nil {
+	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, nil, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil

@@ -695,7 +695,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		wl.onFail = met.printLine
 	}
 	if outs.waits() {
-		wl.waits.track = true
+		wl.waits.track(int(measurement.NumOps))
 		met.waits = wl.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
@@ -704,22 +704,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	var timer *time.Timer
-	o := r.runOptions(p, wl, met, wl.failed, warmup, &timer)
-	err = runner.Run(ctx, o)
-	if timer != nil {
-		timer.Stop()
-	}
-	if err = outs.done(err, userReportNames(ops)); err != nil {
-		return nil, err
-	}
-	if msg := wl.failed(); msg != "" {
-		if warmup {
-			r.println(msg)
-		}
-		return nil, fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
-	}
-	if err := outs.graph(); err != nil {
+	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, userReportNames(ops), warmup); err != nil {
 		return nil, err
 	}
 	return met, nil
@@ -737,16 +722,22 @@ type userWorkload struct {
 	trIters  map[*userOp]*trIterator // per token range query
 	warmup   bool
 	cl       gocql.Consistency // cl=, for token range queries
-	stop     atomic.Bool
-	failure  atomic.Pointer[string] // as workload.failure
-	onFail   func(string)           // as workload.onFail
+	runState
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
 	permits atomic.Int64
-	waits   userWaits // for -log hdrfile= under a rate
 	// runSeed is the run's seed, for contents=shuffled
 	seedOnce sync.Once
 	runSeed  uint64
+}
+
+// slots are the measurement slots of the run's ops.
+func (w *userWorkload) slots() []int {
+	s := make([]int, len(w.ops))
+	for i, o := range w.ops {
+		s[i] = int(o.slot)
+	}
+	return s
 }
 
 // take is WorkManager.takePermits: up to n partitions of those left, 0
@@ -768,25 +759,6 @@ func (w *userWorkload) take(n int) int {
 }
 
 var _ runner.Workload = (*userWorkload)(nil)
-
-func (w *userWorkload) Stop() { w.stop.Store(true) }
-
-func (w *userWorkload) fail(msg string) {
-	if w.failure.CompareAndSwap(nil, &msg) {
-		if w.onFail != nil {
-			w.onFail(msg)
-		}
-		w.Stop()
-	}
-}
-
-func (w *userWorkload) failed() string {
-	if p := w.failure.Load(); p != nil {
-		return *p
-	}
-	return ""
-}
-func (w *userWorkload) StopFlag() *atomic.Bool { return &w.stop }
 
 // rawArg binds a value already serialized (nil: null).
 type rawArg struct{ b []byte }
@@ -823,7 +795,7 @@ type userWorker struct {
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.ops), vgens: map[*userSpec]*validateGen{}}
+		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.slots()), vgens: map[*userSpec]*validateGen{}}
 	// The run's seed (the runner's base, its first worker's seed) seeds
 	// contents=shuffled.
 	w.seedOnce.Do(func() { w.runSeed = seed })
@@ -983,7 +955,7 @@ func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partit
 		o.rows.Add(int64(rows))
 	}
 	wk.s.Record(o.slot, st, start, end)
-	wk.waits.record(wk.s, o.slot, start)
+	wk.waits.record(wk.s, int(o.slot), start)
 	if err != nil && !wk.w.r.m.errs.Ignore {
 		wk.w.fail(userFailure(o.name, try, parts, err))
 		return false

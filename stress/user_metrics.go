@@ -30,7 +30,7 @@ type userMetrics struct {
 	// <name>-st, -rt and -wt. waits, when set, adds each op's wait times
 	// since the last call to into, by slot.
 	hdr    *measurement.TaggedHdrLog
-	waits  func(into *[measurement.NumOps]*hdrhistogram.Histogram)
+	waits  func(into []*hdrhistogram.Histogram)
 	wallMs func(ns int64) int64
 
 	mu                 sync.Mutex
@@ -100,7 +100,7 @@ func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot
 		for k, o := range m.ops {
 			into[o.slot] = m.cur[k].wait
 		}
-		m.waits(&into)
+		m.waits(into[:])
 	}
 	for k, o := range m.ops {
 		p, r := o.parts.Load(), o.rows.Load()

@@ -44,7 +44,7 @@ func userHdrRun(t *testing.T, rated bool) string {
 	m.gcSample = func() gcStats { return gcStats{} }
 	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
 	if rated {
-		m.waits = func(into *[measurement.NumOps]*hdrhistogram.Histogram) {
+		m.waits = func(into []*hdrhistogram.Histogram) {
 			into[ops[0].slot].RecordValue(40)
 			into[ops[0].slot].RecordValue(60)
 			into[ops[1].slot].RecordValue(5)

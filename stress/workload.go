@@ -11,16 +11,12 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -92,58 +88,20 @@ type workload struct {
 	kinds   []kind
 	weights []float64 // cumulative, over kinds
 	cluster *data.Dist
-	stop    atomic.Bool
-	// failure is the first operation that failed after its tries without
-	// -errors ignore: as in the original, it ends the run with FAILURE.
-	failure atomic.Pointer[string]
-	// onFail, if set, prints the failure as it happens, as the original's
-	// Consumer prints its exception
-	onFail func(string)
-
-	// trackWait records each operation's wait (intended start to start)
-	// for -log hdrfile=; the runner records service and response times.
-	trackWait bool
-	mu        sync.Mutex
-	workers   []*worker
+	runState
 }
 
 var _ runner.Workload = (*workload)(nil)
-
-func (w *workload) Stop() { w.stop.Store(true) }
-
-// fail records the run's first failed operation and stops the run, as the
-// original's Consumer does with the IOException of Operation.error: it
-// stops the work of every thread and cancels the metrics.
-func (w *workload) fail(msg string) {
-	if w.failure.CompareAndSwap(nil, &msg) {
-		if w.onFail != nil {
-			w.onFail(msg)
-		}
-		w.Stop()
-	}
-}
-
-// failed is the first failed operation's message, or "".
-func (w *workload) failed() string {
-	if p := w.failure.Load(); p != nil {
-		return *p
-	}
-	return ""
-}
-func (w *workload) StopFlag() *atomic.Bool { return &w.stop }
 
 func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
-	if w.trackWait {
-		for _, k := range w.kinds {
-			wk.waits[k] = lazyhdr.New(1, histMaxUs, 3)
-		}
-		w.mu.Lock()
-		w.workers = append(w.workers, wk)
-		w.mu.Unlock()
+	kinds := make([]int, len(w.kinds))
+	for i, k := range w.kinds {
+		kinds[i] = int(k)
 	}
+	wk.waits = w.waits.newWorker(kinds)
 	n := len(m.cols.Names())
 	for _, k := range w.kinds {
 		if wk.q[k] != nil {
@@ -233,26 +191,8 @@ type worker struct {
 	cur  kind  // the kind of the current run of operations (mixed)
 	left int64 // operations left in it
 
-	// waits are the wait times in µs by kind, with trackWait.
-	waitMu sync.Mutex
-	waits  [numKinds]*lazyhdr.Histogram
-}
-
-// harvestWaits adds every worker's wait times since the last call to into
-// and clears them.
-func (w *workload) harvestWaits(into *[numKinds]*hdrhistogram.Histogram) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, wk := range w.workers {
-		wk.waitMu.Lock()
-		for k, h := range wk.waits {
-			if h != nil && h.TotalCount() > 0 {
-				h.MergeInto(into[k])
-				h.Reset()
-			}
-		}
-		wk.waitMu.Unlock()
-	}
+	// waits are the wait times by kind, nil when not tracked
+	waits *workerWaits
 }
 
 // errNoRow is a read that found no row under -errors skip-read-validation.
@@ -352,13 +292,7 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		}
 	}
 	wk.s.Record(kindOps[k], st, start, end)
-	if h := wk.waits[k]; h != nil {
-		if in := wk.s.Intended(); in != 0 {
-			wk.waitMu.Lock()
-			h.RecordValue(max(0, start-in) / 1000)
-			wk.waitMu.Unlock()
-		}
-	}
+	wk.waits.record(wk.s, int(k), start)
 	if err != nil && !wk.m.errs.Ignore {
 		wk.w.fail(failureMessage(try, wk.key.b, err, wk.invalid))
 		return false

@@ -259,7 +259,7 @@ func BenchmarkRecordValue(b *testing.B) {
 // records a few values per interval, spread over a wide latency range. If
 // every chunk it ever touched stayed, each of its histograms would grow to
 // the whole range over a long run (a 90 s run at 1,000 threads reached
-// 300 MB). A Reset keeps only the chunks that held values since the previous
+// 294 MiB). A Reset keeps only the chunks that held values since the previous
 // one, so a histogram holds at most as many chunks as it got values in its
 // last generation.
 func TestResetReleasesIdleChunks(t *testing.T) {

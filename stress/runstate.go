@@ -1,0 +1,149 @@
+package stress
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runner"
+)
+
+// runState is what a run's workload, the predefined commands' or user's,
+// shares with the runner and the metrics: the stop flag the runner polls
+// and the first operation that failed after its tries.
+type runState struct {
+	stop atomic.Bool
+	// failure is the first operation that failed after its tries without
+	// -errors ignore: as in the original, it ends the run with FAILURE.
+	failure atomic.Pointer[string]
+	// onFail, if set, prints the failure as it happens, as the original's
+	// Consumer prints its exception
+	onFail func(string)
+	// waits are the wait times for -log hdrfile= under a rate
+	waits waitTimes
+}
+
+func (st *runState) Stop()                  { st.stop.Store(true) }
+func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
+
+// fail records the run's first failed operation and stops the run, as the
+// original's Consumer does with the IOException of Operation.error: it
+// stops the work of every thread and cancels the metrics.
+func (st *runState) fail(msg string) {
+	if st.failure.CompareAndSwap(nil, &msg) {
+		if st.onFail != nil {
+			st.onFail(msg)
+		}
+		st.Stop()
+	}
+}
+
+// failed is the first failed operation's message, or "".
+func (st *runState) failed() string {
+	if p := st.failure.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// execute runs wl, whose state is st, with the metrics met and the
+// outputs outs, then finishes the outputs (names: the report's measurement
+// names, nil to keep the runner's). A failed operation ends the run in
+// ErrFailure.
+func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.Workload, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
+	var timer *time.Timer
+	err := runner.Run(ctx, r.runOptions(p, wl, met, st.failed, warmup, &timer))
+	if timer != nil {
+		timer.Stop()
+	}
+	if err = outs.done(err, names); err != nil {
+		return err
+	}
+	if msg := st.failed(); msg != "" {
+		// The original's Consumer prints the exception to the output (and
+		// its -log file=) as it happens (onFail), then StressAction prints
+		// FAILURE; the warm-up's goes here.
+		if warmup {
+			r.println(msg)
+		}
+		return fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
+	}
+	return outs.graph()
+}
+
+// waitTimes are a run's wait times (intended start to start), for -log
+// hdrfile= under a rate: the runner records service and response times
+// only. Each worker keeps its own histograms, by index (a predefined
+// command's kind, a user op's slot); the metrics harvest them each
+// interval.
+type waitTimes struct {
+	n       int // histograms per worker; 0: not tracked
+	mu      sync.Mutex
+	workers []*workerWaits
+}
+
+// workerWaits are one worker's wait times; its mutex is shared with the
+// harvest only, once per interval.
+type workerWaits struct {
+	mu    sync.Mutex
+	hists []*lazyhdr.Histogram
+}
+
+// track has the workers made from here on record the wait times of n
+// indexes.
+func (u *waitTimes) track(n int) { u.n = n }
+
+// newWorker is a new worker's histograms for the indexes it records, nil
+// when wait times are not tracked.
+func (u *waitTimes) newWorker(indexes []int) *workerWaits {
+	if u.n == 0 {
+		return nil
+	}
+	ww := &workerWaits{hists: make([]*lazyhdr.Histogram, u.n)}
+	for _, i := range indexes {
+		ww.hists[i] = lazyhdr.New(1, histMaxUs, 3)
+	}
+	u.mu.Lock()
+	u.workers = append(u.workers, ww)
+	u.mu.Unlock()
+	return ww
+}
+
+// record files the wait of the operation of index i that started at start
+// (a Now value), when the runner gave it an intended start.
+func (ww *workerWaits) record(s *measurement.Session, i int, start int64) {
+	if ww == nil || ww.hists[i] == nil {
+		return
+	}
+	in := s.Intended()
+	if in == 0 {
+		return
+	}
+	ww.mu.Lock()
+	ww.hists[i].RecordValue(max(0, start-in) / 1000)
+	ww.mu.Unlock()
+}
+
+// harvest adds every worker's wait times since the last call to into, by
+// index (nil: not wanted), and clears them.
+func (u *waitTimes) harvest(into []*hdrhistogram.Histogram) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, ww := range u.workers {
+		ww.mu.Lock()
+		for i, h := range ww.hists {
+			if h != nil && into[i] != nil && h.TotalCount() > 0 {
+				h.MergeInto(into[i])
+				h.Reset()
+			}
+		}
+		ww.mu.Unlock()
+	}
+}
