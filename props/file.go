@@ -2,63 +2,36 @@ package props
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"unicode/utf8"
+
+	"github.com/goycsb/ycsb/internal/infile"
 )
 
 // MaxFileSize bounds a -P file. Workload files are a few kilobytes; the
 // bound keeps -P /dev/zero or a mistaken data file from filling memory.
-const MaxFileSize = 16 << 20
+const MaxFileSize = infile.MaxText
 
 // LoadFile reads one -P file: a regular file or a pipe (such as
-// -P <(printf 'recordcount=5\n')), at most MaxFileSize bytes of text.
-func LoadFile(path string) (*Properties, error) {
-	fail := func(err error) (*Properties, error) {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+// -P <(printf 'recordcount=5\n')), at most MaxFileSize bytes of text. A
+// named pipe that waits for its writer waits only until ctx ends.
+func LoadFile(ctx context.Context, path string) (*Properties, error) {
+	text, err := infile.Read(ctx, path, MaxFileSize)
+	if err != nil {
+		var ie *infile.Error
+		if !errors.As(err, &ie) {
+			return nil, err
+		}
+		if errors.Is(err, infile.ErrTooLarge) {
+			err = fmt.Errorf("larger than %d MiB: not a workload file", MaxFileSize>>20)
+		} else {
+			err = ie.Err
 		}
 		return nil, &Error{Name: path, Err: fmt.Errorf("cannot read properties file: %w", err)}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fail(err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fail(err)
-	}
-	switch m := fi.Mode(); {
-	case m.IsDir():
-		return fail(errors.New("is a directory"))
-	case !m.IsRegular() && m&fs.ModeNamedPipe == 0:
-		return fail(fmt.Errorf("not a regular file or a pipe (%s)", fileKind(m)))
-	}
-	text, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return fail(err)
-	}
-	if len(text) > MaxFileSize {
-		return fail(fmt.Errorf("larger than %d MiB: not a workload file", MaxFileSize>>20))
-	}
 	return Parse(path, text)
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }
 
 // checkText refuses what cannot be a properties file: binary data (NUL and

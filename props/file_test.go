@@ -1,6 +1,7 @@
 package props
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func TestLoadFileBounds(t *testing.T) {
 			f.Close()
 		}
 	}()
-	p, err := LoadFile(fifo)
+	p, err := LoadFile(context.Background(), fifo)
 	if err != nil || p.String("recordcount", "") != "7" {
 		t.Fatalf("pipe: p=%v err=%v", p, err)
 	}
@@ -76,9 +77,9 @@ func TestLoadFileBounds(t *testing.T) {
 		dir:         "cannot read properties file: is a directory",
 		big:         "cannot read properties file: larger than 16 MiB",
 	} {
-		_, err := LoadFile(path)
+		_, err := LoadFile(context.Background(), path)
 		if err == nil || !strings.Contains(err.Error(), want) || !IsBadInput(err) {
-			t.Errorf("LoadFile(%s) err = %v, want %q", path, err, want)
+			t.Errorf("LoadFile(context.Background(), %s) err = %v, want %q", path, err, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestParseConfigOfShippedWorkloads(t *testing.T) {
 		{"workloade", Zipfian, Mix{0, 0, 0.05, 0.95, 0}, true},
 		{"workloadf", Zipfian, Mix{0.5, 0, 0, 0, 0.5}, true},
 	} {
-		p, err := props.LoadFile(filepath.Join("..", "workloads", c.file))
+		p, err := props.LoadFile(context.Background(), filepath.Join("..", "workloads", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -255,10 +255,10 @@ func (p *parsed) printNotes(w io.Writer) {
 }
 
 // properties merges the -P files in order, then the command line over them.
-func (p *parsed) properties() (*props.Properties, error) {
+func (p *parsed) properties(ctx context.Context) (*props.Properties, error) {
 	all := props.New()
 	for _, f := range p.files {
-		fp, err := props.LoadFile(f)
+		fp, err := props.LoadFile(ctx, f)
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +294,7 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 		p.printNotes(env.Stderr)
 		// The launcher appends -load/-t last, so the command wins.
 		p.cmdline.Set("dotransactions", strconv.FormatBool(transactions))
-		all, err := p.properties()
+		all, err := p.properties(ctx)
 		if err != nil {
 			return err
 		}

@@ -172,7 +172,7 @@ func TestPrecedence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := p.properties()
+	all, err := p.properties(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

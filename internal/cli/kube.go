@@ -70,7 +70,7 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	all, err := p.properties()
+	all, err := p.properties(ctx)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func runShell(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	p.printNotes(env.Stderr)
-	all, err := p.properties()
+	all, err := p.properties(ctx)
 	if err != nil {
 		return err
 	}

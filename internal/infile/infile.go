@@ -1,0 +1,218 @@
+// Package infile reads the files a command is given (-P files, profiles,
+// reports, HDR logs, certificates, node lists): a regular file or a pipe,
+// never more than a stated size, and a Ctrl-C (the context) is honoured
+// while a named pipe waits for its writer or a pipe for its data.
+//
+// Devices, sockets and directories are refused before anything is read, so
+// a path such as /dev/zero or /dev/urandom costs one line, not memory.
+package infile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+// The size caps of each kind of input, stated in docs/architecture.md.
+const (
+	// MaxText bounds small text inputs: properties (-P) files, stress
+	// profiles, node lists, histogram files, PEM and key stores.
+	MaxText = 16 << 20
+	// MaxReport bounds a JSON report, a log holding report blocks, an HDR
+	// log and an HTML page read back: days of intervals fit.
+	MaxReport = 1 << 30
+)
+
+// Error is an input that cannot be read. It is bad input: a command exits
+// with code 2 on it.
+type Error struct {
+	Path string // as the user typed it
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// BadInput marks the error as the user's input (props.IsBadInput).
+func (e *Error) BadInput() {}
+
+// ErrTooLarge is what Error holds for an input above its cap.
+var ErrTooLarge = errors.New("too large")
+
+// chunk is how much is read between two looks at the context.
+const chunk = 1 << 20
+
+// Read returns the contents of path, which must be a regular file or a
+// pipe of at most max bytes. It returns ctx.Err() if the context ends
+// first, also while a named pipe waits for a writer.
+func Read(ctx context.Context, path string, max int64) ([]byte, error) {
+	f, err := Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(ctx, f, path, max)
+}
+
+// Check refuses, without opening it, a path that Read would refuse for its
+// kind: missing, a directory, a device or a socket, or a regular file above
+// max. Commands call it on every input before they create anything.
+func Check(path string, max int64) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return &Error{Path: path, Err: reason(err)}
+	}
+	if err := checkMode(fi.Mode()); err != nil {
+		return &Error{Path: path, Err: err}
+	}
+	if fi.Mode().IsRegular() && fi.Size() > max {
+		return &Error{Path: path, Err: tooLarge(max)}
+	}
+	return nil
+}
+
+// Open opens path for reading once it is known to be a regular file or a
+// pipe. A named pipe with no writer is waited for until ctx ends.
+func Open(ctx context.Context, path string) (*os.File, error) {
+	if err := Check(path, 1<<62); err != nil {
+		return nil, err
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	var o opened
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		// Release the open(2) that waits for a writer by becoming one.
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		if o = <-done; o.err == nil {
+			o.f.Close()
+		}
+		return nil, ctx.Err()
+	}
+	if o.err != nil {
+		return nil, &Error{Path: path, Err: reason(o.err)}
+	}
+	// The path may have changed between the check and the open.
+	fi, err := o.f.Stat()
+	if err == nil {
+		err = checkMode(fi.Mode())
+	}
+	if err != nil {
+		o.f.Close()
+		return nil, &Error{Path: path, Err: reason(err)}
+	}
+	return o.f, nil
+}
+
+// ReadFrom reads r (such as standard input, named name in errors) to its
+// end, at most max bytes, returning ctx.Err() if the context ends first.
+func ReadFrom(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
+	return readAll(ctx, r, name, max)
+}
+
+// readAll reads r in chunks, looking at ctx between them and while a read
+// waits. A read that waits is left to its goroutine when ctx ends: files
+// and pipes are closed by the caller, which ends it.
+func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, chunk)
+	type result struct {
+		n   int
+		err error
+	}
+	res := make(chan result, 1)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		want := int64(len(buf))
+		if left := max + 1 - int64(len(out)); left < want {
+			want = left
+		}
+		go func() {
+			n, err := r.Read(buf[:want])
+			res <- result{n, err}
+		}()
+		var got result
+		select {
+		case got = <-res:
+		case <-ctx.Done():
+			if f, ok := r.(*os.File); ok {
+				// Wakes a read of a pipe waiting in the poller.
+				f.SetReadDeadline(deadlinePast)
+			}
+			return nil, ctx.Err()
+		}
+		out = append(out, buf[:got.n]...)
+		if int64(len(out)) > max {
+			return nil, &Error{Path: name, Err: tooLarge(max)}
+		}
+		if got.err == io.EOF {
+			return out, nil
+		}
+		if got.err != nil {
+			return nil, &Error{Path: name, Err: reason(got.err)}
+		}
+	}
+}
+
+// deadlinePast is a read deadline that has passed.
+var deadlinePast = time.Unix(1, 0)
+
+func tooLarge(max int64) error {
+	return fmt.Errorf("%w: more than %s, the cap for this input", ErrTooLarge, size(max))
+}
+
+// size writes a cap in binary units, as the docs state them.
+func size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// reason drops the path and the operation from an os error: the caller
+// names the file as the user typed it.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func checkMode(m fs.FileMode) error {
+	switch {
+	case m.IsRegular(), m&fs.ModeNamedPipe != 0:
+		return nil
+	case m.IsDir():
+		return errors.New("is a directory")
+	case m&fs.ModeCharDevice != 0:
+		return errors.New("not a regular file or a pipe (a character device)")
+	case m&fs.ModeDevice != 0:
+		return errors.New("not a regular file or a pipe (a block device)")
+	case m&fs.ModeSocket != 0:
+		return errors.New("not a regular file or a pipe (a socket)")
+	}
+	return fmt.Errorf("not a regular file or a pipe (mode %s)", m)
+}

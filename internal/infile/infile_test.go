@@ -1,0 +1,159 @@
+package infile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small")
+	os.WriteFile(small, []byte("recordcount=5\n"), 0o644)
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, bytes.Repeat([]byte("x"), 3<<20), 0o644)
+	exact := filepath.Join(dir, "exact")
+	os.WriteFile(exact, bytes.Repeat([]byte("y"), 2<<20), 0o644)
+	tests := []struct {
+		path string
+		max  int64
+		want string // content, or the error's text
+		bad  bool
+	}{
+		{small, MaxText, "recordcount=5\n", false},
+		{exact, 2 << 20, strings.Repeat("y", 2<<20), false},
+		{big, 2 << 20, big + ": too large: more than 2 MiB, the cap for this input", true},
+		{"/dev/zero", MaxText, "/dev/zero: not a regular file or a pipe (a character device)", true},
+		{"/dev/urandom", MaxText, "/dev/urandom: not a regular file or a pipe (a character device)", true},
+		{dir, MaxText, dir + ": is a directory", true},
+		{filepath.Join(dir, "none"), MaxText, filepath.Join(dir, "none") + ": no such file or directory", true},
+	}
+	for _, tc := range tests {
+		got, err := Read(context.Background(), tc.path, tc.max)
+		if tc.bad {
+			var e *Error
+			if err == nil || !errors.As(err, &e) || err.Error() != tc.want {
+				t.Errorf("Read(%s) = %v, want error %q", tc.path, err, tc.want)
+			}
+			continue
+		}
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Read(%s) = %d bytes, %v", tc.path, len(got), err)
+		}
+	}
+}
+
+func TestCheckRefusesBeforeOpening(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, make([]byte, 100), 0o644)
+	if err := Check(big, 99); err == nil || !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Check over the cap = %v", err)
+	}
+	if err := Check(big, 100); err != nil {
+		t.Errorf("Check at the cap = %v", err)
+	}
+	if err := Check("/dev/null", 100); err == nil {
+		t.Errorf("Check(/dev/null) accepted a device")
+	}
+}
+
+// A pipe is read to its end, and one that sends more than the cap is cut
+// off at the cap: /dev/zero through a pipe does not fill memory.
+func TestPipe(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		w.Write(make([]byte, 5<<20))
+	}()
+	_, err := Read(context.Background(), fifo, 1<<20)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Read of an endless pipe = %v, want too large", err)
+	}
+
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.Write([]byte("a=1\n"))
+		w.Close()
+	}()
+	got, err := Read(context.Background(), fifo, 1<<20)
+	if err != nil || string(got) != "a=1\n" {
+		t.Fatalf("Read(fifo) = %q, %v", got, err)
+	}
+}
+
+// A named pipe with no writer, and a pipe whose writer sends nothing, wait
+// only until the context ends.
+func TestCancelWhileWaiting(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Read(ctx, fifo, MaxText); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Read(fifo with no writer) = %v, want the context's error", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Read(fifo with no writer) returned after %v", d)
+	}
+
+	// A writer that opens and then sends nothing.
+	held := make(chan *os.File, 1)
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			held <- w
+		}
+	}()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel2()
+	if _, err := Read(ctx2, fifo, MaxText); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Read(silent pipe) = %v, want the context's error", err)
+	}
+	select {
+	case w := <-held:
+		w.Close()
+	case <-time.After(5 * time.Second):
+		t.Fatal("the writer never opened")
+	}
+
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx3, cancel3 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel3()
+	if _, err := ReadFrom(ctx3, pr, "stdin", MaxText); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ReadFrom(silent reader) = %v", err)
+	}
+}
+
+func TestReadFrom(t *testing.T) {
+	got, err := ReadFrom(context.Background(), strings.NewReader("abc"), "stdin", 3)
+	if err != nil || string(got) != "abc" {
+		t.Fatalf("ReadFrom = %q, %v", got, err)
+	}
+	_, err = ReadFrom(context.Background(), strings.NewReader("abcd"), "stdin", 3)
+	if err == nil || err.Error() != "stdin: too large: more than 3 bytes, the cap for this input" {
+		t.Fatalf("ReadFrom over the cap = %v", err)
+	}
+}
