@@ -48,8 +48,8 @@ var ErrTooLarge = errors.New("too large")
 const chunk = 1 << 20
 
 // Read returns the contents of path, which must be a regular file or a
-// pipe of at most max bytes. It returns ctx.Err() if the context ends
-// first, also while a named pipe waits for a writer.
+// pipe of at most max bytes. If the context ends first, also while a named
+// pipe waits for a writer, the error wraps ctx.Err().
 func Read(ctx context.Context, path string, max int64) ([]byte, error) {
 	f, err := Open(ctx, path)
 	if err != nil {
@@ -102,7 +102,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 		if o = <-done; o.err == nil {
 			o.f.Close()
 		}
-		return nil, ctx.Err()
+		return nil, interrupted(path, ctx)
 	}
 	if o.err != nil {
 		return nil, &Error{Path: path, Err: reason(o.err)}
@@ -120,7 +120,8 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 }
 
 // ReadFrom reads r (such as standard input, named name in errors) to its
-// end, at most max bytes, returning ctx.Err() if the context ends first.
+// end, at most max bytes; if the context ends first, the error wraps
+// ctx.Err().
 func ReadFrom(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
 	return readAll(ctx, r, name, max)
 }
@@ -137,8 +138,8 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 	}
 	res := make(chan result, 1)
 	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			return nil, interrupted(name, ctx)
 		}
 		want := int64(len(buf))
 		if left := max + 1 - int64(len(out)); left < want {
@@ -156,7 +157,7 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 				// Wakes a read of a pipe waiting in the poller.
 				f.SetReadDeadline(deadlinePast)
 			}
-			return nil, ctx.Err()
+			return nil, interrupted(name, ctx)
 		}
 		out = append(out, buf[:got.n]...)
 		if int64(len(out)) > max {
@@ -169,6 +170,13 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 			return nil, &Error{Path: name, Err: reason(got.err)}
 		}
 	}
+}
+
+// interrupted is the error of a read that the context ended. It wraps
+// ctx.Err() and is not bad input: an interrupted command exits as
+// interrupted.
+func interrupted(name string, ctx context.Context) error {
+	return fmt.Errorf("%s: interrupted while reading: %w", name, ctx.Err())
 }
 
 // deadlinePast is a read deadline that has passed.
