@@ -29,3 +29,40 @@ func TestWrite(t *testing.T) {
 		t.Fatal("write into a missing directory succeeded")
 	}
 }
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, []byte("x"), 0o644)
+	ro := filepath.Join(dir, "ro")
+	os.Mkdir(ro, 0o555)
+	tests := []struct {
+		path string
+		want string // "" for accepted
+	}{
+		{filepath.Join(dir, "r.json"), ""},
+		{file, ""}, // replaced by Write
+		{filepath.Join(dir, "no", "r.json"), "directory " + filepath.Join(dir, "no") + " does not exist"},
+		{filepath.Join(file, "r.json"), file + " is not a directory"},
+		{dir, dir + " is a directory, want a file name"},
+	}
+	if os.Geteuid() != 0 { // root writes anywhere
+		tests = append(tests, struct{ path, want string }{filepath.Join(ro, "r.json"), "cannot create a file in " + ro + ": permission denied"})
+	}
+	for _, tc := range tests {
+		err := Check(tc.path)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+			t.Errorf("Check(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("Check left %d entries in the directory, want 2", len(entries))
+	}
+	// Write's errors name the file, not its temporary.
+	if os.Geteuid() != 0 {
+		err := Write(filepath.Join(ro, "r.json"), func(io.Writer) error { return nil })
+		if err == nil || err.Error() != "cannot create a file in "+ro+": permission denied" {
+			t.Errorf("Write into a read-only directory = %v", err)
+		}
+	}
+}

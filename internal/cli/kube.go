@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +68,7 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	all, err := p.properties(ctx)
+	all, texts, err := p.propertiesAndFiles(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,12 +92,8 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if s.Name == "" {
 		s.Name = "ycsb-" + s.Phase
 	}
-	for _, f := range p.files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return usagef("-P %s: %v", f, errors.Unwrap(err))
-		}
-		s.Files = append(s.Files, kube.File{Path: f, Data: data})
+	for i, f := range p.files {
+		s.Files = append(s.Files, kube.File{Path: f, Data: texts[i]})
 	}
 	out, err := kube.Generate(s)
 	if err != nil {

@@ -5,10 +5,10 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +19,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -38,11 +39,18 @@ func inputErr(path string, format string, args ...any) error {
 	return &InputError{Path: path, Err: fmt.Errorf(format, args...)}
 }
 
-// ReadReport reads and checks one JSON report.
+// ReadReport reads and checks one JSON report, without a context to end the
+// wait for a named pipe's writer: ReadReportContext is the one commands use.
 func ReadReport(path string) (*jsonreport.Report, error) {
-	data, err := os.ReadFile(path)
+	return ReadReportContext(context.Background(), path)
+}
+
+// ReadReportContext reads and checks one JSON report: a regular file or a
+// pipe of at most infile.MaxReport bytes, read until ctx ends.
+func ReadReportContext(ctx context.Context, path string) (*jsonreport.Report, error) {
+	data, err := infile.Read(ctx, path, infile.MaxReport)
 	if err != nil {
-		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
+		return nil, err
 	}
 	r, err := jsonreport.Read(data)
 	if err != nil {
@@ -357,11 +365,13 @@ type HdrLog struct {
 
 var loggingFor = regexp.MustCompile(`(?m)^#\[Logging for: ([^\]]+)\]`)
 
-// ReadHdrLog reads an HdrHistogram interval log and adds up its intervals.
-func ReadHdrLog(path string) (*HdrLog, error) {
-	data, err := os.ReadFile(path)
+// ReadHdrLog reads an HdrHistogram interval log, a regular file or a pipe
+// of at most infile.MaxReport bytes read until ctx ends, and adds up its
+// intervals.
+func ReadHdrLog(ctx context.Context, path string) (*HdrLog, error) {
+	data, err := infile.Read(ctx, path, infile.MaxReport)
 	if err != nil {
-		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
+		return nil, err
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if m := loggingFor.FindSubmatch(data); m != nil {
