@@ -125,7 +125,10 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	}
 	// The common window: when every client was running.
 	winStart, winEnd := first.Start, first.End
-	for _, r := range reps {
+	for i, r := range reps {
+		if r.Operations > math.MaxInt64-out.Operations {
+			return nil, inputErr(paths[i], "operations: %d more than can be added up", r.Operations)
+		}
 		out.Clients += r.Clients
 		out.Sources = append(out.Sources, r.Sources...)
 		out.ClientSeeds = append(out.ClientSeeds, r.ClientSeeds...)
@@ -184,6 +187,8 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 				j := slices.IndexFunc(agg.Returns, func(x jsonreport.Return) bool { return x.Status == rc.Status })
 				if j < 0 {
 					agg.Returns = append(agg.Returns, rc)
+				} else if rc.Count > math.MaxInt64-agg.Returns[j].Count {
+					return nil, inputErr(paths[i], "measurement %s: Return=%s: %d more than can be added up", m.Name, rc.Status, rc.Count)
 				} else {
 					agg.Returns[j].Count += rc.Count
 				}
@@ -286,15 +291,33 @@ func overlap(s, e, from, to time.Time) float64 {
 	return float64(hi.Sub(lo)) / float64(e.Sub(s))
 }
 
-// mergeIntervals sums the clients' intervals on a common one-second grid
-// from start (assuming a constant rate within each interval), so that a
-// merged report can itself be compared.
+// maxBuckets bounds the merged intervals: a second each for runs up to
+// about 12 days, whole seconds each beyond, so that a report claiming a
+// run of years merges into a bounded report.
+const maxBuckets = 1 << 20
+
+// mergeIntervals sums the clients' intervals on a common grid from start,
+// one second wide (wider for a very long run, maxBuckets), assuming a
+// constant rate within each interval, so that a merged report can itself
+// be compared. jsonreport.Read has bounded the intervals' total length by
+// the run's, so the work is that of the buckets and the intervals.
 func mergeIntervals(reps []*jsonreport.Report, start time.Time) []jsonreport.Interval {
+	var extent time.Duration
+	for _, r := range reps {
+		for _, iv := range r.Intervals {
+			extent = max(extent, r.Start.Add(time.Duration(iv.EndMs)*time.Millisecond).Sub(start))
+		}
+	}
+	width := time.Second
+	if n := extent / time.Second; n > maxBuckets {
+		width = (n/maxBuckets + 1) * time.Second
+	}
 	var out []jsonreport.Interval
 	bucket := func(b int) *jsonreport.Interval {
 		for len(out) <= b {
 			k := int64(len(out))
-			out = append(out, jsonreport.Interval{StartMs: k * 1000, EndMs: (k + 1) * 1000, ByOp: map[string]int64{}})
+			w := width.Milliseconds()
+			out = append(out, jsonreport.Interval{StartMs: k * w, EndMs: (k + 1) * w, ByOp: map[string]int64{}})
 		}
 		return &out[b]
 	}
@@ -302,11 +325,11 @@ func mergeIntervals(reps []*jsonreport.Report, start time.Time) []jsonreport.Int
 		for _, iv := range r.Intervals {
 			s := r.Start.Add(time.Duration(iv.StartMs) * time.Millisecond)
 			e := r.Start.Add(time.Duration(iv.EndMs) * time.Millisecond)
-			first := max(0, int(s.Sub(start)/time.Second))
-			last := max(first, int((e.Sub(start)-1)/time.Second))
+			first := max(0, int(s.Sub(start)/width))
+			last := max(first, int((e.Sub(start)-1)/width))
 			for b := first; b <= last; b++ {
-				bs := start.Add(time.Duration(b) * time.Second)
-				f := overlap(s, e, bs, bs.Add(time.Second))
+				bs := start.Add(time.Duration(b) * width)
+				f := overlap(s, e, bs, bs.Add(width))
 				if first == last {
 					f = 1
 				}
@@ -373,6 +396,12 @@ func ReadHdrLog(ctx context.Context, path string) (*HdrLog, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseHdrLog(path, data)
+}
+
+// parseHdrLog is ReadHdrLog of the log's content, data. The decoder
+// refuses negative counts and totals beyond an int64 (FuzzParseHdrLog).
+func parseHdrLog(path string, data []byte) (*HdrLog, error) {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if m := loggingFor.FindSubmatch(data); m != nil {
 		name = string(m[1])
