@@ -39,7 +39,7 @@ import (
 
 func init() {
 	db.Register("cassandra-cql", "Apache Cassandra over CQL (prepared statements, token-aware routing)",
-		db.DriverFunc(open), "cassandra", "cassandra2-cql",
+		db.CheckedDriver{OpenFunc: open, CheckFunc: check}, "cassandra", "cassandra2-cql",
 		"site.ycsb.db.CassandraCQLClient", "com.yahoo.ycsb.db.CassandraCQLClient")
 }
 
@@ -196,6 +196,13 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// check is parseConfig for db.Checker: the CA, certificate and key files
+// are read only by Open.
+func check(p *props.Properties) error {
+	_, err := parseConfig(p)
+	return err
 }
 
 // consistency reads a consistency level name as the reference's driver
