@@ -94,6 +94,8 @@ func TestResultsBadInput(t *testing.T) {
 		{"--html in missing dir", []string{"merge", "--html", "/nonexistent/x.html", good}, "ycsb: --html /nonexistent/x.html: directory /nonexistent does not exist"},
 		{"-o under a file", []string{"merge", "-o", filepath.Join(good, "m.json"), good}, "ycsb: -o " + filepath.Join(good, "m.json") + ": " + good + " is not a directory"},
 		{"-o a directory", []string{"merge", "-o", dir, good}, "ycsb: -o " + dir + ": " + dir + " is a directory, want a file name"},
+		{"-o where no file can be created", []string{"merge", "-o", "/sys/m.json", good}, "ycsb: -o /sys/m.json: cannot create a file in /sys: "},
+		{"report -o where no file can be created", []string{"report", "--html", "-o", "/sys/r.html", good}, "ycsb: -o /sys/r.html: cannot create a file in /sys: "},
 		{"outputs before inputs", []string{"merge", "-o", "/nonexistent/m.json", "/dev/zero"}, "ycsb: -o /nonexistent/m.json: directory /nonexistent does not exist"},
 		{"report -o in missing dir", []string{"report", "--html", "-o", "/nonexistent/r.html", "/dev/zero"}, "ycsb: -o /nonexistent/r.html: directory /nonexistent does not exist"},
 		{"compare one", []string{"compare", good}, "two JSON reports"},
