@@ -44,6 +44,36 @@ func (f DriverFunc) Open(ctx context.Context, p *props.Properties, out io.Writer
 	return f(ctx, p, out)
 }
 
+// Checker is an optional Driver capability: Check validates the binding's
+// properties as Open does, with the same errors, but connects to nothing
+// and creates or reads no file: the run may be on another machine (ycsb
+// kube checks the configuration of its pods).
+type Checker interface {
+	Check(p *props.Properties) error
+}
+
+// Check validates p with d's Check when d is a Checker; nil otherwise.
+func Check(d Driver, p *props.Properties) error {
+	if c, ok := d.(Checker); ok {
+		return c.Check(p)
+	}
+	return nil
+}
+
+// CheckedDriver is a Driver from an open and a check function.
+type CheckedDriver struct {
+	OpenFunc  DriverFunc
+	CheckFunc func(p *props.Properties) error
+}
+
+// Open calls OpenFunc.
+func (d CheckedDriver) Open(ctx context.Context, p *props.Properties, out io.Writer) (DB, error) {
+	return d.OpenFunc(ctx, p, out)
+}
+
+// Check calls CheckFunc.
+func (d CheckedDriver) Check(p *props.Properties) error { return d.CheckFunc(p) }
+
 // DB is an opened binding, shared by all workers.
 type DB interface {
 	// Session returns the state of one worker; worker is in [0, workers).

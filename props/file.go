@@ -18,20 +18,29 @@ const MaxFileSize = infile.MaxText
 // -P <(printf 'recordcount=5\n')), at most MaxFileSize bytes of text. A
 // named pipe that waits for its writer waits only until ctx ends.
 func LoadFile(ctx context.Context, path string) (*Properties, error) {
+	p, _, err := LoadFileText(ctx, path)
+	return p, err
+}
+
+// LoadFileText is LoadFile that also returns the file's text, for a caller
+// that passes the file on (ycsb kube puts it in a ConfigMap): a pipe can be
+// read only once.
+func LoadFileText(ctx context.Context, path string) (*Properties, []byte, error) {
 	text, err := infile.Read(ctx, path, MaxFileSize)
 	if err != nil {
 		var ie *infile.Error
 		if !errors.As(err, &ie) {
-			return nil, err
+			return nil, nil, err
 		}
 		if errors.Is(err, infile.ErrTooLarge) {
 			err = fmt.Errorf("larger than %d MiB: not a workload file", MaxFileSize>>20)
 		} else {
 			err = ie.Err
 		}
-		return nil, &Error{Name: path, Err: fmt.Errorf("cannot read properties file: %w", err)}
+		return nil, nil, &Error{Name: path, Err: fmt.Errorf("cannot read properties file: %w", err)}
 	}
-	return Parse(path, text)
+	p, err := Parse(path, text)
+	return p, text, err
 }
 
 // checkText refuses what cannot be a properties file: binary data (NUL and

@@ -150,7 +150,7 @@ func TestWarmup(t *testing.T) {
 	if ivOps != measured {
 		t.Errorf("intervals hold %d operations, the report %d", ivOps, measured)
 	}
-	log, err := results.ReadHdrLog(filepath.Join(dir, "READ.hdr"))
+	log, err := results.ReadHdrLog(context.Background(), filepath.Join(dir, "READ.hdr"))
 	if err != nil {
 		t.Fatal(err)
 	}

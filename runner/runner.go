@@ -83,7 +83,7 @@ func (o *Options) banner() string {
 // written, also when ctx is cancelled (Ctrl-C): the report then covers the
 // work done.
 func Run(ctx context.Context, o Options) error {
-	p, err := prepare(o)
+	p, err := prepare(ctx, o)
 	if err != nil {
 		return setupErr(ctx, err)
 	}

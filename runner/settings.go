@@ -52,6 +52,13 @@ const (
 // only when the run is to build the CoreWorkload (core). The first bad
 // value is the one reported, in the order below.
 func parseSettings(p *props.Properties, core bool) (*settings, error) {
+	return parseSettingsOn(p, core, true, time.Now())
+}
+
+// parseSettingsOn is parseSettings; local says that the run is on this
+// machine, whose output paths are then checked, and starttime must be
+// ahead of now.
+func parseSettingsOn(p *props.Properties, core, local bool, now time.Time) (*settings, error) {
 	if core {
 		if err := checkWorkloadClass(p); err != nil {
 			return nil, err
@@ -59,8 +66,8 @@ func parseSettings(p *props.Properties, core bool) (*settings, error) {
 	}
 	s := &settings{}
 	r := props.NewReader(p)
-	s.parseWork(r, p)
-	s.parseOutputs(r)
+	s.parseWork(r, p, now)
+	s.parseOutputs(r, local)
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
@@ -82,7 +89,7 @@ func checkWorkloadClass(p *props.Properties) error {
 
 // parseWork reads how much work this client does, with how many workers,
 // how fast and when: this client's share when client.count splits the work.
-func (s *settings) parseWork(r *props.Reader, p *props.Properties) {
+func (s *settings) parseWork(r *props.Reader, p *props.Properties, now time.Time) {
 	s.transactions = r.Bool("dotransactions", true)
 	s.threads = r.Int("threadcount", 1, props.NonNegative, props.Range("at least 1", func(n int64) bool { return n >= 1 }))
 	if s.threads > maxThreads {
@@ -109,7 +116,7 @@ func (s *settings) parseWork(r *props.Reader, p *props.Properties) {
 	}
 	if r.Err() == nil {
 		var err error
-		s.startTime, err = parseStartTime(p, time.Now())
+		s.startTime, err = parseStartTime(p, now)
 		r.Fail(err)
 	}
 	s.spin = r.Bool("spin.sleep", false)
@@ -117,9 +124,9 @@ func (s *settings) parseWork(r *props.Reader, p *props.Properties) {
 }
 
 // parseOutputs reads where the report, the status lines and the other
-// outputs go, and checks that every output path can be written (nothing
-// is created yet).
-func (s *settings) parseOutputs(r *props.Reader) {
+// outputs go, and, when the run is local, checks that every output path
+// can be written (nothing is created yet).
+func (s *settings) parseOutputs(r *props.Reader, local bool) {
 	s.status = r.Bool("status", false)
 	s.statusInterval = r.Seconds("status.interval", 10, 0.01)
 	s.label = r.String("label", "")
@@ -129,10 +136,10 @@ func (s *settings) parseOutputs(r *props.Reader) {
 	if r.Err() == nil {
 		r.Fail(checkExporter(s.exporter))
 	}
-	if r.Err() == nil && s.exportFile != "" {
+	if r.Err() == nil && s.exportFile != "" && local {
 		r.Fail(checkWritable("exportfile", s.exportFile, false))
 	}
-	if r.Err() == nil && s.cpuProfile != "" {
+	if r.Err() == nil && s.cpuProfile != "" && local {
 		r.Fail(checkWritable("cpuprofile", s.cpuProfile, true))
 	}
 	s.progress = props.OneOf(r, "progress", progressAuto, progressAuto, progressOn, progressOff)

@@ -34,7 +34,7 @@ type plan struct {
 }
 
 // prepare reads and checks the properties and output paths.
-func prepare(o Options) (*plan, error) {
+func prepare(ctx context.Context, o Options) (*plan, error) {
 	// Workers (insert retries), the status ticker, the progress line and the
 	// time limit all write to stderr: one lock keeps their lines whole.
 	p := &plan{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
@@ -64,7 +64,7 @@ func prepare(o Options) (*plan, error) {
 			p.release()
 			return nil, err
 		}
-		wl, err := workload.Build(wcfg, p.o.Stderr)
+		wl, err := workload.Build(ctx, wcfg, p.o.Stderr)
 		if err != nil {
 			p.release()
 			return nil, err

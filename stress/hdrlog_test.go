@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func hdrRun(t *testing.T, rated bool) string {
 		t.Fatal(err)
 	}
 	// The project's reader of interval logs decodes it.
-	if _, err := yresults.ReadHdrLog(path); err != nil {
+	if _, err := yresults.ReadHdrLog(context.Background(), path); err != nil {
 		t.Fatalf("ReadHdrLog: %v", err)
 	}
 	return string(b)

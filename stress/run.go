@@ -24,6 +24,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
@@ -39,6 +40,16 @@ func (e *BadInput) Unwrap() error { return e.Err }
 func (e *BadInput) BadInput()     {}
 
 func bad(format string, args ...any) error { return &BadInput{Err: fmt.Errorf(format, args...)} }
+
+// badInput marks err as bad input, unless Ctrl-C ended the wait for an
+// input (infile.Interrupted): the command then exits as interrupted.
+func badInput(err error) error {
+	var in *infile.Interrupted
+	if errors.As(err, &in) {
+		return err
+	}
+	return &BadInput{Err: err}
+}
 
 // ErrFailure is a run that ended with FAILURE.
 var ErrFailure = errors.New("stress: the run failed")
@@ -79,7 +90,7 @@ func Main(ctx context.Context, args []string, env Env) error {
 	case settings.CmdUser:
 		return runUser(ctx, s, notes, env)
 	}
-	r, err := newRun(s, env)
+	r, err := newRun(ctx, s, env)
 	if err != nil {
 		return err
 	}
@@ -119,12 +130,12 @@ type stressRun struct {
 	newPop func() *data.Population
 }
 
-func newRun(s *settings.Settings, env Env) (*stressRun, error) {
+// newRun checks the command line and reads its input files (-node file=,
+// the stores of -transport), before anything is opened or created.
+func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, error) {
 	r := &stressRun{s: s, env: env, out: env.Stdout, comp: newCompressor(s.Mode.Compression)}
-	if s.Node.File != "" {
-		if err := s.Node.ReadNodeFile(); err != nil {
-			return nil, bad("-node file=%s: %v", s.Node.File, err)
-		}
+	if err := s.Node.ReadNodeFile(ctx); err != nil {
+		return nil, badInput(err)
 	}
 	for _, f := range []struct{ opt, path string }{{"-log file=", s.Log.File}, {"-log hdrfile=", s.Log.HDRFile}, {"-log json=", s.Log.JSONFile}} {
 		if f.path == "" {
@@ -137,8 +148,8 @@ func newRun(s *settings.Settings, env Env) (*stressRun, error) {
 	var err error
 	// The stores are read before anything is opened: a wrong file or
 	// password is one line.
-	if r.tls, err = tlsConfig(s.Transport); err != nil {
-		return nil, &BadInput{Err: err}
+	if r.tls, err = tlsConfig(ctx, s.Transport); err != nil {
+		return nil, badInput(err)
 	}
 	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), errs: s.Errors, validate: !s.Errors.SkipReadValidation}
 	size := data.FromSpec(s.Columns.Size)

@@ -2,18 +2,19 @@ package stress
 
 import (
 	"bytes"
+	"context"
 	"crypto"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
 	pkcs12 "software.sslmate.com/src/go-pkcs12"
 
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/stress/settings"
 )
 
@@ -32,10 +33,12 @@ var jksMagic = []byte{0xfe, 0xed, 0xfe, 0xed}
 // The format comes from the content, as Java's keystore.type.compat reads
 // JKS and PKCS12 whichever store-type= says; PEM (certificates, and an
 // unencrypted PKCS#8, PKCS#1 or EC key) is this tool's addition.
-func readStore(opt, path, password string) (*store, error) {
-	b, err := os.ReadFile(path)
+// The file is read through infile: a regular file or a pipe of at most
+// infile.MaxText bytes, until ctx ends.
+func readStore(ctx context.Context, opt, path, password string) (*store, error) {
+	b, err := infile.ReadAs(ctx, path, "-transport "+opt+path, infile.MaxText)
 	if err != nil {
-		return nil, fmt.Errorf("-transport %s%s: %v", opt, path, unwrapPath(err))
+		return nil, err
 	}
 	return parseStore(opt, path, b, password)
 }
@@ -69,14 +72,6 @@ func parseStore(opt, path string, b []byte, password string) (*store, error) {
 		return nil, fail("no certificate in the file")
 	}
 	return st, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func (st *store) readPEM(b []byte) error {
@@ -200,11 +195,11 @@ func (st *store) readPKCS12(b []byte, password string, trust bool) error {
 // certificates, its host name only with hostname-verification=true; the
 // client certificate is keystore='s key entry (the truststore if no
 // keystore= is given, which then offers none). nil without truststore=.
-func tlsConfig(t settings.TransportSettings) (*tls.Config, error) {
+func tlsConfig(ctx context.Context, t settings.TransportSettings) (*tls.Config, error) {
 	if t.TrustStore == "" {
 		return nil, nil
 	}
-	ts, err := readStore("truststore=", t.TrustStore, t.TrustStorePassword)
+	ts, err := readStore(ctx, "truststore=", t.TrustStore, t.TrustStorePassword)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +210,7 @@ func tlsConfig(t settings.TransportSettings) (*tls.Config, error) {
 	cfg := &tls.Config{RootCAs: roots}
 	ks := ts
 	if t.KeyStore != "" {
-		if ks, err = readStore("keystore=", t.KeyStore, t.KeyStorePassword); err != nil {
+		if ks, err = readStore(ctx, "keystore=", t.KeyStore, t.KeyStorePassword); err != nil {
 			return nil, err
 		}
 		if ks.key == nil {

@@ -2,6 +2,7 @@ package stress
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -158,7 +159,7 @@ func TestTLSConfigStores(t *testing.T) {
 			if ks != "" {
 				tr.KeyStore, tr.KeyStorePassword = f[ks], pw
 			}
-			cfg, err := tlsConfig(tr)
+			cfg, err := tlsConfig(context.Background(), tr)
 			if err != nil {
 				t.Errorf("%s %s: %v", ts, ks, err)
 				continue
@@ -187,7 +188,7 @@ func TestTLSConfigStores(t *testing.T) {
 		{settings.TransportSettings{TrustStore: filepath.Join(p.dir, "none.jks")}, "-transport truststore=" + filepath.Join(p.dir, "none.jks") + ": no such file or directory"},
 		{settings.TransportSettings{TrustStore: jceks}, "-transport truststore=" + jceks + ": a JCEKS store cannot be read; convert it: keytool -importkeystore -srcstoretype JCEKS -deststoretype PKCS12"},
 	} {
-		_, err := tlsConfig(c.tr)
+		_, err := tlsConfig(context.Background(), c.tr)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got %v\nwant %s", err, c.want)
 		}

@@ -87,13 +87,13 @@ func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-func (r *stressRun) loadUser() ([]*userSpec, []*userOp, error) {
+func (r *stressRun) loadUser(ctx context.Context) ([]*userSpec, []*userOp, error) {
 	s := r.s
 	var specs []*userSpec
 	for _, f := range s.Command.Profiles {
-		p, err := profile.Load(f)
+		p, err := profile.Load(ctx, f)
 		if err != nil {
-			return nil, nil, bad("user: %v", err)
+			return nil, nil, badInput(fmt.Errorf("user: %w", err))
 		}
 		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted, shuffled: s.Population.Order == settings.OrderShuffled})
 	}
@@ -479,11 +479,11 @@ func (sp *userSpec) newGen() (*data.PartitionGen, error) {
 
 // runUser is the user command: Main's path for CmdUser.
 func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, env Env) error {
-	r, err := newRun(s, env)
+	r, err := newRun(ctx, s, env)
 	if err != nil {
 		return err
 	}
-	specs, ops, err := r.loadUser()
+	specs, ops, err := r.loadUser(ctx)
 	if err != nil {
 		return err
 	}

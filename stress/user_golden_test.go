@@ -23,7 +23,7 @@ import (
 // partitions' generated rows, with the table's columns as system_schema
 // lists them and a fixed seed for the select chance.
 func TestUserGolden(t *testing.T) {
-	p, err := profile.Load(filepath.Join("testdata", "blogpost.yaml"))
+	p, err := profile.Load(context.Background(), filepath.Join("testdata", "blogpost.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestUserGolden(t *testing.T) {
 // BenchmarkUserInsertRows is the per-operation generation of a blog-post
 // insert: one partition's key, clustering levels and selected rows.
 func BenchmarkUserInsertRows(b *testing.B) {
-	p, err := profile.Load(filepath.Join("testdata", "blogpost.yaml"))
+	p, err := profile.Load(context.Background(), filepath.Join("testdata", "blogpost.yaml"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestUserSerialConsistency(t *testing.T) {
 	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := profile.Load(f)
+	p, err := profile.Load(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package stress
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -218,7 +219,7 @@ func loadOriginal(t *testing.T, name, file string) (*userSpec, []string) {
 			want = append(want, l)
 		}
 	}
-	prof, err := profile.Load(filepath.Join("testdata", file))
+	prof, err := profile.Load(context.Background(), filepath.Join("testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package stress
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -71,7 +72,7 @@ func userHdrRun(t *testing.T, rated bool) string {
 		t.Fatal(err)
 	}
 	// The project's reader of interval logs decodes it.
-	if _, err := yresults.ReadHdrLog(path); err != nil {
+	if _, err := yresults.ReadHdrLog(context.Background(), path); err != nil {
 		t.Fatalf("ReadHdrLog: %v", err)
 	}
 	return string(b)

@@ -210,7 +210,7 @@ func TestUserOutputs(t *testing.T) {
 			"-rate", "threads=4", "fixed=600/s", "-node", testNode, "-log", "no-settings", "interval=1s", "hdrfile="+hdr, "json="+js,
 			"-graph", "file="+page, "revision="+rev, "title=blog")
 		parts := breakdown(t, out, "Total partitions")
-		if _, err := yresults.ReadHdrLog(hdr); err != nil {
+		if _, err := yresults.ReadHdrLog(context.Background(), hdr); err != nil {
 			t.Fatalf("%s: ReadHdrLog: %v", rev, err)
 		}
 		counts := hdrCounts(t, hdr)

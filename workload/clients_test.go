@@ -41,7 +41,7 @@ func clientWorkers(t *testing.T, mem *dbtest.Memory, seen map[string]int, transa
 		if err != nil {
 			t.Fatal(err)
 		}
-		wl, err := Build(cfg, io.Discard)
+		wl, err := Build(context.Background(), cfg, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

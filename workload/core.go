@@ -10,6 +10,7 @@
 package workload
 
 import (
+	"context"
 	"io"
 	"strconv"
 	"sync/atomic"
@@ -85,12 +86,12 @@ func New(p *props.Properties, transactions bool, stderr io.Writer) (*CoreWorkloa
 	if err != nil {
 		return nil, err
 	}
-	return Build(c, stderr)
+	return Build(context.Background(), c, stderr)
 }
 
 // Build builds the workload c describes: its generators, and the field
-// length histogram's file when there is one.
-func Build(c *Config, stderr io.Writer) (*CoreWorkload, error) {
+// length histogram's file when there is one (read until ctx ends).
+func Build(ctx context.Context, c *Config, stderr io.Writer) (*CoreWorkload, error) {
 	w := &CoreWorkload{
 		Table:               c.Table,
 		RecordCount:         c.RecordCount,
@@ -112,7 +113,7 @@ func Build(c *Config, stderr io.Writer) (*CoreWorkload, error) {
 	for i := int64(0); i < c.FieldCount; i++ {
 		w.FieldNames = append(w.FieldNames, c.FieldNamePrefix+strconv.FormatInt(i, 10))
 	}
-	if err := w.buildFieldLength(c); err != nil {
+	if err := w.buildFieldLength(ctx, c); err != nil {
 		return nil, err
 	}
 	w.fieldChooser = generator.NewUniform(0, c.FieldCount-1)
@@ -136,7 +137,7 @@ func (w *CoreWorkload) Clients() partition.Clients { return w.clients }
 // k: k itself for a lone client and for loaded records.
 func (w *CoreWorkload) insertKeynum(k int64) int64 { return w.clients.InsertKey(w.RecordCount, k) }
 
-func (w *CoreWorkload) buildFieldLength(c *Config) error {
+func (w *CoreWorkload) buildFieldLength(ctx context.Context, c *Config) error {
 	switch c.FieldLengthDist {
 	case ConstantLength:
 		g := generator.Constant{V: c.FieldLength}
@@ -148,7 +149,7 @@ func (w *CoreWorkload) buildFieldLength(c *Config) error {
 		z := generator.NewZipfian(c.MinFieldLength, c.FieldLength, 0.99)
 		w.newFieldLength = func() generator.Int { return z.Clone() }
 	case HistogramLength:
-		h, err := generator.LoadHistogram(c.FieldLengthHistogram)
+		h, err := generator.LoadHistogram(ctx, c.FieldLengthHistogram)
 		if err != nil {
 			return props.Errorf("fieldlengthhistogram", "%v", err)
 		}

@@ -24,7 +24,7 @@ import (
 )
 
 func init() {
-	db.Register("basic", "no-op binding that measures the client itself", db.DriverFunc(open),
+	db.Register("basic", "no-op binding that measures the client itself", db.CheckedDriver{OpenFunc: open, CheckFunc: check},
 		"site.ycsb.BasicDB", "com.yahoo.ycsb.BasicDB")
 }
 
@@ -41,7 +41,14 @@ type basicDB struct {
 	uniques [5]map[uint64]struct{} // read, scan, update, insert, delete
 }
 
-func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
+// check is open's validation of the properties (db.Checker).
+func check(p *props.Properties) error {
+	_, err := parse(p, nil)
+	return err
+}
+
+// parse reads basic's properties.
+func parse(p *props.Properties, out io.Writer) (*basicDB, error) {
 	b := &basicDB{out: out}
 	var err error
 	if b.verbose, err = p.Bool("basicdb.verbose", false); err != nil {
@@ -56,6 +63,14 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		return nil, err
 	}
 	if b.count, err = p.Bool("basicdb.count", false); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
+	b, err := parse(p, out)
+	if err != nil {
 		return nil, err
 	}
 	for i := range b.uniques {

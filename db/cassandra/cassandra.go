@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -32,6 +31,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload"
@@ -39,7 +39,7 @@ import (
 
 func init() {
 	db.Register("cassandra-cql", "Apache Cassandra over CQL (prepared statements, token-aware routing)",
-		db.DriverFunc(open), "cassandra", "cassandra2-cql",
+		db.CheckedDriver{OpenFunc: open, CheckFunc: check}, "cassandra", "cassandra2-cql",
 		"site.ycsb.db.CassandraCQLClient", "com.yahoo.ycsb.db.CassandraCQLClient")
 }
 
@@ -198,6 +198,13 @@ func parseConfig(p *props.Properties) (*config, error) {
 	return c, nil
 }
 
+// check is parseConfig for db.Checker: the CA, certificate and key files
+// are read only by Open.
+func check(p *props.Properties) error {
+	_, err := parseConfig(p)
+	return err
+}
+
 // consistency reads a consistency level name as the reference's driver
 // enum spells it (ONE, LOCAL_QUORUM, ...); the case does not matter.
 func consistency(r *props.Reader, name string) gocql.Consistency {
@@ -225,8 +232,9 @@ func isIdent(s string) bool {
 	return true
 }
 
-// cluster builds the driver configuration.
-func (c *config) cluster() (*gocql.ClusterConfig, error) {
+// cluster builds the driver configuration; it reads the CA, certificate
+// and key files, before anything connects.
+func (c *config) cluster(ctx context.Context) (*gocql.ClusterConfig, error) {
 	cc := gocql.NewCluster(c.hosts...)
 	cc.Port = c.port
 	cc.Consistency = c.readCL
@@ -260,7 +268,7 @@ func (c *config) cluster() (*gocql.ClusterConfig, error) {
 	}
 	cc.PoolConfig.HostSelectionPolicy = base
 	if c.useSSL {
-		tc, err := c.tlsConfig()
+		tc, err := c.tlsConfig(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -269,12 +277,19 @@ func (c *config) cluster() (*gocql.ClusterConfig, error) {
 	return cc, nil
 }
 
-func (c *config) tlsConfig() (*tls.Config, error) {
+// tlsConfig reads the PEM files of cassandra.ssl.ca, .cert and .key, each a
+// regular file or a pipe of at most infile.MaxText bytes, read until ctx
+// ends; a file that cannot be read is named as the property is given
+// ("cassandra.ssl.ca=/dev/zero: ...").
+func (c *config) tlsConfig(ctx context.Context) (*tls.Config, error) {
 	tc := &tls.Config{InsecureSkipVerify: !c.sslVerify}
+	read := func(prop, path string) ([]byte, error) {
+		return infile.ReadAs(ctx, path, prop+"="+path, infile.MaxText)
+	}
 	if c.sslCA != "" {
-		pem, err := os.ReadFile(c.sslCA)
+		pem, err := read(propSSLCA, c.sslCA)
 		if err != nil {
-			return nil, props.Errorf(propSSLCA, "cannot read the CA file: %v", err)
+			return nil, err
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
@@ -283,7 +298,15 @@ func (c *config) tlsConfig() (*tls.Config, error) {
 		tc.RootCAs = pool
 	}
 	if c.sslCert != "" {
-		cert, err := tls.LoadX509KeyPair(c.sslCert, c.sslKey)
+		certPEM, err := read(propSSLCert, c.sslCert)
+		if err != nil {
+			return nil, err
+		}
+		keyPEM, err := read(propSSLKey, c.sslKey)
+		if err != nil {
+			return nil, err
+		}
+		cert, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
 			return nil, props.Errorf(propSSLCert, "cannot load the client certificate and key: %v", err)
 		}
@@ -310,7 +333,7 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	if err != nil {
 		return nil, err
 	}
-	cc, err := cfg.cluster()
+	cc, err := cfg.cluster(ctx)
 	if err != nil {
 		return nil, err
 	}

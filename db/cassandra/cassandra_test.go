@@ -111,7 +111,7 @@ func TestParseConfig(t *testing.T) {
 			}
 		}},
 		{"no write coalescing by default", map[string]string{"hosts": "h1"}, "", func(t *testing.T, c *config) {
-			cc, err := c.cluster()
+			cc, err := c.cluster(context.Background())
 			if err != nil || cc.WriteCoalesceWaitTime != 0 {
 				t.Errorf("write coalescing %v %v, want 0: it adds latency of its own", cc.WriteCoalesceWaitTime, err)
 			}
@@ -146,25 +146,25 @@ func TestParseConfig(t *testing.T) {
 			}
 		}},
 		{"timeouts", map[string]string{"hosts": "h", "cassandra.connecttimeoutmillis": "250", "cassandra.readtimeoutmillis": "1500"}, "", func(t *testing.T, c *config) {
-			cc, err := c.cluster()
+			cc, err := c.cluster(context.Background())
 			if err != nil || cc.ConnectTimeout != 250*time.Millisecond || cc.Timeout != 1500*time.Millisecond {
 				t.Errorf("timeouts %v %v %v", cc.ConnectTimeout, cc.Timeout, err)
 			}
 		}},
 		{"ssl without user", map[string]string{"hosts": "h", "cassandra.useSSL": "true"}, "", func(t *testing.T, c *config) {
-			cc, err := c.cluster()
+			cc, err := c.cluster(context.Background())
 			if err != nil || cc.SslOpts == nil || cc.Authenticator != nil {
 				t.Errorf("ssl %+v %v", cc.SslOpts, err)
 			}
 		}},
 		{"credentials", map[string]string{"hosts": "h", "cassandra.username": "u", "cassandra.password": "p"}, "", func(t *testing.T, c *config) {
-			cc, _ := c.cluster()
+			cc, _ := c.cluster(context.Background())
 			if a, ok := cc.Authenticator.(gocql.PasswordAuthenticator); !ok || a.Username != "u" || a.Password != "p" || cc.SslOpts != nil {
 				t.Errorf("auth %#v", cc.Authenticator)
 			}
 		}},
 		{"default timeouts", map[string]string{"hosts": "h"}, "", func(t *testing.T, c *config) {
-			cc, err := c.cluster()
+			cc, err := c.cluster(context.Background())
 			if err != nil || cc.Timeout != 12*time.Second || cc.ConnectTimeout != 5*time.Second || cc.RetryPolicy != nil {
 				t.Errorf("timeouts %v/%v, retry policy %v, %v: want the reference driver's 12 s and 5 s, no retries", cc.Timeout, cc.ConnectTimeout, cc.RetryPolicy, err)
 			}
@@ -224,7 +224,7 @@ func parseAndCluster(m map[string]string) (*gocql.ClusterConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.cluster()
+	return c.cluster(context.Background())
 }
 
 // TestCleanMasksByStructure: a binding error is one line, with a password

@@ -33,7 +33,7 @@ import (
 const name = "pebble"
 
 func init() {
-	db.Register(name, "embedded Pebble engine (no server needed; data in engine.dir)", db.DriverFunc(Open))
+	db.Register(name, "embedded Pebble engine (no server needed; data in engine.dir)", db.CheckedDriver{OpenFunc: Open, CheckFunc: Check})
 }
 
 // MergerName is stored in the database's OPTIONS: a directory written with
@@ -136,6 +136,17 @@ func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// Check validates the properties as Open does, without touching engine.dir
+// (db.Checker).
+func Check(p *props.Properties) error {
+	cfg, err := engine.ParseConfig(name, p)
+	if err != nil {
+		return err
+	}
+	_, err = Options(&cfg, p)
+	return err
 }
 
 // Open is the driver: it validates the properties, prepares engine.dir and

@@ -160,6 +160,13 @@ func (d driver) Open(ctx context.Context, p *props.Properties, out io.Writer) (d
 	return pd, nil
 }
 
+// Check validates the properties as Open does, without connecting
+// (db.Checker).
+func (d driver) Check(p *props.Properties) error {
+	_, _, _, _, err := d.parse(p)
+	return err
+}
+
 func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user, passwd string, err error) {
 	cfg.name = d.name
 	if drv, ok := p.Get("db.driver"); ok && drv != "" {

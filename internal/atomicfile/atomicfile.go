@@ -1,26 +1,90 @@
 // Package atomicfile writes a file beside its final name and renames it into
-// place, so a failure never leaves half a report behind.
+// place, so a failure never leaves half a report behind. Check finds out
+// beforehand whether the write can work, so that a command refuses an
+// unwritable output before it does its work.
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
-// Write creates path with what write produces, or leaves it untouched.
+// Write creates path with what write produces, or leaves it untouched. Its
+// errors name path or its directory, never the temporary file.
 func Write(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot create a file in %s: %v", dir, reason(err))
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	if err := write(tmp); err != nil {
 		tmp.Close()
-		return err
+		return describe(path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return describe(path, err)
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, reason(err))
+	}
+	return nil
+}
+
+// Check finds out, before any work is done, whether Write can create path:
+// its directory exists and takes a new file (a temporary one, created and
+// removed at once), and path is not a directory. Nothing at path changes.
+// The error is one line naming path or its directory.
+func Check(path string) error {
+	if path == "" {
+		return errors.New("no file name")
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory %s does not exist", dir)
+	case err != nil:
+		return fmt.Errorf("directory %s: %v", dir, reason(err))
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory, want a file name", path)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
+	if err != nil {
+		return fmt.Errorf("cannot create a file in %s: %v", dir, reason(err))
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return nil
+}
+
+// describe names path in an error of the writer, which may name the
+// temporary file.
+func describe(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot write %s: %v", path, pe.Err)
+	}
+	return err
+}
+
+// reason drops the temporary file's name and the operation from an os
+// error.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

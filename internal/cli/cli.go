@@ -256,16 +256,25 @@ func (p *parsed) printNotes(w io.Writer) {
 
 // properties merges the -P files in order, then the command line over them.
 func (p *parsed) properties(ctx context.Context) (*props.Properties, error) {
+	all, _, err := p.propertiesAndFiles(ctx)
+	return all, err
+}
+
+// propertiesAndFiles is properties, with the text of each -P file, in
+// order: each is read once (through infile, bounded), as a pipe can be.
+func (p *parsed) propertiesAndFiles(ctx context.Context) (*props.Properties, [][]byte, error) {
 	all := props.New()
+	var texts [][]byte
 	for _, f := range p.files {
-		fp, err := props.LoadFile(ctx, f)
+		fp, text, err := props.LoadFileText(ctx, f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		all.Merge(fp)
+		texts = append(texts, text)
 	}
 	all.Merge(p.cmdline)
-	return all, nil
+	return all, texts, nil
 }
 
 // binding resolves the binding named on the command line; -db or -p db

@@ -2,15 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/kube"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runner"
 )
 
 const kubeUsage = "ycsb kube <load|run> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in 2m] [-cpu 1] [-memory 1Gi]"
@@ -59,6 +59,9 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return usagef("-clients: expected an integer, got %q", clients)
 	}
+	if n < 1 || n > kube.MaxClients {
+		return usagef("-clients %d: want 1 to %d (client.count's bound)", n, kube.MaxClients)
+	}
 	s.Clients = n
 	if startInSet {
 		if startIn, err = time.ParseDuration(start); err != nil || startIn < 0 {
@@ -70,7 +73,7 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	all, err := p.properties(ctx)
+	all, texts, err := p.propertiesAndFiles(ctx)
 	if err != nil {
 		return err
 	}
@@ -80,7 +83,8 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 		}
 		s.Binding = all.String("db", "")
 	}
-	if _, _, err := binding(s.Binding, all); err != nil {
+	driver, _, err := binding(s.Binding, all)
+	if err != nil {
 		return err
 	}
 	if p.cmdline.Has(kube.PropStartTime) {
@@ -94,19 +98,43 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if s.Name == "" {
 		s.Name = "ycsb-" + s.Phase
 	}
-	for _, f := range p.files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return usagef("-P %s: %v", f, errors.Unwrap(err))
-		}
-		s.Files = append(s.Files, kube.File{Path: f, Data: data})
+	for i, f := range p.files {
+		s.Files = append(s.Files, kube.File{Path: f, Data: texts[i]})
 	}
 	out, err := kube.Generate(s)
 	if err != nil {
 		return err
 	}
+	if err := checkPods(&s, all, driver); err != nil {
+		return err
+	}
 	if _, err := env.Stdout.Write(out); err != nil {
 		return fmt.Errorf("stdout: %w", err)
+	}
+	return nil
+}
+
+// checkPods checks the configuration as the pods will read it, before
+// anything is printed: the first client and the last (which has the
+// smallest share of the records), each with the properties ycsb kube
+// adds. A manifest whose every pod would refuse its configuration is
+// never written.
+func checkPods(s *kube.Spec, all *props.Properties, driver db.Driver) error {
+	for _, index := range []int{0, s.Clients - 1} {
+		pod := all.Clone()
+		pod.Set("dotransactions", strconv.FormatBool(s.Phase == "run"))
+		pod.Set(kube.PropClientCount, strconv.Itoa(s.Clients))
+		pod.Set(kube.PropClientIndex, strconv.Itoa(index))
+		if !s.StartTime.IsZero() {
+			pod.Set(kube.PropStartTime, s.StartTime.UTC().Format(time.RFC3339))
+		}
+		pod.Set(kube.PropReportJSON, "-")
+		if err := runner.Check(pod, driver, now()); err != nil {
+			if index > 0 {
+				return fmt.Errorf("client %d of %d: %w", index, s.Clients, err)
+			}
+			return err
+		}
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]r
 // charts, each under its name (name=file.json, or "<binding> <phase>").
 func runReport(ctx context.Context, env *Env, args []string) error {
 	out, title, html := "report.html", "", false
-	args, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html})
+	args, typed, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html})
 	if err != nil {
 		return err
 	}
@@ -37,10 +37,10 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if len(files) == 0 {
 		return usagef("no reports to draw (usage: %s)", reportUsage)
 	}
-	if err := checkOutDir(out); err != nil {
+	if err := checkOutputs(typed, map[string]string{"o": out}); err != nil {
 		return err
 	}
-	reps, err := readAll(files, results.ReadReport)
+	reps, err := readAll(ctx, files, results.ReadReportContext)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-		return fmt.Errorf("-o: %w", err)
+		return fmt.Errorf("%s %s: %w", typed["o"], out, err)
 	}
 	os.Chmod(out, 0o644) // a page to share, not a private temporary file
 	fmt.Fprintf(env.Stderr, "wrote %s (%d run(s), %d bytes)\n", out, len(reps), buf.Len())

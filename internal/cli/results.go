@@ -6,14 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/htmlreport"
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -26,7 +27,7 @@ const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter t
 // exporter's format and, with -o, as a JSON report to a file.
 func runMerge(ctx context.Context, env *Env, args []string) error {
 	out, html, exporter := "", "", "text"
-	files, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter}, nil)
+	files, typed, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter}, nil)
 	if err != nil {
 		return err
 	}
@@ -35,13 +36,6 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	}
 	if _, err := export.New(exporter, &bytes.Buffer{}); err != nil {
 		return usagef("-exporter: unknown exporter %q (text, json or jsonarray)", exporter)
-	}
-	for _, o := range []string{out, html} {
-		if o != "" {
-			if err := checkOutDir(o); err != nil {
-				return err
-			}
-		}
 	}
 	hdr := 0
 	for _, f := range files {
@@ -52,12 +46,17 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	if html != "" && hdr > 0 {
 		return usagef("-html needs JSON reports: HdrHistogram logs have no intervals to draw")
 	}
+	if hdr != 0 && hdr != len(files) {
+		return usagef("give either JSON reports or .hdr logs, not both")
+	}
+	if err := checkOutputs(typed, map[string]string{"o": out, "html": html}); err != nil {
+		return err
+	}
 	var merged *jsonreport.Report
 	var names []string
 	var reps []*jsonreport.Report
-	switch {
-	case hdr == len(files):
-		logs, err := readAll(files, results.ReadHdrLog)
+	if hdr > 0 {
+		logs, err := readAll(ctx, files, results.ReadHdrLog)
 		if err != nil {
 			return err
 		}
@@ -66,8 +65,8 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return inputError(err)
 		}
 		merged = m
-	case hdr == 0:
-		if names, reps, err = readReports(env, files); err != nil {
+	} else {
+		if names, reps, err = readReports(ctx, env, files); err != nil {
 			return err
 		}
 		if err := results.Distinct(names, reps); err != nil {
@@ -78,8 +77,6 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return inputError(err)
 		}
 		merged = m
-	default:
-		return usagef("give either JSON reports or .hdr logs, not both")
 	}
 
 	var text bytes.Buffer
@@ -92,11 +89,11 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		if err := writeFileAtomic(out, doc.Bytes()); err != nil {
-			return fmt.Errorf("-o: %w", err)
+			return fmt.Errorf("%s %s: %w", typed["o"], out, err)
 		}
 	}
 	if html != "" {
-		if err := writeMergedHTML(html, merged, names, reps); err != nil {
+		if err := writeMergedHTML(typed["html"], html, merged, names, reps); err != nil {
 			return err
 		}
 	}
@@ -108,19 +105,21 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 }
 
 // readReports reads the JSON reports or logs with report blocks in files;
-// "-" is stdin (kubectl logs ... | ycsb merge -).
-func readReports(env *Env, files []string) (names []string, reps []*jsonreport.Report, err error) {
+// "-" is stdin (kubectl logs ... | ycsb merge -). Each is read whole, at
+// most infile.MaxReport bytes, until ctx ends.
+func readReports(ctx context.Context, env *Env, files []string) (names []string, reps []*jsonreport.Report, err error) {
 	if slices.Index(files, "-") >= 0 && slices.Index(files[slices.Index(files, "-")+1:], "-") >= 0 {
 		return nil, nil, usagef("- (stdin) given twice")
 	}
 	for _, f := range files {
 		var data []byte
 		if f == "-" {
-			if data, err = io.ReadAll(env.Stdin); err != nil {
-				return nil, nil, fmt.Errorf("stdin: %w", err)
-			}
-		} else if data, err = os.ReadFile(f); err != nil {
-			return nil, nil, inputError(&results.InputError{Path: f, Err: errors.Unwrap(err)})
+			data, err = infile.ReadFrom(ctx, env.Stdin, "stdin", infile.MaxReport)
+		} else {
+			data, err = infile.Read(ctx, f, infile.MaxReport)
+		}
+		if err != nil {
+			return nil, nil, inputError(err)
 		}
 		named, err := results.ReadReports(f, data)
 		if err != nil {
@@ -136,7 +135,7 @@ func readReports(env *Env, files []string) (names []string, reps []*jsonreport.R
 
 // writeMergedHTML draws the merged run as the HTML report: the total and
 // one line per client, on the merged run's time axis.
-func writeMergedHTML(path string, merged *jsonreport.Report, names []string, reps []*jsonreport.Report) error {
+func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string, reps []*jsonreport.Report) error {
 	inputs := []htmlreport.Input{{Name: fmt.Sprintf("total (%d clients)", merged.Clients), Report: merged}}
 	for i, n := range results.ClientNames(names, reps) {
 		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})
@@ -151,7 +150,7 @@ func writeMergedHTML(path string, merged *jsonreport.Report, names []string, rep
 		return err
 	}
 	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("-html: %w", err)
+		return fmt.Errorf("%s %s: %w", opt, path, err)
 	}
 	os.Chmod(path, 0o644) // a page to share, as ycsb report writes it
 	return nil
@@ -168,24 +167,36 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if len(args) != 2 {
 		return usagef("compare needs two JSON reports (usage: %s)", compareUsage)
 	}
-	a, err := results.ReadReport(args[0])
+	a, err := results.ReadReportContext(ctx, args[0])
 	if err != nil {
 		return inputError(err)
 	}
-	b, err := results.ReadReport(args[1])
+	b, err := results.ReadReportContext(ctx, args[1])
 	if err != nil {
 		return inputError(err)
 	}
 	return results.Compare(env.Stdout, args[0], args[1], a, b)
 }
 
-// inputError makes a bad input file exit with code 2.
-func inputError(err error) error { return &UsageError{Msg: err.Error()} }
+// inputError makes a bad input file exit with code 2; an input whose wait
+// was interrupted (Ctrl-C) stays an interruption, which exits with 130.
+func inputError(err error) error {
+	var in *infile.Interrupted
+	if errors.As(err, &in) {
+		return err
+	}
+	return &UsageError{Msg: err.Error()}
+}
 
 // toolArgs parses the options of merge and report: each name in values
 // takes the next argument, each name in switches stands alone, either with
-// one or two dashes; every other argument is a file.
-func toolArgs(args []string, usage string, values map[string]*string, switches map[string]*bool) (files []string, err error) {
+// one or two dashes; every other argument is a file. typed holds each
+// option given as the user typed it ("-o", "--html"), for error messages.
+func toolArgs(args []string, usage string, values map[string]*string, switches map[string]*bool) (files []string, typed map[string]string, err error) {
+	typed = map[string]string{}
+	for name := range values {
+		typed[name] = "-" + name
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") || a == "-" { // "-" is stdin
@@ -195,26 +206,37 @@ func toolArgs(args []string, usage string, values map[string]*string, switches m
 		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
 		if v, ok := values[name]; ok {
 			if i+1 >= len(args) {
-				return nil, usagef("option %s needs a value (usage: %s)", a, usage)
+				return nil, nil, usagef("option %s needs a value (usage: %s)", a, usage)
 			}
 			i++
 			*v = args[i]
+			typed[name] = a
 			continue
 		}
 		if b, ok := switches[name]; ok {
 			*b = true
 			continue
 		}
-		return nil, usagef("unknown option %s (usage: %s)", a, usage)
+		return nil, nil, usagef("unknown option %s (usage: %s)", a, usage)
 	}
-	return files, nil
+	return files, typed, nil
 }
 
-// checkOutDir refuses an output file in a directory that does not exist,
-// before any work is done.
-func checkOutDir(path string) error {
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return usagef("-o: directory %s does not exist", filepath.Dir(path))
+// checkOutputs refuses, before any input is read, an output file (by
+// option name, "" for none) that cannot be written: its directory is
+// missing or takes no new file, or it is a directory. The error names the
+// option as typed: "-html /nonexistent/x.html: directory /nonexistent does
+// not exist".
+func checkOutputs(typed map[string]string, outputs map[string]string) error {
+	names := slices.Sorted(maps.Keys(outputs))
+	for _, name := range names {
+		path := outputs[name]
+		if path == "" {
+			continue
+		}
+		if err := atomicfile.Check(path); err != nil {
+			return usagef("%s %s: %v", typed[name], path, err)
+		}
 	}
 	return nil
 }
@@ -229,10 +251,10 @@ func writeFileAtomic(path string, data []byte) error {
 
 // readAll reads every file with read; the first that fails is the input
 // error.
-func readAll[T any](files []string, read func(string) (T, error)) ([]T, error) {
+func readAll[T any](ctx context.Context, files []string, read func(context.Context, string) (T, error)) ([]T, error) {
 	out := make([]T, len(files))
 	for i, f := range files {
-		v, err := read(f)
+		v, err := read(ctx, f)
 		if err != nil {
 			return nil, inputError(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +64,8 @@ func TestResultsBadInput(t *testing.T) {
 		"-p", "exporter=jsonreport", "-p", "exportfile="+run); code != 0 {
 		t.Fatalf("run: %s", stderr)
 	}
+	negative := write("negative.json", regexp.MustCompile(`"operations": [0-9]+`).ReplaceAll(data, []byte(`"operations": -5`)))
+	negInterval := write("neginterval.json", regexp.MustCompile(`"ops": [0-9]+`).ReplaceAll(data, []byte(`"ops": -3`)))
 	badHdr := write("bad.hdr", []byte("#[Histogram log format version 1.3]\n0.0,1.0,0.1,HISTFAAAAnotbase64!!\n"))
 	out := filepath.Join(dir, "merged.json")
 
@@ -83,6 +86,18 @@ func TestResultsBadInput(t *testing.T) {
 		{"corrupt hdr", []string{"merge", "-o", out, badHdr}, "corrupt HdrHistogram log"},
 		{"output in missing dir", []string{"merge", "-o", filepath.Join(dir, "no", "m.json"), good}, "does not exist"},
 		{"nothing", []string{"merge"}, "nothing to merge"},
+		{"negative operations", []string{"merge", "-o", out, negative}, negative + ": operations: -5 is negative"},
+		{"negative interval", []string{"merge", "-o", out, good, negInterval}, negInterval + ": intervals[0].ops: -3 is negative"},
+		{"compare negative", []string{"compare", good, negInterval}, negInterval + ": intervals[0].ops: -3 is negative"},
+		{"report negative", []string{"report", "--html", "-o", filepath.Join(dir, "r.html"), negative}, negative + ": operations: -5 is negative"},
+		{"-html in missing dir", []string{"merge", "-html", "/nonexistent/x.html", good}, "ycsb: -html /nonexistent/x.html: directory /nonexistent does not exist"},
+		{"--html in missing dir", []string{"merge", "--html", "/nonexistent/x.html", good}, "ycsb: --html /nonexistent/x.html: directory /nonexistent does not exist"},
+		{"-o under a file", []string{"merge", "-o", filepath.Join(good, "m.json"), good}, "ycsb: -o " + filepath.Join(good, "m.json") + ": " + good + " is not a directory"},
+		{"-o a directory", []string{"merge", "-o", dir, good}, "ycsb: -o " + dir + ": " + dir + " is a directory, want a file name"},
+		{"-o where no file can be created", []string{"merge", "-o", "/sys/m.json", good}, "ycsb: -o /sys/m.json: cannot create a file in /sys: "},
+		{"report -o where no file can be created", []string{"report", "--html", "-o", "/sys/r.html", good}, "ycsb: -o /sys/r.html: cannot create a file in /sys: "},
+		{"outputs before inputs", []string{"merge", "-o", "/nonexistent/m.json", "/dev/zero"}, "ycsb: -o /nonexistent/m.json: directory /nonexistent does not exist"},
+		{"report -o in missing dir", []string{"report", "--html", "-o", "/nonexistent/r.html", "/dev/zero"}, "ycsb: -o /nonexistent/r.html: directory /nonexistent does not exist"},
 		{"compare one", []string{"compare", good}, "two JSON reports"},
 		{"compare corrupt", []string{"compare", good, truncated}, "truncated"},
 		{"compare hdr", []string{"compare", good, badHdr}, "not a ycsb-go JSON report"},

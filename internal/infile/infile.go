@@ -41,6 +41,44 @@ func (e *Error) Unwrap() error { return e.Err }
 // BadInput marks the error as the user's input (props.IsBadInput).
 func (e *Error) BadInput() {}
 
+// Interrupted is what the readers return when the context ends before the
+// input is read (Ctrl-C while a named pipe waits for its writer). It wraps
+// the context's error, so errors.Is(err, context.Canceled) holds, and it is
+// not bad input: a command exits with code 130 on it.
+type Interrupted struct {
+	Path string // as the user typed it
+	Err  error  // the context's
+}
+
+func (e *Interrupted) Error() string { return e.Path + ": interrupted before it was read" }
+func (e *Interrupted) Unwrap() error { return e.Err }
+
+// Name returns err, an error of Read, Open, Check or ReadFrom, naming the
+// input name in place of its path: the option as the user typed it
+// ("-transport truststore=/dev/zero", "cassandra.ssl.ca=/dev/zero"), so
+// that the one line says which option is at fault. Other errors are
+// returned as they are.
+func Name(err error, name string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return &Error{Path: name, Err: e.Err}
+	}
+	var i *Interrupted
+	if errors.As(err, &i) {
+		return &Interrupted{Path: name, Err: i.Err}
+	}
+	return err
+}
+
+// ReadAs is Read with its errors naming name, the option as typed (Name).
+func ReadAs(ctx context.Context, path, name string, max int64) ([]byte, error) {
+	b, err := Read(ctx, path, max)
+	if err != nil {
+		return nil, Name(err, name)
+	}
+	return b, nil
+}
+
 // ErrTooLarge is what Error holds for an input above its cap.
 var ErrTooLarge = errors.New("too large")
 
@@ -48,8 +86,8 @@ var ErrTooLarge = errors.New("too large")
 const chunk = 1 << 20
 
 // Read returns the contents of path, which must be a regular file or a
-// pipe of at most max bytes. If the context ends first, also while a named
-// pipe waits for a writer, the error wraps ctx.Err().
+// pipe of at most max bytes. It returns an *Interrupted wrapping ctx.Err()
+// if the context ends first, also while a named pipe waits for a writer.
 func Read(ctx context.Context, path string, max int64) ([]byte, error) {
 	f, err := Open(ctx, path)
 	if err != nil {
@@ -102,7 +140,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 		if o = <-done; o.err == nil {
 			o.f.Close()
 		}
-		return nil, interrupted(path, ctx)
+		return nil, &Interrupted{Path: path, Err: ctx.Err()}
 	}
 	if o.err != nil {
 		return nil, &Error{Path: path, Err: reason(o.err)}
@@ -120,8 +158,8 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 }
 
 // ReadFrom reads r (such as standard input, named name in errors) to its
-// end, at most max bytes; if the context ends first, the error wraps
-// ctx.Err().
+// end, at most max bytes, returning an *Interrupted if the context ends
+// first.
 func ReadFrom(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
 	return readAll(ctx, r, name, max)
 }
@@ -138,8 +176,8 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 	}
 	res := make(chan result, 1)
 	for {
-		if ctx.Err() != nil {
-			return nil, interrupted(name, ctx)
+		if err := ctx.Err(); err != nil {
+			return nil, &Interrupted{Path: name, Err: err}
 		}
 		want := int64(len(buf))
 		if left := max + 1 - int64(len(out)); left < want {
@@ -157,7 +195,7 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 				// Wakes a read of a pipe waiting in the poller.
 				f.SetReadDeadline(deadlinePast)
 			}
-			return nil, interrupted(name, ctx)
+			return nil, &Interrupted{Path: name, Err: ctx.Err()}
 		}
 		out = append(out, buf[:got.n]...)
 		if int64(len(out)) > max {
@@ -170,13 +208,6 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 			return nil, &Error{Path: name, Err: reason(got.err)}
 		}
 	}
-}
-
-// interrupted is the error of a read that the context ended. It wraps
-// ctx.Err() and is not bad input: an interrupted command exits as
-// interrupted.
-func interrupted(name string, ctx context.Context) error {
-	return fmt.Errorf("%s: interrupted while reading: %w", name, ctx.Err())
 }
 
 // deadlinePast is a read deadline that has passed.

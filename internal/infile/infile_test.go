@@ -73,7 +73,9 @@ func TestPipe(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	first := make(chan struct{})
 	go func() {
+		defer close(first)
 		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 		if err != nil {
 			return
@@ -85,6 +87,9 @@ func TestPipe(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("Read of an endless pipe = %v, want too large", err)
 	}
+	// The first writer, cut off, must be gone before the second opens:
+	// the second reader would otherwise read the rest of its 5 MiB.
+	<-first
 
 	go func() {
 		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
@@ -111,8 +116,10 @@ func TestCancelWhileWaiting(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if _, err := Read(ctx, fifo, MaxText); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Read(fifo with no writer) = %v, want the context's error", err)
+	_, err := Read(ctx, fifo, MaxText)
+	var in *Interrupted
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &in) || err.Error() != fifo+": interrupted before it was read" {
+		t.Fatalf("Read(fifo with no writer) = %v, want the context's error naming the file", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("Read(fifo with no writer) returned after %v", d)
@@ -155,5 +162,26 @@ func TestReadFrom(t *testing.T) {
 	_, err = ReadFrom(context.Background(), strings.NewReader("abcd"), "stdin", 3)
 	if err == nil || err.Error() != "stdin: too large: more than 3 bytes, the cap for this input" {
 		t.Fatalf("ReadFrom over the cap = %v", err)
+	}
+}
+
+// Name makes the errors name the option as typed, keeping their kind.
+func TestName(t *testing.T) {
+	_, err := ReadAs(context.Background(), "/dev/zero", "-transport truststore=/dev/zero", MaxText)
+	var e *Error
+	if !errors.As(err, &e) || err.Error() != "-transport truststore=/dev/zero: not a regular file or a pipe (a character device)" {
+		t.Errorf("ReadAs(/dev/zero) = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	f := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(f, []byte("keyspace: k\n"), 0o644)
+	_, err = ReadAs(ctx, f, "profile="+f, MaxText)
+	var in *Interrupted
+	if !errors.As(err, &in) || !errors.Is(err, context.Canceled) || err.Error() != "profile="+f+": interrupted before it was read" {
+		t.Errorf("ReadAs after the context ended = %v", err)
+	}
+	if other := errors.New("x"); Name(other, "y") != other {
+		t.Errorf("Name changed an error of another kind")
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )
@@ -89,9 +90,11 @@ var (
 	keyChars = regexp.MustCompile(`[^-._a-zA-Z0-9]`)
 )
 
-// MaxClients bounds -clients: an Indexed Job takes up to 100000
-// completions, but a benchmark of more pods than that is a mistake.
-const MaxClients = 10000
+// MaxClients bounds -clients: every pod runs with client.count=-clients,
+// which partition.MaxCount bounds (run-phase insert keys must stay within
+// an int64), so a larger Job would be refused by every pod. An Indexed
+// Job itself takes up to 100000 completions.
+const MaxClients = partition.MaxCount
 
 // check validates s's own fields.
 func (s *Spec) check() error {

@@ -46,12 +46,16 @@ func alignedIntervals(reps []*jsonreport.Report, start time.Time) ([]jsonreport.
 		exact map[string]bool // every client's interval had the histogram
 	}
 	var slots []*slot
+	// Aligned clients fill their slots densely: a slot far beyond the
+	// intervals there are is a client that is not aligned (or a report
+	// that claims an interval years away), merged by mergeIntervals.
+	maxSlot := int64(2*len(lengths) + 16)
 	for _, r := range reps {
 		used := map[int64]bool{}
 		for _, iv := range r.Intervals {
 			off := iv.StartUnixMs - origin
 			b := (off + step/2) / step
-			if d := off - b*step; d > step/4 || d < -step/4 || used[b] {
+			if d := off - b*step; d > step/4 || d < -step/4 || used[b] || b < 0 || b > maxSlot {
 				return nil, false
 			}
 			used[b] = true

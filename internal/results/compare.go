@@ -25,35 +25,74 @@ type Test struct {
 	MeanA, MeanB float64 // mean ops/sec per interval
 	T, DF, P     float64
 	OK           bool // enough samples to test
+	// Resolution is the smallest difference of the means that counts
+	// (ops/sec); 0 for any. See resolution.
+	Resolution float64
 }
 
-// Significant reports whether the difference is significant at Alpha.
-func (t Test) Significant() bool { return t.OK && t.P < Alpha }
+// Significant reports whether the difference is significant at Alpha: a
+// difference of the means below the resolution, 0 among them, never is,
+// however steady the runs (with no variance the t statistic is infinite).
+func (t Test) Significant() bool { return t.OK && t.P < Alpha && !t.BelowResolution() }
 
-// rates returns ops/sec per interval for op ("" is all operations),
-// leaving out intervals shorter than half the median (the final partial
-// interval), which would only add noise.
-func rates(r *jsonreport.Report, op string) []float64 {
+// BelowResolution reports whether the means differ by less than the
+// resolution (or not at all).
+func (t Test) BelowResolution() bool {
+	d := math.Abs(t.MeanB - t.MeanA)
+	return d == 0 || d < t.Resolution
+}
+
+// throughputTest is Welch's test of the per-interval throughput of op (""
+// for all operations) in a and b, with the resolution of their intervals.
+func throughputTest(a, b *jsonreport.Report, op string) Test {
+	t := Welch(rates(a, op), rates(b, op))
+	t.Resolution = resolution(a, b, t.MeanA, t.MeanB)
+	return t
+}
+
+// resolution is the smallest throughput difference compare calls a
+// difference: the larger of one operation per (median) interval, which is
+// what an interval can count, and 0.05% of the larger mean, the smallest
+// change the change column shows (+0.1%).
+func resolution(a, b *jsonreport.Report, meanA, meanB float64) float64 {
+	res := 0.0
+	for _, r := range []*jsonreport.Report{a, b} {
+		if ms := medianIntervalMs(r); ms > 0 {
+			res = max(res, 1000/float64(ms))
+		}
+	}
+	return max(res, 0.0005*max(math.Abs(meanA), math.Abs(meanB)))
+}
+
+// medianIntervalMs is the median length of r's intervals, 0 without any.
+func medianIntervalMs(r *jsonreport.Report) int64 {
 	var lens []int64
 	for _, iv := range r.Intervals {
 		lens = append(lens, iv.EndMs-iv.StartMs)
 	}
 	if len(lens) == 0 {
-		return nil
+		return 0
 	}
-	sorted := slices.Clone(lens)
-	slices.Sort(sorted)
-	median := sorted[len(sorted)/2]
+	slices.Sort(lens)
+	return lens[len(lens)/2]
+}
+
+// rates returns ops/sec per interval for op ("" is all operations),
+// leaving out intervals shorter than half the median (the final partial
+// interval), which would only add noise.
+func rates(r *jsonreport.Report, op string) []float64 {
+	median := medianIntervalMs(r)
 	var out []float64
-	for i, iv := range r.Intervals {
-		if lens[i] <= 0 || 2*lens[i] < median {
+	for _, iv := range r.Intervals {
+		length := iv.EndMs - iv.StartMs
+		if length <= 0 || 2*length < median {
 			continue
 		}
 		n := iv.Ops
 		if op != "" {
 			n = iv.ByOp[op]
 		}
-		out = append(out, float64(n)*1000/float64(lens[i]))
+		out = append(out, float64(n)*1000/float64(length))
 	}
 	return out
 }
@@ -187,7 +226,7 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tA\tB\tchange\tthroughput difference\t")
 	secA, secB := seconds(a), seconds(b)
-	test := Welch(rates(a, ""), rates(b, ""))
+	test := throughputTest(a, b, "")
 	fmt.Fprintf(tw, "[OVERALL] Throughput(ops/sec)\t%s\t%s\t%s\t%s\t\n", num(a.Throughput), num(b.Throughput), change(a.Throughput, b.Throughput), verdict(test))
 	fmt.Fprintf(tw, "[OVERALL] Operations\t%d\t%d\t%s\t\t\n", a.Operations, b.Operations, change(float64(a.Operations), float64(b.Operations)))
 	names := measurementNames(a, b)
@@ -206,7 +245,7 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 			fmt.Fprintf(tw, "[%s] %s\t%s\t%s\t%s\t%s\t\n", name, label, num(va), num(vb), change(va, vb), extra)
 		}
 		if len(ma.Returns) > 0 && len(mb.Returns) > 0 {
-			t := Welch(rates(a, name), rates(b, name))
+			t := throughputTest(a, b, name)
 			row("Throughput(ops/sec)", float64(ma.Count)/secA, float64(mb.Count)/secB, verdict(t))
 		}
 		row("Operations", float64(ma.Count), float64(mb.Count), "")
@@ -291,6 +330,9 @@ func change(a, b float64) string {
 func verdict(t Test) string {
 	if !t.OK {
 		return fmt.Sprintf("too few intervals to test (%d, %d; need 3 each)", t.NA, t.NB)
+	}
+	if t.BelowResolution() {
+		return fmt.Sprintf("not significant (a difference below the resolution, %s ops/sec)", strconv.FormatFloat(t.Resolution, 'g', 3, 64))
 	}
 	if t.Significant() {
 		return fmt.Sprintf("significant (p=%s)", pval(t.P))

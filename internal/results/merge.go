@@ -5,10 +5,10 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +19,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -38,11 +39,18 @@ func inputErr(path string, format string, args ...any) error {
 	return &InputError{Path: path, Err: fmt.Errorf(format, args...)}
 }
 
-// ReadReport reads and checks one JSON report.
+// ReadReport reads and checks one JSON report, without a context to end the
+// wait for a named pipe's writer: ReadReportContext is the one commands use.
 func ReadReport(path string) (*jsonreport.Report, error) {
-	data, err := os.ReadFile(path)
+	return ReadReportContext(context.Background(), path)
+}
+
+// ReadReportContext reads and checks one JSON report: a regular file or a
+// pipe of at most infile.MaxReport bytes, read until ctx ends.
+func ReadReportContext(ctx context.Context, path string) (*jsonreport.Report, error) {
+	data, err := infile.Read(ctx, path, infile.MaxReport)
 	if err != nil {
-		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
+		return nil, err
 	}
 	r, err := jsonreport.Read(data)
 	if err != nil {
@@ -117,7 +125,10 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	}
 	// The common window: when every client was running.
 	winStart, winEnd := first.Start, first.End
-	for _, r := range reps {
+	for i, r := range reps {
+		if r.Operations > math.MaxInt64-out.Operations {
+			return nil, inputErr(paths[i], "operations: %d more than can be added up", r.Operations)
+		}
 		out.Clients += r.Clients
 		out.Sources = append(out.Sources, r.Sources...)
 		out.ClientSeeds = append(out.ClientSeeds, r.ClientSeeds...)
@@ -176,6 +187,8 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 				j := slices.IndexFunc(agg.Returns, func(x jsonreport.Return) bool { return x.Status == rc.Status })
 				if j < 0 {
 					agg.Returns = append(agg.Returns, rc)
+				} else if rc.Count > math.MaxInt64-agg.Returns[j].Count {
+					return nil, inputErr(paths[i], "measurement %s: Return=%s: %d more than can be added up", m.Name, rc.Status, rc.Count)
 				} else {
 					agg.Returns[j].Count += rc.Count
 				}
@@ -278,15 +291,33 @@ func overlap(s, e, from, to time.Time) float64 {
 	return float64(hi.Sub(lo)) / float64(e.Sub(s))
 }
 
-// mergeIntervals sums the clients' intervals on a common one-second grid
-// from start (assuming a constant rate within each interval), so that a
-// merged report can itself be compared.
+// maxBuckets bounds the merged intervals: a second each for runs up to
+// about 12 days, whole seconds each beyond, so that a report claiming a
+// run of years merges into a bounded report.
+const maxBuckets = 1 << 20
+
+// mergeIntervals sums the clients' intervals on a common grid from start,
+// one second wide (wider for a very long run, maxBuckets), assuming a
+// constant rate within each interval, so that a merged report can itself
+// be compared. jsonreport.Read has bounded the intervals' total length by
+// the run's, so the work is that of the buckets and the intervals.
 func mergeIntervals(reps []*jsonreport.Report, start time.Time) []jsonreport.Interval {
+	var extent time.Duration
+	for _, r := range reps {
+		for _, iv := range r.Intervals {
+			extent = max(extent, r.Start.Add(time.Duration(iv.EndMs)*time.Millisecond).Sub(start))
+		}
+	}
+	width := time.Second
+	if n := extent / time.Second; n > maxBuckets {
+		width = (n/maxBuckets + 1) * time.Second
+	}
 	var out []jsonreport.Interval
 	bucket := func(b int) *jsonreport.Interval {
 		for len(out) <= b {
 			k := int64(len(out))
-			out = append(out, jsonreport.Interval{StartMs: k * 1000, EndMs: (k + 1) * 1000, ByOp: map[string]int64{}})
+			w := width.Milliseconds()
+			out = append(out, jsonreport.Interval{StartMs: k * w, EndMs: (k + 1) * w, ByOp: map[string]int64{}})
 		}
 		return &out[b]
 	}
@@ -294,11 +325,11 @@ func mergeIntervals(reps []*jsonreport.Report, start time.Time) []jsonreport.Int
 		for _, iv := range r.Intervals {
 			s := r.Start.Add(time.Duration(iv.StartMs) * time.Millisecond)
 			e := r.Start.Add(time.Duration(iv.EndMs) * time.Millisecond)
-			first := max(0, int(s.Sub(start)/time.Second))
-			last := max(first, int((e.Sub(start)-1)/time.Second))
+			first := max(0, int(s.Sub(start)/width))
+			last := max(first, int((e.Sub(start)-1)/width))
 			for b := first; b <= last; b++ {
-				bs := start.Add(time.Duration(b) * time.Second)
-				f := overlap(s, e, bs, bs.Add(time.Second))
+				bs := start.Add(time.Duration(b) * width)
+				f := overlap(s, e, bs, bs.Add(width))
 				if first == last {
 					f = 1
 				}
@@ -357,12 +388,20 @@ type HdrLog struct {
 
 var loggingFor = regexp.MustCompile(`(?m)^#\[Logging for: ([^\]]+)\]`)
 
-// ReadHdrLog reads an HdrHistogram interval log and adds up its intervals.
-func ReadHdrLog(path string) (*HdrLog, error) {
-	data, err := os.ReadFile(path)
+// ReadHdrLog reads an HdrHistogram interval log, a regular file or a pipe
+// of at most infile.MaxReport bytes read until ctx ends, and adds up its
+// intervals.
+func ReadHdrLog(ctx context.Context, path string) (*HdrLog, error) {
+	data, err := infile.Read(ctx, path, infile.MaxReport)
 	if err != nil {
-		return nil, &InputError{Path: path, Err: errors.Unwrap(err)}
+		return nil, err
 	}
+	return parseHdrLog(path, data)
+}
+
+// parseHdrLog is ReadHdrLog of the log's content, data. The decoder
+// refuses negative counts and totals beyond an int64 (FuzzParseHdrLog).
+func parseHdrLog(path string, data []byte) (*HdrLog, error) {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if m := loggingFor.FindSubmatch(data); m != nil {
 		name = string(m[1])

@@ -27,7 +27,7 @@ func (l *lcg) next() float64 {
 
 // fake builds a report of a client that ran from t0+offset for secs
 // seconds at about rate ops/sec, with READ latencies around meanUs.
-func fake(t *testing.T, seed uint64, offset time.Duration, secs int, rate, meanUs float64) *jsonreport.Report {
+func fake(t testing.TB, seed uint64, offset time.Duration, secs int, rate, meanUs float64) *jsonreport.Report {
 	t.Helper()
 	g := lcg(seed)
 	h := hdrhistogram.New(1, 3_600_000_000, 3)
@@ -219,4 +219,78 @@ func float(v export.Value) float64 {
 		return v.F
 	}
 	return float64(v.I)
+}
+
+// TestWelchKnownAnswers: the test's statistic, degrees of freedom and
+// p-value against values worked out by hand (alternating samples have a
+// negative lag-1 autocorrelation, so no sample size is reduced; p by
+// numerical integration of Student's t density), and its edge cases.
+func TestWelchKnownAnswers(t *testing.T) {
+	rep := func(x ...float64) []float64 {
+		var out []float64
+		for range 3 {
+			out = append(out, x...)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name      string
+		a, b      []float64
+		tv, df, p float64
+	}{
+		{"equal variances", rep(1, 3), rep(2, 4), 1.58114, 10, 0.14493},
+		{"unequal variances", rep(1, 3), rep(5, 9), 5, 7.35294, 0.0013535},
+		{"the same samples", rep(1, 3), rep(1, 3), 0, 10, 1},
+		{"no variance, same mean", rep(7, 7), rep(7, 7), 0, 10, 1},
+	} {
+		w := Welch(tt.a, tt.b)
+		if !w.OK || math.Abs(w.T-tt.tv) > 1e-4 || math.Abs(w.DF-tt.df) > 1e-4 || math.Abs(w.P-tt.p) > 1e-5 {
+			t.Errorf("%s: t=%.5f df=%.5f p=%.7f, want t=%v df=%v p=%v", tt.name, w.T, w.DF, w.P, tt.tv, tt.df, tt.p)
+		}
+	}
+	if w := Welch([]float64{1, 2}, []float64{1, 2, 3}); w.OK || w.Significant() {
+		t.Errorf("two samples were tested: %+v", w)
+	}
+}
+
+// TestCompareResolution: a difference below what the intervals can count,
+// or below what the change column shows, is never significant, even when
+// both runs are so steady that the t statistic is infinite; one above it
+// is.
+func TestCompareResolution(t *testing.T) {
+	steady := func(perInterval int64) *jsonreport.Report {
+		r := fake(t, 1, 0, 10, 100, 100)
+		r.Operations = 0
+		for i := range r.Intervals {
+			r.Intervals[i].Ops = perInterval
+			r.Intervals[i].ByOp = map[string]int64{"READ": perInterval}
+			r.Operations += perInterval
+		}
+		r.Throughput = float64(r.Operations) / 10
+		return r
+	}
+	for _, tt := range []struct {
+		name   string
+		a, b   int64 // operations per one-second interval
+		signif bool
+		want   string
+	}{
+		{"no difference", 1000, 1000, false, "not significant (a difference below the resolution, 1 ops/sec)"},
+		{"+0.0%", 100000, 100001, false, "not significant (a difference below the resolution, 50 ops/sec)"},
+		{"+0.1%, one operation per interval", 1000, 1001, true, "significant (p=<0.0001)"},
+		{"+10%", 1000, 1100, true, "significant (p=<0.0001)"},
+	} {
+		a, b := steady(tt.a), steady(tt.b)
+		test := throughputTest(a, b, "")
+		if test.Significant() != tt.signif || verdict(test) != tt.want {
+			t.Errorf("%s: significant %v, %q; want %v, %q", tt.name, test.Significant(), verdict(test), tt.signif, tt.want)
+		}
+		var out bytes.Buffer
+		if err := Compare(&out, "a.json", "b.json", a, b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%s: the comparison does not say %q:\n%s", tt.name, tt.want, out.String())
+		}
+	}
 }

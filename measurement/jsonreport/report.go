@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -203,8 +204,11 @@ func Write(w io.Writer, r *Report) error {
 // ErrNotReport is returned by Read for valid JSON that is not a report.
 var ErrNotReport = errors.New("not a ycsb-go JSON report")
 
-// Read parses and checks a report: the format marker, the version, and
-// that every histogram decodes and agrees with its count.
+// Read parses and checks a report: the format marker, the version, that
+// every count, duration, latency and percentile is a non-negative finite
+// number, that every interval ends after it starts, and that every
+// histogram decodes and agrees with its count. An error names the field:
+// "intervals[2].ops: -5 is negative".
 func Read(data []byte) (*Report, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -235,34 +239,8 @@ func Read(data []byte) (*Report, error) {
 	if r.Version > Version {
 		return nil, fmt.Errorf("report version %d is newer than this ycsb (%d)", r.Version, Version)
 	}
-	for _, m := range r.Measurements {
-		if m.Histogram == "" {
-			if m.Count != 0 {
-				return nil, fmt.Errorf("measurement %s: count %d without a histogram", m.Name, m.Count)
-			}
-			continue
-		}
-		h, err := DecodeHistogram(m.Histogram)
-		if err != nil {
-			return nil, fmt.Errorf("measurement %s: corrupt histogram: %v", m.Name, err)
-		}
-		if h.TotalCount() != m.Count {
-			return nil, fmt.Errorf("measurement %s: histogram holds %d values, count says %d", m.Name, h.TotalCount(), m.Count)
-		}
-	}
-	for i, iv := range r.Intervals {
-		for name, l := range iv.Latency {
-			if l.Histogram == "" {
-				continue
-			}
-			h, err := DecodeHistogram(l.Histogram)
-			if err != nil {
-				return nil, fmt.Errorf("interval %d, measurement %s: corrupt histogram: %v", i+1, name, err)
-			}
-			if h.TotalCount() != l.Count {
-				return nil, fmt.Errorf("interval %d, measurement %s: histogram holds %d values, count says %d", i+1, name, h.TotalCount(), l.Count)
-			}
-		}
+	if err := r.check(); err != nil {
+		return nil, err
 	}
 	if r.Clients < 1 {
 		r.Clients = 1
@@ -271,6 +249,146 @@ func Read(data []byte) (*Report, error) {
 		rescaleV1Intervals(&r)
 	}
 	return &r, nil
+}
+
+// check is Read's validation of the figures, so that merge, compare and
+// report --html never add, test or draw a negative count or a NaN.
+func (r *Report) check() error {
+	var c checker
+	c.count("clients", int64(r.Clients))
+	c.duration("runtime_ms", r.RunTimeMs)
+	c.duration("warmup_ms", r.WarmupMs)
+	c.count("operations", r.Operations)
+	c.real("throughput_ops_sec", r.Throughput)
+	if !r.Start.IsZero() && !r.End.IsZero() && r.End.Before(r.Start) {
+		c.fail("end", "%s is before start %s", r.End.Format(time.RFC3339Nano), r.Start.Format(time.RFC3339Nano))
+	}
+	for i, p := range r.Percentiles {
+		if math.IsNaN(p) || p < 0 || p > 100 {
+			c.fail(fmt.Sprintf("percentiles[%d]", i), "%v is not a percentile from 0 to 100", p)
+		}
+	}
+	var lasting int64 // the intervals' lengths, added up
+	for i, iv := range r.Intervals {
+		f := fmt.Sprintf("intervals[%d].", i)
+		c.duration(f+"start_ms", iv.StartMs)
+		c.duration(f+"end_ms", iv.EndMs)
+		c.count(f+"ops", iv.Ops)
+		if iv.EndMs < iv.StartMs {
+			c.fail(f+"end_ms", "%d is before start_ms %d", iv.EndMs, iv.StartMs)
+		} else if c.err == nil {
+			lasting += iv.EndMs - iv.StartMs
+		}
+		c.count(f+"start_unix_ms", iv.StartUnixMs)
+		if iv.EndUnixMs < iv.StartUnixMs {
+			c.fail(f+"end_unix_ms", "%d is before start_unix_ms %d", iv.EndUnixMs, iv.StartUnixMs)
+		}
+		for _, op := range sortedKeys(iv.ByOp) {
+			c.count(f+"by_op."+op, iv.ByOp[op])
+		}
+		for _, name := range sortedKeys(iv.Latency) {
+			l := iv.Latency[name]
+			lf := f + "latency." + name + "."
+			c.count(lf+"count", l.Count)
+			c.real(lf+"mean_us", l.MeanUs)
+			c.count(lf+"max_us", l.MaxUs)
+			for _, k := range sortedKeys(l.Percentiles) {
+				c.count(lf+"percentiles_us."+k, l.Percentiles[k])
+			}
+			c.histogram(lf+"histogram", l.Histogram, l.Count, false) // older reports have none
+		}
+	}
+	// The intervals follow one another within the run; the intervals of a
+	// merge, on a common grid, may overlap by a little each.
+	if limit := r.RunTimeMs + int64(len(r.Intervals))*1000; c.err == nil && lasting > limit {
+		c.fail("intervals", "they last %d ms in all, more than the run (runtime_ms %d)", lasting, r.RunTimeMs)
+	}
+	for i, m := range r.Measurements {
+		f := fmt.Sprintf("measurements[%d] (%s).", i, m.Name)
+		c.count(f+"count", m.Count)
+		c.real(f+"mean_us", m.MeanUs)
+		c.count(f+"min_us", m.MinUs)
+		c.count(f+"max_us", m.MaxUs)
+		if m.Count > 0 && m.MinUs > m.MaxUs {
+			c.fail(f+"min_us", "%d is above max_us %d", m.MinUs, m.MaxUs)
+		}
+		for _, k := range sortedKeys(m.Percentiles) {
+			c.count(f+"percentiles_us."+k, m.Percentiles[k])
+		}
+		for j, rc := range m.Returns {
+			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)
+		}
+		c.histogram(f+"histogram", m.Histogram, m.Count, true)
+	}
+	if s := r.Schedule; s != nil {
+		c.count("schedule.target_ops_sec", s.TargetOpsSec)
+		if math.IsNaN(s.MeanLagUs) || math.IsInf(s.MeanLagUs, 0) {
+			c.fail("schedule.mean_lag_us", "%v is not a finite number", s.MeanLagUs)
+		}
+	}
+	return c.err
+}
+
+// checker keeps the first failed check of a report.
+type checker struct{ err error }
+
+func (c *checker) fail(field, format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+	}
+}
+
+func (c *checker) count(field string, n int64) {
+	if n < 0 {
+		c.fail(field, "%d is negative", n)
+	}
+}
+
+// MaxDurationMs bounds every duration and time offset of a report: no run
+// lasts 100 years, and times within that fit a time.Duration.
+const MaxDurationMs = 100 * 365 * 24 * 3600 * 1000
+
+func (c *checker) duration(field string, ms int64) {
+	c.count(field, ms)
+	if ms > MaxDurationMs {
+		c.fail(field, "%d ms is more than 100 years", ms)
+	}
+}
+
+func (c *checker) real(field string, v float64) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		c.fail(field, "%v is not a finite number", v)
+	case v < 0:
+		c.fail(field, "%v is negative", v)
+	}
+}
+
+// histogram checks that enc, when present, decodes to a histogram of
+// count values; a missing one is refused for a non-zero count when
+// required.
+func (c *checker) histogram(field, enc string, count int64, required bool) {
+	if c.err != nil {
+		return
+	}
+	if enc == "" {
+		if required && count != 0 {
+			c.fail(field, "missing, but count is %d", count)
+		}
+		return
+	}
+	h, err := DecodeHistogram(enc)
+	if err != nil {
+		c.fail(field, "corrupt histogram: %v", err)
+		return
+	}
+	if h.TotalCount() != count {
+		c.fail(field, "holds %d values, count says %d", h.TotalCount(), count)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 // rescaleV1Intervals corrects a version 1 report, whose interval ops

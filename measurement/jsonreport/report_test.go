@@ -1,6 +1,14 @@
 package jsonreport
 
-import "testing"
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
 
 func TestMaskSettings(t *testing.T) {
 	got := MaskSettings(map[string]string{
@@ -41,4 +49,127 @@ func TestReadVersion1Intervals(t *testing.T) {
 	if r.Intervals[0].Ops != 100 || r.Intervals[1].Ops != 100 {
 		t.Errorf("intervals %+v, want 100 operations each", r.Intervals)
 	}
+}
+
+// valid is a small report that Read accepts; tests change one field.
+func valid(t testing.TB) *Report {
+	h := hdrhistogram.New(1, 3_600_000_000, 3)
+	for _, v := range []int64{100, 200, 300} {
+		h.RecordValue(v)
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	return &Report{
+		Format: Format, Version: Version, Binding: "basic", Phase: "run", Percentiles: []float64{50, 99.9},
+		Clients: 1, Start: start, End: start.Add(2 * time.Second), RunTimeMs: 2000, Operations: 3, Throughput: 1.5,
+		Intervals: []Interval{
+			{StartMs: 0, EndMs: 1000, Ops: 2, ByOp: map[string]int64{"READ": 2},
+				Latency: map[string]IntervalLatency{"READ": {Count: 2, MeanUs: 150, MaxUs: 200, Percentiles: map[string]int64{"p50": 100}}}},
+			{StartMs: 1000, EndMs: 2000, Ops: 1, ByOp: map[string]int64{"READ": 1}},
+		},
+		Measurements: []Measurement{{Name: "READ", Operation: "READ", Count: 3, MeanUs: 200, MinUs: 100, MaxUs: 300,
+			Percentiles: map[string]int64{"p50": 200}, Returns: []Return{{Status: "OK", Count: 3}}, Histogram: enc}},
+		Schedule: &Schedule{TargetOpsSec: 10, MeanLagUs: 5},
+	}
+}
+
+func encode(t testing.TB, r *Report) []byte {
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestReadChecksFigures: a report whose figures no run can produce (a
+// negative count, an interval that ends before it starts, a NaN) is
+// refused with the field named, before merge adds it up, compare tests it
+// or report --html draws it.
+func TestReadChecksFigures(t *testing.T) {
+	if _, err := Read(encode(t, valid(t))); err != nil {
+		t.Fatalf("the valid report: %v", err)
+	}
+	for _, tt := range []struct {
+		change func(r *Report)
+		want   string
+	}{
+		{func(r *Report) { r.Operations = -5 }, "operations: -5 is negative"},
+		{func(r *Report) { r.RunTimeMs = -1 }, "runtime_ms: -1 is negative"},
+		{func(r *Report) { r.WarmupMs = -1 }, "warmup_ms: -1 is negative"},
+		{func(r *Report) { r.Clients = -2 }, "clients: -2 is negative"},
+		{func(r *Report) { r.Throughput = -1.5 }, "throughput_ops_sec: -1.5 is negative"},
+		{func(r *Report) { r.End = r.Start.Add(-time.Second) }, "end: 2026-03-01T11:59:59Z is before start 2026-03-01T12:00:00Z"},
+		{func(r *Report) { r.Percentiles[1] = 101 }, "percentiles[1]: 101 is not a percentile from 0 to 100"},
+		{func(r *Report) { r.Intervals[1].Ops = -7 }, "intervals[1].ops: -7 is negative"},
+		{func(r *Report) { r.Intervals[1].StartMs = -1 }, "intervals[1].start_ms: -1 is negative"},
+		{func(r *Report) { r.Intervals[1].EndMs = 500 }, "intervals[1].end_ms: 500 is before start_ms 1000"},
+		{func(r *Report) { r.Intervals[0].ByOp["READ"] = -1 }, "intervals[0].by_op.READ: -1 is negative"},
+		{func(r *Report) { r.Intervals[0].StartUnixMs, r.Intervals[0].EndUnixMs = 2000, 1000 }, "intervals[0].end_unix_ms: 1000 is before start_unix_ms 2000"},
+		{func(r *Report) {
+			l := r.Intervals[0].Latency["READ"]
+			l.MaxUs = -3
+			r.Intervals[0].Latency["READ"] = l
+		}, "intervals[0].latency.READ.max_us: -3 is negative"},
+		{func(r *Report) { r.Intervals[0].Latency["READ"].Percentiles["p50"] = -1 }, "intervals[0].latency.READ.percentiles_us.p50: -1 is negative"},
+		{func(r *Report) { r.Measurements[0].MeanUs = -200 }, "measurements[0] (READ).mean_us: -200 is negative"},
+		{func(r *Report) { r.Measurements[0].MinUs = 400 }, "measurements[0] (READ).min_us: 400 is above max_us 300"},
+		{func(r *Report) { r.Measurements[0].Percentiles["p50"] = -200 }, "measurements[0] (READ).percentiles_us.p50: -200 is negative"},
+		{func(r *Report) { r.Measurements[0].Returns[0].Count = -3 }, "measurements[0] (READ).returns[0] (OK).count: -3 is negative"},
+		{func(r *Report) { r.Measurements[0].Count = 4 }, "measurements[0] (READ).histogram: holds 3 values, count says 4"},
+		{func(r *Report) { r.Measurements[0].Count = -3 }, "measurements[0] (READ).count: -3 is negative"},
+		{func(r *Report) { r.Measurements[0].Histogram = "" }, "measurements[0] (READ).histogram: missing, but count is 3"},
+		{func(r *Report) { r.Schedule.TargetOpsSec = -10 }, "schedule.target_ops_sec: -10 is negative"},
+	} {
+		r := valid(t)
+		tt.change(r)
+		_, err := Read(encode(t, r))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Read = %v, want %q", err, tt.want)
+		}
+	}
+	// JSON has no NaN; a number too large for a float64 is refused too.
+	doc := bytes.Replace(encode(t, valid(t)), []byte(`"throughput_ops_sec": 1.5`), []byte(`"throughput_ops_sec": 1e999`), 1)
+	if _, err := Read(doc); err == nil {
+		t.Errorf("Read accepted a throughput of 1e999")
+	}
+}
+
+// FuzzRead: no input makes Read panic, and every report it accepts holds
+// only figures merge, compare and report --html can use.
+func FuzzRead(f *testing.F) {
+	f.Add(encode(f, valid(f)))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":1,"operations":200,"intervals":[{"start_ms":0,"end_ms":1000,"ops":300}]}`))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"operations":-5}`))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Read(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
+			return
+		}
+		if err := r.check(); err != nil {
+			t.Fatalf("accepted a report that fails its own check: %v", err)
+		}
+		if r.Clients < 1 {
+			t.Fatalf("accepted %d clients", r.Clients)
+		}
+		for _, iv := range r.Intervals {
+			if iv.Ops < 0 || iv.EndMs < iv.StartMs {
+				t.Fatalf("accepted interval %+v", iv)
+			}
+		}
+		for _, m := range r.Measurements {
+			if m.Count < 0 || m.MeanUs < 0 || math.IsNaN(m.MeanUs) {
+				t.Fatalf("accepted measurement %+v", m)
+			}
+		}
+		if r.Operations < 0 || r.RunTimeMs < 0 || r.Throughput < 0 || math.IsNaN(r.Throughput) {
+			t.Fatalf("accepted operations %d, runtime %d, throughput %v", r.Operations, r.RunTimeMs, r.Throughput)
+		}
+	})
 }

@@ -12,12 +12,14 @@ package profile
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/goycsb/ycsb/internal/infile"
 
 	"github.com/goycsb/ycsb/stress/data"
 )
@@ -116,11 +118,13 @@ func (p *Profile) Query(name string) *Query {
 	return nil
 }
 
-// Load reads and parses a profile file.
-func Load(path string) (*Profile, error) {
-	b, err := os.ReadFile(path)
+// Load reads and parses a profile file: a regular file or a pipe of at
+// most infile.MaxText bytes, read until ctx ends. A file that cannot be
+// read is named as the option is typed, "profile=PATH".
+func Load(ctx context.Context, path string) (*Profile, error) {
+	b, err := infile.ReadAs(ctx, path, "profile="+path, infile.MaxText)
 	if err != nil {
-		return nil, fmt.Errorf("profile %s: %v", path, err)
+		return nil, err
 	}
 	return Parse(path, b)
 }

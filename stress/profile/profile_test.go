@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,7 +9,7 @@ import (
 )
 
 func TestBlogpost(t *testing.T) {
-	p, err := Load(filepath.Join("..", "testdata", "blogpost.yaml"))
+	p, err := Load(context.Background(), filepath.Join("..", "testdata", "blogpost.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestExamples(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	for _, f := range files {
-		if _, err := Load(f); err != nil {
+		if _, err := Load(context.Background(), f); err != nil {
 			t.Errorf("%v", err)
 		}
 	}

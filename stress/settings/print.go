@@ -1,12 +1,13 @@
 package settings
 
 import (
-	"bufio"
+	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/infile"
 )
 
 // String renders the settings block the original prints before a run
@@ -233,25 +234,22 @@ func (s *Settings) String() string {
 }
 
 // ReadNodeFile fills Nodes from File (one host per line, blank lines
-// skipped), as the original does while parsing -node file=.
-func (n *NodeSettings) ReadNodeFile() error {
+// skipped), as the original does while parsing -node file=. The file is a
+// regular file or a pipe of at most infile.MaxText bytes, read until ctx
+// ends; errors name it as typed, "-node file=PATH".
+func (n *NodeSettings) ReadNodeFile(ctx context.Context) error {
 	if n.File == "" {
 		return nil
 	}
-	f, err := os.Open(n.File)
+	text, err := infile.ReadAs(ctx, n.File, "-node file="+n.File, infile.MaxText)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	var nodes []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" {
+	for _, line := range strings.Split(string(text), "\n") {
+		if line := strings.TrimSpace(line); line != "" {
 			nodes = append(nodes, line)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
 	}
 	if len(nodes) == 0 {
 		return fmt.Errorf("-node file=%s: no nodes in the file", n.File)

@@ -2,14 +2,17 @@ package generator
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/goycsb/ycsb/internal/infile"
 )
 
 // Histogram draws sizes from a bucket histogram file: YCSB's
@@ -20,14 +23,15 @@ type Histogram struct {
 	cum       []int64 // running sum of bucket counts
 }
 
-// LoadHistogram reads a histogram file; see ParseHistogram for the format.
-func LoadHistogram(path string) (*Histogram, error) {
-	f, err := os.Open(path)
+// LoadHistogram reads a histogram file, a regular file or a pipe of at most
+// infile.MaxText bytes read until ctx ends; see ParseHistogram for the
+// format.
+func LoadHistogram(ctx context.Context, path string) (*Histogram, error) {
+	text, err := infile.Read(ctx, path, infile.MaxText)
 	if err != nil {
-		return nil, fmt.Errorf("histogram: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	h, err := ParseHistogram(f)
+	h, err := ParseHistogram(bytes.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("histogram %s: %w", path, err)
 	}

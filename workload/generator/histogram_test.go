@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,15 +124,15 @@ func TestLoadHistogram(t *testing.T) {
 	if err := os.WriteFile(good, []byte(histogramText(10, []int64{1, 2, 3})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if h, err := LoadHistogram(good); err != nil || len(h.cum) != 3 {
-		t.Errorf("LoadHistogram(good) = %v, %v", h, err)
+	if h, err := LoadHistogram(context.Background(), good); err != nil || len(h.cum) != 3 {
+		t.Errorf("LoadHistogram(context.Background(), good) = %v, %v", h, err)
 	}
 	bad := filepath.Join(dir, "bad.txt")
 	if err := os.WriteFile(bad, []byte("BlockSize\t10\n0\tx\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{bad, filepath.Join(dir, "missing.txt")} {
-		if _, err := LoadHistogram(path); err == nil || !strings.Contains(err.Error(), path) {
+		if _, err := LoadHistogram(context.Background(), path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("LoadHistogram(%s) err = %v, want one naming the file", path, err)
 		}
 	}

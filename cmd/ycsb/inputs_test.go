@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
+)
+
+// TestInputsAreBounded: every file a command reads goes through one bounded
+// reader. A device (/dev/zero, /dev/urandom) or a directory is one line
+// naming the option as typed, exit 2, before anything is created or
+// connected to (no server is needed: the stress commands and the binding
+// point at port 1); a named pipe with no writer waits only until the first
+// Ctrl-C, and the process then ends within 2 s with one line.
+func TestInputsAreBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; -short")
+	}
+	bin := ycsbtest.Binary(t)
+	wl, err := filepath.Abs("../../workloads/workloada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	fifo := filepath.Join(base, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dirInput := filepath.Join(base, "adir")
+	os.Mkdir(dirInput, 0o755)
+	commands := []struct {
+		name string
+		args func(in string) []string
+		opt  func(in string) string // the option as typed, named in the error
+	}{
+		{"merge", func(in string) []string { return []string{"merge", in} }, same},
+		{"compare", func(in string) []string { return []string{"compare", in, in} }, same},
+		{"report --html", func(in string) []string { return []string{"report", "--html", in} }, same},
+		{"kube -P", func(in string) []string { return []string{"kube", "run", "basic", "-clients", "2", "-P", in} }, same},
+		{"load -P", func(in string) []string { return []string{"load", "basic", "-P", in} }, same},
+		{"stress truststore=", func(in string) []string {
+			return []string{"stress", "write", "n=1", "-port", "native=1", "-transport", "truststore=" + in}
+		}, func(in string) string { return "-transport truststore=" + in }},
+		{"stress user profile=", func(in string) []string {
+			return []string{"stress", "user", "profile=" + in, "ops(insert=1)", "n=1", "-port", "native=1"}
+		}, func(in string) string { return "profile=" + in }},
+		{"stress -node file=", func(in string) []string {
+			return []string{"stress", "write", "n=1", "-port", "native=1", "-node", "file=" + in}
+		}, func(in string) string { return "-node file=" + in }},
+		{"cassandra.ssl.ca", func(in string) []string {
+			return []string{"run", "cassandra-cql", "-P", wl, "-p", "hosts=127.0.0.1", "-p", "port=1",
+				"-p", "cassandra.useSSL=true", "-p", "cassandra.ssl.ca=" + in}
+		}, func(in string) string { return "cassandra.ssl.ca=" + in }},
+	}
+	inputs := []struct {
+		name, path, why string
+	}{
+		{"dev zero", "/dev/zero", "not a regular file or a pipe (a character device)"},
+		{"dev urandom", "/dev/urandom", "not a regular file or a pipe (a character device)"},
+		{"directory", dirInput, "is a directory"},
+		{"fifo without a writer", fifo, "interrupted before it was read"},
+	}
+	for _, c := range commands {
+		for _, in := range inputs {
+			t.Run(c.name+"/"+in.name, func(t *testing.T) {
+				dir := t.TempDir()
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				cmd := exec.CommandContext(ctx, bin, c.args(in.path)...)
+				cmd.Dir = dir
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				fifoCase := in.path == fifo
+				if fifoCase {
+					time.Sleep(300 * time.Millisecond)
+					cmd.Process.Signal(syscall.SIGINT)
+				}
+				signalled := time.Now()
+				cmd.Wait()
+				code := cmd.ProcessState.ExitCode()
+				if fifoCase {
+					if d := time.Since(signalled); d > 2*time.Second {
+						t.Errorf("ended %v after Ctrl-C, want within 2 s", d)
+					}
+					if code != 130 && code != 2 {
+						t.Errorf("exit code %d after Ctrl-C, want 130 or 2", code)
+					}
+				} else if code != 2 {
+					t.Errorf("exit code %d, want 2", code)
+				}
+				msg := strings.TrimSpace(stderr.String())
+				// -P files say "cannot read properties file" in between.
+				opt := c.opt(in.path) + ": "
+				if strings.Count(msg, "\n") != 0 || !strings.Contains(msg, opt) || !strings.HasSuffix(msg, in.why) && !strings.HasSuffix(msg, in.why+")") {
+					t.Errorf("stderr is not one line naming %q and saying %q:\n%s", opt, in.why, msg)
+				}
+				if stdout.Len() != 0 {
+					t.Errorf("stdout: %.300s", stdout.String())
+				}
+				if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+					t.Errorf("created %d files", len(entries))
+				}
+			})
+		}
+	}
+}
+
+func same(in string) string { return in }
