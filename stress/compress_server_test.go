@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestCompression(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	err = r.checkCompression(admin, "127.0.0.1 port 9042")
+	err = r.checkCompression(context.Background(), admin, "127.0.0.1 port 9042")
 	if err == nil || !strings.HasPrefix(err.Error(), "-mode compression=lz4: the node at 127.0.0.1 port 9042 (Cassandra 5.") ||
 		!strings.HasSuffix(err.Error(), "did not accept lz4 compression") {
 		t.Errorf("a compressor the node does not offer: %v", err)

@@ -47,6 +47,10 @@ func (t *timing) latency() *hdrhistogram.Histogram {
 
 func (t *timing) ops() int64 { return t.latency().TotalCount() }
 
+// reported says whether an interval line shows t: it has operations or
+// errors (the original's operationCount counts both).
+func (t *timing) reported() bool { return t.ops() != 0 || t.errors != 0 }
+
 func (t *timing) secs() float64 { return float64(t.endNs-t.startNs) * 1e-9 }
 
 func (t *timing) opRate() float64  { return float64(t.ops()) / t.secs() }
@@ -66,6 +70,26 @@ func (t *timing) pctMs(p float64) float64 {
 func (t *timing) maxMs() float64 { return float64(t.latency().Max()) / 1000 }
 
 func (t *timing) runTime() time.Duration { return time.Duration(t.endNs - t.startNs) }
+
+// file adds an op's measurement of an interval and reports whether it is
+// of operations that succeeded. A failed operation (after its tries, with
+// -errors ignore) is an error only: not in the op, partition and row
+// counts, nor in the latencies, where the original counts it too
+// (StressMetrics.record); see docs/stress.md.
+func (t *timing) file(ms *measurement.Measurement) bool {
+	switch {
+	case ms.Kind != measurement.KindOK && ms.Kind != kindNoRow:
+		if !ms.Intended {
+			t.errors += ms.Hist.TotalCount()
+		}
+		return false
+	case ms.Intended:
+		t.response.Merge(ms.Hist)
+		return false
+	}
+	t.service.Merge(ms.Hist)
+	return true
+}
 
 func (t *timing) reset() {
 	t.service.Reset()
@@ -276,20 +300,13 @@ func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 			m.seen[k] = true
 			m.nSeen++
 		}
-		n := ms.Hist.TotalCount()
-		if ms.Intended {
-			t.response.Merge(ms.Hist)
-			continue
-		}
-		t.service.Merge(ms.Hist)
-		if ms.Kind != measurement.KindOK && ms.Kind != kindNoRow {
-			t.errors += n
-		}
-		// A write is one partition and one row; a read, the row it got
-		// back (a failed read got none).
-		if k == kindWrite || k == kindCounterWrite || ms.Kind == measurement.KindOK {
-			t.partitions += n
-			t.rows += n
+		if t.file(ms) {
+			// A write is one partition and one row; a read, the row it
+			// got back (NOT_FOUND: none).
+			if n := ms.Hist.TotalCount(); k == kindWrite || k == kindCounterWrite || ms.Kind == measurement.KindOK {
+				t.partitions += n
+				t.rows += n
+			}
 		}
 	}
 	if m.waits != nil {
@@ -318,7 +335,7 @@ func (m *metrics) recordInterval(startNs, endNs int64) {
 	gc := m.gcSample()
 	m.totalGC.add(gc)
 	m.unc.update(m.curTotal.adjustedRowRate())
-	if m.curTotal.ops() != 0 {
+	if m.curTotal.reported() {
 		perOp := m.nSeen > 1
 		for _, k := range sortedKinds(m.seen) {
 			if perOp {

@@ -193,7 +193,7 @@ func TestUserTokenRangeSplit(t *testing.T) {
 	if err := it.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ring, err := ringRanges(s)
+	ring, err := ringRanges(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func (r *stressRun) ramp(ctx context.Context, step func(ctx context.Context, thr
 		r.println("")
 		r.println(fmt.Sprintf("Running with %d threadCount", threads))
 		if s.Command.Truncate == settings.TruncateAlways {
-			if err := r.truncate(); err != nil {
+			if err := r.truncate(ctx); err != nil {
 				return err
 			}
 		}

@@ -19,12 +19,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
@@ -53,6 +55,65 @@ func badInput(err error) error {
 
 // ErrFailure is a run that ended with FAILURE.
 var ErrFailure = errors.New("stress: the run failed")
+
+// ErrInterrupted is a run ended by Ctrl-C (its context): the report, if
+// the measured run had started, covers the operations finished before it.
+var ErrInterrupted = errors.New("stress: interrupted")
+
+// closeWait bounds the close of a driver session: the driver's Close
+// waits for its control connection and metadata refreshes, which against
+// a node that stopped answering run to their timeouts (the cassandra-cql
+// binding bounds its close alike).
+const closeWait = 2 * time.Second
+
+// closeSession closes s, waiting closeWait at most.
+func closeSession(s *gocql.Session) { closeSessions(s) }
+
+// closeSessions closes ss at once, waiting closeWait at most for all.
+func closeSessions(ss ...*gocql.Session) {
+	within.Run(closeWait, func() {
+		var wg sync.WaitGroup
+		for _, s := range ss {
+			wg.Go(s.Close)
+		}
+		wg.Wait()
+	})
+}
+
+// createSession is cc.CreateSession given up when ctx ends first (Ctrl-C):
+// the driver waits its connect timeout for a node that does not answer.
+// A session made after that is closed in the background.
+func createSession(ctx context.Context, cc *gocql.ClusterConfig) (*gocql.Session, error) {
+	type made struct {
+		s   *gocql.Session
+		err error
+	}
+	ch := make(chan made, 1)
+	go func() {
+		s, err := cc.CreateSession()
+		ch <- made{s, err}
+	}()
+	select {
+	case m := <-ch:
+		return m.s, m.err
+	case <-ctx.Done():
+		go func() {
+			if m := <-ch; m.s != nil {
+				m.s.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// setupErr is a failure to set the run up: bad input (exit 2), unless
+// ctx ended (Ctrl-C), which caused it.
+func setupErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w during setup: %v", ErrInterrupted, err)
+	}
+	return &BadInput{Err: err}
+}
 
 // pause is the original's "Sleeping 2s..." before the work, which lets the
 // schema settle; tests shorten it.
@@ -100,8 +161,8 @@ func Main(ctx context.Context, args []string, env Env) error {
 	for _, n := range r.notes {
 		fmt.Fprintln(env.Stderr, n)
 	}
-	if err := r.connect(); err != nil {
-		return &BadInput{Err: err}
+	if err := r.connect(ctx); err != nil {
+		return setupErr(ctx, err)
 	}
 	defer r.close()
 	if err := r.openLog(); err != nil {
@@ -348,24 +409,24 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 // connect creates the schema as the original's maybeCreateKeyspaces does
 // (the keyspace, then the command's tables, each IF NOT EXISTS) and opens
 // the session the workers share.
-func (r *stressRun) connect() error {
+func (r *stressRun) connect(ctx context.Context) error {
 	s := r.s
 	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
 	sc := r.schema()
-	admin, err := r.cluster("").CreateSession()
+	admin, err := createSession(ctx, r.cluster(""))
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
-	if err := r.checkCompression(admin, where); err != nil {
-		admin.Close()
+	if err := r.checkCompression(ctx, admin, where); err != nil {
+		closeSession(admin)
 		return err
 	}
-	err = admin.Query(sc.CreateKeyspace()).Exec()
-	admin.Close()
+	err = admin.Query(sc.CreateKeyspace()).ExecContext(ctx)
+	closeSession(admin)
 	if err != nil {
 		return fmt.Errorf("create keyspace %s: %v", sc.Keyspace, err)
 	}
-	sess, err := r.cluster(sc.Keyspace).CreateSession()
+	sess, err := createSession(ctx, r.cluster(sc.Keyspace))
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
@@ -382,8 +443,8 @@ func (r *stressRun) connect() error {
 		default:
 			continue
 		}
-		if err := sess.Query(cql).Exec(); err != nil {
-			sess.Close()
+		if err := sess.Query(cql).ExecContext(ctx); err != nil {
+			closeSession(sess)
 			return fmt.Errorf("create table %s.%s: %v", sc.Keyspace, t, err)
 		}
 	}
@@ -395,12 +456,12 @@ func (r *stressRun) connect() error {
 
 // checkCompression makes sure, before anything is created, that the
 // connections compress what -mode compression= asks for.
-func (r *stressRun) checkCompression(admin *gocql.Session, where string) error {
+func (r *stressRun) checkCompression(ctx context.Context, admin *gocql.Session, where string) error {
 	if r.comp == nil {
 		return nil
 	}
 	var v string
-	if err := admin.Query("SELECT release_version FROM system.local").Scan(&v); err != nil {
+	if err := admin.Query("SELECT release_version FROM system.local").ScanContext(ctx, &v); err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
 	if !r.comp.used.Load() {
@@ -426,7 +487,7 @@ func (r *stressRun) openLog() error {
 
 func (r *stressRun) close() {
 	if r.m.session != nil {
-		r.m.session.Close()
+		closeSession(r.m.session)
 	}
 	if r.log != nil {
 		r.log.Close()
@@ -448,15 +509,13 @@ func (r *stressRun) run(ctx context.Context) error {
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
 	if !s.Command.NoWarmup {
-		if err := r.warmup(ctx); err != nil {
-			r.println("FAILURE")
-			return err
+		if err := r.warmup(ctx); err != nil || ctx.Err() != nil {
+			return r.failure(ctx, err)
 		}
 	}
 	if s.Command.Truncate == settings.TruncateOnce || !s.Rate.Ramp() && s.Command.Truncate == settings.TruncateAlways {
-		if err := r.truncate(); err != nil {
-			r.println("FAILURE")
-			return err
+		if err := r.truncate(ctx); err != nil || ctx.Err() != nil {
+			return r.failure(ctx, err)
 		}
 	}
 	var err error
@@ -468,14 +527,23 @@ func (r *stressRun) run(ctx context.Context) error {
 		_, err = r.runOnce(ctx, r.kinds, s.Rate.Threads, r.count(), false)
 	}
 	if err != nil || ctx.Err() != nil {
-		r.println("FAILURE")
-		if err == nil {
-			err = ErrFailure
-		}
-		return err
+		return r.failure(ctx, err)
 	}
 	r.println("END")
 	return nil
+}
+
+// failure ends a run that failed (err) or was interrupted (ctx) with
+// FAILURE, as the original's StressAction ends a run it did not finish.
+func (r *stressRun) failure(ctx context.Context, err error) error {
+	r.println("FAILURE")
+	switch {
+	case ctx.Err() != nil:
+		return ErrInterrupted
+	case err == nil:
+		return ErrFailure
+	}
+	return err
 }
 
 func sleep(ctx context.Context, d time.Duration) {
@@ -495,9 +563,9 @@ func (r *stressRun) count() int64 {
 	return -1
 }
 
-func (r *stressRun) truncate() error {
+func (r *stressRun) truncate(ctx context.Context) error {
 	for _, t := range r.tables {
-		if err := r.m.session.Query("TRUNCATE " + t).Exec(); err != nil {
+		if err := r.m.session.Query("TRUNCATE " + t).ExecContext(ctx); err != nil {
 			return fmt.Errorf("truncate %s: %v", t, err)
 		}
 	}
@@ -515,7 +583,7 @@ func (r *stressRun) warmup(ctx context.Context) error {
 	r.freshPop(r.m) // one for all the warm-up's op types
 	for _, k := range sortedKinds(kindSet(r.kinds)) {
 		r.println(fmt.Sprintf("Warming up %s with %d iterations...", k, it))
-		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil {
+		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}

@@ -3,23 +3,36 @@ package stress
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
+	"github.com/goycsb/ycsb/stress/settings"
 )
 
 // runState is what a run's workload, the predefined commands' or user's,
-// shares with the runner and the metrics: the stop flag the runner polls
-// and the first operation that failed after its tries.
+// shares with the runner and the metrics: the stop flag the runner polls,
+// the first operation that failed after its tries, and the contexts of
+// the run's requests and waits.
 type runState struct {
 	stop atomic.Bool
+	// abort is the context of the run's requests: Ctrl-C ends it, and the
+	// requests in flight are abandoned, neither done nor failed (the
+	// runner would give them stopGrace, and a hung node the request
+	// timeout)
+	abort context.Context
+	// stopped ends with the run (Stop or Ctrl-C): it cuts a worker's
+	// backoff short
+	stopped    context.Context
+	endStopped context.CancelFunc
 	// failure is the first operation that failed after its tries without
 	// -errors ignore: as in the original, it ends the run with FAILURE.
 	failure atomic.Pointer[string]
@@ -30,8 +43,55 @@ type runState struct {
 	waits waitTimes
 }
 
-func (st *runState) Stop()                  { st.stop.Store(true) }
 func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
+
+func (st *runState) Stop() {
+	st.stop.Store(true)
+	if st.endStopped != nil {
+		st.endStopped()
+	}
+}
+
+// begin sets the run's contexts from ctx, which Ctrl-C ends, before the
+// workers start; end releases them.
+func (st *runState) begin(ctx context.Context) {
+	st.abort = ctx
+	st.stopped, st.endStopped = context.WithCancel(ctx)
+}
+
+func (st *runState) end() { st.endStopped() }
+
+// interrupted reports whether the operation that ended with err was
+// abandoned on Ctrl-C: the worker then ends, the operation not counted.
+func (st *runState) interrupted(err error) bool { return err != nil && st.abort.Err() != nil }
+
+// retryWait waits before the next try of an operation that failed with
+// err: the original's delay-policy= for an overloaded coordinator (as its
+// Operation.timeWithRetry sleeps), else the backoff while no node can
+// take it. False: the run stopped meanwhile, and the operation is
+// abandoned, as on Ctrl-C (a stop must not turn it into the run's
+// failure).
+func (st *runState) retryWait(b *backoff.Backoff, errs *settings.ErrorSettings, try int, r *rand.Rand, err error) bool {
+	switch {
+	case isOverloaded(err):
+		sleepCtx(st.stopped, errs.NextDelay(try, r.Float64()))
+	case backoff.NoCQLNode(err):
+		b.Wait(st.stopped)
+	}
+	return st.stopped.Err() == nil
+}
+
+// settle ends an operation that ended with err: an answer from a node
+// resets the worker's backoff; a failure for want of one waits it out,
+// so that against a dead node each thread fails a few operations a
+// second instead of spinning (-errors ignore goes on after them).
+func (st *runState) settle(b *backoff.Backoff, err error) {
+	if err != nil && backoff.NoCQLNode(err) {
+		b.Wait(st.stopped)
+		return
+	}
+	b.Reset()
+}
 
 // fail records the run's first failed operation and stops the run, as the
 // original's Consumer does with the IOException of Operation.error: it
@@ -59,6 +119,8 @@ func (st *runState) failed() string {
 // ErrFailure.
 func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.Workload, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
 	var timer *time.Timer
+	st.begin(ctx)
+	defer st.end()
 	err := runner.Run(ctx, r.runOptions(p, wl, met, st.failed, warmup, &timer))
 	if timer != nil {
 		timer.Stop()

@@ -18,6 +18,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
@@ -159,8 +160,8 @@ func specNames(specs []*userSpec) string {
 }
 
 // exec runs DDL, ignoring "already exists" as the original does.
-func execDDL(sess *gocql.Session, cql string) error {
-	err := sess.Query(cql).Consistency(gocql.Quorum).Exec()
+func execDDL(ctx context.Context, sess *gocql.Session, cql string) error {
+	err := sess.Query(cql).Consistency(gocql.Quorum).ExecContext(ctx)
 	var ae *gocql.RequestErrAlreadyExists
 	if errors.As(err, &ae) {
 		return nil
@@ -171,34 +172,34 @@ func execDDL(sess *gocql.Session, cql string) error {
 // userSchema is StressProfile.maybeCreateSchema and maybeLoadSchemaInfo:
 // the keyspace, the table and the extra definitions, then the table's
 // columns from system_schema.
-func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
+func (r *stressRun) userSchema(ctx context.Context, sess *gocql.Session, sp *userSpec) error {
 	p := sp.p
 	if p.KeyspaceDefinition != "" {
-		if err := execDDL(sess, p.KeyspaceDefinition); err != nil {
+		if err := execDDL(ctx, sess, p.KeyspaceDefinition); err != nil {
 			return fmt.Errorf("%s: keyspace_definition: %v", p.File, err)
 		}
 	}
-	ks, err := r.cluster(p.Keyspace).CreateSession()
+	ks, err := createSession(ctx, r.cluster(p.Keyspace))
 	if err != nil {
 		return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
 	}
-	defer ks.Close()
+	defer closeSession(ks)
 	if p.TableDefinition != "" {
-		if err := execDDL(ks, p.TableDefinition); err != nil {
+		if err := execDDL(ctx, ks, p.TableDefinition); err != nil {
 			return fmt.Errorf("%s: table_definition: %v", p.File, err)
 		}
 	}
 	for i, x := range p.ExtraDefinitions {
-		if err := execDDL(ks, x); err != nil {
+		if err := execDDL(ctx, ks, x); err != nil {
 			return fmt.Errorf("%s: extra_definitions[%d]: %v", p.File, i, err)
 		}
 	}
 	if p.TableDefinition != "" || len(p.ExtraDefinitions) > 0 {
 		// The original sleeps a second per node "for propagation".
-		sess.AwaitSchemaAgreement(context.Background())
+		sess.AwaitSchemaAgreement(ctx)
 	}
 	iter := sess.Query(`SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?`,
-		strings.ToLower(p.Keyspace), strings.ToLower(p.Table)).Iter()
+		strings.ToLower(p.Keyspace), strings.ToLower(p.Table)).IterContext(ctx)
 	var c column
 	var typ string
 	var cols []column
@@ -218,7 +219,7 @@ func (r *stressRun) userSchema(sess *gocql.Session, sp *userSpec) error {
 	if err := sp.setColumns(cols); err != nil {
 		return err
 	}
-	return r.userStatements(sp, func(cql string) ([]string, error) { return preparedArgs(ks, cql) })
+	return r.userStatements(sp, func(cql string) ([]string, error) { return preparedArgs(ctx, ks, cql) })
 }
 
 var errPrepared = errors.New("prepared")
@@ -228,14 +229,14 @@ var errPrepared = errors.New("prepared")
 // PreparedStatement's variables: the column for "col = ?" (and <, IN,
 // CONTAINS, ...), "[limit]" for "LIMIT ?", "partition key token" for
 // "token(k) > ?".
-func preparedArgs(sess *gocql.Session, cql string) ([]string, error) {
+func preparedArgs(ctx context.Context, sess *gocql.Session, cql string) ([]string, error) {
 	var names []string
 	err := sess.Bind(cql, func(qi *gocql.QueryInfo) ([]any, error) {
 		for _, a := range qi.Args {
 			names = append(names, a.Name)
 		}
 		return nil, errPrepared
-	}).Exec()
+	}).ExecContext(ctx)
 	if !errors.Is(err, errPrepared) {
 		return nil, err
 	}
@@ -498,17 +499,19 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		fmt.Fprintln(env.Stderr, n.String())
 	}
 	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
-	admin, err := r.cluster("").CreateSession()
+	admin, err := createSession(ctx, r.cluster(""))
 	if err != nil {
-		return &BadInput{Err: fmt.Errorf("connect to %s: %v", where, err)}
+		return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 	}
-	defer admin.Close()
-	if err := r.checkCompression(admin, where); err != nil {
-		return &BadInput{Err: err}
+	// closed together at the end, in closeWait at most
+	open := []*gocql.Session{admin}
+	defer func() { closeSessions(open...) }()
+	if err := r.checkCompression(ctx, admin, where); err != nil {
+		return setupErr(ctx, err)
 	}
 	for _, sp := range specs {
-		if err := r.userSchema(admin, sp); err != nil {
-			return &BadInput{Err: err}
+		if err := r.userSchema(ctx, admin, sp); err != nil {
+			return setupErr(ctx, err)
 		}
 		g, err := sp.newGen()
 		if err != nil {
@@ -523,8 +526,8 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		switch {
 		case o.trDef != nil:
 			if ranges == nil {
-				if ranges, err = ringRanges(admin); err != nil {
-					return &BadInput{Err: fmt.Errorf("token ranges of %s: %v", where, err)}
+				if ranges, err = ringRanges(ctx, admin); err != nil {
+					return setupErr(ctx, fmt.Errorf("token ranges of %s: %v", where, err))
 				}
 				ranges = splitRanges(ranges, s.TokenRange.SplitFactor)
 			}
@@ -551,16 +554,16 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		if sessions[sp.p.Keyspace] != nil {
 			continue
 		}
-		sess, err := r.cluster(sp.p.Keyspace).CreateSession()
+		sess, err := createSession(ctx, r.cluster(sp.p.Keyspace))
 		if err != nil {
-			return &BadInput{Err: fmt.Errorf("connect to %s: %v", where, err)}
+			return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 		}
-		defer sess.Close()
+		open = append(open, sess)
 		sessions[sp.p.Keyspace] = sess
 	}
 	truncate := func() error {
 		for _, sp := range specs {
-			if err := sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).Exec(); err != nil {
+			if err := sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).ExecContext(ctx); err != nil {
 				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
 			}
 		}
@@ -569,13 +572,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster}
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
-	fail := func(err error) error {
-		r.println("FAILURE")
-		if err == nil {
-			err = ErrFailure
-		}
-		return err
-	}
+	fail := func(err error) error { return r.failure(ctx, err) }
 	if !s.Command.NoWarmup {
 		// StressAction.warmup: each op of ops(...) on its own, as typed.
 		it, threads := r.warmupSize()
@@ -590,7 +587,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		}
 	}
 	if s.Command.Truncate == settings.TruncateOnce || !s.Rate.Ramp() && s.Command.Truncate == settings.TruncateAlways {
-		if err := truncate(); err != nil {
+		if err := truncate(); err != nil || ctx.Err() != nil {
 			return fail(err)
 		}
 	}
@@ -791,6 +788,8 @@ type userWorker struct {
 	vleft    int64
 	vst      *valStmt
 	vlo, vhi [][]byte
+	// backoff spaces out the operations while no node can take them
+	backoff backoff.Backoff
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
@@ -917,7 +916,10 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 
 // timed runs an operation on parts (a token range query: its next page)
 // with the retries of -errors retries= and records it.
-func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partition) bool {
+func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partition) bool {
+	// The requests' context is the run's abort: Ctrl-C abandons them at
+	// once (see runState).
+	ctx := wk.w.abort
 	start := measurement.Now()
 	var err error
 	var nparts, rows int
@@ -935,13 +937,13 @@ func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partit
 			try++
 			break
 		}
-		if isOverloaded(err) && try+1 < wk.w.r.m.tries {
-			sleepCtx(ctx, wk.w.r.m.errs.NextDelay(try, wk.r.Float64()))
+		if try+1 < wk.w.r.m.tries && !wk.w.retryWait(&wk.backoff, &wk.w.r.m.errs, try, wk.r, err) {
+			return false // the run stopped before the next try: abandoned, not counted
 		}
 	}
 	end := measurement.Now()
-	if err != nil && ctx.Err() != nil {
-		return true
+	if wk.w.interrupted(err) {
+		return false // abandoned: not counted, and the worker ends
 	}
 	st := db.OK
 	if err != nil {
@@ -953,13 +955,14 @@ func (wk *userWorker) timed(ctx context.Context, o *userOp, parts []*data.Partit
 	} else {
 		o.parts.Add(int64(nparts))
 		o.rows.Add(int64(rows))
+		wk.waits.record(wk.s, int(o.slot), start)
 	}
 	wk.s.Record(o.slot, st, start, end)
-	wk.waits.record(wk.s, int(o.slot), start)
 	if err != nil && !wk.w.r.m.errs.Ignore {
 		wk.w.fail(userFailure(o.name, try, parts, err))
 		return false
 	}
+	wk.w.settle(&wk.backoff, err)
 	return true
 }
 

@@ -84,16 +84,8 @@ func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot
 		if k >= len(m.ops) || ms.Hist == nil {
 			continue
 		}
-		t := m.cur[k]
 		m.seen[k] = true
-		if ms.Intended {
-			t.response.Merge(ms.Hist)
-			continue
-		}
-		t.service.Merge(ms.Hist)
-		if ms.Kind != measurement.KindOK {
-			t.errors += ms.Hist.TotalCount()
-		}
+		m.cur[k].file(ms)
 	}
 	if m.waits != nil {
 		var into [measurement.NumOps]*hdrhistogram.Histogram
@@ -122,7 +114,7 @@ func (m *userMetrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot
 	gc := m.gcSample()
 	m.totalGC.add(gc)
 	m.unc.update(m.curTotal.adjustedRowRate())
-	if m.curTotal.ops() != 0 {
+	if m.curTotal.reported() {
 		for _, k := range m.order {
 			if m.seen[k] {
 				fmt.Fprintln(m.out, row("", m.ops[k].name, m.cur[k], m.sum[k], gc, m.unc.unc))

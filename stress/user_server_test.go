@@ -143,7 +143,7 @@ func TestUserPrepared(t *testing.T) {
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
 	f := profileIn(t, "blogpost.yaml", ks)
 	r := &stressRun{s: parseOrFatal(t, "user", "profile="+f, "ops(insert=1)", "-node", testNode), env: Env{Stdout: io.Discard, Stderr: io.Discard}}
-	if err := execDDL(s, "CREATE KEYSPACE "+ks+" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"); err != nil {
+	if err := execDDL(context.Background(), s, "CREATE KEYSPACE "+ks+" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"); err != nil {
 		t.Fatal(err)
 	}
 	ksess, err := r.cluster(ks).CreateSession()
@@ -151,7 +151,7 @@ func TestUserPrepared(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ksess.Close()
-	if err := execDDL(ksess, "CREATE TABLE t (k text, c int, v text, PRIMARY KEY (k, c))"); err != nil {
+	if err := execDDL(context.Background(), ksess, "CREATE TABLE t (k text, c int, v text, PRIMARY KEY (k, c))"); err != nil {
 		t.Fatal(err)
 	}
 	for cql, want := range map[string]string{
@@ -160,7 +160,7 @@ func TestUserPrepared(t *testing.T) {
 		"select * from t where k = ? limit ?":                 "k [limit]",
 		"select * from t where token(k) > ? and token(k) < ?": "partition key token partition key token",
 	} {
-		got, err := preparedArgs(ksess, cql)
+		got, err := preparedArgs(context.Background(), ksess, cql)
 		if err != nil {
 			t.Fatalf("%s: %v", cql, err)
 		}
@@ -168,7 +168,7 @@ func TestUserPrepared(t *testing.T) {
 			t.Errorf("%s: %q, want %q", cql, got, want)
 		}
 	}
-	if _, err := preparedArgs(ksess, "select * from nosuch where k = ?"); err == nil {
+	if _, err := preparedArgs(context.Background(), ksess, "select * from nosuch where k = ?"); err == nil {
 		t.Error("a query of no table prepared")
 	}
 	// through the command: the error names the profile and the query

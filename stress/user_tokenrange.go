@@ -43,10 +43,10 @@ type userTR struct {
 // into (t[last], MIN] and (MIN, t[0]] (a bound of MIN is the ring's end to
 // Cassandra), sorted by start then end; a ring of one token is the single
 // range (MIN, MIN], the whole ring.
-func ringRanges(sess *gocql.Session) ([]tokenRange, error) {
+func ringRanges(ctx context.Context, sess *gocql.Session) ([]tokenRange, error) {
 	var toks []int64
 	for _, q := range []string{"SELECT tokens FROM system.local", "SELECT tokens FROM system.peers"} {
-		iter := sess.Query(q).Iter()
+		iter := sess.Query(q).IterContext(ctx)
 		var ts []string
 		for iter.Scan(&ts) {
 			for _, t := range ts {

@@ -16,6 +16,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/data"
@@ -193,6 +194,8 @@ type worker struct {
 
 	// waits are the wait times by kind, nil when not tracked
 	waits *workerWaits
+	// backoff spaces out the operations while no node can take them
+	backoff backoff.Backoff
 }
 
 // errNoRow is a read that found no row under -errors skip-read-validation.
@@ -206,8 +209,9 @@ func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(c
 
 // DoTransaction runs one operation: the next population index, the next
 // kind, up to tries attempts; it is measured from the first attempt to the
-// last, as the original's Operation.timeWithRetry times it.
-func (wk *worker) DoTransaction(ctx context.Context) bool {
+// last, as the original's Operation.timeWithRetry times it. Its requests
+// run under the run's abort context, not the runner's ctx.
+func (wk *worker) DoTransaction(context.Context) bool {
 	var k kind
 	var idx int64
 	var ok bool
@@ -259,23 +263,24 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 			wk.populated++
 		}
 	}
+	// The requests' context is the run's abort: Ctrl-C abandons them at
+	// once (see runState).
+	abort := wk.w.abort
 	start := measurement.Now()
 	var err error
 	try := 0
 	for ; try < wk.m.tries; try++ {
-		err = wk.attempt(ctx, k, idx)
-		if err == nil || err == errNotValidated || err == errNoRow || ctx.Err() != nil {
+		err = wk.attempt(abort, k, idx)
+		if err == nil || err == errNotValidated || err == errNoRow || abort.Err() != nil {
 			break
 		}
-		if isOverloaded(err) && try+1 < wk.m.tries {
-			// Only an overloaded coordinator is waited for, as in the
-			// original's Operation.timeWithRetry.
-			sleepCtx(ctx, wk.m.errs.NextDelay(try, wk.r.Float64()))
+		if try+1 < wk.m.tries && !wk.w.retryWait(&wk.backoff, &wk.m.errs, try, wk.r, err) {
+			return false // the run stopped before the next try: abandoned, not counted
 		}
 	}
 	end := measurement.Now()
-	if err != nil && ctx.Err() != nil {
-		return true // interrupted by the end of the run: not counted
+	if wk.w.interrupted(err) {
+		return false // abandoned: not counted, and the worker ends
 	}
 	st := db.OK
 	if err == errNoRow {
@@ -290,13 +295,15 @@ func (wk *worker) DoTransaction(ctx context.Context) bool {
 		if wk.s.Causes != nil {
 			wk.s.Causes.Add(kindOps[k], st, err)
 		}
+	} else {
+		wk.waits.record(wk.s, int(k), start)
 	}
 	wk.s.Record(kindOps[k], st, start, end)
-	wk.waits.record(wk.s, int(k), start)
 	if err != nil && !wk.m.errs.Ignore {
 		wk.w.fail(failureMessage(try, wk.key.b, err, wk.invalid))
 		return false
 	}
+	wk.w.settle(&wk.backoff, err)
 	return true
 }
 

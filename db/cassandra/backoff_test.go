@@ -12,56 +12,25 @@ import (
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/internal/backoff"
 )
 
-// The session backs off while no node can take its operations, doubling
-// the wait up to maxBackoff, and a cancelled context cuts the wait short.
-
-func TestNoNode(t *testing.T) {
-	for _, tc := range []struct {
-		err  error
-		want bool
-	}{
-		{gocql.ErrNoConnections, true},
-		{fmt.Errorf("x: %w", gocql.ErrConnectionClosed), true},
-		{syscall.ECONNREFUSED, true},
-		{fmt.Errorf("x: %w", gocql.ErrTimeoutNoResponse), false}, // it has waited already
-		{context.DeadlineExceeded, false},
-		{errors.New("other"), false},
-	} {
-		if got := noNode(tc.err); got != tc.want {
-			t.Errorf("noNode(%v) = %t, want %t", tc.err, got, tc.want)
-		}
-	}
-}
-
-// The session backs off while no node can take its operations, doubling
-// the wait up to maxBackoff, and a cancelled context cuts the wait short.
+// The session backs off (see package backoff) after an error that says
+// no node could take the operation, and not after another.
 func TestFailBacksOff(t *testing.T) {
 	s := newSession(nil)
 	ctx := context.Background()
-	var waits []time.Duration
-	for i := 0; i < 4; i++ {
-		s.fail(ctx, opRead, gocql.ErrNoConnections)
-		waits = append(waits, s.wait)
-	}
-	s.wait = maxBackoff * 3 / 4
 	s.fail(ctx, opRead, gocql.ErrNoConnections)
-	waits = append(waits, s.wait)
-	if fmt.Sprint(waits) != fmt.Sprint([]time.Duration{minBackoff, 2 * minBackoff, 4 * minBackoff, 8 * minBackoff, maxBackoff}) {
-		t.Errorf("waits %v: want %v doubling up to %v", waits, minBackoff, maxBackoff)
+	s.fail(ctx, opRead, fmt.Errorf("x: %w", syscall.ECONNREFUSED))
+	if got := s.backoff.Current(); got != 2*backoff.Min {
+		t.Errorf("two failures for want of a node: a wait of %v, want %v", got, 2*backoff.Min)
 	}
-	cctx, cancel := context.WithCancel(ctx)
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
-	s.fail(cctx, opRead, gocql.ErrNoConnections)
-	if d := time.Since(start); d > 500*time.Millisecond {
-		t.Errorf("a cancelled context left the backoff after %v", d)
-	}
-	s.wait = 0 // as a success does
+	s.backoff.Reset() // as a success does
 	s.fail(ctx, opRead, errors.New("bad request"))
-	if s.wait != 0 {
-		t.Errorf("an error that is not for want of a node set a backoff of %v", s.wait)
+	s.fail(ctx, opRead, fmt.Errorf("x: %w", gocql.ErrTimeoutNoResponse)) // it has waited already
+	if got := s.backoff.Current(); got != 0 {
+		t.Errorf("errors that are not for want of a node set a backoff of %v", got)
 	}
 }
 

@@ -33,6 +33,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload"
 )
@@ -452,17 +453,7 @@ func (d *cassDB) Close() error {
 	if d.session == nil {
 		return nil
 	}
-	done := make(chan struct{})
-	go func() {
-		d.session.Close()
-		close(done)
-	}()
-	t := time.NewTimer(closeWait)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	}
+	within.Run(closeWait, d.session.Close)
 	return nil
 }
 

@@ -9,12 +9,12 @@ import (
 	"net"
 	"strings"
 	"syscall"
-	"time"
 	"unsafe"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/backoff"
 )
 
 // Operation kinds, for the statement cache and error messages.
@@ -92,19 +92,10 @@ type session struct {
 	dest  []any
 	skip  []byte
 
-	// wait is the backoff after the last operation failed for want of a
-	// node (0 after a success); timer sleeps it.
-	wait  time.Duration
-	timer *time.Timer
+	// backoff is the wait after operations that failed for want of a
+	// node, reset by a success.
+	backoff backoff.Backoff
 }
-
-// Backoff while no node can take the operations: without it a worker
-// fails millions of operations a second against a down cluster, burning
-// the client's CPU and making the report's throughput meaningless.
-const (
-	minBackoff = time.Millisecond
-	maxBackoff = time.Second
-)
 
 func newSession(d *cassDB) *session {
 	s := &session{d: d}
@@ -292,7 +283,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 		out.Fields = out.Fields[:base]
 		return s.fail(ctx, opRead, err)
 	}
-	s.wait = 0
+	s.backoff.Reset()
 	if !found {
 		return db.ErrNotFound
 	}
@@ -369,7 +360,7 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 	if err != nil {
 		return s.fail(ctx, opScan, err)
 	}
-	s.wait = 0
+	s.backoff.Reset()
 	return nil
 }
 
@@ -401,7 +392,7 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 	if err != nil {
 		return s.fail(ctx, op, err)
 	}
-	s.wait = 0
+	s.backoff.Reset()
 	return nil
 }
 
@@ -416,7 +407,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 	if err != nil {
 		return s.fail(ctx, opDelete, err)
 	}
-	s.wait = 0
+	s.backoff.Reset()
 	return nil
 }
 
@@ -430,49 +421,13 @@ func (s *session) Close(context.Context) error {
 }
 
 // fail is fail, after a backoff when the error says that no node could take
-// the operation: the wait doubles from minBackoff to maxBackoff while such
-// failures go on, a success resets it, and the end of the run (ctx) cuts
-// it short.
+// the operation (see package backoff); the end of the run (ctx) cuts it
+// short.
 func (s *session) fail(ctx context.Context, op opKind, err error) error {
-	if !noNode(err) || ctx.Err() != nil {
-		return fail(op, err)
-	}
-	s.wait = min(max(2*s.wait, minBackoff), maxBackoff)
-	if s.timer == nil {
-		s.timer = time.NewTimer(s.wait)
-	} else {
-		s.timer.Reset(s.wait)
-	}
-	select {
-	case <-s.timer.C:
-	case <-ctx.Done():
-		s.timer.Stop()
+	if backoff.NoCQLNode(err) && ctx.Err() == nil {
+		s.backoff.Wait(ctx)
 	}
 	return fail(op, err)
-}
-
-// noNode reports whether err says that the operation failed at once
-// because no node could take it (none connected, refused, closed, or a
-// coordinator without the replicas or the capacity); a timeout has waited
-// already.
-func noNode(err error) bool {
-	var re gocql.RequestError
-	if errors.As(err, &re) {
-		switch re.Code() {
-		case gocql.ErrCodeUnavailable, gocql.ErrCodeOverloaded, gocql.ErrCodeBootstrapping:
-			return true
-		}
-		return false
-	}
-	return errors.Is(err, gocql.ErrNoConnections) ||
-		errors.Is(err, gocql.ErrConnectionClosed) ||
-		errors.Is(err, gocql.ErrUnavailable) ||
-		errors.Is(err, gocql.ErrNoStreams) ||
-		errors.Is(err, io.EOF) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE)
 }
 
 // fail wraps an operation's error with its status.
