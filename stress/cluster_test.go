@@ -32,7 +32,7 @@ func TestJSONWithRampRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	var o, e bytes.Buffer
 	err := Main(context.Background(), []string{"read", "n=10", "-log", "json=" + path, "-node", "127.0.0.1"}, Env{Stdout: &o, Stderr: &e})
-	if !props.IsBadInput(err) || err.Error() != "-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N" {
+	if !props.IsBadInput(err) || err.Error() != "-log json="+path+": not offered with a thread ramp yet (one report per run); give -rate threads=N" {
 		t.Fatalf("err = %v", err)
 	}
 	if _, serr := os.Stat(path); serr == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/htmlreport"
+	"github.com/goycsb/ycsb/internal/infile"
 	yresults "github.com/goycsb/ycsb/internal/results"
 )
 
@@ -21,27 +22,19 @@ import (
 // StressGraph adds a revision to its file.
 func (r *stressRun) writeGraph(reportPath, revision string) error {
 	g := r.s.Graph
+	opt := r.s.Option("-graph", "file=", g.File)
 	rep, err := yresults.ReadReport(reportPath)
 	if err != nil {
-		return fmt.Errorf("-graph: %v", err)
+		return fmt.Errorf("%s: the run's report: %v", opt, err)
 	}
 	// The phase column shows op= (the command by default).
 	rep.Phase = g.Op
-	title := g.Title
-	var inputs []htmlreport.Input
-	old, err := os.ReadFile(g.File)
-	switch {
-	case err == nil:
-		t, in, err := htmlreport.ReadInputs(old)
-		if err != nil {
-			return fmt.Errorf("-graph file=%s: exists and is not a page of -graph: %v", g.File, err)
-		}
-		if title == "" {
-			title = t
-		}
-		inputs = in
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("-graph file=%s: %v", g.File, err)
+	title, inputs, err := r.readGraph()
+	if err != nil {
+		return err
+	}
+	if g.Title != "" {
+		title = g.Title
 	}
 	if title == "" {
 		// What the original means to default to (SettingsGraph).
@@ -50,14 +43,38 @@ func (r *stressRun) writeGraph(reportPath, revision string) error {
 	inputs = append(inputs, htmlreport.Input{Name: uniqueName(revision, inputs), Report: rep})
 	d, err := htmlreport.Build(title, inputs, time.Now())
 	if err != nil {
-		return fmt.Errorf("-graph: %v", err)
+		return fmt.Errorf("%s: %v", opt, err)
 	}
 	err = atomicfile.Write(g.File, func(w io.Writer) error { return htmlreport.WriteWithInputs(w, d, inputs) })
 	if err != nil {
-		return fmt.Errorf("-graph file=%s: %v", g.File, err)
+		return fmt.Errorf("%s: %v", opt, withoutPath(err))
 	}
 	os.Chmod(g.File, 0o644) // a page to share
 	return nil
+}
+
+// readGraph reads back the page of -graph file=, when it exists, for its
+// title and runs (none when it does not). A file that is not such a page
+// is an error: it is not overwritten.
+func (r *stressRun) readGraph() (title string, inputs []htmlreport.Input, err error) {
+	g := r.s.Graph
+	opt := r.s.Option("-graph", "file=", g.File)
+	old, err := infile.Read(r.ctx, g.File, infile.MaxReport)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil, nil
+	case err != nil:
+		var ie *infile.Error
+		if errors.As(err, &ie) {
+			err = ie.Err
+		}
+		return "", nil, bad("%s: %v", opt, err)
+	}
+	title, inputs, err = htmlreport.ReadInputs(old)
+	if err != nil {
+		return "", nil, bad("%s: exists and is not a page of -graph (it is not overwritten): %v", opt, err)
+	}
+	return title, inputs, nil
 }
 
 // uniqueName is name, or name (2), (3)... when a run already has it.

@@ -79,7 +79,7 @@ func TestInsertVisitsPredefined(t *testing.T) {
 // SeedManager refuses is one line, whatever the command.
 func TestInsertVisitsPredefinedRefused(t *testing.T) {
 	_, err := runBad(t, "write", "n=10", "-insert", "visits=fixed(2)", "revisit=uniform(0..3000000000)", "-node", "127.0.0.1", "-port", "native=1")
-	if err == nil || !strings.HasPrefix(err.Error(), "-insert revisit=UNIFORM(0..3000000000): expected a range of at least 0 and at most 2147483647 values") {
+	if err == nil || !strings.HasPrefix(err.Error(), "-insert revisit=uniform(0..3000000000): expected a range of at least 0 and at most 2147483647 values") {
 		t.Errorf("got %v", err)
 	}
 }

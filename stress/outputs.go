@@ -1,9 +1,12 @@
 package stress
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/atomicfile"
@@ -55,23 +58,123 @@ func (r *stressRun) openOutputs(p *props.Properties, threads int, warmup bool) (
 		hdr, err := measurement.CreateTaggedHdrLog(s.Log.HDRFile, hdrComment, now-now%1000)
 		if err != nil {
 			o.release()
-			return nil, fmt.Errorf("-log hdrfile=: %v", err)
+			return nil, fmt.Errorf("%s: %v", s.Option("-log", "hdrfile=", s.Log.HDRFile), withoutPath(err))
 		}
 		o.hdr = hdr
 	}
 	return o, nil
 }
 
+// checkOutputs refuses, before anything is connected or created, an
+// output the run could not write at its end: -log file=, hdrfile= and
+// json= and -graph file= in a directory that does not exist or cannot
+// be written, naming a directory, or a file that cannot be written; two
+// of them naming the same file; and a -graph file= that exists and is
+// not a page of -graph, which is not overwritten.
+func (r *stressRun) checkOutputs() error {
+	s := r.s
+	type output struct {
+		group, name, path string
+		atomic            bool // replaced whole: its directory must be writable
+	}
+	seen := map[string]string{}
+	for _, o := range []output{{"-log", "file=", s.Log.File, false}, {"-log", "hdrfile=", s.Log.HDRFile, false},
+		{"-log", "json=", s.Log.JSONFile, true}, {"-graph", "file=", s.Graph.File, true}} {
+		if o.path == "" || o.path == "-" && o.name == "json=" {
+			continue
+		}
+		opt := s.Option(o.group, o.name, o.path)
+		if err := checkWritable(o.path, o.atomic); err != nil {
+			return bad("%s: %v", opt, err)
+		}
+		key, err := filepath.Abs(o.path)
+		if err != nil {
+			key = o.path
+		}
+		for k, prev := range seen {
+			if k == key || sameFile(k, key) {
+				return bad("%s: the same file as %s; give each output a file of its own", opt, prev)
+			}
+		}
+		seen[key] = opt
+	}
+	if s.Graph.File != "" {
+		if _, _, err := r.readGraph(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkWritable says why path cannot be written, or nil: its directory
+// must exist, path must not be a directory, an existing file must be
+// writable, and a new file (or, for atomic, any) must be creatable in the
+// directory. Nothing is left behind.
+func checkWritable(path string, atomic bool) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("directory %s does not exist", dir)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return errors.New("is a directory; give a file name")
+	case err == nil && atomic && !fi.Mode().IsRegular():
+		return fmt.Errorf("is not a regular file (%s); give a file name", fi.Mode().Type())
+	case err == nil && fi.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return fmt.Errorf("cannot be written: %v", withoutPath(err))
+		}
+		f.Close()
+		if !atomic {
+			return nil
+		}
+	case err == nil:
+		return nil // a device such as /dev/null, or a pipe: opened as it is
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot be read: %v", withoutPath(err))
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
+	if err != nil {
+		return fmt.Errorf("cannot create a file in %s: %v", dir, withoutPath(err))
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return nil
+}
+
+// withoutPath is err without the path an *fs.PathError repeats (the
+// message names the option and its path).
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// sameFile says whether the paths a and b are one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
 // waits says whether the run logs wait times (-log hdrfile= under a rate):
 // the workload then records them, as the runner does not.
 func (o *runOutputs) waits() bool { return o.hdr != nil && o.r.s.Rate.OpsPerSecond > 0 }
 
-// reportOpt is the option the run's report is written for.
+// reportOpt is the option the run's report is written for, as typed.
 func (o *runOutputs) reportOpt() string {
-	if f := o.r.s.Log.JSONFile; f != "" {
-		return "-log json=" + f
+	s := o.r.s
+	if f := s.Log.JSONFile; f != "" {
+		return s.Option("-log", "json=", f)
 	}
-	return "-graph"
+	return s.Option("-graph", "file=", s.Graph.File)
 }
 
 // done closes the log after the run, whose error is err, and, when the run
@@ -82,7 +185,7 @@ func (o *runOutputs) reportOpt() string {
 func (o *runOutputs) done(err error, names map[string]string) error {
 	if o.hdr != nil {
 		if cerr := o.hdr.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("-log hdrfile=: %v", cerr)
+			err = fmt.Errorf("%s: %v", o.r.s.Option("-log", "hdrfile=", o.r.s.Log.HDRFile), withoutPath(cerr))
 		}
 		o.hdr = nil
 	}

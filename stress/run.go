@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,6 +172,8 @@ func Main(ctx context.Context, args []string, env Env) error {
 
 // stressRun is one command line being run.
 type stressRun struct {
+	// ctx is the run's: reading an input (a -graph page) honours it
+	ctx   context.Context
 	s     *settings.Settings
 	env   Env
 	out   io.Writer // stdout, and the -log file= copy
@@ -191,20 +192,17 @@ type stressRun struct {
 	newPop func() *data.Population
 }
 
-// newRun checks the command line and reads its input files (-node file=,
-// the stores of -transport), before anything is opened or created.
+// newRun checks the command line and its outputs and reads its input
+// files (-node file=, the stores of -transport), before anything is opened
+// or created.
 func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, error) {
-	r := &stressRun{s: s, env: env, out: env.Stdout, comp: newCompressor(s.Mode.Compression)}
+	r := &stressRun{ctx: ctx, s: s, env: env, out: env.Stdout, comp: newCompressor(s.Mode.Compression)}
 	if err := s.Node.ReadNodeFile(ctx); err != nil {
 		return nil, badInput(err)
 	}
-	for _, f := range []struct{ opt, path string }{{"-log file=", s.Log.File}, {"-log hdrfile=", s.Log.HDRFile}, {"-log json=", s.Log.JSONFile}} {
-		if f.path == "" {
-			continue
-		}
-		if fi, err := os.Stat(filepath.Dir(f.path)); err != nil || !fi.IsDir() {
-			return nil, bad("%s%s: directory %s does not exist", f.opt, f.path, filepath.Dir(f.path))
-		}
+	// Every output is checked before anything is connected or created.
+	if err := r.checkOutputs(); err != nil {
+		return nil, err
 	}
 	var err error
 	// The stores are read before anything is opened: a wrong file or
@@ -240,16 +238,16 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 	}
 	r.freshPop(m)
 	if s.Log.JSONFile != "" && s.Rate.Ramp() {
-		return nil, bad("-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N")
-	}
-	if s.Graph.File != "" {
-		if fi, err := os.Stat(filepath.Dir(s.Graph.File)); err != nil || !fi.IsDir() {
-			return nil, bad("-graph file=%s: directory %s does not exist", s.Graph.File, filepath.Dir(s.Graph.File))
-		}
+		return nil, bad("%s: not offered with a thread ramp yet (one report per run); give -rate threads=N", s.Option("-log", "json=", s.Log.JSONFile))
 	}
 	m.slice = s.Columns.Slice
 	if err := r.predefinedInsert(m); err != nil {
 		return nil, err
+	}
+	if s.Command.Type != settings.CmdUser {
+		if err := r.predefinedMemory(); err != nil {
+			return nil, err
+		}
 	}
 	m.setCQL(s)
 	if s.Command.Type == settings.CmdMixed {
@@ -327,10 +325,7 @@ func (r *stressRun) predefinedInsert(m *model) error {
 		r.notes = append(r.notes, "-col comparator=: no effect, as in the original over CQL (the column names' type was thrift's)")
 	}
 	// The original makes its SeedManager, which checks revisit=, for every
-	// command.
-	if !data.CheckRevisit(in.Revisit) {
-		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", in.Revisit)
-	}
+	// command: so does the parser (settings.parseInsert).
 	revisits := data.NewSeedManager(data.SeqPopulation(1, 1, true), in.Visits, in.Revisit).Revisits()
 	for _, o := range in.Given {
 		switch o {

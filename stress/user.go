@@ -327,7 +327,19 @@ func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]st
 		b.WriteString("INSERT INTO " + quoteIdent(p.Table) + " (" + strings.Join(names, ", ") + ") values(" + strings.Join(qs, ", ") + ")")
 	}
 	sp.insertCQL = b.String()
+	if err := r.insertOptions(sp); err != nil {
+		return err
+	}
+	if argNames == nil {
+		return nil
+	}
+	return r.queryBinds(sp, argNames)
+}
 
+// insertOptions resolves the insert's options: -insert's, else the
+// profile's, else the defaults.
+func (r *stressRun) insertOptions(sp *userSpec) error {
+	p := sp.p
 	in, s := p.Insert, r.s
 	var err error
 	sp.partitions = in.Partitions
@@ -383,6 +395,13 @@ func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]st
 	if in.SerialConsistency != "" {
 		_ = sp.insertSCL.UnmarshalText([]byte(in.SerialConsistency))
 	}
+	return nil
+}
+
+// queryBinds prepares the profile's queries (argNames) to bind their
+// markers to columns.
+func (r *stressRun) queryBinds(sp *userSpec, argNames func(cql string) ([]string, error)) error {
+	p, s := sp.p, r.s
 	sp.queries = map[string]*userQuery{}
 	for i := range p.Queries {
 		q := &p.Queries[i]
@@ -409,16 +428,17 @@ func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]st
 	return nil
 }
 
-// guards are the original's checks of the batch and partition sizes.
-func (r *stressRun) guards(sp *userSpec, gen *data.PartitionGen) error {
+// guards are the original's checks of the batch and partition sizes;
+// warn prints its warnings.
+func (r *stressRun) guards(sp *userSpec, gen *data.PartitionGen, warn bool) error {
 	maxBatch := sp.sel.Max() * float64(sp.partitions.MaxValue()) * gen.MaxRows
-	if gen.MaxRows > 100*1000*1000 {
+	if gen.MaxRows > 100*1000*1000 && warn {
 		fmt.Fprintf(r.env.Stderr, "WARNING: You have defined a schema that permits very large partitions (%.0f max rows (>100M))\n", gen.MaxRows)
 	}
 	if sp.batch == gocql.LoggedBatch && maxBatch > 65535 {
 		return bad("ERROR: You have defined a workload that generates batches with more than 65k rows (%.0f), but have required the use of LOGGED batches. There is a 65k row limit on a single batch.", maxBatch)
 	}
-	if maxBatch > 100000 {
+	if maxBatch > 100000 && warn {
 		fmt.Fprintf(r.env.Stderr, "WARNING: You have defined a schema that permits very large batches (%.0f max rows (>100K)). This may OOM this stress client, or the server.\n", maxBatch)
 	}
 	return nil
@@ -488,12 +508,14 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	if err != nil {
 		return err
 	}
-	if !data.CheckRevisit(s.Insert.Revisit) {
-		return bad("-insert revisit=%s: expected a range of at least 0 and at most 2147483647 values", s.Insert.Revisit)
-	}
 	cluster, err := data.ParseDist(s.Command.Clustering.String())
 	if err != nil {
 		return bad("clustering=%s: %v", s.Command.Clustering, err)
+	}
+	// The sizes the profiles generate, before anything is created when
+	// their table_definition says the columns, else once the node does.
+	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return definedColumns(sp.p) }, false); err != nil {
+		return err
 	}
 	for _, n := range notes {
 		fmt.Fprintln(env.Stderr, n.String())
@@ -509,28 +531,25 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	if err := r.checkCompression(ctx, admin, where); err != nil {
 		return setupErr(ctx, err)
 	}
+	var ranges []tokenRange
+	for _, o := range ops {
+		if o.trDef != nil && ranges == nil {
+			if ranges, err = r.tokenRanges(ctx, admin, where); err != nil {
+				return setupErr(ctx, err)
+			}
+		}
+	}
 	for _, sp := range specs {
 		if err := r.userSchema(ctx, admin, sp); err != nil {
 			return setupErr(ctx, err)
 		}
-		g, err := sp.newGen()
-		if err != nil {
-			return &BadInput{Err: fmt.Errorf("%s: %v", sp.p.File, err)}
-		}
-		if err := r.guards(sp, g); err != nil {
-			return err
-		}
 	}
-	var ranges []tokenRange
+	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return nil, true }, true); err != nil {
+		return err
+	}
 	for _, o := range ops {
 		switch {
 		case o.trDef != nil:
-			if ranges == nil {
-				if ranges, err = ringRanges(ctx, admin); err != nil {
-					return setupErr(ctx, fmt.Errorf("token ranges of %s: %v", where, err))
-				}
-				ranges = splitRanges(ranges, s.TokenRange.SplitFactor)
-			}
 			o.tr = o.spec.newTR(o.trDef, ranges)
 		case o.valid:
 			o.val = o.spec.newValidate(consistency(s.Command.SerialCL))
@@ -613,6 +632,86 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	}
 	r.println("END")
 	return nil
+}
+
+// userChecks runs the original's guards and the bounds on every profile
+// (see userLimits), and the memory check of them all. cols gives a
+// profile's table columns for a spec whose own are not set yet (ok false:
+// not known, the profile is not checked); the table's are the node's once
+// set, and then the original's warnings are printed (warn).
+func (r *stressRun) userChecks(specs []*userSpec, ops []*userOp, cols func(*userSpec) ([]column, bool), warn bool) error {
+	var perWorker float64
+	var what []string
+	for _, sp := range specs {
+		c := sp
+		if len(sp.pk) == 0 {
+			cs, ok := cols(sp)
+			if !ok {
+				continue
+			}
+			c = &userSpec{p: sp.p, sorted: sp.sorted, shuffled: sp.shuffled}
+			if c.setColumns(cs) != nil || r.userStatements(c, nil) != nil {
+				continue // left to the node's columns
+			}
+		}
+		g, err := c.newGen()
+		if err != nil {
+			if !warn {
+				continue
+			}
+			return &BadInput{Err: fmt.Errorf("%s: %v", sp.p.File, err)}
+		}
+		if err := r.guards(c, g, warn); err != nil {
+			return err
+		}
+		validate := false
+		for _, o := range ops {
+			validate = validate || o.valid && o.spec == sp
+		}
+		w, err := r.userLimits(c, g, validate)
+		if err != nil {
+			return err
+		}
+		perWorker += w
+		what = append(what, sp.p.File)
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	return r.checkMemory(perWorker, "profile "+strings.Join(what, ", "), "the clustering values of their partitions and the rows of an insert, twice")
+}
+
+// definedColumns are the columns of p's table_definition (ok false: none,
+// or not understood, or of a type not generated).
+func definedColumns(p *profile.Profile) ([]column, bool) {
+	dcs, ok := p.DefinedColumns()
+	if !ok {
+		return nil, false
+	}
+	var cols []column
+	for _, dc := range dcs {
+		t, err := data.ParseCQLType(dc.Type)
+		if err != nil {
+			return nil, false
+		}
+		cols = append(cols, column{name: dc.Name, kind: dc.Kind, pos: dc.Position, typ: t, spec: p.Column(dc.Name)})
+	}
+	return cols, true
+}
+
+// tokenRanges are the ring's token ranges split by -tokenrange
+// split-factor=, at most settings.MaxTokenRanges of them.
+func (r *stressRun) tokenRanges(ctx context.Context, admin *gocql.Session, where string) ([]tokenRange, error) {
+	ranges, err := ringRanges(ctx, admin)
+	if err != nil {
+		return nil, fmt.Errorf("token ranges of %s: %v", where, err)
+	}
+	f := r.s.TokenRange.SplitFactor
+	if n := int64(len(ranges)) * int64(f); n > settings.MaxTokenRanges {
+		return nil, bad("%s: the ring's %d token ranges split in %d make %d; at most %d (each is kept, and read by at least one query)",
+			r.s.Option("-tokenrange", "split-factor=", strconv.Itoa(f)), len(ranges), f, n, settings.MaxTokenRanges)
+	}
+	return splitRanges(ranges, f), nil
 }
 
 // userRun is what every run of a user command shares: the warm-up's, the
@@ -850,6 +949,11 @@ func (wk *userWorker) next() *userOp {
 	return w.ops[wk.cur]
 }
 
+// maxEmptySeeds bounds the seeds in a row an insert may find with no rows
+// left to write (written whole by other workers meanwhile): a run where
+// every partition is so cannot make progress, and fails.
+const maxEmptySeeds = 1 << 16
+
 func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	o := wk.next()
 	if o.tr != nil {
@@ -876,7 +980,7 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 	// the seeds, and the rows of each partition (reset): an insert's share
 	// of it, or the rows a query binds
 	sp, sm := o.spec, wk.w.seeds
-	got := 0
+	got, empty := 0, 0
 	for got < n {
 		if got == len(g.parts) {
 			np := data.NewPartition(g.gen)
@@ -891,7 +995,15 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 			}
 			p.Reset(seed.Index)
 			if !p.Write(wk.r, seed, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r)) {
-				continue // nothing left of it: another seed
+				// nothing left of it: another seed, but not for ever
+				if empty++; empty >= maxEmptySeeds {
+					wk.w.fail(fmt.Sprintf("%s: no partition had rows left to insert in %d seeds in a row", o.name, empty))
+					return false
+				}
+				if empty%1024 == 0 && (ctx.Err() != nil || wk.w.stop.Load()) {
+					return false
+				}
+				continue
 			}
 		} else {
 			idx, pos, ok := sm.NextRead(wk.r)

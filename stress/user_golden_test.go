@@ -148,7 +148,7 @@ func TestUserRefused(t *testing.T) {
 		want string
 	}{
 		// as for the predefined commands: one report per run
-		{[]string{"ops(insert=1)", "-log", "json=" + filepath.Join(files, "r.json")}, "-log json=: not offered with a thread ramp yet (one report per run); give -rate threads=N"},
+		{[]string{"ops(insert=1)", "-log", "json=" + filepath.Join(files, "r.json")}, "-log json=" + filepath.Join(files, "r.json") + ": not offered with a thread ramp yet (one report per run); give -rate threads=N"},
 	} {
 		args := append([]string{"user", "profile=" + f}, c.args...)
 		// a node nobody listens on: nothing may be opened

@@ -74,6 +74,12 @@ func (d *Dist) Quantas() int    { return max(len(d.bounds)-1, 0) }
 func (d *Dist) MinValue() int64 { return d.InverseCumProb(0) }
 func (d *Dist) MaxValue() int64 { return d.InverseCumProb(1) }
 
+// Most and Least are the largest and the smallest value d draws: MaxValue
+// and MinValue, the other way round for an inverted distribution (whose
+// MaxValue, as the original's maxValue, is its smallest).
+func (d *Dist) Most() int64  { return max(d.MinValue(), d.MaxValue()) }
+func (d *Dist) Least() int64 { return min(d.MinValue(), d.MaxValue()) }
+
 // ParseDist parses a distribution with stress/settings' grammar (the
 // original's OptionDistribution: its names, aliases and degenerate cases,
 // such as a range with min == max being FIXED(min)) and returns its

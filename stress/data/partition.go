@@ -51,6 +51,46 @@ func NewPartitionGen(pk, ck, vals []*Generator) *PartitionGen {
 	return g
 }
 
+// LevelOverhead is the bytes a clustering value costs a Partition besides
+// its own: its slice in the level and its entry in the set of the level's
+// values.
+const LevelOverhead = 64
+
+// Footprint is the most one partition of a PartitionGen takes.
+type Footprint struct {
+	// Rows is the most rows of a partition: the product of the clustering
+	// columns' largest cluster counts (1 without clustering columns).
+	Rows float64
+	// RowBytes is the most bytes of one row: the key, clustering and value
+	// columns, serialized.
+	RowBytes int64
+	// LevelBytes is the most a Partition holds of the clustering levels
+	// while it visits a partition: each level's largest count of values,
+	// at their largest, with LevelOverhead each.
+	LevelBytes int64
+	// Levels are the largest cluster count of each clustering column.
+	Levels []int64
+}
+
+// Footprint is the most one partition of g takes (see Footprint).
+func (g *PartitionGen) Footprint() Footprint {
+	f := Footprint{Rows: 1}
+	for _, c := range g.PK {
+		f.RowBytes = satAdd(f.RowBytes, c.MaxBytes())
+	}
+	for _, c := range g.CK {
+		n := max(c.Clustering().Most(), 0)
+		f.Levels = append(f.Levels, n)
+		f.Rows *= float64(n)
+		f.RowBytes = satAdd(f.RowBytes, c.MaxBytes())
+		f.LevelBytes = satAdd(f.LevelBytes, satMul(n, satAdd(c.MaxBytes(), LevelOverhead)))
+	}
+	for _, c := range g.Vals {
+		f.RowBytes = satAdd(f.RowBytes, c.MaxBytes())
+	}
+	return f
+}
+
 // UserRow is one generated row: its clustering values and value columns, each
 // serialized; a nil value is a column left out by row-population.
 type UserRow struct {
@@ -275,6 +315,11 @@ func (p *Partition) Write(r *rand.Rand, s *Seed, useChance, rowPop float64) bool
 			count = 1 + javaInt(p.g.MaxRows)
 		}
 		pos := int(s.position.Add(int32(count))) - count
+		if pos < 0 {
+			// the position went past a Java int, as the original's
+			// would: there is nothing left of the partition to write
+			return false
+		}
 		p.First = pos == 0
 		p.setLastRow(pos + count - 1)
 		switch p.seek(pos) {

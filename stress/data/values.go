@@ -53,8 +53,10 @@ func ParseCQLType(s string) (CQLType, error) {
 		}
 		return CQLType{Name: name, Elem: &e}, nil
 	}
-	if _, ok := genKinds[s]; !ok {
+	if k, ok := genKinds[s]; !ok {
 		return CQLType{}, fmt.Errorf("type %s is not supported", s)
+	} else if k == gSets || k == gLists {
+		return CQLType{}, fmt.Errorf("type %s needs its element type, e.g. %s<text>", s, s)
 	}
 	return CQLType{Name: s}, nil
 }
@@ -123,6 +125,9 @@ type Generator struct {
 	elem *Generator
 	fr   fasterRandom
 	set  [][]byte // a set's distinct elements
+	// setIdx indexes set once it is large, so that a set of n elements
+	// costs n lookups, not n²/2 comparisons
+	setIdx map[string]struct{}
 }
 
 // NewGenerator makes the generator of a column; size, population and
@@ -263,6 +268,7 @@ func (g *Generator) Append(dst []byte) []byte {
 		dst = appendU32(dst, 0)
 		count := 0
 		g.set = g.set[:0]
+		g.setIdx = nil
 		for i := 0; i < n; i++ {
 			at := len(dst)
 			dst = appendU32(dst, 0)
@@ -285,12 +291,68 @@ func (g *Generator) Append(dst []byte) []byte {
 }
 
 func (g *Generator) seen(el []byte) bool {
-	for _, s := range g.set {
-		if string(s) == string(el) {
-			return true
+	if g.setIdx == nil {
+		for _, s := range g.set {
+			if string(s) == string(el) {
+				return true
+			}
 		}
+		if len(g.set) < 32 {
+			return false
+		}
+		g.setIdx = make(map[string]struct{}, 2*len(g.set))
+		for _, s := range g.set {
+			g.setIdx[string(s)] = struct{}{}
+		}
+		g.setIdx[string(el)] = struct{}{}
+		return false
 	}
+	if _, ok := g.setIdx[string(el)]; ok {
+		return true
+	}
+	g.setIdx[string(el)] = struct{}{}
 	return false
+}
+
+// MaxBytes is the most bytes one serialized value of g takes: a text or
+// blob's size, a collection's element count times its elements' (each
+// with its length), or the type's fixed width.
+func (g *Generator) MaxBytes() int64 {
+	switch g.kind {
+	case gStrings, gBytes:
+		return g.size.d.Most()
+	case gLongs, gTimes, gDates, gDoubles, gVarints:
+		return 8
+	case gDecimals:
+		return 4 + 8
+	case gFloats, gInets, gIntegers, gLocalDates:
+		return 4
+	case gUUIDs, gTimeUUIDs:
+		return 16
+	case gSmallInts:
+		return 2
+	case gBooleans, gTinyInts:
+		return 1
+	case gLists, gSets:
+		return satAdd(4, satMul(max(g.size.d.Most(), 0), satAdd(4, g.elem.MaxBytes())))
+	}
+	return 0
+}
+
+// satAdd and satMul are a+b and a*b of non-negative numbers, at most
+// math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 // timeUUIDMSB is the high half of UUIDGen.getTimeUUID(ms, 0, ...): a

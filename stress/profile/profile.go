@@ -22,6 +22,7 @@ import (
 	"github.com/goycsb/ycsb/internal/infile"
 
 	"github.com/goycsb/ycsb/stress/data"
+	"github.com/goycsb/ycsb/stress/settings"
 )
 
 // Defaults of the original (generate/values/Generator.java and
@@ -321,6 +322,35 @@ func (p parser) ratio(v *yaml.Node, key string) (*data.Ratio, error) {
 	return &r, nil
 }
 
+// checkSize refuses a size: that can be negative (as -col size= does) or
+// above settings.MaxFrameBytes: the size of a text or blob value, or the
+// element count of a list or set (see CheckTable for those).
+func (p parser) checkSize(v *yaml.Node, key string, d *data.Dist) error {
+	if d.Least() < 0 {
+		return p.errf(v, key, "%q: a size cannot be negative", d)
+	}
+	if d.Most() > settings.MaxFrameBytes {
+		return p.errf(v, key, "%q: values of up to %d bytes; at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: a value travels in one)", d, d.Most(), settings.MaxFrameBytes)
+	}
+	return nil
+}
+
+// checkCluster refuses a cluster: below 1, where the original's meaning
+// is a clustering level without values, so a partition without rows: its
+// insert finds nothing to write and draws another seed, for ever when all
+// are so, and its read throws (PartitionIterator.reset). Above
+// settings.MaxClusterValues the level's values would not fit the memory
+// they are kept in while a partition is visited.
+func (p parser) checkCluster(v *yaml.Node, key string, d *data.Dist) error {
+	if d.Least() < 1 {
+		return p.errf(v, key, "%q: can draw %d; a clustering column has at least 1 value per partition (with 0 a partition has no rows, which the original loops on to insert and cannot read)", d, d.Least())
+	}
+	if d.Most() > settings.MaxClusterValues {
+		return p.errf(v, key, "%q: up to %d values of one clustering column per partition; at most %d (each partition's are generated and kept while it is visited)", d, d.Most(), settings.MaxClusterValues)
+	}
+	return nil
+}
+
 // mapping checks v is a mapping and yields its keys lower-cased, as the
 // original's lowerCase does.
 func (p parser) mapping(v *yaml.Node, key, expect string, f func(k string, kn, vn *yaml.Node) error) error {
@@ -362,11 +392,15 @@ func (p parser) columnspec(pr *Profile, v *yaml.Node) error {
 				c.Name, err = p.str(vn, key+".name")
 				c.Name = strings.ToLower(c.Name)
 			case "size":
-				c.Size, err = p.dist(vn, key+".size")
+				if c.Size, err = p.dist(vn, key+".size"); err == nil {
+					err = p.checkSize(vn, key+".size", c.Size)
+				}
 			case "population":
 				c.Population, err = p.dist(vn, key+".population")
 			case "cluster":
-				c.Cluster, err = p.dist(vn, key+".cluster")
+				if c.Cluster, err = p.dist(vn, key+".cluster"); err == nil {
+					err = p.checkCluster(vn, key+".cluster", c.Cluster)
+				}
 			default:
 				err = p.errf(kn, key+"."+k, "unknown option; expected name, size, population or cluster")
 			}
@@ -396,7 +430,9 @@ func (p parser) insert(pr *Profile, v *yaml.Node) error {
 		var err error
 		switch k {
 		case "partitions":
-			in.Partitions, err = p.dist(vn, key)
+			if in.Partitions, err = p.dist(vn, key); err == nil && in.Partitions.Most() > settings.MaxBatchStatements {
+				err = p.errf(vn, key, "%q: at most %d partitions per insert (a batch holds at most %d statements, one per row)", in.Partitions, settings.MaxBatchStatements, settings.MaxBatchStatements)
+			}
 		case "select":
 			in.Select, err = p.ratio(vn, key)
 		case "row-population":
@@ -497,8 +533,8 @@ func (p parser) tokenRange(pr *Profile, v *yaml.Node) error {
 				return err
 			case "page_size":
 				var n int
-				if vn2.Decode(&n) != nil || n <= 0 {
-					return p.errf(vn2, key+".page_size", "expected a positive integer")
+				if vn2.Decode(&n) != nil || n <= 0 || n > settings.MaxInt {
+					return p.errf(vn2, key+".page_size", "expected a positive integer up to %d (the original's is a Java int)", settings.MaxInt)
 				}
 				t.PageSize = n
 				return nil

@@ -211,12 +211,20 @@ func ParseDist(spec string) (Dist, error) {
 		if err != nil {
 			return bad(err.Error())
 		}
+		if err := checkDistValue(v); err != nil {
+			return bad(err.Error())
+		}
 		d.Min, d.Max = v, v
 		return d, nil
 	}
 	lo, hi, err := ParseRange(args[0])
 	if err != nil {
 		return bad(err.Error())
+	}
+	for _, v := range []int64{lo, hi} {
+		if err := checkDistValue(v); err != nil {
+			return bad(err.Error())
+		}
 	}
 	if lo > hi {
 		return bad(fmt.Sprintf("min %d is above max %d", lo, hi))
@@ -258,10 +266,21 @@ func ParseDist(spec string) (Dist, error) {
 			if err != nil || q <= 0 {
 				return bad(fmt.Sprintf("quantas %s is not a positive whole number", show(args[2])))
 			}
+			if q > MaxQuantas {
+				return bad(fmt.Sprintf("quantas %d is above %d (its bounds are kept in memory)", q, MaxQuantas))
+			}
 			d.Quantas = q
 		}
 	}
 	return d, nil
+}
+
+// checkDistValue refuses a bound beyond MaxDistValue.
+func checkDistValue(v int64) error {
+	if v > MaxDistValue || v < -MaxDistValue {
+		return fmt.Errorf("%d is beyond ±10^18 (1000000000b), the bound of every distribution", v)
+	}
+	return nil
 }
 
 // ParseRange parses "min..max" (the original splits on two or more dots),

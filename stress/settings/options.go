@@ -68,52 +68,82 @@ func (w *words) errf(name, format string, args ...any) error {
 // given once.
 func (g *group) match(groupName string, params []string) (*words, error) {
 	w := &words{group: groupName, val: map[string]string{}, word: map[string]string{}}
-	for _, p := range params {
-		lp := strings.ToLower(p)
-		var best *opt
-		var val string
+	for i, p := range params {
+		if i > 0 && secretArg(params[i-1]) {
+			// the word may be the rest of a password the shell split
+			if err := g.matchOne(w, groupName, p); err != nil {
+				return nil, afterSecretError(groupName, params[i-1])
+			}
+			continue
+		}
+		if err := g.matchOne(w, groupName, p); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// matchOne assigns the parameter p to an option of g.
+func (g *group) matchOne(w *words, groupName, p string) error {
+	lp := strings.ToLower(p)
+	var best *opt
+	var val string
+	for i := range g.opts {
+		o := &g.opts[i]
+		ln := strings.ToLower(o.name)
+		switch o.kind {
+		case optMulti:
+			if strings.HasPrefix(lp, ln+"(") {
+				if !strings.HasSuffix(p, ")") {
+					return &Error{Group: groupName, Word: p, Reason: "missing ')' at the end of " + o.name + "(...)"}
+				}
+				best, val = o, p[len(ln)+1:len(p)-1]
+			}
+		case optValue, optFlag:
+			if strings.HasPrefix(lp, ln) && (best == nil || len(ln) > len(best.name)) {
+				best, val = o, p[len(ln):]
+			}
+		}
+		if best != nil && best.kind == optMulti {
+			break
+		}
+	}
+	if best == nil {
 		for i := range g.opts {
-			o := &g.opts[i]
-			ln := strings.ToLower(o.name)
-			switch o.kind {
-			case optMulti:
-				if strings.HasPrefix(lp, ln+"(") {
-					if !strings.HasSuffix(p, ")") {
-						return nil, &Error{Group: groupName, Word: p, Reason: "missing ')' at the end of " + o.name + "(...)"}
-					}
-					best, val = o, p[len(ln)+1:len(p)-1]
-				}
-			case optValue, optFlag:
-				if strings.HasPrefix(lp, ln) && (best == nil || len(ln) > len(best.name)) {
-					best, val = o, p[len(ln):]
-				}
-			}
-			if best != nil && best.kind == optMulti {
-				break
+			if g.opts[i].kind == optList && !strings.Contains(p, "=") {
+				best, val = &g.opts[i], p
 			}
 		}
-		if best == nil {
-			for i := range g.opts {
-				if g.opts[i].kind == optList && !strings.Contains(p, "=") {
-					best, val = &g.opts[i], p
-				}
-			}
+	}
+	if best == nil {
+		return &Error{Group: groupName, Word: p, Reason: "unknown sub-option; expected " + g.expected()}
+	}
+	if best.kind == optFlag && val != "" {
+		return &Error{Group: groupName, Word: p, Reason: best.name + " takes no value"}
+	}
+	if _, dup := w.val[best.name]; dup {
+		if best.kind == optList {
+			return &Error{Group: groupName, Word: p, Reason: "give the nodes as one comma-separated list, e.g. 10.0.0.1,10.0.0.2"}
 		}
-		if best == nil {
-			return nil, &Error{Group: groupName, Word: p, Reason: "unknown sub-option; expected " + g.expected()}
-		}
-		if best.kind == optFlag && val != "" {
-			return nil, &Error{Group: groupName, Word: p, Reason: best.name + " takes no value"}
-		}
-		if _, dup := w.val[best.name]; dup {
-			if best.kind == optList {
-				return nil, &Error{Group: groupName, Word: p, Reason: "give the nodes as one comma-separated list, e.g. 10.0.0.1,10.0.0.2"}
-			}
-			return nil, &Error{Group: groupName, Word: p, Reason: best.display() + " is given more than once"}
-		}
-		w.val[best.name] = val
-		w.word[best.name] = p
-		w.order = append(w.order, best.name)
+		return &Error{Group: groupName, Word: p, Reason: best.display() + " is given more than once"}
+	}
+	w.val[best.name] = val
+	w.word[best.name] = p
+	w.order = append(w.order, best.name)
+	return nil
+}
+
+// match is g.match, keeping the words as typed for Settings.Typed.
+func (s *Settings) match(g *group, groupName string, params []string) (*words, error) {
+	w, err := g.match(groupName, params)
+	if err != nil {
+		return nil, err
+	}
+	if s.typed == nil {
+		s.typed = map[string]string{}
+	}
+	for name, word := range w.word {
+		s.typed[groupName+" "+name] = word
 	}
 	return w, nil
 }
@@ -137,7 +167,7 @@ func splitInner(groupName, word, inner string) ([]KV, error) {
 	for _, item := range strings.Split(inner, ",") {
 		k, v, ok := strings.Cut(item, "=")
 		if !ok || k == "" || v == "" || strings.Contains(v, "=") {
-			return nil, &Error{Group: groupName, Word: word, Reason: fmt.Sprintf("%s is not key=value", show(item))}
+			return nil, &Error{Group: groupName, Word: word, Reason: fmt.Sprintf("%s is not key=value", show(maskWord("", item)))}
 		}
 		for _, kv := range kvs {
 			if strings.EqualFold(kv.Key, k) {

@@ -44,19 +44,49 @@ var commandList = "write, read, mixed, counter_write, counter_read, user, help, 
 type section struct {
 	name   string
 	params []string
+	// afterSecret: the word before the group's name was a secret's (the
+	// name may be the rest of a password the shell split)
+	afterSecret         bool
+	prevGroup, prevWord string
+}
+
+// splitWords turns the arguments into words as the original's repairParams
+// does (see repair), except that the argument of a secret option with its
+// value (password=a b) is one word as typed: a value cannot be repaired,
+// and a password may hold spaces, quotes and any character.
+func splitWords(args []string) ([]string, error) {
+	var words, chunk []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if secretKeyWord(a) && i+1 < len(args) && args[i+1] != "" {
+			// password= "a b": the value is the next argument, as the
+			// original's repair joins them
+			a += args[i+1]
+			i++
+		}
+		if secretArg(a) {
+			words = append(words, repair(chunk)...)
+			words = append(words, a)
+			chunk = nil
+			continue
+		}
+		if j := strings.IndexAny(a, curlyQuotes); j >= 0 {
+			r := []rune(a[j:])[0]
+			return nil, &Error{Word: a, Reason: fmt.Sprintf("contains the typographic quote %c (from copy-paste?); type plain quotes, which the shell removes, or none", r)}
+		}
+		chunk = append(chunk, a)
+	}
+	return append(words, repair(chunk)...), nil
 }
 
 // Parse parses a cassandra-stress command line (without the program name).
 // It returns the settings, notes about options that have no effect here,
 // or an *Error.
 func Parse(args []string) (*Settings, []Note, error) {
-	for _, a := range args {
-		if i := strings.IndexAny(a, curlyQuotes); i >= 0 {
-			r := []rune(a[i:])[0]
-			return nil, nil, &Error{Word: a, Reason: fmt.Sprintf("contains the typographic quote %c (from copy-paste?); type plain quotes, which the shell removes, or none", r)}
-		}
+	words, err := splitWords(args)
+	if err != nil {
+		return nil, nil, err
 	}
-	words := repair(args)
 	if len(words) == 0 {
 		return nil, nil, &Error{Reason: "no command given; expected " + commandList}
 	}
@@ -68,10 +98,17 @@ func Parse(args []string) (*Settings, []Note, error) {
 		if i == 0 || strings.HasPrefix(w, "-") {
 			name := strings.ToLower(w)
 			if seen[name] {
+				if i > 0 && secretArg(words[i-1]) {
+					return nil, nil, afterSecretError(sections[len(sections)-1].name, words[i-1])
+				}
 				return nil, nil, &Error{Word: w, Reason: "is given more than once; each command or option may appear once"}
 			}
 			seen[name] = true
-			sections = append(sections, section{name: name})
+			sec := section{name: name}
+			if i > 0 && secretArg(words[i-1]) {
+				sec.afterSecret, sec.prevGroup, sec.prevWord = true, sections[len(sections)-1].name, words[i-1]
+			}
+			sections = append(sections, sec)
 			continue
 		}
 		last := &sections[len(sections)-1]
@@ -161,6 +198,9 @@ func Parse(args []string) (*Settings, []Note, error) {
 			err = &Error{Word: sec.name, Reason: "is an option of Apache Cassandra 4's tool that this grammar (the scylladb/cassandra-stress options) does not have; expected " + groupList()}
 		default:
 			err = &Error{Word: sec.name, Reason: "unknown option; expected " + groupList() + " (name=value options of the command go before the first -option)"}
+			if sec.afterSecret {
+				err = afterSecretError(sec.prevGroup, sec.prevWord)
+			}
 		}
 		if err != nil {
 			return nil, nil, err
@@ -245,19 +285,28 @@ var (
 	reNodeList = regexp.MustCompile(`^[^=,]+(,[^=,]+)*$`)
 )
 
-// uintOpt parses a whole number option; positive also rejects 0.
+// uintOpt parses a whole number option, at most MaxInt (the original
+// reads these as a Java int); positive also rejects 0.
 func uintOpt(w *words, name string, positive bool, def int) (int, error) {
+	return boundedOpt(w, name, positive, def, MaxInt, "the original reads it as a Java int")
+}
+
+// boundedOpt is uintOpt with the bound most and why it is so.
+func boundedOpt(w *words, name string, positive bool, def, most int, why string) (int, error) {
 	v, ok := w.get(name)
 	if !ok {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
-	if !reUint.MatchString(v) || err != nil || (positive && n == 0) {
+	if !reUint.MatchString(v) || (err == nil && positive && n == 0) {
 		what := "a whole number"
 		if positive {
 			what = "a positive whole number"
 		}
 		return 0, w.errf(name, "expected %sN, N %s", name, what)
+	}
+	if err != nil || n > most {
+		return 0, w.errf(name, "expected at most %d (%s)", most, why)
 	}
 	return n, nil
 }
@@ -332,7 +381,7 @@ func conflict(w *words, a, b, why string) error {
 				break
 			}
 		}
-		return w.errf(second, "cannot be combined with %s; %s", w.word[first], why)
+		return w.errf(second, "cannot be combined with %s; %s", maskWord(w.group, w.word[first]), why)
 	}
 	return nil
 }
@@ -346,7 +395,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 	case CmdUser:
 		g.opts = userOpts
 	}
-	w, err := g.match(c.Type.String(), params)
+	w, err := s.match(g, c.Type.String(), params)
 	if err != nil {
 		return err
 	}
@@ -366,6 +415,9 @@ func parseCommand(s *Settings, name string, params []string) error {
 		n, err := ParseLong(v)
 		if err != nil {
 			return w.errf("n=", "%v", err)
+		}
+		if n > MaxDistValue {
+			return w.errf("n=", "expected at most 10^18 (1000000000b): n= is also the largest seed of the default population, and a population is bounded so")
 		}
 		c.Stop, c.Count = StopCount, n
 	case w.has("duration="):
@@ -425,7 +477,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 		}
 	}
 	if c.Type != CmdUser {
-		if c.KeySize, err = uintOpt(w, "keysize=", true, 10); err != nil {
+		if c.KeySize, err = boundedOpt(w, "keysize=", true, 10, MaxKeyBytes, "Cassandra refuses a partition key of more bytes"); err != nil {
 			return err
 		}
 		if c.Add, err = distOpt(w, "add=", Fixed(1)); err != nil {
@@ -567,7 +619,7 @@ func popLimit(c CommandSettings) int64 {
 }
 
 func parseRate(s *Settings, params []string) error {
-	w, err := rateGroup.match("-rate", params)
+	w, err := s.match(rateGroup, "-rate", params)
 	if err != nil {
 		return err
 	}
@@ -586,10 +638,10 @@ func parseRate(s *Settings, params []string) error {
 				return w.errf(lim, "needs threads=N: a rate limit applies to a fixed thread count")
 			}
 		}
-		if r.MinThreads, err = uintOpt(w, "threads>=", true, 4); err != nil {
+		if r.MinThreads, err = boundedOpt(w, "threads>=", true, 4, MaxThreads, "the most workers a run takes"); err != nil {
 			return err
 		}
-		if r.MaxThreads, err = uintOpt(w, "threads<=", true, 1000); err != nil {
+		if r.MaxThreads, err = boundedOpt(w, "threads<=", true, 1000, MaxThreads, "the most workers a run takes"); err != nil {
 			return err
 		}
 		if r.MinThreads > r.MaxThreads {
@@ -602,15 +654,18 @@ func parseRate(s *Settings, params []string) error {
 		s.Rate = r
 		return nil
 	}
-	if r.Threads, err = uintOpt(w, "threads=", true, 0); err != nil {
+	if r.Threads, err = boundedOpt(w, "threads=", true, 0, MaxThreads, "the most workers a run takes"); err != nil {
 		return err
 	}
 	for _, lim := range []string{"throttle=", "fixed="} {
 		if v, ok := w.get(lim); ok {
 			m := reRate.FindStringSubmatch(v)
 			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(v, "/s"), "/S"))
-			if m == nil || err != nil || n == 0 {
+			if m == nil || n == 0 {
 				return w.errf(lim, "expected %sN/s, N operations per second above zero", lim)
+			}
+			if err != nil || n > MaxInt {
+				return w.errf(lim, "expected at most %d operations per second (the original reads it as a Java int)", MaxInt)
 			}
 			r.OpsPerSecond, r.Fixed = n, lim == "fixed="
 		}
@@ -622,7 +677,7 @@ func parseRate(s *Settings, params []string) error {
 var reSeq = regexp.MustCompile(`^[0-9]+[MBKmbk]?\.\.+[0-9]+[MBKmbk]?$`)
 
 func parsePop(s *Settings, params []string) ([]Note, error) {
-	w, err := popGroup.match("-pop", params)
+	w, err := s.match(popGroup, "-pop", params)
 	if err != nil {
 		return nil, err
 	}
@@ -667,6 +722,9 @@ func parsePop(s *Settings, params []string) ([]Note, error) {
 	if p.SeqMin > p.SeqMax {
 		return nil, w.errf("seq=", "min %d is above max %d", p.SeqMin, p.SeqMax)
 	}
+	if err := checkDistValue(p.SeqMax); err != nil {
+		return nil, w.errf("seq=", "%v", err)
+	}
 	p.Wrap = !w.has("no-wrap")
 	if p.ReadLookback, err = optDistOpt(w, "read-lookback="); err != nil {
 		return nil, err
@@ -676,7 +734,7 @@ func parsePop(s *Settings, params []string) ([]Note, error) {
 }
 
 func parseCol(s *Settings, params []string) error {
-	w, err := colGroup.match("-col", params)
+	w, err := s.match(colGroup, "-col", params)
 	if err != nil {
 		return err
 	}
@@ -696,14 +754,26 @@ func parseCol(s *Settings, params []string) error {
 	if c.Count, err = distOpt(w, "n=", c.Count); err != nil {
 		return err
 	}
-	if c.Count.Min < 0 || c.Count.Max < 1 || c.Count.Max > 1<<20 {
-		return w.errf("n=", "expected a column count between 1 and %d", 1<<20)
+	if c.Count.Min < 0 || c.Count.Max < 1 || c.Count.Max > MaxColumns {
+		return w.errf("n=", "expected a column count between 1 and %d", MaxColumns)
 	}
 	if c.Size, err = distOpt(w, "size=", c.Size); err != nil {
 		return err
 	}
 	if c.Size.Min < 0 {
 		return w.errf("size=", "a cell size cannot be negative")
+	}
+	if c.Size.Max > MaxFrameBytes {
+		return w.errf("size=", "cells of up to %d bytes; at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: a cell travels in one)", c.Size.Max, MaxFrameBytes)
+	}
+	// A write sends the key and every cell in one statement, one frame.
+	if row := int64(s.Command.KeySize) + c.Count.Max*c.Size.Max; row > MaxFrameBytes {
+		name := "size="
+		if !w.has(name) {
+			name = "n="
+		}
+		return w.errf(name, "rows of up to %d bytes (%d cells of up to %d bytes and a key of %d); at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: a row is written in one)",
+			row, c.Count.Max, c.Size.Max, s.Command.KeySize, MaxFrameBytes)
 	}
 	i, ok, err := enumOpt(w, "comparator=", "AsciiType", "UTF8Type", "TimeUUIDType")
 	if err != nil {
@@ -733,7 +803,7 @@ func parseInsert(s *Settings, params []string) error {
 			return &Error{Group: "-insert", Word: p, Reason: "is not an -insert option; give cl= and serial-cl= after the command"}
 		}
 	}
-	w, err := insertGroup.match("-insert", params)
+	w, err := s.match(insertGroup, "-insert", params)
 	if err != nil {
 		return err
 	}
@@ -741,11 +811,21 @@ func parseInsert(s *Settings, params []string) error {
 	if in.Revisit, err = distOpt(w, "revisit=", in.Revisit); err != nil {
 		return err
 	}
+	// SeedManager: an index into the partitions being revisited, a Java int.
+	if in.Revisit.Min < 0 || in.Revisit.Max-in.Revisit.Min+1 > MaxInt {
+		return w.errf("revisit=", "expected a range of at least 0 and at most 2147483647 values")
+	}
 	if in.Visits, err = distOpt(w, "visits=", in.Visits); err != nil {
 		return err
 	}
+	if in.Visits.Min < 1 || in.Visits.Max > MaxInt {
+		return w.errf("visits=", "expected 1 to 2147483647 inserts per partition (the original divides a partition's rows by it, a Java int)")
+	}
 	if in.Partitions, err = optDistOpt(w, "partitions="); err != nil {
 		return err
+	}
+	if in.Partitions != nil && in.Partitions.Max > MaxBatchStatements {
+		return w.errf("partitions=", "expected at most %d partitions per batch (a batch holds at most %d statements, one per row)", MaxBatchStatements, MaxBatchStatements)
 	}
 	b, ok, err := enumOpt(w, "batchtype=", "logged", "unlogged", "counter")
 	if err != nil {
@@ -803,7 +883,7 @@ func strategyName(v, pkg string, known []string, full bool) (string, bool) {
 }
 
 func parseSchema(s *Settings, params []string) error {
-	w, err := schemaGroup.match("-schema", params)
+	w, err := s.match(schemaGroup, "-schema", params)
 	if err != nil {
 		return err
 	}
@@ -894,7 +974,7 @@ func parseSchema(s *Settings, params []string) error {
 }
 
 func parseMode(s *Settings, params []string) ([]Note, error) {
-	w, err := modeGroup.match("-mode", params)
+	w, err := s.match(modeGroup, "-mode", params)
 	if err != nil {
 		return nil, err
 	}
@@ -941,7 +1021,7 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 	m.User, _ = w.get("user=")
 	m.Password, _ = w.get("password=")
 	m.AuthProvider, _ = w.get("auth-provider=")
-	if m.MaxPending, err = uintOpt(w, "maxPending=", true, 0); err != nil {
+	if m.MaxPending, err = boundedOpt(w, "maxPending=", true, 0, MaxPending, "the original's driver takes at most 32768 requests per connection"); err != nil {
 		return nil, err
 	}
 	if m.ConnectionsPerHost, err = uintOpt(w, "connectionsPerHost=", true, 8); err != nil {
@@ -962,7 +1042,7 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 }
 
 func parseNode(s *Settings, params []string) error {
-	w, err := nodeGroup.match("-node", params)
+	w, err := s.match(nodeGroup, "-node", params)
 	if err != nil {
 		return err
 	}
@@ -1002,7 +1082,7 @@ func parseNode(s *Settings, params []string) error {
 }
 
 func parsePort(s *Settings, params []string) ([]Note, error) {
-	w, err := portGroup.match("-port", params)
+	w, err := s.match(portGroup, "-port", params)
 	if err != nil {
 		return nil, err
 	}
@@ -1027,7 +1107,7 @@ func parsePort(s *Settings, params []string) ([]Note, error) {
 }
 
 func parseLog(s *Settings, params []string) error {
-	w, err := logGroup.match("-log", params)
+	w, err := s.match(logGroup, "-log", params)
 	if err != nil {
 		return err
 	}
@@ -1069,7 +1149,7 @@ func parseLog(s *Settings, params []string) error {
 }
 
 func parseGraph(s *Settings, params []string) error {
-	w, err := graphGroup.match("-graph", params)
+	w, err := s.match(graphGroup, "-graph", params)
 	if err != nil {
 		return err
 	}
@@ -1090,12 +1170,12 @@ func parseGraph(s *Settings, params []string) error {
 }
 
 func parseErrors(s *Settings, params []string) error {
-	w, err := errorsGroup.match("-errors", params)
+	w, err := s.match(errorsGroup, "-errors", params)
 	if err != nil {
 		return err
 	}
 	e := &s.Errors
-	if e.Retries, err = uintOpt(w, "retries=", false, 9); err != nil {
+	if e.Retries, err = boundedOpt(w, "retries=", false, 9, MaxInt-1, "the original counts the tries, retries+1, in a Java int"); err != nil {
 		return err
 	}
 	e.Ignore = w.has("ignore")
@@ -1107,11 +1187,11 @@ func parseErrors(s *Settings, params []string) error {
 		return err
 	}
 	e.DelayPolicy = DelayPolicy(p)
-	minMS, err := uintOpt(w, "min-delay-ms=", false, 0)
+	minMS, err := boundedOpt(w, "min-delay-ms=", false, 0, MaxDelayMS, "the longest wait this tool can hold")
 	if err != nil {
 		return err
 	}
-	maxMS, err := uintOpt(w, "max-delay-ms=", false, 20000)
+	maxMS, err := boundedOpt(w, "max-delay-ms=", false, 20000, MaxDelayMS, "the longest wait this tool can hold")
 	if err != nil {
 		return err
 	}
@@ -1126,7 +1206,7 @@ func parseErrors(s *Settings, params []string) error {
 }
 
 func parseTransport(s *Settings, params []string) ([]Note, error) {
-	w, err := transportGroup.match("-transport", params)
+	w, err := s.match(transportGroup, "-transport", params)
 	if err != nil {
 		return nil, err
 	}
@@ -1211,15 +1291,18 @@ func CipherSuite(name string) (uint16, bool) {
 }
 
 func parseTokenRange(s *Settings, params []string) error {
-	w, err := tokenRangeGroup.match("-tokenrange", params)
+	w, err := s.match(tokenRangeGroup, "-tokenrange", params)
 	if err != nil {
 		return err
 	}
 	s.TokenRange.Wrap = w.has("wrap")
 	if v, ok := w.get("split-factor="); ok {
 		n, err := ParseLong(v)
-		if !reCount.MatchString(v) || err != nil || n <= 0 || n > math.MaxInt32 {
+		if !reCount.MatchString(v) || err != nil || n <= 0 {
 			return w.errf("split-factor=", "expected split-factor=N, a positive whole number (suffixes k, m, b)")
+		}
+		if n > MaxTokenRanges {
+			return w.errf("split-factor=", "expected at most %d (the ranges, the ring's times this, are kept in memory: at most %d)", MaxTokenRanges, MaxTokenRanges)
 		}
 		s.TokenRange.SplitFactor = int(n)
 	}

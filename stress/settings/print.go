@@ -211,7 +211,7 @@ func (s *Settings) String() string {
 	t := s.Transport
 	p("Transport:")
 	p("  factory=%s; truststore=%s; truststore-password=%s; keystore=%s; keystore-password=%s; ssl-protocol=%s; ssl-alg=%s; store-type=%s; ssl-ciphers=%s; hostname-verification=%t; ",
-		t.Factory, orNull(t.TrustStore), secret(t.TrustStorePassword), orNull(t.KeyStore), secret(t.KeyStorePassword),
+		t.Factory, orNull(t.TrustStore), suppressed(t.TrustStorePassword), orNull(t.KeyStore), suppressed(t.KeyStorePassword),
 		t.SSLProtocol, t.SSLAlgorithm, t.StoreType, strings.Join(t.Ciphers, ","), t.HostnameVerification)
 
 	p("Port:")
@@ -307,13 +307,13 @@ func javaDouble(f float64) string {
 func javaMap(kvs []KV) string {
 	var parts []string
 	for _, kv := range kvs {
-		parts = append(parts, kv.Key+"="+kv.Value)
+		parts = append(parts, kv.Key+"="+maskKV(kv))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// secret prints a password as -mode password= is printed: never itself.
-func secret(s string) string {
+// suppressed prints a password as -mode password= is printed: never itself.
+func suppressed(s string) string {
 	if s == "" {
 		return "null"
 	}

@@ -469,6 +469,33 @@ type Settings struct {
 
 	HelpTopic string // help: "", a command or an option such as -rate
 	PrintDist Dist   // print dist=
+
+	// typed are the words as typed, by group and option name (see Typed).
+	typed map[string]string
+}
+
+// Typed is the word that gave the option name of group ("-col", "size="; a
+// command's options under the command, e.g. "write", "keysize="), as the
+// user typed it, or "" when it was not given. Messages about the option
+// quote it. A secret's word is masked.
+func (s *Settings) Typed(group, name string) string {
+	return maskWord(group, s.typed[group+" "+name])
+}
+
+// Option is the option name of group as typed (see Typed), or, when it
+// was not given, group and name with the value in force: the way a
+// message names an option.
+func (s *Settings) Option(group, name, value string) string {
+	if w := s.Typed(group, name); w != "" {
+		if s.Command.Type.String() == group {
+			return w
+		}
+		return group + " " + w
+	}
+	if s.Command.Type.String() == group {
+		return name + value
+	}
+	return group + " " + name + value
 }
 
 // Note is something the user should know about an accepted command line,
@@ -495,7 +522,7 @@ func (e *Error) Error() string {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(show(e.Word))
+		b.WriteString(show(maskWord(e.Group, e.Word)))
 	}
 	if b.Len() > 0 {
 		b.WriteString(": ")
