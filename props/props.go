@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/magiconair/properties"
 )
 
@@ -41,7 +42,7 @@ func (e *Error) Error() string {
 		b.WriteString("expected ")
 		b.WriteString(e.Expected)
 		if e.Value != "" || e.Err == nil {
-			fmt.Fprintf(&b, ", got %q", e.Value)
+			fmt.Fprintf(&b, ", got %q", secret.Value(e.Name, e.Value))
 		}
 	}
 	if e.Err != nil {
@@ -207,7 +208,7 @@ func (p *Properties) Word(name string) (string, bool) {
 	}
 	t := strings.TrimSpace(v)
 	if t != v {
-		p.Notef("%s: ignoring the %s in %q", name, spaceWhere(v), v)
+		p.Notef("%s: ignoring the %s in %q", name, spaceWhere(v), secret.Value(name, v))
 	}
 	return t, true
 }

@@ -162,3 +162,25 @@ func FuzzParseOverride(f *testing.F) {
 		}
 	})
 }
+
+// TestSecretValuesNeverShown: an error or a note about a property whose
+// name is secret-like (a typo of one too) names it but masks its value.
+func TestSecretValuesNeverShown(t *testing.T) {
+	p := FromMap(map[string]string{"cassandra.pasword": "hunter2 ", "db.passwd": "hunter2", "s3.secretkey": " hunter2"})
+	_, err1 := p.Int64("db.passwd", 0)
+	_, err2 := p.OneOf("cassandra.pasword", "", "a")
+	_, err3 := p.Bool("s3.secretkey", false)
+	msgs := []string{err1.Error(), err2.Error(), err3.Error()}
+	msgs = append(msgs, p.Warnings()...)
+	for _, m := range msgs {
+		if strings.Contains(m, "hunter2") {
+			t.Errorf("value shown: %s", m)
+		}
+	}
+	if !strings.HasPrefix(err1.Error(), `db.passwd: expected an integer, got "*****"`) {
+		t.Errorf("err1 = %v", err1)
+	}
+	if len(p.Warnings()) < 2 {
+		t.Errorf("notes lost: %q", p.Warnings())
+	}
+}

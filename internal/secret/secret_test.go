@@ -170,3 +170,84 @@ func FuzzMaskEmbedded(f *testing.F) {
 		}
 	})
 }
+
+// TestIsSecret: names that hold a secret, or a typo of one, both ways.
+func TestIsSecret(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"db.passwd", true},
+		{"cassandra.password", true},
+		{"cassandra.pasword", true},
+		{"cassandra.passowrd", true},
+		{"cassandra.passwrd", true},
+		{"db.pwd", true},
+		{"sslpassword", true},
+		{"truststorePassword", true},
+		{"passphrase", true},
+		{"db.pass", true},
+		{"api.secret", true},
+		{"s3.secretkey", true},
+		{"s3.secrect", true},
+		{"auth.token", true},
+		{"accessToken", true},
+		{"cloud.credentials", true},
+		{"cassandra.ssl.key", true},
+		{"tls.privatekey", true},
+		{"tls.private_key", true},
+		{"sslkey", true},
+		{"apikey", true},
+		{"javax.net.ssl.keyStore", true},
+		{"keyfile", true},
+		{"cassandra.keyspace", false},
+		{"keyspace", false},
+		{"keysize", false},
+		{"insertkey", false},
+		{"key", false},
+		{"keyprefix", false},
+		{"zeropadding", false},
+		{"cassandra.tokenaware", false},
+		{"recordcount", false},
+		{"db.user", false},
+		{"db.url", false},
+		{"cassandra.username", false},
+		{"cassandra.ssl.ca", false},
+		{"cassandra.ssl.cert", false},
+		{"hosts", false},
+		{"fieldnameprefix", false},
+		{"keychooser", false},
+		{"requestdistribution", false},
+		{"hotspotopnfraction", false},
+		{"prometheus.addr", false},
+		{"operationcount", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := IsSecret(tt.name); got != tt.want {
+			t.Errorf("IsSecret(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := IsPassword(tt.name); got != tt.want {
+			t.Errorf("IsPassword(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// FuzzIsSecret: a name with a password word in it is a secret however it
+// is cased or prefixed, and a name without any letter is not.
+func FuzzIsSecret(f *testing.F) {
+	for _, s := range []string{"db", "cassandra.", "x_", "", "keyspace."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prefix string) {
+		for _, w := range []string{".password", ".PASSWD", "_secret", ".token", ".ssl.key"} {
+			if !IsSecret(prefix + w) {
+				t.Fatalf("IsSecret(%q) = false", prefix+w)
+			}
+		}
+		if !strings.ContainsFunc(prefix, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) && IsSecret(prefix) {
+			t.Fatalf("IsSecret(%q) = true without a letter", prefix)
+		}
+		_ = Args([]string{"-p", prefix + "=x"})
+	})
+}
