@@ -297,17 +297,62 @@ func (p *Properties) Float64(name string, def float64) (float64, error) {
 	return f, nil
 }
 
-// Seconds parses name as a number of seconds (fractions allowed) of at
-// least min, as a duration.
-func (p *Properties) Seconds(name string, def, min float64) (time.Duration, error) {
-	f, err := p.Float64(name, def)
+// MaxDuration bounds every duration property: no benchmark, timeout or
+// interval needs more than a year, and the bound keeps a value far from
+// the 292 years where int64 nanoseconds wrap around (a wrapped value used to
+// run silently: maxexecutiontime=18446744074 was 291 ms).
+const MaxDuration = 366 * 24 * time.Hour
+
+// Duration parses name as a number of unit (fractions allowed), between lo
+// and hi (at most MaxDuration), as a duration; def when absent. The error
+// states the range in unit, as the user writes the value.
+func (p *Properties) Duration(name string, unit, def, lo, hi time.Duration) (time.Duration, error) {
+	hi = min(hi, MaxDuration)
+	f, err := p.Float64(name, 0)
 	if err != nil {
-		return 0, err
+		if v, ok := p.get(name); ok {
+			return def, Invalid(name, v, durationRange(unit, lo, hi))
+		}
+		return def, err
 	}
-	if f < min || f > 1e9 {
-		return 0, Invalid(name, p.String(name, ""), fmt.Sprintf("seconds, at least %g", min))
+	if !p.Has(name) {
+		return def, nil
 	}
-	return time.Duration(f * float64(time.Second)), nil
+	ns := f * float64(unit)
+	if ns < float64(lo) || ns > float64(hi) {
+		v, _ := p.get(name)
+		return def, Invalid(name, v, durationRange(unit, lo, hi))
+	}
+	return time.Duration(ns), nil
+}
+
+// durationRange words the range of a duration property in its unit.
+func durationRange(unit, lo, hi time.Duration) string {
+	in := func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(unit), 'f', -1, 64)
+	}
+	return fmt.Sprintf("a number of %s between %s and %s", unitName(unit), in(lo), in(hi))
+}
+
+// unitName is the plural name of a property's unit.
+func unitName(unit time.Duration) string {
+	switch unit {
+	case time.Nanosecond:
+		return "nanoseconds"
+	case time.Microsecond:
+		return "microseconds"
+	case time.Millisecond:
+		return "milliseconds"
+	case time.Second:
+		return "seconds"
+	}
+	return unit.String() + "s"
+}
+
+// Seconds parses name as a number of seconds (fractions allowed) of at
+// least min, as a duration (Duration in seconds, up to MaxDuration).
+func (p *Properties) Seconds(name string, def, min float64) (time.Duration, error) {
+	return p.Duration(name, time.Second, time.Duration(def*float64(time.Second)), time.Duration(min*float64(time.Second)), MaxDuration)
 }
 
 // Bool parses name as true or false (any case). Java treats every other word

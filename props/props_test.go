@@ -48,7 +48,7 @@ func TestTypedGetters(t *testing.T) {
 		{"bool bad", func() (any, error) { return p.Bool("b", false) }, false, `b: expected true or false, got "yes"`},
 		{"seconds", func() (any, error) { return p.Seconds("f", 10, 0.01) }, 950 * time.Millisecond, ""},
 		{"seconds default", func() (any, error) { return p.Seconds("missing", 10, 0.01) }, 10 * time.Second, ""},
-		{"seconds too small", func() (any, error) { return p.Seconds("neg", 1, 0) }, time.Duration(0), `neg: expected seconds, at least 0, got "-3"`},
+		{"seconds too small", func() (any, error) { return p.Seconds("neg", 1, 0) }, time.Duration(0), `neg: expected a number of seconds between 0 and 31622400, got "-3"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,4 +183,80 @@ func TestSecretValuesNeverShown(t *testing.T) {
 	if len(p.Warnings()) < 2 {
 		t.Errorf("notes lost: %q", p.Warnings())
 	}
+}
+
+// TestDuration: a duration is a number of its unit, range-checked before it
+// becomes nanoseconds, so that no value wraps around int64 and every error
+// names the property and the range in the unit the user writes.
+func TestDuration(t *testing.T) {
+	const year = MaxDuration
+	tests := []struct {
+		value   string
+		unit    time.Duration
+		lo, hi  time.Duration
+		want    time.Duration
+		wantErr string
+	}{
+		{"", time.Second, 0, year, 7 * time.Second, ""}, // absent: the default
+		{"90", time.Second, 0, year, 90 * time.Second, ""},
+		{"1.5", time.Second, 0, year, 1500 * time.Millisecond, ""},
+		{"250", time.Millisecond, 0, year, 250 * time.Millisecond, ""},
+		{"3", time.Microsecond, 0, year, 3 * time.Microsecond, ""},
+		{"31622400", time.Second, 0, year, year, ""},
+		{"18446744074", time.Second, 0, year, 0, `d: expected a number of seconds between 0 and 31622400, got "18446744074"`},
+		{"9300000000000", time.Millisecond, 0, year, 0, `d: expected a number of milliseconds between 0 and 31622400000, got "9300000000000"`},
+		{"18446744073710", time.Millisecond, time.Millisecond, year, 0, `d: expected a number of milliseconds between 1 and 31622400000, got "18446744073710"`},
+		{"9223372036854775807", time.Microsecond, 0, year, 0, "d: expected a number of microseconds between 0 and"},
+		{"0", time.Millisecond, time.Millisecond, year, 0, `d: expected a number of milliseconds between 1 and`},
+		{"-1", time.Second, 0, year, 0, `d: expected a number of seconds between 0 and`},
+		{"1e400", time.Second, 0, year, 0, `d: expected a number of seconds between 0 and`},
+		{"NaN", time.Second, 0, year, 0, `d: expected a number of seconds between 0 and`},
+		{"Inf", time.Second, 0, year, 0, `d: expected a number of seconds between 0 and`},
+		{"ten", time.Second, 0, year, 0, `d: expected a number of seconds between 0 and 31622400, got "ten"`},
+		{"5", time.Second, 0, 2 * time.Second, 0, `d: expected a number of seconds between 0 and 2, got "5"`},
+		{"5", time.Second, 0, 2 * year, 5 * time.Second, ""},
+		{"1e9", time.Second, 0, 2 * year, 0, "between 0 and 31622400,"}, // no more than MaxDuration
+	}
+	for _, tt := range tests {
+		t.Run(tt.value+"_"+tt.unit.String(), func(t *testing.T) {
+			p := New()
+			if tt.value != "" {
+				p.Set("d", tt.value)
+			}
+			got, err := p.Duration("d", tt.unit, 7*time.Second, tt.lo, tt.hi)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !IsBadInput(err) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("= %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzDuration: whatever the text, a duration is an error naming the
+// property or a value within its range.
+func FuzzDuration(f *testing.F) {
+	for _, s := range []string{"1", "18446744074", "1e300", "-0", "0.0000000001", "NaN", "9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		p := New()
+		p.Set("d", v)
+		for _, unit := range []time.Duration{time.Microsecond, time.Millisecond, time.Second} {
+			d, err := p.Duration("d", unit, 0, 0, MaxDuration)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "d: ") {
+					t.Fatalf("error does not name the property: %v", err)
+				}
+				continue
+			}
+			if d < 0 || d > MaxDuration {
+				t.Fatalf("%q %v = %v, out of range", v, unit, d)
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"math"
+	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
@@ -86,7 +87,7 @@ type Config struct {
 	ScanLengthDist ScanLengthDistribution
 
 	InsertionRetryLimit    int
-	InsertionRetryInterval int64 // seconds
+	InsertionRetryInterval time.Duration // core_workload_insertion_retry_interval, given in seconds
 	InsertionKeepGoing     bool
 
 	// Clients is this client's place among several (client.count): a load
@@ -126,7 +127,7 @@ func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients
 	if c.RecordCount == 0 && r.Err() == nil {
 		// A load with no count and no time limit never ends (the reference
 		// loads until killed): refuse it.
-		limit := r.Int64("maxexecutiontime", 0, props.NonNegative)
+		limit := r.Duration("maxexecutiontime", time.Second, 0, 0, props.MaxDuration)
 		if r.Err() == nil && !transactions && !r.Has("insertcount") && limit == 0 {
 			r.Errorf("recordcount", "missing or 0: a load needs the number of records to insert (set recordcount, or bound the load with insertcount or maxexecutiontime)")
 		}
@@ -156,7 +157,7 @@ func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients
 	c.InsertOrder = props.OneOf(r, "insertorder", Hashed, Hashed, Ordered)
 	c.ZeroPadding = r.Int("zeropadding", 1, props.NonNegative)
 	c.InsertionRetryLimit = r.Int("core_workload_insertion_retry_limit", 0, props.NonNegative)
-	c.InsertionRetryInterval = r.Int64("core_workload_insertion_retry_interval", 3, props.NonNegative)
+	c.InsertionRetryInterval = r.Duration("core_workload_insertion_retry_interval", time.Second, 3*time.Second, 0, props.MaxDuration)
 	c.InsertionKeepGoing = r.Bool("core_workload_insertion_keep_going_on_error", false)
 	c.ZipfianConstant = r.Float64("zipfianconstant", 0.99, props.Range("a number above 0, below 10 and not 1",
 		func(f float64) bool { return f > 0 && f != 1 && f < 10 }))

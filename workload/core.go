@@ -13,6 +13,7 @@ import (
 	"io"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
@@ -61,7 +62,7 @@ type CoreWorkload struct {
 	clients           partition.Clients
 
 	retryLimit    int
-	retryInterval int64 // seconds
+	retryInterval time.Duration
 	keepGoing     bool
 
 	stderr io.Writer
