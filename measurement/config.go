@@ -128,8 +128,10 @@ func ParseConfig(p *props.Properties) (*Config, error) {
 func parsePercentiles(v string) ([]float64, error) {
 	var out []float64
 	for _, part := range strings.Split(v, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || f < 0 || f > 100 {
+		part = strings.TrimSpace(part)
+		f, err := strconv.ParseFloat(part, 64)
+		// NaN fails every comparison: it must fail this one too.
+		if err != nil || !(f >= 0 && f <= 100) || strings.ContainsAny(part, "xXpP_") {
 			return nil, props.Invalid("hdrhistogram.percentiles", v, "a comma-separated list of percentiles between 0 and 100")
 		}
 		out = append(out, f)

@@ -138,6 +138,9 @@ func FromMap(m map[string]string) *Properties {
 // Parse reads java.util.Properties text. name is used in errors.
 func Parse(name string, text []byte) (*Properties, error) {
 	text = bytes.TrimSuffix(text, []byte{0x1a}) // a DOS end-of-file mark
+	// Windows editors start UTF-8 text with a byte-order mark; read as
+	// ISO-8859-1 (as Java does) it would become part of the first key.
+	text, bom := bytes.CutPrefix(text, []byte("\xef\xbb\xbf"))
 	if err := checkText(text); err != nil {
 		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
 	}
@@ -147,15 +150,29 @@ func Parse(name string, text []byte) (*Properties, error) {
 		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
 	}
 	pp.DisableExpansion = true
-	return wrap(pp), nil
+	p := wrap(pp)
+	if bom {
+		p.Notef("%s: ignoring the UTF-8 byte-order mark at its start", name)
+	}
+	return p, nil
 }
 
-// Merge copies every property of o into p, o winning.
+// Merge copies every property of o into p, o winning, and the notes made
+// while o was parsed (a -P file's byte-order mark).
 func (p *Properties) Merge(o *Properties) {
 	for _, k := range o.p.Keys() {
 		v, _ := o.p.Get(k)
 		p.Set(k, v)
 	}
+	if o.track == p.track {
+		return
+	}
+	o.track.mu.Lock()
+	notes := append([]string(nil), o.track.notes...)
+	o.track.mu.Unlock()
+	p.track.mu.Lock()
+	p.track.notes = append(p.track.notes, notes...)
+	p.track.mu.Unlock()
 }
 
 // Clone returns an independent copy. Reads of the copy count as reads of p

@@ -244,6 +244,9 @@ func (c *Config) readFieldLength(r *props.Reader) {
 	}
 }
 
+// Fraction is the check of a property that is a share of something.
+var Fraction = props.Range("a fraction between 0 and 1", func(f float64) bool { return f >= 0 && f <= 1 })
+
 // PhaseReads reports whether the phase p describes reads: a run
 // (dotransactions, default true) whose mix has reads, scans or
 // read-modify-writes, with the CoreWorkload defaults. A load never reads.
@@ -264,6 +267,10 @@ func (c *Config) readMix(r *props.Reader, transactions bool) {
 	for op, name := range mixNames {
 		c.Mix[op] = r.Float64(name, defaults[op], props.Range("a proportion of at least 0", func(f float64) bool { return f >= 0 }))
 		total += c.Mix[op]
+		if math.IsInf(total, 1) && r.Err() == nil {
+			// The generator would drop the proportion that overflowed.
+			r.Errorf(name, "the operation proportions add up to more than %g: give them in smaller numbers", math.MaxFloat64)
+		}
 	}
 	if transactions && total == 0 && r.Err() == nil {
 		r.Errorf("readproportion", "all operation proportions are zero (readproportion, updateproportion, insertproportion, scanproportion, readmodifywriteproportion): nothing to run")
@@ -293,8 +300,10 @@ func (c *Config) readKeyChooser(r *props.Reader) {
 			r.Errorf("recordcount", "requestdistribution=latest needs recordcount of at least 2")
 		}
 	case Hotspot:
-		c.HotspotDataFraction = r.Float64("hotspotdatafraction", 0.2)
-		c.HotspotOpnFraction = r.Float64("hotspotopnfraction", 0.8)
+		// Checked here, each under its own name: the generator's error
+		// cannot say which property its fraction came from.
+		c.HotspotDataFraction = r.Float64("hotspotdatafraction", 0.2, Fraction)
+		c.HotspotOpnFraction = r.Float64("hotspotopnfraction", 0.8, Fraction)
 	case Exponential:
 		c.ExponentialPercentile = r.Float64("exponential.percentile", 95,
 			props.Range("a number between 0 and 100", func(f float64) bool { return f > 0 && f < 100 }))
