@@ -160,3 +160,15 @@ func TestParseByteOrderMark(t *testing.T) {
 		t.Fatalf("p=%v err=%v warnings %q", p.Map(), err, p.Warnings())
 	}
 }
+
+// TestWarningsSuggestSecretName: a misspelled password property gets its
+// "did you mean", naming both properties and never the value.
+func TestWarningsSuggestSecretName(t *testing.T) {
+	p := FromMap(map[string]string{"cassandra.pasword": "hunter2", "hosts": "h"})
+	_ = p.String("cassandra.password", "")
+	_ = p.String("hosts", "")
+	got := strings.Join(p.Warnings(), "\n")
+	if got != "warning: property cassandra.pasword is not used by this run (did you mean cassandra.password?)" {
+		t.Fatalf("warnings %q", got)
+	}
+}
