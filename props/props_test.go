@@ -116,7 +116,7 @@ func TestLoadFileErrors(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"a=1\n", "a: b\\\n c", "\\u00e9=x", "k v\n#c\n!c", "\\", "=", "a=\\uZZZZ",
-		"cl\xe9=valeur\r\n", "# caf\xe9\n", "a=b\\\n cr\xe8me\n", "\x7fELF\x02\x01\x01\x00", "\x93q\x94=1", "a=1\x1a"} {
+		"cl\xe9=valeur\r\n", "# caf\xe9\n", "a=b\\\n cr\xe8me\n", "\x7fELF\x02\x01\x01\x00", "\x93q\x94=1", "a=1\x1a", "\xef\xbb\xbfa=1\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -128,6 +128,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, k := range p.Keys() {
+			if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) && strings.HasPrefix(k, "\u00ef\u00bb\u00bf") {
+				t.Fatalf("byte-order mark read into key %q", k)
+			}
 			v, ok := p.Get(k)
 			if !ok {
 				t.Fatalf("key %q listed but missing", k)
