@@ -127,10 +127,12 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		for _, k := range p.Keys() {
-			if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) && strings.HasPrefix(k, "\u00ef\u00bb\u00bf") {
-				t.Fatalf("byte-order mark read into key %q", k)
+		if rest, bom := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); bom && len(rest) > 0 && rest[0] >= 'a' && rest[0] <= 'z' {
+			if k := p.Keys(); len(k) == 0 || k[0][0] != rest[0] {
+				t.Fatalf("byte-order mark read into the first key: %q", k)
 			}
+		}
+		for _, k := range p.Keys() {
 			v, ok := p.Get(k)
 			if !ok {
 				t.Fatalf("key %q listed but missing", k)
