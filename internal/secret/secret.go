@@ -10,34 +10,58 @@ import "strings"
 // Mask is what a password becomes.
 const Mask = "*****"
 
-// IsPassword is IsSecret, under the name its first callers used.
-func IsPassword(name string) bool { return IsSecret(name) }
-
-// IsSecret reports whether a property's or option's value must not be
-// shown, from its name: a password (or a typo of one, such as pasword, so
-// that a misspelled property is masked too), a passphrase, a secret, a
-// token, credentials, or key material (a *.key, a keystore, a privatekey).
-// The name is read as lower-case words (cut at anything but a letter or a
-// digit), so that keyspace, keysize, insertkey and tokenaware stay visible.
-func IsSecret(name string) bool {
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	})
-	for i, w := range words {
-		if secretWord(w) || w == "key" && i > 0 {
+// IsPassword reports whether a property's value is a password, from its
+// name: one of its words (see IsSecret) holds pass, pwd or pword, or is
+// "password" with one typo (pasword), so that a misspelled password
+// property counts too. ycsb kube takes these from its Secret.
+func IsPassword(name string) bool {
+	for _, w := range words(name) {
+		if passwordWord(w) {
 			return true
 		}
 	}
 	return false
 }
 
+// IsSecret reports whether a property's or option's value must not be
+// shown, from its name: a password (IsPassword), a secret, a token,
+// credentials, or key material (a *.key, a keystore, a privatekey). The
+// name is read as lower-case words (cut at anything but a letter or a
+// digit), so that keyspace, keysize, insertkey and tokenaware stay visible.
+func IsSecret(name string) bool {
+	for i, w := range words(name) {
+		if passwordWord(w) || secretWord(w) || w == "key" && i > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// words cuts a name into lower-case words of letters and digits.
+func words(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+}
+
+// passwordWord reports whether one lower-case word names a password.
+func passwordWord(w string) bool {
+	for _, s := range []string{"pass", "pasw", "pwd", "pword"} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return nearPassword(w)
+}
+
 // secretWords are the parts of a word that make it a secret's name.
-var secretWords = []string{"pass", "pasw", "pwd", "pword", "secret", "secert", "secrect", "credential", "keystore", "keyfile"}
+var secretWords = []string{"secret", "secert", "secrect", "credential", "keystore", "keyfile"}
 
 // keyMaterial are the words before "key" that make it key material.
 var keyMaterial = []string{"private", "secret", "access", "api", "ssl", "tls", "client", "signing", "encryption", "master"}
 
-// secretWord reports whether one lower-case word names a secret.
+// secretWord reports whether one lower-case word names a secret other
+// than a password.
 func secretWord(w string) bool {
 	for _, s := range secretWords {
 		if strings.Contains(w, s) {
@@ -54,7 +78,7 @@ func secretWord(w string) bool {
 			}
 		}
 	}
-	return nearPassword(w)
+	return false
 }
 
 // nearPassword reports whether w holds "password" with at most one typo
@@ -101,12 +125,12 @@ func typos(a, b string) int {
 }
 
 // Value returns value with any password in it masked: the whole value when
-// name is a password property, else what InText masks.
+// name is a secret's (IsSecret), else what InText masks.
 func Value(name, value string) string {
 	if value == "" {
 		return value
 	}
-	if IsPassword(name) {
+	if IsSecret(name) {
 		return Mask
 	}
 	return InText(value)

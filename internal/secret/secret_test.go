@@ -171,64 +171,69 @@ func FuzzMaskEmbedded(f *testing.F) {
 	})
 }
 
-// TestIsSecret: names that hold a secret, or a typo of one, both ways.
+// TestIsSecret: names that hold a secret, or a typo of one, both ways;
+// passwords (which ycsb kube takes from its Secret) are the narrower set.
 func TestIsSecret(t *testing.T) {
 	tests := []struct {
-		name string
-		want bool
+		name             string
+		secret, password bool
 	}{
-		{"db.passwd", true},
-		{"cassandra.password", true},
-		{"cassandra.pasword", true},
-		{"cassandra.passowrd", true},
-		{"cassandra.passwrd", true},
-		{"db.pwd", true},
-		{"sslpassword", true},
-		{"truststorePassword", true},
-		{"passphrase", true},
-		{"db.pass", true},
-		{"api.secret", true},
-		{"s3.secretkey", true},
-		{"s3.secrect", true},
-		{"auth.token", true},
-		{"accessToken", true},
-		{"cloud.credentials", true},
-		{"cassandra.ssl.key", true},
-		{"tls.privatekey", true},
-		{"tls.private_key", true},
-		{"sslkey", true},
-		{"apikey", true},
-		{"javax.net.ssl.keyStore", true},
-		{"keyfile", true},
-		{"cassandra.keyspace", false},
-		{"keyspace", false},
-		{"keysize", false},
-		{"insertkey", false},
-		{"key", false},
-		{"keyprefix", false},
-		{"zeropadding", false},
-		{"cassandra.tokenaware", false},
-		{"recordcount", false},
-		{"db.user", false},
-		{"db.url", false},
-		{"cassandra.username", false},
-		{"cassandra.ssl.ca", false},
-		{"cassandra.ssl.cert", false},
-		{"hosts", false},
-		{"fieldnameprefix", false},
-		{"keychooser", false},
-		{"requestdistribution", false},
-		{"hotspotopnfraction", false},
-		{"prometheus.addr", false},
-		{"operationcount", false},
-		{"", false},
+		{"db.passwd", true, true},
+		{"cassandra.password", true, true},
+		{"cassandra.pasword", true, true},
+		{"cassandra.passowrd", true, true},
+		{"cassandra.passwrd", true, true},
+		{"cassandra.pssword", true, true},
+		{"db.pwd", true, true},
+		{"sslpassword", true, true},
+		{"truststorePassword", true, true},
+		{"passphrase", true, true},
+		{"db.pass", true, true},
+		{"api.secret", true, false},
+		{"s3.secretkey", true, false},
+		{"s3.secrect", true, false},
+		{"auth.token", true, false},
+		{"accessToken", true, false},
+		{"cloud.credentials", true, false},
+		{"cassandra.ssl.key", true, false},
+		{"tls.privatekey", true, false},
+		{"tls.private_key", true, false},
+		{"sslkey", true, false},
+		{"apikey", true, false},
+		{"javax.net.ssl.keyStore", true, false},
+		{"keyfile", true, false},
+		{"cassandra.keyspace", false, false},
+		{"keyspace", false, false},
+		{"keysize", false, false},
+		{"insertkey", false, false},
+		{"key", false, false},
+		{"keyprefix", false, false},
+		{"zeropadding", false, false},
+		{"cassandra.tokenaware", false, false},
+		{"recordcount", false, false},
+		{"db.user", false, false},
+		{"db.url", false, false},
+		{"cassandra.username", false, false},
+		{"cassandra.ssl.ca", false, false},
+		{"cassandra.ssl.cert", false, false},
+		{"hosts", false, false},
+		{"fieldnameprefix", false, false},
+		{"keychooser", false, false},
+		{"requestdistribution", false, false},
+		{"hotspotopnfraction", false, false},
+		{"prometheus.addr", false, false},
+		{"operationcount", false, false},
+		{"", false, false},
 	}
 	for _, tt := range tests {
-		if got := IsSecret(tt.name); got != tt.want {
-			t.Errorf("IsSecret(%q) = %v, want %v", tt.name, got, tt.want)
+		if got := IsSecret(tt.name); got != tt.secret {
+			t.Errorf("IsSecret(%q) = %v, want %v", tt.name, got, tt.secret)
 		}
-		if got := IsPassword(tt.name); got != tt.want {
-			t.Errorf("IsPassword(%q) = %v, want %v", tt.name, got, tt.want)
+		if got := IsPassword(tt.name); got != tt.password {
+			t.Errorf("IsPassword(%q) = %v, want %v", tt.name, got, tt.password)
+		}
+		if got := Value(tt.name, "hunter2") == Mask; got != tt.secret {
+			t.Errorf("Value(%q) masked: %v, want %v", tt.name, got, tt.secret)
 		}
 	}
 }
