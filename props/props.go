@@ -340,7 +340,11 @@ func (p *Properties) Duration(name string, unit, def, lo, hi time.Duration) (tim
 		v, _ := p.get(name)
 		return def, Invalid(name, v, durationRange(unit, lo, hi))
 	}
-	return time.Duration(ns), nil
+	d := time.Duration(math.Round(ns))
+	if d == 0 && ns > 0 {
+		d = 1 // a positive value is not 0, which often means "none"
+	}
+	return d, nil
 }
 
 // durationRange words the range of a duration property in its unit.
