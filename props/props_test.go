@@ -205,7 +205,7 @@ func TestDuration(t *testing.T) {
 		{"", time.Second, 0, year, 7 * time.Second, ""}, // absent: the default
 		{"90", time.Second, 0, year, 90 * time.Second, ""},
 		{"1.5", time.Second, 0, year, 1500 * time.Millisecond, ""},
-		{"1e-12", time.Second, 0, year, 1, ""}, // not 0, which often means "none"
+		{"1e-12", time.Second, 0, year, 1, ""},         // not 0, which often means "none"
 		{"0.0004", time.Millisecond, 0, year, 400, ""}, // 399.99999 ns in float64: rounded
 		{"250", time.Millisecond, 0, year, 250 * time.Millisecond, ""},
 		{"3", time.Microsecond, 0, year, 3 * time.Microsecond, ""},
