@@ -309,6 +309,15 @@ func (c *Config) readKeyChooser(r *props.Reader) {
 			props.Range("a number between 0 and 100", func(f float64) bool { return f > 0 && f < 100 }))
 		c.ExponentialFrac = r.Float64("exponential.frac", 0.8571428571,
 			props.Range("a number above 0", func(f float64) bool { return f > 0 }))
+		// The generator's rate, -ln(1-percentile/100)/(recordcount*frac),
+		// must be positive: each property can drive it to 0.
+		switch {
+		case r.Err() != nil:
+		case -math.Log(1-c.ExponentialPercentile/100) == 0: // as the generator computes it
+			r.Errorf("exponential.percentile", "%g is too small to tell from 0", c.ExponentialPercentile)
+		case math.IsInf(float64(c.RecordCount)*c.ExponentialFrac, 0):
+			r.Errorf("exponential.frac", "%g times recordcount (%d) is too large", c.ExponentialFrac, c.RecordCount)
+		}
 	}
 }
 

@@ -60,6 +60,8 @@ func TestBadPropertyNamesItself(t *testing.T) {
 		{basic("run", "hdrhistogram.percentiles=NaN"), "hdrhistogram.percentiles"},
 		{basic("run", "hdrhistogram.percentiles=50,Inf"), "hdrhistogram.percentiles"},
 		{basic("run", "readproportion=1e308", "updateproportion=1e308"), "updateproportion"},
+		{basic("run", "requestdistribution=exponential", "exponential.frac=1e308"), "exponential.frac"},
+		{basic("run", "requestdistribution=exponential", "exponential.percentile=1e-300"), "exponential.percentile"},
 	}
 	for _, c := range cases {
 		name := c.args[len(c.args)-1]
