@@ -3,6 +3,7 @@ package measurement
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
@@ -80,12 +81,10 @@ func ParseConfig(p *props.Properties) (*Config, error) {
 	c.Type = props.OneOf(r, "measurementtype", HdrHistogram, measurementTypes...)
 	c.Interval = map[string]IntervalMode{"op": IntervalOp, "intended": IntervalIntended, "both": IntervalBoth}[props.OneOf(r, "measurement.interval", "op", "op", "intended", "both")]
 	c.Verbose = r.Bool("measurement.histogram.verbose", false)
-	c.HighestLatencyUs = r.Int64("hdrhistogram.highestlatency", 3_600_000_000,
-		props.Range("a latency in µs of at least 2", func(n int64) bool { return n >= 2 }))
+	c.HighestLatencyUs = int64(r.Duration("hdrhistogram.highestlatency", time.Microsecond, time.Hour, 2*time.Microsecond, props.MaxDuration) / time.Microsecond)
 	c.Buckets = r.Int("histogram.buckets", 1000,
 		props.Range("a number of 1-ms buckets between 1 and 16777216", func(n int64) bool { return n >= 1 && n <= 1<<24 }))
-	c.GranularityMs = r.Int64("timeseries.granularity", 1000,
-		props.Range("milliseconds, at least 1", func(n int64) bool { return n >= 1 }))
+	c.GranularityMs = int64(r.Duration("timeseries.granularity", time.Millisecond, time.Second, time.Millisecond, props.MaxDuration) / time.Millisecond)
 	c.RawOutputFile = r.String("measurement.raw.output_file", "")
 	c.RawNoSummary = r.Bool("measurement.raw.no_summary", false)
 	c.HdrFileOutput = r.Bool("hdrhistogram.fileoutput", false)
@@ -129,8 +128,10 @@ func ParseConfig(p *props.Properties) (*Config, error) {
 func parsePercentiles(v string) ([]float64, error) {
 	var out []float64
 	for _, part := range strings.Split(v, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || f < 0 || f > 100 {
+		part = strings.TrimSpace(part)
+		f, err := strconv.ParseFloat(part, 64)
+		// NaN fails every comparison: it must fail this one too.
+		if err != nil || !(f >= 0 && f <= 100) || strings.ContainsAny(part, "xXpP_") {
 			return nil, props.Invalid("hdrhistogram.percentiles", v, "a comma-separated list of percentiles between 0 and 100")
 		}
 		out = append(out, f)

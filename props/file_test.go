@@ -135,3 +135,40 @@ func TestWarningsNameUnusedProperties(t *testing.T) {
 		t.Fatalf("Keys or Map counted as reads: %v", u)
 	}
 }
+
+// TestParseByteOrderMark: a UTF-8 byte-order mark (as Windows editors
+// write) is not part of the first key: the key is read, and a note says so.
+func TestParseByteOrderMark(t *testing.T) {
+	p, err := Parse("w.properties", []byte("\xef\xbb\xbfrecordcount=5\nfieldcount=2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := p.Get("recordcount"); !ok || v != "5" {
+		t.Fatalf("recordcount = %q, %v; keys %q", v, ok, p.Keys())
+	}
+	all := New() // as the command line gathers its -P files
+	all.Merge(p)
+	_ = all.String("recordcount", "")
+	_ = all.String("fieldcount", "")
+	got := strings.Join(all.Warnings(), "\n")
+	if got != "note: w.properties: ignoring the UTF-8 byte-order mark at its start" {
+		t.Fatalf("warnings %q", got)
+	}
+	// Elsewhere its bytes are ISO-8859-1 characters like any other.
+	p, err = Parse("w", []byte("a=x\xef\xbb\xbfy\n"))
+	if err != nil || p.String("a", "") != "x\u00ef\u00bb\u00bfy" || len(p.Warnings()) != 0 {
+		t.Fatalf("p=%v err=%v warnings %q", p.Map(), err, p.Warnings())
+	}
+}
+
+// TestWarningsSuggestSecretName: a misspelled password property gets its
+// "did you mean", naming both properties and never the value.
+func TestWarningsSuggestSecretName(t *testing.T) {
+	p := FromMap(map[string]string{"cassandra.pasword": "hunter2", "hosts": "h"})
+	_ = p.String("cassandra.password", "")
+	_ = p.String("hosts", "")
+	got := strings.Join(p.Warnings(), "\n")
+	if got != "warning: property cassandra.pasword is not used by this run (did you mean cassandra.password?)" {
+		t.Fatalf("warnings %q", got)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/magiconair/properties"
 )
 
@@ -41,7 +42,7 @@ func (e *Error) Error() string {
 		b.WriteString("expected ")
 		b.WriteString(e.Expected)
 		if e.Value != "" || e.Err == nil {
-			fmt.Fprintf(&b, ", got %q", e.Value)
+			fmt.Fprintf(&b, ", got %q", secret.Value(e.Name, e.Value))
 		}
 	}
 	if e.Err != nil {
@@ -137,6 +138,9 @@ func FromMap(m map[string]string) *Properties {
 // Parse reads java.util.Properties text. name is used in errors.
 func Parse(name string, text []byte) (*Properties, error) {
 	text = bytes.TrimSuffix(text, []byte{0x1a}) // a DOS end-of-file mark
+	// Windows editors start UTF-8 text with a byte-order mark; read as
+	// ISO-8859-1 (as Java does) it would become part of the first key.
+	text, bom := bytes.CutPrefix(text, []byte("\xef\xbb\xbf"))
 	if err := checkText(text); err != nil {
 		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
 	}
@@ -146,15 +150,29 @@ func Parse(name string, text []byte) (*Properties, error) {
 		return nil, &Error{Name: name, Err: fmt.Errorf("not a properties file: %w", err)}
 	}
 	pp.DisableExpansion = true
-	return wrap(pp), nil
+	p := wrap(pp)
+	if bom {
+		p.Notef("%s: ignoring the UTF-8 byte-order mark at its start", name)
+	}
+	return p, nil
 }
 
-// Merge copies every property of o into p, o winning.
+// Merge copies every property of o into p, o winning, and the notes made
+// while o was parsed (a -P file's byte-order mark).
 func (p *Properties) Merge(o *Properties) {
 	for _, k := range o.p.Keys() {
 		v, _ := o.p.Get(k)
 		p.Set(k, v)
 	}
+	if o.track == p.track {
+		return
+	}
+	o.track.mu.Lock()
+	notes := append([]string(nil), o.track.notes...)
+	o.track.mu.Unlock()
+	p.track.mu.Lock()
+	p.track.notes = append(p.track.notes, notes...)
+	p.track.mu.Unlock()
 }
 
 // Clone returns an independent copy. Reads of the copy count as reads of p
@@ -207,7 +225,7 @@ func (p *Properties) Word(name string) (string, bool) {
 	}
 	t := strings.TrimSpace(v)
 	if t != v {
-		p.Notef("%s: ignoring the %s in %q", name, spaceWhere(v), v)
+		p.Notef("%s: ignoring the %s in %q", name, spaceWhere(v), secret.Value(name, v))
 	}
 	return t, true
 }
@@ -296,17 +314,66 @@ func (p *Properties) Float64(name string, def float64) (float64, error) {
 	return f, nil
 }
 
-// Seconds parses name as a number of seconds (fractions allowed) of at
-// least min, as a duration.
-func (p *Properties) Seconds(name string, def, min float64) (time.Duration, error) {
-	f, err := p.Float64(name, def)
+// MaxDuration bounds every duration property: no benchmark, timeout or
+// interval needs more than a year, and the bound keeps a value far from
+// the 292 years where int64 nanoseconds wrap around (a wrapped value used to
+// run silently: maxexecutiontime=18446744074 was 291 ms).
+const MaxDuration = 366 * 24 * time.Hour
+
+// Duration parses name as a number of unit (fractions allowed), between lo
+// and hi (at most MaxDuration), as a duration; def when absent. The error
+// states the range in unit, as the user writes the value.
+func (p *Properties) Duration(name string, unit, def, lo, hi time.Duration) (time.Duration, error) {
+	hi = min(hi, MaxDuration)
+	f, err := p.Float64(name, 0)
 	if err != nil {
-		return 0, err
+		if v, ok := p.get(name); ok {
+			return def, Invalid(name, v, durationRange(unit, lo, hi))
+		}
+		return def, err
 	}
-	if f < min || f > 1e9 {
-		return 0, Invalid(name, p.String(name, ""), fmt.Sprintf("seconds, at least %g", min))
+	if !p.Has(name) {
+		return def, nil
 	}
-	return time.Duration(f * float64(time.Second)), nil
+	ns := f * float64(unit)
+	if ns < float64(lo) || ns > float64(hi) {
+		v, _ := p.get(name)
+		return def, Invalid(name, v, durationRange(unit, lo, hi))
+	}
+	d := time.Duration(math.Round(ns))
+	if d == 0 && ns > 0 {
+		d = 1 // a positive value is not 0, which often means "none"
+	}
+	return d, nil
+}
+
+// durationRange words the range of a duration property in its unit.
+func durationRange(unit, lo, hi time.Duration) string {
+	in := func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(unit), 'f', -1, 64)
+	}
+	return fmt.Sprintf("a number of %s between %s and %s", unitName(unit), in(lo), in(hi))
+}
+
+// unitName is the plural name of a property's unit.
+func unitName(unit time.Duration) string {
+	switch unit {
+	case time.Nanosecond:
+		return "nanoseconds"
+	case time.Microsecond:
+		return "microseconds"
+	case time.Millisecond:
+		return "milliseconds"
+	case time.Second:
+		return "seconds"
+	}
+	return unit.String() + "s"
+}
+
+// Seconds parses name as a number of seconds (fractions allowed) of at
+// least min, as a duration (Duration in seconds, up to MaxDuration).
+func (p *Properties) Seconds(name string, def, min float64) (time.Duration, error) {
+	return p.Duration(name, time.Second, time.Duration(def*float64(time.Second)), time.Duration(min*float64(time.Second)), MaxDuration)
 }
 
 // Bool parses name as true or false (any case). Java treats every other word

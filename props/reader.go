@@ -110,6 +110,14 @@ func (r *Reader) Seconds(name string, def, min float64) time.Duration {
 	return v
 }
 
+// Duration reads name as a number of unit between lo and hi
+// (Properties.Duration).
+func (r *Reader) Duration(name string, unit, def, lo, hi time.Duration) time.Duration {
+	v, err := r.p.Duration(name, unit, def, lo, hi)
+	r.Fail(err)
+	return v
+}
+
 // String reads name as it is written, def when absent.
 func (r *Reader) String(name, def string) string { return r.p.String(name, def) }
 

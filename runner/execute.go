@@ -13,6 +13,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/prom"
 )
 
 // stopGrace is how long operations in flight may take to finish once the run
@@ -209,8 +210,7 @@ func (b *bench) writeStartLines() {
 	}
 	if b.prom != nil {
 		fmt.Fprintf(o.Stderr, "Prometheus metrics at http://%s/metrics\n", b.prom.Addr())
-		if host, port, err := net.SplitHostPort(s.promAddr); err == nil && host == "" {
-			// net.Listen takes an empty host as every address of the machine.
+		if _, port, err := net.SplitHostPort(s.promAddr); err == nil && prom.EveryInterface(s.promAddr) {
 			fmt.Fprintf(o.Stderr, "warning: prometheus.addr=%s listens on every network interface: give a host, such as 127.0.0.1:%s, to serve this machine only\n", s.promAddr, port)
 		}
 	}

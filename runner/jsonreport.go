@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -27,7 +26,7 @@ type jsonIntervals struct {
 	// origin is originNs in wall time, the report's Start: absolute
 	// interval times count from it too, so that they agree with Start.
 	origin time.Time
-	list   []jsonreport.Interval
+	list   jsonreport.Intervals // bounded: long runs keep coarser intervals
 }
 
 func (j *jsonIntervals) startRun(wu warmup) {
@@ -63,7 +62,7 @@ func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapsh
 	in.StartMs = max(startNs-origin, 0) / 1e6
 	in.EndMs = (endNs - origin) / 1e6
 	j.mu.Lock()
-	j.list = append(j.list, in)
+	j.list.Add(in)
 	j.mu.Unlock()
 }
 
@@ -71,10 +70,7 @@ func (j *jsonIntervals) addInterval(startNs, endNs int64, iv *measurement.Snapsh
 func (j *jsonIntervals) intervals() []jsonreport.Interval {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.list == nil {
-		return []jsonreport.Interval{}
-	}
-	return slices.Clone(j.list)
+	return j.list.List()
 }
 
 // intervalLatency is the per-interval latency of the JSON report.
@@ -82,18 +78,10 @@ func intervalLatency(iv *measurement.Snapshot) map[string]jsonreport.IntervalLat
 	out := map[string]jsonreport.IntervalLatency{}
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
-		st := measurement.StatsOf(m.Hist)
-		if st.Count == 0 {
+		if m.Hist == nil || m.Hist.TotalCount() == 0 {
 			continue
 		}
-		il := jsonreport.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}
-		for _, p := range jsonreport.IntervalPercentiles {
-			il.Percentiles[jsonreport.PercentileKey(p)] = st.Percentile(p)
-		}
-		// Encoding fails only for a histogram it cannot size; the interval
-		// then keeps its figures without the histogram.
-		il.Histogram, _ = jsonreport.EncodeHistogram(m.Hist)
-		out[m.Name] = il
+		out[m.Name] = jsonreport.IntervalLatencyOf(m.Hist)
 	}
 	if len(out) == 0 {
 		return nil

@@ -101,7 +101,7 @@ func (s *settings) parseWork(r *props.Reader, p *props.Properties, now time.Time
 		r.Fail(err)
 	}
 	s.target = share(r, s.clients, "target", r.Int64("target", 0, props.NonNegative))
-	s.maxExecution = time.Duration(r.Int64("maxexecutiontime", 0, props.NonNegative)) * time.Second
+	s.maxExecution = r.Duration("maxexecutiontime", time.Second, 0, 0, props.MaxDuration)
 	switch {
 	case s.transactions:
 		s.opCount = share(r, s.clients, "operationcount", r.Int64("operationcount", 0, props.NonNegative))

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"math"
+	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
@@ -86,7 +87,7 @@ type Config struct {
 	ScanLengthDist ScanLengthDistribution
 
 	InsertionRetryLimit    int
-	InsertionRetryInterval int64 // seconds
+	InsertionRetryInterval time.Duration // core_workload_insertion_retry_interval, given in seconds
 	InsertionKeepGoing     bool
 
 	// Clients is this client's place among several (client.count): a load
@@ -126,7 +127,7 @@ func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients
 	if c.RecordCount == 0 && r.Err() == nil {
 		// A load with no count and no time limit never ends (the reference
 		// loads until killed): refuse it.
-		limit := r.Int64("maxexecutiontime", 0, props.NonNegative)
+		limit := r.Duration("maxexecutiontime", time.Second, 0, 0, props.MaxDuration)
 		if r.Err() == nil && !transactions && !r.Has("insertcount") && limit == 0 {
 			r.Errorf("recordcount", "missing or 0: a load needs the number of records to insert (set recordcount, or bound the load with insertcount or maxexecutiontime)")
 		}
@@ -156,7 +157,7 @@ func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients
 	c.InsertOrder = props.OneOf(r, "insertorder", Hashed, Hashed, Ordered)
 	c.ZeroPadding = r.Int("zeropadding", 1, props.NonNegative)
 	c.InsertionRetryLimit = r.Int("core_workload_insertion_retry_limit", 0, props.NonNegative)
-	c.InsertionRetryInterval = r.Int64("core_workload_insertion_retry_interval", 3, props.NonNegative)
+	c.InsertionRetryInterval = r.Duration("core_workload_insertion_retry_interval", time.Second, 3*time.Second, 0, props.MaxDuration)
 	c.InsertionKeepGoing = r.Bool("core_workload_insertion_keep_going_on_error", false)
 	c.ZipfianConstant = r.Float64("zipfianconstant", 0.99, props.Range("a number above 0, below 10 and not 1",
 		func(f float64) bool { return f > 0 && f != 1 && f < 10 }))
@@ -243,6 +244,9 @@ func (c *Config) readFieldLength(r *props.Reader) {
 	}
 }
 
+// Fraction is the check of a property that is a share of something.
+var Fraction = props.Range("a fraction between 0 and 1", func(f float64) bool { return f >= 0 && f <= 1 })
+
 // PhaseReads reports whether the phase p describes reads: a run
 // (dotransactions, default true) whose mix has reads, scans or
 // read-modify-writes, with the CoreWorkload defaults. A load never reads.
@@ -263,6 +267,10 @@ func (c *Config) readMix(r *props.Reader, transactions bool) {
 	for op, name := range mixNames {
 		c.Mix[op] = r.Float64(name, defaults[op], props.Range("a proportion of at least 0", func(f float64) bool { return f >= 0 }))
 		total += c.Mix[op]
+		if math.IsInf(total, 1) && r.Err() == nil {
+			// The generator would drop the proportion that overflowed.
+			r.Errorf(name, "the operation proportions add up to more than %g: give them in smaller numbers", math.MaxFloat64)
+		}
 	}
 	if transactions && total == 0 && r.Err() == nil {
 		r.Errorf("readproportion", "all operation proportions are zero (readproportion, updateproportion, insertproportion, scanproportion, readmodifywriteproportion): nothing to run")
@@ -292,13 +300,24 @@ func (c *Config) readKeyChooser(r *props.Reader) {
 			r.Errorf("recordcount", "requestdistribution=latest needs recordcount of at least 2")
 		}
 	case Hotspot:
-		c.HotspotDataFraction = r.Float64("hotspotdatafraction", 0.2)
-		c.HotspotOpnFraction = r.Float64("hotspotopnfraction", 0.8)
+		// Checked here, each under its own name: the generator's error
+		// cannot say which property its fraction came from.
+		c.HotspotDataFraction = r.Float64("hotspotdatafraction", 0.2, Fraction)
+		c.HotspotOpnFraction = r.Float64("hotspotopnfraction", 0.8, Fraction)
 	case Exponential:
 		c.ExponentialPercentile = r.Float64("exponential.percentile", 95,
 			props.Range("a number between 0 and 100", func(f float64) bool { return f > 0 && f < 100 }))
 		c.ExponentialFrac = r.Float64("exponential.frac", 0.8571428571,
 			props.Range("a number above 0", func(f float64) bool { return f > 0 }))
+		// The generator's rate, -ln(1-percentile/100)/(recordcount*frac),
+		// must be positive: each property can drive it to 0.
+		switch {
+		case r.Err() != nil:
+		case -math.Log(1-c.ExponentialPercentile/100) == 0: // as the generator computes it
+			r.Errorf("exponential.percentile", "%g is too small to tell from 0", c.ExponentialPercentile)
+		case math.IsInf(float64(c.RecordCount)*c.ExponentialFrac, 0):
+			r.Errorf("exponential.frac", "%g times recordcount (%d) is too large", c.ExponentialFrac, c.RecordCount)
+		}
 	}
 }
 

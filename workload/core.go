@@ -14,6 +14,7 @@ import (
 	"io"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
@@ -62,7 +63,7 @@ type CoreWorkload struct {
 	clients           partition.Clients
 
 	retryLimit    int
-	retryInterval int64 // seconds
+	retryInterval time.Duration
 	keepGoing     bool
 
 	stderr io.Writer

@@ -160,7 +160,7 @@ func (wk *Worker) DoInsert(ctx context.Context) bool {
 			return w.keepGoing
 		}
 		fmt.Fprintf(w.stderr, "Retrying insertion, retry count: %d\n", retries)
-		pause := time.Duration(float64(w.retryInterval) * (0.8 + 0.4*wk.rng.Float64()) * float64(time.Second))
+		pause := time.Duration(float64(w.retryInterval) * (0.8 + 0.4*wk.rng.Float64()))
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():

@@ -54,11 +54,9 @@ func parse(p *props.Properties, out io.Writer) (*basicDB, error) {
 	if b.verbose, err = p.Bool("basicdb.verbose", false); err != nil {
 		return nil, err
 	}
-	ms, err := p.NonNegInt64("basicdb.simulatedelay", 0)
-	if err != nil {
+	if b.delay, err = p.Duration("basicdb.simulatedelay", time.Millisecond, 0, 0, props.MaxDuration); err != nil {
 		return nil, err
 	}
-	b.delay = time.Duration(ms) * time.Millisecond
 	if b.randomize, err = p.Bool("basicdb.randomizedelay", true); err != nil {
 		return nil, err
 	}
@@ -142,8 +140,12 @@ func (s *session) wait(ctx context.Context) error {
 	}
 	d := s.b.delay
 	if s.b.randomize {
-		d = time.Duration(s.rng.Int64N(int64(d/time.Millisecond))) * time.Millisecond
-		if d == 0 {
+		// Whole milliseconds below the delay, as the reference draws them.
+		ms := int64(d / time.Millisecond)
+		if ms == 0 {
+			return nil
+		}
+		if d = time.Duration(s.rng.Int64N(ms)) * time.Millisecond; d == 0 {
 			return nil
 		}
 	}

@@ -168,9 +168,8 @@ func parseConfig(p *props.Properties) (*config, error) {
 	// 12 s for a response (SocketOptions.DEFAULT_*_TIMEOUT_MILLIS). Zero is
 	// refused rather than taken for "none" or "the default": every request
 	// has a deadline.
-	deadline := props.Range("a positive number of milliseconds (every request has a deadline)", func(n int64) bool { return n > 0 })
-	c.connectTimeout = time.Duration(r.Int64(propConnectTimeout, 5000, props.NonNegative, deadline)) * time.Millisecond
-	c.readTimeout = time.Duration(r.Int64(propReadTimeout, 12000, props.NonNegative, deadline)) * time.Millisecond
+	c.connectTimeout = r.Duration(propConnectTimeout, time.Millisecond, 5*time.Second, time.Millisecond, props.MaxDuration)
+	c.readTimeout = r.Duration(propReadTimeout, time.Millisecond, 12*time.Second, time.Millisecond, props.MaxDuration)
 	c.useSSL = r.Bool(propUseSSL, false)
 	c.sslCA = r.String(propSSLCA, "")
 	c.sslCert = r.String(propSSLCert, "")
@@ -188,9 +187,10 @@ func parseConfig(p *props.Properties) (*config, error) {
 		func(n int64) bool { return n == 0 || n >= 3 && n <= 5 }))
 	c.createSchema = r.Bool(propCreateSchema, false)
 	c.replication = r.Int(propReplication, defaultReplication, props.Range("a replication factor of at least 1", func(n int64) bool { return n >= 1 }))
-	c.reconnect = time.Duration(r.Int64(propReconnect, defaultReconnectMS, props.NonNegative,
-		props.Range("a positive number of milliseconds", func(n int64) bool { return n > 0 }))) * time.Millisecond
-	c.coalesce = time.Duration(r.Int64(propCoalesce, defaultCoalesceMicro, props.NonNegative)) * time.Microsecond
+	c.reconnect = r.Duration(propReconnect, time.Millisecond, defaultReconnectMS*time.Millisecond, time.Millisecond, props.MaxDuration)
+	// A window delays every request by up to its length: a second is
+	// already far beyond any use.
+	c.coalesce = r.Duration(propCoalesce, time.Microsecond, defaultCoalesceMicro*time.Microsecond, 0, time.Second)
 	c.tracing = r.Bool(propTracing, false)
 	c.debug = r.Bool(propDebug, false)
 	if err := r.Err(); err != nil {

@@ -76,7 +76,7 @@ func TestBadInput(t *testing.T) {
 		{"measurementtype", []string{"run", "basic", "-P", wa, "-p", "measurementtype=fancy"}, `measurementtype: expected one of`},
 		{"exporter", []string{"run", "basic", "-P", wa, "-p", "exporter=xml"}, `exporter: unknown exporter "xml"`},
 		{"exportfile dir", []string{"run", "basic", "-P", wa, "-p", "exportfile=" + filepath.Join(dir, "no", "such", "r.txt")}, "exportfile: directory"},
-		{"binding property", []string{"run", "basic", "-P", wa, "-p", "basicdb.simulatedelay=soon"}, `basicdb.simulatedelay: expected an integer`},
+		{"binding property", []string{"run", "basic", "-P", wa, "-p", "basicdb.simulatedelay=soon"}, `basicdb.simulatedelay: expected a number of milliseconds between 0 and`},
 		{"zero threads", []string{"run", "basic", "-P", wa, "-threads", "0"}, "threadcount: expected at least 1"},
 	}
 	if os.Geteuid() != 0 {

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
@@ -210,7 +211,8 @@ func settings(inputs []Input) []Setting {
 	for _, k := range names {
 		s := Setting{Name: k}
 		for _, in := range inputs {
-			s.Values = append(s.Values, in.Report.Settings[k])
+			// Masked again: the report may predate a name counting as secret.
+			s.Values = append(s.Values, secret.Value(k, in.Report.Settings[k]))
 		}
 		for _, v := range s.Values[1:] {
 			if v != s.Values[0] {

@@ -311,3 +311,18 @@ func TestEmbeddedInputs(t *testing.T) {
 		t.Error("a page without inputs: no error")
 	}
 }
+
+// TestSettingsMasked: a report written before a name counted as secret
+// (or edited by hand) shows no secret's value on the page.
+func TestSettingsMasked(t *testing.T) {
+	rep := &jsonreport.Report{Settings: map[string]string{"s3.secretkey": "hunter2", "db.url": "postgres://u:hunter2@h/d", "recordcount": "10"}}
+	got := settings([]Input{{Name: "a", Report: rep}})
+	for _, s := range got {
+		if strings.Contains(strings.Join(s.Values, " "), "hunter2") {
+			t.Errorf("%s shown as %q", s.Name, s.Values)
+		}
+		if s.Name == "recordcount" && s.Values[0] != "10" {
+			t.Errorf("recordcount = %q", s.Values)
+		}
+	}
+}

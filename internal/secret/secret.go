@@ -10,19 +10,127 @@ import "strings"
 // Mask is what a password becomes.
 const Mask = "*****"
 
-// IsPassword reports whether a property's value is a password.
+// IsPassword reports whether a property's value is a password, from its
+// name: one of its words (see IsSecret) holds pass, pwd or pword, or is
+// "password" with one typo (pasword), so that a misspelled password
+// property counts too. ycsb kube takes these from its Secret.
 func IsPassword(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "passwd") || strings.Contains(n, "password")
+	for _, w := range words(name) {
+		if passwordWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSecret reports whether a property's or option's value must not be
+// shown, from its name: a password (IsPassword), a secret, a token,
+// credentials, or key material (a *.key, a keystore, a privatekey). The
+// name is read as lower-case words (cut at anything but a letter or a
+// digit), so that keyspace, keysize, insertkey and tokenaware stay visible.
+func IsSecret(name string) bool {
+	for i, w := range words(name) {
+		if passwordWord(w) || secretWord(w) || w == "key" && i > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// words cuts a name into lower-case words of letters and digits.
+func words(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+}
+
+// passwordWord reports whether one lower-case word names a password.
+func passwordWord(w string) bool {
+	for _, s := range []string{"pass", "pasw", "pwd", "pword"} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return nearPassword(w)
+}
+
+// secretWords are the parts of a word that make it a secret's name.
+var secretWords = []string{"secret", "secert", "secrect", "credential", "keystore", "keyfile"}
+
+// keyMaterial are the words before "key" that make it key material.
+var keyMaterial = []string{"private", "secret", "access", "api", "ssl", "tls", "client", "signing", "encryption", "master"}
+
+// secretWord reports whether one lower-case word names a secret other
+// than a password.
+func secretWord(w string) bool {
+	for _, s := range secretWords {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	if strings.HasSuffix(w, "token") || strings.HasSuffix(w, "tokens") {
+		return true
+	}
+	if k, ok := strings.CutSuffix(w, "key"); ok {
+		for _, m := range keyMaterial {
+			if strings.HasSuffix(k, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nearPassword reports whether w holds "password" with at most one typo
+// (a letter missing, added, changed, or two swapped).
+func nearPassword(w string) bool {
+	const p = "password"
+	if len(w) < len(p)-1 {
+		return false
+	}
+	for i := 0; i+len(p)-1 <= len(w); i++ {
+		for _, n := range []int{len(p) - 1, len(p), len(p) + 1} {
+			if i+n <= len(w) && typos(w[i:i+n], p) <= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typos is the optimal string alignment distance of a and b: edits of one
+// byte and swaps of two adjacent ones.
+func typos(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // Value returns value with any password in it masked: the whole value when
-// name is a password property, else what InText masks.
+// name is a secret's (IsSecret), else what InText masks.
 func Value(name, value string) string {
 	if value == "" {
 		return value
 	}
-	if IsPassword(name) {
+	if IsSecret(name) {
 		return Mask
 	}
 	return InText(value)

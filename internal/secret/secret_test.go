@@ -170,3 +170,89 @@ func FuzzMaskEmbedded(f *testing.F) {
 		}
 	})
 }
+
+// TestIsSecret: names that hold a secret, or a typo of one, both ways;
+// passwords (which ycsb kube takes from its Secret) are the narrower set.
+func TestIsSecret(t *testing.T) {
+	tests := []struct {
+		name             string
+		secret, password bool
+	}{
+		{"db.passwd", true, true},
+		{"cassandra.password", true, true},
+		{"cassandra.pasword", true, true},
+		{"cassandra.passowrd", true, true},
+		{"cassandra.passwrd", true, true},
+		{"cassandra.pssword", true, true},
+		{"db.pwd", true, true},
+		{"sslpassword", true, true},
+		{"truststorePassword", true, true},
+		{"passphrase", true, true},
+		{"db.pass", true, true},
+		{"api.secret", true, false},
+		{"s3.secretkey", true, false},
+		{"s3.secrect", true, false},
+		{"auth.token", true, false},
+		{"accessToken", true, false},
+		{"cloud.credentials", true, false},
+		{"cassandra.ssl.key", true, false},
+		{"tls.privatekey", true, false},
+		{"tls.private_key", true, false},
+		{"sslkey", true, false},
+		{"apikey", true, false},
+		{"javax.net.ssl.keyStore", true, false},
+		{"keyfile", true, false},
+		{"cassandra.keyspace", false, false},
+		{"keyspace", false, false},
+		{"keysize", false, false},
+		{"insertkey", false, false},
+		{"key", false, false},
+		{"keyprefix", false, false},
+		{"zeropadding", false, false},
+		{"cassandra.tokenaware", false, false},
+		{"recordcount", false, false},
+		{"db.user", false, false},
+		{"db.url", false, false},
+		{"cassandra.username", false, false},
+		{"cassandra.ssl.ca", false, false},
+		{"cassandra.ssl.cert", false, false},
+		{"hosts", false, false},
+		{"fieldnameprefix", false, false},
+		{"keychooser", false, false},
+		{"requestdistribution", false, false},
+		{"hotspotopnfraction", false, false},
+		{"prometheus.addr", false, false},
+		{"operationcount", false, false},
+		{"", false, false},
+	}
+	for _, tt := range tests {
+		if got := IsSecret(tt.name); got != tt.secret {
+			t.Errorf("IsSecret(%q) = %v, want %v", tt.name, got, tt.secret)
+		}
+		if got := IsPassword(tt.name); got != tt.password {
+			t.Errorf("IsPassword(%q) = %v, want %v", tt.name, got, tt.password)
+		}
+		if got := Value(tt.name, "hunter2") == Mask; got != tt.secret {
+			t.Errorf("Value(%q) masked: %v, want %v", tt.name, got, tt.secret)
+		}
+	}
+}
+
+// FuzzIsSecret: a name with a password word in it is a secret however it
+// is cased or prefixed, and a name without any letter is not.
+func FuzzIsSecret(f *testing.F) {
+	for _, s := range []string{"db", "cassandra.", "x_", "", "keyspace."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prefix string) {
+		for _, w := range []string{".password", ".PASSWD", "_secret", ".token", ".ssl.key"} {
+			if !IsSecret(prefix + w) {
+				t.Fatalf("IsSecret(%q) = false", prefix+w)
+			}
+		}
+		if !strings.ContainsFunc(prefix, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) && IsSecret(prefix) {
+			t.Fatalf("IsSecret(%q) = true without a letter", prefix)
+		}
+		_ = Args([]string{"-p", prefix + "=x"})
+	})
+}

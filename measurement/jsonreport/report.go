@@ -174,14 +174,15 @@ func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 	return hdrhistogram.Decode([]byte(s))
 }
 
-// IsPassword reports whether a property's value must not be written out.
-func IsPassword(name string) bool { return secret.IsPassword(name) }
+// IsPassword reports whether a property's value must not be written out
+// (secret.IsSecret: passwords, tokens, key material).
+func IsPassword(name string) bool { return secret.IsSecret(name) }
 
 // Mask is what a password-like setting's value becomes.
 const Mask = secret.Mask
 
-// MaskSettings returns m with passwords masked: password-like properties,
-// URL passwords and password= parameters in any value.
+// MaskSettings returns m with secrets masked: secret-like properties
+// (secret.IsSecret), URL passwords and password= parameters in any value.
 func MaskSettings(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {

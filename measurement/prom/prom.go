@@ -100,6 +100,21 @@ func Listen(addr string, info Info) (*Exporter, error) {
 	return e, nil
 }
 
+// EveryInterface reports whether Listen(addr) serves every network
+// interface of the machine: an empty host (net.Listen's "every address")
+// or an unspecified address (0.0.0.0, ::, in any spelling).
+func EveryInterface(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsUnspecified()
+}
+
 // Addr returns the address the exporter listens on.
 func (e *Exporter) Addr() string {
 	if e.ln == nil {

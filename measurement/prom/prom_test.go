@@ -152,3 +152,31 @@ func TestQuote(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+// TestEveryInterface: the listen addresses that serve every network
+// interface (an empty host, 0.0.0.0, ::, in any spelling) get the
+// warning; a host of one interface does not.
+func TestEveryInterface(t *testing.T) {
+	tests := []struct {
+		addr string
+		want bool
+	}{
+		{":9109", true},
+		{"0.0.0.0:9109", true},
+		{"[::]:9109", true},
+		{"[0:0::0]:9109", true},
+		{"[::ffff:0.0.0.0]:9109", true},
+		{"0.0.0.0:0", true},
+		{"127.0.0.1:9109", false},
+		{"[::1]:9109", false},
+		{"localhost:9109", false},
+		{"10.1.2.3:9109", false},
+		{"[fe80::1%lo]:9109", false},
+		{"9109", false}, // not host:port: Listen refuses it
+	}
+	for _, tt := range tests {
+		if got := EveryInterface(tt.addr); got != tt.want {
+			t.Errorf("EveryInterface(%q) = %v, want %v", tt.addr, got, tt.want)
+		}
+	}
+}

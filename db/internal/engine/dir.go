@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -88,10 +89,32 @@ func PrepareDir(c *Config) (string, error) {
 	}
 }
 
-// MarkerOwner is the engine named by dir's marker file, "" without one.
+// markerEngines are the names WriteMarker writes, one per binding.
+var markerEngines = []string{"pebble", "rocksdb"}
+
+// markerText is the whole content of the marker WriteMarker writes.
+func markerText(binding string) string { return binding + "\n" }
+
+// MarkerOwner is the engine named by dir's marker file, "" unless it is
+// the marker WriteMarker writes: a regular file (not a symlink, a
+// directory or a FIFO, which is opened without waiting for a writer) whose
+// whole content is an engine's name and a newline. Anything else is the
+// user's, and must not let engine.fresh empty the directory.
 func MarkerOwner(dir string) string {
-	if b, err := os.ReadFile(filepath.Join(dir, MarkerFile)); err == nil {
-		return strings.TrimSpace(string(b))
+	f, err := os.OpenFile(filepath.Join(dir, MarkerFile), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	var buf [32]byte // more than any marker: a longer file is not one
+	n, _ := io.ReadFull(f, buf[:])
+	for _, e := range markerEngines {
+		if string(buf[:n]) == markerText(e) {
+			return e
+		}
 	}
 	return ""
 }
@@ -99,10 +122,8 @@ func MarkerOwner(dir string) string {
 // DetectEngine says which engine wrote dir: the marker if there is one,
 // else the engines' own file names. "" means neither.
 func DetectEngine(dir string) string {
-	if b, err := os.ReadFile(filepath.Join(dir, MarkerFile)); err == nil {
-		if name := strings.TrimSpace(string(b)); name != "" {
-			return name
-		}
+	if name := MarkerOwner(dir); name != "" {
+		return name
 	}
 	entries, _ := os.ReadDir(dir)
 	var rocks, pebble bool
@@ -130,11 +151,18 @@ func WriteMarker(c *Config, state string) error {
 	if state == DirForeign {
 		return nil
 	}
-	p := filepath.Join(c.Dir, MarkerFile)
-	if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) == c.Binding {
+	if MarkerOwner(c.Dir) == c.Binding {
 		return nil
 	}
-	if err := os.WriteFile(p, []byte(c.Binding+"\n"), 0o644); err != nil {
+	// Never through a symlink: the marker is a file of the directory.
+	f, err := os.OpenFile(filepath.Join(c.Dir, MarkerFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err == nil {
+		_, err = f.WriteString(markerText(c.Binding))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %s: %w", c.Binding, c.Dir, pathErr(err))
 	}
 	return nil

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
+)
+
+// TestBadPropertyNamesItself: a value out of range (a duration that would
+// overflow int64 nanoseconds, a fraction above 1, a NaN percentile) is one
+// line on stderr naming the property the user typed, exit 2, before anything
+// runs or is created. Durations used to wrap around silently (291 ms for
+// maxexecutiontime=18446744074) and some values were blamed on another
+// property.
+func TestBadPropertyNamesItself(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; -short")
+	}
+	bin := ycsbtest.Binary(t)
+	wl, err := filepath.Abs("../../workloads/workloada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	basic := func(phase string, ps ...string) []string {
+		args := []string{phase, "basic", "-P", wl, "-p", "recordcount=10", "-p", "operationcount=10"}
+		for _, p := range ps {
+			args = append(args, "-p", p)
+		}
+		return args
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		// Durations (item 7 of issue 24).
+		{basic("run", "maxexecutiontime=18446744074"), "maxexecutiontime"},
+		{basic("load", "maxexecutiontime=-1"), "maxexecutiontime"},
+		{basic("run", "basicdb.simulatedelay=9300000000000"), "basicdb.simulatedelay"},
+		{basic("run", "warmup=1e12"), "warmup"},
+		{basic("run", "status.interval=1e12"), "status.interval"},
+		{basic("run", "report.interval=1e12"), "report.interval"},
+		{basic("load", "core_workload_insertion_retry_interval=18446744074"), "core_workload_insertion_retry_interval"},
+		{basic("run", "measurementtype=timeseries", "timeseries.granularity=18446744073710"), "timeseries.granularity"},
+		{basic("run", "hdrhistogram.highestlatency=9223372036854775807"), "hdrhistogram.highestlatency"},
+		{[]string{"run", "cassandra-cql", "-P", wl, "-p", "hosts=127.0.0.1", "-p", "cassandra.readtimeoutmillis=18446744073710"}, "cassandra.readtimeoutmillis"},
+		{[]string{"run", "cassandra-cql", "-P", wl, "-p", "hosts=127.0.0.1", "-p", "cassandra.connecttimeoutmillis=18446744073710"}, "cassandra.connecttimeoutmillis"},
+		{[]string{"run", "cassandra-cql", "-P", wl, "-p", "hosts=127.0.0.1", "-p", "cassandra.reconnectintervalmillis=18446744073710"}, "cassandra.reconnectintervalmillis"},
+		{[]string{"run", "cassandra-cql", "-P", wl, "-p", "hosts=127.0.0.1", "-p", "cassandra.writecoalescemicros=1000001"}, "cassandra.writecoalescemicros"},
+		{[]string{"run", "postgresql", "-P", wl, "-p", "db.url=postgres://127.0.0.1:1/x", "-p", "db.timeout=1e12"}, "db.timeout"},
+		// Values blamed on another property, or not checked (item 11).
+		{basic("run", "requestdistribution=hotspot", "hotspotopnfraction=2"), "hotspotopnfraction"},
+		{basic("run", "requestdistribution=hotspot", "hotspotdatafraction=-1"), "hotspotdatafraction"},
+		{basic("run", "hdrhistogram.percentiles=NaN"), "hdrhistogram.percentiles"},
+		{basic("run", "hdrhistogram.percentiles=50,Inf"), "hdrhistogram.percentiles"},
+		{basic("run", "readproportion=1e308", "updateproportion=1e308"), "updateproportion"},
+		{basic("run", "requestdistribution=exponential", "exponential.frac=1e308"), "exponential.frac"},
+		{basic("run", "requestdistribution=exponential", "exponential.percentile=1e-300"), "exponential.percentile"},
+	}
+	for _, c := range cases {
+		name := c.args[len(c.args)-1]
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, c.args...)
+			cmd.Dir = dir
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			cmd.Run()
+			if code := cmd.ProcessState.ExitCode(); code != 2 {
+				t.Fatalf("exit code %d, want 2\nstdout:\n%.500s\nstderr:\n%.2000s", code, stdout.String(), stderr.String())
+			}
+			msg := strings.TrimSpace(stderr.String())
+			if strings.Count(msg, "\n") != 0 || !strings.HasPrefix(msg, "ycsb: "+c.want+":") && !strings.Contains(msg, " "+c.want+":") {
+				t.Errorf("stderr is not one line naming %s:\n%s", c.want, msg)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("created %d files", len(entries))
+			}
+		})
+	}
+}
