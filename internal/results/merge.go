@@ -327,21 +327,31 @@ func mergeIntervals(reps []*jsonreport.Report, start time.Time) []jsonreport.Int
 			e := r.Start.Add(time.Duration(iv.EndMs) * time.Millisecond)
 			first := max(0, int(s.Sub(start)/width))
 			last := max(first, int((e.Sub(start)-1)/width))
+			// Each bucket takes the rounded running share less what the
+			// buckets before it took, so that the interval's operations
+			// are counted once in all, however the shares round.
+			var cum float64
 			for b := first; b <= last; b++ {
 				bs := start.Add(time.Duration(b) * width)
-				f := overlap(s, e, bs, bs.Add(width))
-				if first == last {
-					f = 1
+				prev := cum
+				if cum += overlap(s, e, bs, bs.Add(width)); first == last || b == last {
+					cum = 1
 				}
 				o := bucket(b)
-				o.Ops += int64(math.Round(float64(iv.Ops) * f))
+				o.Ops += share(iv.Ops, prev, cum)
 				for op, n := range iv.ByOp {
-					o.ByOp[op] += int64(math.Round(float64(n) * f))
+					o.ByOp[op] += share(n, prev, cum)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// share is the part of n between the running fractions from and to (0 to
+// 1) of an interval: shares of consecutive fractions add up to n exactly.
+func share(n int64, from, to float64) int64 {
+	return int64(math.Round(float64(n)*min(to, 1))) - int64(math.Round(float64(n)*min(from, 1)))
 }
 
 // textRows renders the merged report as the text exporter's rows, in
