@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -71,45 +68,33 @@ func TestInputsAreBounded(t *testing.T) {
 	for _, c := range commands {
 		for _, in := range inputs {
 			t.Run(c.name+"/"+in.name, func(t *testing.T) {
-				dir := t.TempDir()
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				defer cancel()
-				cmd := exec.CommandContext(ctx, bin, c.args(in.path)...)
-				cmd.Dir = dir
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				var interrupt time.Duration
 				fifoCase := in.path == fifo
 				if fifoCase {
-					time.Sleep(300 * time.Millisecond)
-					cmd.Process.Signal(syscall.SIGINT)
+					interrupt = 300 * time.Millisecond
 				}
-				signalled := time.Now()
-				cmd.Wait()
-				code := cmd.ProcessState.ExitCode()
+				o := runBinary(t, bin, interrupt, c.args(in.path)...)
 				if fifoCase {
-					if d := time.Since(signalled); d > 2*time.Second {
-						t.Errorf("ended %v after Ctrl-C, want within 2 s", d)
+					if o.sinceSignal > 2*time.Second {
+						t.Errorf("ended %v after Ctrl-C, want within 2 s", o.sinceSignal)
 					}
-					if code != 130 && code != 2 {
-						t.Errorf("exit code %d after Ctrl-C, want 130 or 2", code)
+					if o.code != 130 && o.code != 2 {
+						t.Errorf("exit code %d after Ctrl-C, want 130 or 2", o.code)
 					}
-				} else if code != 2 {
-					t.Errorf("exit code %d, want 2", code)
+				} else if o.code != 2 {
+					t.Errorf("exit code %d, want 2", o.code)
 				}
-				msg := strings.TrimSpace(stderr.String())
+				msg := strings.TrimSpace(o.stderr)
 				// -P files say "cannot read properties file" in between.
 				opt := c.opt(in.path) + ": "
 				if strings.Count(msg, "\n") != 0 || !strings.Contains(msg, opt) || !strings.HasSuffix(msg, in.why) && !strings.HasSuffix(msg, in.why+")") {
 					t.Errorf("stderr is not one line naming %q and saying %q:\n%s", opt, in.why, msg)
 				}
-				if stdout.Len() != 0 {
-					t.Errorf("stdout: %.300s", stdout.String())
+				if o.stdout != "" {
+					t.Errorf("stdout: %.300s", o.stdout)
 				}
-				if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-					t.Errorf("created %d files", len(entries))
+				if o.created != 0 {
+					t.Errorf("created %d files", o.created)
 				}
 			})
 		}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// outcome is what one run of the binary left behind.
+type outcome struct {
+	code           int
+	stdout, stderr string
+	created        int // entries the run created in its working directory
+	sinceSignal    time.Duration
+}
+
+// runBinary runs bin with args in an empty directory of its own, at most
+// 30 s; with interruptAfter > 0 it sends SIGINT that long after the start.
+func runBinary(t *testing.T, bin string, interruptAfter time.Duration, args ...string) outcome {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if interruptAfter > 0 {
+		time.Sleep(interruptAfter)
+		cmd.Process.Signal(syscall.SIGINT)
+	}
+	signalled := time.Now()
+	cmd.Wait()
+	entries, _ := os.ReadDir(dir)
+	return outcome{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String(),
+		created: len(entries), sinceSignal: time.Since(signalled)}
+}
+
+// wantBadInput runs bin with args and checks the answer to bad input: exit
+// code 2, one line on stderr, nothing created. It returns that line.
+func wantBadInput(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	o := runBinary(t, bin, 0, args...)
+	if o.code != 2 {
+		t.Fatalf("exit code %d, want 2\nstdout:\n%.500s\nstderr:\n%.2000s", o.code, o.stdout, o.stderr)
+	}
+	msg := strings.TrimSpace(o.stderr)
+	if strings.Count(msg, "\n") != 0 || strings.Contains(msg, "goroutine") {
+		t.Errorf("stderr is not one line:\n%s", msg)
+	}
+	if o.created != 0 {
+		t.Errorf("created %d files", o.created)
+	}
+	return msg
+}
