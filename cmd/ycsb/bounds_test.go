@@ -1,25 +1,15 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // TestInputThatCannotWork: sizes no benchmark can run with are one line
 // naming the property, exit 2, before anything is allocated or created
 // (they used to panic or run out of memory).
 func TestInputThatCannotWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; -short")
-	}
-	bin := ycsbtest.Binary(t)
-	wl, err := filepath.Abs("../../workloads/workloada")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, wl := binaryAndWorkload(t)
 	cases := []struct {
 		name string
 		args []string

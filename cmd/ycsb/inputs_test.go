@@ -7,8 +7,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // TestInputsAreBounded: every file a command reads goes through one bounded
@@ -18,14 +16,7 @@ import (
 // point at port 1); a named pipe with no writer waits only until the first
 // Ctrl-C, and the process then ends within 2 s with one line.
 func TestInputsAreBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; -short")
-	}
-	bin := ycsbtest.Binary(t)
-	wl, err := filepath.Abs("../../workloads/workloada")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, wl := binaryAndWorkload(t)
 	base := t.TempDir()
 	fifo := filepath.Join(base, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

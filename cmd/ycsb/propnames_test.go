@@ -1,11 +1,8 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // TestBadPropertyNamesItself: a value out of range (a duration that would
@@ -15,14 +12,7 @@ import (
 // maxexecutiontime=18446744074) and some values were blamed on another
 // property.
 func TestBadPropertyNamesItself(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; -short")
-	}
-	bin := ycsbtest.Binary(t)
-	wl, err := filepath.Abs("../../workloads/workloada")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, wl := binaryAndWorkload(t)
 	basic := func(phase string, ps ...string) []string {
 		args := []string{phase, "basic", "-P", wl, "-p", "recordcount=10", "-p", "operationcount=10"}
 		for _, p := range ps {

@@ -5,11 +5,28 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
+
+// binaryAndWorkload builds the binary (skipped with -short) and returns it
+// with the absolute path of workloads/workloada.
+func binaryAndWorkload(t *testing.T) (bin, workloada string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary; -short")
+	}
+	wl, err := filepath.Abs("../../workloads/workloada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ycsbtest.Binary(t), wl
+}
 
 // outcome is what one run of the binary left behind.
 type outcome struct {
