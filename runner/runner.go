@@ -16,8 +16,10 @@ import (
 	"sync"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 )
 
 // SetupError is a failure before the run started: bad input, a binding that
@@ -58,9 +60,9 @@ type Options struct {
 
 	// Workload, when set, is run instead of the CoreWorkload the
 	// properties describe (the workload property is then not read).
-	Workload Workload
+	Workload engine.Workload
 	// Outputs are the caller's interval outputs, fed as the runner's own.
-	Outputs []IntervalOutput
+	Outputs []engine.Output
 	// Summary, when set, is handed what was measured in place of the
 	// text report with the chosen exporter (report.json is still written);
 	// its error fails the run.
@@ -76,7 +78,7 @@ func (o *Options) banner() string {
 	if o.CommandLine == nil {
 		return ""
 	}
-	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), toolName, o.Version, o.Binding)
+	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), runreport.Tool, o.Version, o.Binding)
 }
 
 // Run runs one phase and writes its report. It returns after the report is

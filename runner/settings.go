@@ -158,3 +158,8 @@ func share(r *props.Reader, cl partition.Clients, name string, total int64) int6
 	r.Fail(err)
 	return n
 }
+
+// maxThreads bounds threadcount before any worker is built: each holds its
+// session, recorders and buffers, and far more than this would exhaust memory
+// instead of failing with a message.
+const maxThreads = 100_000

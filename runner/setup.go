@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -26,8 +28,7 @@ type plan struct {
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        Workload
-	threads   int
+	wl        engine.Workload
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
@@ -50,7 +51,7 @@ func prepare(ctx context.Context, o Options) (*plan, error) {
 		return nil, err
 	}
 	for _, out := range o.Outputs {
-		p.outs.add(callerOutput{out})
+		p.outs.add(out)
 	}
 	if !o.Quiet {
 		fmt.Fprint(&p.prelude, p.o.banner())
@@ -75,9 +76,7 @@ func prepare(ctx context.Context, o Options) (*plan, error) {
 		}
 		p.wl = coreWorkload{wl}
 	}
-	p.threads = p.s.threads
-	if p.s.opCount > 0 && int64(p.threads) > p.s.opCount {
-		p.threads = int(p.s.opCount)
+	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
 		if !o.Quiet {
 			fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 		}
@@ -91,17 +90,16 @@ func (p *plan) release() {
 	p.rep.release()
 }
 
-// bench is an opened run: the binding with a session per worker, the
-// collector, and the outputs opened during setup.
+// bench is an opened run: the binding with a session per worker, and the
+// outputs opened during setup.
 type bench struct {
 	*plan
-	database  db.DB
-	collector *measurement.Collector
-	causes    *measurement.Causes
-	workers   []*worker
-	prom      *prom.Exporter // nil without prometheus.addr
-	profile   *os.File       // the CPU profile being written, if any
-	seed      uint64         // the workers' seeds derive from it, for the report
+	database db.DB
+	causes   *measurement.Causes
+	sessions []db.Session
+	prom     *prom.Exporter // nil without prometheus.addr
+	profile  *os.File       // the CPU profile being written, if any
+	seed     uint64         // the workers' seeds derive from it, for the report
 }
 
 // open takes the Prometheus port, the last check (a port in use is found
@@ -111,12 +109,12 @@ type bench struct {
 func (p *plan) open(ctx context.Context) (*bench, error) {
 	b := &bench{plan: p}
 	if p.s.promAddr != "" {
-		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: phaseName(p.s.transactions)})
+		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: runreport.Phase(!p.s.transactions)})
 		if err != nil {
 			return nil, props.Errorf("prometheus.addr", "%v", err)
 		}
 		b.prom = e
-		p.outs.add(promOutput{e})
+		p.outs.add(promOutput{e: e, warmup: p.s.warmup})
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -126,7 +124,6 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 		return nil, err // bindings name themselves or the property
 	}
 	b.database = database
-	b.collector = measurement.NewCollector(p.mcfg)
 	b.causes = measurement.NewCauses(func(line string) { fmt.Fprintln(p.o.Stderr, line) })
 	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
@@ -143,28 +140,19 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 	return b, nil
 }
 
-// startSessions builds the workers, each with a session of its own and its
-// share of the operations.
+// startSessions opens a session of the binding per worker.
 func (b *bench) startSessions(octx context.Context) error {
-	threads, opCount := b.threads, b.s.opCount
-	b.workers = make([]*worker, 0, threads)
+	threads := b.enginePlan().Workers()
+	b.sessions = make([]db.Session, 0, threads)
 	// Each client's own (partition.Clients.Seed), even if two clients
 	// read the same clock.
 	b.seed = b.s.clients.Seed(uint64(time.Now().UnixNano()))
-	seed := b.seed
 	for i := 0; i < threads; i++ {
 		sess, err := b.database.Session(octx, i, threads)
 		if err != nil {
 			return fmt.Errorf("%s: session: %w", b.o.Binding, err)
 		}
-		ms := measurement.NewSession(sess, b.collector.NewRecorder())
-		ms.Causes = b.causes
-		w := &worker{id: i, session: ms, wl: b.wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
-		w.opCount = opCount / int64(threads)
-		if int64(i) < opCount%int64(threads) {
-			w.opCount++
-		}
-		b.workers = append(b.workers, w)
+		b.sessions = append(b.sessions, sess)
 	}
 	return nil
 }
@@ -172,8 +160,8 @@ func (b *bench) startSessions(octx context.Context) error {
 // abandon closes the sessions and the binding when setup fails after the
 // binding opened, and returns err.
 func (b *bench) abandon(ctx context.Context, err error) error {
-	for _, w := range b.workers {
-		w.session.Unwrap().Close(ctx)
+	for _, sess := range b.sessions {
+		sess.Close(ctx)
 	}
 	b.closeDB()
 	return err
