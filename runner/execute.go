@@ -18,9 +18,7 @@ import (
 // measured.
 func (b *bench) execute(ctx context.Context) *engine.Result {
 	o, s := &b.o, b.s
-	if !o.Quiet {
-		fmt.Fprintln(o.Stderr, "Starting test.")
-	}
+	fmt.Fprintln(o.Stderr, "Starting test.")
 	if s.warmup > 0 {
 		fmt.Fprintf(o.Stderr, "Warm-up: the first %s are not measured.\n", s.warmup)
 	}
@@ -75,9 +73,6 @@ func (b *bench) enginePlan() *engine.Plan {
 func (b *bench) writeStartLines() {
 	o, s := &b.o, b.s
 	o.Stderr.Write(b.prelude.Bytes())
-	if o.Quiet {
-		return
-	}
 	// Every property has been read by now (the sessions are open): what is
 	// left unread is most likely a typo or another program's property.
 	for _, w := range o.Props.Warnings() {

@@ -197,15 +197,12 @@ func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, er
 	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
-// writeMain hands the figures to Options.Summary, or writes the report in
-// the exporter's format to exportfile or stdout. When the file cannot be
-// written the text report goes to stdout: the run's figures must not be
-// lost with the file.
+// writeMain writes the report in the exporter's format to exportfile or
+// stdout. When the file cannot be written the text report goes to stdout:
+// the run's figures must not be lost with the file.
 func (r *reporter) writeMain(m *engine.Result, rows []export.Row, jsonDoc []byte) error {
 	var err error
 	switch {
-	case r.o.Summary != nil:
-		return r.o.Summary(&Summary{Start: m.Start, End: m.End, Ops: m.Ops, Succeeded: m.Succeeded, Total: m.Total, Stopped: m.Stopped})
 	case r.s.exporter == JSONReportExporter:
 		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
 			_, err := w.Write(jsonDoc)

@@ -26,7 +26,7 @@ func TestJSONReportGolden(t *testing.T) {
 		"readproportion": "0.5", "updateproportion": "0.5", "exporter": "jsonreport",
 		"postgres.password": "hunter2", "db.passwd": "s3cret", "measurement.interval": "both",
 	})
-	s, err := parseSettings(p, true)
+	s, err := parseSettings(p)
 	if err != nil {
 		t.Fatal(err)
 	}

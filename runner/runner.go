@@ -1,11 +1,12 @@
-// Package runner runs a load or a run phase: it opens the binding, starts the
-// workers with their pacing, the status ticker and the time limit, and writes
-// the final report.
+// Package runner is the YCSB front end of the engine: it reads the
+// properties once into typed settings, opens the binding, runs a load or a
+// run phase as an engine plan, and writes the reference's start-up lines,
+// status lines and report.
 //
 // Run goes through four phases: prepare (every property and output path
 // checked, nothing opened), open (the outputs opened during setup, the
-// binding, a session per worker), execute (the workers run; it returns what
-// was measured) and report.
+// binding, a session per worker), execute (the engine runs the plan and
+// returns what was measured) and report.
 package runner
 
 import (
@@ -16,7 +17,6 @@ import (
 	"sync"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runreport"
@@ -57,19 +57,6 @@ type Options struct {
 	// Passwords in it are masked.
 	CommandLine []string
 	Version     string
-
-	// Workload, when set, is run instead of the CoreWorkload the
-	// properties describe (the workload property is then not read).
-	Workload engine.Workload
-	// Outputs are the caller's interval outputs, fed as the runner's own.
-	Outputs []engine.Output
-	// Summary, when set, is handed what was measured in place of the
-	// text report with the chosen exporter (report.json is still written);
-	// its error fails the run.
-	Summary func(*Summary) error
-	// Quiet leaves out the start-up lines on Stderr (the command line,
-	// "Loading workload...", "Starting test."): the caller prints its own.
-	Quiet bool
 }
 
 // banner is the first of the start-up lines: the command line and the

@@ -41,7 +41,7 @@ func prepare(ctx context.Context, o Options) (*plan, error) {
 	p := &plan{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
 	p.o.Stderr = &syncWriter{w: o.Stderr}
 	var err error
-	if p.s, err = parseSettings(o.Props, o.Workload == nil); err != nil {
+	if p.s, err = parseSettings(o.Props); err != nil {
 		return nil, err
 	}
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
@@ -50,36 +50,25 @@ func prepare(ctx context.Context, o Options) (*plan, error) {
 	if p.rep, err = newReporter(p.o, p.s, p.mcfg, p.outs); err != nil {
 		return nil, err
 	}
-	for _, out := range o.Outputs {
-		p.outs.add(out)
+	fmt.Fprint(&p.prelude, p.o.banner())
+	fmt.Fprintln(&p.prelude, "Loading workload...")
+	wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
+	if err != nil {
+		p.release()
+		return nil, err
 	}
-	if !o.Quiet {
-		fmt.Fprint(&p.prelude, p.o.banner())
-		fmt.Fprintln(&p.prelude, "Loading workload...")
+	wl, err := workload.Build(ctx, wcfg, p.o.Stderr)
+	if err != nil {
+		p.release()
+		return nil, err
 	}
-	if o.Workload != nil {
-		p.wl = o.Workload
-	} else {
-		wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
-		if err != nil {
-			p.release()
-			return nil, err
-		}
-		wl, err := workload.Build(ctx, wcfg, p.o.Stderr)
-		if err != nil {
-			p.release()
-			return nil, err
-		}
-		fmt.Fprint(&p.prelude, p.clientLine(wl))
-		if wl.DataIntegrity {
-			fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
-		}
-		p.wl = coreWorkload{wl}
+	fmt.Fprint(&p.prelude, p.clientLine(wl))
+	if wl.DataIntegrity {
+		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
+	p.wl = coreWorkload{wl}
 	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
-		if !o.Quiet {
-			fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
-		}
+		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}
 	return p, nil
 }
