@@ -18,10 +18,10 @@ import (
 	"github.com/goycsb/ycsb/workload"
 )
 
-// plan is a run checked and ready to open: every property has been read
+// prepared is a run checked and ready to open: every property has been read
 // and every output path checked, and nothing has been opened, created or
 // written but the notes on stdout the reference prints as it sets up.
-type plan struct {
+type prepared struct {
 	o         Options   // o.Stderr is shared by the run's goroutines
 	rawStderr io.Writer // the caller's Stderr, to find a terminal
 	s         *settings
@@ -35,10 +35,10 @@ type plan struct {
 }
 
 // prepare reads and checks the properties and output paths.
-func prepare(ctx context.Context, o Options) (*plan, error) {
+func prepare(ctx context.Context, o Options) (*prepared, error) {
 	// Workers (insert retries), the status ticker, the progress line and the
 	// time limit all write to stderr: one lock keeps their lines whole.
-	p := &plan{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
+	p := &prepared{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
 	p.o.Stderr = &syncWriter{w: o.Stderr}
 	var err error
 	if p.s, err = parseSettings(o.Props); err != nil {
@@ -74,7 +74,7 @@ func prepare(ctx context.Context, o Options) (*plan, error) {
 }
 
 // release gives back what the run opened and the report did not close.
-func (p *plan) release() {
+func (p *prepared) release() {
 	p.outs.release()
 	p.rep.release()
 }
@@ -82,7 +82,7 @@ func (p *plan) release() {
 // bench is an opened run: the binding with a session per worker, and the
 // outputs opened during setup.
 type bench struct {
-	*plan
+	*prepared
 	database db.DB
 	causes   *measurement.Causes
 	sessions []db.Session
@@ -95,8 +95,8 @@ type bench struct {
 // only by taking it), then opens the binding, which may create or empty a
 // store, its sessions, and the files written during the run. When it fails,
 // what it opened is closed again.
-func (p *plan) open(ctx context.Context) (*bench, error) {
-	b := &bench{plan: p}
+func (p *prepared) open(ctx context.Context) (*bench, error) {
+	b := &bench{prepared: p}
 	if p.s.promAddr != "" {
 		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: runreport.Phase(!p.s.transactions)})
 		if err != nil {

@@ -42,10 +42,10 @@ func (r *stressRun) plan(wl engine.Workload, threads int, count int64, warmup bo
 	return p
 }
 
-// measurementConfig is how a stress run is measured: HDR histograms with
-// the runner's defaults; under a rate both the service time and the time
-// from the intended start, which fixed= shows, as the original's
-// TimingInterval does.
+// measurementConfig is how a stress run is measured: HDR histograms, with
+// the defaults of the YCSB measurement properties (measurement.ParseConfig);
+// under a rate both the service time and the time from the intended
+// start, which fixed= shows, as the original's TimingInterval does.
 func measurementConfig(rated bool) *measurement.Config {
 	c := &measurement.Config{
 		Type:             measurement.HdrHistogram,

@@ -1,7 +1,7 @@
 // Package stress runs the cassandra-stress compatible mode: `ycsb stress
 // write n=1M -rate threads=50 -node h1`, or this binary invoked as
 // cassandra-stress. The command line is parsed by stress/settings, the data
-// comes from stress/data, and the runs go over the runner (its workers,
+// comes from stress/data, and the runs go on the engine (its workers,
 // pacing and per-worker measurement) with a workload of the predefined
 // commands on the Apache gocql driver; the interval lines, the Results
 // block and END/FAILURE are the original's (report/StressMetrics.java and

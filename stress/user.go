@@ -884,7 +884,7 @@ type userWorker struct {
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.slots()), vgens: map[*userSpec]*validateGen{}}
-	// The run's seed (the runner's base, its first worker's seed) seeds
+	// The run's seed (the engine's base, its first worker's seed) seeds
 	// contents=shuffled.
 	w.seedOnce.Do(func() { w.runSeed = seed })
 	for _, o := range w.ops {

@@ -38,7 +38,7 @@ const (
 // head the per-op interval rows and the Results breakdown.
 var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
 
-// kindOps are the measurement ops the runner's recorders file each
+// kindOps are the measurement ops the engine's recorders file each
 // operation under: named as the original names them, so that errors and
 // the -log json= report say WRITE, READ, COUNTER_WRITE and COUNTER_READ.
 var kindOps = [numKinds]measurement.Op{measurement.Write, measurement.Read, measurement.CounterWrite, measurement.CounterRead}
@@ -83,7 +83,7 @@ type model struct {
 }
 
 // workload is one run's Workload: a mix of kinds (one for the predefined
-// commands but mixed) and the stop flag the runner polls.
+// commands but mixed) and the stop flag the engine polls.
 type workload struct {
 	m       *model
 	kinds   []kind
@@ -210,7 +210,7 @@ func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(c
 // DoTransaction runs one operation: the next population index, the next
 // kind, up to tries attempts; it is measured from the first attempt to the
 // last, as the original's Operation.timeWithRetry times it. Its requests
-// run under the run's abort context, not the runner's ctx.
+// run under the run's abort context, not the engine's ctx.
 func (wk *worker) DoTransaction(context.Context) bool {
 	var k kind
 	var idx int64
