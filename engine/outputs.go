@@ -90,8 +90,8 @@ func (o *outputs) start(c *measurement.Collector, wu warmup, p *Progress, ticked
 			s.StartRun(wu.start, wu.startNs)
 		}
 	}
-	if ticked {
-		return
+	if ticked || o.every <= 0 {
+		return // without an interval, only the last harvest
 	}
 	o.quit, o.done = make(chan struct{}), make(chan struct{})
 	go o.tick(c, wu)

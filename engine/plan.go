@@ -36,7 +36,7 @@ type Plan struct {
 	TimeLimit time.Duration
 	Say       func(line string)
 	// Interval is how often Outputs see the collector's harvest, unless
-	// Ticker ticks it.
+	// Ticker ticks it; 0: only once, at the end.
 	Interval time.Duration
 
 	Workload Workload
