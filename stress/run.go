@@ -625,20 +625,25 @@ func (r *stressRun) desc(kinds []kind) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
+// stopMode is how a run of count operations (-1: none) stops, as the
+// original's "Running ..." line says it.
+func (r *stressRun) stopMode(count int64, warmup bool) string {
+	c := r.s.Command
+	switch {
+	case c.Stop == settings.StopDuration && !warmup:
+		return strconv.FormatInt(int64(c.Duration/time.Second), 10) + " seconds"
+	case count > 0:
+		return "for " + strconv.FormatInt(count, 10) + " iteration"
+	}
+	return "until stderr of mean < " + strconv.FormatFloat(c.TargetUncertainty, 'f', -1, 64)
+}
+
 // runOnce is the original's StressAction.run: one run of kinds on threads
 // workers for count operations (-1: until duration= or err<), on the
 // engine. The warm-up prints only its first line and measures nothing.
 func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
-	var mode string
-	switch {
-	case s.Command.Stop == settings.StopDuration && !warmup:
-		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
-	case count > 0:
-		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
-	default:
-		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
-	}
+	mode := r.stopMode(count, warmup)
 	out := r.out
 	if warmup {
 		out = io.Discard

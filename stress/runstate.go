@@ -121,7 +121,7 @@ func (st *runState) failed() string {
 // it.
 func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
 	if err := ctx.Err(); err != nil {
-		return err // Ctrl-C before the run: nothing runs
+		return outs.done(err, nil) // Ctrl-C before the run: nothing runs
 	}
 	s := r.s
 	var timer *time.Timer

@@ -727,15 +727,7 @@ type userRun struct {
 // (SettingsCommandUser.getFactory).
 func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*userMetrics, error) {
 	r, s := u.stressRun, u.s
-	var mode string
-	switch {
-	case s.Command.Stop == settings.StopDuration && !warmup:
-		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
-	case count > 0:
-		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
-	default:
-		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
-	}
+	mode := r.stopMode(count, warmup)
 	out := r.out
 	if warmup {
 		out = io.Discard
