@@ -85,12 +85,31 @@ func (tl *timeLimit) wait() {
 	}
 }
 
+// Engine is a plan with its workers built, each with its session and its
+// share of the work, so that Run starts them at once: a front end builds
+// it before it waits for a start time.
+type Engine struct {
+	p         *Plan
+	collector *measurement.Collector
+	workers   []*worker
+}
+
+// New builds p's workers. p is not to change after it.
+func New(p *Plan) *Engine {
+	e := &Engine{p: p, collector: measurement.NewCollector(p.Measurement)}
+	e.workers = newWorkers(p, e.collector)
+	return e
+}
+
 // Run runs p until its work is done or it is stopped (Ctrl-C: ctx ends;
-// the time limit; the workload's Stop) and returns what was measured. The
-// sessions of p are closed by then; what the outputs hold is theirs.
-func Run(ctx context.Context, p *Plan) *Result {
-	collector := measurement.NewCollector(p.Measurement)
-	workers := newWorkers(p, collector)
+// the time limit; the workload's Stop) and returns what was measured.
+func Run(ctx context.Context, p *Plan) *Result { return New(p).Run(ctx) }
+
+// Run runs the workers until their work is done or they are stopped, and
+// returns what was measured. The sessions of the plan are closed by then;
+// what the outputs hold is theirs.
+func (e *Engine) Run(ctx context.Context) *Result {
+	p, collector, workers := e.p, e.collector, e.workers
 	st := newStopper(ctx, p.Workload)
 	defer st.cancelOps()
 	workDone := st.stopOnCancel(ctx)

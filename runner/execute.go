@@ -13,9 +13,8 @@ import (
 	"github.com/goycsb/ycsb/measurement/prom"
 )
 
-// execute runs the plan the properties describe, with the start-up lines,
-// the status or progress output and the time limit, and returns what was
-// measured.
+// execute runs the plan the properties describe after its start-up lines,
+// and returns what was measured.
 func (b *bench) execute(ctx context.Context) *engine.Result {
 	o, s := &b.o, b.s
 	fmt.Fprintln(o.Stderr, "Starting test.")
@@ -26,16 +25,7 @@ func (b *bench) execute(ctx context.Context) *engine.Result {
 		// Before the status or progress output starts, which it would cut.
 		fmt.Fprintf(o.Stderr, "Maximum execution time specified as: %d secs\n", int64(s.maxExecution/time.Second))
 	}
-	plan := b.enginePlan()
-	if pl := b.progressLine(); pl != nil {
-		b.causes.SetSay(pl.message)
-		plan.Say = pl.message
-		plan.Outputs = append(plan.Outputs, pl)
-	}
-	if s.status {
-		plan.Ticker = &statusTicker{out: statusOut(o, b.mcfg), s: s}
-	}
-	res := engine.Run(ctx, plan)
+	res := b.engine.Run(ctx)
 	// Now that nothing else writes to stderr.
 	for _, we := range res.CloseErrs {
 		fmt.Fprintf(o.Stderr, "worker %d: cleanup: %v\n", we.Worker, we.Err)
@@ -46,10 +36,11 @@ func (b *bench) execute(ctx context.Context) *engine.Result {
 	return res
 }
 
-// enginePlan is the run the settings describe, over the sessions opened.
+// enginePlan is the run the settings describe, over the sessions opened,
+// with the status lines or the progress line.
 func (b *bench) enginePlan() *engine.Plan {
 	s := b.s
-	return &engine.Plan{
+	plan := &engine.Plan{
 		Threads:     s.threads,
 		OpCount:     s.opCount,
 		Target:      s.target,
@@ -66,6 +57,15 @@ func (b *bench) enginePlan() *engine.Plan {
 		Seed:        b.seed,
 		Outputs:     b.outs.list,
 	}
+	if pl := b.progressLine(); pl != nil {
+		b.causes.SetSay(pl.message)
+		plan.Say = pl.message
+		plan.Outputs = append(plan.Outputs, pl)
+	}
+	if s.status {
+		plan.Ticker = &statusTicker{out: statusOut(&b.o, b.mcfg), s: s}
+	}
+	return plan
 }
 
 // writeStartLines writes the start-up lines, once setup has worked, before

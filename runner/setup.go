@@ -79,13 +79,14 @@ func (p *prepared) release() {
 	p.rep.release()
 }
 
-// bench is an opened run: the binding with a session per worker, and the
-// outputs opened during setup.
+// bench is an opened run: the binding with a session per worker, the
+// engine's workers over them, and the outputs opened during setup.
 type bench struct {
 	*prepared
 	database db.DB
 	causes   *measurement.Causes
 	sessions []db.Session
+	engine   *engine.Engine // the workers, over the sessions
 	prom     *prom.Exporter // nil without prometheus.addr
 	profile  *os.File       // the CPU profile being written, if any
 	seed     uint64         // the workers' seeds derive from it, for the report
@@ -117,6 +118,7 @@ func (p *prepared) open(ctx context.Context) (*bench, error) {
 	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
+	b.engine = engine.New(b.enginePlan())
 	if err := p.rep.create(); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
@@ -131,7 +133,7 @@ func (p *prepared) open(ctx context.Context) (*bench, error) {
 
 // startSessions opens a session of the binding per worker.
 func (b *bench) startSessions(octx context.Context) error {
-	threads := b.enginePlan().Workers()
+	threads := (&engine.Plan{Threads: b.s.threads, OpCount: b.s.opCount}).Workers()
 	b.sessions = make([]db.Session, 0, threads)
 	// Each client's own (partition.Clients.Seed), even if two clients
 	// read the same clock.
