@@ -19,7 +19,7 @@ import (
 //
 // now is the time starttime must be ahead of.
 func Check(p *props.Properties, d db.Driver, now time.Time) error {
-	s, err := parseSettingsOn(p, true, false, now)
+	s, err := parseSettingsOn(p, false, now)
 	if err != nil {
 		return err
 	}

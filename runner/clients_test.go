@@ -27,7 +27,7 @@ func TestClientShares(t *testing.T) {
 	}
 	var ops, target int64
 	for i, want := range [][2]int64{{334, 10000}, {333, 10000}, {333, 10000}} {
-		s, err := parseSettings(with("client.index", string(rune('0'+i)), "operationcount", "1000", "target", "30000"), true)
+		s, err := parseSettings(with("client.index", string(rune('0'+i)), "operationcount", "1000", "target", "30000"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,16 +40,16 @@ func TestClientShares(t *testing.T) {
 		t.Errorf("shares sum to %d operations, %d ops/sec", ops, target)
 	}
 	// A load's count is the client's slice of recordcount.
-	s, err := parseSettings(with("client.index", "2", "dotransactions", "false"), true)
+	s, err := parseSettings(with("client.index", "2", "dotransactions", "false"))
 	if err != nil || s.opCount != 33 {
 		t.Errorf("load of client 2 of 3: %d records (%v), want 33", s.opCount, err)
 	}
 	// No count (until maxexecutiontime) stays no count.
-	if s, err := parseSettings(with("client.index", "1", "operationcount", "0"), true); err != nil || s.opCount != 0 {
+	if s, err := parseSettings(with("client.index", "1", "operationcount", "0")); err != nil || s.opCount != 0 {
 		t.Errorf("operationcount=0: %d, %v", s.opCount, err)
 	}
 	for _, kv := range [][]string{{"operationcount", "2"}, {"target", "2"}} {
-		_, err := parseSettings(with("client.index", "2", kv[0], kv[1]), true)
+		_, err := parseSettings(with("client.index", "2", kv[0], kv[1]))
 		if err == nil || !strings.Contains(err.Error(), kv[0]+": 2 is less than client.count=3") {
 			t.Errorf("%s=2 over 3 clients: %v", kv[0], err)
 		}

@@ -5,33 +5,32 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/progress"
 	"github.com/goycsb/ycsb/measurement"
 )
 
 // progressLine redraws one line on a terminal after every collector tick
 // (report.interval) while the run goes; see internal/progress. It is an
-// intervalOutput.
+// engine.Output.
 type progressLine struct {
-	mu      sync.Mutex // the ticker draws, the time limit prints messages
-	out     io.Writer
-	fd      int // the terminal, for its width; -1 when forced onto a non-terminal
-	meter   progress.Meter
-	workers []*worker
-	lat     []progress.Latency
-	ended   bool // the last line is drawn (set by the ticking goroutine)
+	mu     sync.Mutex // the ticker draws, the time limit prints messages
+	out    io.Writer
+	fd     int // the terminal, for its width; -1 when forced onto a non-terminal
+	meter  progress.Meter
+	warmup time.Duration
+	prog   *engine.Progress
+	lat    []progress.Latency
+	ended  bool // the last line is drawn (set by the ticking goroutine)
 }
 
 // eraseLine goes back to the start of the line and clears what is left of
 // the previous draw after the new text.
 const eraseLine = "\x1b[K"
 
-func newProgressLine(out io.Writer, fd int, s *settings, workers []*worker, wu warmup) *progressLine {
-	pl := &progressLine{out: out, fd: fd, workers: workers}
-	pl.meter = progress.Meter{Start: wu.start, TotalOps: s.opCount, MaxTime: s.maxExecution}
-	if wu.on() {
-		pl.meter.WarmupEnd = wu.end()
-	}
+func newProgressLine(out io.Writer, fd int, s *settings) *progressLine {
+	pl := &progressLine{out: out, fd: fd, warmup: s.warmup}
+	pl.meter = progress.Meter{TotalOps: s.opCount, MaxTime: s.maxExecution}
 	return pl
 }
 
@@ -52,10 +51,7 @@ func (pl *progressLine) draw(now time.Time, snap *measurement.Snapshot) {
 }
 
 func (pl *progressLine) write(now time.Time, final bool) {
-	var ops int64
-	for _, w := range pl.workers {
-		ops += w.done.Load()
-	}
+	ops, _ := pl.prog.Done()
 	width := termWidth(pl.fd)
 	if width > 0 {
 		width-- // never touch the last column: some terminals wrap there
@@ -77,19 +73,27 @@ func (pl *progressLine) message(text string) {
 	io.WriteString(pl.out, "\r"+eraseLine+text+"\n")
 }
 
-// startRun draws the first line, before the first interval.
-func (pl *progressLine) startRun(warmup) { pl.draw(time.Now(), &measurement.Snapshot{}) }
+func (pl *progressLine) WatchProgress(p *engine.Progress) { pl.prog = p }
 
-// addInterval draws the line after each tick of the run.
-func (pl *progressLine) addInterval(_, _ int64, iv *measurement.Snapshot) {
+// StartRun draws the first line, before the first interval.
+func (pl *progressLine) StartRun(start time.Time, _ int64) {
+	pl.meter.Start = start
+	if pl.warmup > 0 {
+		pl.meter.WarmupEnd = start.Add(pl.warmup)
+	}
+	pl.draw(time.Now(), &measurement.Snapshot{})
+}
+
+// AddInterval draws the line after each tick of the run.
+func (pl *progressLine) AddInterval(_, _ int64, iv *measurement.Snapshot) {
 	if !pl.ended {
 		pl.draw(time.Now(), iv)
 	}
 }
 
-// endRun draws the last line, with every operation counted, and ends it;
-// the runner's last tick, for the report, draws nothing.
-func (pl *progressLine) endRun(end time.Time) {
+// EndRun draws the last line, with every operation counted, and ends it;
+// the engine's last tick, for the report, draws nothing.
+func (pl *progressLine) EndRun(end time.Time) {
 	pl.write(end, true)
 	pl.ended = true
 }

@@ -1,24 +1,21 @@
 package runner
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 )
 
 // checkExporter accepts the reference's exporters and ours.
@@ -40,9 +37,10 @@ type reporter struct {
 	s    *settings
 	mcfg *measurement.Config
 
-	jsonPath string         // report.json: a JSON report written besides the chosen exporter
-	json     *jsonIntervals // the JSON report's intervals; nil when no JSON report is written
+	jsonPath string               // report.json: a JSON report written besides the chosen exporter
+	json     *runreport.Intervals // the JSON report's intervals; nil when no JSON report is written
 	rawOut   *os.File
+	seed     uint64 // the base of the workers' seeds, for the JSON report
 }
 
 // checkDir says which property names a file in a missing directory.
@@ -112,7 +110,7 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *interva
 		}
 	}
 	if r.jsonPath != "" || s.exporter == JSONReportExporter {
-		r.json = &jsonIntervals{}
+		r.json = runreport.NewIntervals(s.warmup)
 		outs.add(r.json)
 	}
 	return r, nil
@@ -142,8 +140,8 @@ func (r *reporter) release() {
 // finish writes the raw samples, closes the outputs that end with the
 // report (the HDR logs), and writes the report with the chosen exporter and
 // the JSON report.
-func (r *reporter) finish(m *measured, rows []export.Row, outs *intervalOutputs) error {
-	errs := r.writeRaw(m.total)
+func (r *reporter) finish(m *engine.Result, rows []export.Row, outs *intervalOutputs) error {
+	errs := r.writeRaw(m.Total)
 	if err := outs.closeReport(); err != nil {
 		errs = append(errs, err)
 	}
@@ -193,27 +191,18 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 }
 
 // jsonDocument is the JSON report, for the exporter and report.json.
-func (r *reporter) jsonDocument(m *measured, rows []export.Row) ([]byte, error) {
-	rep, err := buildJSONReport(&r.o, r.s, r.mcfg, m, rows, r.json.intervals())
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := jsonreport.Write(&buf, rep); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, error) {
+	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
+		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime}
+	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
-// writeMain hands the figures to Options.Summary, or writes the report in
-// the exporter's format to exportfile or stdout. When the file cannot be
-// written the text report goes to stdout: the run's figures must not be
-// lost with the file.
-func (r *reporter) writeMain(m *measured, rows []export.Row, jsonDoc []byte) error {
+// writeMain writes the report in the exporter's format to exportfile or
+// stdout. When the file cannot be written the text report goes to stdout:
+// the run's figures must not be lost with the file.
+func (r *reporter) writeMain(m *engine.Result, rows []export.Row, jsonDoc []byte) error {
 	var err error
 	switch {
-	case r.o.Summary != nil:
-		return r.o.Summary(&Summary{Start: m.start, End: m.end, Ops: m.ops, Succeeded: m.succeeded, Total: m.total, Stopped: m.stopped})
 	case r.s.exporter == JSONReportExporter:
 		err = writeOut(r.o.Stdout, "exportfile", r.s.exportFile, func(w io.Writer) error {
 			_, err := w.Write(jsonDoc)
@@ -250,104 +239,27 @@ func (r *reporter) writeJSONReport(jsonDoc []byte) error {
 
 // report writes the final report of what execute measured and closes the
 // binding. A load that inserted fewer records than it was to fails.
-func (b *bench) report(m *measured) error {
+func (b *bench) report(m *engine.Result) error {
 	var stats []db.Stat
 	if sr, ok := b.database.(db.StatsReporter); ok {
 		stats = sr.Stats()
 	}
 	closeErr := b.closeDB()
-	err := b.rep.finish(m, reportRows(m, b.mcfg, stats), b.outs)
+	b.rep.seed = b.seed
+	err := b.rep.finish(m, runreport.Rows(m, b.mcfg, stats), b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
 	if err != nil {
 		return err
 	}
 	s := b.s
-	if !s.transactions && s.opCount > 0 && m.inserted < s.opCount && !m.stopped {
-		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", m.inserted, s.opCount)
+	if !s.transactions && s.opCount > 0 && m.Inserted < s.opCount && !m.Stopped {
+		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", m.Inserted, s.opCount)
 		if first := b.causes.First(); first != "" {
 			msg += "; first error: " + first
 		}
 		return errors.New(msg)
 	}
 	return closeErr
-}
-
-// reportRows are the text report's rows, in the reference's order with
-// ours in between where parsers keyed on the reference's rows still work.
-func reportRows(m *measured, mcfg *measurement.Config, stats []db.Stat) []export.Row {
-	elapsed := m.end.Sub(m.start)
-	rows := overallRows(elapsed, m.ops, &m.gcStart, &m.gcEnd)
-	if m.warmedUp {
-		// After the reference's two OVERALL rows, so parsers keyed on them
-		// keep working.
-		rows = slices.Insert(rows, 2, export.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(m.warmupMs)})
-	}
-	// Ours, after the reference's OVERALL rows: a dead cluster that fails
-	// fast must not look fast.
-	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
-		Value: export.Float(rate(m.succeeded, elapsed))})
-	rows = append(rows, m.total.Rows(mcfg)...)
-	if m.schedule != nil {
-		rows = append(rows, m.schedule.rows()...)
-	}
-	for _, st := range stats {
-		rows = append(rows, export.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
-	}
-	return rows
-}
-
-// overallEnd is the index after the last OVERALL row.
-func overallEnd(rows []export.Row) int {
-	i := 0
-	for i < len(rows) && rows[i].Metric == "OVERALL" {
-		i++
-	}
-	return i
-}
-
-// rate is n per second of d, 0 for an empty d.
-func rate(n int64, d time.Duration) float64 {
-	if d <= 0 {
-		return 0
-	}
-	return float64(n) / d.Seconds()
-}
-
-func statValue(v any) export.Value {
-	switch x := v.(type) {
-	case int:
-		return export.Int(int64(x))
-	case int64:
-		return export.Int(x)
-	case uint64:
-		return export.Int(int64(x))
-	case float64:
-		return export.Float(x)
-	}
-	return export.Float(math.NaN())
-}
-
-func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemStats) []export.Row {
-	runtimeMs := elapsed.Milliseconds()
-	// From the exact elapsed time rather than whole milliseconds, so a short
-	// run does not report a rounded (or infinite) rate.
-	throughput := float64(ops) / elapsed.Seconds()
-	gcs := int64(gcEnd.NumGC - gcStart.NumGC)
-	gcMs := int64(gcEnd.PauseTotalNs-gcStart.PauseTotalNs) / 1e6
-	gcPct := float64(gcMs) / float64(runtimeMs) * 100
-	if runtimeMs == 0 {
-		gcPct = 0
-	}
-	if math.IsNaN(throughput) {
-		throughput = 0
-	}
-	return []export.Row{
-		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
-		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
-		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
-		{Metric: "TOTAL_GC_TIME", Name: "Time(ms)", Value: export.Int(gcMs)},
-		{Metric: "TOTAL_GC_TIME_%", Name: "Time(%)", Value: export.Float(gcPct)},
-	}
 }
 
 // writeReport renders the rows with the chosen exporter, to stdout or to

@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 )
 
 // TestJSONReportGolden builds the JSON report from fixed measurements,
@@ -24,7 +26,7 @@ func TestJSONReportGolden(t *testing.T) {
 		"readproportion": "0.5", "updateproportion": "0.5", "exporter": "jsonreport",
 		"postgres.password": "hunter2", "db.passwd": "s3cret", "measurement.interval": "both",
 	})
-	s, err := parseSettings(p, true)
+	s, err := parseSettings(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +57,11 @@ func TestJSONReportGolden(t *testing.T) {
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(350.46728971962617)},
 	}
 	rows = append(rows, c.Total().Rows(mcfg)...)
-	sched := &schedule{target: 400, meanLagUs: 12.5, maxLagUs: 900, finalLagUs: 0}
-	rows = append(rows, sched.rows()...)
-	m := &measured{start: start, end: end, ops: 600, total: c.Total(), schedule: sched}
-	rep, err := buildJSONReport(&Options{Props: p, Binding: "basic"}, s, mcfg, m, rows, intervals)
+	sched := &engine.Schedule{Target: 400, MeanLagUs: 12.5, MaxLagUs: 900, FinalLagUs: 0}
+	rows = append(rows, runreport.ScheduleRows(sched)...)
+	m := &engine.Result{Start: start, End: end, Ops: 600, Total: c.Total(), Schedule: sched}
+	run := &runreport.Run{Binding: "basic", Load: !s.transactions, Settings: p.Map(), Clients: s.clients, StartTime: s.startTime}
+	rep, err := runreport.JSON(run, mcfg, m, rows, intervals)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -309,23 +309,3 @@ func TestPrometheusDuringRun(t *testing.T) {
 		t.Error("still serving after the run")
 	}
 }
-
-// TestQuietLeavesOutStartLines: with Options.Quiet the caller prints its
-// own start-up lines (the stress mode runs the warm-up and every ramp step
-// through Run), so none of the runner's reach stderr.
-func TestQuietLeavesOutStartLines(t *testing.T) {
-	d, name, err := db.Lookup("basic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]string{"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100", "operationcount": "100"}
-	var stdout, stderr syncBuffer
-	if err := Run(context.Background(), Options{Props: props.FromMap(m), Driver: d, Binding: name, Stdout: &stdout, Stderr: &stderr, Quiet: true}); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range []string{"Loading workload...", "Starting test."} {
-		if strings.Contains(stderr.String(), line) {
-			t.Errorf("stderr has %q under Quiet:\n%s", line, stderr.String())
-		}
-	}
-}

@@ -1,11 +1,12 @@
-// Package runner runs a load or a run phase: it opens the binding, starts the
-// workers with their pacing, the status ticker and the time limit, and writes
-// the final report.
+// Package runner is the YCSB front end of the engine: it reads the
+// properties once into typed settings, opens the binding, runs a load or a
+// run phase as an engine plan, and writes the reference's start-up lines,
+// status lines and report.
 //
 // Run goes through four phases: prepare (every property and output path
 // checked, nothing opened), open (the outputs opened during setup, the
-// binding, a session per worker), execute (the workers run; it returns what
-// was measured) and report.
+// binding, a session per worker), execute (the engine runs the plan and
+// returns what was measured) and report.
 package runner
 
 import (
@@ -18,6 +19,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 )
 
 // SetupError is a failure before the run started: bad input, a binding that
@@ -55,19 +57,6 @@ type Options struct {
 	// Passwords in it are masked.
 	CommandLine []string
 	Version     string
-
-	// Workload, when set, is run instead of the CoreWorkload the
-	// properties describe (the workload property is then not read).
-	Workload Workload
-	// Outputs are the caller's interval outputs, fed as the runner's own.
-	Outputs []IntervalOutput
-	// Summary, when set, is handed what was measured in place of the
-	// text report with the chosen exporter (report.json is still written);
-	// its error fails the run.
-	Summary func(*Summary) error
-	// Quiet leaves out the start-up lines on Stderr (the command line,
-	// "Loading workload...", "Starting test."): the caller prints its own.
-	Quiet bool
 }
 
 // banner is the first of the start-up lines: the command line and the
@@ -76,7 +65,7 @@ func (o *Options) banner() string {
 	if o.CommandLine == nil {
 		return ""
 	}
-	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), toolName, o.Version, o.Binding)
+	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), runreport.Tool, o.Version, o.Binding)
 }
 
 // Run runs one phase and writes its report. It returns after the report is

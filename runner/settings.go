@@ -48,21 +48,18 @@ const (
 	progressOff  progressMode = "false"
 )
 
-// parseSettings reads the Client-level properties; the workload property
-// only when the run is to build the CoreWorkload (core). The first bad
-// value is the one reported, in the order below.
-func parseSettings(p *props.Properties, core bool) (*settings, error) {
-	return parseSettingsOn(p, core, true, time.Now())
+// parseSettings reads the Client-level properties. The first bad value is
+// the one reported, in the order below.
+func parseSettings(p *props.Properties) (*settings, error) {
+	return parseSettingsOn(p, true, time.Now())
 }
 
 // parseSettingsOn is parseSettings; local says that the run is on this
 // machine, whose output paths are then checked, and starttime must be
 // ahead of now.
-func parseSettingsOn(p *props.Properties, core, local bool, now time.Time) (*settings, error) {
-	if core {
-		if err := checkWorkloadClass(p); err != nil {
-			return nil, err
-		}
+func parseSettingsOn(p *props.Properties, local bool, now time.Time) (*settings, error) {
+	if err := checkWorkloadClass(p); err != nil {
+		return nil, err
 	}
 	s := &settings{}
 	r := props.NewReader(p)
@@ -158,3 +155,8 @@ func share(r *props.Reader, cl partition.Clients, name string, total int64) int6
 	r.Fail(err)
 	return n
 }
+
+// maxThreads bounds threadcount before any worker is built: each holds its
+// session, recorders and buffers, and far more than this would exhaust memory
+// instead of failing with a message.
+const maxThreads = 100_000

@@ -10,37 +10,38 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/workload"
 )
 
-// plan is a run checked and ready to open: every property has been read
+// prepared is a run checked and ready to open: every property has been read
 // and every output path checked, and nothing has been opened, created or
 // written but the notes on stdout the reference prints as it sets up.
-type plan struct {
+type prepared struct {
 	o         Options   // o.Stderr is shared by the run's goroutines
 	rawStderr io.Writer // the caller's Stderr, to find a terminal
 	s         *settings
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        Workload
-	threads   int
+	wl        engine.Workload
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
 }
 
 // prepare reads and checks the properties and output paths.
-func prepare(ctx context.Context, o Options) (*plan, error) {
+func prepare(ctx context.Context, o Options) (*prepared, error) {
 	// Workers (insert retries), the status ticker, the progress line and the
 	// time limit all write to stderr: one lock keeps their lines whole.
-	p := &plan{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
+	p := &prepared{o: o, rawStderr: o.Stderr, outs: &intervalOutputs{}}
 	p.o.Stderr = &syncWriter{w: o.Stderr}
 	var err error
-	if p.s, err = parseSettings(o.Props, o.Workload == nil); err != nil {
+	if p.s, err = parseSettings(o.Props); err != nil {
 		return nil, err
 	}
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
@@ -49,74 +50,61 @@ func prepare(ctx context.Context, o Options) (*plan, error) {
 	if p.rep, err = newReporter(p.o, p.s, p.mcfg, p.outs); err != nil {
 		return nil, err
 	}
-	for _, out := range o.Outputs {
-		p.outs.add(callerOutput{out})
+	fmt.Fprint(&p.prelude, p.o.banner())
+	fmt.Fprintln(&p.prelude, "Loading workload...")
+	wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
+	if err != nil {
+		p.release()
+		return nil, err
 	}
-	if !o.Quiet {
-		fmt.Fprint(&p.prelude, p.o.banner())
-		fmt.Fprintln(&p.prelude, "Loading workload...")
+	wl, err := workload.Build(ctx, wcfg, p.o.Stderr)
+	if err != nil {
+		p.release()
+		return nil, err
 	}
-	if o.Workload != nil {
-		p.wl = o.Workload
-	} else {
-		wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
-		if err != nil {
-			p.release()
-			return nil, err
-		}
-		wl, err := workload.Build(ctx, wcfg, p.o.Stderr)
-		if err != nil {
-			p.release()
-			return nil, err
-		}
-		fmt.Fprint(&p.prelude, p.clientLine(wl))
-		if wl.DataIntegrity {
-			fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
-		}
-		p.wl = coreWorkload{wl}
+	fmt.Fprint(&p.prelude, p.clientLine(wl))
+	if wl.DataIntegrity {
+		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
-	p.threads = p.s.threads
-	if p.s.opCount > 0 && int64(p.threads) > p.s.opCount {
-		p.threads = int(p.s.opCount)
-		if !o.Quiet {
-			fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
-		}
+	p.wl = coreWorkload{wl}
+	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
+		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}
 	return p, nil
 }
 
 // release gives back what the run opened and the report did not close.
-func (p *plan) release() {
+func (p *prepared) release() {
 	p.outs.release()
 	p.rep.release()
 }
 
 // bench is an opened run: the binding with a session per worker, the
-// collector, and the outputs opened during setup.
+// engine's workers over them, and the outputs opened during setup.
 type bench struct {
-	*plan
-	database  db.DB
-	collector *measurement.Collector
-	causes    *measurement.Causes
-	workers   []*worker
-	prom      *prom.Exporter // nil without prometheus.addr
-	profile   *os.File       // the CPU profile being written, if any
-	seed      uint64         // the workers' seeds derive from it, for the report
+	*prepared
+	database db.DB
+	causes   *measurement.Causes
+	sessions []db.Session
+	engine   *engine.Engine // the workers, over the sessions
+	prom     *prom.Exporter // nil without prometheus.addr
+	profile  *os.File       // the CPU profile being written, if any
+	seed     uint64         // the workers' seeds derive from it, for the report
 }
 
 // open takes the Prometheus port, the last check (a port in use is found
 // only by taking it), then opens the binding, which may create or empty a
 // store, its sessions, and the files written during the run. When it fails,
 // what it opened is closed again.
-func (p *plan) open(ctx context.Context) (*bench, error) {
-	b := &bench{plan: p}
+func (p *prepared) open(ctx context.Context) (*bench, error) {
+	b := &bench{prepared: p}
 	if p.s.promAddr != "" {
-		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: phaseName(p.s.transactions)})
+		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: runreport.Phase(!p.s.transactions)})
 		if err != nil {
 			return nil, props.Errorf("prometheus.addr", "%v", err)
 		}
 		b.prom = e
-		p.outs.add(promOutput{e})
+		p.outs.add(promOutput{e: e, warmup: p.s.warmup})
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -126,11 +114,11 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 		return nil, err // bindings name themselves or the property
 	}
 	b.database = database
-	b.collector = measurement.NewCollector(p.mcfg)
 	b.causes = measurement.NewCauses(func(line string) { fmt.Fprintln(p.o.Stderr, line) })
 	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
+	b.engine = engine.New(b.enginePlan())
 	if err := p.rep.create(); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
@@ -143,28 +131,19 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 	return b, nil
 }
 
-// startSessions builds the workers, each with a session of its own and its
-// share of the operations.
+// startSessions opens a session of the binding per worker.
 func (b *bench) startSessions(octx context.Context) error {
-	threads, opCount := b.threads, b.s.opCount
-	b.workers = make([]*worker, 0, threads)
+	threads := (&engine.Plan{Threads: b.s.threads, OpCount: b.s.opCount}).Workers()
+	b.sessions = make([]db.Session, 0, threads)
 	// Each client's own (partition.Clients.Seed), even if two clients
 	// read the same clock.
 	b.seed = b.s.clients.Seed(uint64(time.Now().UnixNano()))
-	seed := b.seed
 	for i := 0; i < threads; i++ {
 		sess, err := b.database.Session(octx, i, threads)
 		if err != nil {
 			return fmt.Errorf("%s: session: %w", b.o.Binding, err)
 		}
-		ms := measurement.NewSession(sess, b.collector.NewRecorder())
-		ms.Causes = b.causes
-		w := &worker{id: i, session: ms, wl: b.wl.NewWorker(ms, seed+uint64(i)*0x9e3779b97f4a7c15)}
-		w.opCount = opCount / int64(threads)
-		if int64(i) < opCount%int64(threads) {
-			w.opCount++
-		}
-		b.workers = append(b.workers, w)
+		b.sessions = append(b.sessions, sess)
 	}
 	return nil
 }
@@ -172,8 +151,8 @@ func (b *bench) startSessions(octx context.Context) error {
 // abandon closes the sessions and the binding when setup fails after the
 // binding opened, and returns err.
 func (b *bench) abandon(ctx context.Context, err error) error {
-	for _, w := range b.workers {
-		w.session.Unwrap().Close(ctx)
+	for _, sess := range b.sessions {
+		sess.Close(ctx)
 	}
 	b.closeDB()
 	return err

@@ -8,18 +8,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/javafmt"
-	"github.com/goycsb/ycsb/measurement"
 )
 
 // statusTicker prints the reference's status line every status.interval:
-// once at the start, at every deadline, and once at the end.
+// once at the start, at every deadline, and once at the end. It ticks the
+// collector (an engine.Ticker).
 type statusTicker struct {
-	out       io.Writer
-	s         *settings
-	collector *measurement.Collector
-	workers   []*worker
-	start     time.Time
+	out  io.Writer
+	s    *settings
+	prog *engine.Progress
 
 	lastOps  int64
 	lastTime time.Time
@@ -27,17 +26,16 @@ type statusTicker struct {
 	done     chan struct{}
 }
 
-func startStatus(out io.Writer, s *settings, c *measurement.Collector, workers []*worker, start time.Time) *statusTicker {
-	t := &statusTicker{out: out, s: s, collector: c, workers: workers, start: start, lastTime: start,
-		quit: make(chan struct{}), done: make(chan struct{})}
+func (t *statusTicker) Start(p *engine.Progress) {
+	t.prog, t.lastTime = p, p.Start
+	t.quit, t.done = make(chan struct{}), make(chan struct{})
 	go t.loop()
-	return t
 }
 
 func (t *statusTicker) loop() {
 	defer close(t.done)
 	t.print(time.Now())
-	next := t.start.Add(t.s.statusInterval)
+	next := t.prog.Start.Add(t.s.statusInterval)
 	timer := time.NewTimer(time.Until(next))
 	defer timer.Stop()
 	for {
@@ -56,22 +54,16 @@ func (t *statusTicker) loop() {
 	}
 }
 
-func (t *statusTicker) stop() {
+func (t *statusTicker) Stop() {
 	close(t.quit)
 	<-t.done
 }
 
 func (t *statusTicker) print(now time.Time) {
-	var total, remaining int64
-	for _, w := range t.workers {
-		d := w.done.Load()
-		total += d
-		if w.opCount > 0 && w.opCount > d {
-			remaining += w.opCount - d
-		}
-	}
-	snap := t.collector.Tick()
-	io.WriteString(t.out, statusLine(t.s.label, now, now.Sub(t.start), total, t.lastOps, now.Sub(t.lastTime), remaining, snap.Summary(t.collector.Config())))
+	total, remaining := t.prog.Done()
+	c := t.prog.Collector
+	snap := c.Tick()
+	io.WriteString(t.out, statusLine(t.s.label, now, now.Sub(t.prog.Start), total, t.lastOps, now.Sub(t.lastTime), remaining, snap.Summary(c.Config())))
 	t.lastOps = total
 	t.lastTime = now
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goycsb/ycsb/engine"
 )
 
 // TestTimeLimitCancelsHungOperations: operations that never return on their
@@ -19,7 +21,7 @@ func TestTimeLimitCancelsHungOperations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if limit := time.Second + stopGrace + 2*time.Second; took > limit {
+	if limit := time.Second + engine.StopGrace + 2*time.Second; took > limit {
 		t.Errorf("the run took %v, want under %v", took, limit)
 	}
 	if strings.Contains(out, "Return=OK") || strings.Contains(out, "Return=ERROR") {
@@ -36,7 +38,7 @@ func TestInterruptCancelsHungOperations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if took := time.Since(start); took > stopGrace+3*time.Second {
+	if took := time.Since(start); took > engine.StopGrace+3*time.Second {
 		t.Errorf("the run took %v after Ctrl-C", took)
 	}
 }

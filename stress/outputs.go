@@ -9,11 +9,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/runreport"
 )
 
 // runOutputs are the files one measured run writes besides its lines:
@@ -21,18 +22,19 @@ import (
 // -graph file=, the predefined commands' and user's alike.
 type runOutputs struct {
 	r        *stressRun
-	jsonPath string // the runner's report.json, "" for none
-	temp     bool   // jsonPath is a temporary report: for -graph, or json=-
-	block    bool   // json=-: the report goes to the output as a block
+	jsonPath string               // the run's JSON report, "" for none
+	json     *runreport.Intervals // its intervals
+	temp     bool                 // jsonPath is a temporary report: for -graph, or json=-
+	block    bool                 // json=-: the report goes to the output as a block
 	hdr      *measurement.TaggedHdrLog
 	threads  int // the run's thread count, which names a ramp's revisions
 }
 
-// openOutputs sets the runner's report.json in p and creates the -log
-// hdrfile= log. Each run opens the log anew, as the original's
-// StressMetrics does: after a ramp it holds the last thread count's run. A
-// warm-up writes none of them. The caller releases what it returns.
-func (r *stressRun) openOutputs(p *props.Properties, threads int, warmup bool) (*runOutputs, error) {
+// openOutputs opens the run's JSON report and creates the -log hdrfile=
+// log. Each run opens the log anew, as the original's StressMetrics does:
+// after a ramp it holds the last thread count's run. A warm-up writes none
+// of them. The caller releases what it returns.
+func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 	o := &runOutputs{r: r, threads: threads}
 	s := r.s
 	if warmup {
@@ -51,7 +53,7 @@ func (r *stressRun) openOutputs(p *props.Properties, threads int, warmup bool) (
 		o.jsonPath, o.temp = f.Name(), true
 	}
 	if o.jsonPath != "" {
-		p.Set("report.json", o.jsonPath)
+		o.json = runreport.NewIntervals(0)
 	}
 	if s.Log.HDRFile != "" {
 		now := time.Now().UnixMilli()
@@ -164,8 +166,36 @@ func sameFile(a, b string) bool {
 	return err == nil && os.SameFile(fa, fb)
 }
 
+// outputs are the engine outputs of the files: the JSON report's
+// intervals.
+func (o *runOutputs) outputs() []engine.Output {
+	if o.json == nil {
+		return nil
+	}
+	return []engine.Output{o.json}
+}
+
+// writeReport writes the JSON report of the run of plan, whose result is
+// res, around summarise, which prints the Results block.
+func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, summarise func()) error {
+	if o.json == nil {
+		summarise()
+		return nil
+	}
+	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed}
+	doc, err := runreport.Document(run, plan.Measurement, res, runreport.Rows(res, plan.Measurement, nil), o.json.List())
+	if err != nil {
+		return err
+	}
+	summarise()
+	if err := atomicfile.Write(o.jsonPath, func(w io.Writer) error { _, err := w.Write(doc); return err }); err != nil {
+		return fmt.Errorf("%s: %v", o.reportOpt(), err)
+	}
+	return nil
+}
+
 // waits says whether the run logs wait times (-log hdrfile= under a rate):
-// the workload then records them, as the runner does not.
+// the workload then records them, as the engine does not.
 func (o *runOutputs) waits() bool { return o.hdr != nil && o.r.s.Rate.OpsPerSecond > 0 }
 
 // reportOpt is the option the run's report is written for, as typed.
@@ -179,7 +209,7 @@ func (o *runOutputs) reportOpt() string {
 
 // done closes the log after the run, whose error is err, and, when the run
 // wrote its report, gives its measurements the names of names (the
-// runner's name: the op's; nil for none) and, for json=-, writes it to the
+// engine's name: the op's; nil for none) and, for json=-, writes it to the
 // output as the block ycsb merge finds in a log (as the runner's
 // report.json=- does).
 func (o *runOutputs) done(err error, names map[string]string) error {

@@ -1,7 +1,7 @@
 // Package stress runs the cassandra-stress compatible mode: `ycsb stress
 // write n=1M -rate threads=50 -node h1`, or this binary invoked as
 // cassandra-stress. The command line is parsed by stress/settings, the data
-// comes from stress/data, and the runs go over the runner (its workers,
+// comes from stress/data, and the runs go on the engine (its workers,
 // pacing and per-worker measurement) with a workload of the predefined
 // commands on the Apache gocql driver; the interval lines, the Results
 // block and END/FAILURE are the original's (report/StressMetrics.java and
@@ -26,9 +26,6 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/within"
-	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
 )
@@ -628,20 +625,25 @@ func (r *stressRun) desc(kinds []kind) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
+// stopMode is how a run of count operations (-1: none) stops, as the
+// original's "Running ..." line says it.
+func (r *stressRun) stopMode(count int64, warmup bool) string {
+	c := r.s.Command
+	switch {
+	case c.Stop == settings.StopDuration && !warmup:
+		return strconv.FormatInt(int64(c.Duration/time.Second), 10) + " seconds"
+	case count > 0:
+		return "for " + strconv.FormatInt(count, 10) + " iteration"
+	}
+	return "until stderr of mean < " + strconv.FormatFloat(c.TargetUncertainty, 'f', -1, 64)
+}
+
 // runOnce is the original's StressAction.run: one run of kinds on threads
-// workers for count operations (-1: until duration= or err<), over the
-// runner. The warm-up prints only its first line and measures nothing.
+// workers for count operations (-1: until duration= or err<), on the
+// engine. The warm-up prints only its first line and measures nothing.
 func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
-	var mode string
-	switch {
-	case s.Command.Stop == settings.StopDuration && !warmup:
-		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
-	case count > 0:
-		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
-	default:
-		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
-	}
+	mode := r.stopMode(count, warmup)
 	out := r.out
 	if warmup {
 		out = io.Discard
@@ -662,25 +664,11 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		}
 		wl.cluster = data.FromSpec(s.Command.Clustering)
 	}
-	p := props.New()
-	p.Set("threadcount", strconv.Itoa(threads))
-	if count > 0 {
-		p.Set("operationcount", strconv.FormatInt(count, 10))
-	}
-	p.Set("measurement.type", "hdrhistogram")
+	plan := r.plan(wl, threads, count, warmup)
 	// NOT_FOUND on its own: a read of no row under skip-read-validation.
-	p.Set("latencytrackederrors", "NOT_FOUND")
-	p.Set("progress", "false")
-	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
-	fixed := false
-	if s.Rate.OpsPerSecond > 0 && !warmup {
-		p.Set("target", strconv.Itoa(s.Rate.OpsPerSecond))
-		// Both service time and the time from the intended start: fixed=
-		// shows the latter, as the original's TimingInterval does.
-		p.Set("measurement.interval", "both")
-		fixed = s.Rate.Fixed
-	}
-	outs, err := r.openOutputs(p, threads, warmup)
+	plan.Measurement.Tracked[db.NotFound] = true
+	fixed := plan.Target > 0 && s.Rate.Fixed
+	outs, err := r.openOutputs(threads, warmup)
 	if err != nil {
 		return nil, err
 	}
@@ -702,84 +690,11 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, nil, warmup); err != nil {
+	if err := r.execute(ctx, plan, &wl.runState, met, outs, nil, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil
 }
-
-// summariser is a run's metrics: the runner's interval output, and the
-// Results block at the end.
-type summariser interface {
-	runner.IntervalOutput
-	summarise(w io.Writer)
-}
-
-// runOptions are the runner's options for one run of the stress mode, the
-// predefined commands' and user's alike: the metrics as the interval output
-// and the Results block as the summary, and the duration= timer (*timer)
-// started with the run. A warm-up has neither; a failed run has no Results
-// block, as the original's StressMetrics cancels it.
-func (r *stressRun) runOptions(p *props.Properties, wl runner.Workload, met summariser, failed func() string, warmup bool, timer **time.Timer) runner.Options {
-	s := r.s
-	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
-		Workload: wl, Quiet: true, Version: r.env.Version}
-	o.Summary = func(*runner.Summary) error { return nil }
-	if warmup {
-		return o
-	}
-	o.Outputs = []runner.IntervalOutput{met, startHook(func() {
-		if testHookStart != nil {
-			testHookStart()
-		}
-		if s.Command.Stop == settings.StopDuration {
-			*timer = time.AfterFunc(s.Command.Duration, wl.Stop)
-		}
-	})}
-	o.Summary = func(*runner.Summary) error {
-		if !s.Log.NoSummary && failed() == "" {
-			met.summarise(r.out)
-		}
-		return nil
-	}
-	return o
-}
-
-// testHookStart, if set, is called as each measured run starts, its
-// connections open: tests look at them from the node's side.
-var testHookStart func()
-
-// startHook calls fn as the run starts.
-type startHook func()
-
-func (startHook) AddInterval(int64, int64, *measurement.Snapshot) {}
-func (h startHook) StartRun(time.Time, int64)                     { h() }
-
-// stubDriver stands in for a binding: the stress workload talks to the
-// driver itself, so the runner's sessions are never called.
-type stubDriver struct{}
-
-func (stubDriver) Open(context.Context, *props.Properties, io.Writer) (db.DB, error) {
-	return stubDB{}, nil
-}
-
-type stubDB struct{}
-
-func (stubDB) Session(context.Context, int, int) (db.Session, error) { return stubSession{}, nil }
-func (stubDB) Close() error                                          { return nil }
-
-type stubSession struct{}
-
-var errStub = errors.New("stress: not a YCSB binding")
-
-func (stubSession) Read(context.Context, string, string, []string, *db.Record) error { return errStub }
-func (stubSession) Scan(context.Context, string, string, int, []string, *db.Rows) error {
-	return errStub
-}
-func (stubSession) Update(context.Context, string, string, []db.Field) error { return errStub }
-func (stubSession) Insert(context.Context, string, string, []db.Field) error { return errStub }
-func (stubSession) Delete(context.Context, string, string) error             { return errStub }
-func (stubSession) Close(context.Context) error                              { return nil }
 
 // freshPop gives m a fresh -pop, and with -insert visits= averaging above
 // 1 the SeedManager of the original's writes over it (nil otherwise: the

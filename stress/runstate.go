@@ -10,23 +10,22 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
-	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/settings"
 )
 
 // runState is what a run's workload, the predefined commands' or user's,
-// shares with the runner and the metrics: the stop flag the runner polls,
+// shares with the engine and the metrics: the stop flag the engine polls,
 // the first operation that failed after its tries, and the contexts of
 // the run's requests and waits.
 type runState struct {
 	stop atomic.Bool
 	// abort is the context of the run's requests: Ctrl-C ends it, and the
 	// requests in flight are abandoned, neither done nor failed (the
-	// runner would give them stopGrace, and a hung node the request
+	// engine would give them StopGrace, and a hung node the request
 	// timeout)
 	abort context.Context
 	// stopped ends with the run (Stop or Ctrl-C): it cuts a worker's
@@ -113,18 +112,41 @@ func (st *runState) failed() string {
 	return ""
 }
 
-// execute runs wl, whose state is st, with the metrics met and the
-// outputs outs, then finishes the outputs (names: the report's measurement
-// names, nil to keep the runner's). A failed operation ends the run in
-// ErrFailure.
-func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.Workload, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
+// execute runs plan, whose workload's state is st, with the metrics met
+// and the outputs outs: the metrics see every interval and, unless the
+// run failed, print the Results block; then the outputs are finished
+// (names: the report's measurement names, nil to keep the engine's). A
+// warm-up has neither. A failed operation ends the run in ErrFailure; a
+// failed run has no Results block, as the original's StressMetrics cancels
+// it.
+func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
+	if err := ctx.Err(); err != nil {
+		return outs.done(err, nil) // Ctrl-C before the run: nothing runs
+	}
+	s := r.s
 	var timer *time.Timer
+	if !warmup {
+		plan.Outputs = append(outs.outputs(), met, startHook(func() {
+			if testHookStart != nil {
+				testHookStart()
+			}
+			if s.Command.Stop == settings.StopDuration {
+				timer = time.AfterFunc(s.Command.Duration, plan.Workload.Stop)
+			}
+		}))
+	}
 	st.begin(ctx)
 	defer st.end()
-	err := runner.Run(ctx, r.runOptions(p, wl, met, st.failed, warmup, &timer))
+	res := engine.Run(ctx, plan)
 	if timer != nil {
 		timer.Stop()
 	}
+	err := outs.writeReport(plan, res, func() {
+		if !warmup && !s.Log.NoSummary && st.failed() == "" {
+			met.summarise(r.out)
+		}
+	})
+	plan.Causes.WriteSummary(r.env.Stderr)
 	if err = outs.done(err, names); err != nil {
 		return err
 	}
@@ -141,7 +163,7 @@ func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.
 }
 
 // waitTimes are a run's wait times (intended start to start), for -log
-// hdrfile= under a rate: the runner records service and response times
+// hdrfile= under a rate: the engine records service and response times
 // only. Each worker keeps its own histograms, by index (a predefined
 // command's kind, a user op's slot); the metrics harvest them each
 // interval.
@@ -179,7 +201,7 @@ func (u *waitTimes) newWorker(indexes []int) *workerWaits {
 }
 
 // record files the wait of the operation of index i that started at start
-// (a Now value), when the runner gave it an intended start.
+// (a Now value), when the engine gave it an intended start.
 func (ww *workerWaits) record(s *measurement.Session, i int, start int64) {
 	if ww == nil || ww.hists[i] == nil {
 		return

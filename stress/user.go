@@ -18,10 +18,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/profile"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -728,15 +727,7 @@ type userRun struct {
 // (SettingsCommandUser.getFactory).
 func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*userMetrics, error) {
 	r, s := u.stressRun, u.s
-	var mode string
-	switch {
-	case s.Command.Stop == settings.StopDuration && !warmup:
-		mode = strconv.FormatInt(int64(s.Command.Duration/time.Second), 10) + " seconds"
-	case count > 0:
-		mode = "for " + strconv.FormatInt(count, 10) + " iteration"
-	default:
-		mode = "until stderr of mean < " + strconv.FormatFloat(s.Command.TargetUncertainty, 'f', -1, 64)
-	}
+	mode := r.stopMode(count, warmup)
 	out := r.out
 	if warmup {
 		out = io.Discard
@@ -768,18 +759,9 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		wl.limited = true
 		wl.permits.Store(count)
 	}
-	p := props.New()
-	p.Set("threadcount", strconv.Itoa(threads))
-	p.Set("measurement.type", "hdrhistogram")
-	p.Set("progress", "false")
-	p.Set("report.interval", strconv.FormatFloat(s.Log.Interval.Seconds(), 'f', -1, 64))
-	fixed := false
-	if s.Rate.OpsPerSecond > 0 && !warmup {
-		p.Set("target", strconv.Itoa(s.Rate.OpsPerSecond))
-		p.Set("measurement.interval", "both")
-		fixed = s.Rate.Fixed
-	}
-	outs, err := r.openOutputs(p, threads, warmup)
+	plan := r.plan(wl, threads, 0, warmup)
+	fixed := plan.Target > 0 && s.Rate.Fixed
+	outs, err := r.openOutputs(threads, warmup)
 	if err != nil {
 		return nil, err
 	}
@@ -800,7 +782,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, userReportNames(ops), warmup); err != nil {
+	if err := r.execute(ctx, plan, &wl.runState, met, outs, userReportNames(ops), warmup); err != nil {
 		return nil, err
 	}
 	return met, nil
@@ -854,7 +836,7 @@ func (w *userWorkload) take(n int) int {
 	}
 }
 
-var _ runner.Workload = (*userWorkload)(nil)
+var _ engine.Workload = (*userWorkload)(nil)
 
 // rawArg binds a value already serialized (nil: null).
 type rawArg struct{ b []byte }
@@ -891,10 +873,10 @@ type userWorker struct {
 	backoff backoff.Backoff
 }
 
-func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
+func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.slots()), vgens: map[*userSpec]*validateGen{}}
-	// The run's seed (the runner's base, its first worker's seed) seeds
+	// The run's seed (the engine's base, its first worker's seed) seeds
 	// contents=shuffled.
 	w.seedOnce.Do(func() { w.runSeed = seed })
 	for _, o := range w.ops {

@@ -16,9 +16,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
 )
@@ -38,7 +38,7 @@ const (
 // head the per-op interval rows and the Results breakdown.
 var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
 
-// kindOps are the measurement ops the runner's recorders file each
+// kindOps are the measurement ops the engine's recorders file each
 // operation under: named as the original names them, so that errors and
 // the -log json= report say WRITE, READ, COUNTER_WRITE and COUNTER_READ.
 var kindOps = [numKinds]measurement.Op{measurement.Write, measurement.Read, measurement.CounterWrite, measurement.CounterRead}
@@ -83,7 +83,7 @@ type model struct {
 }
 
 // workload is one run's Workload: a mix of kinds (one for the predefined
-// commands but mixed) and the stop flag the runner polls.
+// commands but mixed) and the stop flag the engine polls.
 type workload struct {
 	m       *model
 	kinds   []kind
@@ -92,9 +92,9 @@ type workload struct {
 	runState
 }
 
-var _ runner.Workload = (*workload)(nil)
+var _ engine.Workload = (*workload)(nil)
 
-func (w *workload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
+func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
@@ -210,7 +210,7 @@ func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(c
 // DoTransaction runs one operation: the next population index, the next
 // kind, up to tries attempts; it is measured from the first attempt to the
 // last, as the original's Operation.timeWithRetry times it. Its requests
-// run under the run's abort context, not the runner's ctx.
+// run under the run's abort context, not the engine's ctx.
 func (wk *worker) DoTransaction(context.Context) bool {
 	var k kind
 	var idx int64

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 import (
 	"runtime"
@@ -73,6 +73,10 @@ func (g *gcWindow) skip(wu warmup) {
 		g.mu.Unlock()
 	})
 }
+
+// GCWindow is the runtime's GC figures at both ends of the measured
+// window.
+type GCWindow struct{ Start, End runtime.MemStats }
 
 // end reads the figures at the end and returns both ends of the window.
 func (g *gcWindow) end() (start, end runtime.MemStats) {

@@ -1,14 +1,12 @@
-package runner
+package engine
 
 import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
-// pacer holds one worker to its share of -target: operation n is due at
+// pacer holds one worker to its share of the target: operation n is due at
 // start + n*tick. A worker that is behind runs back to back until it has
 // caught up, as in the reference; how far behind it started each operation
 // is its schedule lag.
@@ -68,45 +66,27 @@ func (l *scheduleLag) add(lag int64) {
 	}
 }
 
-// schedule makes coordinated omission visible: how far behind the -target
+// Schedule makes coordinated omission visible: how far behind the target
 // schedule the measured operations started. Intended latency includes this
 // lag.
-type schedule struct {
-	target     int64 // ops/sec
-	meanLagUs  float64
-	maxLagUs   int64
-	finalLagUs int64
+type Schedule struct {
+	Target     int64 // ops/sec
+	MeanLagUs  float64
+	MaxLagUs   int64
+	FinalLagUs int64
 }
 
 // newSchedule sums the workers' lags over ops measured operations.
-func newSchedule(target, ops int64, workers []*worker) *schedule {
+func newSchedule(target, ops int64, workers []*worker) *Schedule {
 	var sum, maxLag, final int64
 	for _, w := range workers {
 		sum += w.pace.lag.sum
 		maxLag = max(maxLag, w.pace.lag.max)
 		final = max(final, w.pace.lag.last)
 	}
-	s := &schedule{target: target, maxLagUs: maxLag / 1000, finalLagUs: final / 1000}
+	s := &Schedule{Target: target, MaxLagUs: maxLag / 1000, FinalLagUs: final / 1000}
 	if ops > 0 {
-		s.meanLagUs = float64(sum) / float64(ops) / 1000
+		s.MeanLagUs = float64(sum) / float64(ops) / 1000
 	}
 	return s
-}
-
-// rows are the text report's SCHEDULE section.
-func (s *schedule) rows() []export.Row {
-	return []export.Row{
-		{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(s.target)},
-		{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(s.meanLagUs)},
-		{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(s.maxLagUs)},
-		{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(s.finalLagUs)},
-	}
-}
-
-// report is the JSON report's schedule; nil without a target.
-func (s *schedule) report() *jsonreport.Schedule {
-	if s == nil {
-		return nil
-	}
-	return &jsonreport.Schedule{TargetOpsSec: s.target, MeanLagUs: s.meanLagUs, MaxLagUs: s.maxLagUs, FinalLagUs: s.finalLagUs}
 }

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 import (
 	"context"
@@ -9,18 +9,13 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 )
 
-// maxThreads bounds threadcount before any worker is built: each holds its
-// session, recorders and buffers, and far more than this would exhaust memory
-// instead of failing with a message.
-const maxThreads = 100_000
-
 // closeTimeout bounds a session's close, which sends its buffered writes.
 const closeTimeout = 5 * time.Second
 
 // worker is one client thread.
 type worker struct {
 	id       int
-	closeErr error // the session's Close, for Run to report
+	closeErr error // the session's Close, for the Result
 	opCount  int64 // 0: until stopped
 	session  *measurement.Session
 	wl       Transactor
@@ -39,7 +34,7 @@ type worker struct {
 // run is one worker's loop. With a target rate, operation k is due at
 // start + k*tick (see pacer), and each operation's intended start time is
 // its due time.
-func (w *worker) run(ctx context.Context, wl Workload, s *settings, mcfg *measurement.Config) {
+func (w *worker) run(ctx context.Context, p *Plan) {
 	defer func() {
 		w.done.Store(w.finished)
 		// Reported by Run after the join: workers must not share a writer.
@@ -49,7 +44,7 @@ func (w *worker) run(ctx context.Context, wl Workload, s *settings, mcfg *measur
 		// or be counted as lost.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
 		defer cancel()
-		w.closeErr = w.session.Close(cctx)
+		w.closeErr = w.close(cctx)
 	}()
 	if w.pace.tick >= int64(time.Millisecond) {
 		// Spread workers over the first tick so they do not fire together.
@@ -60,7 +55,7 @@ func (w *worker) run(ctx context.Context, wl Workload, s *settings, mcfg *measur
 	// and compares it with its read-only warmEnd; after it, nothing.
 	w.warming = w.warmEnd > 0
 	w.session.Recorder().SetWarmup(w.warming)
-	loop := func() { w.loop(ctx, wl, s, mcfg) }
+	loop := func() { w.loop(ctx, p) }
 	for !w.session.Guard(ctx, loop) {
 		// The binding panicked: that operation was counted as an ERROR and
 		// the rest of its transaction abandoned. The transaction is done.
@@ -82,10 +77,11 @@ func (w *worker) run(ctx context.Context, wl Workload, s *settings, mcfg *measur
 // loop runs transactions until the worker is done. It may be cut short by a
 // binding's panic (see measurement.Session.Guard) and called again: all it
 // needs to go on is in w.
-func (w *worker) loop(ctx context.Context, wl Workload, s *settings, mcfg *measurement.Config) {
-	trackIntended := mcfg.Interval != measurement.IntervalOp
+func (w *worker) loop(ctx context.Context, p *Plan) {
+	trackIntended := p.Measurement.Interval != measurement.IntervalOp
+	transactions := !p.Load
 	tick, n, warming := w.pace.tick, w.finished, w.warming
-	stop := wl.StopFlag()
+	stop := p.Workload.StopFlag()
 	for (w.opCount == 0 || n < w.opCount) && !stop.Load() {
 		if warming && measurement.Now() >= w.warmEnd {
 			warming = false
@@ -106,7 +102,7 @@ func (w *worker) loop(ctx context.Context, wl Workload, s *settings, mcfg *measu
 		// went in, after retries if need be.
 		var ok bool
 		failed, inserted := w.session.Failed, w.session.Inserted
-		if s.transactions {
+		if transactions {
 			ok = w.wl.DoTransaction(ctx)
 		} else {
 			ok = w.wl.DoInsert(ctx)
@@ -117,7 +113,7 @@ func (w *worker) loop(ctx context.Context, wl Workload, s *settings, mcfg *measu
 		if ctx.Err() != nil {
 			return // the last operation was interrupted and is not counted
 		}
-		if s.transactions && w.session.Failed == failed || !s.transactions && w.session.Inserted > inserted {
+		if transactions && w.session.Failed == failed || !transactions && w.session.Inserted > inserted {
 			w.succeeded++
 		}
 		n++
@@ -127,4 +123,16 @@ func (w *worker) loop(ctx context.Context, wl Workload, s *settings, mcfg *measu
 			w.done.Store(n)
 		}
 	}
+}
+
+// close closes the worker's session. Without a binding's (the workload
+// talks to its driver itself) there is nothing to close, and the CLEANUP
+// is timed all the same.
+func (w *worker) close(ctx context.Context) error {
+	if w.session.Unwrap() == nil {
+		start := measurement.Now()
+		w.session.Recorder().Measure(measurement.Cleanup, start, measurement.Now(), 0)
+		return nil
+	}
+	return w.session.Close(ctx)
 }

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// countWorkload counts its transactions and inserts; each takes pause.
+type countWorkload struct {
+	stop          atomic.Bool
+	pause         time.Duration
+	txns, inserts atomic.Int64
+}
+
+func (c *countWorkload) NewWorker(s *measurement.Session, seed uint64) Transactor {
+	return &countWorker{c: c, s: s}
+}
+func (c *countWorkload) Stop()                  { c.stop.Store(true) }
+func (c *countWorkload) StopFlag() *atomic.Bool { return &c.stop }
+
+type countWorker struct {
+	c *countWorkload
+	s *measurement.Session
+}
+
+func (w *countWorker) do(n *atomic.Int64) bool {
+	start := measurement.Now()
+	time.Sleep(w.c.pause)
+	w.s.MeasureTransaction(measurement.Read, start, measurement.Now())
+	n.Add(1)
+	return true
+}
+
+func (w *countWorker) DoTransaction(context.Context) bool { return w.do(&w.c.txns) }
+func (w *countWorker) DoInsert(context.Context) bool      { return w.do(&w.c.inserts) }
+
+// intervals counts the intervals an output sees and when it started.
+type intervals struct {
+	n       int
+	started bool
+}
+
+func (iv *intervals) AddInterval(int64, int64, *measurement.Snapshot) { iv.n++ }
+func (iv *intervals) StartRun(time.Time, int64)                       { iv.started = true }
+
+func TestRun(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		plan          Plan
+		workers       int
+		txns, inserts int64
+		stopped       bool
+	}{
+		{"operations shared", Plan{Threads: 3, OpCount: 10}, 3, 10, 0, false},
+		{"fewer operations than threads", Plan{Threads: 8, OpCount: 5}, 5, 5, 0, false},
+		{"a load", Plan{Threads: 2, OpCount: 6, Load: true}, 2, 0, 6, false},
+		{"time limit", Plan{Threads: 2, TimeLimit: 50 * time.Millisecond}, 2, -1, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wl := &countWorkload{pause: time.Millisecond}
+			out := &intervals{}
+			p := tc.plan
+			p.Workload, p.Measurement, p.Interval = wl, &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, 10*time.Millisecond
+			p.Outputs = []Output{out}
+			if got := p.Workers(); got != tc.workers {
+				t.Errorf("Workers() = %d, want %d", got, tc.workers)
+			}
+			res := Run(context.Background(), &p)
+			if tc.txns >= 0 && (wl.txns.Load() != tc.txns || wl.inserts.Load() != tc.inserts) {
+				t.Errorf("%d transactions and %d inserts, want %d and %d", wl.txns.Load(), wl.inserts.Load(), tc.txns, tc.inserts)
+			}
+			// A load's insert succeeds when the session inserted the
+			// record, which these inserts do not do.
+			if want := wl.txns.Load() + wl.inserts.Load(); res.Ops != want || res.Succeeded != wl.txns.Load() {
+				t.Errorf("Ops %d, Succeeded %d, want %d and %d", res.Ops, res.Succeeded, want, wl.txns.Load())
+			}
+			if res.Stopped != tc.stopped {
+				t.Errorf("Stopped = %v", res.Stopped)
+			}
+			if !out.started || out.n == 0 {
+				t.Errorf("the output started %v, saw %d intervals", out.started, out.n)
+			}
+			// Without a binding's sessions the CLEANUP is still timed, once
+			// per worker.
+			var cleanups int64
+			for _, m := range res.Total.Measurements {
+				if m.Op == measurement.Cleanup && !m.Intended {
+					cleanups = m.Hist.TotalCount()
+				}
+			}
+			if cleanups != int64(tc.workers) || len(res.CloseErrs) != 0 {
+				t.Errorf("%d CLEANUPs, close errors %v; want %d and none", cleanups, res.CloseErrs, tc.workers)
+			}
+		})
+	}
+}
+
+// TestRunCancelled: Ctrl-C (ctx) stops the workers, and the result says so.
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(30*time.Millisecond, cancel)
+	wl := &countWorkload{pause: time.Millisecond}
+	res := Run(ctx, &Plan{Threads: 2, Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Interval: time.Second})
+	if !res.Stopped || res.Ops == 0 || res.End.Before(res.Start) {
+		t.Errorf("Stopped %v after %d operations, window %v to %v", res.Stopped, res.Ops, res.Start, res.End)
+	}
+}
