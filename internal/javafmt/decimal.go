@@ -48,7 +48,7 @@ func Decimal2(f float64) string {
 	var digits []byte
 	point := 0
 	if f != 0 {
-		digits, point = shortest(buf[:0], f)
+		digits, point = shortest(buf[:0], f, 64)
 		digits, point = roundHalfEven(digits, point, point+maxFrac, f)
 	}
 	if point <= 0 {

@@ -3,11 +3,12 @@ package settings
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/infile"
+
+	"github.com/goycsb/ycsb/internal/javafmt"
 )
 
 // String renders the settings block the original prints before a run
@@ -27,18 +28,18 @@ func (s *Settings) String() string {
 	if c.Stop == StopCount {
 		count = c.Count
 	}
-	p("  Count: %s", thousands(count))
+	p("  Count: %s", javafmt.Grouped(count))
 	if c.Stop == StopDuration {
 		n, unit := durationUnits(c.Duration)
-		p("  Duration: %s %s", thousands(n), unit)
+		p("  Duration: %s %s", javafmt.Grouped(n), unit)
 	}
 	p("  No Warmup: %t", c.NoWarmup)
 	p("  Consistency Level: %s", c.CL)
 	p("  Serial Consistency Level: %s", c.SerialCL)
 	if c.Stop == StopUncertainty {
-		p("  Target Uncertainty: %.3f", c.TargetUncertainty)
-		p("  Minimum Uncertainty Measurements: %s", thousands(int64(c.MinMeasurements)))
-		p("  Maximum Uncertainty Measurements: %s", thousands(int64(c.MaxMeasurements)))
+		p("  Target Uncertainty: %s", javafmt.Fixed(c.TargetUncertainty, 3))
+		p("  Minimum Uncertainty Measurements: %s", javafmt.Grouped(int64(c.MinMeasurements)))
+		p("  Maximum Uncertainty Measurements: %s", javafmt.Grouped(int64(c.MaxMeasurements)))
 	} else {
 		p("  Target Uncertainty: not applicable")
 	}
@@ -50,14 +51,14 @@ func (s *Settings) String() string {
 	case CmdMixed:
 		var kv []string
 		for _, r := range c.Ratios {
-			kv = append(kv, strings.ToUpper(r.Command.String())+"="+javaDouble(r.Weight))
+			kv = append(kv, strings.ToUpper(r.Command.String())+"="+javafmt.Double(r.Weight))
 		}
 		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
 		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
 	case CmdUser:
 		var kv []string
 		for _, r := range c.Ops {
-			kv = append(kv, r.Op+"="+javaDouble(r.Weight))
+			kv = append(kv, r.Op+"="+javafmt.Double(r.Weight))
 		}
 		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
 		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
@@ -137,9 +138,9 @@ func (s *Settings) String() string {
 	p("  Tries: %d", e.Tries())
 	if e.DelayPolicy != DelayConstant || e.MinDelay != 0 {
 		p("  RetryPolicy: %s", e.DelayPolicy)
-		p("  Minimum Delay: %s MILLISECONDS", thousands(e.MinDelay.Milliseconds()))
+		p("  Minimum Delay: %s MILLISECONDS", javafmt.Grouped(e.MinDelay.Milliseconds()))
 		if e.DelayPolicy != DelayConstant {
-			p("  Maximum Delay: %s MILLISECONDS", thousands(e.MaxDelay.Milliseconds()))
+			p("  Maximum Delay: %s MILLISECONDS", javafmt.Grouped(e.MaxDelay.Milliseconds()))
 		}
 	}
 
@@ -265,24 +266,6 @@ func orNull(s string) string {
 	return s
 }
 
-// thousands formats like Java's %,d.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 // durationUnits renders d in the largest whole TimeUnit, as the original
 // keeps the unit typed (3m prints as 3 MINUTES).
 func durationUnits(d time.Duration) (int64, string) {
@@ -293,15 +276,6 @@ func durationUnits(d time.Duration) (int64, string) {
 		return int64(d / time.Minute), "MINUTES"
 	}
 	return int64(d / time.Second), "SECONDS"
-}
-
-// javaDouble formats like Java's Double.toString for the weights users type.
-func javaDouble(f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
 }
 
 func javaMap(kvs []KV) string {
