@@ -25,6 +25,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
@@ -491,14 +492,8 @@ func (r *stressRun) failure(ctx context.Context, err error) error {
 	return err
 }
 
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}
+// sleep waits d, cut short when ctx ends.
+func sleep(ctx context.Context, d time.Duration) { within.Sleep(ctx, d) }
 
 // count is n=, or -1 without it.
 func (r *stressRun) count() int64 {

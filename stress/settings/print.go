@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/infile"
-
 	"github.com/goycsb/ycsb/internal/javafmt"
 )
 
