@@ -35,7 +35,6 @@ import (
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/workload"
 )
 
 func init() {
@@ -150,7 +149,7 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	if c.readCL == gocql.Any {
-		reads, err := workload.PhaseReads(p)
+		reads, err := db.PhaseReads(p)
 		if err != nil {
 			return nil, err
 		}
