@@ -18,9 +18,36 @@ import (
 // block that follows in the original is left to whoever loads the profiles.
 func (s *Settings) String() string {
 	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	c := s.Command
+	p := printer(func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) })
 	p("******************** Stress Settings ********************")
+	s.Command.print(p)
+	s.Rate.print(p)
+	s.Population.print(p)
+	s.Insert.print(p)
+	if s.Command.Type != CmdUser {
+		s.Columns.print(p)
+	}
+	s.Errors.print(p)
+	s.Log.print(p)
+	s.Mode.print(p)
+	s.Node.print(p)
+	s.Schema.print(p)
+	s.Transport.print(p)
+	s.Port.print(p)
+	p("Send To Daemon:")
+	p("  *not set*")
+	s.Graph.print(p)
+	s.TokenRange.print(p)
+	p("")
+	return b.String()
+}
+
+// printer prints one line of the settings block.
+type printer func(format string, args ...any)
+
+// print is the Command: group, as SettingsCommand.printSettings prints it
+// (and, for mixed and user, its subclasses).
+func (c *CommandSettings) print(p printer) {
 	p("Command:")
 	p("  Type: %s", c.Type)
 	count := int64(-1)
@@ -63,23 +90,25 @@ func (s *Settings) String() string {
 		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
 		p("  Profile File(s): %s", strings.Join(c.Profiles, ","))
 	}
+}
 
-	r := s.Rate
+func (r *RateSettings) print(p printer) {
 	p("Rate:")
 	p("  Auto: %t", r.Auto)
 	if r.Auto {
 		p("  Min Threads: %d", r.MinThreads)
 		p("  Max Threads: %d", r.MaxThreads)
-	} else {
-		tc := r.Threads
-		if r.Ramp() {
-			tc = -1
-		}
-		p("  Thread Count: %d", tc)
-		p("  OpsPer Sec: %d", r.OpsPerSecond)
+		return
 	}
+	tc := r.Threads
+	if r.Ramp() {
+		tc = -1
+	}
+	p("  Thread Count: %d", tc)
+	p("  OpsPer Sec: %d", r.OpsPerSecond)
+}
 
-	pop := s.Population
+func (pop *PopulationSettings) print(p printer) {
 	p("Population:")
 	if pop.Dist != nil {
 		p("  Distribution: %s", pop.Dist.describe())
@@ -91,8 +120,9 @@ func (s *Settings) String() string {
 	}
 	p("  Order: %s", pop.Order)
 	p("  Wrap: %t", pop.Wrap)
+}
 
-	in := s.Insert
+func (in *InsertSettings) print(p printer) {
 	p("Insert:")
 	p("  Revisits: %s", in.Revisit.describe())
 	p("  Visits: %s", in.Visits.describe())
@@ -108,29 +138,31 @@ func (s *Settings) String() string {
 	} else {
 		p("  Batch Type: not batching")
 	}
+}
 
-	if c.Type != CmdUser {
-		col := s.Columns
-		p("Columns:")
-		p("  Max Columns Per Key: %d", col.Count.Max)
-		p("  Column Names: [%s]", strings.Join(col.ColumnNames(), ", "))
-		p("  Comparator: %s", col.Comparator)
-		if col.Timestamp != nil {
-			p("  Timestamp: %d", *col.Timestamp)
-		} else {
-			p("  Timestamp: null")
-		}
-		p("  Variable Column Count: %t", col.Count.Min < col.Count.Max)
-		p("  Slice: %t", col.Slice)
-		p("  Size Distribution: %s", col.Size.describe())
-		if len(col.Names) > 0 {
-			p("  Count Distribution: Count:  fixed=%d", len(col.Names))
-		} else {
-			p("  Count Distribution: %s", col.Count.describe())
-		}
+// print is the Columns: group, which the original prints for the
+// predefined commands only.
+func (col *ColumnSettings) print(p printer) {
+	p("Columns:")
+	p("  Max Columns Per Key: %d", col.Count.Max)
+	p("  Column Names: [%s]", strings.Join(col.ColumnNames(), ", "))
+	p("  Comparator: %s", col.Comparator)
+	if col.Timestamp != nil {
+		p("  Timestamp: %d", *col.Timestamp)
+	} else {
+		p("  Timestamp: null")
 	}
+	p("  Variable Column Count: %t", col.Count.Min < col.Count.Max)
+	p("  Slice: %t", col.Slice)
+	p("  Size Distribution: %s", col.Size.describe())
+	if len(col.Names) > 0 {
+		p("  Count Distribution: Count:  fixed=%d", len(col.Names))
+	} else {
+		p("  Count Distribution: %s", col.Count.describe())
+	}
+}
 
-	e := s.Errors
+func (e *ErrorSettings) print(p printer) {
 	p("Errors:")
 	p("  Ignore: %t", e.Ignore)
 	p("  Fail fast setting: %t", e.FailFast)
@@ -142,16 +174,18 @@ func (s *Settings) String() string {
 			p("  Maximum Delay: %s MILLISECONDS", javafmt.Grouped(e.MaxDelay.Milliseconds()))
 		}
 	}
+}
 
-	l := s.Log
+func (l *LogSettings) print(p printer) {
 	p("Log:")
 	p("  No Summary: %t", l.NoSummary)
 	p("  No Settings: %t", l.NoSettings)
 	p("  File: %s", orNull(l.File))
 	p("  Interval Millis: %d", l.Interval.Milliseconds())
 	p("  Level: %s", l.Level)
+}
 
-	m := s.Mode
+func (m *ModeSettings) print(p printer) {
 	p("Mode:")
 	p("  API: %s", m.API)
 	if m.Prepared {
@@ -166,11 +200,7 @@ func (s *Settings) String() string {
 		p("  Protocol Version: %d", m.ProtocolVersion)
 	}
 	p("  Username: %s", orNull(m.User))
-	if m.Password != "" {
-		p("  Password: *suppressed*")
-	} else {
-		p("  Password: null")
-	}
+	p("  Password: %s", suppressed(m.Password))
 	p("  Auth Provide Class: %s", orNull(m.AuthProvider))
 	if m.MaxPending > 0 {
 		p("  Max Pending Per Connection: %d", m.MaxPending)
@@ -180,8 +210,9 @@ func (s *Settings) String() string {
 	p("  Connections Per Host: %d", m.ConnectionsPerHost)
 	p("  Request Timeout: %d ms", m.RequestTimeout.Milliseconds())
 	p("  Compression: %s", m.Compression)
+}
 
-	n := s.Node
+func (n *NodeSettings) print(p printer) {
 	p("Node:")
 	if n.File != "" && len(n.Nodes) == 0 {
 		p("  Nodes: (file %s)", n.File)
@@ -197,8 +228,9 @@ func (s *Settings) String() string {
 	} else {
 		p("  Remote DC Hosts: disabled")
 	}
+}
 
-	sc := s.Schema
+func (sc *SchemaSettings) print(p printer) {
 	p("Schema:")
 	p("  Keyspace: %s", orNull(sc.Keyspace))
 	p("  Replication Strategy: %s", sc.ReplicationStrategy)
@@ -207,30 +239,34 @@ func (s *Settings) String() string {
 	p("  Table Compression: %s", orNull(sc.Compression))
 	p("  Table Compaction Strategy: %s", orNull(sc.CompactionStrategy))
 	p("  Table Compaction Strategy Options: %s", javaMap(sc.CompactionOptions))
+}
 
-	t := s.Transport
+func (t *TransportSettings) print(p printer) {
 	p("Transport:")
 	p("  factory=%s; truststore=%s; truststore-password=%s; keystore=%s; keystore-password=%s; ssl-protocol=%s; ssl-alg=%s; store-type=%s; ssl-ciphers=%s; hostname-verification=%t; ",
 		t.Factory, orNull(t.TrustStore), suppressed(t.TrustStorePassword), orNull(t.KeyStore), suppressed(t.KeyStorePassword),
 		t.SSLProtocol, t.SSLAlgorithm, t.StoreType, strings.Join(t.Ciphers, ","), t.HostnameVerification)
+}
 
+func (pt *PortSettings) print(p printer) {
 	p("Port:")
-	p("  Native Port: %d", s.Port.Native)
-	p("  Thrift Port: %d", s.Port.Thrift)
-	p("  JMX Port: %d", s.Port.JMX)
-	p("Send To Daemon:")
-	p("  *not set*")
-	g := s.Graph
+	p("  Native Port: %d", pt.Native)
+	p("  Thrift Port: %d", pt.Thrift)
+	p("  JMX Port: %d", pt.JMX)
+}
+
+func (g *GraphSettings) print(p printer) {
 	p("Graph:")
 	p("  File: %s", orNull(g.File))
 	p("  Revision: %s", g.Revision)
 	p("  Title: %s", orNull(g.Title))
 	p("  Operation: %s", g.Op)
+}
+
+func (tr *TokenRangeSettings) print(p printer) {
 	p("TokenRange:")
-	p("  Wrap: %t", s.TokenRange.Wrap)
-	p("  Split Factor: %d", s.TokenRange.SplitFactor)
-	p("")
-	return b.String()
+	p("  Wrap: %t", tr.Wrap)
+	p("  Split Factor: %d", tr.SplitFactor)
 }
 
 // ReadNodeFile fills Nodes from File (one host per line, blank lines
