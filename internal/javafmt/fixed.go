@@ -29,13 +29,8 @@ func Grouped(n int64) string {
 }
 
 func fixed(v float64, prec int, grouped bool) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
+	if s, ok := nonFinite(v, "Infinity"); ok {
+		return s
 	}
 	neg := math.Signbit(v) && v != 0
 	if neg {
@@ -123,4 +118,18 @@ func group(s string) string {
 		b.WriteString(s[i : i+3])
 	}
 	return b.String()
+}
+
+// nonFinite is how Java prints NaN and the infinities, with infinity
+// spelled inf; ok is false for a finite f.
+func nonFinite(f float64, inf string) (s string, ok bool) {
+	switch {
+	case math.IsNaN(f):
+		return "NaN", true
+	case math.IsInf(f, 1):
+		return inf, true
+	case math.IsInf(f, -1):
+		return "-" + inf, true
+	}
+	return "", false
 }
