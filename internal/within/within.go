@@ -27,10 +27,10 @@ func Run(d time.Duration, fn func()) bool {
 }
 
 // Sleep waits d, or until ctx ends if that comes first. It reports whether
-// it waited the whole d; a d of 0 or less returns at once, true.
+// ctx is still on after the whole d; a d of 0 or less returns at once.
 func Sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
-		return true
+		return ctx.Err() == nil
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()

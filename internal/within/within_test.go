@@ -31,7 +31,7 @@ func TestSleep(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
-	if Sleep(ctx, time.Hour) {
+	if Sleep(ctx, time.Hour) || Sleep(ctx, 0) {
 		t.Error("a sleep under an ended context reported done")
 	}
 	if d := time.Since(start); d > 2*time.Second {
