@@ -418,6 +418,56 @@ func parseCommand(s *Settings, name string, params []string) error {
 	if err != nil {
 		return err
 	}
+	if err := parseStop(c, w); err != nil {
+		return err
+	}
+	c.NoWarmup = w.has("no-warmup")
+	t, _, err := enumOpt(w, "truncate=", "never", "once", "always")
+	if err != nil {
+		return err
+	}
+	c.Truncate = Truncate(t)
+	c.CL = LocalOne
+	if v, ok := w.get("cl="); ok {
+		if c.CL, ok = ParseConsistencyLevel(v); !ok {
+			return w.errf("cl=", "unknown consistency level; expected one of ONE TWO THREE QUORUM LOCAL_QUORUM EACH_QUORUM ALL ANY LOCAL_ONE SERIAL LOCAL_SERIAL")
+		}
+	}
+	c.SerialCL = Serial
+	if v, ok := w.get("serial-cl="); ok {
+		switch strings.ToUpper(v) {
+		case "SERIAL":
+		case "LOCAL_SERIAL":
+			c.SerialCL = LocalSerial
+		default:
+			return w.errf("serial-cl=", "expected serial-cl=SERIAL or serial-cl=LOCAL_SERIAL")
+		}
+	}
+	if c.Type != CmdUser {
+		if c.KeySize, err = boundedOpt(w, "keysize=", true, 10, MaxKeyBytes, "Cassandra refuses a partition key of more bytes"); err != nil {
+			return err
+		}
+		if c.Add, err = distOpt(w, "add=", Fixed(1)); err != nil {
+			return err
+		}
+	}
+	if c.Type == CmdMixed || c.Type == CmdUser {
+		if c.Clustering, err = distOpt(w, "clustering=", Gaussian(1, 10, 3)); err != nil {
+			return err
+		}
+	}
+	switch c.Type {
+	case CmdMixed:
+		return parseRatios(c, w)
+	case CmdUser:
+		return parseUser(c, w)
+	}
+	return nil
+}
+
+// parseStop reads when the command stops: after n= operations, after
+// duration=, or (the default) when the uncertainty falls below err<.
+func parseStop(c *CommandSettings, w *words) error {
 	stopWhy := "give one of n=, duration= or err< (with n> n<)"
 	for _, pair := range [][2]string{{"n=", "duration="}, {"n=", "err<"}, {"n=", "n>"}, {"n=", "n<"},
 		{"duration=", "err<"}, {"duration=", "n>"}, {"duration=", "n<"}} {
@@ -463,6 +513,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 			}
 			c.TargetUncertainty, _ = strconv.ParseFloat(v, 64)
 		}
+		var err error
 		if c.MinMeasurements, err = uintOpt(w, "n>", false, 30); err != nil {
 			return err
 		}
@@ -472,47 +523,6 @@ func parseCommand(s *Settings, name string, params []string) error {
 		if c.MinMeasurements > c.MaxMeasurements {
 			return w.errf("n>", "is above n<%d", c.MaxMeasurements)
 		}
-	}
-	c.NoWarmup = w.has("no-warmup")
-	t, _, err := enumOpt(w, "truncate=", "never", "once", "always")
-	if err != nil {
-		return err
-	}
-	c.Truncate = Truncate(t)
-	c.CL = LocalOne
-	if v, ok := w.get("cl="); ok {
-		if c.CL, ok = ParseConsistencyLevel(v); !ok {
-			return w.errf("cl=", "unknown consistency level; expected one of ONE TWO THREE QUORUM LOCAL_QUORUM EACH_QUORUM ALL ANY LOCAL_ONE SERIAL LOCAL_SERIAL")
-		}
-	}
-	c.SerialCL = Serial
-	if v, ok := w.get("serial-cl="); ok {
-		switch strings.ToUpper(v) {
-		case "SERIAL":
-		case "LOCAL_SERIAL":
-			c.SerialCL = LocalSerial
-		default:
-			return w.errf("serial-cl=", "expected serial-cl=SERIAL or serial-cl=LOCAL_SERIAL")
-		}
-	}
-	if c.Type != CmdUser {
-		if c.KeySize, err = boundedOpt(w, "keysize=", true, 10, MaxKeyBytes, "Cassandra refuses a partition key of more bytes"); err != nil {
-			return err
-		}
-		if c.Add, err = distOpt(w, "add=", Fixed(1)); err != nil {
-			return err
-		}
-	}
-	if c.Type == CmdMixed || c.Type == CmdUser {
-		if c.Clustering, err = distOpt(w, "clustering=", Gaussian(1, 10, 3)); err != nil {
-			return err
-		}
-	}
-	switch c.Type {
-	case CmdMixed:
-		return parseRatios(c, w)
-	case CmdUser:
-		return parseUser(c, w)
 	}
 	return nil
 }
