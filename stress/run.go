@@ -18,12 +18,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/stress/data"
@@ -56,51 +56,16 @@ var ErrFailure = errors.New("stress: the run failed")
 // the measured run had started, covers the operations finished before it.
 var ErrInterrupted = errors.New("stress: interrupted")
 
-// closeWait bounds the close of a driver session: the driver's Close
-// waits for its control connection and metadata refreshes, which against
-// a node that stopped answering run to their timeouts (the cassandra-cql
-// binding bounds its close alike).
-const closeWait = 2 * time.Second
-
-// closeSession closes s, waiting closeWait at most.
-func closeSession(s *gocql.Session) { closeSessions(s) }
-
-// closeSessions closes ss at once, waiting closeWait at most for all.
-func closeSessions(ss ...*gocql.Session) {
-	within.Run(closeWait, func() {
-		var wg sync.WaitGroup
-		for _, s := range ss {
-			wg.Go(s.Close)
-		}
-		wg.Wait()
-	})
-}
-
-// createSession is cc.CreateSession given up when ctx ends first (Ctrl-C):
-// the driver waits its connect timeout for a node that does not answer.
-// A session made after that is closed in the background.
+// The stress mode opens and closes its driver sessions as the
+// cassandra-cql binding does, through cqlcluster: a session is given up
+// when ctx ends first, and a close waits cqlcluster.CloseWait at most.
 func createSession(ctx context.Context, cc *gocql.ClusterConfig) (*gocql.Session, error) {
-	type made struct {
-		s   *gocql.Session
-		err error
-	}
-	ch := make(chan made, 1)
-	go func() {
-		s, err := cc.CreateSession()
-		ch <- made{s, err}
-	}()
-	select {
-	case m := <-ch:
-		return m.s, m.err
-	case <-ctx.Done():
-		go func() {
-			if m := <-ch; m.s != nil {
-				m.s.Close()
-			}
-		}()
-		return nil, ctx.Err()
-	}
+	return cqlcluster.Connect(ctx, cc)
 }
+
+func closeSession(s *gocql.Session) { cqlcluster.Close(s) }
+
+func closeSessions(ss ...*gocql.Session) { cqlcluster.Close(ss...) }
 
 // setupErr is a failure to set the run up: bad input (exit 2), unless
 // ctx ended (Ctrl-C), which caused it.
@@ -352,50 +317,36 @@ func (r *stressRun) predefinedInsert(m *model) error {
 // cluster is the driver's configuration from -node, -port and -mode.
 func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	s := r.s
-	cc := gocql.NewCluster(s.Node.Nodes...)
-	cc.Port = s.Port.Native
-	cc.Keyspace = keyspace
-	cc.Consistency = consistency(s.Command.CL)
-	if s.Mode.RequestTimeout > 0 {
-		cc.Timeout = s.Mode.RequestTimeout
-	}
-	cc.ConnectTimeout = 10 * time.Second
-	// The driver's timed write coalescing (200 µs by default) holds every
-	// request for its window, and the latencies would include it; the
-	// original's driver sends each request at once.
-	cc.WriteCoalesceWaitTime = 0
-	// Retries are the original's (-errors retries=), not the driver's.
-	cc.RetryPolicy = nil
-	if s.Mode.ConnectionsPerHost > 0 {
-		cc.NumConns = s.Mode.ConnectionsPerHost
-	}
-	switch {
-	case s.Mode.ProtocolVersion > 0:
-		cc.ProtoVersion = s.Mode.ProtocolVersion
-	case s.Mode.API == settings.APINative4 && s.Mode.Compression != settings.CompressionSnappy:
-		// The original's Java driver 4 negotiates the highest version
-		// (v5 with Cassandra 4.0 and later); v5 has no snappy.
-	default:
-		// The original's default client, Java driver 3, speaks up to v4
-		// (JavaDriverClient; the node reports it in system_views.clients):
-		// v5's framing costs both sides work the original does not do.
-		cc.ProtoVersion = 4
+	o := cqlcluster.Options{
+		Hosts: s.Node.Nodes, Port: s.Port.Native, Keyspace: keyspace, Consistency: consistency(s.Command.CL),
+		ConnectTimeout: 10 * time.Second, Timeout: s.Mode.RequestTimeout, Conns: s.Mode.ConnectionsPerHost,
+		Protocol: r.protocol(),
+		Username: s.Mode.User, Password: s.Mode.Password,
+		LocalDC: s.Node.Datacenter, TokenAware: true,
+		TLS: r.tls, VerifyHost: s.Transport.HostnameVerification,
 	}
 	if r.comp != nil {
-		cc.Compressor = r.comp
+		o.Compressor = r.comp
 	}
-	if r.tls != nil {
-		cc.SslOpts = &gocql.SslOptions{Config: r.tls, EnableHostVerification: s.Transport.HostnameVerification}
+	return o.Config()
+}
+
+// protocol is the protocol version the driver is told: -mode
+// protocolVersion=, else what the original's client speaks.
+func (r *stressRun) protocol() int {
+	m := r.s.Mode
+	switch {
+	case m.ProtocolVersion > 0:
+		return m.ProtocolVersion
+	case m.API == settings.APINative4 && m.Compression != settings.CompressionSnappy:
+		// The original's Java driver 4 negotiates the highest version
+		// (v5 with Cassandra 4.0 and later); v5 has no snappy.
+		return 0
 	}
-	if s.Mode.User != "" {
-		cc.Authenticator = gocql.PasswordAuthenticator{Username: s.Mode.User, Password: s.Mode.Password}
-	}
-	if s.Node.Datacenter != "" {
-		cc.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.DCAwareRoundRobinPolicy(s.Node.Datacenter))
-	} else {
-		cc.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
-	}
-	return cc
+	// The original's default client, Java driver 3, speaks up to v4
+	// (JavaDriverClient; the node reports it in system_views.clients):
+	// v5's framing costs both sides work the original does not do.
+	return 4
 }
 
 // connect creates the schema as the original's maybeCreateKeyspaces does
@@ -538,14 +489,8 @@ func (r *stressRun) failure(ctx context.Context, err error) error {
 	return err
 }
 
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}
+// sleep waits d, cut short when ctx ends.
+func sleep(ctx context.Context, d time.Duration) { within.Sleep(ctx, d) }
 
 // count is n=, or -1 without it.
 func (r *stressRun) count() int64 {

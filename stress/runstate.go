@@ -73,7 +73,7 @@ func (st *runState) interrupted(err error) bool { return err != nil && st.abort.
 func (st *runState) retryWait(b *backoff.Backoff, errs *settings.ErrorSettings, try int, r *rand.Rand, err error) bool {
 	switch {
 	case isOverloaded(err):
-		sleepCtx(st.stopped, errs.NextDelay(try, r.Float64()))
+		sleep(st.stopped, errs.NextDelay(try, r.Float64()))
 	case backoff.NoCQLNode(err):
 		b.Wait(st.stopped)
 	}

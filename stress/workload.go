@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -341,18 +340,6 @@ func keyString(key []byte) string {
 func isOverloaded(err error) bool {
 	var re gocql.RequestError
 	return errors.As(err, &re) && re.Code() == gocql.ErrCodeOverloaded
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }
 
 // next picks the kind of the next operation: mixed runs the kinds in runs

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 )
@@ -40,15 +41,6 @@ const (
 	ZipfianScan ScanLengthDistribution = "zipfian"
 )
 
-// Mix is the operation proportions, indexed by operation kind (opRead ...).
-type Mix [5]float64
-
-// mixNames are the proportions' properties, in the reference's order.
-var mixNames = [5]string{"readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion"}
-
-// Reads reports whether the mix reads: reads, scans or read-modify-writes.
-func (m *Mix) Reads() bool { return m[opRead] > 0 || m[opScan] > 0 || m[opReadModifyWrite] > 0 }
-
 // Config is the CoreWorkload's properties, read and checked once (the
 // reference's CoreWorkload.init at 0.17.0; docs/compatibility.md, "Keys,
 // fields and values"): everything New needs, so that a bad value is found
@@ -74,7 +66,7 @@ type Config struct {
 	WriteAllFields      bool
 	DataIntegrity       bool
 
-	Mix                   Mix
+	Mix                   db.Mix
 	RequestDist           RequestDistribution
 	ZipfianConstant       float64
 	HotspotDataFraction   float64
@@ -247,32 +239,9 @@ func (c *Config) readFieldLength(r *props.Reader) {
 // Fraction is the check of a property that is a share of something.
 var Fraction = props.Range("a fraction between 0 and 1", func(f float64) bool { return f >= 0 && f <= 1 })
 
-// PhaseReads reports whether the phase p describes reads: a run
-// (dotransactions, default true) whose mix has reads, scans or
-// read-modify-writes, with the CoreWorkload defaults. A load never reads.
-// For bindings that refuse a setting only for reads.
-func PhaseReads(p *props.Properties) (bool, error) {
-	r := props.NewReader(p)
-	if !r.Bool("dotransactions", true) {
-		return false, r.Err()
-	}
-	var c Config
-	c.readMix(r, false)
-	return c.Mix.Reads(), r.Err()
-}
-
 func (c *Config) readMix(r *props.Reader, transactions bool) {
-	defaults := Mix{0.95, 0.05, 0, 0, 0}
-	total := 0.0
-	for op, name := range mixNames {
-		c.Mix[op] = r.Float64(name, defaults[op], props.Range("a proportion of at least 0", func(f float64) bool { return f >= 0 }))
-		total += c.Mix[op]
-		if math.IsInf(total, 1) && r.Err() == nil {
-			// The generator would drop the proportion that overflowed.
-			r.Errorf(name, "the operation proportions add up to more than %g: give them in smaller numbers", math.MaxFloat64)
-		}
-	}
-	if transactions && total == 0 && r.Err() == nil {
+	c.Mix = db.ReadMix(r)
+	if transactions && c.Mix == (db.Mix{}) && r.Err() == nil {
 		r.Errorf("readproportion", "all operation proportions are zero (readproportion, updateproportion, insertproportion, scanproportion, readmodifywriteproportion): nothing to run")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -14,13 +15,13 @@ func TestParseConfigOfShippedWorkloads(t *testing.T) {
 	for _, c := range []struct {
 		file  string
 		dist  RequestDistribution
-		mix   Mix
+		mix   db.Mix
 		reads bool
 	}{
-		{"workloada", Zipfian, Mix{0.5, 0.5, 0, 0, 0}, true},
-		{"workloadd", Latest, Mix{0.95, 0, 0.05, 0, 0}, true},
-		{"workloade", Zipfian, Mix{0, 0, 0.05, 0.95, 0}, true},
-		{"workloadf", Zipfian, Mix{0.5, 0, 0, 0, 0.5}, true},
+		{"workloada", Zipfian, db.Mix{0.5, 0.5, 0, 0, 0}, true},
+		{"workloadd", Latest, db.Mix{0.95, 0, 0.05, 0, 0}, true},
+		{"workloade", Zipfian, db.Mix{0, 0, 0.05, 0.95, 0}, true},
+		{"workloadf", Zipfian, db.Mix{0.5, 0, 0, 0, 0.5}, true},
 	} {
 		p, err := props.LoadFile(context.Background(), filepath.Join("..", "workloads", c.file))
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload/generator"
@@ -23,11 +24,11 @@ import (
 
 // Operation kinds chosen by the operation mix, in the reference's order.
 const (
-	opRead = iota
-	opUpdate
-	opInsert
-	opScan
-	opReadModifyWrite
+	opRead            = db.MixRead
+	opUpdate          = db.MixUpdate
+	opInsert          = db.MixInsert
+	opScan            = db.MixScan
+	opReadModifyWrite = db.MixReadModifyWrite
 )
 
 // CoreWorkload holds the parsed workload and its shared generators.

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/workload/generator"
 )
@@ -161,9 +162,7 @@ func (wk *Worker) DoInsert(ctx context.Context) bool {
 		}
 		fmt.Fprintf(w.stderr, "Retrying insertion, retry count: %d\n", retries)
 		pause := time.Duration(float64(w.retryInterval) * (0.8 + 0.4*wk.rng.Float64()))
-		select {
-		case <-time.After(pause):
-		case <-ctx.Done():
+		if !within.Sleep(ctx, pause) {
 			return false
 		}
 	}

@@ -31,11 +31,10 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
-	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/workload"
 )
 
 func init() {
@@ -150,7 +149,7 @@ func parseConfig(p *props.Properties) (*config, error) {
 		return nil, err
 	}
 	if c.readCL == gocql.Any {
-		reads, err := workload.PhaseReads(p)
+		reads, err := db.PhaseReads(p)
 		if err != nil {
 			return nil, err
 		}
@@ -236,46 +235,21 @@ func isIdent(s string) bool {
 // cluster builds the driver configuration; it reads the CA, certificate
 // and key files, before anything connects.
 func (c *config) cluster(ctx context.Context) (*gocql.ClusterConfig, error) {
-	cc := gocql.NewCluster(c.hosts...)
-	cc.Port = c.port
-	cc.Consistency = c.readCL
-	// Timeout bounds each request: with no retry policy (the driver's
-	// default, kept here) it is the operation's deadline, as in the
-	// reference, whose statements are not idempotent and so never retried
-	// after a client-side timeout.
-	cc.ConnectTimeout = c.connectTimeout
-	cc.Timeout = c.readTimeout
-	cc.RetryPolicy = nil
-	cc.NumConns = c.conns
-	cc.ProtoVersion = c.protocol
-	// A node that went down is tried again every reconnect interval, so a
-	// run picks a restarted node up within about that long.
-	cc.ReconnectInterval = c.reconnect
-	// One quick retry per attempt keeps the retry sequence shorter than
-	// the interval, as the driver's documentation advises.
-	cc.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: c.reconnect / 2}
-	cc.WriteCoalesceWaitTime = c.coalesce
-	if c.username != "" {
-		cc.Authenticator = gocql.PasswordAuthenticator{Username: c.username, Password: c.password}
+	o := cqlcluster.Options{
+		Hosts: c.hosts, Port: c.port, Consistency: c.readCL,
+		ConnectTimeout: c.connectTimeout, Timeout: c.readTimeout, Conns: c.conns, Protocol: c.protocol,
+		Reconnect: c.reconnect, Coalesce: c.coalesce,
+		Username: c.username, Password: c.password,
+		LocalDC: c.localDC, TokenAware: c.tokenAware, VerifyHost: c.sslVerify,
 	}
-	var base gocql.HostSelectionPolicy
-	if c.localDC != "" {
-		base = gocql.DCAwareRoundRobinPolicy(c.localDC)
-	} else {
-		base = gocql.RoundRobinHostPolicy()
-	}
-	if c.tokenAware {
-		base = gocql.TokenAwareHostPolicy(base)
-	}
-	cc.PoolConfig.HostSelectionPolicy = base
 	if c.useSSL {
 		tc, err := c.tlsConfig(ctx)
 		if err != nil {
 			return nil, err
 		}
-		cc.SslOpts = &gocql.SslOptions{Config: tc, EnableHostVerification: c.sslVerify}
+		o.TLS = tc
 	}
-	return cc, nil
+	return o.Config(), nil
 }
 
 // tlsConfig reads the PEM files of cassandra.ssl.ca, .cert and .key, each a
@@ -441,19 +415,13 @@ func (d *cassDB) Session(_ context.Context, worker, workers int) (db.Session, er
 	return newSession(d), nil
 }
 
-// closeWait bounds Close: the driver's Session.Close waits for the control
-// connection's heartbeat and for metadata refreshes in progress, which
-// against a node that stopped answering run until their request or connect
-// timeouts (7 to 11 s measured).
-const closeWait = 2 * time.Second
-
-// Close closes the driver session, waiting closeWait at most; the rest of
-// its shutdown goes on in the background.
+// Close closes the driver session, waiting cqlcluster.CloseWait at most;
+// the rest of its shutdown goes on in the background.
 func (d *cassDB) Close() error {
 	if d.session == nil {
 		return nil
 	}
-	within.Run(closeWait, d.session.Close)
+	cqlcluster.Close(d.session)
 	return nil
 }
 

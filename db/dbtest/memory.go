@@ -36,7 +36,9 @@ type memSession struct{ m *Memory }
 
 func id(table, key string) string { return table + "\x00" + key }
 
-func (s memSession) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+// withRecord calls fn with the record under (table, key), the DB locked:
+// db.ErrNotFound when there is none.
+func (s memSession) withRecord(ctx context.Context, table, key string, fn func(r map[string][]byte)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -46,8 +48,12 @@ func (s memSession) Read(ctx context.Context, table, key string, fields []string
 	if !ok {
 		return db.ErrNotFound
 	}
-	appendFields(r, fields, out)
+	fn(r)
 	return nil
+}
+
+func (s memSession) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+	return s.withRecord(ctx, table, key, func(r map[string][]byte) { appendFields(r, fields, out) })
 }
 
 func appendFields(r map[string][]byte, fields []string, out *db.Record) {
@@ -89,19 +95,11 @@ func (s memSession) Scan(ctx context.Context, table, start string, count int, fi
 }
 
 func (s memSession) Update(ctx context.Context, table, key string, values []db.Field) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.m.mu.Lock()
-	defer s.m.mu.Unlock()
-	r, ok := s.m.recs[id(table, key)]
-	if !ok {
-		return db.ErrNotFound
-	}
-	for _, f := range values {
-		r[f.Name] = append([]byte(nil), f.Value...)
-	}
-	return nil
+	return s.withRecord(ctx, table, key, func(r map[string][]byte) {
+		for _, f := range values {
+			r[f.Name] = append([]byte(nil), f.Value...)
+		}
+	})
 }
 
 func (s memSession) Insert(ctx context.Context, table, key string, values []db.Field) error {
@@ -119,16 +117,7 @@ func (s memSession) Insert(ctx context.Context, table, key string, values []db.F
 }
 
 func (s memSession) Delete(ctx context.Context, table, key string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.m.mu.Lock()
-	defer s.m.mu.Unlock()
-	if _, ok := s.m.recs[id(table, key)]; !ok {
-		return db.ErrNotFound
-	}
-	delete(s.m.recs, id(table, key))
-	return nil
+	return s.withRecord(ctx, table, key, func(map[string][]byte) { delete(s.m.recs, id(table, key)) })
 }
 
 func (s memSession) Close(context.Context) error { return nil }

@@ -35,6 +35,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -346,19 +347,11 @@ func roundRobin(base *pgconn.Config) func(context.Context, *pgx.ConnConfig) erro
 // already given back their connections, and what is left to wait for is the
 // goodbye to a server that may not be listening.
 func (pd *pgDB) Close() error {
-	done := make(chan struct{})
-	go func() {
+	within.Run(closeWait, func() {
 		for _, sh := range pd.shards {
 			sh.pool.Close()
 		}
-		close(done)
-	}()
-	t := time.NewTimer(closeWait)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	}
+	})
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/javahash"
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/internal/within"
 )
 
 // connectBackoff is how long an operation waits after failing to get a
@@ -272,12 +273,7 @@ func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 	if c.conn == nil {
 		pc, err := s.acquire(ctx, c)
 		if err != nil {
-			t := time.NewTimer(connectBackoff)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-			}
+			within.Sleep(ctx, connectBackoff)
 			return nil, fmt.Errorf("connect: %w", err)
 		}
 		if c.broken {
@@ -424,12 +420,7 @@ func (s *session) again(ctx context.Context, err error, attempt int) bool {
 	}
 	s.retries++
 	if attempt > 0 {
-		d := time.Millisecond << min(attempt-1, 6)
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
+		if !within.Sleep(ctx, time.Millisecond<<min(attempt-1, 6)) {
 			return false
 		}
 	}

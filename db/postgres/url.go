@@ -72,11 +72,37 @@ func parseTarget(raw string) (*target, error) {
 type hostPort struct{ host, port string }
 
 func parseJDBC(rest string) (*target, error) {
-	t := &target{}
-	query := ""
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		rest, query = rest[:i], rest[i+1:]
+	rest, query, _ := strings.Cut(rest, "?")
+	hosts, dbname, err := jdbcHostsAndDatabase(rest)
+	if err != nil {
+		return nil, err
 	}
+	var hs, ps []string
+	for _, h := range hosts {
+		hs = append(hs, h.host)
+		ps = append(ps, h.port)
+	}
+	kv := map[string]string{"host": strings.Join(hs, ","), "port": strings.Join(ps, ",")}
+	if dbname != "" {
+		kv["dbname"] = dbname
+	}
+	t := &target{}
+	display, err := t.jdbcQuery(kv, query)
+	if err != nil {
+		return nil, err
+	}
+	t.dsn = keywordValue(kv)
+	t.display = "jdbc:postgresql://" + strings.Join(joinHostPorts(hosts), ",") + "/" + dbname
+	if len(display) > 0 {
+		t.display += "?" + strings.Join(display, "&")
+	}
+	return t, nil
+}
+
+// jdbcHostsAndDatabase reads the part of a JDBC URL between
+// "jdbc:postgresql:" and the '?': "//host:port,.../database", or only a
+// database on localhost:5432.
+func jdbcHostsAndDatabase(rest string) ([]hostPort, string, error) {
 	hosts := []hostPort{{"localhost", "5432"}}
 	dbname := rest
 	if strings.HasPrefix(rest, "//") {
@@ -88,38 +114,33 @@ func parseJDBC(rest string) (*target, error) {
 		}
 		if strings.Contains(hostPart, "@") {
 			// Not quoted: what precedes the @ may be a password.
-			return nil, fmt.Errorf("a JDBC URL takes no user:password@ before the host: use ?user=…&password=… or db.user and db.passwd")
+			return nil, "", fmt.Errorf("a JDBC URL takes no user:password@ before the host: use ?user=…&password=… or db.user and db.passwd")
 		}
 		var err error
 		if hosts, err = parseHostList(hostPart); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	} else {
 		dbname = strings.TrimPrefix(dbname, "/")
 	}
 	dbname, err := url.PathUnescape(dbname)
 	if err != nil {
-		return nil, fmt.Errorf("bad database name: %w", err)
+		return nil, "", fmt.Errorf("bad database name: %w", err)
 	}
+	return hosts, dbname, nil
+}
 
-	kv := map[string]string{}
-	var hs, ps []string
-	for _, h := range hosts {
-		hs = append(hs, h.host)
-		ps = append(ps, h.port)
-	}
-	kv["host"] = strings.Join(hs, ",")
-	kv["port"] = strings.Join(ps, ",")
-	if dbname != "" {
-		kv["dbname"] = dbname
-	}
+// jdbcQuery reads the parameters after the '?' into kv and t, and returns
+// them as they are displayed, passwords masked.
+func (t *target) jdbcQuery(kv map[string]string, query string) ([]string, error) {
 	var ssl *bool
 	display := []string{}
 	for _, pair := range strings.Split(query, "&") {
 		if pair == "" {
 			continue
 		}
-		name, value, _ := strings.Cut(pair, "=")
+		rawName, value, _ := strings.Cut(pair, "=")
+		name := rawName
 		if n, err := url.QueryUnescape(name); err == nil {
 			name = n
 		}
@@ -127,55 +148,12 @@ func parseJDBC(rest string) (*target, error) {
 			value = v
 		}
 		if secret.IsPassword(name) {
-			rawName, _, _ := strings.Cut(pair, "=")
 			display = append(display, rawName+"="+secret.Mask)
 		} else {
 			display = append(display, pair)
 		}
-		switch name {
-		case "user":
-			kv["user"] = value
-			t.userSet = true
-		case "password":
-			kv["password"] = value
-			t.passwordSet = true
-		case "sslmode":
-			switch value {
-			case "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
-			default:
-				return nil, fmt.Errorf("sslmode: expected one of disable, allow, prefer, require, verify-ca, verify-full, got %q", value)
-			}
-			kv["sslmode"] = value
-		case "ssl":
-			b := value == "" || strings.EqualFold(value, "true")
-			if !b && !strings.EqualFold(value, "false") {
-				return nil, fmt.Errorf("ssl: expected true or false, got %q", value)
-			}
-			ssl = &b
-		case "sslcert", "sslkey", "sslrootcert", "sslpassword":
-			kv[name] = value
-		case "connectTimeout":
-			n, err := strconv.Atoi(value)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("connectTimeout: expected a number of seconds, got %q", value)
-			}
-			kv["connect_timeout"] = strconv.Itoa(n)
-		case "ApplicationName":
-			kv["application_name"] = value
-		case "currentSchema":
-			kv["search_path"] = value
-		case "options":
-			kv["options"] = value
-		case "loadBalanceHosts":
-			if t.loadBalance, err = jdbcBool(name, value); err != nil {
-				return nil, err
-			}
-		case "reWriteBatchedInserts":
-			if t.rewriteBatch, err = jdbcBool(name, value); err != nil {
-				return nil, err
-			}
-		default:
-			t.unknown = append(t.unknown, name)
+		if err := t.jdbcParam(kv, name, value, &ssl); err != nil {
+			return nil, err
 		}
 	}
 	// PgJDBC: without sslmode, ssl=true (or a bare ssl) means verify-full,
@@ -187,12 +165,55 @@ func parseJDBC(rest string) (*target, error) {
 			kv["sslmode"] = "prefer"
 		}
 	}
-	t.dsn = keywordValue(kv)
-	t.display = "jdbc:postgresql://" + strings.Join(joinHostPorts(hosts), ",") + "/" + dbname
-	if len(display) > 0 {
-		t.display += "?" + strings.Join(display, "&")
+	return display, nil
+}
+
+// jdbcParam takes one PgJDBC parameter into kv (libpq's names) or t; ssl=
+// goes to *ssl, which only applies without sslmode=.
+func (t *target) jdbcParam(kv map[string]string, name, value string, ssl **bool) error {
+	var err error
+	switch name {
+	case "user":
+		kv["user"] = value
+		t.userSet = true
+	case "password":
+		kv["password"] = value
+		t.passwordSet = true
+	case "sslmode":
+		switch value {
+		case "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
+		default:
+			return fmt.Errorf("sslmode: expected one of disable, allow, prefer, require, verify-ca, verify-full, got %q", value)
+		}
+		kv["sslmode"] = value
+	case "ssl":
+		b := value == "" || strings.EqualFold(value, "true")
+		if !b && !strings.EqualFold(value, "false") {
+			return fmt.Errorf("ssl: expected true or false, got %q", value)
+		}
+		*ssl = &b
+	case "sslcert", "sslkey", "sslrootcert", "sslpassword":
+		kv[name] = value
+	case "connectTimeout":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return fmt.Errorf("connectTimeout: expected a number of seconds, got %q", value)
+		}
+		kv["connect_timeout"] = strconv.Itoa(n)
+	case "ApplicationName":
+		kv["application_name"] = value
+	case "currentSchema":
+		kv["search_path"] = value
+	case "options":
+		kv["options"] = value
+	case "loadBalanceHosts":
+		t.loadBalance, err = jdbcBool(name, value)
+	case "reWriteBatchedInserts":
+		t.rewriteBatch, err = jdbcBool(name, value)
+	default:
+		t.unknown = append(t.unknown, name)
 	}
-	return t, nil
+	return err
 }
 
 func joinHostPorts(hosts []hostPort) []string {

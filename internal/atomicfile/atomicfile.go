@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/goycsb/ycsb/internal/oserr"
 )
 
 // Write creates path with what write produces, or leaves it untouched. Its
@@ -19,7 +21,7 @@ func Write(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %v", dir, reason(err))
+		return fmt.Errorf("cannot create a file in %s: %v", dir, oserr.Reason(err))
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	if err := write(tmp); err != nil {
@@ -30,7 +32,7 @@ func Write(path string, write func(io.Writer) error) error {
 		return describe(path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, reason(err))
+		return fmt.Errorf("cannot write %s: %v", path, oserr.Reason(err))
 	}
 	return nil
 }
@@ -49,7 +51,7 @@ func Check(path string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("directory %s does not exist", dir)
 	case err != nil:
-		return fmt.Errorf("directory %s: %v", dir, reason(err))
+		return fmt.Errorf("directory %s: %v", dir, oserr.Reason(err))
 	case !fi.IsDir():
 		return fmt.Errorf("%s is not a directory", dir)
 	}
@@ -58,7 +60,7 @@ func Check(path string) error {
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
 	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %v", dir, reason(err))
+		return fmt.Errorf("cannot create a file in %s: %v", dir, oserr.Reason(err))
 	}
 	tmp.Close()
 	os.Remove(tmp.Name())
@@ -71,20 +73,6 @@ func describe(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("cannot write %s: %v", path, pe.Err)
-	}
-	return err
-}
-
-// reason drops the temporary file's name and the operation from an os
-// error.
-func reason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
 	}
 	return err
 }

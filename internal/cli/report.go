@@ -52,18 +52,29 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if title == "" {
 		title = "YCSB: " + strings.Join(names, " vs ")
 	}
+	size, err := writePage(typed["o"], out, title, inputs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "wrote %s (%d run(s), %d bytes)\n", out, len(reps), size)
+	return nil
+}
+
+// writePage draws inputs as the HTML report titled title into path (given
+// as opt) and returns its size. The page is readable by all: a page to
+// share, not a private temporary file.
+func writePage(opt, path, title string, inputs []htmlreport.Input) (int, error) {
 	d, err := htmlreport.Build(title, inputs, time.Now())
 	if err != nil {
-		return inputError(err)
+		return 0, inputError(err)
 	}
 	var buf bytes.Buffer
 	if err := htmlreport.Write(&buf, d); err != nil {
-		return err
+		return 0, err
 	}
-	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-		return fmt.Errorf("%s %s: %w", typed["o"], out, err)
+	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		return 0, fmt.Errorf("%s %s: %w", opt, path, err)
 	}
-	os.Chmod(out, 0o644) // a page to share, not a private temporary file
-	fmt.Fprintf(env.Stderr, "wrote %s (%d run(s), %d bytes)\n", out, len(reps), buf.Len())
-	return nil
+	os.Chmod(path, 0o644)
+	return buf.Len(), nil
 }

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/htmlreport"
@@ -141,19 +139,8 @@ func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string
 		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})
 	}
 	title := fmt.Sprintf("YCSB: %s %s, %d clients merged", merged.Binding, merged.Phase, merged.Clients)
-	d, err := htmlreport.Build(title, inputs, time.Now())
-	if err != nil {
-		return inputError(err)
-	}
-	var buf bytes.Buffer
-	if err := htmlreport.Write(&buf, d); err != nil {
-		return err
-	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("%s %s: %w", opt, path, err)
-	}
-	os.Chmod(path, 0o644) // a page to share, as ycsb report writes it
-	return nil
+	_, err := writePage(opt, path, title, inputs)
+	return err
 }
 
 const compareUsage = "ycsb compare <a.json> <b.json>"

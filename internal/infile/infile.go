@@ -16,6 +16,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/oserr"
 )
 
 // The size caps of each kind of input, stated in docs/architecture.md.
@@ -103,7 +105,7 @@ func Read(ctx context.Context, path string, max int64) ([]byte, error) {
 func Check(path string, max int64) error {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return &Error{Path: path, Err: reason(err)}
+		return &Error{Path: path, Err: oserr.Reason(err)}
 	}
 	if err := checkMode(fi.Mode()); err != nil {
 		return &Error{Path: path, Err: err}
@@ -143,7 +145,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 		return nil, &Interrupted{Path: path, Err: ctx.Err()}
 	}
 	if o.err != nil {
-		return nil, &Error{Path: path, Err: reason(o.err)}
+		return nil, &Error{Path: path, Err: oserr.Reason(o.err)}
 	}
 	// The path may have changed between the check and the open.
 	fi, err := o.f.Stat()
@@ -152,7 +154,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 	}
 	if err != nil {
 		o.f.Close()
-		return nil, &Error{Path: path, Err: reason(err)}
+		return nil, &Error{Path: path, Err: oserr.Reason(err)}
 	}
 	return o.f, nil
 }
@@ -205,7 +207,7 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 			return out, nil
 		}
 		if got.err != nil {
-			return nil, &Error{Path: name, Err: reason(got.err)}
+			return nil, &Error{Path: name, Err: oserr.Reason(got.err)}
 		}
 	}
 }
@@ -228,16 +230,6 @@ func size(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// reason drops the path and the operation from an os error: the caller
-// names the file as the user typed it.
-func reason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func checkMode(m fs.FileMode) error {

@@ -30,13 +30,8 @@ import (
 // "199999999999999980000000" there, "200000000000000000000000" here).
 func Decimal2(f float64) string {
 	const maxFrac = 2 // the "##" after the point
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "∞"
-	case math.IsInf(f, -1):
-		return "-∞"
+	if s, ok := nonFinite(f, "∞"); ok {
+		return s
 	}
 	var out [48]byte
 	b := out[:0]
@@ -48,7 +43,7 @@ func Decimal2(f float64) string {
 	var digits []byte
 	point := 0
 	if f != 0 {
-		digits, point = shortest(buf[:0], f)
+		digits, point = shortest(buf[:0], f, 64)
 		digits, point = roundHalfEven(digits, point, point+maxFrac, f)
 	}
 	if point <= 0 {

@@ -2,22 +2,28 @@ package javafmt
 
 import "strconv"
 
-// shortest returns the shortest decimal digits that read back as abs, and
-// point, the position of the decimal point: abs = 0.DIGITS × 10^point. This
-// is java.text.DigitList's (digits, decimalAt) form. abs must be finite and
-// greater than zero. The digits are built in buf and have no trailing zeros.
-func shortest(buf []byte, abs float64) (digits []byte, point int) {
-	digits, point = scientific(strconv.AppendFloat(buf[:0], abs, 'e', -1, 64))
-	if len(digits) == 1 && abs < 0x1p-1022 {
+// shortest returns the shortest decimal digits that read back as abs, a
+// float64 or (bits 32) a float32, and point, the position of the decimal
+// point: abs = 0.DIGITS × 10^point. This is java.text.DigitList's (digits,
+// decimalAt) form. abs must be finite and greater than zero. The digits
+// are built in buf and have no trailing zeros.
+func shortest(buf []byte, abs float64, bits int) (digits []byte, point int) {
+	digits, point = scientific(strconv.AppendFloat(buf[:0], abs, 'e', -1, bits))
+	minNormal := 0x1p-1022
+	if bits == 32 {
+		minNormal = 0x1p-126
+	}
+	if len(digits) == 1 && abs < minNormal {
 		// Java (JDK 19+) differs from plain "shortest" in one case: when a
 		// single digit suffices it picks, among the decimals of one or two
 		// digits that read back as abs, the one closest to abs. So
 		// Double.MIN_VALUE prints 4.9E-324, not 5.0E-324. Only subnormals
 		// can be affected: a normal double lies within 2^-53 (relative) of
 		// its one-digit decimal, far closer than any other two-digit one.
+		// Float.toString follows the same rule (1.4E-45).
 		var tmp [24]byte
-		two := strconv.AppendFloat(tmp[:0], abs, 'e', 1, 64)
-		if f, err := strconv.ParseFloat(string(two), 64); err == nil && f == abs {
+		two := strconv.AppendFloat(tmp[:0], abs, 'e', 1, bits)
+		if f, err := strconv.ParseFloat(string(two), bits); err == nil && f == abs {
 			d2, p2 := scientific(two)
 			if d2[1] != '0' {
 				digits = append(digits[:0], d2...)

@@ -21,7 +21,19 @@ func Double(f float64) string {
 }
 
 // AppendDouble appends Double(f) to dst and returns the extended buffer.
-func AppendDouble(dst []byte, f float64) []byte {
+func AppendDouble(dst []byte, f float64) []byte { return appendJava(dst, f, 64) }
+
+// Float returns f as Java's Float.toString prints it in JDK 19 and later:
+// Double's rules over the shortest digits that read back as a float32
+// ("0.1", "1.0E10", "1.4E-45").
+func Float(f float32) string {
+	var buf [32]byte
+	return string(appendJava(buf[:0], float64(f), 32))
+}
+
+// appendJava appends f as Double.toString (bits 64) or Float.toString (32)
+// prints it.
+func appendJava(dst []byte, f float64, bits int) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(dst, "NaN"...)
@@ -40,7 +52,7 @@ func AppendDouble(dst []byte, f float64) []byte {
 		f = -f
 	}
 	var buf [32]byte
-	digits, point := shortest(buf[:0], f)
+	digits, point := shortest(buf[:0], f, bits)
 	switch {
 	case 0 < point && point <= 7: // 1 <= f < 10^7: "ddd.ddd"
 		if len(digits) <= point {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/goycsb/ycsb/internal/javafmt"
 )
 
 // Latency is one operation's latency in the last interval.
@@ -88,10 +90,10 @@ func (m *Meter) Line(now time.Time, ops int64, lat []Latency, width int) string 
 		b.WriteString(" left")
 	}
 	b.WriteString(" | ")
-	b.WriteString(Count(ops))
+	b.WriteString(javafmt.Grouped(ops))
 	b.WriteString(" ops | ")
 	if m.hasRate {
-		b.WriteString(Count(int64(math.Round(m.lastRate))))
+		b.WriteString(javafmt.Grouped(int64(math.Round(m.lastRate))))
 	} else {
 		b.WriteString("-")
 	}
@@ -102,7 +104,7 @@ func (m *Meter) Line(now time.Time, ops int64, lat []Latency, width int) string 
 		from, base = m.WarmupEnd, m.warmOps
 	}
 	if d := now.Sub(from).Seconds(); d >= 0.05 && ops >= base {
-		b.WriteString(Count(int64(math.Round(float64(ops-base) / d))))
+		b.WriteString(javafmt.Grouped(int64(math.Round(float64(ops-base) / d))))
 	} else {
 		b.WriteString("-")
 	}
@@ -183,26 +185,6 @@ func Duration(d time.Duration) string {
 		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
 	}
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-// Count formats n with thousands separators: 1,234,567.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // Latency99 formats a latency in µs with three significant digits at most:

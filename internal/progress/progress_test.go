@@ -86,7 +86,6 @@ func TestLine(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
-		{Count(0), "0"}, {Count(999), "999"}, {Count(1000), "1,000"}, {Count(-1234567), "-1,234,567"},
 		{Latency99(0), "0us"}, {Latency99(999), "999us"}, {Latency99(1000), "1.00ms"}, {Latency99(12_345), "12.3ms"},
 		{Latency99(123_456), "123ms"}, {Latency99(2_500_000), "2.50s"},
 		{Duration(59 * time.Second), "0:59"}, {Duration(61 * time.Minute), "1:01:00"}, {Duration(-time.Second), "0:00"},

@@ -106,6 +106,42 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 			return nil, &InputError{Path: paths[i+1], Err: err}
 		}
 	}
+	out := mergedHeader(first)
+	winStart, winEnd, err := addClients(out, paths, reps)
+	if err != nil {
+		return nil, err
+	}
+	if !winEnd.After(winStart) {
+		return nil, errors.New("the reports do not overlap in time, so there is no common window to sum throughput over (merge runs that ran at the same time)")
+	}
+	out.RunTimeMs = out.End.Sub(out.Start).Milliseconds()
+	var inWindow float64
+	for _, r := range reps {
+		inWindow += opsWithin(r, winStart, winEnd)
+	}
+	out.Throughput = inWindow / winEnd.Sub(winStart).Seconds()
+	if ivs, ok := alignedIntervals(reps, out.Start); ok {
+		out.Intervals = ivs
+	} else {
+		out.Intervals = mergeIntervals(reps, out.Start)
+	}
+	ms, hists, err := mergeMeasurements(paths, reps)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ms {
+		if err := fill(&ms[i], hists[ms[i].Name], out.Percentiles); err != nil {
+			return nil, err
+		}
+	}
+	out.Measurements = ms
+	out.Sections = append(textRows(out, hists), clientRows(out, reps)...)
+	return out, nil
+}
+
+// mergedHeader is the merged report before the clients are added: the
+// first report's tool, binding, phase, percentiles, times and workload.
+func mergedHeader(first *jsonreport.Report) *jsonreport.Report {
 	out := &jsonreport.Report{
 		Format:          jsonreport.Format,
 		Version:         jsonreport.Version,
@@ -123,11 +159,17 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 			out.Settings[k] = v
 		}
 	}
-	// The common window: when every client was running.
-	winStart, winEnd := first.Start, first.End
+	return out
+}
+
+// addClients adds up the clients, their sources, seeds and operations into
+// out and widens its times to cover them all; it returns the common
+// window, when every client was running.
+func addClients(out *jsonreport.Report, paths []string, reps []*jsonreport.Report) (winStart, winEnd time.Time, err error) {
+	winStart, winEnd = reps[0].Start, reps[0].End
 	for i, r := range reps {
 		if r.Operations > math.MaxInt64-out.Operations {
-			return nil, inputErr(paths[i], "operations: %d more than can be added up", r.Operations)
+			return winStart, winEnd, inputErr(paths[i], "operations: %d more than can be added up", r.Operations)
 		}
 		out.Clients += r.Clients
 		out.Sources = append(out.Sources, r.Sources...)
@@ -152,68 +194,58 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	for _, p := range paths {
 		out.Sources = append(out.Sources, filepath.Base(p))
 	}
-	if !winEnd.After(winStart) {
-		return nil, errors.New("the reports do not overlap in time, so there is no common window to sum throughput over (merge runs that ran at the same time)")
-	}
-	out.RunTimeMs = out.End.Sub(out.Start).Milliseconds()
-	window := winEnd.Sub(winStart)
-	var inWindow float64
-	for _, r := range reps {
-		inWindow += opsWithin(r, winStart, winEnd)
-	}
-	out.Throughput = inWindow / window.Seconds()
-	if ivs, ok := alignedIntervals(reps, out.Start); ok {
-		out.Intervals = ivs
-	} else {
-		out.Intervals = mergeIntervals(reps, out.Start)
-	}
+	return winStart, winEnd, nil
+}
 
-	// Measurements, in the order they first appear.
+// mergeMeasurements adds up the measurements of reps by name, in the order
+// they first appear: their Return counts, and their histograms into hists.
+func mergeMeasurements(paths []string, reps []*jsonreport.Report) ([]jsonreport.Measurement, map[string]*hdrhistogram.Histogram, error) {
 	hists := map[string]*hdrhistogram.Histogram{}
-	var order []string
-	meta := map[string]*jsonreport.Measurement{}
+	var out []jsonreport.Measurement
+	index := map[string]int{}
 	for i, r := range reps {
 		for _, m := range r.Measurements {
-			agg := meta[m.Name]
-			if agg == nil {
-				agg = &jsonreport.Measurement{Name: m.Name, Operation: m.Operation, Intended: m.Intended}
-				meta[m.Name] = agg
-				order = append(order, m.Name)
+			j, ok := index[m.Name]
+			if !ok {
+				j = len(out)
+				index[m.Name] = j
+				out = append(out, jsonreport.Measurement{Name: m.Name, Operation: m.Operation, Intended: m.Intended})
 			}
-			for _, rc := range m.Returns {
-				if _, ok := db.ParseStatus(rc.Status); !ok {
-					return nil, inputErr(paths[i], "measurement %s: unknown status %s", m.Name, rc.Status)
-				}
-				j := slices.IndexFunc(agg.Returns, func(x jsonreport.Return) bool { return x.Status == rc.Status })
-				if j < 0 {
-					agg.Returns = append(agg.Returns, rc)
-				} else if rc.Count > math.MaxInt64-agg.Returns[j].Count {
-					return nil, inputErr(paths[i], "measurement %s: Return=%s: %d more than can be added up", m.Name, rc.Status, rc.Count)
-				} else {
-					agg.Returns[j].Count += rc.Count
-				}
+			if err := addReturns(&out[j], m.Returns, paths[i]); err != nil {
+				return nil, nil, err
 			}
 			if m.Histogram == "" {
 				continue
 			}
 			h, err := jsonreport.DecodeHistogram(m.Histogram)
 			if err != nil {
-				return nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
+				return nil, nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
 			}
 			if err := addHist(hists, m.Name, h); err != nil {
-				return nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
+				return nil, nil, inputErr(paths[i], "measurement %s: %v", m.Name, err)
 			}
 		}
 	}
-	for _, name := range order {
-		m := meta[name]
-		if err := fill(m, hists[name], out.Percentiles); err != nil {
-			return nil, err
+	return out, hists, nil
+}
+
+// addReturns adds the Return counts rcs, read from path, to agg's.
+func addReturns(agg *jsonreport.Measurement, rcs []jsonreport.Return, path string) error {
+	for _, rc := range rcs {
+		if _, ok := db.ParseStatus(rc.Status); !ok {
+			return inputErr(path, "measurement %s: unknown status %s", agg.Name, rc.Status)
 		}
-		out.Measurements = append(out.Measurements, *m)
+		j := slices.IndexFunc(agg.Returns, func(x jsonreport.Return) bool { return x.Status == rc.Status })
+		switch {
+		case j < 0:
+			agg.Returns = append(agg.Returns, rc)
+		case rc.Count > math.MaxInt64-agg.Returns[j].Count:
+			return inputErr(path, "measurement %s: Return=%s: %d more than can be added up", agg.Name, rc.Status, rc.Count)
+		default:
+			agg.Returns[j].Count += rc.Count
+		}
 	}
-	out.Sections = append(textRows(out, hists), clientRows(out, reps)...)
-	return out, nil
+	return nil
 }
 
 // addHist merges h into hists[name], widening the range when the inputs

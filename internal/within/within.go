@@ -1,8 +1,12 @@
-// Package within bounds the wait for a call that may hang, such as a
-// driver's close against a node that stopped answering.
+// Package within bounds waits: a call that may hang, such as a driver's
+// close against a node that stopped answering, and a sleep that the end of
+// a context cuts short.
 package within
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Run calls fn and waits for it d at most; past that fn goes on in the
 // background. It reports whether fn returned in time.
@@ -18,6 +22,22 @@ func Run(d time.Duration, fn func()) bool {
 	case <-done:
 		return true
 	case <-t.C:
+		return false
+	}
+}
+
+// Sleep waits d, or until ctx ends if that comes first. It reports whether
+// ctx is still on after the whole d; a d of 0 or less returns at once.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
 		return false
 	}
 }

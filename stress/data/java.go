@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/javafmt"
 )
 
 // The Java objects behind serialized values, as the original's validate op
@@ -122,11 +124,11 @@ func JavaValue(t CQLType, b []byte, actual bool) (class, text string) {
 		return "BigInteger", varint(b).String()
 	case gDoubles:
 		if len(b) == 8 {
-			return "Double", javaFloat(math.Float64frombits(binary.BigEndian.Uint64(b)), 64)
+			return "Double", javafmt.Double(math.Float64frombits(binary.BigEndian.Uint64(b)))
 		}
 	case gFloats:
 		if len(b) == 4 {
-			return "Float", javaFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(b))), 32)
+			return "Float", javafmt.Float(math.Float32frombits(binary.BigEndian.Uint32(b)))
 		}
 	case gInets:
 		switch len(b) {
@@ -183,39 +185,6 @@ func JavaValue(t CQLType, b []byte, actual bool) (class, text string) {
 		}
 	}
 	return "HeapByteBuffer", fmt.Sprintf("java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]", len(b), len(b))
-}
-
-// javaFloat is Double.toString (bits 64) or Float.toString (32): the
-// shortest digits that read back, plain from 10^-3 to 10^7, else as
-// d.dddE±n, always with a digit after the point.
-func javaFloat(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, bits)
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }
 
 // javaBigDecimal is BigDecimal.toString: plain for a scale of at least 0

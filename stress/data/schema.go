@@ -129,23 +129,23 @@ func (s Schema) tableOptions(b *strings.Builder) {
 // key and one blob column per name. The table name is unqualified: it runs
 // after Use.
 func (s Schema) CreateStandard1(names []string) string {
-	var b strings.Builder
-	b.WriteString("CREATE TABLE IF NOT EXISTS standard1 (key blob PRIMARY KEY ")
-	for _, n := range names {
-		fmt.Fprintf(&b, "\n, \"%s\" blob", n)
-	}
-	s.tableOptions(&b)
-	return b.String()
+	return s.createTable("CREATE TABLE IF NOT EXISTS standard1 (key blob PRIMARY KEY ", "blob", names)
 }
 
 // CreateCounter1 is the original's CREATE TABLE for counter1, which it
 // creates only for counter_write. Its column list starts with ",\n,": the
 // original's text, which Cassandra's grammar accepts.
 func (s Schema) CreateCounter1(names []string) string {
+	return s.createTable("CREATE TABLE IF NOT EXISTS counter1 (key blob PRIMARY KEY,", "counter", names)
+}
+
+// createTable is head, one column of colType per name, and the table's
+// options.
+func (s Schema) createTable(head, colType string, names []string) string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE IF NOT EXISTS counter1 (key blob PRIMARY KEY,")
+	b.WriteString(head)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\n, \"%s\" counter", n)
+		fmt.Fprintf(&b, "\n, \"%s\" %s", n, colType)
 	}
 	s.tableOptions(&b)
 	return b.String()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,8 +91,42 @@ func Parse(args []string) (*Settings, []Note, error) {
 	if len(words) == 0 {
 		return nil, nil, &Error{Reason: "no command given; expected " + commandList}
 	}
-	// The first word is the command; each word starting with '-' opens a
-	// group that takes the words up to the next one.
+	sections, err := splitSections(words)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd, err := command(sections[0].name, words[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &Settings{}
+	s.Command.Type = cmd
+	if done, err := parseNonRun(s, words, sections); err != nil {
+		return nil, nil, err
+	} else if done {
+		return s, nil, nil
+	}
+	if err := parseCommand(s, sections[0].name, sections[0].params); err != nil {
+		return nil, nil, err
+	}
+	setDefaults(s)
+	var notes []Note
+	for _, sec := range sections[1:] {
+		n, err := parseGroup(s, sec)
+		if err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, n...)
+	}
+	if cmd == CmdUser && slices.ContainsFunc(sections, func(sec section) bool { return sec.name == "-schema" }) {
+		return nil, nil, &Error{Word: "-schema", Reason: "is only for the predefined commands; with user the profile's YAML defines the schema"}
+	}
+	return s, notes, nil
+}
+
+// splitSections groups the words: the first word is the command; each word
+// starting with '-' opens a group that takes the words up to the next one.
+func splitSections(words []string) ([]section, error) {
 	var sections []section
 	seen := map[string]bool{}
 	for i, w := range words {
@@ -99,9 +134,9 @@ func Parse(args []string) (*Settings, []Note, error) {
 			name := strings.ToLower(w)
 			if seen[name] {
 				if i > 0 && secretArg(words[i-1]) {
-					return nil, nil, afterSecretError(sections[len(sections)-1].name, words[i-1])
+					return nil, afterSecretError(sections[len(sections)-1].name, words[i-1])
 				}
-				return nil, nil, &Error{Word: w, Reason: "is given more than once; each command or option may appear once"}
+				return nil, &Error{Word: w, Reason: "is given more than once; each command or option may appear once"}
 			}
 			seen[name] = true
 			sec := section{name: name}
@@ -114,104 +149,88 @@ func Parse(args []string) (*Settings, []Note, error) {
 		last := &sections[len(sections)-1]
 		last.params = append(last.params, w)
 	}
+	return sections, nil
+}
 
-	cmd, ok := commandAliases[sections[0].name]
-	if !ok {
-		if sections[0].name == "legacy" {
-			return nil, nil, &Error{Word: words[0], Reason: "the legacy (pre-2.1) syntax is not supported; expected " + commandList}
-		}
-		if strings.HasPrefix(words[0], "-") {
-			return nil, nil, &Error{Word: words[0], Reason: "the command must come first; expected " + commandList}
-		}
-		return nil, nil, &Error{Word: words[0], Reason: "unknown command; expected " + commandList}
+// command is the command named by the first word, as typed in word.
+func command(name, word string) (Command, error) {
+	cmd, ok := commandAliases[name]
+	switch {
+	case ok:
+		return cmd, nil
+	case name == "legacy":
+		return 0, &Error{Word: word, Reason: "the legacy (pre-2.1) syntax is not supported; expected " + commandList}
+	case strings.HasPrefix(word, "-"):
+		return 0, &Error{Word: word, Reason: "the command must come first; expected " + commandList}
 	}
-	s := &Settings{}
-	s.Command.Type = cmd
+	return 0, &Error{Word: word, Reason: "unknown command; expected " + commandList}
+}
+
+// parseNonRun parses the commands that run nothing (help, version, print)
+// and "-?" after a command, which asks for that command's help; done
+// reports whether s is complete.
+func parseNonRun(s *Settings, words []string, sections []section) (done bool, err error) {
+	cmd := s.Command.Type
 	switch cmd {
 	case CmdHelp:
-		topic, err := helpTopic(sections[0].params, sections[1:])
-		if err != nil {
-			return nil, nil, err
-		}
-		s.HelpTopic = topic
-		return s, nil, nil
+		s.HelpTopic, err = helpTopic(sections[0].params, sections[1:])
+		return true, err
 	case CmdVersion:
 		if len(words) > 1 {
-			return nil, nil, &Error{Group: "version", Word: words[1], Reason: "version takes no options"}
+			return true, &Error{Group: "version", Word: words[1], Reason: "version takes no options"}
 		}
-		return s, nil, nil
+		return true, nil
 	case CmdPrint:
-		return parsePrint(s, words)
+		return true, parsePrint(s, words)
 	}
-	// "-?" after a command asks for that command's help.
 	for _, sec := range sections[1:] {
 		if sec.name == "-?" {
 			s.HelpTopic = cmd.String()
 			s.Command = CommandSettings{Type: CmdHelp}
-			return s, nil, nil
+			return true, nil
 		}
 	}
+	return false, nil
+}
 
-	var notes []Note
-	if err := parseCommand(s, sections[0].name, sections[0].params); err != nil {
-		return nil, nil, err
+// parseGroup parses one -option group into s.
+func parseGroup(s *Settings, sec section) ([]Note, error) {
+	switch sec.name {
+	case "-rate":
+		return nil, parseRate(s, sec.params)
+	case "-pop":
+		return parsePop(s, sec.params)
+	case "-col":
+		return nil, parseCol(s, sec.params)
+	case "-insert":
+		return nil, parseInsert(s, sec.params)
+	case "-schema":
+		return nil, parseSchema(s, sec.params)
+	case "-mode":
+		return parseMode(s, sec.params)
+	case "-node":
+		return nil, parseNode(s, sec.params)
+	case "-port":
+		return parsePort(s, sec.params)
+	case "-log":
+		return nil, parseLog(s, sec.params)
+	case "-graph":
+		return nil, parseGraph(s, sec.params)
+	case "-errors":
+		return nil, parseErrors(s, sec.params)
+	case "-transport":
+		return parseTransport(s, sec.params)
+	case "-tokenrange":
+		return nil, parseTokenRange(s, sec.params)
+	case "-send-to", "-sendto":
+		return nil, &Error{Word: sec.name, Reason: "sending the run to a stress daemon is not supported"}
+	case "-credentials-file", "-jmx", "-reporting":
+		return nil, &Error{Word: sec.name, Reason: "is an option of Apache Cassandra 4's tool that this grammar (the scylladb/cassandra-stress options) does not have; expected " + groupList()}
 	}
-	setDefaults(s)
-	done := map[string]bool{}
-	for _, sec := range sections[1:] {
-		name := sec.name
-		if name == "-sendto" {
-			name = "-send-to"
-		}
-		var err error
-		var n []Note
-		switch name {
-		case "-rate":
-			err = parseRate(s, sec.params)
-		case "-pop":
-			n, err = parsePop(s, sec.params)
-		case "-col":
-			err = parseCol(s, sec.params)
-		case "-insert":
-			err = parseInsert(s, sec.params)
-		case "-schema":
-			err = parseSchema(s, sec.params)
-		case "-mode":
-			n, err = parseMode(s, sec.params)
-		case "-node":
-			err = parseNode(s, sec.params)
-		case "-port":
-			n, err = parsePort(s, sec.params)
-		case "-log":
-			err = parseLog(s, sec.params)
-		case "-graph":
-			err = parseGraph(s, sec.params)
-		case "-errors":
-			err = parseErrors(s, sec.params)
-		case "-transport":
-			n, err = parseTransport(s, sec.params)
-		case "-tokenrange":
-			err = parseTokenRange(s, sec.params)
-		case "-send-to":
-			err = &Error{Word: sec.name, Reason: "sending the run to a stress daemon is not supported"}
-		case "-credentials-file", "-jmx", "-reporting":
-			err = &Error{Word: sec.name, Reason: "is an option of Apache Cassandra 4's tool that this grammar (the scylladb/cassandra-stress options) does not have; expected " + groupList()}
-		default:
-			err = &Error{Word: sec.name, Reason: "unknown option; expected " + groupList() + " (name=value options of the command go before the first -option)"}
-			if sec.afterSecret {
-				err = afterSecretError(sec.prevGroup, sec.prevWord)
-			}
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		notes = append(notes, n...)
-		done[name] = true
+	if sec.afterSecret {
+		return nil, afterSecretError(sec.prevGroup, sec.prevWord)
 	}
-	if cmd == CmdUser && done["-schema"] {
-		return nil, nil, &Error{Word: "-schema", Reason: "is only for the predefined commands; with user the profile's YAML defines the schema"}
-	}
-	return s, notes, nil
+	return nil, &Error{Word: sec.name, Reason: "unknown option; expected " + groupList() + " (name=value options of the command go before the first -option)"}
 }
 
 func groupList() string {
@@ -256,7 +275,7 @@ func helpTopic(params []string, rest []section) (string, error) {
 	return "", &Error{Group: "help", Word: words[1], Reason: "help takes one command or option"}
 }
 
-func parsePrint(s *Settings, words []string) (*Settings, []Note, error) {
+func parsePrint(s *Settings, words []string) error {
 	if len(words) != 2 || !strings.HasPrefix(strings.ToLower(words[1]), "dist=") {
 		w := ""
 		if len(words) > 2 {
@@ -264,14 +283,14 @@ func parsePrint(s *Settings, words []string) (*Settings, []Note, error) {
 		} else if len(words) == 2 {
 			w = words[1]
 		}
-		return nil, nil, &Error{Group: "print", Word: w, Reason: "expected print dist=DIST(?), e.g. print dist=GAUSSIAN(1..100)"}
+		return &Error{Group: "print", Word: w, Reason: "expected print dist=DIST(?), e.g. print dist=GAUSSIAN(1..100)"}
 	}
 	d, err := ParseDist(words[1][len("dist="):])
 	if err != nil {
-		return nil, nil, &Error{Group: "print", Word: words[1], Reason: err.Error()}
+		return &Error{Group: "print", Word: words[1], Reason: err.Error()}
 	}
 	s.PrintDist = d
-	return s, nil, nil
+	return nil
 }
 
 var (
@@ -399,6 +418,56 @@ func parseCommand(s *Settings, name string, params []string) error {
 	if err != nil {
 		return err
 	}
+	if err := parseStop(c, w); err != nil {
+		return err
+	}
+	c.NoWarmup = w.has("no-warmup")
+	t, _, err := enumOpt(w, "truncate=", "never", "once", "always")
+	if err != nil {
+		return err
+	}
+	c.Truncate = Truncate(t)
+	c.CL = LocalOne
+	if v, ok := w.get("cl="); ok {
+		if c.CL, ok = ParseConsistencyLevel(v); !ok {
+			return w.errf("cl=", "unknown consistency level; expected one of ONE TWO THREE QUORUM LOCAL_QUORUM EACH_QUORUM ALL ANY LOCAL_ONE SERIAL LOCAL_SERIAL")
+		}
+	}
+	c.SerialCL = Serial
+	if v, ok := w.get("serial-cl="); ok {
+		switch strings.ToUpper(v) {
+		case "SERIAL":
+		case "LOCAL_SERIAL":
+			c.SerialCL = LocalSerial
+		default:
+			return w.errf("serial-cl=", "expected serial-cl=SERIAL or serial-cl=LOCAL_SERIAL")
+		}
+	}
+	if c.Type != CmdUser {
+		if c.KeySize, err = boundedOpt(w, "keysize=", true, 10, MaxKeyBytes, "Cassandra refuses a partition key of more bytes"); err != nil {
+			return err
+		}
+		if c.Add, err = distOpt(w, "add=", Fixed(1)); err != nil {
+			return err
+		}
+	}
+	if c.Type == CmdMixed || c.Type == CmdUser {
+		if c.Clustering, err = distOpt(w, "clustering=", Gaussian(1, 10, 3)); err != nil {
+			return err
+		}
+	}
+	switch c.Type {
+	case CmdMixed:
+		return parseRatios(c, w)
+	case CmdUser:
+		return parseUser(c, w)
+	}
+	return nil
+}
+
+// parseStop reads when the command stops: after n= operations, after
+// duration=, or (the default) when the uncertainty falls below err<.
+func parseStop(c *CommandSettings, w *words) error {
 	stopWhy := "give one of n=, duration= or err< (with n> n<)"
 	for _, pair := range [][2]string{{"n=", "duration="}, {"n=", "err<"}, {"n=", "n>"}, {"n=", "n<"},
 		{"duration=", "err<"}, {"duration=", "n>"}, {"duration=", "n<"}} {
@@ -444,6 +513,7 @@ func parseCommand(s *Settings, name string, params []string) error {
 			}
 			c.TargetUncertainty, _ = strconv.ParseFloat(v, 64)
 		}
+		var err error
 		if c.MinMeasurements, err = uintOpt(w, "n>", false, 30); err != nil {
 			return err
 		}
@@ -453,47 +523,6 @@ func parseCommand(s *Settings, name string, params []string) error {
 		if c.MinMeasurements > c.MaxMeasurements {
 			return w.errf("n>", "is above n<%d", c.MaxMeasurements)
 		}
-	}
-	c.NoWarmup = w.has("no-warmup")
-	t, _, err := enumOpt(w, "truncate=", "never", "once", "always")
-	if err != nil {
-		return err
-	}
-	c.Truncate = Truncate(t)
-	c.CL = LocalOne
-	if v, ok := w.get("cl="); ok {
-		if c.CL, ok = ParseConsistencyLevel(v); !ok {
-			return w.errf("cl=", "unknown consistency level; expected one of ONE TWO THREE QUORUM LOCAL_QUORUM EACH_QUORUM ALL ANY LOCAL_ONE SERIAL LOCAL_SERIAL")
-		}
-	}
-	c.SerialCL = Serial
-	if v, ok := w.get("serial-cl="); ok {
-		switch strings.ToUpper(v) {
-		case "SERIAL":
-		case "LOCAL_SERIAL":
-			c.SerialCL = LocalSerial
-		default:
-			return w.errf("serial-cl=", "expected serial-cl=SERIAL or serial-cl=LOCAL_SERIAL")
-		}
-	}
-	if c.Type != CmdUser {
-		if c.KeySize, err = boundedOpt(w, "keysize=", true, 10, MaxKeyBytes, "Cassandra refuses a partition key of more bytes"); err != nil {
-			return err
-		}
-		if c.Add, err = distOpt(w, "add=", Fixed(1)); err != nil {
-			return err
-		}
-	}
-	if c.Type == CmdMixed || c.Type == CmdUser {
-		if c.Clustering, err = distOpt(w, "clustering=", Gaussian(1, 10, 3)); err != nil {
-			return err
-		}
-	}
-	switch c.Type {
-	case CmdMixed:
-		return parseRatios(c, w)
-	case CmdUser:
-		return parseUser(c, w)
 	}
 	return nil
 }

@@ -3,11 +3,11 @@ package settings
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/javafmt"
 )
 
 // String renders the settings block the original prints before a run
@@ -18,27 +18,54 @@ import (
 // block that follows in the original is left to whoever loads the profiles.
 func (s *Settings) String() string {
 	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	c := s.Command
+	p := printer(func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) })
 	p("******************** Stress Settings ********************")
+	s.Command.print(p)
+	s.Rate.print(p)
+	s.Population.print(p)
+	s.Insert.print(p)
+	if s.Command.Type != CmdUser {
+		s.Columns.print(p)
+	}
+	s.Errors.print(p)
+	s.Log.print(p)
+	s.Mode.print(p)
+	s.Node.print(p)
+	s.Schema.print(p)
+	s.Transport.print(p)
+	s.Port.print(p)
+	p("Send To Daemon:")
+	p("  *not set*")
+	s.Graph.print(p)
+	s.TokenRange.print(p)
+	p("")
+	return b.String()
+}
+
+// printer prints one line of the settings block.
+type printer func(format string, args ...any)
+
+// print is the Command: group, as SettingsCommand.printSettings prints it
+// (and, for mixed and user, its subclasses).
+func (c *CommandSettings) print(p printer) {
 	p("Command:")
 	p("  Type: %s", c.Type)
 	count := int64(-1)
 	if c.Stop == StopCount {
 		count = c.Count
 	}
-	p("  Count: %s", thousands(count))
+	p("  Count: %s", javafmt.Grouped(count))
 	if c.Stop == StopDuration {
 		n, unit := durationUnits(c.Duration)
-		p("  Duration: %s %s", thousands(n), unit)
+		p("  Duration: %s %s", javafmt.Grouped(n), unit)
 	}
 	p("  No Warmup: %t", c.NoWarmup)
 	p("  Consistency Level: %s", c.CL)
 	p("  Serial Consistency Level: %s", c.SerialCL)
 	if c.Stop == StopUncertainty {
-		p("  Target Uncertainty: %.3f", c.TargetUncertainty)
-		p("  Minimum Uncertainty Measurements: %s", thousands(int64(c.MinMeasurements)))
-		p("  Maximum Uncertainty Measurements: %s", thousands(int64(c.MaxMeasurements)))
+		p("  Target Uncertainty: %s", javafmt.Fixed(c.TargetUncertainty, 3))
+		p("  Minimum Uncertainty Measurements: %s", javafmt.Grouped(int64(c.MinMeasurements)))
+		p("  Maximum Uncertainty Measurements: %s", javafmt.Grouped(int64(c.MaxMeasurements)))
 	} else {
 		p("  Target Uncertainty: not applicable")
 	}
@@ -50,36 +77,38 @@ func (s *Settings) String() string {
 	case CmdMixed:
 		var kv []string
 		for _, r := range c.Ratios {
-			kv = append(kv, strings.ToUpper(r.Command.String())+"="+javaDouble(r.Weight))
+			kv = append(kv, strings.ToUpper(r.Command.String())+"="+javafmt.Double(r.Weight))
 		}
 		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
 		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
 	case CmdUser:
 		var kv []string
 		for _, r := range c.Ops {
-			kv = append(kv, r.Op+"="+javaDouble(r.Weight))
+			kv = append(kv, r.Op+"="+javafmt.Double(r.Weight))
 		}
 		p("  Command Ratios: {%s}", strings.Join(kv, ", "))
 		p("  Command Clustering Distribution: clustering=%s", c.Clustering)
 		p("  Profile File(s): %s", strings.Join(c.Profiles, ","))
 	}
+}
 
-	r := s.Rate
+func (r *RateSettings) print(p printer) {
 	p("Rate:")
 	p("  Auto: %t", r.Auto)
 	if r.Auto {
 		p("  Min Threads: %d", r.MinThreads)
 		p("  Max Threads: %d", r.MaxThreads)
-	} else {
-		tc := r.Threads
-		if r.Ramp() {
-			tc = -1
-		}
-		p("  Thread Count: %d", tc)
-		p("  OpsPer Sec: %d", r.OpsPerSecond)
+		return
 	}
+	tc := r.Threads
+	if r.Ramp() {
+		tc = -1
+	}
+	p("  Thread Count: %d", tc)
+	p("  OpsPer Sec: %d", r.OpsPerSecond)
+}
 
-	pop := s.Population
+func (pop *PopulationSettings) print(p printer) {
 	p("Population:")
 	if pop.Dist != nil {
 		p("  Distribution: %s", pop.Dist.describe())
@@ -91,8 +120,9 @@ func (s *Settings) String() string {
 	}
 	p("  Order: %s", pop.Order)
 	p("  Wrap: %t", pop.Wrap)
+}
 
-	in := s.Insert
+func (in *InsertSettings) print(p printer) {
 	p("Insert:")
 	p("  Revisits: %s", in.Revisit.describe())
 	p("  Visits: %s", in.Visits.describe())
@@ -108,50 +138,54 @@ func (s *Settings) String() string {
 	} else {
 		p("  Batch Type: not batching")
 	}
+}
 
-	if c.Type != CmdUser {
-		col := s.Columns
-		p("Columns:")
-		p("  Max Columns Per Key: %d", col.Count.Max)
-		p("  Column Names: [%s]", strings.Join(col.ColumnNames(), ", "))
-		p("  Comparator: %s", col.Comparator)
-		if col.Timestamp != nil {
-			p("  Timestamp: %d", *col.Timestamp)
-		} else {
-			p("  Timestamp: null")
-		}
-		p("  Variable Column Count: %t", col.Count.Min < col.Count.Max)
-		p("  Slice: %t", col.Slice)
-		p("  Size Distribution: %s", col.Size.describe())
-		if len(col.Names) > 0 {
-			p("  Count Distribution: Count:  fixed=%d", len(col.Names))
-		} else {
-			p("  Count Distribution: %s", col.Count.describe())
-		}
+// print is the Columns: group, which the original prints for the
+// predefined commands only.
+func (col *ColumnSettings) print(p printer) {
+	p("Columns:")
+	p("  Max Columns Per Key: %d", col.Count.Max)
+	p("  Column Names: [%s]", strings.Join(col.ColumnNames(), ", "))
+	p("  Comparator: %s", col.Comparator)
+	if col.Timestamp != nil {
+		p("  Timestamp: %d", *col.Timestamp)
+	} else {
+		p("  Timestamp: null")
 	}
+	p("  Variable Column Count: %t", col.Count.Min < col.Count.Max)
+	p("  Slice: %t", col.Slice)
+	p("  Size Distribution: %s", col.Size.describe())
+	if len(col.Names) > 0 {
+		p("  Count Distribution: Count:  fixed=%d", len(col.Names))
+	} else {
+		p("  Count Distribution: %s", col.Count.describe())
+	}
+}
 
-	e := s.Errors
+func (e *ErrorSettings) print(p printer) {
 	p("Errors:")
 	p("  Ignore: %t", e.Ignore)
 	p("  Fail fast setting: %t", e.FailFast)
 	p("  Tries: %d", e.Tries())
 	if e.DelayPolicy != DelayConstant || e.MinDelay != 0 {
 		p("  RetryPolicy: %s", e.DelayPolicy)
-		p("  Minimum Delay: %s MILLISECONDS", thousands(e.MinDelay.Milliseconds()))
+		p("  Minimum Delay: %s MILLISECONDS", javafmt.Grouped(e.MinDelay.Milliseconds()))
 		if e.DelayPolicy != DelayConstant {
-			p("  Maximum Delay: %s MILLISECONDS", thousands(e.MaxDelay.Milliseconds()))
+			p("  Maximum Delay: %s MILLISECONDS", javafmt.Grouped(e.MaxDelay.Milliseconds()))
 		}
 	}
+}
 
-	l := s.Log
+func (l *LogSettings) print(p printer) {
 	p("Log:")
 	p("  No Summary: %t", l.NoSummary)
 	p("  No Settings: %t", l.NoSettings)
 	p("  File: %s", orNull(l.File))
 	p("  Interval Millis: %d", l.Interval.Milliseconds())
 	p("  Level: %s", l.Level)
+}
 
-	m := s.Mode
+func (m *ModeSettings) print(p printer) {
 	p("Mode:")
 	p("  API: %s", m.API)
 	if m.Prepared {
@@ -166,11 +200,7 @@ func (s *Settings) String() string {
 		p("  Protocol Version: %d", m.ProtocolVersion)
 	}
 	p("  Username: %s", orNull(m.User))
-	if m.Password != "" {
-		p("  Password: *suppressed*")
-	} else {
-		p("  Password: null")
-	}
+	p("  Password: %s", suppressed(m.Password))
 	p("  Auth Provide Class: %s", orNull(m.AuthProvider))
 	if m.MaxPending > 0 {
 		p("  Max Pending Per Connection: %d", m.MaxPending)
@@ -180,8 +210,9 @@ func (s *Settings) String() string {
 	p("  Connections Per Host: %d", m.ConnectionsPerHost)
 	p("  Request Timeout: %d ms", m.RequestTimeout.Milliseconds())
 	p("  Compression: %s", m.Compression)
+}
 
-	n := s.Node
+func (n *NodeSettings) print(p printer) {
 	p("Node:")
 	if n.File != "" && len(n.Nodes) == 0 {
 		p("  Nodes: (file %s)", n.File)
@@ -197,8 +228,9 @@ func (s *Settings) String() string {
 	} else {
 		p("  Remote DC Hosts: disabled")
 	}
+}
 
-	sc := s.Schema
+func (sc *SchemaSettings) print(p printer) {
 	p("Schema:")
 	p("  Keyspace: %s", orNull(sc.Keyspace))
 	p("  Replication Strategy: %s", sc.ReplicationStrategy)
@@ -207,30 +239,34 @@ func (s *Settings) String() string {
 	p("  Table Compression: %s", orNull(sc.Compression))
 	p("  Table Compaction Strategy: %s", orNull(sc.CompactionStrategy))
 	p("  Table Compaction Strategy Options: %s", javaMap(sc.CompactionOptions))
+}
 
-	t := s.Transport
+func (t *TransportSettings) print(p printer) {
 	p("Transport:")
 	p("  factory=%s; truststore=%s; truststore-password=%s; keystore=%s; keystore-password=%s; ssl-protocol=%s; ssl-alg=%s; store-type=%s; ssl-ciphers=%s; hostname-verification=%t; ",
 		t.Factory, orNull(t.TrustStore), suppressed(t.TrustStorePassword), orNull(t.KeyStore), suppressed(t.KeyStorePassword),
 		t.SSLProtocol, t.SSLAlgorithm, t.StoreType, strings.Join(t.Ciphers, ","), t.HostnameVerification)
+}
 
+func (pt *PortSettings) print(p printer) {
 	p("Port:")
-	p("  Native Port: %d", s.Port.Native)
-	p("  Thrift Port: %d", s.Port.Thrift)
-	p("  JMX Port: %d", s.Port.JMX)
-	p("Send To Daemon:")
-	p("  *not set*")
-	g := s.Graph
+	p("  Native Port: %d", pt.Native)
+	p("  Thrift Port: %d", pt.Thrift)
+	p("  JMX Port: %d", pt.JMX)
+}
+
+func (g *GraphSettings) print(p printer) {
 	p("Graph:")
 	p("  File: %s", orNull(g.File))
 	p("  Revision: %s", g.Revision)
 	p("  Title: %s", orNull(g.Title))
 	p("  Operation: %s", g.Op)
+}
+
+func (tr *TokenRangeSettings) print(p printer) {
 	p("TokenRange:")
-	p("  Wrap: %t", s.TokenRange.Wrap)
-	p("  Split Factor: %d", s.TokenRange.SplitFactor)
-	p("")
-	return b.String()
+	p("  Wrap: %t", tr.Wrap)
+	p("  Split Factor: %d", tr.SplitFactor)
 }
 
 // ReadNodeFile fills Nodes from File (one host per line, blank lines
@@ -265,24 +301,6 @@ func orNull(s string) string {
 	return s
 }
 
-// thousands formats like Java's %,d.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 // durationUnits renders d in the largest whole TimeUnit, as the original
 // keeps the unit typed (3m prints as 3 MINUTES).
 func durationUnits(d time.Duration) (int64, string) {
@@ -293,15 +311,6 @@ func durationUnits(d time.Duration) (int64, string) {
 		return int64(d / time.Minute), "MINUTES"
 	}
 	return int64(d / time.Second), "SECONDS"
-}
-
-// javaDouble formats like Java's Double.toString for the weights users type.
-func javaDouble(f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
 }
 
 func javaMap(kvs []KV) string {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/goycsb/ycsb/internal/oserr"
 )
 
 // MarkerFile names the file a binding leaves in its data directory saying
@@ -36,17 +38,17 @@ func PrepareDir(c *Config) (string, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-			return "", fmt.Errorf("%s: %s %s: cannot create: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+			return "", fmt.Errorf("%s: %s %s: cannot create: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
 		}
 		return DirCreated, checkWritable(c)
 	case err != nil:
-		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
 	case !st.IsDir():
 		return "", fmt.Errorf("%s: %s %s: not a directory", c.Binding, PropDir, c.Dir)
 	}
 	entries, err := os.ReadDir(c.Dir)
 	if err != nil {
-		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
 	}
 	if len(entries) == 0 {
 		return DirCreated, checkWritable(c)
@@ -68,7 +70,7 @@ func PrepareDir(c *Config) (string, error) {
 		}
 		for _, e := range entries {
 			if err := os.RemoveAll(filepath.Join(c.Dir, e.Name())); err != nil {
-				return "", fmt.Errorf("%s: engine.fresh: cannot empty %s: %w", c.Binding, c.Dir, pathErr(err))
+				return "", fmt.Errorf("%s: engine.fresh: cannot empty %s: %w", c.Binding, c.Dir, oserr.Reason(err))
 			}
 		}
 		return DirEmptied, checkWritable(c)
@@ -163,7 +165,7 @@ func WriteMarker(c *Config, state string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", c.Binding, c.Dir, pathErr(err))
+		return fmt.Errorf("%s: %s: %w", c.Binding, c.Dir, oserr.Reason(err))
 	}
 	return nil
 }
@@ -173,7 +175,7 @@ func WriteMarker(c *Config, state string) error {
 func checkWritable(c *Config) error {
 	f, err := os.CreateTemp(c.Dir, ".ycsb-probe-*")
 	if err != nil {
-		return fmt.Errorf("%s: %s %s is not writable: %w", c.Binding, PropDir, c.Dir, pathErr(err))
+		return fmt.Errorf("%s: %s %s is not writable: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
 	}
 	name := f.Name()
 	f.Close()
@@ -202,15 +204,6 @@ func checkNotLocked(c *Config) error {
 		return fmt.Errorf("%s: %s %s is in use by another process (pid %d holds its LOCK)", c.Binding, PropDir, c.Dir, lk.Pid)
 	}
 	return nil
-}
-
-// pathErr drops the path an *os.PathError repeats, as our messages name it.
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // LockedError turns an engine's lock failure into the same message as

@@ -1,0 +1,147 @@
+// Package cqlcluster is the one place that configures, opens and closes a
+// CQL driver session: the cassandra-cql binding and the stress mode both
+// connect through it, so the two agree on what the driver is told (no
+// driver retries, no timed write coalescing, token-aware routing, ...).
+package cqlcluster
+
+import (
+	"context"
+	"crypto/tls"
+	"sync"
+	"time"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/internal/within"
+)
+
+// Options is what a caller decides; a zero ConnectTimeout, Timeout,
+// Conns or Reconnect keeps the driver's default.
+type Options struct {
+	Hosts       []string
+	Port        int
+	Keyspace    string // "" for none
+	Consistency gocql.Consistency
+
+	ConnectTimeout time.Duration
+	// Timeout bounds each request: with no driver retries it is the
+	// operation's deadline.
+	Timeout time.Duration
+	Conns   int // connections per host
+	// Protocol is the protocol version; 0 negotiates the highest both
+	// sides speak.
+	Protocol int
+	// Reconnect is how often a node that went down is tried again.
+	Reconnect time.Duration
+	// Coalesce is the driver's timed write coalescing window: 0 sends each
+	// request at once (the driver's own default, 200 µs, would add up to
+	// that to every latency).
+	Coalesce time.Duration
+
+	Username, Password string // no authentication without Username
+
+	LocalDC    string // "" for plain round robin over all nodes
+	TokenAware bool
+
+	TLS        *tls.Config // nil for plain connections
+	VerifyHost bool
+	Compressor gocql.Compressor // nil for none
+}
+
+// Config is the driver's configuration for o.
+func (o Options) Config() *gocql.ClusterConfig {
+	cc := gocql.NewCluster(o.Hosts...)
+	cc.Port = o.Port
+	cc.Keyspace = o.Keyspace
+	cc.Consistency = o.Consistency
+	if o.ConnectTimeout > 0 {
+		cc.ConnectTimeout = o.ConnectTimeout
+	}
+	if o.Timeout > 0 {
+		cc.Timeout = o.Timeout
+	}
+	// Retries are the caller's (the stress mode's -errors retries=), or
+	// none, as in the reference, whose statements are not idempotent and
+	// so never retried after a client-side timeout.
+	cc.RetryPolicy = nil
+	if o.Conns > 0 {
+		cc.NumConns = o.Conns
+	}
+	cc.ProtoVersion = o.Protocol
+	if o.Reconnect > 0 {
+		// A restarted node is picked up within about Reconnect; one quick
+		// retry per attempt keeps the retry sequence shorter than the
+		// interval, as the driver's documentation advises.
+		cc.ReconnectInterval = o.Reconnect
+		cc.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: o.Reconnect / 2}
+	}
+	cc.WriteCoalesceWaitTime = o.Coalesce
+	if o.Username != "" {
+		cc.Authenticator = gocql.PasswordAuthenticator{Username: o.Username, Password: o.Password}
+	}
+	cc.PoolConfig.HostSelectionPolicy = o.hostSelection()
+	if o.TLS != nil {
+		cc.SslOpts = &gocql.SslOptions{Config: o.TLS, EnableHostVerification: o.VerifyHost}
+	}
+	if o.Compressor != nil {
+		cc.Compressor = o.Compressor
+	}
+	return cc
+}
+
+func (o Options) hostSelection() gocql.HostSelectionPolicy {
+	var p gocql.HostSelectionPolicy
+	if o.LocalDC != "" {
+		p = gocql.DCAwareRoundRobinPolicy(o.LocalDC)
+	} else {
+		p = gocql.RoundRobinHostPolicy()
+	}
+	if o.TokenAware {
+		p = gocql.TokenAwareHostPolicy(p)
+	}
+	return p
+}
+
+// Connect is cc.CreateSession given up when ctx ends first (Ctrl-C): the
+// driver waits its connect timeout for a node that does not answer. A
+// session made after that is closed in the background.
+func Connect(ctx context.Context, cc *gocql.ClusterConfig) (*gocql.Session, error) {
+	type made struct {
+		s   *gocql.Session
+		err error
+	}
+	ch := make(chan made, 1)
+	go func() {
+		s, err := cc.CreateSession()
+		ch <- made{s, err}
+	}()
+	select {
+	case m := <-ch:
+		return m.s, m.err
+	case <-ctx.Done():
+		go func() {
+			if m := <-ch; m.s != nil {
+				m.s.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// CloseWait bounds Close: the driver's Session.Close waits for the control
+// connection's heartbeat and for metadata refreshes in progress, which
+// against a node that stopped answering run until their request or connect
+// timeouts (7 to 11 s measured).
+const CloseWait = 2 * time.Second
+
+// Close closes ss at once, waiting CloseWait at most for all; the rest of
+// their shutdown goes on in the background.
+func Close(ss ...*gocql.Session) {
+	within.Run(CloseWait, func() {
+		var wg sync.WaitGroup
+		for _, s := range ss {
+			wg.Go(s.Close)
+		}
+		wg.Wait()
+	})
+}
