@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/htmlreport"
-	"github.com/goycsb/ycsb/internal/results"
+	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/results"
 )
 
 // TestIntervalsCountOperations runs workload F (half read-modify-writes)

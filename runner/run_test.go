@@ -16,9 +16,9 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	_ "github.com/goycsb/ycsb/db/basic"
-	"github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/results"
 )
 
 // syncBuffer is a bytes.Buffer safe for a run's goroutines and a reader.

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/atomicfile"
-	"github.com/goycsb/ycsb/internal/htmlreport"
 	"github.com/goycsb/ycsb/internal/infile"
-	yresults "github.com/goycsb/ycsb/internal/results"
+	yresults "github.com/goycsb/ycsb/results"
 )
 
 // writeGraph is -graph file= title= revision= op=: the run's JSON report

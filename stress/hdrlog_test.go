@@ -11,9 +11,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	yresults "github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
+	yresults "github.com/goycsb/ycsb/results"
 )
 
 // hdrRun feeds a metrics with an hdrfile= log two intervals of a mixed run,

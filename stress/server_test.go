@@ -17,7 +17,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db/dbtest"
-	"github.com/goycsb/ycsb/internal/htmlreport"
+	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/stress/data"
 )

@@ -16,9 +16,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/internal/htmlreport"
-	yresults "github.com/goycsb/ycsb/internal/results"
+	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	yresults "github.com/goycsb/ycsb/results"
 )
 
 // profileIn writes the testdata profile name with its keyspace renamed to ks.

@@ -8,8 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/goycsb/ycsb/cli"
 	_ "github.com/goycsb/ycsb/db/all"
-	"github.com/goycsb/ycsb/internal/cli"
 )
 
 func main() {

@@ -10,13 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/atomicfile"
-	"github.com/goycsb/ycsb/internal/htmlreport"
 	"github.com/goycsb/ycsb/internal/infile"
-	"github.com/goycsb/ycsb/internal/results"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/results"
 )
 
 const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] <report.json|log|- ...> | <log.hdr ...>"

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/kube"
+	"github.com/goycsb/ycsb/kube"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
 )

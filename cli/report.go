@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/htmlreport"
-	"github.com/goycsb/ycsb/internal/results"
+	"github.com/goycsb/ycsb/htmlreport"
+	"github.com/goycsb/ycsb/results"
 )
 
 const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]report.json ...>"
