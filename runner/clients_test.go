@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -152,5 +153,54 @@ func TestCountdownLines(t *testing.T) {
 	b = syncBuffer{}
 	if err := waitForStart(context.Background(), &b, time.Now().Add(-time.Second), false); err != nil || !strings.Contains(b.String(), "starting now") {
 		t.Errorf("starttime passed during setup: %v, %q", err, b.String())
+	}
+}
+
+func TestParseClients(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(name string) string {
+			if name == partition.IndexEnv {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		m    map[string]string
+		env  string
+		want partition.Clients
+		err  string // a part of the one line, empty for none
+	}{
+		{"absent", nil, "", partition.Clients{}, ""},
+		{"given", map[string]string{"client.count": "3", "client.index": "2"}, "", partition.Clients{Count: 3, Index: 2}, ""},
+		{"one client", map[string]string{"client.count": "1", "client.index": "0"}, "", partition.Clients{Count: 1, Index: 0}, ""},
+		{"auto", map[string]string{"client.count": "3", "client.index": "auto"}, "1", partition.Clients{Count: 3, Index: 1}, ""},
+		{"auto trims", map[string]string{"client.count": "3", "client.index": "auto"}, " 0\n", partition.Clients{Count: 3, Index: 0}, ""},
+		{"index too big", map[string]string{"client.count": "3", "client.index": "3"}, "", partition.Clients{}, `client.index: "3", but client.count=3 takes an index from 0 to 2`},
+		{"index negative", map[string]string{"client.count": "3", "client.index": "-1"}, "", partition.Clients{}, "takes an index from 0 to 2"},
+		{"index not a number", map[string]string{"client.count": "3", "client.index": "one"}, "", partition.Clients{}, `"one"`},
+		{"auto unset", map[string]string{"client.count": "3", "client.index": "auto"}, "", partition.Clients{}, "JOB_COMPLETION_INDEX is not set"},
+		{"auto out of range", map[string]string{"client.count": "3", "client.index": "auto"}, "5", partition.Clients{}, `auto: JOB_COMPLETION_INDEX is "5", but client.count=3`},
+		{"index missing", map[string]string{"client.count": "3"}, "", partition.Clients{}, "client.index: missing"},
+		{"count missing", map[string]string{"client.index": "0"}, "", partition.Clients{}, "client.index: needs client.count"},
+		{"count zero", map[string]string{"client.count": "0", "client.index": "0"}, "", partition.Clients{}, "client.count: expected an integer from 1 to 1000"},
+		{"count too big", map[string]string{"client.count": "1001", "client.index": "0"}, "", partition.Clients{}, "client.count"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseClients(props.FromMap(tc.m), env(tc.env))
+			if tc.err == "" {
+				if err != nil || got != tc.want {
+					t.Fatalf("parseClients = %+v, %v; want %+v", got, err, tc.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v, want one line containing %q", err, tc.err)
+			}
+			if !props.IsBadInput(err) {
+				t.Errorf("%v is not bad input (exit 2)", err)
+			}
+		})
 	}
 }

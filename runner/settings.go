@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
@@ -94,7 +97,7 @@ func (s *settings) parseWork(r *props.Reader, p *props.Properties, now time.Time
 	}
 	if r.Err() == nil {
 		var err error
-		s.clients, err = partition.Parse(p, os.Getenv)
+		s.clients, err = parseClients(p, os.Getenv)
 		r.Fail(err)
 	}
 	s.target = share(r, s.clients, "target", r.Int64("target", 0, props.NonNegative))
@@ -160,3 +163,37 @@ func share(r *props.Reader, cl partition.Clients, name string, total int64) int6
 // session, recorders and buffers, and far more than this would exhaust memory
 // instead of failing with a message.
 const maxThreads = 100_000
+
+// parseClients reads client.count and client.index. getenv looks up partition.IndexEnv for
+// client.index=auto (os.Getenv). Every mistake is one error naming the
+// property.
+func parseClients(p *props.Properties, getenv func(string) string) (partition.Clients, error) {
+	r := props.NewReader(p)
+	count := r.Int("client.count", 0, props.Range(fmt.Sprintf("an integer from 1 to %d", partition.MaxCount),
+		func(n int64) bool { return n >= 1 && n <= partition.MaxCount }))
+	if err := r.Err(); err != nil {
+		return partition.Clients{}, err
+	}
+	raw, hasIndex := p.Word("client.index")
+	switch {
+	case count == 0 && hasIndex:
+		return partition.Clients{}, props.Errorf("client.index", "needs client.count, the number of clients the work is split among")
+	case count == 0:
+		return partition.Clients{}, nil
+	case !hasIndex:
+		return partition.Clients{}, props.Errorf("client.index", "missing: client.count=%d needs each client's index, 0 to %d (or auto, from %s)", count, count-1, partition.IndexEnv)
+	}
+	from := ""
+	if raw == "auto" {
+		raw = strings.TrimSpace(getenv(partition.IndexEnv))
+		if raw == "" {
+			return partition.Clients{}, props.Errorf("client.index", "auto, but %s is not set (a Kubernetes Indexed Job sets it): give the index, 0 to %d", partition.IndexEnv, count-1)
+		}
+		from = "auto: " + partition.IndexEnv + " is "
+	}
+	i, err := strconv.Atoi(raw)
+	if err != nil || i < 0 || i >= count {
+		return partition.Clients{}, props.Errorf("client.index", "%s%q, but client.count=%d takes an index from 0 to %d", from, raw, count, count-1)
+	}
+	return partition.Clients{Count: count, Index: i}, nil
+}

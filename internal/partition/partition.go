@@ -7,10 +7,6 @@ package partition
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/goycsb/ycsb/props"
 )
 
 // IndexEnv is the variable client.index=auto reads: a Kubernetes Indexed
@@ -80,38 +76,4 @@ func (c Clients) String() string {
 		return ""
 	}
 	return fmt.Sprintf("%d/%d", c.Index, c.Count)
-}
-
-// Parse reads client.count and client.index. getenv looks up IndexEnv for
-// client.index=auto (os.Getenv). Every mistake is one error naming the
-// property.
-func Parse(p *props.Properties, getenv func(string) string) (Clients, error) {
-	r := props.NewReader(p)
-	count := r.Int("client.count", 0, props.Range(fmt.Sprintf("an integer from 1 to %d", MaxCount),
-		func(n int64) bool { return n >= 1 && n <= MaxCount }))
-	if err := r.Err(); err != nil {
-		return Clients{}, err
-	}
-	raw, hasIndex := p.Word("client.index")
-	switch {
-	case count == 0 && hasIndex:
-		return Clients{}, props.Errorf("client.index", "needs client.count, the number of clients the work is split among")
-	case count == 0:
-		return Clients{}, nil
-	case !hasIndex:
-		return Clients{}, props.Errorf("client.index", "missing: client.count=%d needs each client's index, 0 to %d (or auto, from %s)", count, count-1, IndexEnv)
-	}
-	from := ""
-	if raw == "auto" {
-		raw = strings.TrimSpace(getenv(IndexEnv))
-		if raw == "" {
-			return Clients{}, props.Errorf("client.index", "auto, but %s is not set (a Kubernetes Indexed Job sets it): give the index, 0 to %d", IndexEnv, count-1)
-		}
-		from = "auto: " + IndexEnv + " is "
-	}
-	i, err := strconv.Atoi(raw)
-	if err != nil || i < 0 || i >= count {
-		return Clients{}, props.Errorf("client.index", "%s%q, but client.count=%d takes an index from 0 to %d", from, raw, count, count-1)
-	}
-	return Clients{Count: count, Index: i}, nil
 }

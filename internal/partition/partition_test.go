@@ -1,10 +1,7 @@
 package partition
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/goycsb/ycsb/props"
 )
 
 // TestSlices: the clients' slices of every total are disjoint, cover
@@ -96,54 +93,5 @@ func TestSeeds(t *testing.T) {
 	}
 	if s := (Clients{}).Seed(42); s != 42 {
 		t.Errorf("a lone client's seed is %d, want the base 42", s)
-	}
-}
-
-func TestParse(t *testing.T) {
-	env := func(v string) func(string) string {
-		return func(name string) string {
-			if name == IndexEnv {
-				return v
-			}
-			return ""
-		}
-	}
-	for _, tc := range []struct {
-		name string
-		m    map[string]string
-		env  string
-		want Clients
-		err  string // a part of the one line, empty for none
-	}{
-		{"absent", nil, "", Clients{}, ""},
-		{"given", map[string]string{"client.count": "3", "client.index": "2"}, "", Clients{3, 2}, ""},
-		{"one client", map[string]string{"client.count": "1", "client.index": "0"}, "", Clients{1, 0}, ""},
-		{"auto", map[string]string{"client.count": "3", "client.index": "auto"}, "1", Clients{3, 1}, ""},
-		{"auto trims", map[string]string{"client.count": "3", "client.index": "auto"}, " 0\n", Clients{3, 0}, ""},
-		{"index too big", map[string]string{"client.count": "3", "client.index": "3"}, "", Clients{}, `client.index: "3", but client.count=3 takes an index from 0 to 2`},
-		{"index negative", map[string]string{"client.count": "3", "client.index": "-1"}, "", Clients{}, "takes an index from 0 to 2"},
-		{"index not a number", map[string]string{"client.count": "3", "client.index": "one"}, "", Clients{}, `"one"`},
-		{"auto unset", map[string]string{"client.count": "3", "client.index": "auto"}, "", Clients{}, "JOB_COMPLETION_INDEX is not set"},
-		{"auto out of range", map[string]string{"client.count": "3", "client.index": "auto"}, "5", Clients{}, `auto: JOB_COMPLETION_INDEX is "5", but client.count=3`},
-		{"index missing", map[string]string{"client.count": "3"}, "", Clients{}, "client.index: missing"},
-		{"count missing", map[string]string{"client.index": "0"}, "", Clients{}, "client.index: needs client.count"},
-		{"count zero", map[string]string{"client.count": "0", "client.index": "0"}, "", Clients{}, "client.count: expected an integer from 1 to 1000"},
-		{"count too big", map[string]string{"client.count": "1001", "client.index": "0"}, "", Clients{}, "client.count"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := Parse(props.FromMap(tc.m), env(tc.env))
-			if tc.err == "" {
-				if err != nil || got != tc.want {
-					t.Fatalf("Parse = %+v, %v; want %+v", got, err, tc.want)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error %v, want one line containing %q", err, tc.err)
-			}
-			if !props.IsBadInput(err) {
-				t.Errorf("%v is not bad input (exit 2)", err)
-			}
-		})
 	}
 }
