@@ -133,14 +133,12 @@ func (r *stressRun) userLimits(sp *userSpec, g *data.PartitionGen, validate bool
 	parts := float64(max(sp.partitions.Most(), 0))
 	insertRows := math.Ceil(parts * sel * rows)
 	how := fmt.Sprintf("%s × %s × %.0f %s", r.partitionsOption(sp), r.selectOption(sp), f.Rows, per)
-	if insertRows > 1 && insertRows > settings.MaxBatchStatements {
-		return 0, perr("insert", "inserts of up to %.0f rows (%s); a batch holds at most %d statements (the native protocol counts them in a [short])",
-			insertRows, how, settings.MaxBatchStatements)
-	}
+	// An insert of more rows than a batch holds goes as several batches
+	// (userWorker.insert), so one batch bounds what travels in a frame.
 	insertBytes := insertRows * float64(f.RowBytes)
-	if insertBytes > settings.MaxFrameBytes {
-		return 0, perr("insert", "inserts of up to %.0f bytes (%s, of up to %d bytes each); at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: an insert is one statement)",
-			insertBytes, how, f.RowBytes, settings.MaxFrameBytes)
+	if batchBytes := min(insertRows, settings.MaxBatchStatements) * float64(f.RowBytes); batchBytes > settings.MaxFrameBytes {
+		return 0, perr("insert", "batches of up to %.0f bytes (%s, of up to %d bytes each, at most %d rows a batch); at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: a batch is one statement)",
+			batchBytes, how, f.RowBytes, settings.MaxBatchStatements, settings.MaxFrameBytes)
 	}
 	perWorker := parts*float64(f.LevelBytes) + 2*insertBytes
 	if validate {

@@ -1177,9 +1177,27 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
 		return 1, 1, q.ExecContext(ctx)
 	}
-	b := sess.Batch(sp.batch).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
+	// A batch holds at most MaxBatchStatements statements (a [short] in
+	// the protocol): more rows go as several batches in turn, and a last
+	// one of a single row as that statement alone, as the original's
+	// SchemaInsert sends them.
+	var b *gocql.Batch
+	var last []any
+	flush := func() error {
+		var err error
+		if b.Size() == 1 {
+			err = sess.Query(sp.insertCQL, last...).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL).ExecContext(ctx)
+		} else {
+			err = b.ExecContext(ctx)
+		}
+		b = nil
+		return err
+	}
 	for _, p := range parts {
 		for _, row := range p.Rows {
+			if b == nil {
+				b = sess.Batch(sp.batch).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
+			}
 			args := make([]any, 0, len(binds))
 			for _, x := range binds {
 				var v []byte
@@ -1194,7 +1212,18 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 				args = append(args, &rawArg{b: v})
 			}
 			b.Query(sp.insertCQL, args...)
+			last = args
+			if b.Size() == settings.MaxBatchStatements {
+				if err := flush(); err != nil {
+					return len(parts), rows, err
+				}
+			}
 		}
 	}
-	return len(parts), rows, b.ExecContext(ctx)
+	if b != nil {
+		if err := flush(); err != nil {
+			return len(parts), rows, err
+		}
+	}
+	return len(parts), rows, nil
 }

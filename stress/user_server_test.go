@@ -404,3 +404,30 @@ func TestUserInteropHdrTags(t *testing.T) {
 		t.Errorf("our tags: %s, want %s (the real tool's)", got, want)
 	}
 }
+
+// TestUserInsertOver65535Rows: an insert of more rows than a batch holds
+// is sent as several batches of at most 65535 statements, as the
+// original's SchemaInsert does, not refused: every row is written.
+func TestUserInsertOver65535Rows(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "bigins")
+	f := filepath.Join(t.TempDir(), "big.yaml")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	profile := "keyspace: " + ks + "\nkeyspace_definition: |\n  CREATE KEYSPACE " + ks +
+		" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\ntable: big\ntable_definition: |\n  CREATE TABLE big (k bigint, c int, PRIMARY KEY (k, c))\n" +
+		"columnspec:\n  - {name: c, cluster: fixed(70000)}\ninsert:\n  partitions: fixed(1)\n  select: fixed(1)/1\n  batchtype: UNLOGGED\nqueries: {}\n"
+	if err := os.WriteFile(f, []byte(profile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, "user", "profile="+f, "ops(insert=1)", "n=1", "no-warmup", "-pop", "seq=1..1", "-rate", "threads=1", "-node", testNode, "-log", "no-settings")
+	if rows := breakdown(t, out, "Total errors"); rows["insert"] != 0 {
+		t.Fatalf("insert failed:\n%s", out)
+	}
+	var n int
+	if err := s.Query("SELECT count(*) FROM " + ks + ".big").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 70000 {
+		t.Errorf("%d rows written, want 70000", n)
+	}
+}
