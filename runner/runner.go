@@ -17,6 +17,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -59,6 +60,8 @@ type Options struct {
 	// Workload, when set, is run instead of the CoreWorkload the
 	// properties describe (the workload property is then not read).
 	Workload Workload
+	// Ops names the operations the run measures; nil is YCSB's table.
+	Ops *measurement.Ops
 	// Outputs are the caller's interval outputs, fed as the runner's own.
 	Outputs []IntervalOutput
 	// Summary, when set, is handed what was measured in place of the

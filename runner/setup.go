@@ -126,8 +126,12 @@ func (p *plan) open(ctx context.Context) (*bench, error) {
 		return nil, err // bindings name themselves or the property
 	}
 	b.database = database
-	b.collector = measurement.NewCollector(p.mcfg)
-	b.causes = measurement.NewCauses(func(line string) { fmt.Fprintln(p.o.Stderr, line) })
+	ops := p.o.Ops
+	if ops == nil {
+		ops = measurement.YCSB
+	}
+	b.collector = measurement.NewCollector(p.mcfg, ops)
+	b.causes = measurement.NewCauses(ops, func(line string) { fmt.Fprintln(p.o.Stderr, line) })
 	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
 	}

@@ -685,7 +685,10 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		return nil, err
 	}
 	defer outs.release()
-	met := newMetrics(out, fixed)
+	met, err := newMetrics(out, fixed, kindRows)
+	if err != nil {
+		return nil, err
+	}
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
 	if !warmup {
@@ -702,7 +705,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, nil, warmup); err != nil {
+	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil
@@ -713,6 +716,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 type summariser interface {
 	runner.IntervalOutput
 	summarise(w io.Writer)
+	ops() *measurement.Ops // the run's operations
 }
 
 // runOptions are the runner's options for one run of the stress mode, the
@@ -723,7 +727,7 @@ type summariser interface {
 func (r *stressRun) runOptions(p *props.Properties, wl runner.Workload, met summariser, failed func() string, warmup bool, timer **time.Timer) runner.Options {
 	s := r.s
 	o := runner.Options{Props: p, Driver: stubDriver{}, Binding: "cassandra-stress", Stdout: io.Discard, Stderr: r.env.Stderr,
-		Workload: wl, Quiet: true, Version: r.env.Version}
+		Workload: wl, Ops: met.ops(), Quiet: true, Version: r.env.Version}
 	o.Summary = func(*runner.Summary) error { return nil }
 	if warmup {
 		return o

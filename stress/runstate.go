@@ -114,10 +114,9 @@ func (st *runState) failed() string {
 }
 
 // execute runs wl, whose state is st, with the metrics met and the
-// outputs outs, then finishes the outputs (names: the report's measurement
-// names, nil to keep the runner's). A failed operation ends the run in
-// ErrFailure.
-func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.Workload, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
+// outputs outs, then finishes the outputs. A failed operation ends the
+// run in ErrFailure.
+func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.Workload, st *runState, met summariser, outs *runOutputs, warmup bool) error {
 	var timer *time.Timer
 	st.begin(ctx)
 	defer st.end()
@@ -125,7 +124,7 @@ func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.
 	if timer != nil {
 		timer.Stop()
 	}
-	if err = outs.done(err, names); err != nil {
+	if err = outs.done(err); err != nil {
 		return err
 	}
 	if msg := st.failed(); msg != "" {
@@ -142,9 +141,8 @@ func (r *stressRun) execute(ctx context.Context, p *props.Properties, wl runner.
 
 // waitTimes are a run's wait times (intended start to start), for -log
 // hdrfile= under a rate: the runner records service and response times
-// only. Each worker keeps its own histograms, by index (a predefined
-// command's kind, a user op's slot); the metrics harvest them each
-// interval.
+// only. Each worker keeps its own histograms, by operation (the metrics'
+// rows); the metrics harvest them each interval.
 type waitTimes struct {
 	n       int // histograms per worker; 0: not tracked
 	mu      sync.Mutex

@@ -76,7 +76,7 @@ type userOp struct {
 	valid  bool          // ops(validate=...): the original's validate op
 	val    *userValidate // its statements, once the table's columns are known
 	weight float64
-	slot   measurement.Op
+	op     measurement.Op // its row in the run's metrics
 	parts  atomic.Int64
 	rows   atomic.Int64
 }
@@ -142,11 +142,11 @@ func (r *stressRun) loadUser(ctx context.Context) ([]*userSpec, []*userOp, error
 		}
 		ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight})
 	}
-	if len(ops) > len(userSlots) {
-		return nil, nil, bad("ops(...): at most %d operations", len(userSlots))
+	if _, err := rowOps(userOpNames(ops)); err != nil {
+		return nil, nil, bad("ops(...): %v", err)
 	}
 	for i, o := range ops {
-		o.slot = userSlots[i]
+		o.op = measurement.Op(i)
 	}
 	return specs, ops, nil
 }
@@ -726,7 +726,7 @@ type userRun struct {
 // partitions in all, as the original's FixedWorkManager counts them. Each
 // run draws from a fresh -pop, as the original makes a SeedManager per run
 // (SettingsCommandUser.getFactory).
-func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*userMetrics, error) {
+func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*metrics, error) {
 	r, s := u.stressRun, u.s
 	var mode string
 	switch {
@@ -784,14 +784,17 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		return nil, err
 	}
 	defer outs.release()
-	met := newUserMetrics(r.out, fixed, ops)
+	met, err := newUserMetrics(r.out, fixed, ops)
+	if err != nil {
+		return nil, err
+	}
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
 	if !warmup {
 		wl.onFail = met.printLine
 	}
 	if outs.waits() {
-		wl.waits.track(int(measurement.NumOps))
+		wl.waits.track(len(ops))
 		met.waits = wl.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
@@ -800,7 +803,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, userReportNames(ops), warmup); err != nil {
+	if err := r.execute(ctx, p, wl, &wl.runState, met, outs, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil
@@ -827,11 +830,11 @@ type userWorkload struct {
 	runSeed  uint64
 }
 
-// slots are the measurement slots of the run's ops.
-func (w *userWorkload) slots() []int {
+// rows are the metrics' rows of the run's ops.
+func (w *userWorkload) rows() []int {
 	s := make([]int, len(w.ops))
 	for i, o := range w.ops {
-		s[i] = int(o.slot)
+		s[i] = int(o.op)
 	}
 	return s
 }
@@ -893,7 +896,7 @@ type userWorker struct {
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) runner.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.slots()), vgens: map[*userSpec]*validateGen{}}
+		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	// The run's seed (the runner's base, its first worker's seed) seeds
 	// contents=shuffled.
 	w.seedOnce.Do(func() { w.runSeed = seed })
@@ -1062,14 +1065,14 @@ func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partitio
 		st = db.Error
 		wk.s.Failed++
 		if wk.s.Causes != nil {
-			wk.s.Causes.Add(o.slot, st, fmt.Errorf("%s: %w", o.name, err))
+			wk.s.Causes.Add(o.op, st, fmt.Errorf("%s: %w", o.name, err))
 		}
 	} else {
 		o.parts.Add(int64(nparts))
 		o.rows.Add(int64(rows))
-		wk.waits.record(wk.s, int(o.slot), start)
+		wk.waits.record(wk.s, int(o.op), start)
 	}
-	wk.s.Record(o.slot, st, start, end)
+	wk.s.Record(o.op, st, start, end)
 	if err != nil && !wk.w.r.m.errs.Ignore {
 		wk.w.fail(userFailure(o.name, try, parts, err))
 		return false
