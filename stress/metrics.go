@@ -267,8 +267,14 @@ type metrics struct {
 
 // rowOps is the table the runner measures rows with: the rows, then
 // CLEANUP. Its error says why the runner cannot take them (a row named
-// twice, or CLEANUP; too many).
+// twice or CLEANUP, too many).
 func rowOps(rows []string) (*measurement.Ops, error) {
+	switch {
+	case slices.Contains(rows, measurement.CleanupName):
+		return nil, fmt.Errorf("%s names the closing of the runner's sessions; give the operation another name", measurement.CleanupName)
+	case len(rows) >= measurement.MaxOps:
+		return nil, fmt.Errorf("%d operations, at most %d", len(rows), measurement.MaxOps-1)
+	}
 	return measurement.NewOps(append(slices.Clip(rows), measurement.CleanupName)...)
 }
 
