@@ -18,9 +18,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/clock"
-
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/clock"
 )
 
 // Op indexes a run's table of operation names (Ops): the hot path files a
@@ -100,12 +99,6 @@ func (t *Ops) Len() int { return len(t.names) }
 
 // Name is the name of o.
 func (t *Ops) Name(o Op) string { return t.names[o] }
-
-// Index returns the operation called name.
-func (t *Ops) Index(name string) (Op, bool) {
-	i := slices.Index(t.names, name)
-	return Op(i), i >= 0
-}
 
 // MeasurementName returns the name op's samples of kind k are filed
 // under, e.g. READ-FAILED.

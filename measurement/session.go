@@ -8,8 +8,9 @@ import (
 )
 
 // Session measures every call of one worker's db.Session into that worker's
-// Recorder, like the reference's DBWrapper. Not safe for concurrent use,
-// like the Session it wraps.
+// Recorder, like the reference's DBWrapper, under YCSB's operations (Read,
+// Update, ...: a run whose workload calls them measures with YCSB's
+// table). Not safe for concurrent use, like the Session it wraps.
 //
 // A panic inside the binding becomes an ERROR for that operation: one bad
 // call must not end a run. Insert and Close recover it themselves and return

@@ -228,8 +228,7 @@ func row(prefix, typ string, iv, total *timing, gc gcStats, unc float64) string 
 // per-op and total summaries and the uncertainty, and stops the run when
 // err< is met.
 type metrics struct {
-	out   io.Writer
-	fixed bool
+	out io.Writer
 	// table is what the runner measures: the rows, then CLEANUP (the
 	// runner's own, not a row). Row i is operation i.
 	table *measurement.Ops
@@ -286,7 +285,7 @@ func newMetrics(out io.Writer, fixed bool, rows []string) (*metrics, error) {
 		return nil, err
 	}
 	n := len(rows)
-	m := &metrics{out: out, fixed: fixed, table: table, names: rows, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
+	m := &metrics{out: out, table: table, names: rows, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
 		seen: make([]bool, n), lastParts: make([]int64, n), lastRows: make([]int64, n),
 		wallMs: func(ns int64) int64 { return measurement.WallTime(ns).UnixMilli() }}
 	for i := range rows {
