@@ -44,9 +44,10 @@ var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ
 // COUNTER_WRITE and COUNTER_READ.
 var kindOps = [numKinds]measurement.Op{kindRead: 0, kindWrite: 1, kindCounterWrite: 2, kindCounterRead: 3}
 
-// kindRows are the rows of kindOps, by operation: READ before WRITE, so
-// that the report's sections whose hashes tie keep the order they had
-// when these were slots after YCSB's.
+// kindRows are the rows of kindOps, by operation. Their order is the
+// tie-break order of the -log json= report's sections (see
+// measurement.NewOps): READ, WRITE, COUNTER_WRITE, COUNTER_READ, as in
+// every report ycsb stress has written.
 var kindRows = func() []string {
 	rows := make([]string, numKinds)
 	for k, o := range kindOps {
