@@ -588,7 +588,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		}
 		return nil
 	}
-	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster}
+	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster, ops: ops}
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
 	fail := func(err error) error { return r.failure(ctx, err) }
@@ -720,6 +720,9 @@ type userRun struct {
 	*stressRun
 	sessions map[string]*gocql.Session
 	cluster  *data.Dist
+	// ops are all of ops(...), the rows of every run's metrics: a
+	// warm-up runs one op, measured under its own row
+	ops []*userOp
 }
 
 // runOnce is StressAction.run for ops: count (-1: none) is the permits,
@@ -784,7 +787,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		return nil, err
 	}
 	defer outs.release()
-	met, err := newUserMetrics(r.out, fixed, ops)
+	met, err := newUserMetrics(r.out, fixed, u.ops)
 	if err != nil {
 		return nil, err
 	}
@@ -794,7 +797,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		wl.onFail = met.printLine
 	}
 	if outs.waits() {
-		wl.waits.track(len(ops))
+		wl.waits.track(len(u.ops))
 		met.waits = wl.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
