@@ -45,6 +45,8 @@ type Plan struct {
 	Sessions []db.Session
 	// Measurement is how the workers' operations are measured.
 	Measurement *measurement.Config
+	// Ops names the operations the run measures; nil is YCSB's table.
+	Ops *measurement.Ops
 	// Causes, when set, is shown every failed operation's error.
 	Causes *measurement.Causes
 	// Seed is the base of the workers' seeds.

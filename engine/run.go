@@ -96,7 +96,11 @@ type Engine struct {
 
 // New builds p's workers. p is not to change after it.
 func New(p *Plan) *Engine {
-	e := &Engine{p: p, collector: measurement.NewCollector(p.Measurement)}
+	ops := p.Ops
+	if ops == nil {
+		ops = measurement.YCSB
+	}
+	e := &Engine{p: p, collector: measurement.NewCollector(p.Measurement, ops)}
 	e.workers = newWorkers(p, e.collector)
 	return e
 }

@@ -117,7 +117,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 		return nil, fmt.Errorf("no reports")
 	}
 	d := &Data{Title: title, Generated: now.UTC().Format(time.RFC3339)}
-	seenOp := map[string]bool{}
+	rank := map[string]int{} // by measurement name, of those in d.Operations
 	for _, in := range inputs {
 		r := in.Report
 		run := Run{
@@ -170,24 +170,30 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 				}
 			}
 			run.Summary = append(run.Summary, s)
-			if !seenOp[m.Name] && m.Name != "CLEANUP" {
-				seenOp[m.Name] = true
+			if _, ok := rank[m.Name]; !ok && m.Name != "CLEANUP" {
+				rank[m.Name] = opRank(&m)
 				d.Operations = append(d.Operations, m.Name)
 			}
 		}
 		d.Runs = append(d.Runs, run)
 	}
 	// Plain operations first, then failures and intended latency.
-	sort.SliceStable(d.Operations, func(i, j int) bool { return opRank(d.Operations[i]) < opRank(d.Operations[j]) })
+	sort.SliceStable(d.Operations, func(i, j int) bool { return rank[d.Operations[i]] < rank[d.Operations[j]] })
 	d.Settings = settings(inputs)
 	return d, nil
 }
 
-func opRank(name string) int {
+// opRank is 0 for an operation's own measurement, 1 for its failures
+// (READ-FAILED, q01-ERROR), 2 for intended latency. The name is the
+// run's own (a user profile's ops(...) may have a hyphen in it): only a
+// report that does not say its operation is read by the name.
+func opRank(m *jsonreport.Measurement) int {
 	switch {
-	case strings.HasPrefix(name, "Intended-"):
+	case m.Intended || strings.HasPrefix(m.Name, "Intended-"):
 		return 2
-	case strings.Contains(name, "-") && name != "READ-MODIFY-WRITE" && name != "SCAN-LATENCY-PER-RECORD":
+	case m.Operation != "" && m.Name != m.Operation:
+		return 1
+	case m.Operation == "" && strings.Contains(m.Name, "-") && m.Name != "READ-MODIFY-WRITE" && m.Name != "SCAN-LATENCY-PER-RECORD":
 		return 1
 	}
 	return 0

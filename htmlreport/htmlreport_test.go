@@ -106,6 +106,28 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// TestOperationOrder: an operation's own measurement comes before its
+// failures, then intended latency, whatever its name: a user profile's
+// op may have a hyphen in it. A report that does not say a measurement's
+// operation is read by the name.
+func TestOperationOrder(t *testing.T) {
+	a := fakeReport(t, "cassandra-stress", 1, 100, 1)
+	enc := a.Measurements[0].Histogram
+	m := func(name, op string, intended bool) jsonreport.Measurement {
+		return jsonreport.Measurement{Name: name, Operation: op, Intended: intended, Count: 1, Histogram: enc}
+	}
+	a.Measurements = []jsonreport.Measurement{m("Intended-single-post", "single-post", true), m("single-post-FAILED", "single-post", false),
+		m("single-post", "single-post", false), m("READ-FAILED", "", false), m("READ-MODIFY-WRITE", "", false), m("q01", "q01", false)}
+	d, err := Build("t", []Input{{"a", a}}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "single-post,READ-MODIFY-WRITE,q01,single-post-FAILED,READ-FAILED,Intended-single-post"
+	if got := strings.Join(d.Operations, ","); got != want {
+		t.Errorf("operations %s, want %s", got, want)
+	}
+}
+
 func TestNames(t *testing.T) {
 	a, b := fakeReport(t, "pebble", 1, 100, 1), fakeReport(t, "pebble", 1, 100, 2)
 	got := Names([]string{"", ""}, []string{"a.json", "b.json"}, []*jsonreport.Report{a, b})

@@ -18,6 +18,7 @@ const MaxCauses = 20
 // how often each came back at the end. Only failed operations reach it, so
 // it may lock.
 type Causes struct {
+	ops     *Ops
 	mu      sync.Mutex
 	say     func(string)
 	seen    map[string]*cause
@@ -31,9 +32,10 @@ type cause struct {
 	count int64
 }
 
-// NewCauses returns Causes that print their first lines with say.
-func NewCauses(say func(string)) *Causes {
-	return &Causes{say: say, seen: map[string]*cause{}}
+// NewCauses returns Causes of the operations of ops that print their
+// first lines with say.
+func NewCauses(ops *Ops, say func(string)) *Causes {
+	return &Causes{ops: ops, say: say, seen: map[string]*cause{}}
 }
 
 // SetSay changes where first occurrences go (the progress line's writer).
@@ -46,14 +48,15 @@ func (c *Causes) SetSay(say func(string)) {
 // Add records one failed operation.
 func (c *Causes) Add(op Op, st db.Status, err error) {
 	msg := secret.InText(err.Error())
-	key := op.String() + " " + st.String() + " " + digitsAlike(msg)
+	name := c.ops.Name(op)
+	key := name + " " + st.String() + " " + digitsAlike(msg)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if k := c.seen[key]; k != nil {
 		k.count++
 		return
 	}
-	line := op.String() + " " + st.String() + ": " + msg
+	line := name + " " + st.String() + ": " + msg
 	if c.first == "" {
 		c.first = line
 	}

@@ -12,7 +12,7 @@ import (
 
 func TestCauses(t *testing.T) {
 	var shown []string
-	c := NewCauses(func(l string) { shown = append(shown, l) })
+	c := NewCauses(YCSB, func(l string) { shown = append(shown, l) })
 	// Messages that differ only in key numbers are one cause.
 	for i := 0; i < 5; i++ {
 		c.Add(Insert, db.Error, fmt.Errorf("duplicate key (ycsb_key)=(user%d)", i*7919))
@@ -49,13 +49,14 @@ func TestCauses(t *testing.T) {
 type okSession struct{ db.Session }
 
 func (okSession) Read(context.Context, string, string, []string, *db.Record) error { return nil }
+func (okSession) Close(context.Context) error                                      { return nil }
 
 // TestSessionSuccessAllocs: with Causes set, a successful operation
 // allocates nothing (and takes no lock: Causes is reached on errors only).
 func TestSessionSuccessAllocs(t *testing.T) {
 	cfg := config(t, nil)
-	s := NewSession(okSession{}, NewCollector(cfg).NewRecorder())
-	s.Causes = NewCauses(func(string) { t.Error("a cause for a success") })
+	s := NewSession(okSession{}, NewCollector(cfg, YCSB).NewRecorder())
+	s.Causes = NewCauses(YCSB, func(string) { t.Error("a cause for a success") })
 	ctx := context.Background()
 	var rec db.Record
 	s.Read(ctx, "t", "k", nil, &rec)

@@ -10,29 +10,35 @@ import (
 // at a time (the status ticker, then the runner after the workers joined).
 type Collector struct {
 	cfg *Config
+	ops *Ops
 
 	mu   sync.Mutex // guards recs while workers are being created
 	recs []*Recorder
 
 	firsts   firsts
-	interval set // the last tick's harvest
-	total    set // everything harvested so far
+	interval *set // the last tick's harvest
+	total    *set // everything harvested so far
 	// OnInterval, if set, sees every tick's harvest (HDR interval logs).
 	OnInterval func(startNs, endNs int64, iv *Snapshot)
 	lastTick   int64
 }
 
-// NewCollector returns a Collector for cfg.
-func NewCollector(cfg *Config) *Collector {
-	return &Collector{cfg: cfg, lastTick: Now()}
+// NewCollector returns a Collector for cfg that measures the operations
+// of ops.
+func NewCollector(cfg *Config, ops *Ops) *Collector {
+	return &Collector{cfg: cfg, ops: ops, firsts: make(firsts, ops.Len()),
+		interval: newSet(ops.Len()), total: newSet(ops.Len()), lastTick: Now()}
 }
 
 // Config returns the measurement configuration.
 func (c *Collector) Config() *Config { return c.cfg }
 
+// Ops returns the run's table of operations.
+func (c *Collector) Ops() *Ops { return c.ops }
+
 // NewRecorder returns a Recorder for one worker.
 func (c *Collector) NewRecorder() *Recorder {
-	r := newRecorder(c.cfg, &c.firsts)
+	r := newRecorder(c.cfg, c.ops, c.firsts)
 	c.mu.Lock()
 	c.recs = append(c.recs, r)
 	c.mu.Unlock()
@@ -55,12 +61,12 @@ func (c *Collector) Tick() *Snapshot {
 	for _, r := range recs {
 		old := r.swap()
 		old.ops = r.takeOperations()
-		old.mergeInto(&c.interval, c.newSeries, c.newHist)
+		old.mergeInto(c.interval, c.newSeries, c.newHist)
 		r.giveBack(old)
 	}
-	c.interval.mergeInto(&c.total, c.newSeries, c.newHist)
+	c.interval.mergeInto(c.total, c.newSeries, c.newHist)
 	now := Now()
-	snap := newSnapshot(c.cfg, &c.interval)
+	snap := newSnapshot(c.cfg, c.ops, c.interval)
 	if c.OnInterval != nil {
 		c.OnInterval(c.lastTick, now, snap)
 	}
@@ -70,4 +76,4 @@ func (c *Collector) Tick() *Snapshot {
 
 // Total returns everything harvested so far. Call Tick first to include the
 // latest samples.
-func (c *Collector) Total() *Snapshot { return newSnapshot(c.cfg, &c.total) }
+func (c *Collector) Total() *Snapshot { return newSnapshot(c.cfg, c.ops, c.total) }

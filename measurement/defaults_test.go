@@ -24,7 +24,7 @@ func TestDefaultsAre0170(t *testing.T) {
 		if !slices.Equal(cfg.Percentiles, c.pcts) {
 			t.Errorf("%v: percentiles %v, want %v", c.kv, cfg.Percentiles, c.pcts)
 		}
-		col := NewCollector(cfg)
+		col := NewCollector(cfg, YCSB)
 		r := col.NewRecorder()
 		r.Done(Read, db.OK, 0, 500_000, 0)
 		snap := col.Tick()

@@ -27,7 +27,7 @@ func liveBytes() uint64 {
 // that 0.7 MiB each.
 func TestRecorderFootprint(t *testing.T) {
 	const workers, limit = 200, 24 << 10 // measured: about 15 KiB
-	c := NewCollector(config(t, nil))
+	c := NewCollector(config(t, nil), YCSB)
 	warm := c.NewRecorder()
 	warm.Done(Read, db.OK, 0, 3_000, 0)
 	warm.Done(Update, db.OK, 0, 3_000, 0)
@@ -71,7 +71,7 @@ func TestCollectorMatchesDense(t *testing.T) {
 		{"hdrhistogram.highestlatency": "60000000", "measurementtype": "hdrhistogram+histogram"},
 	} {
 		cfg := config(t, kv)
-		c := NewCollector(cfg)
+		c := NewCollector(cfg, YCSB)
 		recs := []*Recorder{c.NewRecorder(), c.NewRecorder(), c.NewRecorder()}
 		newDense := func() *hdrhistogram.Histogram { return hdrhistogram.New(1, cfg.HighestLatencyUs, sigFigs) }
 		total := map[string]*hdrhistogram.Histogram{}
@@ -97,7 +97,7 @@ func TestCollectorMatchesDense(t *testing.T) {
 				end := int64(1e12)
 				start := end - us*1000
 				recs[i%len(recs)].Done(op, st, start, end, start-lag*1000)
-				name := Name(op, cfg.KindOf(st))
+				name := YCSB.MeasurementName(op, cfg.KindOf(st))
 				add(name, us)
 				if cfg.Interval == IntervalBoth {
 					add("Intended-"+name, us+lag)

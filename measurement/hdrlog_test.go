@@ -74,7 +74,7 @@ func TestHdrLogsIndependentReader(t *testing.T) {
 	cfg := config(t, map[string]string{"hdrhistogram.fileoutput": "true", "hdrhistogram.output.path": filepath.Join(dir, "run-")})
 	base := time.Now().UnixMilli()
 	logs := NewHdrLogs(cfg, base)
-	c := NewCollector(cfg)
+	c := NewCollector(cfg, YCSB)
 	c.OnInterval = logs.Write
 	r := c.NewRecorder()
 	type want struct {

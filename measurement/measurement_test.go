@@ -80,7 +80,7 @@ func TestTypes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := config(t, tt.kv)
-			c := NewCollector(cfg)
+			c := NewCollector(cfg, YCSB)
 			feed(c)
 			iv := c.Tick()
 			summary := iv.Summary(cfg)
@@ -99,10 +99,10 @@ func TestTotalsAcrossTicks(t *testing.T) {
 	for _, typ := range measurementTypes {
 		t.Run(string(typ), func(t *testing.T) {
 			cfg := config(t, map[string]string{"measurementtype": string(typ)})
-			once := NewCollector(cfg)
+			once := NewCollector(cfg, YCSB)
 			feed(once)
 			once.Tick()
-			many := NewCollector(cfg)
+			many := NewCollector(cfg, YCSB)
 			r := many.NewRecorder()
 			for i := int64(1); i <= 300; i++ {
 				r.Done(Insert, db.OK, 0, i*7_000_000, 0)
@@ -110,7 +110,7 @@ func TestTotalsAcrossTicks(t *testing.T) {
 					many.Tick()
 				}
 			}
-			single := NewCollector(cfg)
+			single := NewCollector(cfg, YCSB)
 			r2 := single.NewRecorder()
 			for i := int64(1); i <= 300; i++ {
 				r2.Done(Insert, db.OK, 0, i*7_000_000, 0)
@@ -127,7 +127,7 @@ func TestTotalsAcrossTicks(t *testing.T) {
 
 func TestWriteRaw(t *testing.T) {
 	cfg := config(t, map[string]string{"measurementtype": "hdrhistogram+raw"})
-	c := NewCollector(cfg)
+	c := NewCollector(cfg, YCSB)
 	r := c.NewRecorder()
 	r.Done(Insert, db.OK, 0, 5_000_000, 0)
 	r.Done(Insert, db.OK, 0, 3_000_000, 0)
@@ -178,7 +178,7 @@ func TestParseConfigErrors(t *testing.T) {
 func TestDoneAllocs(t *testing.T) {
 	for _, typ := range []string{"hdrhistogram", "histogram", "hdrhistogram+histogram"} {
 		cfg := config(t, map[string]string{"measurementtype": typ, "measurement.interval": "both"})
-		c := NewCollector(cfg)
+		c := NewCollector(cfg, YCSB)
 		r := c.NewRecorder()
 		r.Done(Read, db.OK, 0, 1000, 0)
 		r.Done(Read, db.Error, 0, 1000, 0)
@@ -198,7 +198,7 @@ func BenchmarkRecorderDone(b *testing.B) {
 	for _, typ := range []string{"hdrhistogram", "histogram", "timeseries", "raw"} {
 		b.Run(typ, func(b *testing.B) {
 			cfg := config(b, map[string]string{"measurementtype": typ})
-			c := NewCollector(cfg)
+			c := NewCollector(cfg, YCSB)
 			r := c.NewRecorder()
 			b.ReportAllocs()
 			start := Now()
@@ -215,7 +215,7 @@ func TestConcurrentHarvest(t *testing.T) {
 	for _, typ := range measurementTypes {
 		t.Run(string(typ), func(t *testing.T) {
 			cfg := config(t, map[string]string{"measurementtype": string(typ), "measurement.interval": "both", "timeseries.granularity": "1"})
-			c := NewCollector(cfg)
+			c := NewCollector(cfg, YCSB)
 			const workers, per = 4, 5000
 			done := make(chan struct{})
 			var recs []*Recorder

@@ -13,16 +13,25 @@
 package measurement
 
 import (
-	"github.com/goycsb/ycsb/internal/clock"
+	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/clock"
 )
 
-// Op is a measured operation; its String is the reference's measurement name.
+// Op indexes a run's table of operation names (Ops): the hot path files a
+// sample in its worker's fixed slots by it, with no lookup of a name.
 type Op uint8
 
-// Operations in a fixed order (also the tie-break order of report sections).
+// MaxOps is how many operations a table can name: Op's range. A worker
+// holds about 250 bytes per operation of its table and generation.
+const MaxOps = 256
+
+// YCSB's operations: indexes into YCSB, in their fixed order (also the
+// tie-break order of report sections).
 const (
 	Read Op = iota
 	Update
@@ -33,30 +42,67 @@ const (
 	Cleanup
 	Verify
 	ScanLatencyPerRecord
-	// The cassandra-stress mode's operations without a YCSB name (READ
-	// is YCSB's): `ycsb stress` records them, YCSB runs never do.
-	Write
-	CounterWrite
-	CounterRead
-	NumOps
 )
 
-var opNames = [NumOps]string{
-	Read:                 "READ",
-	Update:               "UPDATE",
-	Insert:               "INSERT",
-	Scan:                 "SCAN",
-	ReadModifyWrite:      "READ-MODIFY-WRITE",
-	Delete:               "DELETE",
-	Cleanup:              "CLEANUP",
-	Verify:               "VERIFY",
-	ScanLatencyPerRecord: "SCAN-LATENCY-PER-RECORD",
-	Write:                "WRITE",
-	CounterWrite:         "COUNTER_WRITE",
-	CounterRead:          "COUNTER_READ",
+// CleanupName is the operation a session's close is measured as, in any
+// table that has it (see Session.Close).
+const CleanupName = "CLEANUP"
+
+// YCSB is the table of YCSB runs: the reference's measurement names, in
+// the order of the constants above.
+var YCSB = mustOps("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE", CleanupName,
+	"VERIFY", "SCAN-LATENCY-PER-RECORD")
+
+// Ops is a run's table of operation names, given when its measurement is
+// built: YCSB's, the stress mode's kinds, a profile's ops(...). Op values
+// index it; reports use its names as they are.
+type Ops struct {
+	names      []string
+	cleanup    Op
+	hasCleanup bool
 }
 
-func (o Op) String() string { return opNames[o] }
+// NewOps returns the table of names, in their order (the tie-break order
+// of report sections). Names must be distinct and non-empty, and at most
+// MaxOps.
+func NewOps(names ...string) (*Ops, error) {
+	if len(names) == 0 {
+		return nil, errors.New("no operations")
+	}
+	if len(names) > MaxOps {
+		return nil, fmt.Errorf("%d operations, at most %d", len(names), MaxOps)
+	}
+	t := &Ops{names: slices.Clone(names)}
+	for i, n := range names {
+		switch {
+		case n == "":
+			return nil, errors.New("an operation without a name")
+		case slices.Index(names, n) != i:
+			return nil, fmt.Errorf("%s is named twice", n)
+		case n == CleanupName:
+			t.cleanup, t.hasCleanup = Op(i), true
+		}
+	}
+	return t, nil
+}
+
+func mustOps(names ...string) *Ops {
+	t, err := NewOps(names...)
+	if err != nil {
+		panic("measurement: " + err.Error())
+	}
+	return t
+}
+
+// Len is the number of operations in the table.
+func (t *Ops) Len() int { return len(t.names) }
+
+// Name is the name of o.
+func (t *Ops) Name(o Op) string { return t.names[o] }
+
+// MeasurementName returns the name op's samples of kind k are filed
+// under, e.g. READ-FAILED.
+func (t *Ops) MeasurementName(op Op, k Kind) string { return t.names[op] + k.Suffix() }
 
 // Kind says under which name a sample is filed: the plain operation name,
 // <OP>-FAILED, or <OP>-<STATUS> for statuses tracked one by one
@@ -73,15 +119,16 @@ const (
 // StatusKind is the kind for a failed operation tracked under its own status.
 func StatusKind(s db.Status) Kind { return kindStatus + Kind(s) }
 
-// Name returns the measurement name for op and kind, e.g. READ-FAILED.
-func Name(op Op, k Kind) string {
+// Suffix is what k adds to an operation's name: nothing, -FAILED or
+// -<STATUS>.
+func (k Kind) Suffix() string {
 	switch {
 	case k == KindOK:
-		return op.String()
+		return ""
 	case k == KindFailed:
-		return op.String() + "-FAILED"
+		return "-FAILED"
 	default:
-		return op.String() + "-" + db.Status(k-kindStatus).String()
+		return "-" + db.Status(k-kindStatus).String()
 	}
 }
 

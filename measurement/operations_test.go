@@ -11,7 +11,7 @@ import (
 // and one operation; the intervals' Operations add up to the operations
 // counted, warm-up ones left out, however the harvests fall.
 func TestOperationsPerInterval(t *testing.T) {
-	c := NewCollector(config(t, nil))
+	c := NewCollector(config(t, nil), YCSB)
 	const workers, per = 3, 4000
 	var wg sync.WaitGroup
 	for range workers {
@@ -53,7 +53,7 @@ func TestOperationsPerInterval(t *testing.T) {
 }
 
 func BenchmarkRecorderDoneOperation(b *testing.B) {
-	c := NewCollector(config(b, nil))
+	c := NewCollector(config(b, nil), YCSB)
 	r := c.NewRecorder()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -108,39 +108,48 @@ func (s *series) mergeInto(d *series, newHist func() *hdrhistogram.Histogram) {
 	d.raw = append(d.raw, s.raw...)
 }
 
-// set is one generation of a worker's measurements. Series are allocated
-// on first use, so a workload pays only for the operations it runs.
+// set is one generation of a worker's measurements, one opSet per
+// operation of the run's table. Series are allocated on first use, so a
+// workload pays only for the operations it runs.
 type set struct {
-	op       [NumOps][NumKinds]*series
-	intended [NumOps][NumKinds]*series
-	returns  [NumOps][db.NumStatuses]int64
-	ops      int64 // operations of the worker loop (see Recorder.Operation)
+	byOp []opSet
+	ops  int64 // operations of the worker loop (see Recorder.Operation)
 }
 
+// opSet is one operation's series, by kind, and its status counts.
+type opSet struct {
+	op, intended [NumKinds]*series
+	returns      [db.NumStatuses]int64
+}
+
+func newSet(nOps int) *set { return &set{byOp: make([]opSet, nOps)} }
+
 func (s *set) reset() {
-	for o := range s.op {
-		for k := range s.op[o] {
-			if x := s.op[o][k]; x != nil {
+	for o := range s.byOp {
+		so := &s.byOp[o]
+		for k := range so.op {
+			if x := so.op[k]; x != nil {
 				x.reset()
 			}
-			if x := s.intended[o][k]; x != nil {
+			if x := so.intended[k]; x != nil {
 				x.reset()
 			}
 		}
-		s.returns[o] = [db.NumStatuses]int64{}
+		so.returns = [db.NumStatuses]int64{}
 	}
 	s.ops = 0
 }
 
 // mergeInto adds s into dst, allocating dst's series as needed.
 func (s *set) mergeInto(dst *set, newSeries func() *series, newHist func() *hdrhistogram.Histogram) {
-	for o := range s.op {
-		for k := range s.op[o] {
-			mergeSeries(&dst.op[o][k], s.op[o][k], newSeries, newHist)
-			mergeSeries(&dst.intended[o][k], s.intended[o][k], newSeries, newHist)
+	for o := range s.byOp {
+		so, do := &s.byOp[o], &dst.byOp[o]
+		for k := range so.op {
+			mergeSeries(&do.op[k], so.op[k], newSeries, newHist)
+			mergeSeries(&do.intended[k], so.intended[k], newSeries, newHist)
 		}
-		for st, n := range s.returns[o] {
-			dst.returns[o][st] += n
+		for st, n := range so.returns {
+			do.returns[st] += n
 		}
 	}
 	dst.ops += s.ops
@@ -158,9 +167,12 @@ func mergeSeries(dst **series, src *series, newSeries func() *series, newHist fu
 
 // firsts holds, per measurement, the Now() of its first sample: the origin
 // of the timeseries type's units, shared by all workers as in the
-// reference's single OneMeasurementTimeSeries. Written once per measurement.
-type firsts struct {
-	op, intended [NumOps][NumKinds]atomic.Int64
+// reference's single OneMeasurementTimeSeries. Written once per measurement;
+// every Recorder holds the Collector's, by operation.
+type firsts []opFirsts
+
+type opFirsts struct {
+	op, intended [NumKinds]atomic.Int64
 }
 
 // Recorder holds one worker's measurements. Its methods are called by the
@@ -169,9 +181,10 @@ type firsts struct {
 // nobody but the status ticker, once per interval.
 type Recorder struct {
 	cfg     *Config
+	table   *Ops // the run's operations
 	highest int64
 	exact   bool // keep count/sum/min/max (every type but hdrhistogram)
-	firsts  *firsts
+	firsts  firsts
 
 	// warm is set by the owning worker while it runs warm-up operations:
 	// they are not recorded. Only the owner reads or writes it.
@@ -188,9 +201,9 @@ type Recorder struct {
 	spare *set // owned by the Collector between harvests
 }
 
-func newRecorder(cfg *Config, f *firsts) *Recorder {
-	return &Recorder{cfg: cfg, highest: cfg.HighestLatencyUs, exact: cfg.Type != HdrHistogram,
-		firsts: f, cur: &set{}, spare: &set{}}
+func newRecorder(cfg *Config, ops *Ops, f firsts) *Recorder {
+	return &Recorder{cfg: cfg, table: ops, highest: cfg.HighestLatencyUs, exact: cfg.Type != HdrHistogram,
+		firsts: f, cur: newSet(ops.Len()), spare: newSet(ops.Len())}
 }
 
 func newSeries(cfg *Config) *series {
@@ -280,8 +293,9 @@ func (r *Recorder) Done(op Op, st db.Status, startNs, endNs, intendedNs int64) {
 	}
 	k := r.cfg.KindOf(st)
 	r.mu.Lock()
-	r.measureLocked(op, k, startNs, endNs, intendedNs)
-	r.cur.returns[op][st]++
+	so := &r.cur.byOp[op]
+	r.measureLocked(so, &r.firsts[op], k, startNs, endNs, intendedNs)
+	so.returns[st]++
 	r.mu.Unlock()
 }
 
@@ -291,7 +305,7 @@ func (r *Recorder) Measure(op Op, startNs, endNs, intendedNs int64) {
 		return
 	}
 	r.mu.Lock()
-	r.measureLocked(op, KindOK, startNs, endNs, intendedNs)
+	r.measureLocked(&r.cur.byOp[op], &r.firsts[op], KindOK, startNs, endNs, intendedNs)
 	r.mu.Unlock()
 }
 
@@ -303,7 +317,7 @@ func (r *Recorder) MeasureValue(op Op, us int64) {
 	}
 	now := Now()
 	r.mu.Lock()
-	r.record(&r.cur.op[op][KindOK], &r.firsts.op[op][KindOK], us, now)
+	r.record(&r.cur.byOp[op].op[KindOK], &r.firsts[op].op[KindOK], us, now)
 	r.mu.Unlock()
 }
 
@@ -313,7 +327,7 @@ func (r *Recorder) Return(op Op, st db.Status) {
 		return
 	}
 	r.mu.Lock()
-	r.cur.returns[op][st]++
+	r.cur.byOp[op].returns[st]++
 	r.mu.Unlock()
 }
 
@@ -324,23 +338,26 @@ func (r *Recorder) Reclassify(op Op, from, to db.Status, n int64) {
 		return
 	}
 	r.mu.Lock()
-	r.cur.returns[op][from] -= n
-	r.cur.returns[op][to] += n
+	rs := &r.cur.byOp[op].returns
+	rs[from] -= n
+	rs[to] += n
 	r.mu.Unlock()
 }
 
-func (r *Recorder) measureLocked(op Op, k Kind, startNs, endNs, intendedNs int64) {
+// measureLocked records a latency of the operation whose current series
+// are so and first samples f.
+func (r *Recorder) measureLocked(so *opSet, f *opFirsts, k Kind, startNs, endNs, intendedNs int64) {
 	if intendedNs == 0 {
 		intendedNs = startNs
 	}
 	switch r.cfg.Interval {
 	case IntervalOp:
-		r.record(&r.cur.op[op][k], &r.firsts.op[op][k], (endNs-startNs)/1000, endNs)
+		r.record(&so.op[k], &f.op[k], (endNs-startNs)/1000, endNs)
 	case IntervalIntended:
-		r.record(&r.cur.op[op][k], &r.firsts.op[op][k], (endNs-intendedNs)/1000, endNs)
+		r.record(&so.op[k], &f.op[k], (endNs-intendedNs)/1000, endNs)
 	case IntervalBoth:
-		r.record(&r.cur.op[op][k], &r.firsts.op[op][k], (endNs-startNs)/1000, endNs)
-		r.record(&r.cur.intended[op][k], &r.firsts.intended[op][k], (endNs-intendedNs)/1000, endNs)
+		r.record(&so.op[k], &f.op[k], (endNs-startNs)/1000, endNs)
+		r.record(&so.intended[k], &f.intended[k], (endNs-intendedNs)/1000, endNs)
 	}
 }
 
@@ -355,7 +372,7 @@ func (r *Recorder) Warmup() bool { return r.warm }
 func (r *Recorder) swap() *set {
 	next := r.spare
 	if next == nil {
-		next = &set{}
+		next = newSet(r.table.Len())
 	}
 	r.mu.Lock()
 	old := r.cur

@@ -8,8 +8,9 @@ import (
 )
 
 // Session measures every call of one worker's db.Session into that worker's
-// Recorder, like the reference's DBWrapper. Not safe for concurrent use,
-// like the Session it wraps.
+// Recorder, like the reference's DBWrapper, under YCSB's operations (Read,
+// Update, ...: a run whose workload calls them measures with YCSB's
+// table). Not safe for concurrent use, like the Session it wraps.
 //
 // A panic inside the binding becomes an ERROR for that operation: one bad
 // call must not end a run. Insert and Close recover it themselves and return
@@ -221,9 +222,10 @@ func (s *Session) Delete(ctx context.Context, table, key string) error {
 	return err
 }
 
-// Close closes the binding's session, measured as CLEANUP. A failed close
-// (a batch that could not be flushed) is counted as [CLEANUP], Return=<STATUS>:
-// the reference has no such line, and a clean run still prints none.
+// Close closes the binding's session, measured as CLEANUP when the run's
+// table has it. A failed close (a batch that could not be flushed) is
+// counted as [CLEANUP], Return=<STATUS>: the reference has no such line,
+// and a clean run still prints none.
 func (s *Session) Close(ctx context.Context) (err error) {
 	start := Now()
 	func() {
@@ -231,13 +233,17 @@ func (s *Session) Close(ctx context.Context) (err error) {
 		err = s.db.Close(ctx)
 	}()
 	s.lostWrites(err)
-	s.rec.Measure(Cleanup, start, Now(), 0)
+	t := s.rec.table
+	if !t.hasCleanup {
+		return err
+	}
+	s.rec.Measure(t.cleanup, start, Now(), 0)
 	if err != nil {
 		st := db.StatusOf(err)
 		if st.IsOK() {
 			st = db.Error
 		}
-		s.rec.Return(Cleanup, st)
+		s.rec.Return(t.cleanup, st)
 	}
 	return err
 }

@@ -31,7 +31,7 @@ func (panicky) Close(context.Context) error                                   { 
 
 func TestSessionChargesBindingPanics(t *testing.T) {
 	cfg := config(t, nil)
-	c := NewCollector(cfg)
+	c := NewCollector(cfg, YCSB)
 	s := NewSession(panicky{}, c.NewRecorder())
 	ctx := context.Background()
 	calls := []func(key string){
@@ -69,7 +69,7 @@ func TestSessionChargesBindingPanics(t *testing.T) {
 }
 
 func TestGuardLetsOtherPanicsThrough(t *testing.T) {
-	s := NewSession(panicky{}, NewCollector(config(t, nil)).NewRecorder())
+	s := NewSession(panicky{}, NewCollector(config(t, nil), YCSB).NewRecorder())
 	defer func() {
 		if r := recover(); r != "ours" {
 			t.Fatalf("recovered %v, want the panic outside the binding", r)
@@ -98,7 +98,7 @@ func (b *batcher) Close(context.Context) error {
 // the batch's status, and no longer as inserted.
 func TestLostBatchMovesWritesOutOfBatchedOK(t *testing.T) {
 	cfg := config(t, nil)
-	c := NewCollector(cfg)
+	c := NewCollector(cfg, YCSB)
 	s := NewSession(&batcher{}, c.NewRecorder())
 	ctx := context.Background()
 	for i := 0; i < 5; i++ {
@@ -134,10 +134,10 @@ func (missing) Read(context.Context, string, string, []string, *db.Record) error
 // NOT_FOUND is an answer: counted, but neither a failure nor a cause shown.
 func TestNotFoundIsNoCause(t *testing.T) {
 	cfg := config(t, nil)
-	c := NewCollector(cfg)
+	c := NewCollector(cfg, YCSB)
 	s := NewSession(missing{}, c.NewRecorder())
 	var said []string
-	s.Causes = NewCauses(func(line string) { said = append(said, line) })
+	s.Causes = NewCauses(YCSB, func(line string) { said = append(said, line) })
 	for i := 0; i < 3; i++ {
 		s.Guard(context.Background(), func() { s.Read(context.Background(), "t", "k", nil, &db.Record{}) })
 	}

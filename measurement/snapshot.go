@@ -20,12 +20,13 @@ type StatusCount struct {
 
 // Measurement is one report section: a histogram and its return codes.
 type Measurement struct {
-	Name     string // READ, READ-FAILED, Intended-READ, ...
-	Op       Op
-	Kind     Kind
-	Intended bool
-	Hist     *hdrhistogram.Histogram // nil when only statuses were counted
-	Returns  []StatusCount           // in the reference's order
+	Name      string // READ, READ-FAILED, Intended-READ, ...
+	Operation string // the name of Op in the run's table: READ for all three
+	Op        Op
+	Kind      Kind
+	Intended  bool
+	Hist      *hdrhistogram.Histogram // nil when only statuses were counted
+	Returns   []StatusCount           // in the reference's order
 
 	// Exact figures, kept by every type but hdrhistogram (µs; Min and Max
 	// are -1 without samples).
@@ -93,26 +94,29 @@ func SortReturns(rs []StatusCount) {
 	slices.SortStableFunc(rs, func(a, b StatusCount) int { return cmp.Compare(rank(a.Status), rank(b.Status)) })
 }
 
-func newSnapshot(cfg *Config, s *set) *Snapshot {
+func newSnapshot(cfg *Config, t *Ops, s *set) *Snapshot {
 	var ops, intended []Measurement
-	for o := Op(0); o < NumOps; o++ {
+	for o := range s.byOp {
+		so := &s.byOp[o]
+		op := Op(o)
 		for k := 0; k < NumKinds; k++ {
-			sr := s.op[o][k]
+			sr := so.op[k]
 			var rets []StatusCount
 			if k == int(KindOK) {
 				for _, st := range returnOrder {
-					if n := s.returns[o][st]; n > 0 {
+					if n := so.returns[st]; n > 0 {
 						rets = append(rets, StatusCount{st, n})
 					}
 				}
 			}
+			name := t.MeasurementName(op, Kind(k))
 			if (sr != nil && !sr.empty()) || len(rets) > 0 {
-				m := Measurement{Name: Name(o, Kind(k)), Op: o, Kind: Kind(k), Returns: rets}
+				m := Measurement{Name: name, Operation: t.Name(op), Op: op, Kind: Kind(k), Returns: rets}
 				m.fill(cfg, sr)
 				ops = append(ops, m)
 			}
-			if is := s.intended[o][k]; is != nil && !is.empty() {
-				m := Measurement{Name: "Intended-" + Name(o, Kind(k)), Op: o, Kind: Kind(k), Intended: true}
+			if is := so.intended[k]; is != nil && !is.empty() {
+				m := Measurement{Name: "Intended-" + name, Operation: t.Name(op), Op: op, Kind: Kind(k), Intended: true}
 				m.fill(cfg, is)
 				intended = append(intended, m)
 			}
@@ -120,7 +124,7 @@ func newSnapshot(cfg *Config, s *set) *Snapshot {
 	}
 	sortJavaOrder(ops, func(m Measurement) string { return m.Name })
 	// The reference keys its intended map by the plain name.
-	sortJavaOrder(intended, func(m Measurement) string { return Name(m.Op, m.Kind) })
+	sortJavaOrder(intended, func(m Measurement) string { return m.Operation + m.Kind.Suffix() })
 	return &Snapshot{Measurements: append(ops, intended...), Operations: s.ops}
 }
 

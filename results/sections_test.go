@@ -28,8 +28,8 @@ func TestSectionsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := measurement.NewCollector(cfg)
-	halves := []*measurement.Collector{measurement.NewCollector(cfg), measurement.NewCollector(cfg)}
+	all := measurement.NewCollector(cfg, measurement.YCSB)
+	halves := []*measurement.Collector{measurement.NewCollector(cfg, measurement.YCSB), measurement.NewCollector(cfg, measurement.YCSB)}
 	recAll := all.NewRecorder()
 	recHalf := []*measurement.Recorder{halves[0].NewRecorder(), halves[1].NewRecorder()}
 	// Statuses first seen out of the reference's order, so that the order
@@ -103,7 +103,7 @@ func clientReport(t *testing.T, snap *measurement.Snapshot, cfg *measurement.Con
 		Start: t0, End: t0.Add(600 * 1e6), RunTimeMs: 600, Operations: snap.Ops(),
 	}
 	for _, m := range snap.Measurements {
-		jm := jsonreport.Measurement{Name: m.Name, Operation: m.Op.String(), Intended: m.Intended}
+		jm := jsonreport.Measurement{Name: m.Name, Operation: m.Operation, Intended: m.Intended}
 		for _, rc := range m.Returns {
 			jm.Returns = append(jm.Returns, jsonreport.Return{Status: rc.Status.String(), Count: rc.Count})
 		}

@@ -41,7 +41,7 @@ func (pl *progressLine) draw(now time.Time, snap *measurement.Snapshot) {
 	for i := range snap.Measurements {
 		m := &snap.Measurements[i]
 		if m.Intended || m.Kind != measurement.KindOK || m.Hist == nil || m.Hist.TotalCount() == 0 ||
-			m.Op == measurement.ScanLatencyPerRecord || m.Op == measurement.Cleanup {
+			m.Operation == measurement.YCSB.Name(measurement.ScanLatencyPerRecord) || m.Operation == measurement.CleanupName {
 			continue
 		}
 		st := measurement.StatsOf(m.Hist)

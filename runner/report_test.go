@@ -34,7 +34,7 @@ func TestJSONReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := measurement.NewCollector(mcfg)
+	c := measurement.NewCollector(mcfg, measurement.YCSB)
 	rec := c.NewRecorder()
 	for i := int64(1); i <= 300; i++ {
 		rec.Done(measurement.Read, db.OK, 0, i*3000, 0)

@@ -114,7 +114,7 @@ func (p *prepared) open(ctx context.Context) (*bench, error) {
 		return nil, err // bindings name themselves or the property
 	}
 	b.database = database
-	b.causes = measurement.NewCauses(func(line string) { fmt.Fprintln(p.o.Stderr, line) })
+	b.causes = measurement.NewCauses(measurement.YCSB, func(line string) { fmt.Fprintln(p.o.Stderr, line) })
 	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
 	}

@@ -180,7 +180,7 @@ func jsonMeasurement(m *measurement.Measurement, mcfg *measurement.Config) (json
 	st := measurement.StatsOf(m.Hist)
 	jm := jsonreport.Measurement{
 		Name:      m.Name,
-		Operation: m.Op.String(),
+		Operation: m.Operation,
 		Intended:  m.Intended,
 		Count:     st.Count,
 		MeanUs:    st.Mean,

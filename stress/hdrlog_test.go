@@ -27,27 +27,27 @@ func hdrRun(t *testing.T, rated bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMetrics(io.Discard, false)
+	m := kindMetrics(t, io.Discard)
 	m.hdr = lg
 	m.gcSample = func() gcStats { return gcStats{} }
 	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
 	if rated {
 		m.waits = func(into []*hdrhistogram.Histogram) {
-			into[kindRead].RecordValue(40)
-			into[kindRead].RecordValue(60)
-			into[kindWrite].RecordValue(5)
+			into[kindOps[kindRead]].RecordValue(40)
+			into[kindOps[kindRead]].RecordValue(60)
+			into[kindOps[kindWrite]].RecordValue(5)
 		}
 	}
 	m.StartRun(time.Unix(0, 0), 0)
 	for i := int64(0); i < 2; i++ {
 		ms := []measurement.Measurement{
-			{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
-			{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(900)},
+			{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
+			{Op: kindOps[kindWrite], Kind: measurement.KindOK, Hist: hist(900)},
 		}
 		if rated {
 			ms = append(ms,
-				measurement.Measurement{Op: measurement.Read, Intended: true, Hist: hist(1850, 1950, 2600)},
-				measurement.Measurement{Op: measurement.Write, Intended: true, Hist: hist(910)})
+				measurement.Measurement{Op: kindOps[kindRead], Intended: true, Hist: hist(1850, 1950, 2600)},
+				measurement.Measurement{Op: kindOps[kindWrite], Intended: true, Hist: hist(910)})
 		}
 		m.AddInterval(i*s, (i+1)*s, &measurement.Snapshot{Measurements: ms})
 	}

@@ -45,6 +45,13 @@ columnspec:
 		return f
 	}
 	out := func(name string) string { return filepath.Join(files, name) }
+	// 257 queries, and ops(...) naming them all: one more than a run measures
+	var queries, ops []string
+	for i := range 257 {
+		queries = append(queries, fmt.Sprintf("q%d: {cql: select * from t}", i))
+		ops = append(ops, fmt.Sprintf("q%d=1", i))
+	}
+	manyQueries, manyOps := "{"+strings.Join(queries, ", ")+"}", "ops("+strings.Join(ops, ",")+")"
 	for _, c := range []struct {
 		line []string
 		want string
@@ -70,6 +77,8 @@ columnspec:
 		{[]string{"user", "profile=" + profile("cl0", "  - {name: c1, cluster: fixed(0)}", "", ""), "ops(insert=1)"}, "columnspec[0].cluster: \"fixed(0)\": can draw 0; a clustering column has at least 1 value per partition"},
 		{[]string{"user", "profile=" + profile("clbig", "  - {name: c1, cluster: fixed(99999999999)}", "", ""), "ops(insert=1)"}, "columnspec[0].cluster: \"fixed(99999999999)\": up to 99999999999 values of one clustering column per partition; at most 4194304 "},
 		{[]string{"user", "profile=" + profile("parts", "  - {name: v}", "partitions: fixed(70000)", ""), "ops(insert=1)"}, "insert.partitions: \"fixed(70000)\": at most 65535 partitions per insert"},
+		{[]string{"user", "profile=" + profile("many", "  - {name: v}", "", manyQueries), manyOps}, "ops(...): 257 operations, at most 255"},
+		{[]string{"user", "profile=" + profile("cleanup", "  - {name: v}", "", "{cleanup: {cql: select * from t}}"), "ops(insert=1,CLEANUP=1)"}, "ops(...): CLEANUP names the closing of the runner's sessions; give the operation another name"},
 		{[]string{"user", "profile=" + profile("fields", "  - {name: v}", "", "{q: {cql: select * from t, fields: weird}}"), "ops(insert=1)"}, "queries.q.fields: \"weird\": expected samerow or multirow"},
 		{[]string{"user", "profile=" + profile("cmdparts", "  - {name: v}", "", ""), "ops(insert=1)", "-insert", "partitions=fixed(65536)"}, "-insert partitions=fixed(65536): expected at most 65535 partitions per batch"},
 		// profiles: what needs the table's columns (from table_definition)

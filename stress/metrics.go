@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -219,42 +221,108 @@ func row(prefix, typ string, iv, total *timing, gc gcStats, unc float64) string 
 	return b.String()
 }
 
-// metrics is one run's StressMetrics: it takes the runner's intervals,
-// prints the interval lines, keeps the per-op and total summaries and
-// the uncertainty, and stops the run when err< is met.
+// metrics is one run's StressMetrics over its operations, as named rows:
+// a predefined command's kinds, or user's ops(...) as typed. It takes the
+// runner's intervals, prints the interval lines (a row per operation, in
+// the original's TreeMap order of the names, and total), keeps the
+// per-op and total summaries and the uncertainty, and stops the run when
+// err< is met.
 type metrics struct {
-	out    io.Writer
-	fixed  bool
-	stopAt func(n int, unc float64) bool // nil: no uncertainty stop rule
-	stop   func()
-	// hdr is -log hdrfile=, or nil; waits, when set, adds each kind's wait
+	out io.Writer
+	// table is what the runner measures: the rows, then CLEANUP (the
+	// runner's own, not a row). Row i is operation i.
+	table *measurement.Ops
+	names []string // the rows' names
+	order []int    // the rows, sorted by name
+	// tally, when set, gives a row's partitions and rows so far, as its
+	// operations reported them (user's inserts and queries). Without it,
+	// each operation that succeeded is one partition and one row, and a
+	// read of no row none (the predefined commands).
+	tally func(row int) (parts, rows int64)
+	// everyRow prints a row per operation even when the run has only one
+	// (user does; the predefined commands print total alone).
+	everyRow bool
+	stopAt   func(n int, unc float64) bool // nil: no uncertainty stop rule
+	stop     func()
+	// hdr is -log hdrfile=, or nil: each row's intervals tagged with its
+	// name, <name>-st, -rt and -wt. waits, when set, adds each row's wait
 	// times since the last call to into (the runner does not record them).
 	hdr   *measurement.TaggedHdrLog
 	waits func(into []*hdrhistogram.Histogram)
 	// wallMs turns a Now value into ms since the epoch; tests fix it.
 	wallMs func(ns int64) int64
 
-	mu       sync.Mutex
-	startNs  int64
-	gcSample func() gcStats // this process's GC since the last call; tests fix it
-	seen     [numKinds]bool
-	nSeen    int
-	cur      [numKinds]*timing
-	sum      [numKinds]*timing
-	curTotal *timing
-	sumTotal *timing
-	totalGC  gcStats
-	unc      uncertainty
+	mu                  sync.Mutex
+	startNs             int64
+	gcSample            func() gcStats // this process's GC since the last call; tests fix it
+	seen                []bool
+	nSeen               int
+	cur, sum            []*timing
+	lastParts, lastRows []int64 // tally at the last interval
+	curTotal, sumTotal  *timing
+	totalGC             gcStats
+	unc                 uncertainty
 }
 
-func newMetrics(out io.Writer, fixed bool) *metrics {
-	m := &metrics{out: out, fixed: fixed, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
-		wallMs: func(ns int64) int64 { return measurement.WallTime(ns).UnixMilli() }}
-	for k := range m.cur {
-		m.cur[k], m.sum[k] = newTiming(fixed), newTiming(fixed)
+// rowOps is the table the runner measures rows with: the rows, then
+// CLEANUP. Its error says why the runner cannot take them (a row named
+// twice or CLEANUP, too many).
+func rowOps(rows []string) (*measurement.Ops, error) {
+	switch {
+	case slices.Contains(rows, measurement.CleanupName):
+		return nil, fmt.Errorf("%s names the closing of the runner's sessions; give the operation another name", measurement.CleanupName)
+	case len(rows) >= measurement.MaxOps:
+		return nil, fmt.Errorf("%d operations, at most %d", len(rows), measurement.MaxOps-1)
 	}
-	return m
+	return measurement.NewOps(append(slices.Clip(rows), measurement.CleanupName)...)
 }
+
+// newMetrics returns the metrics of a run whose operations are named
+// rows (rowOps checks them).
+func newMetrics(out io.Writer, fixed bool, rows []string) (*metrics, error) {
+	table, err := rowOps(rows)
+	if err != nil {
+		return nil, err
+	}
+	n := len(rows)
+	m := &metrics{out: out, table: table, names: rows, curTotal: newTiming(fixed), sumTotal: newTiming(fixed),
+		seen: make([]bool, n), lastParts: make([]int64, n), lastRows: make([]int64, n),
+		wallMs: func(ns int64) int64 { return measurement.WallTime(ns).UnixMilli() }}
+	for i := range rows {
+		m.cur = append(m.cur, newTiming(fixed))
+		m.sum = append(m.sum, newTiming(fixed))
+		m.order = append(m.order, i)
+	}
+	sort.SliceStable(m.order, func(a, b int) bool { return rows[m.order[a]] < rows[m.order[b]] })
+	return m, nil
+}
+
+// newUserMetrics is the metrics of user's ops: a row per op, named as
+// typed in ops(...) (the original's Timer is made with it), whose
+// partitions and rows are what the op reported (SchemaInsert's rows
+// written, SchemaQuery's rows read), so that pk/s and row/s differ for
+// multi-row operations.
+func newUserMetrics(out io.Writer, fixed bool, ops []*userOp) (*metrics, error) {
+	m, err := newMetrics(out, fixed, userOpNames(ops))
+	if err != nil {
+		return nil, bad("ops(...): %v", err)
+	}
+	m.everyRow = true
+	m.tally = func(k int) (int64, int64) { return ops[k].parts.Load(), ops[k].rows.Load() }
+	return m, nil
+}
+
+// userOpNames are the names of ops as typed in ops(...).
+func userOpNames(ops []*userOp) []string {
+	names := make([]string, len(ops))
+	for i, o := range ops {
+		names[i] = o.name
+	}
+	return names
+}
+
+// ops is the table the runner measures the run's operations with.
+func (m *metrics) ops() *measurement.Ops { return m.table }
 
 // StartRun prints the header, as the original does when its StressMetrics
 // is made, and starts the clocks.
@@ -266,15 +334,6 @@ func (m *metrics) StartRun(_ time.Time, startNs int64) {
 		m.gcSample = newGCSampler().sample
 	}
 	fmt.Fprintln(m.out, header(""))
-}
-
-func kindOfOp(op measurement.Op) (kind, bool) {
-	for k, o := range kindOps {
-		if o == op {
-			return kind(k), true
-		}
-	}
-	return 0, false
 }
 
 // printLine prints a line among the interval lines (not inside one).
@@ -291,41 +350,51 @@ func (m *metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 	startNs = max(startNs, m.startNs)
 	for i := range iv.Measurements {
 		ms := &iv.Measurements[i]
-		k, ok := kindOfOp(ms.Op)
-		if !ok || ms.Hist == nil {
-			continue
+		k := int(ms.Op)
+		if k >= len(m.names) || ms.Hist == nil {
+			continue // CLEANUP
 		}
-		t := m.cur[k]
 		if !m.seen[k] {
 			m.seen[k] = true
 			m.nSeen++
 		}
-		if t.file(ms) {
-			// A write is one partition and one row; a read, the row it
-			// got back (NOT_FOUND: none).
-			if n := ms.Hist.TotalCount(); k == kindWrite || k == kindCounterWrite || ms.Kind == measurement.KindOK {
-				t.partitions += n
-				t.rows += n
-			}
+		if m.cur[k].file(ms) && m.tally == nil && ms.Kind == measurement.KindOK {
+			n := ms.Hist.TotalCount()
+			m.cur[k].partitions += n
+			m.cur[k].rows += n
 		}
 	}
 	if m.waits != nil {
-		var into [numKinds]*hdrhistogram.Histogram
-		for k := range into {
-			into[k] = m.cur[k].wait
+		into := make([]*hdrhistogram.Histogram, len(m.cur))
+		for k, c := range m.cur {
+			into[k] = c.wait
 		}
-		m.waits(into[:])
+		m.waits(into)
 	}
+	m.addTally()
 	m.recordInterval(startNs, endNs)
+}
+
+// addTally adds what each row's operations reported since the last
+// interval, when they report it.
+func (m *metrics) addTally() {
+	if m.tally == nil {
+		return
+	}
+	for k, c := range m.cur {
+		p, r := m.tally(k)
+		c.partitions += p - m.lastParts[k]
+		c.rows += r - m.lastRows[k]
+		m.lastParts[k], m.lastRows[k] = p, r
+	}
 }
 
 // recordInterval is the original's StressMetrics.recordInterval.
 func (m *metrics) recordInterval(startNs, endNs int64) {
-	for k := range m.cur {
+	for k, c := range m.cur {
 		if !m.seen[k] {
 			continue
 		}
-		c := m.cur[k]
 		c.startNs, c.endNs = startNs, endNs
 		m.sum[k].add(c)
 		m.curTotal.add(c)
@@ -336,13 +405,15 @@ func (m *metrics) recordInterval(startNs, endNs int64) {
 	m.totalGC.add(gc)
 	m.unc.update(m.curTotal.adjustedRowRate())
 	if m.curTotal.reported() {
-		perOp := m.nSeen > 1
-		for _, k := range sortedKinds(m.seen) {
+		perOp := m.everyRow || m.nSeen > 1
+		for _, k := range m.seenRows() {
 			if perOp {
-				fmt.Fprintln(m.out, row("", kindNames[k], m.cur[k], m.sum[k], gc, m.unc.unc))
+				fmt.Fprintln(m.out, row("", m.names[k], m.cur[k], m.sum[k], gc, m.unc.unc))
 			}
-			m.logHistograms(kindNames[k], m.cur[k])
-			m.cur[k].reset()
+			m.logHistograms(m.names[k], m.cur[k])
+		}
+		for _, c := range m.cur {
+			c.reset()
 		}
 		fmt.Fprintln(m.out, row("", "total", m.curTotal, m.sumTotal, gc, m.unc.unc))
 		m.curTotal.reset()
@@ -352,13 +423,12 @@ func (m *metrics) recordInterval(startNs, endNs int64) {
 	}
 }
 
-// sortedKinds are the kinds seen, in the original's TreeMap order of
+// seenRows are the rows seen so far, in the original's TreeMap order of
 // their names.
-func sortedKinds(seen [numKinds]bool) []kind {
-	order := []kind{kindCounterRead, kindCounterWrite, kindRead, kindWrite}
-	var ks []kind
-	for _, k := range order {
-		if seen[k] {
+func (m *metrics) seenRows() []int {
+	var ks []int
+	for _, k := range m.order {
+		if m.seen[k] {
 			ks = append(ks, k)
 		}
 	}
@@ -372,11 +442,23 @@ func (m *metrics) opRate() float64 {
 	return m.sumTotal.opRate()
 }
 
+// summaryRows are the run's rows of a ramp's summary table: one per
+// operation and total.
+func (m *metrics) summaryRows(prefix string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, k := range m.seenRows() {
+		out = append(out, row(prefix, m.names[k], m.sum[k], m.sum[k], m.totalGC, m.unc.unc))
+	}
+	return append(out, row(prefix, "total", m.sumTotal, m.sumTotal, m.totalGC, m.unc.unc))
+}
+
 // breakdown is TimingIntervals.str: "[READ: 3,514 op/s, WRITE: 1,165 op/s]".
 func (m *metrics) breakdown(f func(t *timing) string, unit string) string {
 	var parts []string
-	for _, k := range sortedKinds(m.seen) {
-		s := kindNames[k] + ": " + f(m.sum[k])
+	for _, k := range m.seenRows() {
+		s := m.names[k] + ": " + f(m.sum[k])
 		if unit != "" {
 			s += " " + unit
 		}
@@ -394,7 +476,6 @@ func (m *metrics) summarise(w io.Writer) {
 
 // writeResults writes the Results block of a run's totals h and GC figures
 // g; breakdown renders a figure per operation ("[READ: …, WRITE: …]").
-// Both the predefined commands and user profiles write it.
 func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *timing) string, unit string) string) {
 	rate := func(f func(t *timing) float64) func(t *timing) string {
 		return func(t *timing) string { return jf(f(t), 0, true) }
@@ -428,24 +509,20 @@ func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *ti
 // logHistograms is the original's StressMetrics.logHistograms: an op's
 // service, response and wait times of the interval, tagged <OP>-st, -rt
 // and -wt, each only when it has samples (rt and wt have some only under
-// a rate). The original records nanoseconds; the runner records µs, which
-// are written as ns so that the log reads as the original's.
-func (m *metrics) logHistograms(op string, t *timing) { logHistograms(m.hdr, m.wallMs, op, t) }
-
-// logHistograms writes op's interval t to hdr (nil: no -log hdrfile=),
-// its times turned into ms since the epoch by wallMs; the predefined
-// commands' metrics and user's alike.
-func logHistograms(hdr *measurement.TaggedHdrLog, wallMs func(ns int64) int64, op string, t *timing) {
-	if hdr == nil {
+// a rate), to -log hdrfile= (m.hdr, nil for none). The original records
+// nanoseconds; the runner records µs, which are written as ns so that the
+// log reads as the original's.
+func (m *metrics) logHistograms(op string, t *timing) {
+	if m.hdr == nil {
 		return
 	}
-	startMs, endMs := wallMs(t.startNs), wallMs(t.endNs)
+	startMs, endMs := m.wallMs(t.startNs), m.wallMs(t.endNs)
 	for _, s := range []struct {
 		suffix string
 		h      *hdrhistogram.Histogram
 	}{{"-st", t.service}, {"-rt", t.response}, {"-wt", t.wait}} {
 		if s.h.TotalCount() != 0 {
-			hdr.Write(op+s.suffix, startMs, endMs, usToNs(s.h))
+			m.hdr.Write(op+s.suffix, startMs, endMs, usToNs(s.h))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package stress
 
 import (
 	"bytes"
+	"io"
 	"testing"
 	"time"
 
@@ -12,6 +13,16 @@ import (
 )
 
 // hist is a histogram of the given latencies in µs.
+// kindMetrics is the metrics of a predefined command writing to out.
+func kindMetrics(t *testing.T, out io.Writer) *metrics {
+	t.Helper()
+	m, err := newMetrics(out, false, kindRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func hist(us ...int64) *hdrhistogram.Histogram {
 	h := hdrhistogram.New(1, histMaxUs, 3)
 	for _, v := range us {
@@ -24,7 +35,7 @@ func hist(us ...int64) *hdrhistogram.Histogram {
 // the Results block of a mixed run, from fixed numbers and a fixed clock.
 func TestOutputShapes(t *testing.T) {
 	var out bytes.Buffer
-	m := newMetrics(&out, false)
+	m := kindMetrics(t, &out)
 	m.gcSample = func() gcStats { return gcStats{count: 2, maxMs: 3, sumMs: 5, sumSqMs: 13, bytes: 3 << 20} }
 	const s = int64(time.Second)
 	m.StartRun(time.Unix(0, 0), 10*s)
@@ -36,17 +47,17 @@ func TestOutputShapes(t *testing.T) {
 		return v
 	}
 	m.AddInterval(10*s, 11*s, &measurement.Snapshot{Measurements: []measurement.Measurement{
-		{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(many(2552, 1800)...)},
-		{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(many(866, 1900)...)},
+		{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(many(2552, 1800)...)},
+		{Op: kindOps[kindWrite], Kind: measurement.KindOK, Hist: hist(many(866, 1900)...)},
 	}})
 	m.AddInterval(11*s, 12*s, &measurement.Snapshot{Measurements: []measurement.Measurement{
-		{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(append(many(2615, 1700), 98000)...)},
-		{Op: measurement.Read, Kind: measurement.KindFailed, Hist: hist(12000, 15000)},
-		{Op: measurement.Write, Kind: measurement.KindOK, Hist: hist(many(853, 2000)...)},
+		{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(append(many(2615, 1700), 98000)...)},
+		{Op: kindOps[kindRead], Kind: measurement.KindFailed, Hist: hist(12000, 15000)},
+		{Op: kindOps[kindWrite], Kind: measurement.KindOK, Hist: hist(many(853, 2000)...)},
 	}})
 	// The last, partial interval after the workers joined.
 	m.AddInterval(12*s, 12*s+300*int64(time.Millisecond), &measurement.Snapshot{Measurements: []measurement.Measurement{
-		{Op: measurement.Read, Kind: measurement.KindOK, Hist: hist(many(1200, 900)...)},
+		{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(many(1200, 900)...)},
 	}})
 	m.summarise(&out)
 	out.WriteString("END\n")

@@ -13,7 +13,6 @@ import (
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/runreport"
 )
 
@@ -42,8 +41,8 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 	}
 	o.jsonPath = s.Log.JSONFile
 	if o.jsonPath == "-" || s.Graph.File != "" && o.jsonPath == "" {
-		// -graph draws the run's JSON report, and json=- prints it once
-		// its ops are named: a temporary one.
+		// -graph draws the run's JSON report, and json=- prints it at
+		// the end: a temporary one.
 		f, err := os.CreateTemp("", "ycsb-stress-*.json")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", o.reportOpt(), err)
@@ -208,11 +207,9 @@ func (o *runOutputs) reportOpt() string {
 }
 
 // done closes the log after the run, whose error is err, and, when the run
-// wrote its report, gives its measurements the names of names (the
-// engine's name: the op's; nil for none) and, for json=-, writes it to the
-// output as the block ycsb merge finds in a log (as the runner's
-// report.json=- does).
-func (o *runOutputs) done(err error, names map[string]string) error {
+// wrote its report, for json=-, writes it to the output as the block
+// ycsb merge finds in a log (as the runner's report.json=- does).
+func (o *runOutputs) done(err error) error {
 	if o.hdr != nil {
 		if cerr := o.hdr.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("%s: %v", o.r.s.Option("-log", "hdrfile=", o.r.s.Log.HDRFile), withoutPath(cerr))
@@ -221,11 +218,6 @@ func (o *runOutputs) done(err error, names map[string]string) error {
 	}
 	if err != nil || o.jsonPath == "" {
 		return err
-	}
-	if names != nil {
-		if err := renameReport(o.jsonPath, names); err != nil {
-			return fmt.Errorf("%s: %v", o.reportOpt(), err)
-		}
 	}
 	if o.block {
 		b, err := os.ReadFile(o.jsonPath)
@@ -259,54 +251,4 @@ func (o *runOutputs) release() {
 	if o.temp {
 		os.Remove(o.jsonPath)
 	}
-}
-
-// renameReport renames the measurements of the JSON report at path, in
-// place.
-func renameReport(path string, names map[string]string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	rep, err := jsonreport.Read(b)
-	if err != nil {
-		return err
-	}
-	renameOps(rep, names)
-	return atomicfile.Write(path, func(w io.Writer) error { return jsonreport.Write(w, rep) })
-}
-
-// renameOps renames rep's measurements wherever their names appear: the
-// measurements, each interval's by-op counts and latencies, and the
-// sections of the text report. Names not in names stay.
-func renameOps(rep *jsonreport.Report, names map[string]string) {
-	re := func(s string) string {
-		if n, ok := names[s]; ok {
-			return n
-		}
-		return s
-	}
-	for i := range rep.Measurements {
-		m := &rep.Measurements[i]
-		m.Name, m.Operation = re(m.Name), re(m.Operation)
-	}
-	for i := range rep.Intervals {
-		iv := &rep.Intervals[i]
-		iv.ByOp = renameKeys(iv.ByOp, re)
-		iv.Latency = renameKeys(iv.Latency, re)
-	}
-	for i := range rep.Sections {
-		rep.Sections[i].Metric = re(rep.Sections[i].Metric)
-	}
-}
-
-func renameKeys[V any](m map[string]V, re func(string) string) map[string]V {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[re(k)] = v
-	}
-	return out
 }

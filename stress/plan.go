@@ -1,7 +1,6 @@
 package stress
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 type summariser interface {
 	engine.Output
 	summarise(w io.Writer)
+	ops() *measurement.Ops // the run's operations, the metrics' rows
 }
 
 // plan is the engine's plan for one run of wl on threads workers: count
@@ -33,7 +33,6 @@ func (r *stressRun) plan(wl engine.Workload, threads int, count int64, warmup bo
 		Interval:    s.Log.Interval,
 		Workload:    wl,
 		Measurement: measurementConfig(rated),
-		Causes:      measurement.NewCauses(func(line string) { fmt.Fprintln(r.env.Stderr, line) }),
 		Seed:        uint64(time.Now().UnixNano()),
 	}
 	if rated {

@@ -120,13 +120,3 @@ func (r *stressRun) summariseAll(ids []string, results []rampResult) {
 		}
 	}
 }
-
-func (m *metrics) summaryRows(prefix string) []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []string
-	for _, k := range sortedKinds(m.seen) {
-		out = append(out, row(prefix, kindNames[k], m.sum[k], m.sum[k], m.totalGC, m.unc.unc))
-	}
-	return append(out, row(prefix, "total", m.sumTotal, m.sumTotal, m.totalGC, m.unc.unc))
-}

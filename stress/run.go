@@ -618,7 +618,10 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 		return nil, err
 	}
 	defer outs.release()
-	met := newMetrics(out, fixed)
+	met, err := newMetrics(out, fixed, kindRows)
+	if err != nil {
+		return nil, err
+	}
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
 	if !warmup {
@@ -635,7 +638,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, plan, &wl.runState, met, outs, nil, warmup); err != nil {
+	if err := r.execute(ctx, plan, &wl.runState, met, outs, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil

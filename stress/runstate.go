@@ -114,16 +114,17 @@ func (st *runState) failed() string {
 
 // execute runs plan, whose workload's state is st, with the metrics met
 // and the outputs outs: the metrics see every interval and, unless the
-// run failed, print the Results block; then the outputs are finished
-// (names: the report's measurement names, nil to keep the engine's). A
+// run failed, print the Results block; then the outputs are finished. A
 // warm-up has neither. A failed operation ends the run in ErrFailure; a
 // failed run has no Results block, as the original's StressMetrics cancels
 // it.
-func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState, met summariser, outs *runOutputs, names map[string]string, warmup bool) error {
+func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState, met summariser, outs *runOutputs, warmup bool) error {
 	if err := ctx.Err(); err != nil {
-		return outs.done(err, nil) // Ctrl-C before the run: nothing runs
+		return outs.done(err) // Ctrl-C before the run: nothing runs
 	}
 	s := r.s
+	plan.Ops = met.ops()
+	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { fmt.Fprintln(r.env.Stderr, line) })
 	var timer *time.Timer
 	if !warmup {
 		plan.Outputs = append(outs.outputs(), met, startHook(func() {
@@ -147,7 +148,7 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 		}
 	})
 	plan.Causes.WriteSummary(r.env.Stderr)
-	if err = outs.done(err, names); err != nil {
+	if err = outs.done(err); err != nil {
 		return err
 	}
 	if msg := st.failed(); msg != "" {
@@ -164,9 +165,8 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 
 // waitTimes are a run's wait times (intended start to start), for -log
 // hdrfile= under a rate: the engine records service and response times
-// only. Each worker keeps its own histograms, by index (a predefined
-// command's kind, a user op's slot); the metrics harvest them each
-// interval.
+// only. Each worker keeps its own histograms, by operation (the metrics'
+// rows); the metrics harvest them each interval.
 type waitTimes struct {
 	n       int // histograms per worker; 0: not tracked
 	mu      sync.Mutex

@@ -75,7 +75,7 @@ type userOp struct {
 	valid  bool          // ops(validate=...): the original's validate op
 	val    *userValidate // its statements, once the table's columns are known
 	weight float64
-	slot   measurement.Op
+	op     measurement.Op // its row in the run's metrics
 	parts  atomic.Int64
 	rows   atomic.Int64
 }
@@ -141,11 +141,11 @@ func (r *stressRun) loadUser(ctx context.Context) ([]*userSpec, []*userOp, error
 		}
 		ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight})
 	}
-	if len(ops) > len(userSlots) {
-		return nil, nil, bad("ops(...): at most %d operations", len(userSlots))
+	if _, err := rowOps(userOpNames(ops)); err != nil {
+		return nil, nil, bad("ops(...): %v", err)
 	}
 	for i, o := range ops {
-		o.slot = userSlots[i]
+		o.op = measurement.Op(i)
 	}
 	return specs, ops, nil
 }
@@ -587,7 +587,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		}
 		return nil
 	}
-	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster}
+	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster, ops: ops}
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
 	fail := func(err error) error { return r.failure(ctx, err) }
@@ -719,13 +719,16 @@ type userRun struct {
 	*stressRun
 	sessions map[string]*gocql.Session
 	cluster  *data.Dist
+	// ops are all of ops(...), the rows of every run's metrics: a
+	// warm-up runs one op, measured under its own row
+	ops []*userOp
 }
 
 // runOnce is StressAction.run for ops: count (-1: none) is the permits,
 // partitions in all, as the original's FixedWorkManager counts them. Each
 // run draws from a fresh -pop, as the original makes a SeedManager per run
 // (SettingsCommandUser.getFactory).
-func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*userMetrics, error) {
+func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*metrics, error) {
 	r, s := u.stressRun, u.s
 	mode := r.stopMode(count, warmup)
 	out := r.out
@@ -766,14 +769,17 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		return nil, err
 	}
 	defer outs.release()
-	met := newUserMetrics(r.out, fixed, ops)
+	met, err := newUserMetrics(r.out, fixed, u.ops)
+	if err != nil {
+		return nil, err
+	}
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
 	if !warmup {
 		wl.onFail = met.printLine
 	}
 	if outs.waits() {
-		wl.waits.track(int(measurement.NumOps))
+		wl.waits.track(len(u.ops))
 		met.waits = wl.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
@@ -782,7 +788,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, plan, &wl.runState, met, outs, userReportNames(ops), warmup); err != nil {
+	if err := r.execute(ctx, plan, &wl.runState, met, outs, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil
@@ -809,11 +815,11 @@ type userWorkload struct {
 	runSeed  uint64
 }
 
-// slots are the measurement slots of the run's ops.
-func (w *userWorkload) slots() []int {
+// rows are the metrics' rows of the run's ops.
+func (w *userWorkload) rows() []int {
 	s := make([]int, len(w.ops))
 	for i, o := range w.ops {
-		s[i] = int(o.slot)
+		s[i] = int(o.op)
 	}
 	return s
 }
@@ -875,7 +881,7 @@ type userWorker struct {
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.slots()), vgens: map[*userSpec]*validateGen{}}
+		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	// The run's seed (the engine's base, its first worker's seed) seeds
 	// contents=shuffled.
 	w.seedOnce.Do(func() { w.runSeed = seed })
@@ -1044,14 +1050,14 @@ func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partitio
 		st = db.Error
 		wk.s.Failed++
 		if wk.s.Causes != nil {
-			wk.s.Causes.Add(o.slot, st, fmt.Errorf("%s: %w", o.name, err))
+			wk.s.Causes.Add(o.op, st, fmt.Errorf("%s: %w", o.name, err))
 		}
 	} else {
 		o.parts.Add(int64(nparts))
 		o.rows.Add(int64(rows))
-		wk.waits.record(wk.s, int(o.slot), start)
+		wk.waits.record(wk.s, int(o.op), start)
 	}
-	wk.s.Record(o.slot, st, start, end)
+	wk.s.Record(o.op, st, start, end)
 	if err != nil && !wk.w.r.m.errs.Ignore {
 		wk.w.fail(userFailure(o.name, try, parts, err))
 		return false

@@ -3,10 +3,10 @@ package stress
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +24,7 @@ import (
 // userHdrOps are two ops of ops(singlepost=2,insert=1), given out of their
 // names' order.
 func userHdrOps() []*userOp {
-	return []*userOp{{name: "singlepost", slot: userSlots[0]}, {name: "insert", slot: userSlots[1]}}
+	return []*userOp{{name: "singlepost", op: 0}, {name: "insert", op: 1}}
 }
 
 // userHdrRun feeds a user run's metrics with an hdrfile= log two
@@ -40,27 +40,30 @@ func userHdrRun(t *testing.T, rated bool) string {
 		t.Fatal(err)
 	}
 	ops := userHdrOps()
-	m := newUserMetrics(io.Discard, false, ops)
+	m, err := newUserMetrics(io.Discard, false, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m.hdr = lg
 	m.gcSample = func() gcStats { return gcStats{} }
 	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
 	if rated {
 		m.waits = func(into []*hdrhistogram.Histogram) {
-			into[ops[0].slot].RecordValue(40)
-			into[ops[0].slot].RecordValue(60)
-			into[ops[1].slot].RecordValue(5)
+			into[ops[0].op].RecordValue(40)
+			into[ops[0].op].RecordValue(60)
+			into[ops[1].op].RecordValue(5)
 		}
 	}
 	m.StartRun(time.Unix(0, 0), 0)
 	for i := int64(0); i < 2; i++ {
 		ms := []measurement.Measurement{
-			{Op: ops[0].slot, Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
-			{Op: ops[1].slot, Kind: measurement.KindOK, Hist: hist(900)},
+			{Op: ops[0].op, Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
+			{Op: ops[1].op, Kind: measurement.KindOK, Hist: hist(900)},
 		}
 		if rated {
 			ms = append(ms,
-				measurement.Measurement{Op: ops[0].slot, Intended: true, Hist: hist(1850, 1950, 2600)},
-				measurement.Measurement{Op: ops[1].slot, Intended: true, Hist: hist(910)})
+				measurement.Measurement{Op: ops[0].op, Intended: true, Hist: hist(1850, 1950, 2600)},
+				measurement.Measurement{Op: ops[1].op, Intended: true, Hist: hist(910)})
 		}
 		m.AddInterval(i*s, (i+1)*s, &measurement.Snapshot{Measurements: ms})
 	}
@@ -128,16 +131,30 @@ func TestUserHdrFile(t *testing.T) {
 	}
 }
 
-// TestUserSlots: no op of ops(...) shares CLEANUP, the runner's own.
-func TestUserSlots(t *testing.T) {
-	if slices.Contains(userSlots, measurement.Cleanup) || len(userSlots) != int(measurement.NumOps)-1 {
-		t.Errorf("slots %v", userSlots)
+// TestUserOpsTable: the runner measures user's ops under their names as
+// typed, as many as ops(...) gives, then its own CLEANUP; CLEANUP is not
+// an op's name, as the runner's close would be filed under it.
+func TestUserOpsTable(t *testing.T) {
+	var names []string
+	for i := range 21 {
+		names = append(names, fmt.Sprintf("q%02d", i))
+	}
+	m, err := newMetrics(io.Discard, false, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := m.ops()
+	if ops.Len() != 22 || ops.Name(20) != "q20" || ops.Name(21) != measurement.CleanupName {
+		t.Errorf("table of %d: %s ... %s", ops.Len(), ops.Name(0), ops.Name(measurement.Op(ops.Len()-1)))
+	}
+	if _, err := rowOps([]string{"insert", "CLEANUP"}); err == nil {
+		t.Error("an op named CLEANUP is taken")
 	}
 }
 
-// userSlotReport is a JSON report as the runner writes one of
-// ops(singlepost=2,insert=1) under a rate: its slots' names.
-func userSlotReport(t *testing.T, start time.Time) *jsonreport.Report {
+// userNamedReport is a JSON report as the runner writes one of
+// ops(singlepost=2,insert=1) under a rate: measured under the ops' names.
+func userNamedReport(t *testing.T, start time.Time) *jsonreport.Report {
 	t.Helper()
 	enc := func(us ...int64) string {
 		s, err := jsonreport.EncodeHistogram(hist(us...))
@@ -146,7 +163,7 @@ func userSlotReport(t *testing.T, start time.Time) *jsonreport.Report {
 		}
 		return s
 	}
-	sp, in := userSlots[0].String(), userSlots[1].String()
+	sp, in := "singlepost", "insert"
 	il := func(us ...int64) jsonreport.IntervalLatency {
 		return jsonreport.IntervalLatency{Count: int64(len(us)), MeanUs: 1, MaxUs: us[len(us)-1], Percentiles: map[string]int64{"p50": us[0]}, Histogram: enc(us...)}
 	}
@@ -181,28 +198,23 @@ func userSlotReport(t *testing.T, start time.Time) *jsonreport.Report {
 }
 
 // TestUserReportNames: the -log json= report of a user run names each
-// measurement by its op as typed in ops(...), wherever the runner's slot
-// names it (measurements, intervals, sections); the runner's CLEANUP
-// stays. The report is then one that ycsb merge, compare and report
-// --html read like any other.
+// measurement by its op as typed in ops(...) (measurements, intervals,
+// sections), beside the runner's CLEANUP; it is one that ycsb merge,
+// compare and report --html read like any other.
 func TestUserReportNames(t *testing.T) {
 	dir := t.TempDir()
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	names := userReportNames(userHdrOps())
 	var paths []string
 	for i, client := range []string{"a", "b"} {
 		path := filepath.Join(dir, client+".json")
 		// two clients, the second started 100 ms later
-		rep := userSlotReport(t, start.Add(time.Duration(i)*100*time.Millisecond))
+		rep := userNamedReport(t, start.Add(time.Duration(i)*100*time.Millisecond))
 		rep.Seed = uint64(i + 1)
 		var b bytes.Buffer
 		if err := jsonreport.Write(&b, rep); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := renameReport(path, names); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, path)
@@ -227,11 +239,6 @@ func TestUserReportNames(t *testing.T) {
 	}
 	if want := "singlepost/singlepost insert/insert insert-FAILED/insert CLEANUP/CLEANUP Intended-singlepost/singlepost"; strings.Join(ms, " ") != want {
 		t.Errorf("measurements %s, want %s", strings.Join(ms, " "), want)
-	}
-	for _, slot := range []string{userSlots[0].String(), userSlots[1].String()} {
-		if bytes.Contains(got, []byte(`"`+slot+`"`)) || bytes.Contains(got, []byte(`"`+slot+`-`)) || bytes.Contains(got, []byte(`-`+slot+`"`)) {
-			t.Errorf("the report still names slot %s:\n%s", slot, got)
-		}
 	}
 	// ycsb merge
 	if err := yresults.Distinct(paths, reps); err != nil {

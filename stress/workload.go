@@ -37,10 +37,23 @@ const (
 // head the per-op interval rows and the Results breakdown.
 var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
 
-// kindOps are the measurement ops the engine's recorders file each
-// operation under: named as the original names them, so that errors and
-// the -log json= report say WRITE, READ, COUNTER_WRITE and COUNTER_READ.
-var kindOps = [numKinds]measurement.Op{measurement.Write, measurement.Read, measurement.CounterWrite, measurement.CounterRead}
+// kindOps are the operations each kind is measured as: rows of the
+// predefined commands' metrics (kindRows), named as the original names
+// them, so that errors and the -log json= report say WRITE, READ,
+// COUNTER_WRITE and COUNTER_READ.
+var kindOps = [numKinds]measurement.Op{kindRead: 0, kindWrite: 1, kindCounterWrite: 2, kindCounterRead: 3}
+
+// kindRows are the rows of kindOps, by operation. Their order is the
+// tie-break order of the -log json= report's sections (see
+// measurement.NewOps): READ, WRITE, COUNTER_WRITE, COUNTER_READ, as in
+// every report ycsb stress has written.
+var kindRows = func() []string {
+	rows := make([]string, numKinds)
+	for k, o := range kindOps {
+		rows[o] = kindNames[k]
+	}
+	return rows
+}()
 
 func kindOf(c settings.Command) kind {
 	switch c {
@@ -55,6 +68,19 @@ func kindOf(c settings.Command) kind {
 }
 
 func (k kind) String() string { return kindNames[k] }
+
+// sortedKinds are the kinds seen, in the original's TreeMap order of
+// their names.
+func sortedKinds(seen [numKinds]bool) []kind {
+	order := []kind{kindCounterRead, kindCounterWrite, kindRead, kindWrite}
+	var ks []kind
+	for _, k := range order {
+		if seen[k] {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
 
 // model is what every run of a command line shares: the driver session,
 // the statements' text and the data generators; the population is made
@@ -97,11 +123,11 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transac
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
-	kinds := make([]int, len(w.kinds))
+	ops := make([]int, len(w.kinds))
 	for i, k := range w.kinds {
-		kinds[i] = int(k)
+		ops[i] = int(kindOps[k])
 	}
-	wk.waits = w.waits.newWorker(kinds)
+	wk.waits = w.waits.newWorker(ops)
 	n := len(m.cols.Names())
 	for _, k := range w.kinds {
 		if wk.q[k] != nil {
@@ -295,7 +321,7 @@ func (wk *worker) DoTransaction(context.Context) bool {
 			wk.s.Causes.Add(kindOps[k], st, err)
 		}
 	} else {
-		wk.waits.record(wk.s, int(k), start)
+		wk.waits.record(wk.s, int(kindOps[k]), start)
 	}
 	wk.s.Record(kindOps[k], st, start, end)
 	if err != nil && !wk.m.errs.Ignore {

@@ -33,7 +33,7 @@ func clientWorkers(t *testing.T, mem *dbtest.Memory, seen map[string]int, transa
 	if err != nil {
 		t.Fatal(err)
 	}
-	coll := measurement.NewCollector(mcfg)
+	coll := measurement.NewCollector(mcfg, measurement.YCSB)
 	var out []*Worker
 	for i := range count {
 		cl := partition.Clients{Count: count, Index: i}

@@ -136,7 +136,7 @@ func newRig(t testing.TB, transactions bool, kv ...string) (*rig, *Worker) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{wl: wl, mem: dbtest.NewMemory(), coll: measurement.NewCollector(mcfg)}
+	r := &rig{wl: wl, mem: dbtest.NewMemory(), coll: measurement.NewCollector(mcfg, measurement.YCSB)}
 	s, _ := r.mem.Session(context.Background(), 0, 1)
 	return r, wl.NewWorker(measurement.NewSession(s, r.coll.NewRecorder()), 1)
 }
@@ -172,7 +172,7 @@ func TestDataIntegrityRoundTrip(t *testing.T) {
 	p := newProps(kv...)
 	wl, _ := New(p, true, io.Discard)
 	mcfg, _ := measurement.ParseConfig(p)
-	coll := measurement.NewCollector(mcfg)
+	coll := measurement.NewCollector(mcfg, measurement.YCSB)
 	s, _ := loadRig.mem.Session(ctx, 0, 1)
 	wk := wl.NewWorker(measurement.NewSession(s, coll.NewRecorder()), 7)
 	for i := 0; i < 2000; i++ {
@@ -292,7 +292,7 @@ func TestInsertRetriesThenStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcfg, _ := measurement.ParseConfig(p)
-	rec := measurement.NewCollector(mcfg).NewRecorder()
+	rec := measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()
 	wk := wl.NewWorker(measurement.NewSession(failing{}, rec), 1)
 	if wk.DoInsert(context.Background()) {
 		t.Fatal("DoInsert succeeded against a failing binding")
@@ -325,7 +325,7 @@ func benchWorker(b *testing.B, kv ...string) *Worker {
 		b.Fatal(err)
 	}
 	mcfg, _ := measurement.ParseConfig(p)
-	return wl.NewWorker(measurement.NewSession(nop{}, measurement.NewCollector(mcfg).NewRecorder()), 1)
+	return wl.NewWorker(measurement.NewSession(nop{}, measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()), 1)
 }
 
 // BenchmarkTransaction is the hot path without a binding: choose the

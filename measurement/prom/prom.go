@@ -144,8 +144,8 @@ func (e *Exporter) SetWarmupEnd(t time.Time) {
 	e.mu.Unlock()
 }
 
-// Label returns a measurement name's operation label: read, read-modify-write.
-func Label(op measurement.Op) string { return strings.ToLower(op.String()) }
+// Label returns an operation's label: read, read-modify-write.
+func Label(op string) string { return strings.ToLower(op) }
 
 // result is the latency histogram's result label: ok, failed, or the
 // tracked status (error, not_found, ...).
@@ -156,8 +156,7 @@ func result(m *measurement.Measurement) string {
 	case measurement.KindFailed:
 		return "failed"
 	}
-	name := measurement.Name(m.Op, m.Kind)
-	return strings.ToLower(strings.TrimPrefix(name, m.Op.String()+"-"))
+	return strings.ToLower(strings.TrimPrefix(m.Kind.Suffix(), "-"))
 }
 
 // Observe adds one interval harvest. It is called by the goroutine that
@@ -175,7 +174,7 @@ func (e *Exporter) Observe(iv *measurement.Snapshot) {
 		}
 		var h hist
 		fill(&h, m.Hist)
-		adds = append(adds, add{h, histKey{Label(m.Op), result(m), m.Intended}})
+		adds = append(adds, add{h, histKey{Label(m.Operation), result(m), m.Intended}})
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -183,7 +182,7 @@ func (e *Exporter) Observe(iv *measurement.Snapshot) {
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		for _, rc := range m.Returns {
-			e.ops[opStatus{Label(m.Op), rc.Status.String()}] += rc.Count
+			e.ops[opStatus{Label(m.Operation), rc.Status.String()}] += rc.Count
 		}
 	}
 	for _, a := range adds {

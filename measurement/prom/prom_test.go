@@ -42,7 +42,7 @@ func TestScrape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := measurement.NewCollector(cfg)
+	c := measurement.NewCollector(cfg, measurement.YCSB)
 	rec := c.NewRecorder()
 	e, err := Listen("127.0.0.1:0", Info{Binding: "basic", Phase: "run"})
 	if err != nil {
