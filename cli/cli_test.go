@@ -30,7 +30,7 @@ func run(t *testing.T, ctx context.Context, args ...string) (code int, stdout, s
 
 func workloadFile(t *testing.T) string {
 	t.Helper()
-	return filepath.Join("..", "..", "workloads", "workloada")
+	return filepath.Join("..", "workloads", "workloada")
 }
 
 func TestUsage(t *testing.T) {
@@ -406,7 +406,7 @@ func TestPropertyWarnings(t *testing.T) {
 // TestShippedWorkloadsDrawNoWarning: every file under workloads/, loaded and
 // run, reads or accepts each of its properties.
 func TestShippedWorkloadsDrawNoWarning(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "workloads", "*"))
+	files, err := filepath.Glob(filepath.Join("..", "workloads", "*"))
 	if err != nil || len(files) < 7 {
 		t.Fatalf("workloads: %v %v", files, err)
 	}

@@ -28,7 +28,7 @@ func TestKube(t *testing.T) {
 	now = func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 300e6, time.UTC) }
 	defer func() { now = time.Now }()
 	const pw = "Zq9-very-secret"
-	base := []string{"kube", "run", "jdbc", "-P", "../../workloads/workloada", "-p", "db.url=jdbc:postgresql://pg:5432/ycsb",
+	base := []string{"kube", "run", "jdbc", "-P", "../workloads/workloada", "-p", "db.url=jdbc:postgresql://pg:5432/ycsb",
 		"-p", "db.passwd=" + pw, "-threads", "4", "-clients", "5"}
 	for _, tt := range []struct {
 		name  string
@@ -82,16 +82,16 @@ func TestKubeBadInput(t *testing.T) {
 		{"no clients", []string{"kube", "run", "basic"}, "needs -clients N"},
 		{"clients not a number", []string{"kube", "run", "basic", "-clients", "two"}, "-clients: expected an integer"},
 		{"zero clients", []string{"kube", "run", "basic", "-clients", "0"}, "-clients 0"},
-		{"more clients than client.count takes", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "1001"}, "-clients 1001: want 1 to 1000"},
-		{"negative recordcount", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "3", "-p", "recordcount=-1"}, "recordcount: expected a non-negative integer"},
-		{"NaN proportion", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "3", "-p", "readproportion=NaN"}, "readproportion: expected a number"},
+		{"more clients than client.count takes", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "1001"}, "-clients 1001: want 1 to 1000"},
+		{"negative recordcount", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "3", "-p", "recordcount=-1"}, "recordcount: expected a non-negative integer"},
+		{"NaN proportion", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "3", "-p", "readproportion=NaN"}, "readproportion: expected a number"},
 		{"no workload", []string{"kube", "run", "basic", "-clients", "3"}, "workload: missing"},
-		{"threads", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "3", "-threads", "0"}, "threadcount"},
-		{"measurement type", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "3", "-p", "measurementtype=bogus"}, "measurementtype"},
-		{"binding property", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "3", "-p", "basicdb.simulatedelay=-1"}, "basicdb.simulatedelay"},
-		{"binding without a server", []string{"kube", "run", "cassandra-cql", "-P", "../../workloads/workloada", "-clients", "3", "-p", "hosts=h", "-p", "port=70000"}, "port"},
-		{"the last client's share", []string{"kube", "load", "basic", "-P", "../../workloads/workloada", "-clients", "1000", "-p", "recordcount=999"}, "client 999 of 1000: client.count: 1000 clients for 999 records"},
-		{"operationcount below the clients", []string{"kube", "run", "basic", "-P", "../../workloads/workloada", "-clients", "20", "-p", "operationcount=10"}, "operationcount: 10 is less than client.count=20"},
+		{"threads", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "3", "-threads", "0"}, "threadcount"},
+		{"measurement type", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "3", "-p", "measurementtype=bogus"}, "measurementtype"},
+		{"binding property", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "3", "-p", "basicdb.simulatedelay=-1"}, "basicdb.simulatedelay"},
+		{"binding without a server", []string{"kube", "run", "cassandra-cql", "-P", "../workloads/workloada", "-clients", "3", "-p", "hosts=h", "-p", "port=70000"}, "port"},
+		{"the last client's share", []string{"kube", "load", "basic", "-P", "../workloads/workloada", "-clients", "1000", "-p", "recordcount=999"}, "client 999 of 1000: client.count: 1000 clients for 999 records"},
+		{"operationcount below the clients", []string{"kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "20", "-p", "operationcount=10"}, "operationcount: 10 is less than client.count=20"},
 		{"no binding", []string{"kube", "load", "-clients", "2"}, "missing binding"},
 		{"unknown binding", []string{"kube", "load", "nosuch", "-clients", "2"}, "unknown binding"},
 		{"unknown option", []string{"kube", "load", "basic", "-clients", "2", "-bogus"}, "unknown option -bogus"},

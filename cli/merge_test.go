@@ -35,7 +35,7 @@ func TestMergeFromLogs(t *testing.T) {
 				time.Sleep(300 * time.Millisecond)
 			}
 			r := &res[i]
-			r.code, r.stdout, r.stderr = runCLI("load", "basic", "-P", "../../workloads/workloada", "-p", "recordcount=600",
+			r.code, r.stdout, r.stderr = runCLI("load", "basic", "-P", "../workloads/workloada", "-p", "recordcount=600",
 				"-p", "insertstart="+rng[0], "-p", "insertcount="+rng[1], "-target", rng[2], "-p", "report.json=-")
 		}()
 	}

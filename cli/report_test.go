@@ -12,7 +12,7 @@ func TestReportHTML(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, p := range []string{a, b} {
-		code, _, stderr := runCLI("run", "basic", "-P", "../../workloads/workloada", "-p", "recordcount=100",
+		code, _, stderr := runCLI("run", "basic", "-P", "../workloads/workloada", "-p", "recordcount=100",
 			"-p", "operationcount=3000", "-target", "10000", "-p", "report.interval=0.05", "-p", "warmup=0.05", "-p", "report.json="+p)
 		if code != 0 {
 			t.Fatalf("run: exit %d: %s", code, stderr)

@@ -29,7 +29,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 // report to path.
 func loadReport(t *testing.T, path string, extra ...string) {
 	t.Helper()
-	args := append([]string{"load", "basic", "-P", "../../workloads/workloada", "-p", "recordcount=200",
+	args := append([]string{"load", "basic", "-P", "../workloads/workloada", "-p", "recordcount=200",
 		"-p", "exporter=jsonreport", "-p", "exportfile=" + path}, extra...)
 	if code, _, stderr := runCLI(args...); code != 0 {
 		t.Fatalf("load: exit %d: %s", code, stderr)
@@ -60,7 +60,7 @@ func TestResultsBadInput(t *testing.T) {
 	other := filepath.Join(dir, "other.json")
 	loadReport(t, other, "-p", "fieldcount=3")
 	run := filepath.Join(dir, "run.json")
-	if code, _, stderr := runCLI("run", "basic", "-P", "../../workloads/workloada", "-p", "recordcount=200", "-p", "operationcount=100",
+	if code, _, stderr := runCLI("run", "basic", "-P", "../workloads/workloada", "-p", "recordcount=200", "-p", "operationcount=100",
 		"-p", "exporter=jsonreport", "-p", "exportfile="+run); code != 0 {
 		t.Fatalf("run: %s", stderr)
 	}
@@ -101,10 +101,10 @@ func TestResultsBadInput(t *testing.T) {
 		{"compare one", []string{"compare", good}, "two JSON reports"},
 		{"compare corrupt", []string{"compare", good, truncated}, "truncated"},
 		{"compare hdr", []string{"compare", good, badHdr}, "not a ycsb-go JSON report"},
-		{"exportfile dir", []string{"load", "basic", "-P", "../../workloads/workloada", "-p", "exportfile=" + filepath.Join(dir, "no", "r.txt")}, "exportfile"},
-		{"report.json dir", []string{"load", "basic", "-P", "../../workloads/workloada", "-p", "report.json=" + filepath.Join(dir, "no", "r.json")}, "report.json"},
-		{"hdr path dir", []string{"load", "basic", "-P", "../../workloads/workloada", "-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path=" + filepath.Join(dir, "no") + "/"}, "hdrhistogram.output.path"},
-		{"exporter", []string{"load", "basic", "-P", "../../workloads/workloada", "-p", "exporter=xml"}, "exporter"},
+		{"exportfile dir", []string{"load", "basic", "-P", "../workloads/workloada", "-p", "exportfile=" + filepath.Join(dir, "no", "r.txt")}, "exportfile"},
+		{"report.json dir", []string{"load", "basic", "-P", "../workloads/workloada", "-p", "report.json=" + filepath.Join(dir, "no", "r.json")}, "report.json"},
+		{"hdr path dir", []string{"load", "basic", "-P", "../workloads/workloada", "-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path=" + filepath.Join(dir, "no") + "/"}, "hdrhistogram.output.path"},
+		{"exporter", []string{"load", "basic", "-P", "../workloads/workloada", "-p", "exporter=xml"}, "exporter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestMultiProcessMerge(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := ycsbtest.Binary(t)
-	workload, _ := filepath.Abs("../../workloads/workloada")
+	workload, _ := filepath.Abs("../workloads/workloada")
 	const clients, per, rate = 3, 1500, 1000 // each client 1.5 s at 1000 ops/s
 	load := func(name string, start, count, target int) *exec.Cmd {
 		return exec.Command(bin, "load", "basic", "-P", workload, "-threads", "2",

@@ -23,6 +23,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/within"
@@ -612,25 +613,33 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	plan := r.plan(wl, threads, count, warmup)
 	// NOT_FOUND on its own: a read of no row under skip-read-validation.
 	plan.Measurement.Tracked[db.NotFound] = true
-	fixed := plan.Target > 0 && s.Rate.Fixed
+	met, err := newMetrics(out, plan.Target > 0 && s.Rate.Fixed, kindRows)
+	if err != nil {
+		return nil, err
+	}
+	return r.measure(ctx, wl, &wl.runState, plan, met, threads, count, warmup)
+}
+
+// measure runs plan, the run of wl (whose state is st) on threads workers
+// for count operations (-1: until duration= or err<), measured by met:
+// what the predefined commands' and user's runOnce share once each has
+// its workload and its metrics.
+func (r *stressRun) measure(ctx context.Context, wl engine.Workload, st *runState, plan *engine.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
+	s := r.s
 	outs, err := r.openOutputs(threads, warmup)
 	if err != nil {
 		return nil, err
 	}
 	defer outs.release()
-	met, err := newMetrics(out, fixed, kindRows)
-	if err != nil {
-		return nil, err
-	}
 	met.stop = wl.Stop
 	met.hdr = outs.hdr
 	if !warmup {
 		// the failure line among the interval lines, as it happens
-		wl.onFail = met.printLine
+		st.onFail = met.printLine
 	}
 	if outs.waits() {
-		wl.waits.track(int(numKinds))
-		met.waits = wl.waits.harvest
+		st.waits.track(len(met.names))
+		met.waits = st.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
 		c := s.Command
@@ -638,7 +647,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}
-	if err := r.execute(ctx, plan, &wl.runState, met, outs, warmup); err != nil {
+	if err := r.execute(ctx, plan, st, met, outs, warmup); err != nil {
 		return nil, err
 	}
 	return met, nil

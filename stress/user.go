@@ -527,34 +527,8 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	// closed together at the end, in closeWait at most
 	open := []*gocql.Session{admin}
 	defer func() { closeSessions(open...) }()
-	if err := r.checkCompression(ctx, admin, where); err != nil {
-		return setupErr(ctx, err)
-	}
-	var ranges []tokenRange
-	for _, o := range ops {
-		if o.trDef != nil && ranges == nil {
-			if ranges, err = r.tokenRanges(ctx, admin, where); err != nil {
-				return setupErr(ctx, err)
-			}
-		}
-	}
-	for _, sp := range specs {
-		if err := r.userSchema(ctx, admin, sp); err != nil {
-			return setupErr(ctx, err)
-		}
-	}
-	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return nil, true }, true); err != nil {
+	if err := r.userSetup(ctx, admin, where, specs, ops); err != nil {
 		return err
-	}
-	for _, o := range ops {
-		switch {
-		case o.trDef != nil:
-			o.tr = o.spec.newTR(o.trDef, ranges)
-		case o.valid:
-			o.val = o.spec.newValidate(consistency(s.Command.SerialCL))
-		case o.qname != "insert":
-			o.query = o.spec.queries[o.qname]
-		}
 	}
 	defer r.close()
 	if err := r.openLog(); err != nil {
@@ -579,15 +553,60 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		open = append(open, sess)
 		sessions[sp.p.Keyspace] = sess
 	}
+	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster, ops: ops}
+	return u.work(ctx, specs)
+}
+
+// userSetup readies the node and the ops through admin, a session of no
+// keyspace: the compression check, the ring's token ranges if an op reads
+// them, the profiles' keyspaces and tables, the bounds that need the
+// node's columns, and each op's statement.
+func (r *stressRun) userSetup(ctx context.Context, admin *gocql.Session, where string, specs []*userSpec, ops []*userOp) error {
+	if err := r.checkCompression(ctx, admin, where); err != nil {
+		return setupErr(ctx, err)
+	}
+	var ranges []tokenRange
+	for _, o := range ops {
+		if o.trDef != nil && ranges == nil {
+			var err error
+			if ranges, err = r.tokenRanges(ctx, admin, where); err != nil {
+				return setupErr(ctx, err)
+			}
+		}
+	}
+	for _, sp := range specs {
+		if err := r.userSchema(ctx, admin, sp); err != nil {
+			return setupErr(ctx, err)
+		}
+	}
+	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return nil, true }, true); err != nil {
+		return err
+	}
+	for _, o := range ops {
+		switch {
+		case o.trDef != nil:
+			o.tr = o.spec.newTR(o.trDef, ranges)
+		case o.valid:
+			o.val = o.spec.newValidate(consistency(r.s.Command.SerialCL))
+		case o.qname != "insert":
+			o.query = o.spec.queries[o.qname]
+		}
+	}
+	return nil
+}
+
+// work is StressAction.run for user once all is set up: the pause, the
+// warm-up of each op, the truncates, then the run or the thread ramp.
+func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
+	r, s, ops := u.stressRun, u.s, u.ops
 	truncate := func() error {
 		for _, sp := range specs {
-			if err := sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).ExecContext(ctx); err != nil {
+			if err := u.sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).ExecContext(ctx); err != nil {
 				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
 			}
 		}
 		return nil
 	}
-	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster, ops: ops}
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
 	fail := func(err error) error { return r.failure(ctx, err) }
@@ -609,6 +628,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 			return fail(err)
 		}
 	}
+	var err error
 	if s.Rate.Ramp() {
 		r.println("Thread count was not specified")
 		err = r.ramp(ctx, func(ctx context.Context, threads int) (rampResult, error) {
@@ -763,35 +783,11 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		wl.permits.Store(count)
 	}
 	plan := r.plan(wl, threads, 0, warmup)
-	fixed := plan.Target > 0 && s.Rate.Fixed
-	outs, err := r.openOutputs(threads, warmup)
+	met, err := newUserMetrics(out, plan.Target > 0 && s.Rate.Fixed, u.ops)
 	if err != nil {
 		return nil, err
 	}
-	defer outs.release()
-	met, err := newUserMetrics(r.out, fixed, u.ops)
-	if err != nil {
-		return nil, err
-	}
-	met.stop = wl.Stop
-	met.hdr = outs.hdr
-	if !warmup {
-		wl.onFail = met.printLine
-	}
-	if outs.waits() {
-		wl.waits.track(len(u.ops))
-		met.waits = wl.waits.harvest
-	}
-	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
-		c := s.Command
-		met.stopAt = func(n int, unc float64) bool {
-			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
-		}
-	}
-	if err := r.execute(ctx, plan, &wl.runState, met, outs, warmup); err != nil {
-		return nil, err
-	}
-	return met, nil
+	return r.measure(ctx, wl, &wl.runState, plan, met, threads, count, warmup)
 }
 
 // userWorkload runs the weighted mix of ops(...).
