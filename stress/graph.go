@@ -12,6 +12,7 @@ import (
 	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/oserr"
 	yresults "github.com/goycsb/ycsb/results"
 )
 
@@ -47,7 +48,7 @@ func (r *stressRun) writeGraph(reportPath, revision string) error {
 	}
 	err = atomicfile.Write(g.File, func(w io.Writer) error { return htmlreport.WriteWithInputs(w, d, inputs) })
 	if err != nil {
-		return fmt.Errorf("%s: %v", opt, withoutPath(err))
+		return fmt.Errorf("%s: %v", opt, oserr.Reason(err))
 	}
 	os.Chmod(g.File, 0o644) // a page to share
 	return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/atomicfile"
+	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/runreport"
@@ -59,7 +60,7 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 		hdr, err := measurement.CreateTaggedHdrLog(s.Log.HDRFile, hdrComment, now-now%1000)
 		if err != nil {
 			o.release()
-			return nil, fmt.Errorf("%s: %v", s.Option("-log", "hdrfile=", s.Log.HDRFile), withoutPath(err))
+			return nil, fmt.Errorf("%s: %v", s.Option("-log", "hdrfile=", s.Log.HDRFile), oserr.Reason(err))
 		}
 		o.hdr = hdr
 	}
@@ -125,7 +126,7 @@ func checkWritable(path string, atomic bool) error {
 	case err == nil && fi.Mode().IsRegular():
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
-			return fmt.Errorf("cannot be written: %v", withoutPath(err))
+			return fmt.Errorf("cannot be written: %v", oserr.Reason(err))
 		}
 		f.Close()
 		if !atomic {
@@ -134,25 +135,15 @@ func checkWritable(path string, atomic bool) error {
 	case err == nil:
 		return nil // a device such as /dev/null, or a pipe: opened as it is
 	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot be read: %v", withoutPath(err))
+		return fmt.Errorf("cannot be read: %v", oserr.Reason(err))
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
 	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %v", dir, withoutPath(err))
+		return fmt.Errorf("cannot create a file in %s: %v", dir, oserr.Reason(err))
 	}
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return nil
-}
-
-// withoutPath is err without the path an *fs.PathError repeats (the
-// message names the option and its path).
-func withoutPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // sameFile says whether the paths a and b are one existing file.
@@ -212,7 +203,7 @@ func (o *runOutputs) reportOpt() string {
 func (o *runOutputs) done(err error) error {
 	if o.hdr != nil {
 		if cerr := o.hdr.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("%s: %v", o.r.s.Option("-log", "hdrfile=", o.r.s.Log.HDRFile), withoutPath(cerr))
+			err = fmt.Errorf("%s: %v", o.r.s.Option("-log", "hdrfile=", o.r.s.Log.HDRFile), oserr.Reason(cerr))
 		}
 		o.hdr = nil
 	}
