@@ -59,6 +59,8 @@ func TestRun(t *testing.T) {
 		{"fewer operations than threads", Plan{Threads: 8, OpCount: 5}, 5, 5, 0, false},
 		{"a load", Plan{Threads: 2, OpCount: 6, Load: true}, 2, 0, 6, false},
 		{"time limit", Plan{Threads: 2, TimeLimit: 50 * time.Millisecond}, 2, -1, 0, true},
+		// A run's own table, whose CLEANUP is not at YCSB's index.
+		{"named operations", Plan{Threads: 2, OpCount: 4, Ops: mustOps(t, "insert", "q1", measurement.CleanupName)}, 2, 4, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wl := &countWorkload{pause: time.Millisecond}
@@ -88,7 +90,7 @@ func TestRun(t *testing.T) {
 			// per worker.
 			var cleanups int64
 			for _, m := range res.Total.Measurements {
-				if m.Op == measurement.Cleanup && !m.Intended {
+				if m.Operation == measurement.CleanupName && !m.Intended {
 					cleanups = m.Hist.TotalCount()
 				}
 			}
@@ -97,6 +99,14 @@ func TestRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustOps(t *testing.T, names ...string) *measurement.Ops {
+	ops, err := measurement.NewOps(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops
 }
 
 // TestRunCancelled: Ctrl-C (ctx) stops the workers, and the result says so.

@@ -131,7 +131,7 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 func (w *worker) close(ctx context.Context) error {
 	if w.session.Unwrap() == nil {
 		start := measurement.Now()
-		w.session.Recorder().Measure(measurement.Cleanup, start, measurement.Now(), 0)
+		w.session.Recorder().MeasureCleanup(start, measurement.Now())
 		return nil
 	}
 	return w.session.Close(ctx)

@@ -387,3 +387,14 @@ func (r *Recorder) giveBack(s *set) {
 	s.reset()
 	r.spare = s
 }
+
+// MeasureCleanup records a session's close, from start to end, as the
+// run's CLEANUP; false when the run's table has none, and nothing is
+// recorded.
+func (r *Recorder) MeasureCleanup(start, end int64) bool {
+	if !r.table.hasCleanup {
+		return false
+	}
+	r.Measure(r.table.cleanup, start, end, 0)
+	return true
+}

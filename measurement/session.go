@@ -234,10 +234,9 @@ func (s *Session) Close(ctx context.Context) (err error) {
 	}()
 	s.lostWrites(err)
 	t := s.rec.table
-	if !t.hasCleanup {
+	if !s.rec.MeasureCleanup(start, Now()) {
 		return err
 	}
-	s.rec.Measure(t.cleanup, start, Now(), 0)
 	if err != nil {
 		st := db.StatusOf(err)
 		if st.IsOK() {
