@@ -10,6 +10,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
@@ -90,6 +91,58 @@ func (st *runState) settle(b *backoff.Backoff, err error) {
 		return
 	}
 	b.Reset()
+}
+
+// tried is what the tries of one operation came to.
+type tried struct {
+	err        error
+	tries      int   // as the failure line counts them
+	start, end int64 // from the first try to the end of the last
+}
+
+// try runs the tries of one operation, as the original's
+// Operation.timeWithRetry: attempt, under the run's abort context, up to
+// n times, timed from the first to the end of the last, waiting between
+// tries as retryWait does; final says whether an error ends the tries at
+// once. False: the run stopped before the next try, or Ctrl-C abandoned
+// the operation, which is then not counted, and the worker ends.
+func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int, r *rand.Rand, attempt func(context.Context) error, final func(error) bool) (tried, bool) {
+	ctx := st.abort
+	t := tried{start: measurement.Now()}
+	for ; t.tries < n; t.tries++ {
+		t.err = attempt(ctx)
+		if t.err == nil || ctx.Err() != nil || final(t.err) {
+			break
+		}
+		if t.tries+1 < n && !st.retryWait(b, errs, t.tries, r, t.err) {
+			return t, false
+		}
+	}
+	t.end = measurement.Now()
+	return t, !st.interrupted(t.err)
+}
+
+// finish records in s the operation op that t came to, with status
+// unless it failed: a success with its wait time, a failure with its
+// cause. A failure without -errors ignore then ends the run with the
+// line failLine gives. False: the worker ends.
+func (st *runState) finish(s *measurement.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
+	if t.err != nil {
+		status = db.Error
+		s.Failed++
+		if s.Causes != nil {
+			s.Causes.Add(op, status, cause)
+		}
+	} else {
+		waits.record(s, int(op), t.start)
+	}
+	s.Record(op, status, t.start, t.end)
+	if t.err != nil && !errs.Ignore {
+		st.fail(failLine())
+		return false
+	}
+	st.settle(b, t.err)
+	return true
 }
 
 // fail records the run's first failed operation and stops the run, as the

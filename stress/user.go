@@ -1015,51 +1015,32 @@ func (wk *userWorker) DoTransaction(ctx context.Context) bool {
 func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partition) bool {
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
-	ctx := wk.w.abort
-	start := measurement.Now()
-	var err error
 	var nparts, rows int
-	try := 0
-	for ; try < wk.w.r.m.tries; try++ {
-		if o.tr != nil {
-			nparts, rows, err = wk.tokenRangePage(ctx, o)
-		} else {
-			nparts, rows, err = wk.attempt(ctx, o, parts)
-		}
-		if err == nil || ctx.Err() != nil || errors.As(err, new(*validationError)) {
-			break
-		}
-		if err == errExpectedNull {
-			try++
-			break
-		}
-		if try+1 < wk.w.r.m.tries && !wk.w.retryWait(&wk.backoff, &wk.w.r.m.errs, try, wk.r, err) {
-			return false // the run stopped before the next try: abandoned, not counted
-		}
-	}
-	end := measurement.Now()
-	if wk.w.interrupted(err) {
+	t, ok := wk.w.try(&wk.backoff, &wk.w.r.m.errs, wk.w.r.m.tries, wk.r,
+		func(ctx context.Context) (err error) {
+			if o.tr != nil {
+				nparts, rows, err = wk.tokenRangePage(ctx, o)
+			} else {
+				nparts, rows, err = wk.attempt(ctx, o, parts)
+			}
+			return err
+		},
+		func(err error) bool { return err == errExpectedNull || errors.As(err, new(*validationError)) })
+	if !ok {
 		return false // abandoned: not counted, and the worker ends
 	}
-	st := db.OK
-	if err != nil {
-		st = db.Error
-		wk.s.Failed++
-		if wk.s.Causes != nil {
-			wk.s.Causes.Add(o.op, st, fmt.Errorf("%s: %w", o.name, err))
-		}
+	if t.err == errExpectedNull {
+		t.tries++ // the original's exception ends its tries as a try of its own
+	}
+	cause := t.err
+	if t.err != nil {
+		cause = fmt.Errorf("%s: %w", o.name, t.err)
 	} else {
 		o.parts.Add(int64(nparts))
 		o.rows.Add(int64(rows))
-		wk.waits.record(wk.s, int(o.op), start)
 	}
-	wk.s.Record(o.op, st, start, end)
-	if err != nil && !wk.w.r.m.errs.Ignore {
-		wk.w.fail(userFailure(o.name, try, parts, err))
-		return false
-	}
-	wk.w.settle(&wk.backoff, err)
-	return true
+	return wk.w.finish(wk.s, wk.waits, &wk.backoff, &wk.w.r.m.errs, o.op, db.OK, t, cause,
+		func() string { return userFailure(o.name, t.tries, parts, t.err) })
 }
 
 // userFailure is failureMessage for a profile's operation: each

@@ -290,46 +290,21 @@ func (wk *worker) DoTransaction(context.Context) bool {
 	}
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
-	abort := wk.w.abort
-	start := measurement.Now()
-	var err error
-	try := 0
-	for ; try < wk.m.tries; try++ {
-		err = wk.attempt(abort, k, idx)
-		if err == nil || err == errNotValidated || err == errNoRow || abort.Err() != nil {
-			break
-		}
-		if try+1 < wk.m.tries && !wk.w.retryWait(&wk.backoff, &wk.m.errs, try, wk.r, err) {
-			return false // the run stopped before the next try: abandoned, not counted
-		}
-	}
-	end := measurement.Now()
-	if wk.w.interrupted(err) {
+	t, ok := wk.w.try(&wk.backoff, &wk.m.errs, wk.m.tries, wk.r,
+		func(ctx context.Context) error { return wk.attempt(ctx, k, idx) },
+		func(err error) bool { return err == errNotValidated || err == errNoRow })
+	if !ok {
 		return false // abandoned: not counted, and the worker ends
 	}
 	st := db.OK
-	if err == errNoRow {
+	if t.err == errNoRow {
 		// -errors skip-read-validation: a success of no row, as the
 		// original counts it; filed under NOT_FOUND so that it counts no
 		// partition.
-		st, err = db.NotFound, nil
+		st, t.err = db.NotFound, nil
 	}
-	if err != nil {
-		st = db.Error
-		wk.s.Failed++
-		if wk.s.Causes != nil {
-			wk.s.Causes.Add(kindOps[k], st, err)
-		}
-	} else {
-		wk.waits.record(wk.s, int(kindOps[k]), start)
-	}
-	wk.s.Record(kindOps[k], st, start, end)
-	if err != nil && !wk.m.errs.Ignore {
-		wk.w.fail(failureMessage(try, wk.key.b, err, wk.invalid))
-		return false
-	}
-	wk.w.settle(&wk.backoff, err)
-	return true
+	return wk.w.finish(wk.s, wk.waits, &wk.backoff, &wk.m.errs, kindOps[k], st, t, t.err,
+		func() string { return failureMessage(t.tries, wk.key.b, t.err, wk.invalid) })
 }
 
 // failureMessage is the original's Operation.timeWithRetry message:
