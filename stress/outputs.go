@@ -137,13 +137,7 @@ func checkWritable(path string, atomic bool) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("cannot be read: %v", oserr.Reason(err))
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
-	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %v", dir, oserr.Reason(err))
-	}
-	tmp.Close()
-	os.Remove(tmp.Name())
-	return nil
+	return atomicfile.CanCreate(path)
 }
 
 // sameFile says whether the paths a and b are one existing file.

@@ -58,6 +58,13 @@ func Check(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory, want a file name", path)
 	}
+	return CanCreate(path)
+}
+
+// CanCreate says why a file beside path cannot be created, or nil: it
+// creates one in path's directory and removes it, leaving nothing behind.
+func CanCreate(path string) error {
+	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check*")
 	if err != nil {
 		return fmt.Errorf("cannot create a file in %s: %v", dir, oserr.Reason(err))
