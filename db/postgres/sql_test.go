@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/props"
 )
 
 var (
@@ -206,5 +207,26 @@ func TestOpenErrorsMaskByStructure(t *testing.T) {
 				t.Errorf("error on several lines: %q", err)
 			}
 		})
+	}
+}
+
+// TestTLSFilesBounded: the TLS files of a URL (sslrootcert, sslcert,
+// sslkey), which pgx reads itself, are checked as every input is (a
+// regular file or a pipe, at most infile.MaxText) before pgx sees them:
+// /dev/zero used to run pgx out of memory.
+func TestTLSFilesBounded(t *testing.T) {
+	for _, raw := range []string{
+		"jdbc:postgresql://h/db?sslmode=verify-full&sslrootcert=/dev/zero",
+		"jdbc:postgresql://h/db?sslcert=/dev/urandom",
+		"postgres://h/db?sslmode=verify-full&sslrootcert=/dev/zero",
+		"postgres://h/db?sslkey=/dev/zero",
+	} {
+		_, err := parseTarget(raw)
+		if err == nil || !strings.Contains(err.Error(), "not a regular file or a pipe") || !props.IsBadInput(err) {
+			t.Errorf("%s: %v, want bad input refusing the device", raw, err)
+		}
+	}
+	if _, err := parseTarget("postgres://h/db?sslrootcert=" + t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a directory as sslrootcert: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/url"
 	"sort"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
 )
 
@@ -192,7 +194,12 @@ func (t *target) jdbcParam(kv map[string]string, name, value string, ssl **bool)
 			return fmt.Errorf("ssl: expected true or false, got %q", value)
 		}
 		*ssl = &b
-	case "sslcert", "sslkey", "sslrootcert", "sslpassword":
+	case "sslcert", "sslkey", "sslrootcert":
+		if err := checkTLSFile(name, value); err != nil {
+			return err
+		}
+		kv[name] = value
+	case "sslpassword":
 		kv[name] = value
 	case "connectTimeout":
 		n, err := strconv.Atoi(value)
@@ -318,6 +325,13 @@ func parsePostgresURL(raw string) (*target, error) {
 		}
 		q.Del("reWriteBatchedInserts")
 	}
+	for _, name := range tlsFileParams {
+		if v, ok := q[name]; ok {
+			if err := checkTLSFile(name, v[0]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	// pgx does not read '+' as a space in URL parameters.
 	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	if u.User != nil {
@@ -333,6 +347,21 @@ func parsePostgresURL(raw string) (*target, error) {
 	t.dsn = u.String()
 	t.display = secret.InText(t.dsn)
 	return t, nil
+}
+
+// tlsFileParams are the URL parameters naming files pgx reads itself.
+var tlsFileParams = []string{"sslcert", "sslkey", "sslrootcert"}
+
+// checkTLSFile refuses, as internal/infile refuses any input, a TLS file
+// that is not a regular file or a pipe of at most infile.MaxText bytes,
+// before pgx reads it unbounded: the error names the parameter as typed.
+// A missing file is left to pgx, which says so when it builds the
+// connection.
+func checkTLSFile(name, path string) error {
+	if err := infile.Check(path, infile.MaxText); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return infile.Name(err, name+"="+path)
+	}
+	return nil
 }
 
 // parseError is pgx's refusal of t's connection string, masked, with
