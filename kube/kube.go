@@ -161,6 +161,9 @@ func (s *Spec) arguments(keys map[string]string) (*container, error) {
 			case PropClientCount, PropClientIndex, PropReportJSON:
 				return nil, errorf("-p %s: ycsb kube sets %s on each pod", v, k)
 			}
+			if !secret.IsPassword(k) && secret.IsSecret(k) {
+				return nil, errorf("-p %s: a secret other than the password, which would be in the Job in clear: ycsb kube passes one password, through the Secret %s", k, s.Secret)
+			}
 			if secret.IsPassword(k) {
 				// The value stays on this machine: the pod reads it from
 				// the Secret, which Kubernetes puts into the argument.
@@ -224,6 +227,9 @@ func checkFile(f File, secretName string) error {
 	for k, v := range p.Map() {
 		if v == "" {
 			continue
+		}
+		if !secret.IsPassword(k) && secret.IsSecret(k) {
+			return errorf("%s: %s holds a secret, which would be in the ConfigMap in clear; ycsb kube passes one password, through the Secret %s", f.Path, k, secretName)
 		}
 		if secret.IsPassword(k) || secret.InText(v) != v {
 			return errorf("%s: %s holds a password, which would be in the ConfigMap; remove it there, give -p %s=... on the command line and put the password in the Secret %s", f.Path, k, k, secretName)

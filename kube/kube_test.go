@@ -195,6 +195,12 @@ func TestGenerateRefuses(t *testing.T) {
 		{"report.json given", func(s *Spec) { s.Args = []string{"-p", "report.json=r.json"} }, "ycsb kube sets report.json"},
 		{"password in a URL", func(s *Spec) { s.Args = []string{"-p", "db.url=postgresql://u:" + password + "@pg/ycsb"} }, "has a password in it"},
 		{"password in a URL parameter", func(s *Spec) { s.Args = []string{"-p", "db.url=jdbc:postgresql://pg/ycsb?password=" + password} }, "has a password in it"},
+		// The Secret holds one password; any other secret would be in the
+		// Job's arguments or the ConfigMap in clear.
+		{"token on the command line", func(s *Spec) { s.Args = []string{"-p", "s3.apitoken=" + password} }, "-p s3.apitoken: a secret"},
+		{"key in a -P file", func(s *Spec) {
+			s.Files[1].Data = []byte("s3.secretkey=" + password + "\n")
+		}, "other/workloada: s3.secretkey holds a secret"},
 		{"password in a -P file", func(s *Spec) {
 			s.Files[1].Data = []byte("db.passwd=" + password + "\n")
 		}, "other/workloada: db.passwd holds a password, which would be in the ConfigMap"},
