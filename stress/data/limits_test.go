@@ -104,3 +104,21 @@ func TestWritePastInt(t *testing.T) {
 		t.Errorf("wrote %d rows past the int", len(p.Rows))
 	}
 }
+
+// TestSetValueAllocatesNothing: a set of many elements (past the size at
+// which its dedupe indexes them) is generated without allocating, once
+// warm, as a list is: the index is kept and cleared, not made anew.
+func TestSetValueAllocatesNothing(t *testing.T) {
+	elem := CQLType{Name: "bigint"}
+	for _, kind := range []string{"list", "set"} {
+		g, err := NewGenerator("s", CQLType{Name: kind, Elem: &elem}, MustParseDist("fixed(200)"), MustParseDist("uniform(1..1000000)"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.SetSeed(7)
+		buf := g.Append(nil)
+		if n := testing.AllocsPerRun(100, func() { buf = g.Append(buf[:0]) }); n != 0 {
+			t.Errorf("%s of 200 elements: %.1f allocations a value, want 0", kind, n)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 // The value generators of the user command: generate/values/*.java in
@@ -125,9 +126,11 @@ type Generator struct {
 	elem *Generator
 	fr   fasterRandom
 	set  [][]byte // a set's distinct elements
-	// setIdx indexes set once it is large, so that a set of n elements
-	// costs n lookups, not n²/2 comparisons
-	setIdx map[string]struct{}
+	// setIdx indexes set once it is large (indexed), so that a set of n
+	// elements costs n lookups, not n²/2 comparisons. Its keys alias the
+	// value being generated, so it is cleared, and kept, for each value.
+	setIdx  map[string]struct{}
+	indexed bool
 }
 
 // NewGenerator makes the generator of a column; size, population and
@@ -268,7 +271,8 @@ func (g *Generator) Append(dst []byte) []byte {
 		dst = appendU32(dst, 0)
 		count := 0
 		g.set = g.set[:0]
-		g.setIdx = nil
+		clear(g.setIdx)
+		g.indexed = false
 		for i := 0; i < n; i++ {
 			at := len(dst)
 			dst = appendU32(dst, 0)
@@ -291,7 +295,7 @@ func (g *Generator) Append(dst []byte) []byte {
 }
 
 func (g *Generator) seen(el []byte) bool {
-	if g.setIdx == nil {
+	if !g.indexed {
 		for _, s := range g.set {
 			if string(s) == string(el) {
 				return true
@@ -300,19 +304,26 @@ func (g *Generator) seen(el []byte) bool {
 		if len(g.set) < 32 {
 			return false
 		}
-		g.setIdx = make(map[string]struct{}, 2*len(g.set))
-		for _, s := range g.set {
-			g.setIdx[string(s)] = struct{}{}
+		if g.setIdx == nil {
+			g.setIdx = make(map[string]struct{}, 2*len(g.set))
 		}
-		g.setIdx[string(el)] = struct{}{}
+		for _, s := range g.set {
+			g.setIdx[aliasString(s)] = struct{}{}
+		}
+		g.setIdx[aliasString(el)] = struct{}{}
+		g.indexed = true
 		return false
 	}
 	if _, ok := g.setIdx[string(el)]; ok {
 		return true
 	}
-	g.setIdx[string(el)] = struct{}{}
+	g.setIdx[aliasString(el)] = struct{}{}
 	return false
 }
+
+// aliasString is b as a string without a copy: b must not change while
+// the string is in use (a set's elements, while its value is generated).
+func aliasString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // MaxBytes is the most bytes one serialized value of g takes: a text or
 // blob's size, a collection's element count times its elements' (each
