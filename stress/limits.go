@@ -132,7 +132,7 @@ func (r *stressRun) userLimits(sp *userSpec, g *data.PartitionGen, validate bool
 	sel := min(1, max(0, float64(sp.sel.Dist.Most())/sp.sel.Divisor))
 	parts := float64(max(sp.partitions.Most(), 0))
 	insertRows := math.Ceil(parts * sel * rows)
-	how := fmt.Sprintf("%s × %s × %.0f %s", r.partitionsOption(sp), r.selectOption(sp), f.Rows, per)
+	how := fmt.Sprintf("%s × %s × %.0f %s", r.partitionsOption(sp), r.selectOption(sp), rows, per)
 	// An insert of more rows than a batch holds goes as several batches
 	// (userWorker.insert), so one batch bounds what travels in a frame.
 	insertBytes := insertRows * float64(f.RowBytes)

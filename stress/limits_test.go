@@ -86,6 +86,8 @@ columnspec:
 			"profile " + filepath.Join(dir, "rows.yaml") + ": columnspec: partitions of up to 10000000000 rows (c1 cluster: fixed(100000) (100000 values of up to 4 bytes) × c2 cluster: fixed(100000) (100000 values of up to 8 bytes)); at most 2147483646 "},
 		{[]string{"user", "profile=" + profile("logged", "  - {name: c1, cluster: fixed(100000)}", "", ""), "ops(insert=1)"}, "ERROR: You have defined a workload that generates batches with more than 65k rows (100000), but have required the use of LOGGED batches."},
 		{[]string{"user", "profile=" + profile("bytes", "  - {name: c1, cluster: fixed(1000)}\n  - {name: v, size: fixed(1M)}", "batchtype: UNLOGGED", ""), "ops(insert=1)"}, "insert: batches of up to 1000116000 bytes (partitions fixed(1) × select fixed(1)/1 × 1000 rows per partition, of up to 1000116 bytes each, at most 65535 rows a batch); at most 268435456 "},
+		{[]string{"user", "profile=" + profile("visits", "  - {name: c1, cluster: fixed(1000)}\n  - {name: v, size: fixed(1M)}", "batchtype: UNLOGGED", ""), "ops(insert=1)", "-insert", "visits=fixed(2)"},
+			"insert: batches of up to 500058000 bytes (partitions fixed(1) × select fixed(1)/1 × 500 rows per partition over -insert visits=fixed(2)"},
 		{[]string{"user", "profile=" + profile("list", "  - {name: l, size: fixed(30000)}", "", ""), "ops(insert=1)"}, "columnspec: rows of up to 900"},
 		{[]string{"user", "profile=" + profile("validate", "  - {name: c1, cluster: fixed(1000)}\n  - {name: c2, cluster: fixed(1000)}\n  - {name: v, size: fixed(1000)}", "batchtype: UNLOGGED, select: fixed(1)/1000000", ""), "ops(insert=1,validate=1)"},
 			"columnspec: the validate op of ops(...) generates and compares whole partitions, here of up to 1000000 rows"},
