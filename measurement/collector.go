@@ -33,9 +33,6 @@ func NewCollector(cfg *Config, ops *Ops) *Collector {
 // Config returns the measurement configuration.
 func (c *Collector) Config() *Config { return c.cfg }
 
-// Ops returns the run's table of operations.
-func (c *Collector) Ops() *Ops { return c.ops }
-
 // NewRecorder returns a Recorder for one worker.
 func (c *Collector) NewRecorder() *Recorder {
 	r := newRecorder(c.cfg, c.ops, c.firsts)

@@ -77,9 +77,8 @@ func CanCreate(path string) error {
 // describe names path in an error of the writer, which may name the
 // temporary file.
 func describe(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("cannot write %s: %v", path, pe.Err)
+	if r := oserr.Reason(err); r != err {
+		return fmt.Errorf("cannot write %s: %v", path, r)
 	}
 	return err
 }

@@ -101,7 +101,8 @@ func Read(ctx context.Context, path string, max int64) ([]byte, error) {
 
 // Check refuses, without opening it, a path that Read would refuse for its
 // kind: missing, a directory, a device or a socket, or a regular file above
-// max. Commands call it on every input before they create anything.
+// max. Open calls it; so does a caller whose input another library reads
+// (the postgres binding, for the TLS files pgx reads itself).
 func Check(path string, max int64) error {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -174,10 +174,6 @@ func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 	return hdrhistogram.Decode([]byte(s))
 }
 
-// IsPassword reports whether a property's value must not be written out
-// (secret.IsSecret: passwords, tokens, key material).
-func IsPassword(name string) bool { return secret.IsSecret(name) }
-
 // Mask is what a password-like setting's value becomes.
 const Mask = secret.Mask
 
