@@ -102,6 +102,13 @@ type Session interface {
 	Close(ctx context.Context) error
 }
 
+// Remote is an optional DB capability: its operations wait on a server
+// over the network, so a worker does little between long waits and the
+// run sizes the client's processors to its load (engine.Plan.AdaptProcs).
+type Remote interface {
+	WaitsOnServer()
+}
+
 // StatsReporter is an optional DB capability: extra report sections after the
 // run (engine statistics). Each row is rendered as `[Section], Name, Value`.
 type StatsReporter interface {

@@ -51,6 +51,10 @@ type Plan struct {
 	Causes *measurement.Causes
 	// Seed is the base of the workers' seeds.
 	Seed uint64
+	// AdaptProcs starts the run on one processor and adds processors while
+	// the process keeps those it has busy (internal/procs): for workers
+	// that mostly wait on a server, unless the user set GOMAXPROCS.
+	AdaptProcs bool
 
 	// Outputs see every interval while the run goes (after grafana/k6's
 	// outputs), warm-up included, when nothing is recorded, and the last,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -118,6 +119,9 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	defer st.cancelOps()
 	workDone := st.stopOnCancel(ctx)
 
+	if p.AdaptProcs {
+		defer procs.Adapt().Stop()
+	}
 	gc := startGCWindow()
 	wu := startWarmup(p.Warmup)
 	if wu.on() {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/prom"
@@ -57,6 +58,7 @@ func (b *bench) enginePlan() *engine.Plan {
 		Seed:        b.seed,
 		Outputs:     b.outs.list,
 	}
+	_, plan.AdaptProcs = b.database.(db.Remote)
 	if pl := b.progressLine(); pl != nil {
 		b.causes.SetSay(pl.message)
 		plan.Say = pl.message

@@ -34,6 +34,8 @@ func (r *stressRun) plan(wl engine.Workload, threads int, count int64, warmup bo
 		Workload:    wl,
 		Measurement: measurementConfig(rated),
 		Seed:        uint64(time.Now().UnixNano()),
+		// Every stress operation waits on a node.
+		AdaptProcs: true,
 	}
 	if rated {
 		p.Target = int64(s.Rate.OpsPerSecond)

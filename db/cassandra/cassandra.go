@@ -334,6 +334,9 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 
 // clean makes err one line with any password in it masked (see
 // secret.InText). The driver does not quote cassandra.password.
+// WaitsOnServer implements db.Remote.
+func (d *cassDB) WaitsOnServer() {}
+
 func (d *cassDB) clean(err error) error {
 	return errors.New(secret.Line(err.Error()))
 }

@@ -288,6 +288,15 @@ type ClusterConfig struct {
 	// (default: 200 microseconds)
 	WriteCoalesceWaitTime time.Duration
 
+	// WriteCoalesceQueued coalesces writes without waiting: a frame sent while
+	// no write is in progress is written at once; frames sent while one is
+	// in progress are queued and written together, in one system call, as
+	// soon as it ends. It takes precedence over WriteCoalesceWaitTime and
+	// adds no delay to any request.
+	//
+	// (default: false)
+	WriteCoalesceQueued bool
+
 	// Dialer will be used to establish all connections created for this Cluster.
 	// If not provided, a default dialer configured with ConnectTimeout will be used.
 	// Dialer is ignored if HostDialer is provided.

@@ -317,7 +317,9 @@ func (c *Conn) init(ctx context.Context, dialedHost *DialedHost) error {
 	c.requestTimeout = c.cfg.Timeout
 
 	// dont coalesce startup frames
-	if c.session.cfg.WriteCoalesceWaitTime > 0 && !c.cfg.disableCoalesce && !dialedHost.DisableCoalesce {
+	if c.session.cfg.WriteCoalesceQueued && !c.cfg.disableCoalesce && !dialedHost.DisableCoalesce {
+		c.w = newQueuedWriter(dialedHost.Conn, c.writeTimeout, ctx.Done(), c.closeWithError)
+	} else if c.session.cfg.WriteCoalesceWaitTime > 0 && !c.cfg.disableCoalesce && !dialedHost.DisableCoalesce {
 		c.w = newWriteCoalescer(dialedHost.Conn, c.writeTimeout, c.session.cfg.WriteCoalesceWaitTime, ctx.Done())
 	}
 

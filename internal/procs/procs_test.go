@@ -1,0 +1,100 @@
+package procs
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestNext(t *testing.T) {
+	w := 100 * time.Millisecond
+	for _, c := range []struct {
+		n, max int
+		cpu    time.Duration
+		want   int
+	}{
+		{1, 2, 50 * time.Millisecond, 1},  // half a processor: stays
+		{1, 2, 84 * time.Millisecond, 1},  // just under Busy
+		{1, 2, 85 * time.Millisecond, 2},  // at Busy
+		{1, 2, 130 * time.Millisecond, 2}, // syscalls run beside the processor
+		{2, 2, 200 * time.Millisecond, 2}, // at the cap
+		{2, 8, 160 * time.Millisecond, 2}, // 80% of two
+		{2, 8, 175 * time.Millisecond, 3}, // 87.5% of two
+		{3, 8, 0, 3},                      // idle
+		{1, 4, 90 * time.Millisecond, 2},  // one at a time
+	} {
+		if got := Next(c.n, c.max, c.cpu, w); got != c.want {
+			t.Errorf("Next(%d, %d, %v, %v) = %d, want %d", c.n, c.max, c.cpu, w, got, c.want)
+		}
+	}
+	if got := Next(1, 2, time.Second, 0); got != 1 {
+		t.Errorf("Next with no wall time = %d, want 1", got)
+	}
+}
+
+// A busy process grows to the runtime's count; Stop gives it back.
+func TestAdaptGrowsUnderLoad(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	orig := runtime.GOMAXPROCS(0)
+	if orig < 2 {
+		t.Skip("one CPU: nothing to size")
+	}
+	a := Adapt()
+	if got := Procs(); got != 1 {
+		t.Fatalf("started on %d processors, want 1", got)
+	}
+	stop := make(chan struct{})
+	for i := 0; i < orig; i++ {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		}()
+	}
+	deadline := time.Now().Add(time.Duration(orig+20) * Window)
+	for Procs() < orig && time.Now().Before(deadline) {
+		time.Sleep(Window / 4)
+	}
+	close(stop)
+	if got := Procs(); got != orig {
+		t.Errorf("busy process on %d processors after %v, want %d", got, time.Duration(orig+20)*Window, orig)
+	}
+	a.Stop()
+	if got := Procs(); got != orig {
+		t.Errorf("after Stop %d processors, want %d", got, orig)
+	}
+}
+
+// An idle process stays on one processor.
+func TestAdaptStaysWhenIdle(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	orig := runtime.GOMAXPROCS(0)
+	if orig < 2 {
+		t.Skip("one CPU: nothing to size")
+	}
+	a := Adapt()
+	time.Sleep(5 * Window)
+	got := Procs()
+	a.Stop()
+	if got != 1 {
+		t.Errorf("idle process on %d processors, want 1", got)
+	}
+	if Procs() != orig {
+		t.Errorf("after Stop %d processors, want %d", Procs(), orig)
+	}
+}
+
+// A pinned count is left alone.
+func TestAdaptPinned(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "2")
+	before := runtime.GOMAXPROCS(0)
+	a := Adapt()
+	if got := Procs(); got != before {
+		t.Errorf("pinned count changed to %d, want %d", got, before)
+	}
+	a.Stop()
+}
