@@ -2,6 +2,7 @@ package procs
 
 import (
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -43,15 +44,10 @@ func TestAdaptGrowsUnderLoad(t *testing.T) {
 	if got := Procs(); got != 1 {
 		t.Fatalf("started on %d processors, want 1", got)
 	}
-	stop := make(chan struct{})
+	var stop atomic.Bool
 	for i := 0; i < orig; i++ {
 		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
+			for !stop.Load() { // busy: the load to size for
 			}
 		}()
 	}
@@ -59,7 +55,7 @@ func TestAdaptGrowsUnderLoad(t *testing.T) {
 	for Procs() < orig && time.Now().Before(deadline) {
 		time.Sleep(Window / 4)
 	}
-	close(stop)
+	stop.Store(true)
 	if got := Procs(); got != orig {
 		t.Errorf("busy process on %d processors after %v, want %d", got, time.Duration(orig+20)*Window, orig)
 	}
