@@ -58,7 +58,7 @@ cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0
 cassandra-stop: ## stop it
 	./scripts/cassandra.sh stop
 
-bench-network: ## jdbc and cassandra-cql beside the reference YCSB on the local servers: op/s, client and server CPU per op (SUITES="pg cassandra")
+bench-network: ## jdbc and cassandra-cql beside the reference YCSB, and cassandra-cql and stress beside latte, on the local servers: op/s, client and server CPU per op (SUITES="pg cassandra latte")
 	./scripts/bench-network.sh
 
 compare-stress: ## ycsb stress vs the real cassandra-stress on the local node: op/s, CPU per op, peak RSS (THREADS="8 64 500")

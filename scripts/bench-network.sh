@@ -1,41 +1,83 @@
 #!/usr/bin/env bash
-# The network bindings' speed beside the reference YCSB 0.17.0's, in one
-# sitting: PostgreSQL (jdbc binding against pgjdbc) and Cassandra
-# (cassandra-cql against the DataStax driver 3.0.0), the two tools run
-# alternately on the same server and data. The machine is shared and the
-# server runs on the same cores: compare the ratios, not one absolute figure.
+# The network bindings' speed beside the reference YCSB 0.17.0's and latte's,
+# in one sitting: PostgreSQL (jdbc binding against pgjdbc) and Cassandra
+# (cassandra-cql against the DataStax driver 3.0.0, and against latte 0.29, a
+# Rust Cassandra benchmark and the most CPU-efficient client; the stress mode
+# against latte too), the tools run alternately on the same server and data.
+# The machine is shared and the server runs on the same cores: compare the
+# ratios, not one absolute figure.
 #
 # For each run it prints op/s, the client's CPU per operation (user+sys of
 # the client process, GNU time: the JVM's JIT and GC threads count too) and
 # the server's CPU per operation over the run (from /proc/<pid>/stat: the
 # postmaster with its live and exited children, or the Cassandra JVM). Then
 # one line per case with the median of the rounds and the ratios, ours over
-# the reference's.
+# the reference's and ours over latte's (CPU ratio: ours µs/op / theirs).
+# Each round rotates the order of the tools. The summary table keeps its
+# ours and reference columns first; when a case has latte it adds those of
+# ours-stress and latte and the ratios ours/latte and ours-stress/latte.
 #
-# Cases (SUITES="pg cassandra" by default):
+# Cases (SUITES="pg cassandra latte" by default):
 #   pg-read    point reads of 100,000 ordered keys, uniform, 8 threads
 #   pg-a       workload A (zipfian), 8 threads
 #   pg-load    load of 100,000 records, db.batchsize=128 and
 #              reWriteBatchedInserts, 8 threads
 #   cass-c16   workload C, 50,000 records, uniform, 16 threads (and cass-c64)
 #   cass-a16   workload A (zipfian), 16 threads (and cass-a64)
+#   lat-read1  point reads of one small row, 1 request in flight (and
+#              lat-read16, lat-read64: 16 and 64 in flight)
+#   lat-write1 writes of one small row, 1 in flight (and lat-write16, -64)
+#
+# Tools, each run as its own process under /usr/bin/time:
+#   ours         bin/ycsb with the jdbc or cassandra-cql binding (threads =
+#                requests in flight)
+#   reference    the reference YCSB (pg-*, cass-*)
+#   ours-stress  `ycsb stress user` with scripts/latte/basic.yaml (lat-*)
+#   latte        `latte run W.rn -d DURATIONs -p N -q` (-t 1, its default:
+#                one runtime thread; -p N requests in flight), run in a
+#                temporary directory (it writes its report into the cwd);
+#                its operation count is the Requests line of its summary
+#                (cass-*, lat-*)
+# The cass-* cases read keyspace ycsb_bench, 50,000 rows of 10 100-byte
+# fields loaded by ours with insertorder=ordered (keys user0 .. user49999),
+# which latte reads with scripts/latte/ycsb-c.rn and ycsb-a.rn (keys drawn
+# uniformly, by hash of the cycle, in both; A's updates set field0 to 100
+# characters). The lat-* cases use latte's workloads/basic: read.rn (reads
+# of latte.basic, id bigint PRIMARY KEY, 100,000 ids) and write.rn (inserts
+# of one id); ours reads and updates one 8-byte field of keyspace
+# ycsb_small (100,000 rows, fieldcount=1, fieldlength=8, uniform), and
+# ours-stress reads and inserts the table of scripts/latte/basic.yaml
+# (ycsb_latte_basic.basic, shaped as latte.basic: 100,000 seeds loaded in
+# sequence, drawn uniformly by the runs; the id population uniform(1..100000)
+# maps them to about 44,000 distinct ids).
+# Cassandra writes are upserts: an update of an existing row is the work of
+# latte's insert.
 #
 # The servers are the project's (scripts/postgres.sh, scripts/cassandra.sh),
 # started when not running. The reference runs when it is built under
 # REF_CACHE (default ~/.cache/ycsb-reference, by the reference-tools script
 # of the development environment: javaycsb/lib, javaycsb/jdbc,
-# javaycsb/cassandra and cassandra-lib); otherwise only ours runs. Each tool
-# reads the data our load wrote (both tools use the same table layout).
+# javaycsb/cassandra and cassandra-lib); otherwise only ours runs. In the
+# pg-* and cass-* cases each tool reads the data our load wrote (the same
+# table layout); in the lat-* cases each reads its own.
+# latte runs when LATTE (default REF_CACHE/latte/bin/latte) is executable
+# and its example workloads are in LATTE_WORKLOADS (default
+# REF_CACHE/latte/workloads/basic); otherwise one note says so and its
+# columns stay empty. latte.basic is created (latte schema) and loaded
+# (latte load) only when it does not hold ids 0, 49999 and 99999 already.
 #
-# Usage: scripts/bench-network.sh   (DURATION=20 ROUNDS=2 SUITES="pg cassandra"
-#        CASES="pg-read ..." to pick cases; YCSB=path/to/ycsb)
+# Usage: scripts/bench-network.sh   (DURATION=20 ROUNDS=2
+#        SUITES="pg cassandra latte" CASES="pg-read ..." to pick cases;
+#        YCSB=path/to/ycsb LATTE=path/to/latte)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-20}
 ROUNDS=${ROUNDS:-2}
-SUITES=${SUITES:-pg cassandra}
+SUITES=${SUITES:-pg cassandra latte}
 CASES=${CASES:-}
 REF_CACHE=${REF_CACHE:-$HOME/.cache/ycsb-reference}
+LATTE=${LATTE:-$REF_CACHE/latte/bin/latte}
+LATTE_WORKLOADS=${LATTE_WORKLOADS:-$REF_CACHE/latte/workloads/basic}
 PGJDBC=${PGJDBC:-/usr/share/java/postgresql.jar}
 JAVA=${REFERENCE_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
 [[ -x $JAVA ]] || JAVA=java
@@ -52,13 +94,29 @@ PG_USER=${YCSB_PG_USER:-ycsb} PG_PASS=${YCSB_PG_PASSWORD:-ycsb} PG_DB=${YCSB_PG_
 PG_JDBC="jdbc:postgresql://127.0.0.1:$PG_PORT/$PG_DB"
 pg_props=(-p db.driver=org.postgresql.Driver -p db.user="$PG_USER" -p db.passwd="$PG_PASS")
 CASS_NODE=${CASSANDRA_HOME_DIR:-$PWD/.cache/cassandra-node}
-cass_props=(-p hosts=127.0.0.1 -p port="${CASSANDRA_PORT:-9042}" -p cassandra.keyspace=ycsb_bench)
+CASS_PORT=${CASSANDRA_PORT:-9042}
+cass_props=(-p hosts=127.0.0.1 -p port="$CASS_PORT" -p cassandra.keyspace=ycsb_bench)
+# The lat-* cases' rows for ours: one 8-byte field, as small as latte's.
+small_props=(-p hosts=127.0.0.1 -p port="$CASS_PORT" -p cassandra.keyspace=ycsb_small -p fieldcount=1 -p fieldlength=8
+    -p recordcount=100000)
+STRESS_PROFILE=scripts/latte/basic.yaml
+stress_conn=(-node 127.0.0.1 -port native="$CASS_PORT")
 
 have_ref_pg() { [[ -d $REF_CACHE/javaycsb/jdbc && -d $REF_CACHE/javaycsb/lib && -r $PGJDBC ]]; }
 have_ref_cass() { [[ -d $REF_CACHE/javaycsb/cassandra && -d $REF_CACHE/javaycsb/cassandra-lib ]]; }
 have_ref() { if [[ $1 == pg ]]; then have_ref_pg; else have_ref_cass; fi; }
+have_latte() { [[ -x $LATTE && -r $LATTE_WORKLOADS/read.rn && -r $LATTE_WORKLOADS/write.rn ]]; }
+# have tool: whether the tool can run here.
+have() {
+    case $1 in
+    reference) have_ref "$SUITE" ;;
+    latte) have_latte ;;
+    *) true ;;
+    esac
+}
 
-# server_ticks pg|cassandra: the server's CPU so far, in clock ticks.
+# server_ticks pg|cassandra|latte: the server's CPU so far, in clock ticks
+# (latte's cases run against Cassandra).
 server_ticks() {
     if [[ $1 == pg ]]; then
         local pm
@@ -73,46 +131,82 @@ server_ticks() {
     fi
 }
 
-# run_tool who suite phase out args...: one run; prints "ops op/s client_us server_us".
+# run_tool who out: one run of the current case (SUITE, PHASE, ARGS,
+# STRESS_ARGS, LATTE_ARGS) by tool who; prints "ops op/s client_us server_us".
 run_tool() {
-    local who=$1 suite=$2 phase=$3 out=$4
-    shift 4
-    local cmd
-    if [[ $who == ours ]]; then
+    local who=$1 out=$2
+    local cmd dir=$PWD
+    case $who in
+    ours)
         local binding=jdbc
-        [[ $suite == cassandra ]] && binding=cassandra-cql
-        cmd=("$YCSB" "$phase" "$binding")
-    else
+        [[ $SUITE != pg ]] && binding=cassandra-cql
+        cmd=("$YCSB" "$PHASE" "$binding" "${ARGS[@]}") ;;
+    reference)
         local cp db
-        if [[ $suite == pg ]]; then
+        if [[ $SUITE == pg ]]; then
             cp="$REF_CACHE/javaycsb/lib/*:$REF_CACHE/javaycsb/jdbc:$PGJDBC"; db=site.ycsb.db.JdbcDBClient
         else
             cp="$REF_CACHE/javaycsb/lib/*:$REF_CACHE/javaycsb/cassandra:$REF_CACHE/javaycsb/cassandra-lib/*"; db=site.ycsb.db.CassandraCQLClient
         fi
         local flag=-t
-        [[ $phase == load ]] && flag=-load
-        cmd=("$JAVA" -cp "$cp" site.ycsb.Client "$flag" -db "$db")
-    fi
+        [[ $PHASE == load ]] && flag=-load
+        cmd=("$JAVA" -cp "$cp" site.ycsb.Client "$flag" -db "$db" "${ARGS[@]}") ;;
+    ours-stress)
+        cmd=("$YCSB" stress "${STRESS_ARGS[@]}") ;;
+    latte)
+        # latte writes its report and log into the working directory.
+        dir=$W/latte
+        mkdir -p "$dir"
+        cmd=("$LATTE" run "${LATTE_ARGS[@]}") ;;
+    esac
     local s0 s1
-    s0=$(server_ticks "$suite")
-    if ! /usr/bin/time -f '%U %S' -o "$out.time" "${cmd[@]}" "$@" >"$out.log" 2>"$out.err"; then
-        echo "bench-network: $who $phase failed:" >&2; tail -5 "$out.err" >&2; exit 1
+    s0=$(server_ticks "$SUITE")
+    if ! (cd "$dir" && /usr/bin/time -f '%U %S' -o "$out.time" "${cmd[@]}") >"$out.log" 2>"$out.err"; then
+        echo "bench-network: $who $PHASE failed:" >&2; tail -5 "$out.err" >&2; tail -5 "$out.log" >&2; exit 1
     fi
     sleep 0.5 # the backends exit and are reaped
-    s1=$(server_ticks "$suite")
-    local ops tp
-    ops=$(awk -F', ' '$1 ~ /^\[(READ|UPDATE|INSERT)\]$/ && $2 == "Operations" {s += $3} END {print s + 0}' "$out.log")
-    tp=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {printf "%.0f", $3}' "$out.log")
+    s1=$(server_ticks "$SUITE")
+    local ops tp errs rows
+    case $who in
+    ours | reference)
+        ops=$(awk -F', ' '$1 ~ /^\[(READ|UPDATE|INSERT)\]$/ && $2 == "Operations" {s += $3} END {print s + 0}' "$out.log")
+        tp=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {printf "%.0f", $3}' "$out.log") ;;
+    ours-stress)
+        # The last "total," interval line counts the operations; the
+        # Results block has the op rate, the partitions read or written (a
+        # read counts one only when it finds its row) and the errors.
+        ops=$(awk -F', *' '$1 == "total" {n = $2} END {print n + 0}' "$out.log")
+        tp=$(awk '$1 == "Op" && $2 == "rate" {gsub(",", "", $4); printf "%.0f", $4}' "$out.log")
+        errs=$(awk '$1 == "Total" && $2 == "errors" {gsub(",", "", $4); print $4 + 0}' "$out.log")
+        rows=$(awk '$1 == "Total" && $2 == "partitions" {gsub(",", "", $4); print $4 + 0}' "$out.log")
+        if (( ${errs:-0} > 0 )); then echo "bench-network: ours-stress: $errs errors ($out.log)" >&2; fi
+        if (( ${rows:-0} < ops * 99 / 100 )); then
+            echo "bench-network: ours-stress: ${rows:-0} rows of $ops operations (reads that found nothing?)" >&2
+        fi ;;
+    latte)
+        ops=$(awk '$1 == "Requests" && $2 == "[req]" {print $3 + 0}' "$out.log")
+        tp=$(awk '$1 == "Throughput" && $2 == "[op/s]" {printf "%.0f", $3}' "$out.log")
+        errs=$(awk '$1 == "Errors" && $2 == "[op]" {print $3 + 0}' "$out.log")
+        rows=$(awk '$1 == "Rows" && $2 == "[row]" {print $3 + 0}' "$out.log")
+        if (( ${errs:-0} > 0 )); then echo "bench-network: latte: $errs errors ($out.log)" >&2; fi
+        if [[ $LATTE_READS == 1 ]] && (( ${rows:-0} == 0 )); then
+            echo "bench-network: latte: its reads returned no row" >&2
+        fi ;;
+    esac
     read -r u s <"$out.time"
-    awk -v n="$ops" -v tp="$tp" -v u="$u" -v s="$s" -v sv=$((s1 - s0)) -v tck="$TCK" \
+    awk -v n="${ops:-0}" -v tp="${tp:-0}" -v u="$u" -v s="$s" -v sv=$((s1 - s0)) -v tck="$TCK" \
         'BEGIN { if (n == 0) { print "0 0 0 0"; exit } printf "%d %d %.1f %.1f\n", n, tp, (u + s) * 1e6 / n, sv / tck * 1e6 / n }'
 }
 
 pg_sql() { PGPASSWORD=$PG_PASS psql -q -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" "$PG_DB" -c "$1" >/dev/null; }
 
-# args_for case: the properties of a case; sets SUITE, PHASE, ARGS.
+# args_for case: the properties of a case; sets SUITE, PHASE, TOOLS (the
+# tools that take part, where they can run), ARGS (ours and the reference),
+# STRESS_ARGS (ours-stress), LATTE_ARGS and LATTE_READS (latte).
 args_for() {
     local run=(-p operationcount=1000000000 -p maxexecutiontime="$DURATION")
+    local n
+    TOOLS=(ours reference) STRESS_ARGS=() LATTE_ARGS=() LATTE_READS=1
     case $1 in
     pg-read) SUITE=pg PHASE=run ARGS=(-P workloads/workloadc -p db.url="$PG_JDBC" "${pg_props[@]}" -p recordcount=100000
         -p insertorder=ordered -p requestdistribution=uniform -threads 8 "${run[@]}") ;;
@@ -120,11 +214,33 @@ args_for() {
         -p insertorder=ordered -threads 8 "${run[@]}") ;;
     pg-load) SUITE=pg PHASE=load ARGS=(-P workloads/workloada -p db.url="$PG_JDBC?reWriteBatchedInserts=true" "${pg_props[@]}"
         -p recordcount=100000 -p insertorder=ordered -p db.batchsize=128 -p jdbc.batchupdateapi=true -threads 8) ;;
-    cass-c16 | cass-c64) SUITE=cassandra PHASE=run ARGS=(-P workloads/workloadc "${cass_props[@]}" -p recordcount=50000
-        -p requestdistribution=uniform -threads "${1#cass-c}" "${run[@]}") ;;
-    cass-a16 | cass-a64) SUITE=cassandra PHASE=run ARGS=(-P workloads/workloada "${cass_props[@]}" -p recordcount=50000
-        -threads "${1#cass-a}" "${run[@]}") ;;
-    *) echo "bench-network: unknown case $1 (pg-read pg-a pg-load cass-c16 cass-c64 cass-a16 cass-a64)" >&2; exit 2 ;;
+    cass-c16 | cass-c64)
+        n=${1#cass-c}
+        SUITE=cassandra PHASE=run TOOLS=(ours reference latte) ARGS=(-P workloads/workloadc "${cass_props[@]}" -p recordcount=50000
+            -p insertorder=ordered -p requestdistribution=uniform -threads "$n" "${run[@]}")
+        LATTE_ARGS=("$PWD/scripts/latte/ycsb-c.rn" -d "${DURATION}s" -p "$n" -q -P records=50000 "127.0.0.1:$CASS_PORT") ;;
+    cass-a16 | cass-a64)
+        n=${1#cass-a}
+        SUITE=cassandra PHASE=run TOOLS=(ours reference latte) ARGS=(-P workloads/workloada "${cass_props[@]}" -p recordcount=50000
+            -p insertorder=ordered -threads "$n" "${run[@]}")
+        LATTE_ARGS=("$PWD/scripts/latte/ycsb-a.rn" -d "${DURATION}s" -p "$n" -q -P records=50000 "127.0.0.1:$CASS_PORT") ;;
+    lat-read1 | lat-read16 | lat-read64)
+        n=${1#lat-read}
+        SUITE=latte PHASE=run TOOLS=(ours ours-stress latte)
+        ARGS=(-P workloads/workloadc "${small_props[@]}" -p requestdistribution=uniform -threads "$n" "${run[@]}")
+        STRESS_ARGS=(user profile="$STRESS_PROFILE" "ops(read=1)" duration="${DURATION}s" no-warmup
+            -pop "dist=uniform(1..100000)" -rate threads="$n" "${stress_conn[@]}" -log no-settings)
+        LATTE_ARGS=("$LATTE_WORKLOADS/read.rn" -d "${DURATION}s" -p "$n" -q "127.0.0.1:$CASS_PORT") ;;
+    lat-write1 | lat-write16 | lat-write64)
+        n=${1#lat-write}
+        SUITE=latte PHASE=run TOOLS=(ours ours-stress latte) LATTE_READS=0
+        ARGS=(-P workloads/workloadc "${small_props[@]}" -p requestdistribution=uniform -p readproportion=0
+            -p updateproportion=1 -threads "$n" "${run[@]}")
+        STRESS_ARGS=(user profile="$STRESS_PROFILE" "ops(insert=1)" duration="${DURATION}s" no-warmup
+            -pop "dist=uniform(1..100000)" -rate threads="$n" "${stress_conn[@]}" -log no-settings)
+        LATTE_ARGS=("$LATTE_WORKLOADS/write.rn" -d "${DURATION}s" -p "$n" -q "127.0.0.1:$CASS_PORT") ;;
+    *) echo "bench-network: unknown case $1 (pg-read pg-a pg-load cass-c16 cass-c64 cass-a16 cass-a64" \
+        "lat-read1 lat-read16 lat-read64 lat-write1 lat-write16 lat-write64)" >&2; exit 2 ;;
     esac
 }
 
@@ -133,13 +249,24 @@ if [[ -z $CASES ]]; then
         case $s in
         pg) CASES="$CASES pg-read pg-a pg-load" ;;
         cassandra) CASES="$CASES cass-c16 cass-a16 cass-c64 cass-a64" ;;
-        *) echo "bench-network: unknown suite $s (pg cassandra)" >&2; exit 2 ;;
+        latte) CASES="$CASES lat-read1 lat-read16 lat-read64 lat-write1 lat-write16 lat-write64" ;;
+        *) echo "bench-network: unknown suite $s (pg cassandra latte)" >&2; exit 2 ;;
         esac
     done
 fi
-for c in $CASES; do args_for "$c"; done # every case checked before anything runs
+latte_cols=0 # whether some case has a latte column
+for c in $CASES; do # every case checked before anything runs
+    args_for "$c"
+    if [[ " ${TOOLS[*]} " == *" latte "* ]]; then latte_cols=1; fi
+done
+if (( latte_cols )) && ! have_latte; then
+    echo "bench-network: latte not built (../shared/tools/latte.sh builds it): its columns are empty" >&2
+fi
 
-loaded_pg=0 loaded_cass=0
+# cass_start: the local node, started when it does not answer.
+cass_start() { scripts/cassandra.sh status >/dev/null 2>&1 || scripts/cassandra.sh start >&2; }
+
+loaded_pg=0 loaded_cass=0 loaded_latte=0
 prepare() {
     if [[ $1 == pg && $loaded_pg == 0 ]]; then
         scripts/postgres.sh status >/dev/null 2>&1 || scripts/postgres.sh start >&2
@@ -150,33 +277,63 @@ prepare() {
         pg_sql "VACUUM ANALYZE usertable"
         loaded_pg=1
     elif [[ $1 == cassandra && $loaded_cass == 0 ]]; then
-        scripts/cassandra.sh status >/dev/null 2>&1 || scripts/cassandra.sh start >&2
+        cass_start
+        # Ordered keys (user0 .. user49999), which latte's scripts can name.
         "$YCSB" load cassandra-cql -P workloads/workloada "${cass_props[@]}" -p cassandra.createschema=true \
-            -p recordcount=50000 -threads 16 >"$W/cass-load.log" 2>&1 || { cat "$W/cass-load.log" >&2; exit 1; }
+            -p recordcount=50000 -p insertorder=ordered -threads 16 >"$W/cass-load.log" 2>&1 ||
+            { cat "$W/cass-load.log" >&2; exit 1; }
         loaded_cass=1
+    elif [[ $1 == latte && $loaded_latte == 0 ]]; then
+        cass_start
+        "$YCSB" load cassandra-cql -P workloads/workloadc "${small_props[@]}" -p cassandra.createschema=true \
+            -threads 16 >"$W/small-load.log" 2>&1 || { cat "$W/small-load.log" >&2; exit 1; }
+        "$YCSB" stress user profile="$STRESS_PROFILE" "ops(insert=1)" n=100000 no-warmup -pop seq=1..100000 \
+            -rate threads=16 "${stress_conn[@]}" -log no-settings >"$W/stress-load.log" 2>&1 ||
+            { cat "$W/stress-load.log" >&2; exit 1; }
+        if have_latte; then
+            # latte's schema drops the table and its load truncates it
+            # first: leave a table that holds the rows alone.
+            local held
+            held=$(scripts/cassandra.sh cql "SELECT count(*) FROM latte.basic WHERE id IN (0, 49999, 99999)" 2>/dev/null || echo none)
+            if [[ $held != 3 ]]; then
+                mkdir -p "$W/latte"
+                if [[ $held == none ]]; then
+                    (cd "$W/latte" && "$LATTE" schema "$LATTE_WORKLOADS/read.rn" "127.0.0.1:$CASS_PORT") >"$W/latte-schema.log" 2>&1 ||
+                        { cat "$W/latte-schema.log" >&2; exit 1; }
+                fi
+                (cd "$W/latte" && "$LATTE" load "$LATTE_WORKLOADS/read.rn" -q "127.0.0.1:$CASS_PORT") >"$W/latte-load.log" 2>&1 ||
+                    { cat "$W/latte-load.log" >&2; exit 1; }
+            fi
+        fi
+        loaded_latte=1
     fi
 }
 
 median() { sort -n | awk '{a[NR] = $1} END {if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+# ratio a b: a / b to two places, or nothing when either is missing.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b + 0 > 0) printf "%.2f", a / b }'; }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), ${DURATION}s runs, $ROUNDS rounds"
-printf '%-9s %-6s %10s %12s %12s\n' case tool "op/s" "client µs/op" "server µs/op"
+printf '%-11s %-11s %10s %12s %12s\n' case tool "op/s" "client µs/op" "server µs/op"
 summary=()
+declare -A med
 for c in $CASES; do
     args_for "$c"
     prepare "$SUITE"
-    who_list=(ours)
-    if have_ref "$SUITE"; then who_list=(ours reference); fi
+    who_list=()
+    for who in "${TOOLS[@]}"; do
+        if have "$who"; then who_list+=("$who"); fi
+    done
     for r in $(seq "$ROUNDS"); do
-        # Alternate which tool goes first from one round to the next.
-        order=("${who_list[@]}")
-        if (( r % 2 == 0 )) && (( ${#who_list[@]} == 2 )); then order=(reference ours); fi
+        # Rotate which tool goes first from one round to the next.
+        k=$(( (r - 1) % ${#who_list[@]} ))
+        order=("${who_list[@]:k}" "${who_list[@]:0:k}")
         for who in "${order[@]}"; do
             if [[ $PHASE == load ]]; then
                 pg_sql "TRUNCATE usertable"
             fi
-            read -r ops tp cu su < <(run_tool "$who" "$SUITE" "$PHASE" "$W/$c-$who-$r" "${ARGS[@]}")
-            printf '%-9s %-6s %10s %12s %12s\n' "$c" "${who:0:6}" "$tp" "$cu" "$su"
+            read -r _ tp cu su < <(run_tool "$who" "$W/$c-$who-$r")
+            printf '%-11s %-11s %10s %12s %12s\n' "$c" "$who" "$tp" "$cu" "$su"
             echo "$tp $cu $su" >>"$W/$c-$who.all"
         done
     done
@@ -184,21 +341,40 @@ for c in $CASES; do
         pg_sql "TRUNCATE usertable" # the next case reloads
         loaded_pg=0
     fi
-    line=$(printf '%-9s' "$c")
+    med=()
     for who in "${who_list[@]}"; do
         for col in 1 2 3; do
-            v=$(awk -v c=$col '{print $c}' "$W/$c-$who.all" | median)
-            eval "m_${who}_$col=$v"
+            med[$who,$col]=$(awk -v c=$col '{print $c}' "$W/$c-$who.all" | median)
         done
     done
-    if (( ${#who_list[@]} == 2 )); then
-        summary+=("$(awk -v c="$c" -v ot="$m_ours_1" -v oc="$m_ours_2" -v os="$m_ours_3" -v rt="$m_reference_1" -v rc="$m_reference_2" -v rs="$m_reference_3" \
-            'BEGIN { printf "| %s | %d | %.1f | %.1f | %d | %.1f | %.1f | %.2f | %.2f |", c, ot, oc, os, rt, rc, rs, ot / rt, oc / rc }')")
-    else
-        summary+=("$(printf '| %s | %d | %.1f | %.1f | | | | | |' "$c" "$m_ours_1" "$m_ours_2" "$m_ours_3")")
+    line="| $c |"
+    cols=(ours reference)
+    if (( latte_cols )); then cols+=(ours-stress latte); fi
+    for who in "${cols[@]}"; do
+        if [[ -n ${med[$who,1]:-} ]]; then
+            line+=$(awk -v t="${med[$who,1]}" -v cu="${med[$who,2]}" -v su="${med[$who,3]}" 'BEGIN { printf " %d | %.1f | %.1f |", t, cu, su }')
+        else
+            line+=" | | |"
+        fi
+        if [[ $who == reference ]]; then # ours over the reference
+            line+=" $(ratio "${med[ours,1]:-}" "${med[reference,1]:-}") | $(ratio "${med[ours,2]:-}" "${med[reference,2]:-}") |"
+        fi
+    done
+    if (( latte_cols )); then # ours and ours-stress over latte
+        for who in ours ours-stress; do
+            line+=" $(ratio "${med[$who,1]:-}" "${med[latte,1]:-}") | $(ratio "${med[$who,2]:-}" "${med[latte,2]:-}") |"
+        done
     fi
+    summary+=("${line//  / }")
 done
 echo
-echo "| case | ours op/s | ours client µs/op | ours server µs/op | reference op/s | reference client µs/op | reference server µs/op | op/s ratio | client CPU ratio |"
-echo "|---|---|---|---|---|---|---|---|---|"
+head="| case | ours op/s | ours client µs/op | ours server µs/op | reference op/s | reference client µs/op | reference server µs/op | op/s ratio | client CPU ratio |"
+rule="|---|---|---|---|---|---|---|---|---|"
+if (( latte_cols )); then
+    head+=" ours-stress op/s | ours-stress client µs/op | ours-stress server µs/op | latte op/s | latte client µs/op | latte server µs/op |"
+    head+=" ours/latte op/s | ours/latte CPU | ours-stress/latte op/s | ours-stress/latte CPU |"
+    rule+="---|---|---|---|---|---|---|---|---|---|"
+fi
+echo "$head"
+echo "$rule"
 printf '%s\n' "${summary[@]}"
