@@ -32,6 +32,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
@@ -232,9 +233,18 @@ func isIdent(s string) bool {
 	return true
 }
 
-// cluster builds the driver configuration; it reads the CA, certificate
-// and key files, before anything connects.
+// cluster is the driver's configuration of options.
 func (c *config) cluster(ctx context.Context) (*gocql.ClusterConfig, error) {
+	o, err := c.options(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return o.Config(), nil
+}
+
+// options builds the connection options; it reads the CA, certificate and
+// key files, before anything connects.
+func (c *config) options(ctx context.Context) (cqlcluster.Options, error) {
 	o := cqlcluster.Options{
 		Hosts: c.hosts, Port: c.port, Consistency: c.readCL,
 		ConnectTimeout: c.connectTimeout, Timeout: c.readTimeout, Conns: c.conns, Protocol: c.protocol,
@@ -245,11 +255,11 @@ func (c *config) cluster(ctx context.Context) (*gocql.ClusterConfig, error) {
 	if c.useSSL {
 		tc, err := c.tlsConfig(ctx)
 		if err != nil {
-			return nil, err
+			return o, err
 		}
 		o.TLS = tc
 	}
-	return o.Config(), nil
+	return o, nil
 }
 
 // tlsConfig reads the PEM files of cassandra.ssl.ca, .cert and .key, each a
@@ -297,6 +307,11 @@ type cassDB struct {
 	session *gocql.Session
 	out     io.Writer
 
+	// wire is the lean request path (nil: the driver's throughout), with
+	// the driver's host selection policy to route its requests.
+	wire   *cqlwire.Pool
+	policy gocql.HostSelectionPolicy
+
 	// Statement texts, built once.
 	qualified string // keyspace.table
 
@@ -308,10 +323,11 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	if err != nil {
 		return nil, err
 	}
-	cc, err := cfg.cluster(ctx)
+	o, err := cfg.options(ctx)
 	if err != nil {
 		return nil, err
 	}
+	cc := o.Config()
 	d := &cassDB{cfg: cfg, out: out, qualified: cfg.keyspace + "." + cfg.table}
 	if cfg.tracing {
 		d.tracer = &countTracer{}
@@ -325,6 +341,14 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	if err := d.checkSchema(ctx); err != nil {
 		s.Close()
 		return nil, d.clean(err)
+	}
+	if o.Lean() && !cfg.tracing {
+		// Reads and writes take the lean path; the driver's session keeps
+		// the metadata and the routing (its policy, now initialised), the
+		// schema statements and scans.
+		// Statements name their keyspace: no USE.
+		d.wire = cqlwire.NewPool(o.Wire())
+		d.policy = cc.PoolConfig.HostSelectionPolicy
 	}
 	if cfg.debug {
 		d.printCluster()
@@ -423,6 +447,9 @@ func (d *cassDB) Session(_ context.Context, worker, workers int) (db.Session, er
 func (d *cassDB) Close() error {
 	if d.session == nil {
 		return nil
+	}
+	if d.wire != nil {
+		d.wire.Close()
 	}
 	cqlcluster.Close(d.session)
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 )
 
 // Operation kinds, for the statement cache and error messages.
@@ -82,6 +83,10 @@ type stmt struct {
 	vals   []bytesArg
 	limit  intArg
 	page   int
+
+	// the lean path's
+	wire cqlwire.Stmt
+	cl   gocql.Consistency
 }
 
 // session is one worker's state: its statements and scan buffers.
@@ -95,10 +100,22 @@ type session struct {
 	// backoff is the wait after operations that failed for want of a
 	// node, reset by a success.
 	backoff backoff.Backoff
+
+	// the lean path's request, bound values and routing
+	call  *cqlwire.Call
+	vals  [][]byte
+	row   [][]byte
+	route routeStmt
+	hosts map[*gocql.HostInfo]*cqlwire.Host
 }
 
 func newSession(d *cassDB) *session {
 	s := &session{d: d}
+	if d != nil && d.wire != nil {
+		s.call = cqlwire.NewCall()
+		s.hosts = map[*gocql.HostInfo]*cqlwire.Host{}
+		s.route.keyspace = d.cfg.keyspace
+	}
 	for i := range s.cache {
 		s.cache[i] = map[uint64][]*stmt{}
 	}
@@ -234,6 +251,8 @@ func (s *session) prepare(op opKind, table string, fields []string) *stmt {
 		st.args = []any{&st.key}
 	}
 	cql := sb.String()
+	st.wire.CQL = cql
+	st.cl = cl
 	st.q = s.d.session.Query(cql, st.args...).Consistency(cl)
 	if op != opScan {
 		// Single-row statements are safe to send again.
@@ -270,6 +289,9 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 		return fail(opRead, err)
 	}
 	st := s.lookup(opRead, table, fields, nil)
+	if s.call != nil {
+		return s.leanRead(ctx, st, table, key, out)
+	}
 	s.bindKey(st, key)
 	iter := st.q.IterContext(ctx)
 	base := len(out.Fields)
@@ -380,6 +402,26 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 		values = []db.Field{}
 	}
 	st := s.lookup(op, table, nil, values)
+	if s.call != nil {
+		vals := s.vals[:0]
+		if op == opInsert {
+			vals = append(vals, keyBytes(key))
+		}
+		for i := range values {
+			vals = append(vals, nonNil(values[i].Value))
+		}
+		if op == opUpdate {
+			vals = append(vals, keyBytes(key))
+		}
+		s.vals = vals
+		err := s.leanExec(ctx, st, table, key, vals)
+		clear(s.vals)
+		if err != nil {
+			return s.fail(ctx, op, err)
+		}
+		s.backoff.Reset()
+		return nil
+	}
 	s.bindKey(st, key)
 	for i := range values {
 		st.vals[i].b = values[i].Value
@@ -401,6 +443,16 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 		return fail(opDelete, err)
 	}
 	st := s.lookup(opDelete, table, nil, []db.Field{})
+	if s.call != nil {
+		s.vals = append(s.vals[:0], keyBytes(key))
+		err := s.leanExec(ctx, st, table, key, s.vals)
+		clear(s.vals)
+		if err != nil {
+			return s.fail(ctx, opDelete, err)
+		}
+		s.backoff.Reset()
+		return nil
+	}
 	s.bindKey(st, key)
 	err := st.q.ExecContext(ctx)
 	st.key.s = ""
@@ -471,4 +523,108 @@ func classify(err error) db.Status {
 		return db.ServiceUnavailable
 	}
 	return db.Error
+}
+
+// routeStmt is what the driver's host selection policy reads of a
+// statement to route it: the keyspace, the table and the partition key.
+type routeStmt struct {
+	keyspace, table string
+	key             []byte
+}
+
+func (r *routeStmt) GetRoutingKey() ([]byte, error) { return r.key, nil }
+func (r *routeStmt) Keyspace() string               { return r.keyspace }
+func (r *routeStmt) Table() string                  { return r.table }
+func (r *routeStmt) IsIdempotent() bool             { return true }
+func (r *routeStmt) GetHostID() string              { return "" }
+func (r *routeStmt) Statement() gocql.Statement     { return nil }
+
+// replicaPicker is the patched driver's allocation-free token-aware
+// routing (third_party/gocql/PATCHES.md).
+type replicaPicker interface {
+	Replica(keyspace string, routingKey []byte) *gocql.HostInfo
+}
+
+// host is the node for key, as the driver would pick it (token-aware
+// when configured, else round robin; only nodes the driver holds up).
+func (s *session) host(table, key string) (*cqlwire.Host, error) {
+	var hi *gocql.HostInfo
+	if s.d.cfg.tokenAware {
+		if rp, ok := s.d.policy.(replicaPicker); ok {
+			hi = rp.Replica(s.route.keyspace, keyBytes(key))
+		}
+	}
+	if hi == nil {
+		s.route.table = table
+		if s.d.cfg.tokenAware {
+			s.route.key = keyBytes(key)
+		}
+		sh := s.d.policy.Pick(&s.route)()
+		s.route.key = nil
+		if sh == nil {
+			return nil, gocql.ErrNoConnections
+		}
+		hi = sh.Info()
+	}
+	h := s.hosts[hi]
+	if h == nil {
+		h = s.d.wire.Host(hi.ConnectAddressAndPort(), hi.HostnameAndPort())
+		s.hosts[hi] = h
+	}
+	return h, nil
+}
+
+func (s *session) leanExec(ctx context.Context, st *stmt, table, key string, vals [][]byte) error {
+	h, err := s.host(table, key)
+	if err != nil {
+		return err
+	}
+	return h.Exec(ctx, s.call, &st.wire, st.cl, vals)
+}
+
+func (s *session) leanRead(ctx context.Context, st *stmt, table, key string, out *db.Record) error {
+	s.vals = append(s.vals[:0], keyBytes(key))
+	err := s.leanExec(ctx, st, table, key, s.vals)
+	s.vals[0] = nil
+	if err != nil {
+		return s.fail(ctx, opRead, err)
+	}
+	found := false
+	base := len(out.Fields)
+	s.row, err = s.call.Rows(&st.wire, func(cols []string, vals [][]byte) bool {
+		for i, v := range vals {
+			if cols[i] != keyColumn {
+				out.Add(cols[i], v)
+			}
+		}
+		found = true
+		return false
+	}, s.row)
+	clear(s.row)
+	if err != nil {
+		out.Fields = out.Fields[:base]
+		return s.fail(ctx, opRead, err)
+	}
+	s.backoff.Reset()
+	if !found {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// keyBytes is key's bytes, not copied: the request is written from them
+// before the call returns.
+func keyBytes(key string) []byte {
+	if len(key) == 0 {
+		return empty
+	}
+	return unsafe.Slice(unsafe.StringData(key), len(key))
+}
+
+// nonNil binds an empty value as empty, not null.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return empty
+	}
+	return b
 }

@@ -12,6 +12,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/within"
 )
 
@@ -90,6 +91,43 @@ func (o Options) Config() *gocql.ClusterConfig {
 		cc.Compressor = o.Compressor
 	}
 	return cc
+}
+
+// Lean says whether the hot path may take the lean request path
+// (internal/cqlwire), which speaks protocol v4 and coalesces writes
+// without a timer: unless another protocol or a timed window was asked
+// for.
+func (o Options) Lean() bool {
+	return (o.Protocol == 0 || o.Protocol == 4) && o.Coalesce == 0
+}
+
+// Wire is the lean path's connection settings, the same as the driver's.
+func (o Options) Wire() cqlwire.Options {
+	w := cqlwire.Options{
+		Keyspace:       o.Keyspace,
+		ConnectTimeout: o.ConnectTimeout,
+		Timeout:        o.Timeout,
+		Conns:          max(o.Conns, 1),
+		Retry:          o.Reconnect,
+		TLS:            o.TLS,
+		VerifyHost:     o.VerifyHost,
+		Compressor:     o.Compressor,
+	}
+	// The driver's defaults where the caller keeps them (gocql.NewCluster).
+	def := gocql.NewCluster()
+	if w.ConnectTimeout <= 0 {
+		w.ConnectTimeout = def.ConnectTimeout
+	}
+	if w.Timeout <= 0 {
+		w.Timeout = def.Timeout
+	}
+	if w.Retry <= 0 {
+		w.Retry = time.Second
+	}
+	if o.Username != "" {
+		w.Auth = gocql.PasswordAuthenticator{Username: o.Username, Password: o.Password}
+	}
+	return w
 }
 
 func (o Options) hostSelection() gocql.HostSelectionPolicy {

@@ -1080,3 +1080,46 @@ type SimpleSpeculativeExecution struct {
 
 func (sp *SimpleSpeculativeExecution) Attempts() int        { return sp.NumAttempts }
 func (sp *SimpleSpeculativeExecution) Delay() time.Duration { return sp.TimeoutDelay }
+
+// Replica returns the host Pick's first call would return for a statement
+// of keyspace with routingKey when that host is a replica: a local
+// replica that is up (the first after a random one when the replicas are
+// shuffled). It returns nil when Pick would have to fall back to the
+// fallback policy, or when the ring or the keyspace is not known yet. It
+// allocates nothing, for callers that route each request themselves.
+func (t *tokenAwareHostPolicy) Replica(keyspace string, routingKey []byte) *HostInfo {
+	if routingKey == nil {
+		return nil
+	}
+	meta := t.getMetadataReadOnly()
+	if meta == nil || meta.tokenRing == nil || t.getSchemaMeta == nil {
+		return nil
+	}
+	ksMeta, ok := t.getSchemaMeta().keyspaceMeta[keyspace]
+	if !ok || ksMeta.placementStrategy == nil {
+		return nil
+	}
+	ht := meta.replicas[ksMeta.placementStrategy.strategyKey()].replicasFor(meta.tokenRing.partitioner.Hash(routingKey))
+	if ht == nil || len(ht.hosts) == 0 {
+		return nil
+	}
+	replicas := ht.hosts
+	start := 0
+	if t.shuffleReplicas && len(replicas) > 1 {
+		start = rand.Intn(len(replicas))
+	}
+	tierer, tiererOk := t.fallback.(HostTierer)
+	for i := range replicas {
+		h := replicas[(start+i)%len(replicas)]
+		local := false
+		if tiererOk {
+			local = tierer.HostTier(h) == 0
+		} else {
+			local = t.fallback.IsLocal(h)
+		}
+		if local && h.IsUp() {
+			return h
+		}
+	}
+	return nil
+}
