@@ -25,6 +25,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/stress/data"
@@ -317,6 +318,11 @@ func (r *stressRun) predefinedInsert(m *model) error {
 
 // cluster is the driver's configuration from -node, -port and -mode.
 func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
+	return r.options(keyspace).Config()
+}
+
+// options are the connection options from -node, -port and -mode.
+func (r *stressRun) options(keyspace string) cqlcluster.Options {
 	s := r.s
 	o := cqlcluster.Options{
 		Hosts: s.Node.Nodes, Port: s.Port.Native, Keyspace: keyspace, Consistency: consistency(s.Command.CL),
@@ -329,7 +335,7 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	if r.comp != nil {
 		o.Compressor = r.comp
 	}
-	return o.Config()
+	return o
 }
 
 // protocol is the protocol version the driver is told: -mode
@@ -370,7 +376,9 @@ func (r *stressRun) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("create keyspace %s: %v", sc.Keyspace, err)
 	}
-	sess, err := createSession(ctx, r.cluster(sc.Keyspace))
+	o := r.options(sc.Keyspace)
+	cc := o.Config()
+	sess, err := createSession(ctx, cc)
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
@@ -393,6 +401,13 @@ func (r *stressRun) connect(ctx context.Context) error {
 		}
 	}
 	r.m.session = sess
+	// Protocol v4, the original's default client's: the operations take
+	// the lean request path, the session keeps the rest.
+	if o.Protocol == 4 && o.Lean() {
+		r.m.wire = cqlwire.NewPool(o.Wire())
+		r.m.policy = cc.PoolConfig.HostSelectionPolicy
+		r.m.keyspace = sc.Keyspace
+	}
 	r.m.cl = consistency(s.Command.CL)
 	r.m.serial = consistency(s.Command.SerialCL)
 	return nil
@@ -430,6 +445,9 @@ func (r *stressRun) openLog() error {
 }
 
 func (r *stressRun) close() {
+	if r.m.wire != nil {
+		r.m.wire.Close()
+	}
 	if r.m.session != nil {
 		closeSession(r.m.session)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -87,7 +88,12 @@ func sortedKinds(seen [numKinds]bool) []kind {
 // anew for the warm-up and for each measured run, as in the original.
 type model struct {
 	session *gocql.Session
-	cl      gocql.Consistency
+	// wire is the lean request path of the operations (nil: the driver's),
+	// routed by the session's policy.
+	wire     *cqlwire.Pool
+	policy   gocql.HostSelectionPolicy
+	keyspace string
+	cl       gocql.Consistency
 	serial  gocql.Consistency
 	cols    *data.Columns
 	keySize int
@@ -152,11 +158,16 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transac
 			}
 		}
 		args = append(args, &wk.key)
+		wk.wst[k] = cqlwire.Stmt{CQL: m.cql[k], Serial: m.serial}
 		q := m.session.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
 		if m.serial != 0 {
 			q.SerialConsistency(m.serial)
 		}
 		wk.q[k] = q
+	}
+	if m.wire != nil {
+		wk.call = cqlwire.NewCall()
+		wk.router = m.wire.Router(m.policy, m.keyspace, true)
 	}
 	return wk
 }
@@ -198,6 +209,12 @@ type worker struct {
 
 	q      [numKinds]*gocql.Query
 	key    byteArg
+	// the lean path's statements, request, bound values and routing
+	wst    [numKinds]cqlwire.Stmt
+	call   *cqlwire.Call
+	lv     [][]byte
+	row1   [][]byte
+	router *cqlwire.Router
 	vals   []byteArg
 	deltas []longArg
 	ds     []int64
@@ -367,6 +384,9 @@ func (wk *worker) next() kind {
 }
 
 func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
+	if wk.call != nil {
+		return wk.leanAttempt(ctx, k, idx)
+	}
 	q := wk.q[k]
 	switch k {
 	case kindWrite:
@@ -457,6 +477,12 @@ func (wk *worker) sliceRead(iter *gocql.Iter, values [][]byte) error {
 	if !wk.m.validate {
 		return nil
 	}
+	return wk.validateSlice(values)
+}
+
+// validateSlice checks a -col slice read's row (in sliceGot) against the
+// written values.
+func (wk *worker) validateSlice(values [][]byte) error {
 	if len(wk.sliceGot) != len(values) {
 		var want, got int
 		for _, v := range values {
@@ -547,4 +573,97 @@ func (m *model) setCQL(s *settings.Settings) {
 	m.cql[kindRead] = data.ReadCQL(names, s.Columns.Slice)
 	m.cql[kindCounterWrite] = data.CounterAddCQL(names)
 	m.cql[kindCounterRead] = data.CounterGetCQL()
+}
+
+// leanAttempt is attempt on the lean request path: the same statements
+// and bound values, the same validation.
+func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
+	vals := wk.lv[:0]
+	var values [][]byte
+	switch k {
+	case kindWrite:
+		var key []byte
+		key, values = wk.row.Generate(idx)
+		wk.key.b = key
+		for i, v := range values {
+			switch {
+			case i >= wk.populated:
+				vals = append(vals, nil)
+			case v == nil:
+				vals = append(vals, []byte{})
+			default:
+				vals = append(vals, v)
+			}
+		}
+	case kindCounterWrite:
+		wk.key.b = wk.row.Key(idx)
+		wk.ds = data.CounterDeltas(wk.ds[:0], len(wk.deltas), wk.m.add, wk.r)
+		for i := range wk.deltas {
+			binary.BigEndian.PutUint64(wk.deltas[i].buf[:], uint64(wk.ds[i]))
+			vals = append(vals, wk.deltas[i].buf[:])
+		}
+	case kindCounterRead:
+		wk.key.b = wk.row.Key(idx)
+	default:
+		wk.key.b, values = wk.row.Generate(idx)
+	}
+	vals = append(vals, wk.key.b)
+	wk.lv = vals
+	st := &wk.wst[k]
+	h, err := wk.router.Host("", wk.key.b)
+	if err == nil {
+		err = h.Exec(ctx, wk.call, st, wk.m.cl, vals)
+	}
+	clear(wk.lv)
+	if err != nil {
+		return err
+	}
+	switch k {
+	case kindWrite, kindCounterWrite:
+		return nil
+	}
+	n := 0
+	wk.row1, err = wk.call.Rows(st, func(_ []string, row [][]byte) bool {
+		n++
+		switch {
+		case k == kindCounterRead:
+		case wk.m.slice:
+			if len(row) != len(wk.sliceGot) {
+				wk.sliceGot = make([][]byte, len(row))
+			}
+			for i, v := range row {
+				wk.sliceGot[i] = append(wk.sliceGot[i][:0], v...)
+			}
+		default:
+			for i := range wk.got {
+				if i < len(row) {
+					wk.got[i] = append(wk.got[i][:0], row[i]...)
+				}
+			}
+		}
+		return false
+	}, wk.row1)
+	clear(wk.row1)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if k == kindCounterRead {
+			return errNotValidated
+		}
+		return wk.noRow(values)
+	}
+	if k == kindCounterRead || !wk.m.validate {
+		return nil
+	}
+	if wk.m.slice {
+		return wk.validateSlice(values)
+	}
+	for i, v := range values[:min(len(values), wk.populated)] {
+		if !bytes.Equal(wk.got[i], v) {
+			wk.invalid = wk.valueDiffers(i, v, wk.got[i])
+			return errNotValidated
+		}
+	}
+	return nil
 }

@@ -102,19 +102,17 @@ type session struct {
 	backoff backoff.Backoff
 
 	// the lean path's request, bound values and routing
-	call  *cqlwire.Call
-	vals  [][]byte
-	row   [][]byte
-	route routeStmt
-	hosts map[*gocql.HostInfo]*cqlwire.Host
+	call   *cqlwire.Call
+	vals   [][]byte
+	row    [][]byte
+	router *cqlwire.Router
 }
 
 func newSession(d *cassDB) *session {
 	s := &session{d: d}
 	if d != nil && d.wire != nil {
 		s.call = cqlwire.NewCall()
-		s.hosts = map[*gocql.HostInfo]*cqlwire.Host{}
-		s.route.keyspace = d.cfg.keyspace
+		s.router = d.wire.Router(d.policy, d.cfg.keyspace, d.cfg.tokenAware)
 	}
 	for i := range s.cache {
 		s.cache[i] = map[uint64][]*stmt{}
@@ -525,57 +523,8 @@ func classify(err error) db.Status {
 	return db.Error
 }
 
-// routeStmt is what the driver's host selection policy reads of a
-// statement to route it: the keyspace, the table and the partition key.
-type routeStmt struct {
-	keyspace, table string
-	key             []byte
-}
-
-func (r *routeStmt) GetRoutingKey() ([]byte, error) { return r.key, nil }
-func (r *routeStmt) Keyspace() string               { return r.keyspace }
-func (r *routeStmt) Table() string                  { return r.table }
-func (r *routeStmt) IsIdempotent() bool             { return true }
-func (r *routeStmt) GetHostID() string              { return "" }
-func (r *routeStmt) Statement() gocql.Statement     { return nil }
-
-// replicaPicker is the patched driver's allocation-free token-aware
-// routing (third_party/gocql/PATCHES.md).
-type replicaPicker interface {
-	Replica(keyspace string, routingKey []byte) *gocql.HostInfo
-}
-
-// host is the node for key, as the driver would pick it (token-aware
-// when configured, else round robin; only nodes the driver holds up).
-func (s *session) host(table, key string) (*cqlwire.Host, error) {
-	var hi *gocql.HostInfo
-	if s.d.cfg.tokenAware {
-		if rp, ok := s.d.policy.(replicaPicker); ok {
-			hi = rp.Replica(s.route.keyspace, keyBytes(key))
-		}
-	}
-	if hi == nil {
-		s.route.table = table
-		if s.d.cfg.tokenAware {
-			s.route.key = keyBytes(key)
-		}
-		sh := s.d.policy.Pick(&s.route)()
-		s.route.key = nil
-		if sh == nil {
-			return nil, gocql.ErrNoConnections
-		}
-		hi = sh.Info()
-	}
-	h := s.hosts[hi]
-	if h == nil {
-		h = s.d.wire.Host(hi.ConnectAddressAndPort(), hi.HostnameAndPort())
-		s.hosts[hi] = h
-	}
-	return h, nil
-}
-
 func (s *session) leanExec(ctx context.Context, st *stmt, table, key string, vals [][]byte) error {
-	h, err := s.host(table, key)
+	h, err := s.router.Host(table, keyBytes(key))
 	if err != nil {
 		return err
 	}

@@ -37,8 +37,9 @@ func NewCall() *Call { return &Call{done: make(chan error, 1)} }
 // the response comes.
 var abandoned = &Call{}
 
-// sweepEvery is how often a connection looks for requests past their
-// deadline or whose context ended: it bounds how late a timeout fires.
+// sweepEvery is how often a pool looks for requests past their deadline
+// or whose context ended: it bounds how late a timeout fires. One
+// goroutine sweeps all the pool's connections.
 const sweepEvery = 10 * time.Millisecond
 
 // conn is one connection: requests from any goroutine, a reader goroutine
@@ -63,13 +64,13 @@ type conn struct {
 	spare []byte
 	kick  chan struct{}
 
-	now    atomic.Int64 // coarse clock, ns, kept by the sweeper
+	now    *atomic.Int64 // the pool's coarse clock, ns
 	closed chan struct{}
 }
 
 // dial connects to addr and makes the connection ready for requests:
 // TLS, STARTUP with the compressor's name, authentication, USE keyspace.
-func dial(ctx context.Context, addr, name string, o *Options) (*conn, error) {
+func dial(ctx context.Context, addr, name string, o *Options, now *atomic.Int64) (*conn, error) {
 	d := net.Dialer{Timeout: o.ConnectTimeout}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -101,7 +102,7 @@ func dial(ctx context.Context, addr, name string, o *Options) (*conn, error) {
 	for s := maxStreams - 1; s >= 0; s-- {
 		c.free = append(c.free, int16(s))
 	}
-	c.now.Store(time.Now().UnixNano())
+	c.now = now
 	nc.SetDeadline(time.Now().Add(o.ConnectTimeout))
 	if err := c.startup(o); err != nil {
 		nc.Close()
@@ -110,7 +111,6 @@ func dial(ctx context.Context, addr, name string, o *Options) (*conn, error) {
 	nc.SetDeadline(time.Time{})
 	go c.readLoop()
 	go c.flusher()
-	go c.sweeper()
 	return c, nil
 }
 
@@ -418,37 +418,26 @@ func (c *conn) readLoop() {
 	}
 }
 
-// sweeper keeps the coarse clock and gives up requests past their
-// deadline or whose context ended.
-func (c *conn) sweeper() {
-	t := time.NewTicker(sweepEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.closed:
-			return
-		case now := <-t.C:
-			ns := now.UnixNano()
-			c.now.Store(ns)
-			c.mu.Lock()
-			for s := 0; s < c.high; s++ {
-				call := c.calls[s]
-				if call == nil || call == abandoned {
-					continue
-				}
-				var err error
-				if ns > call.deadline {
-					err = gocql.ErrTimeoutNoResponse
-				} else if cerr := call.ctx.Err(); cerr != nil {
-					err = cerr
-				} else {
-					continue
-				}
-				c.calls[s] = abandoned
-				call.done <- err
-			}
-			c.mu.Unlock()
+// sweep gives up requests past their deadline or whose context ended,
+// at ns on the pool's clock.
+func (c *conn) sweep(ns int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for s := 0; s < c.high; s++ {
+		call := c.calls[s]
+		if call == nil || call == abandoned {
+			continue
 		}
+		var err error
+		if ns > call.deadline {
+			err = gocql.ErrTimeoutNoResponse
+		} else if cerr := call.ctx.Err(); cerr != nil {
+			err = cerr
+		} else {
+			continue
+		}
+		c.calls[s] = abandoned
+		call.done <- err
 	}
 }
 

@@ -65,9 +65,9 @@ type ServerError struct {
 
 func (e *ServerError) Code() int       { return e.code }
 func (e *ServerError) Message() string { return e.msg }
-func (e *ServerError) Error() string {
-	return fmt.Sprintf("cassandra error 0x%04x: %s", e.code, e.msg)
-}
+
+// Error is the server's message, as the driver gives it.
+func (e *ServerError) Error() string { return e.msg }
 
 var errShort = errors.New("cqlwire: frame body too short")
 

@@ -37,12 +37,48 @@ type Pool struct {
 	mu     sync.Mutex
 	hosts  map[string]*Host
 	closed bool
+	now    atomic.Int64 // coarse clock, ns, kept by the sweeper
+	stop   chan struct{}
 }
 
-// NewPool returns a pool with o; nothing is dialled yet.
+// NewPool returns a pool with o; nothing is dialled yet. Close stops it.
 func NewPool(o Options) *Pool {
 	o.Conns = max(o.Conns, 1)
-	return &Pool{o: o, hosts: map[string]*Host{}}
+	p := &Pool{o: o, hosts: map[string]*Host{}, stop: make(chan struct{})}
+	p.now.Store(time.Now().UnixNano())
+	go p.sweeper()
+	return p
+}
+
+// sweeper keeps the coarse clock and sweeps every connection.
+func (p *Pool) sweeper() {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	var conns []*conn
+	for {
+		select {
+		case <-p.stop:
+			return
+		case now := <-t.C:
+			ns := now.UnixNano()
+			p.now.Store(ns)
+			conns = conns[:0]
+			p.mu.Lock()
+			for _, h := range p.hosts {
+				h.mu.Lock()
+				for _, c := range h.conns {
+					if c != nil {
+						conns = append(conns, c)
+					}
+				}
+				h.mu.Unlock()
+			}
+			p.mu.Unlock()
+			for _, c := range conns {
+				c.sweep(ns)
+			}
+		}
+	}
 }
 
 // Host is the connections to one node.
@@ -78,6 +114,9 @@ func (p *Pool) Host(addr, name string) *Host {
 // Close closes every connection; requests in flight fail.
 func (p *Pool) Close() {
 	p.mu.Lock()
+	if !p.closed {
+		close(p.stop)
+	}
 	p.closed = true
 	hosts := p.hosts
 	p.hosts = map[string]*Host{}
@@ -120,7 +159,7 @@ func (h *Host) conn(ctx context.Context) (*conn, error) {
 	if closed {
 		return nil, gocql.ErrConnectionClosed
 	}
-	c, err := dial(ctx, h.addr, h.name, &h.p.o)
+	c, err := dial(ctx, h.addr, h.name, &h.p.o, &h.p.now)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -136,10 +175,13 @@ func (h *Host) conn(ctx context.Context) (*conn, error) {
 
 // Stmt is a statement prepared on each host it runs on; one goroutine's.
 type Stmt struct {
-	CQL  string
-	last *Host
-	prep *prepared
-	byH  map[*Host]*prepared
+	CQL string
+	// Serial is the serial consistency of a conditional statement; zero
+	// sends none (the server's default, SERIAL).
+	Serial gocql.Consistency
+	last   *Host
+	prep   *prepared
+	byH    map[*Host]*prepared
 }
 
 type prepared struct {
@@ -182,7 +224,7 @@ func (h *Host) Exec(ctx context.Context, call *Call, st *Stmt, cl gocql.Consiste
 			}
 			st.set(h, p)
 		}
-		if err = c.execute(ctx, call, p.id, cl, values); err == nil {
+		if err = c.execute(ctx, call, p.id, cl, st.Serial, values); err == nil {
 			st.last, st.prep = h, p
 			return nil
 		}
@@ -258,16 +300,24 @@ func skipColumns(r *reader, flags int32, n int, name func([]byte)) {
 	}
 }
 
-func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl gocql.Consistency, values [][]byte) error {
+func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial gocql.Consistency, values [][]byte) error {
 	fr := appendHeader(call.frame[:0], 0, opExecute)
 	start := len(fr)
 	fr = appendShort(fr, uint16(len(id)))
 	fr = append(fr, id...)
 	fr = appendShort(fr, uint16(cl))
-	if len(values) == 0 {
-		fr = append(fr, 0)
-	} else {
-		fr = append(fr, 0x01)
+	if len(values) > 65535 {
+		return fmt.Errorf("cqlwire: %d bound values, above the protocol's 65535", len(values))
+	}
+	var flags byte
+	if len(values) > 0 {
+		flags |= 0x01
+	}
+	if serial != 0 {
+		flags |= 0x10
+	}
+	fr = append(fr, flags)
+	if len(values) > 0 {
 		fr = appendShort(fr, uint16(len(values)))
 		for _, v := range values {
 			if v == nil {
@@ -277,6 +327,9 @@ func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl gocql.Cons
 			fr = appendInt(fr, int32(len(v)))
 			fr = append(fr, v...)
 		}
+	}
+	if serial != 0 {
+		fr = appendShort(fr, uint16(serial))
 	}
 	if c.comp != nil {
 		// Compress what was appended: the body moves to a scratch slice.
