@@ -17,12 +17,12 @@ import (
 )
 
 // fakeServer speaks enough of the CQL native protocol v4 for the request
-// path: STARTUP (with lz4), PasswordAuthenticator, PREPARE, EXECUTE. A
-// statement starting with INSERT is void; any other returns rows, by
-// default one row echoing the first bound value; Rows returning nil makes
-// a void result.
+// path: STARTUP (with lz4), PasswordAuthenticator, USE, PREPARE, EXECUTE.
+// A statement starting with INSERT prepares without result columns. An
+// EXECUTE returns by default one row echoing the first bound value; Rows
+// returning nil makes a void result.
 type fakeServer struct {
-	t    *testing.T
+	t    testing.TB
 	ln   net.Listener
 	Addr string
 
@@ -35,6 +35,8 @@ type fakeServer struct {
 	Cols       []string
 	// Rows gives the rows of an EXECUTE whose first value is key.
 	Rows func(key []byte) [][][]byte
+	// OnPrepare, when set, gives the RESULT body of a PREPARE.
+	OnPrepare func(cql string) []byte
 	// OnExecute, when set, sees every EXECUTE first; true means it answered
 	// (or chose never to).
 	OnExecute func(c *srvConn, stream int16, key []byte) bool
@@ -64,7 +66,7 @@ type srvConn struct {
 }
 
 // newFakeServer listens on addr ("127.0.0.1:0" for any port).
-func newFakeServer(t *testing.T, addr string) *fakeServer {
+func newFakeServer(t testing.TB, addr string) *fakeServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -178,7 +180,11 @@ func (c *srvConn) serve() {
 		case opPrepare:
 			c.s.Prepares.Add(1)
 			cql := string(r.take(int(r.int())))
-			c.write(stream, opResult, c.s.preparedResult(cql), c.comp)
+			if c.s.OnPrepare != nil {
+				c.write(stream, opResult, c.s.OnPrepare(cql), c.comp)
+			} else {
+				c.write(stream, opResult, c.s.preparedResult(cql), c.comp)
+			}
 		case opExecute:
 			c.s.Executes.Add(1)
 			c.execute(stream, &r)
