@@ -377,6 +377,11 @@ func (call *Call) Rows(st *Stmt, row func(cols []string, vals [][]byte) bool, sc
 		skipColumns(&r, flags, n, nil)
 	}
 	rows := r.int()
+	// The count is the server's: rows of no columns read nothing, so a
+	// large count would have the loop below spin on an empty body.
+	if r.err == nil && (rows < 0 || (n == 0 && rows > 0)) {
+		return scratch, fmt.Errorf("cqlwire: malformed rows: %d rows of %d columns", rows, n)
+	}
 	vals := scratch[:0]
 	for i := int32(0); i < rows && r.err == nil; i++ {
 		vals = vals[:0]
