@@ -20,6 +20,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/profile"
@@ -542,18 +543,29 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		return nil
 	}
 	sessions := map[string]*gocql.Session{}
+	wires := map[string]*userWire{}
 	for _, sp := range specs {
 		if sessions[sp.p.Keyspace] != nil {
 			continue
 		}
-		sess, err := createSession(ctx, r.cluster(sp.p.Keyspace))
+		o := r.options(sp.p.Keyspace)
+		cc := o.Config()
+		sess, err := createSession(ctx, cc)
 		if err != nil {
 			return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 		}
 		open = append(open, sess)
 		sessions[sp.p.Keyspace] = sess
+		if o.Protocol == 4 && o.Lean() {
+			// Single statements take the lean request path (as the
+			// predefined commands'); batches, validation and token range
+			// reads the session.
+			pool := cqlwire.NewPool(o.Wire())
+			defer pool.Close()
+			wires[sp.p.Keyspace] = &userWire{pool: pool, policy: cc.PoolConfig.HostSelectionPolicy}
+		}
 	}
-	u := &userRun{stressRun: r, sessions: sessions, cluster: cluster, ops: ops}
+	u := &userRun{stressRun: r, sessions: sessions, wires: wires, cluster: cluster, ops: ops}
 	return u.work(ctx, specs)
 }
 
@@ -738,6 +750,7 @@ func (r *stressRun) tokenRanges(ctx context.Context, admin *gocql.Session, where
 type userRun struct {
 	*stressRun
 	sessions map[string]*gocql.Session
+	wires    map[string]*userWire // by keyspace; none without the lean path
 	cluster  *data.Dist
 	// ops are all of ops(...), the rows of every run's metrics: a
 	// warm-up runs one op, measured under its own row
@@ -762,7 +775,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
 
-	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
+	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, wires: u.wires, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
 		trIters: map[*userOp]*trIterator{}, warmup: warmup, cl: consistency(s.Command.CL)}
 	for _, o := range ops {
 		if o.tr != nil {
@@ -798,6 +811,7 @@ type userWorkload struct {
 	sum      float64
 	cluster  *data.Dist
 	sessions map[string]*gocql.Session
+	wires    map[string]*userWire
 	seeds    *data.SeedManager
 	trIters  map[*userOp]*trIterator // per token range query
 	warmup   bool
@@ -840,6 +854,13 @@ func (w *userWorkload) take(n int) int {
 
 var _ engine.Workload = (*userWorkload)(nil)
 
+// userWire is a keyspace's lean request path, routed by its session's
+// host selection policy.
+type userWire struct {
+	pool   *cqlwire.Pool
+	policy gocql.HostSelectionPolicy
+}
+
 // rawArg binds a value already serialized (nil: null).
 type rawArg struct{ b []byte }
 
@@ -873,11 +894,28 @@ type userWorker struct {
 	vlo, vhi [][]byte
 	// backoff spaces out the operations while no node can take them
 	backoff backoff.Backoff
+	// the lean path's request, routers by keyspace, statements by query
+	// (nil: the insert), bound values and routing key
+	call    *cqlwire.Call
+	routers map[string]*cqlwire.Router
+	stmts   map[*userQuery]*cqlwire.Stmt
+	inserts map[*userSpec]*cqlwire.Stmt
+	lv      [][]byte
+	rk      []byte
+	rowBuf  [][]byte
+	host    *cqlwire.Host // of the last leanExec
+	page    []byte
 }
 
 func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
+	if len(w.wires) > 0 {
+		wk.call = cqlwire.NewCall()
+		wk.routers = map[string]*cqlwire.Router{}
+		wk.stmts = map[*userQuery]*cqlwire.Stmt{}
+		wk.inserts = map[*userSpec]*cqlwire.Stmt{}
+	}
 	// The run's seed (the engine's base, its first worker's seed) seeds
 	// contents=shuffled.
 	w.seedOnce.Do(func() { w.runSeed = seed })
@@ -1112,12 +1150,32 @@ func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Part
 	}
 	uq := o.query
 	p := parts[0]
-	args := wk.bind(uq.binds, p.Key, func(int) *data.UserRow {
+	pick := func(int) *data.UserRow {
 		if uq.q.Fields == profile.SameRow {
 			return p.Rows[0]
 		}
 		return p.Rows[wk.r.IntN(len(p.Rows))]
-	})
+	}
+	if wk.call != nil {
+		st := wk.stmts[uq]
+		if st == nil {
+			// The driver's page size (gocql's default, as the
+			// original's driver's fetch size).
+			st = &cqlwire.Stmt{CQL: uq.q.CQL, Serial: uq.serial, PageSize: 5000}
+			wk.stmts[uq] = st
+		}
+		n := 0
+		err := wk.leanExec(ctx, sp, st, uq.cl, uq.binds, p.Key, pick)
+		if err == nil {
+			n, err = wk.leanRows(ctx, st, uq.cl)
+		}
+		clear(wk.lv)
+		if err != nil {
+			return 0, 0, err
+		}
+		return min(1, n), n, nil
+	}
+	args := wk.bind(uq.binds, p.Key, pick)
 	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).SerialConsistency(uq.serial).Idempotent(true)
 	sc := q.IterContext(ctx).Scanner()
 	n := 0
@@ -1153,6 +1211,17 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 	rows := 0
 	for _, p := range parts {
 		rows += len(p.Rows)
+	}
+	if rows == 1 && wk.call != nil {
+		p := parts[0]
+		st := wk.inserts[sp]
+		if st == nil {
+			st = &cqlwire.Stmt{CQL: sp.insertCQL, Serial: sp.insertSCL}
+			wk.inserts[sp] = st
+		}
+		err := wk.leanExec(ctx, sp, st, sp.insertCL, binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
+		clear(wk.lv)
+		return 1, 1, err
 	}
 	if rows == 1 {
 		p := parts[0]
@@ -1209,4 +1278,58 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 		}
 	}
 	return len(parts), rows, nil
+}
+
+// leanExec runs st on the lean path with the values binds picks from the
+// key and the rows row gives, routed by the statement's partition key.
+func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.Stmt, cl gocql.Consistency, binds []int, key [][]byte, row func(i int) *data.UserRow) error {
+	vals := wk.lv[:0]
+	for i, b := range binds {
+		switch {
+		case b < 0:
+			vals = append(vals, key[-1-b])
+		default:
+			r := row(i)
+			if b < len(r.CK) {
+				vals = append(vals, r.CK[b])
+			} else {
+				vals = append(vals, r.Vals[b-len(r.CK)])
+			}
+		}
+	}
+	wk.lv = vals
+	ks := sp.p.Keyspace
+	rt := wk.routers[ks]
+	if rt == nil {
+		uw := wk.w.wires[ks]
+		rt = uw.pool.Router(uw.policy, ks, true)
+		wk.routers[ks] = rt
+	}
+	h, err := rt.Host(sp.p.Table, st.RoutingKey(&wk.rk, vals))
+	if err != nil {
+		return err
+	}
+	wk.host = h
+	return h.Exec(ctx, wk.call, st, cl, vals)
+}
+
+// leanRows counts the rows of the query leanExec ran, every page of them.
+func (wk *userWorker) leanRows(ctx context.Context, st *cqlwire.Stmt, cl gocql.Consistency) (int, error) {
+	n := 0
+	for {
+		var err error
+		wk.rowBuf, err = wk.call.Rows(st, func([]string, [][]byte) bool { n++; return true }, wk.rowBuf)
+		clear(wk.rowBuf)
+		if err != nil {
+			return n, err
+		}
+		ps := wk.call.PagingState()
+		if ps == nil {
+			return n, nil
+		}
+		wk.page = append(wk.page[:0], ps...)
+		if err := wk.host.ExecPage(ctx, wk.call, st, cl, wk.lv, wk.page); err != nil {
+			return n, err
+		}
+	}
 }

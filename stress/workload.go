@@ -94,11 +94,11 @@ type model struct {
 	policy   gocql.HostSelectionPolicy
 	keyspace string
 	cl       gocql.Consistency
-	serial  gocql.Consistency
-	cols    *data.Columns
-	keySize int
-	add     *data.Dist // counter increments
-	pop     *data.Population
+	serial   gocql.Consistency
+	cols     *data.Columns
+	keySize  int
+	add      *data.Dist // counter increments
+	pop      *data.Population
 	// seeds are the writes' seeds with -insert visits= averaging above 1
 	// (nil: the population's in turn)
 	seeds *data.SeedManager
@@ -207,8 +207,8 @@ type worker struct {
 	r   *rand.Rand
 	row *data.Row
 
-	q      [numKinds]*gocql.Query
-	key    byteArg
+	q   [numKinds]*gocql.Query
+	key byteArg
 	// the lean path's statements, request, bound values and routing
 	wst    [numKinds]cqlwire.Stmt
 	call   *cqlwire.Call

@@ -27,6 +27,10 @@ type Call struct {
 	// set under the connection's lock while the request is in flight
 	deadline int64 // coarse clock, ns
 	ctx      context.Context
+	turn     uint32 // which connection of a host is next
+	// the last page's paging state, when more is set
+	paging []byte
+	more   bool
 }
 
 // NewCall returns a Call.
@@ -56,6 +60,7 @@ type conn struct {
 	free  []int16 // streams not in use
 	high  int     // streams ever used: calls[high:] are all nil
 	err   error   // set once the connection is broken
+	dead  atomic.Bool
 
 	// writer
 	wmu   sync.Mutex
@@ -453,6 +458,7 @@ func (c *conn) fail(err error) {
 		return
 	}
 	c.err = fmt.Errorf("%s: %w", c.addr, err)
+	c.dead.Store(true)
 	for s := 0; s < c.high; s++ {
 		if call := c.calls[s]; call != nil && call != abandoned {
 			call.done <- c.err
@@ -462,13 +468,6 @@ func (c *conn) fail(err error) {
 	c.mu.Unlock()
 	close(c.closed)
 	c.nc.Close()
-}
-
-// broken says the connection is failed.
-func (c *conn) broken() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err != nil
 }
 
 func (c *conn) close() { c.fail(net.ErrClosed) }

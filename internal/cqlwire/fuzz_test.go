@@ -216,12 +216,12 @@ func FuzzPrepared(f *testing.F) {
 		mu.Lock()
 		cur = body
 		mu.Unlock()
-		c, err := h.conn(context.Background())
+		c, err := h.conn(context.Background(), call)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pr, err := c.prepare(context.Background(), call, selectCQL)
-		if c.broken() {
+		if c.dead.Load() {
 			t.Fatalf("connection broken by a PREPARE result: %v", c.err)
 		}
 		if bytes.Equal(body, valid) && (err != nil || !slices.Equal(pr.cols, []string{"k", "v"}) || !bytes.Equal(pr.id, idFor(selectCQL))) {

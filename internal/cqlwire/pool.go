@@ -36,7 +36,7 @@ type Pool struct {
 	o      Options
 	mu     sync.Mutex
 	hosts  map[string]*Host
-	closed bool
+	closed atomic.Bool
 	now    atomic.Int64 // coarse clock, ns, kept by the sweeper
 	stop   chan struct{}
 }
@@ -50,11 +50,12 @@ func NewPool(o Options) *Pool {
 	return p
 }
 
-// sweeper keeps the coarse clock and sweeps every connection.
+// sweeper keeps the coarse clock and sweeps every connection. It takes
+// no host's lock: a host's dial holds its lock for a while.
 func (p *Pool) sweeper() {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
-	var conns []*conn
+	var hosts []*Host
 	for {
 		select {
 		case <-p.stop:
@@ -62,20 +63,18 @@ func (p *Pool) sweeper() {
 		case now := <-t.C:
 			ns := now.UnixNano()
 			p.now.Store(ns)
-			conns = conns[:0]
+			hosts = hosts[:0]
 			p.mu.Lock()
 			for _, h := range p.hosts {
-				h.mu.Lock()
-				for _, c := range h.conns {
-					if c != nil {
-						conns = append(conns, c)
-					}
-				}
-				h.mu.Unlock()
+				hosts = append(hosts, h)
 			}
 			p.mu.Unlock()
-			for _, c := range conns {
-				c.sweep(ns)
+			for _, h := range hosts {
+				for i := range h.conns {
+					if c := h.conns[i].Load(); c != nil {
+						c.sweep(ns)
+					}
+				}
 			}
 		}
 	}
@@ -86,11 +85,10 @@ type Host struct {
 	p     *Pool
 	addr  string
 	name  string // for TLS
-	next  atomic.Uint32
-	mu    sync.Mutex
-	conns []*conn
-	retry time.Time // no dial before it, after a failed one
-	last  error     // that failure
+	conns []atomic.Pointer[conn]
+	mu    sync.Mutex // held while dialling
+	retry time.Time  // no dial before it, after a failed one
+	last  error      // that failure
 }
 
 // Host returns the host dialled at addr (ip:port), whose TLS server name
@@ -105,7 +103,7 @@ func (p *Pool) Host(addr, name string) *Host {
 		if err != nil {
 			host = name
 		}
-		h = &Host{p: p, addr: addr, name: host, conns: make([]*conn, p.o.Conns)}
+		h = &Host{p: p, addr: addr, name: host, conns: make([]atomic.Pointer[conn], p.o.Conns)}
 		p.hosts[addr] = h
 	}
 	return h
@@ -113,18 +111,18 @@ func (p *Pool) Host(addr, name string) *Host {
 
 // Close closes every connection; requests in flight fail.
 func (p *Pool) Close() {
-	p.mu.Lock()
-	if !p.closed {
-		close(p.stop)
+	if p.closed.Swap(true) {
+		return
 	}
-	p.closed = true
+	close(p.stop)
+	p.mu.Lock()
 	hosts := p.hosts
 	p.hosts = map[string]*Host{}
 	p.mu.Unlock()
 	for _, h := range hosts {
 		h.mu.Lock()
-		for _, c := range h.conns {
-			if c != nil {
+		for i := range h.conns {
+			if c := h.conns[i].Load(); c != nil {
 				c.close()
 			}
 		}
@@ -132,31 +130,24 @@ func (p *Pool) Close() {
 	}
 }
 
-// conn picks a connection of h, dialling it when it is missing or broken
-// (unless a dial failed within the pool's Retry).
-func (h *Host) conn(ctx context.Context) (*conn, error) {
-	i := int(h.next.Add(1)) % len(h.conns)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	c := h.conns[i]
-	if c != nil && !c.broken() {
+// conn picks the connection of h that call's requests go to in turn,
+// dialling it when it is missing or broken (unless a dial failed within
+// the pool's Retry). It takes no lock unless it dials.
+func (h *Host) conn(ctx context.Context, call *Call) (*conn, error) {
+	call.turn++
+	i := int(call.turn % uint32(len(h.conns)))
+	if c := h.conns[i].Load(); c != nil && !c.dead.Load() {
 		return c, nil
 	}
-	if c != nil {
-		// Another connection of the host may still be good.
-		for _, o := range h.conns {
-			if o != nil && !o.broken() {
-				return o, nil
-			}
-		}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c := h.conns[i].Load(); c != nil && !c.dead.Load() {
+		return c, nil
 	}
 	if time.Now().Before(h.retry) {
 		return nil, h.last
 	}
-	h.p.mu.Lock()
-	closed := h.p.closed
-	h.p.mu.Unlock()
-	if closed {
+	if h.p.closed.Load() {
 		return nil, gocql.ErrConnectionClosed
 	}
 	c, err := dial(ctx, h.addr, h.name, &h.p.o, &h.p.now)
@@ -169,7 +160,11 @@ func (h *Host) conn(ctx context.Context) (*conn, error) {
 		h.retry = time.Now().Add(h.p.o.Retry)
 		return nil, h.last
 	}
-	h.conns[i] = c
+	if h.p.closed.Load() {
+		c.close()
+		return nil, gocql.ErrConnectionClosed
+	}
+	h.conns[i].Store(c)
 	return c, nil
 }
 
@@ -182,11 +177,45 @@ type Stmt struct {
 	last   *Host
 	prep   *prepared
 	byH    map[*Host]*prepared
+	// PageSize is the rows of a page, as the driver's page size (0: the
+	// whole result in one response).
+	PageSize int32
+	// pk are the bound values that make the partition key, in its order,
+	// known from the first preparation (nil before it)
+	pk []int
 }
 
 type prepared struct {
 	id   []byte
 	cols []string // the result's column names
+	pk   []int    // the partition key's bound values
+}
+
+// RoutingKey is the partition key of a request with values, encoded as
+// the driver routes by it (one column's value, or the composite of
+// several, built in *buf); nil until the statement was prepared once,
+// or when a key value is null.
+func (st *Stmt) RoutingKey(buf *[]byte, values [][]byte) []byte {
+	switch {
+	case len(st.pk) == 0:
+		return nil
+	case len(st.pk) == 1:
+		if st.pk[0] >= len(values) {
+			return nil
+		}
+		return values[st.pk[0]]
+	}
+	dst := (*buf)[:0]
+	for _, i := range st.pk {
+		if i >= len(values) || values[i] == nil || len(values[i]) > 65535 {
+			return nil
+		}
+		dst = appendShort(dst, uint16(len(values[i])))
+		dst = append(dst, values[i]...)
+		dst = append(dst, 0)
+	}
+	*buf = dst
+	return dst
 }
 
 func (st *Stmt) on(h *Host) *prepared {
@@ -212,7 +241,15 @@ func (st *Stmt) set(h *Host, p *prepared) {
 // preparing it there first when needed (again when the node forgot it).
 // The response stays in call for Rows until call's next use.
 func (h *Host) Exec(ctx context.Context, call *Call, st *Stmt, cl gocql.Consistency, values [][]byte) error {
-	c, err := h.conn(ctx)
+	return h.ExecPage(ctx, call, st, cl, values, nil)
+}
+
+// ExecPage is Exec for the page after paging (a copy of the PagingState of
+// the previous page's response; nil for the first page).
+func (h *Host) ExecPage(ctx context.Context, call *Call, st *Stmt, cl gocql.Consistency, values [][]byte, paging []byte) error {
+	call.paging = call.paging[:0]
+	call.more = false
+	c, err := h.conn(ctx, call)
 	if err != nil {
 		return err
 	}
@@ -223,8 +260,11 @@ func (h *Host) Exec(ctx context.Context, call *Call, st *Stmt, cl gocql.Consiste
 				return err
 			}
 			st.set(h, p)
+			if st.pk == nil {
+				st.pk = p.pk
+			}
 		}
-		if err = c.execute(ctx, call, p.id, cl, st.Serial, values); err == nil {
+		if err = c.execute(ctx, call, p.id, cl, st.Serial, values, st.PageSize, paging); err == nil {
 			st.last, st.prep = h, p
 			return nil
 		}
@@ -257,8 +297,13 @@ func (c *conn) prepare(ctx context.Context, call *Call, cql string) (*prepared, 
 	// indexes), then the result's.
 	flags := r.int()
 	n := r.int()
-	for k := r.int(); k > 0 && r.err == nil; k-- {
-		r.short()
+	k := r.int()
+	if k < 0 || k > 65535 {
+		return nil, fmt.Errorf("prepare %q: %d partition key columns of %d", cql, k, n)
+	}
+	p.pk = make([]int, 0, k)
+	for ; k > 0 && r.err == nil; k-- {
+		p.pk = append(p.pk, int(r.short()))
 	}
 	skipColumns(&r, flags, int(n), nil)
 	flags = r.int()
@@ -274,13 +319,14 @@ func (c *conn) prepare(ctx context.Context, call *Call, cql string) (*prepared, 
 }
 
 // skipColumns reads n column specifications after a metadata's flags and
-// count, giving each name to name when it is set.
-func skipColumns(r *reader, flags int32, n int, name func([]byte)) {
+// count, giving each name to name when it is set; it returns the paging
+// state when there are more pages.
+func skipColumns(r *reader, flags int32, n int, name func([]byte)) (paging []byte, more bool) {
 	if flags&0x0002 != 0 { // has more pages
-		r.bytes()
+		paging, more = r.bytes(), true
 	}
 	if flags&0x0004 != 0 { // no metadata
-		return
+		return paging, more
 	}
 	global := flags&0x0001 != 0
 	if global {
@@ -298,9 +344,10 @@ func skipColumns(r *reader, flags int32, n int, name func([]byte)) {
 		}
 		r.option(0)
 	}
+	return paging, more
 }
 
-func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial gocql.Consistency, values [][]byte) error {
+func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
 	fr := appendHeader(call.frame[:0], 0, opExecute)
 	start := len(fr)
 	fr = appendShort(fr, uint16(len(id)))
@@ -312,6 +359,12 @@ func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial go
 	var flags byte
 	if len(values) > 0 {
 		flags |= 0x01
+	}
+	if pageSize > 0 {
+		flags |= 0x04
+	}
+	if paging != nil {
+		flags |= 0x08
 	}
 	if serial != 0 {
 		flags |= 0x10
@@ -327,6 +380,13 @@ func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial go
 			fr = appendInt(fr, int32(len(v)))
 			fr = append(fr, v...)
 		}
+	}
+	if pageSize > 0 {
+		fr = appendInt(fr, pageSize)
+	}
+	if paging != nil {
+		fr = appendInt(fr, int32(len(paging)))
+		fr = append(fr, paging...)
 	}
 	if serial != 0 {
 		fr = appendShort(fr, uint16(serial))
@@ -370,11 +430,17 @@ func (call *Call) Rows(st *Stmt, row func(cols []string, vals [][]byte) bool, sc
 	if st.prep != nil && len(st.prep.cols) == n {
 		cols = st.prep.cols
 	}
+	var paging []byte
+	var more bool
 	if cols == nil {
 		cols = make([]string, 0, n)
-		skipColumns(&r, flags, n, func(b []byte) { cols = append(cols, string(b)) })
+		paging, more = skipColumns(&r, flags, n, func(b []byte) { cols = append(cols, string(b)) })
 	} else {
-		skipColumns(&r, flags, n, nil)
+		paging, more = skipColumns(&r, flags, n, nil)
+	}
+	if more && r.err == nil {
+		call.paging = append(call.paging[:0], paging...)
+		call.more = true
 	}
 	rows := r.int()
 	// The count is the server's: rows of no columns read nothing, so a
@@ -402,4 +468,14 @@ func (call *Call) Rows(st *Stmt, row func(cols []string, vals [][]byte) bool, sc
 		return vals, fmt.Errorf("cqlwire: malformed rows: %w", r.err)
 	}
 	return vals, nil
+}
+
+// PagingState is the state to ask for the next page with (ExecPage), after
+// Rows of a page that has more; nil after the last page. It is call's until
+// its next request.
+func (call *Call) PagingState() []byte {
+	if !call.more {
+		return nil
+	}
+	return call.paging
 }
