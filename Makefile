@@ -23,7 +23,7 @@ test: ## the whole test suite: starts PostgreSQL and Cassandra, vet, gofmt, go t
 
 unit: ## unit tests only, no servers
 	YCSB_NO_SERVERS=1 $(GO) test $(GOFLAGS_TAGS) ./...
-	cd third_party/gocql && $(GO) test .
+	cd third_party/gocql && $(GO) test . ./lz4 ./snappy
 
 bench: ## benchmarks of the hot path (generators, measurement, workload, basic end to end)
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./workload/... ./measurement/... ./db/basic/ ./runner/

@@ -108,9 +108,16 @@ func dial(ctx context.Context, addr, name string, o *Options, now *atomic.Int64)
 		c.free = append(c.free, int16(s))
 	}
 	c.now = now
+	// The handshake is bounded by the connect timeout and by ctx (Ctrl-C
+	// while a node accepts connections but does not answer).
 	nc.SetDeadline(time.Now().Add(o.ConnectTimeout))
-	if err := c.startup(o); err != nil {
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	err = c.startup(o)
+	if !stop() || err != nil {
 		nc.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	nc.SetDeadline(time.Time{})

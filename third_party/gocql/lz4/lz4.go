@@ -66,6 +66,9 @@ func (s LZ4Compressor) AppendCompressedWithLength(dst, src []byte) ([]byte, erro
 	return dst[:oldDstLen+n+dataLengthSize], nil
 }
 
+// maxFrameLength is the native protocol's largest frame body (256 MiB).
+const maxFrameLength = 256 << 20
+
 func (s LZ4Compressor) AppendDecompressedWithLength(dst, src []byte) ([]byte, error) {
 	if len(src) < dataLengthSize {
 		return nil, fmt.Errorf("cassandra lz4 block size should be >4, got=%d", len(src))
@@ -74,9 +77,17 @@ func (s LZ4Compressor) AppendDecompressedWithLength(dst, src []byte) ([]byte, er
 	if uncompressedLength == 0 {
 		return nil, nil
 	}
+	// The length is the peer's word: at most a frame's (256 MiB), so that
+	// a bad one cannot make us allocate gigabytes.
+	if uncompressedLength > maxFrameLength {
+		return nil, fmt.Errorf("cassandra lz4 block of %d bytes uncompressed, above the protocol's %d", uncompressedLength, maxFrameLength)
+	}
 	oldDstLen := len(dst)
 	dst = grow(dst, int(uncompressedLength))
 	n, err := lz4.UncompressBlock(src[dataLengthSize:], dst[oldDstLen:])
+	if err == nil && n != int(uncompressedLength) {
+		err = fmt.Errorf("cassandra lz4 block: %d bytes uncompressed, %d announced", n, uncompressedLength)
+	}
 	return dst[:oldDstLen+n], err
 
 }

@@ -24,7 +24,11 @@
 
 package snappy
 
-import "github.com/golang/snappy"
+import (
+	"fmt"
+
+	"github.com/golang/snappy"
+)
 
 // SnappyCompressor implements the Compressor interface and can be used to
 // compress incoming and outgoing frames. The snappy compression algorithm
@@ -35,12 +39,28 @@ func (s SnappyCompressor) Name() string {
 	return "snappy"
 }
 
+// AppendCompressedWithLength appends to dst, as its name says: snappy's
+// Encode writes from the start of its buffer.
 func (s SnappyCompressor) AppendCompressedWithLength(dst, src []byte) ([]byte, error) {
-	return snappy.Encode(dst, src), nil
+	return append(dst, snappy.Encode(nil, src)...), nil
 }
 
+// maxFrameLength is the native protocol's largest frame body (256 MiB).
+const maxFrameLength = 256 << 20
+
 func (s SnappyCompressor) AppendDecompressedWithLength(dst, src []byte) ([]byte, error) {
-	return snappy.Decode(dst, src)
+	// The length is the peer's word: at most a frame's, so that a bad one
+	// cannot make us allocate gigabytes.
+	if n, err := snappy.DecodedLen(src); err != nil {
+		return nil, err
+	} else if n > maxFrameLength {
+		return nil, fmt.Errorf("snappy block of %d bytes uncompressed, above the protocol's %d", n, maxFrameLength)
+	}
+	out, err := snappy.Decode(nil, src)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, out...), nil
 }
 
 func (s SnappyCompressor) AppendCompressed(dst, src []byte) ([]byte, error) {
