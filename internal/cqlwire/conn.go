@@ -51,6 +51,7 @@ const sweepEvery = 10 * time.Millisecond
 type conn struct {
 	addr    string
 	nc      net.Conn
+	w       io.Writer // nc, or its raw socket (raw.go)
 	br      *bufio.Reader
 	comp    gocql.Compressor
 	timeout int64 // ns
@@ -96,6 +97,7 @@ func dial(ctx context.Context, addr, name string, o *Options, now *atomic.Int64)
 	c := &conn{
 		addr:    addr,
 		nc:      nc,
+		w:       nc,
 		br:      bufio.NewReaderSize(nc, 64<<10),
 		comp:    o.Compressor,
 		timeout: int64(o.Timeout),
@@ -121,6 +123,10 @@ func dial(ctx context.Context, addr, name string, o *Options, now *atomic.Int64)
 		return nil, err
 	}
 	nc.SetDeadline(time.Time{})
+	if raw := newRawConn(nc); raw != nil && c.br.Buffered() == 0 {
+		c.w = raw
+		c.br = bufio.NewReaderSize(raw, 64<<10)
+	}
 	go c.readLoop()
 	go c.flusher()
 	return c, nil
@@ -341,7 +347,7 @@ func (c *conn) flushOnce() bool {
 	buf := c.queue
 	c.queue = c.spare[:0]
 	c.wmu.Unlock()
-	_, err := c.nc.Write(buf)
+	_, err := c.w.Write(buf)
 	c.wmu.Lock()
 	c.spare = buf[:0]
 	if err != nil {

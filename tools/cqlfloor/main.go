@@ -23,7 +23,9 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/goycsb/ycsb/internal/procs"
 )
@@ -39,6 +41,7 @@ const (
 
 type conn struct {
 	nc   net.Conn
+	rc   syscall.RawConn // set with -raw
 	r    *bufio.Reader
 	mu   sync.Mutex
 	busy bool
@@ -96,7 +99,7 @@ func (c *conn) send(p []byte) {
 		}
 		c.q = c.sp[:0]
 		c.mu.Unlock()
-		if _, err := c.nc.Write(buf); err != nil {
+		if err := c.write(buf); err != nil {
 			fmt.Fprintln(os.Stderr, "write:", err)
 			os.Exit(1)
 		}
@@ -104,6 +107,63 @@ func (c *conn) send(p []byte) {
 		c.sp = buf[:0]
 		c.mu.Unlock()
 	}
+}
+
+// write writes p with raw system calls when -raw is set: a non-blocking
+// socket's write does not block, and a raw call does not tell the
+// scheduler (no processor hand-off, no wake-up of its monitor thread).
+func (c *conn) write(p []byte) error {
+	if c.rc == nil {
+		_, err := c.nc.Write(p)
+		return err
+	}
+	var werr error
+	for len(p) > 0 && werr == nil {
+		err := c.rc.Write(func(fd uintptr) bool {
+			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			if e == syscall.EAGAIN {
+				return false
+			}
+			if e != 0 {
+				werr = e
+				return true
+			}
+			p = p[n:]
+			return true
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return werr
+}
+
+// rawReader reads with raw system calls, waiting for readability only
+// after a read found nothing.
+type rawReader struct{ rc syscall.RawConn }
+
+func (r rawReader) Read(p []byte) (int, error) {
+	var n int
+	var rerr error
+	err := r.rc.Read(func(fd uintptr) bool {
+		m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e == syscall.EAGAIN {
+			return false
+		}
+		if e != 0 {
+			rerr = e
+			return true
+		}
+		n = int(m)
+		if n == 0 {
+			rerr = io.EOF
+		}
+		return true
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, rerr
 }
 
 func (c *conn) reader() {
@@ -144,6 +204,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:9042", "node")
 	records := flag.Int("records", 50000, "keys user0..")
 	table := flag.String("table", "ycsb_small.usertable", "table (y_id varchar, field0 varchar)")
+	raw := flag.Bool("raw", false, "raw system calls for reads and writes")
 	flag.Parse()
 	nc, err := net.Dial("tcp", *addr)
 	if err != nil {
@@ -172,6 +233,10 @@ func main() {
 	c.wait = make([]chan []byte, *threads)
 	for i := range c.wait {
 		c.wait[i] = make(chan []byte, 1)
+	}
+	if *raw {
+		c.rc, _ = nc.(*net.TCPConn).SyscallConn()
+		c.r = bufio.NewReaderSize(rawReader{c.rc}, 64<<10)
 	}
 	go c.reader()
 	a := procs.Adapt()

@@ -1,0 +1,94 @@
+package cqlwire
+
+import (
+	"io"
+	"net"
+	"syscall"
+	"unsafe"
+)
+
+// Plain TCP connections read and write with raw system calls on their
+// non-blocking socket: a raw call does not tell the scheduler it enters the
+// kernel, so a processor is not handed off and the runtime's monitor thread
+// is not woken for each read and write (measured with tools/cqlfloor, one
+// request in flight on two cores: 42 µs of CPU per request with the net
+// package's calls, 11 with raw ones; at 16 in flight 4.6 and 2.9). A call
+// that would block (EAGAIN) waits for the socket through the runtime's
+// poller, as the net package does. TLS connections keep the net package's
+// calls.
+
+// rawConn is a TCP connection's socket.
+type rawConn struct{ rc syscall.RawConn }
+
+func newRawConn(nc net.Conn) *rawConn {
+	tc, ok := nc.(*net.TCPConn)
+	if !ok {
+		return nil
+	}
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return &rawConn{rc: rc}
+}
+
+// Read reads what the socket has, waiting for data when it has none.
+func (r *rawConn) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	var rerr error
+	err := r.rc.Read(func(fd uintptr) bool {
+		for {
+			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			switch e {
+			case 0:
+				n = int(m)
+				if n == 0 {
+					rerr = io.EOF
+				}
+				return true
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false
+			default:
+				rerr = e
+				return true
+			}
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, rerr
+}
+
+// Write writes all of p, waiting for room in the socket when it has none.
+func (r *rawConn) Write(p []byte) (int, error) {
+	total := len(p)
+	var werr error
+	for len(p) > 0 && werr == nil {
+		err := r.rc.Write(func(fd uintptr) bool {
+			for len(p) > 0 {
+				m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+				switch e {
+				case 0:
+					p = p[m:]
+				case syscall.EINTR:
+				case syscall.EAGAIN:
+					return false
+				default:
+					werr = e
+					return true
+				}
+			}
+			return true
+		})
+		if err != nil {
+			return total - len(p), err
+		}
+	}
+	return total - len(p), werr
+}
