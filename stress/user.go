@@ -1121,22 +1121,23 @@ func (wk *userWorker) bind(binds []int, key [][]byte, row func(i int) *data.User
 	}
 	wk.args = wk.args[:0]
 	for i, b := range binds {
-		var v []byte
-		switch {
-		case b < 0:
-			v = key[-1-b]
-		default:
-			r := row(i)
-			if b < len(r.CK) {
-				v = r.CK[b]
-			} else {
-				v = r.Vals[b-len(r.CK)]
-			}
-		}
-		wk.raw[i].b = v
+		wk.raw[i].b = boundValue(b, key, func() *data.UserRow { return row(i) })
 		wk.args = append(wk.args, &wk.raw[i])
 	}
 	return wk.args
+}
+
+// boundValue is the value of bind marker b (see userQuery.binds): a key
+// column's, else a column of the row row gives.
+func boundValue(b int, key [][]byte, row func() *data.UserRow) []byte {
+	if b < 0 {
+		return key[-1-b]
+	}
+	r := row()
+	if b < len(r.CK) {
+		return r.CK[b]
+	}
+	return r.Vals[b-len(r.CK)]
 }
 
 func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
@@ -1252,16 +1253,7 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 			}
 			args := make([]any, 0, len(binds))
 			for _, x := range binds {
-				var v []byte
-				switch {
-				case x < 0:
-					v = p.Key[-1-x]
-				case x < len(row.CK):
-					v = row.CK[x]
-				default:
-					v = row.Vals[x-len(row.CK)]
-				}
-				args = append(args, &rawArg{b: v})
+				args = append(args, &rawArg{b: boundValue(x, p.Key, func() *data.UserRow { return row })})
 			}
 			b.Query(sp.insertCQL, args...)
 			last = args
@@ -1285,17 +1277,7 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.Stmt, cl gocql.Consistency, binds []int, key [][]byte, row func(i int) *data.UserRow) error {
 	vals := wk.lv[:0]
 	for i, b := range binds {
-		switch {
-		case b < 0:
-			vals = append(vals, key[-1-b])
-		default:
-			r := row(i)
-			if b < len(r.CK) {
-				vals = append(vals, r.CK[b])
-			} else {
-				vals = append(vals, r.Vals[b-len(r.CK)])
-			}
-		}
+		vals = append(vals, boundValue(b, key, func() *data.UserRow { return row(i) }))
 	}
 	wk.lv = vals
 	ks := sp.p.Keyspace

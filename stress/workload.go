@@ -433,14 +433,7 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		return wk.noRow(values)
 	}
 	if wk.m.validate {
-		// Columns past row-population-ratio= are expected null, which the
-		// original does not check.
-		for i, v := range values[:min(len(values), wk.populated)] {
-			if !bytes.Equal(wk.got[i], v) {
-				wk.invalid = wk.valueDiffers(i, v, wk.got[i])
-				return errNotValidated
-			}
-		}
+		return wk.validateRow(wk.got, values)
 	}
 	return nil
 }
@@ -495,9 +488,16 @@ func (wk *worker) validateSlice(values [][]byte) error {
 			len(values), namesPreview(wk.m.cols.Names(), len(values)), want, len(wk.sliceGot), got)
 		return errNotValidated
 	}
+	return wk.validateRow(wk.sliceGot, values)
+}
+
+// validateRow checks the columns read (got) against the written values.
+// Columns past row-population-ratio= are expected null, which the
+// original does not check.
+func (wk *worker) validateRow(got, values [][]byte) error {
 	for i, v := range values[:min(len(values), wk.populated)] {
-		if !bytes.Equal(wk.sliceGot[i], v) {
-			wk.invalid = wk.valueDiffers(i, v, wk.sliceGot[i])
+		if !bytes.Equal(got[i], v) {
+			wk.invalid = wk.valueDiffers(i, v, got[i])
 			return errNotValidated
 		}
 	}
@@ -659,11 +659,5 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 	if wk.m.slice {
 		return wk.validateSlice(values)
 	}
-	for i, v := range values[:min(len(values), wk.populated)] {
-		if !bytes.Equal(wk.got[i], v) {
-			wk.invalid = wk.valueDiffers(i, v, wk.got[i])
-			return errNotValidated
-		}
-	}
-	return nil
+	return wk.validateRow(wk.got, values)
 }

@@ -275,12 +275,7 @@ func (s *session) bindKey(st *stmt, key string) {
 	}
 }
 
-func (a *strArg) bytes() []byte {
-	if len(a.s) == 0 {
-		return empty
-	}
-	return unsafe.Slice(unsafe.StringData(a.s), len(a.s))
-}
+func (a *strArg) bytes() []byte { return keyBytes(a.s) }
 
 func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
 	if err := ctx.Err(); err != nil {

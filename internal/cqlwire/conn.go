@@ -324,16 +324,9 @@ func (c *conn) send(fr []byte) {
 	c.busy = true
 	c.wmu.Unlock()
 	runtime.Gosched()
-	if !c.flushOnce() {
+	if !c.flushOnce() || c.idle() {
 		return
 	}
-	c.wmu.Lock()
-	if len(c.queue) == 0 {
-		c.busy = false
-		c.wmu.Unlock()
-		return
-	}
-	c.wmu.Unlock()
 	select {
 	case c.kick <- struct{}{}:
 	default:
@@ -361,6 +354,17 @@ func (c *conn) flushOnce() bool {
 	return true
 }
 
+// idle ends the write in progress when nothing was queued behind it.
+func (c *conn) idle() bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if len(c.queue) > 0 {
+		return false
+	}
+	c.busy = false
+	return true
+}
+
 func (c *conn) flusher() {
 	for {
 		select {
@@ -373,13 +377,9 @@ func (c *conn) flusher() {
 			if !c.flushOnce() {
 				return
 			}
-			c.wmu.Lock()
-			if len(c.queue) == 0 {
-				c.busy = false
-				c.wmu.Unlock()
+			if c.idle() {
 				break
 			}
-			c.wmu.Unlock()
 		}
 	}
 }

@@ -391,19 +391,15 @@ func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial go
 	if serial != 0 {
 		fr = appendShort(fr, uint16(serial))
 	}
+	var body []byte // nil: the body is in fr already
 	if c.comp != nil {
 		// Compress what was appended: the body moves to a scratch slice.
-		body := append(call.body[:0], fr[start:]...)
-		call.body = body
-		var err error
-		if fr, err = c.finish(fr[:start], body, true); err != nil {
-			return err
-		}
-	} else if fr, err := c.finish(fr, nil, false); err != nil {
+		call.body = append(call.body[:0], fr[start:]...)
+		body, fr = call.body, fr[:start]
+	}
+	fr, err := c.finish(fr, body, body != nil)
+	if err != nil {
 		return err
-	} else {
-		call.frame = fr
-		return c.do(ctx, call)
 	}
 	call.frame = fr
 	return c.do(ctx, call)

@@ -14,6 +14,9 @@ type Router struct {
 	tokenAware bool
 	route      routeStmt
 	hosts      map[*gocql.HostInfo]*Host
+	// the last node picked, which on a one-node cluster is every one
+	lastInfo *gocql.HostInfo
+	last     *Host
 }
 
 // replicaPicker is the patched driver's allocation-free token-aware
@@ -53,11 +56,15 @@ func (r *Router) Host(table string, routingKey []byte) (*Host, error) {
 		}
 		hi = sh.Info()
 	}
+	if hi == r.lastInfo {
+		return r.last, nil
+	}
 	h := r.hosts[hi]
 	if h == nil {
 		h = r.pool.Host(hi.ConnectAddressAndPort(), hi.HostnameAndPort())
 		r.hosts[hi] = h
 	}
+	r.lastInfo, r.last = hi, h
 	return h, nil
 }
 
