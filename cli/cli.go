@@ -14,6 +14,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runner"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // Exit codes.
@@ -21,6 +22,7 @@ const (
 	ExitOK          = 0
 	ExitFailure     = 1   // the run could not finish
 	ExitBadInput    = 2   // bad arguments, properties or binding setup
+	ExitUnmet       = 3   // the run finished but failed an objective (slo) or a gate (compare -gate)
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; the report was still written
 )
 
@@ -105,6 +107,9 @@ func exitCode(ctx context.Context, env *Env, err error) int {
 	if ctx.Err() != nil {
 		return ExitInterrupted
 	}
+	if slo.IsUnmet(err) {
+		return ExitUnmet
+	}
 	return ExitFailure
 }
 
@@ -151,7 +156,8 @@ Examples:
   ycsb run basic -P workloads/workloadc -p operationcount=1000000 -target 50000
 
 Exit codes: 0 done, 1 the run failed, 2 bad input or the binding could not be
-set up, 130 interrupted (the report of the work done is still printed).
+set up, 3 the run finished but failed an objective (slo) or a gate (compare
+-gate), 130 interrupted (the report of the work done is still printed).
 `)
 	io.WriteString(w, b.String())
 }

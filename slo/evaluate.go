@@ -15,8 +15,9 @@ type Source interface {
 	Percentile(op string, p float64) (us float64, ok bool)
 	Mean(op string) (us float64, ok bool)
 	Max(op string) (us float64, ok bool)
-	// Operations and Errors count every operation and the failed ones;
-	// Throughput is operations per second.
+	// Operations and Errors count every operation and the failed ones
+	// (Errors is negative when unknown); Throughput is operations per
+	// second.
 	Operations() int64
 	Errors() int64
 	Throughput() float64
@@ -54,8 +55,9 @@ func Evaluate(objs []Objective, src Source) []Result {
 		switch o.Stat {
 		case ErrorRate:
 			n := src.Operations()
-			if ok = n > 0; ok {
-				v = float64(src.Errors()) / float64(n)
+			e := src.Errors()
+			if ok = n > 0 && e >= 0; ok {
+				v = float64(e) / float64(n)
 			}
 		case Throughput:
 			v, ok = src.Throughput(), src.Operations() > 0

@@ -63,7 +63,9 @@ func (e *jsonExporter) Write(r Row) error {
 	b = appendJSONString(b, r.Name)
 	b = append(b, ",\n  \"value\" : "...)
 	v := r.Value
-	if v.Float && (math.IsNaN(v.F) || math.IsInf(v.F, 0)) {
+	if v.IsText {
+		b = appendJSONString(b, v.Text)
+	} else if v.Float && (math.IsNaN(v.F) || math.IsInf(v.F, 0)) {
 		b = append(b, '"') // QUOTE_NON_NUMERIC_NUMBERS; the text needs no escaping
 		b = v.append(b)
 		b = append(b, '"')

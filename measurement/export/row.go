@@ -20,11 +20,15 @@ type Row struct {
 	Value  Value
 }
 
-// Value is an int64 or a float64; Java prints the two differently.
+// Value is an int64 or a float64, which Java prints differently, or a
+// text (the verdict rows of our [SLO] and [CLIENT] sections, which the
+// reference has not).
 type Value struct {
-	I     int64
-	F     float64
-	Float bool
+	I      int64
+	F      float64
+	Float  bool
+	Text   string
+	IsText bool
 }
 
 // Int returns an integer value, printed as Java prints an int or a long.
@@ -33,10 +37,16 @@ func Int(v int64) Value { return Value{I: v} }
 // Float returns a floating-point value, printed as Java's Double.toString.
 func Float(v float64) Value { return Value{F: v, Float: true} }
 
+// Str returns a text value.
+func Str(s string) Value { return Value{Text: s, IsText: true} }
+
 // String returns v as the text exporter prints it.
 func (v Value) String() string { return string(v.append(nil)) }
 
 func (v Value) append(dst []byte) []byte {
+	if v.IsText {
+		return append(dst, v.Text...)
+	}
 	if v.Float {
 		return javafmt.AppendDouble(dst, v.F)
 	}
@@ -51,12 +61,15 @@ type rowJSON struct {
 	Name   string          `json:"name"`
 	Value  json.RawMessage `json:"value"`
 	Float  bool            `json:"float,omitempty"`
+	Text   bool            `json:"text,omitempty"`
 }
 
 // MarshalJSON writes the JSON report's form of r.
 func (r Row) MarshalJSON() ([]byte, error) {
 	var v []byte
 	switch {
+	case r.Value.IsText:
+		v, _ = json.Marshal(r.Value.Text)
 	case !r.Value.Float:
 		v = strconv.AppendInt(nil, r.Value.I, 10)
 	case math.IsNaN(r.Value.F):
@@ -68,7 +81,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	default:
 		v, _ = json.Marshal(r.Value.F)
 	}
-	return json.Marshal(rowJSON{Metric: r.Metric, Name: r.Name, Value: v, Float: r.Value.Float})
+	return json.Marshal(rowJSON{Metric: r.Metric, Name: r.Name, Value: v, Float: r.Value.Float, Text: r.Value.IsText})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -80,6 +93,10 @@ func (r *Row) UnmarshalJSON(b []byte) error {
 	r.Metric, r.Name = j.Metric, j.Name
 	var s string
 	if json.Unmarshal(j.Value, &s) == nil {
+		if j.Text {
+			r.Value = Str(s)
+			return nil
+		}
 		switch s {
 		case "NaN":
 			r.Value = Float(math.NaN())

@@ -1,8 +1,10 @@
 package export
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -43,3 +45,30 @@ func TestRowJSON(t *testing.T) {
 
 // line is r as the text exporter prints it.
 func line(r Row) string { return "[" + r.Metric + "], " + r.Name + ", " + r.Value.String() }
+
+// A text value (our verdict rows) prints as it is, is a JSON string in the
+// reference's JSON exporters, and survives the JSON report's round trip.
+func TestTextValue(t *testing.T) {
+	r := Row{Metric: "SLO", Name: "READ.p99<=5ms", Value: Str(`PASS "x"`)}
+	if got := line(r); got != `[SLO], READ.p99<=5ms, PASS "x"` {
+		t.Errorf("text: %s", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteAll(&buf, "json", []Row{r}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"value" : "PASS \"x\""`) {
+		t.Errorf("json exporter: %s", buf.String())
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Row
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back != r {
+		t.Errorf("round trip: %s gave %+v", b, back)
+	}
+}

@@ -81,8 +81,44 @@ type Report struct {
 	// Schedule is present when the run had a -target: how far behind its
 	// schedule the client fell (coordinated omission made visible).
 	Schedule *Schedule `json:"schedule,omitempty"`
+	// Failed is how many of Operations failed; absent in reports written
+	// before it existed.
+	Failed *int64 `json:"failed_operations,omitempty"`
+	// SLO is the run's service level objectives (slo) with their
+	// verdicts; absent without objectives.
+	SLO *SLO `json:"slo,omitempty"`
 	// Sections are every line of the text report, in order.
 	Sections []export.Row `json:"sections"`
+}
+
+// SLO is the objectives a run (or a merged fleet) was judged against.
+type SLO struct {
+	// Latency is the latency the objectives read: "intended" (from each
+	// operation's intended start, with a target) or "service" (from its
+	// actual start).
+	Latency string `json:"latency"`
+	// Judged is false in a report of one client of several: its share of
+	// the work is not judged, the merged report is (ycsb merge).
+	Judged bool `json:"judged"`
+	// Passed: every objective passed (false when not judged).
+	Passed bool `json:"passed"`
+	// Aborted is the objective that stopped the run early (slo.abort).
+	Aborted    string         `json:"aborted,omitempty"`
+	Objectives []SLOObjective `json:"objectives"`
+}
+
+// SLOObjective is one objective and what the run measured for it.
+type SLOObjective struct {
+	Objective  string  `json:"objective"`           // as written, spaces removed
+	Operation  string  `json:"operation,omitempty"` // READ, ALL; none for errors and throughput
+	Statistic  string  `json:"statistic"`           // p99, p99.9, mean, max, errors, throughput
+	Comparison string  `json:"comparison"`          // <=, <, >=, >
+	Limit      float64 `json:"limit"`
+	Unit       string  `json:"unit"` // us, fraction, ops/s
+	// Measured is absent when the run measured nothing the objective
+	// reads.
+	Measured *float64 `json:"measured,omitempty"`
+	Verdict  string   `json:"verdict"` // PASS, FAIL, NO DATA; "" when not judged
 }
 
 // Interval is one sampling interval.
