@@ -28,6 +28,10 @@ type (
 	// RunEnder is told when the workers have joined, before the last
 	// interval is harvested.
 	RunEnder interface{ EndRun(end time.Time) }
+	// Halter may end the run early (slo.abort): before the run starts it
+	// is handed halt, which stops the workers as the time limit does and
+	// keeps the first reason given for the report (Result.Halted).
+	Halter interface{ SetHalt(halt func(reason string)) }
 )
 
 // A Ticker ticks the collector on a schedule of its own from Start to Stop.
@@ -61,6 +65,7 @@ func (p *Progress) Done() (done, left int64) {
 type outputs struct {
 	list  []Output
 	every time.Duration
+	halt  func(reason string) // stops the run, for Halters
 
 	quit, done chan struct{}
 }
@@ -80,6 +85,11 @@ func (o *outputs) start(c *measurement.Collector, wu warmup, p *Progress, ticked
 		return
 	}
 	c.OnInterval = o.addInterval
+	for _, out := range o.list {
+		if h, ok := out.(Halter); ok {
+			h.SetHalt(o.halt)
+		}
+	}
 	for _, out := range o.list {
 		if w, ok := out.(ProgressWatcher); ok {
 			w.WatchProgress(p)

@@ -90,7 +90,9 @@ type Result struct {
 	Schedule  *Schedule // nil without a target
 	// GC is the runtime's figures at both ends of the window.
 	GC      GCWindow
-	Stopped bool // by Ctrl-C or the time limit, not by the end of the work
+	Stopped bool // by Ctrl-C, the time limit or an output, not by the end of the work
+	// Halted is why an output stopped the run (a Halter); "" otherwise.
+	Halted string
 	// CloseErrs are the workers' failed session closes, by worker.
 	CloseErrs []WorkerError
 }

@@ -26,6 +26,14 @@ type stopper struct {
 	wl        Workload
 	once      sync.Once
 	stopped   atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
+	halted    atomic.Pointer[string]
+}
+
+// halt stops the run for an output's reason (a Halter's); the first
+// reason is kept.
+func (st *stopper) halt(reason string) {
+	st.halted.CompareAndSwap(nil, &reason)
+	st.stop()
 }
 
 func newStopper(ctx context.Context, wl Workload) *stopper {
@@ -131,7 +139,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 		gc.skip(wu)
 	}
 	prog := &Progress{Start: wu.start, Collector: collector, workers: workers}
-	outs := &outputs{list: p.Outputs, every: p.Interval}
+	outs := &outputs{list: p.Outputs, every: p.Interval, halt: st.halt}
 	outs.start(collector, wu, prog, p.Ticker != nil)
 	if p.Ticker != nil {
 		p.Ticker.Start(prog)
@@ -147,6 +155,9 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	}
 	outs.stopTicking()
 	res := &Result{End: end, Stopped: st.stopped.Load()}
+	if r := st.halted.Load(); r != nil {
+		res.Halted = *r
+	}
 	for _, w := range workers {
 		if w.closeErr != nil {
 			res.CloseErrs = append(res.CloseErrs, WorkerError{Worker: w.id, Err: w.closeErr})

@@ -16,6 +16,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // checkExporter accepts the reference's exporters and ours.
@@ -40,7 +41,8 @@ type reporter struct {
 	jsonPath string               // report.json: a JSON report written besides the chosen exporter
 	json     *runreport.Intervals // the JSON report's intervals; nil when no JSON report is written
 	rawOut   *os.File
-	seed     uint64 // the base of the workers' seeds, for the JSON report
+	seed     uint64         // the base of the workers' seeds, for the JSON report
+	slo      *slo.Judgement // the objectives' verdict, if the run has objectives
 }
 
 // checkDir says which property names a file in a missing directory.
@@ -193,7 +195,7 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 // jsonDocument is the JSON report, for the exporter and report.json.
 func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, error) {
 	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
-		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime}
+		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo}
 	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
@@ -246,12 +248,21 @@ func (b *bench) report(m *engine.Result) error {
 	}
 	closeErr := b.closeDB()
 	b.rep.seed = b.seed
-	err := b.rep.finish(m, runreport.Rows(m, b.mcfg, stats), b.outs)
+	rows := runreport.Rows(m, b.mcfg, stats)
+	s := b.s
+	if s.objectives != nil {
+		j, err := runreport.Judge(s.objectives, s.sloLatency(b.mcfg), m, s.share())
+		if err != nil {
+			return err
+		}
+		b.rep.slo = j
+		rows = append(rows, j.Rows()...)
+	}
+	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
 	if err != nil {
 		return err
 	}
-	s := b.s
 	if !s.transactions && s.opCount > 0 && m.Inserted < s.opCount && !m.Stopped {
 		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", m.Inserted, s.opCount)
 		if first := b.causes.First(); first != "" {
@@ -259,7 +270,27 @@ func (b *bench) report(m *engine.Result) error {
 		}
 		return errors.New(msg)
 	}
-	return closeErr
+	if closeErr != nil {
+		return closeErr
+	}
+	if b.rep.slo != nil {
+		return b.rep.slo.Err()
+	}
+	return nil
+}
+
+// sloLatency is the latency the run's objectives read.
+func (s *settings) sloLatency(mcfg *measurement.Config) slo.Latency {
+	return runreport.SLOLatency(s.target, mcfg)
+}
+
+// share names this client's place in a fleet, whose objectives ycsb merge
+// judges on the merged report; "" for a client on its own.
+func (s *settings) share() string {
+	if !s.clients.Split() {
+		return ""
+	}
+	return fmt.Sprintf("client %d of %d", s.clients.Index, s.clients.Count)
 }
 
 // writeReport renders the rows with the chosen exporter, to stdout or to

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // settings are the Client-level properties (the reference's Client.java at
@@ -33,6 +34,10 @@ type settings struct {
 	// and target are then its shares of the totals given.
 	clients   partition.Clients
 	startTime time.Time // starttime: wait for it before starting; zero without
+	// objectives are slo: the run is judged against them (exit code 3);
+	// sloAbort stops it once one has failed beyond doubt.
+	objectives []slo.Objective
+	sloAbort   bool
 }
 
 var workloadClasses = map[string]bool{
@@ -147,6 +152,17 @@ func (s *settings) parseOutputs(r *props.Reader, local bool) {
 		r.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
 	}
 	s.promAddr = r.String("prometheus.addr", "")
+	if r.Err() == nil && r.Has("slo") {
+		objs, err := slo.Parse(r.String("slo", ""))
+		if err != nil {
+			r.Errorf("slo", "%v", err)
+		}
+		s.objectives = objs
+	}
+	s.sloAbort = r.Bool("slo.abort", false)
+	if r.Err() == nil && s.sloAbort && s.objectives == nil {
+		r.Errorf("slo.abort", "needs objectives to judge (slo, e.g. -p slo=READ.p99<=5ms)")
+	}
 }
 
 // share is a client's share of a total (clientShare), read through r.

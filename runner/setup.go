@@ -47,8 +47,17 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
 		return nil, err
 	}
+	if p.s.objectives != nil && p.s.target > 0 && p.mcfg.Interval == measurement.IntervalOp {
+		// Under a target the objectives read intended latency, which
+		// measurement.interval=op does not record.
+		p.mcfg.Interval = measurement.IntervalBoth
+		fmt.Fprintln(&p.prelude, "note: slo with a target reads intended latency, recorded as measurement.interval=both does (Intended-<OP> sections)")
+	}
 	if p.rep, err = newReporter(p.o, p.s, p.mcfg, p.outs); err != nil {
 		return nil, err
+	}
+	if p.s.sloAbort && p.s.share() == "" {
+		p.outs.add(runreport.NewSLOAbort(p.s.objectives, p.s.sloLatency(p.mcfg), p.mcfg, p.s.opCount))
 	}
 	fmt.Fprint(&p.prelude, p.o.banner())
 	fmt.Fprintln(&p.prelude, "Loading workload...")

@@ -11,6 +11,7 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // Tool is the program's name in JSON reports and the YCSB banner.
@@ -101,6 +102,8 @@ type Run struct {
 	Seed      uint64
 	Clients   partition.Clients
 	StartTime time.Time
+	// SLO is the objectives' verdict; nil without objectives.
+	SLO *slo.Judgement
 }
 
 // Phase is the phase as reports name it.
@@ -134,6 +137,11 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 	}
 	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
 		rep.Throughput = float64(res.Ops) / d
+	}
+	failed := res.Ops - res.Succeeded
+	rep.Failed = &failed
+	if run.SLO != nil {
+		rep.SLO = run.SLO.JSON()
 	}
 	rep.Seed = run.Seed
 	if cl := run.Clients; cl.Split() {
