@@ -59,7 +59,7 @@ func TestJSONReportGolden(t *testing.T) {
 	rows = append(rows, c.Total().Rows(mcfg)...)
 	sched := &engine.Schedule{Target: 400, MeanLagUs: 12.5, MaxLagUs: 900, FinalLagUs: 0}
 	rows = append(rows, runreport.ScheduleRows(sched)...)
-	m := &engine.Result{Start: start, End: end, Ops: 600, Total: c.Total(), Schedule: sched}
+	m := &engine.Result{Start: start, End: end, Ops: 600, Succeeded: 597, Total: c.Total(), Schedule: sched}
 	run := &runreport.Run{Binding: "basic", Load: !s.transactions, Settings: p.Map(), Clients: s.clients, StartTime: s.startTime}
 	rep, err := runreport.JSON(run, mcfg, m, rows, intervals)
 	if err != nil {
