@@ -17,17 +17,27 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/slo"
 )
 
-const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] <report.json|log|- ...> | <log.hdr ...>"
+const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] [-slo objectives] <report.json|log|- ...> | <log.hdr ...>"
 
 // runMerge is ycsb merge: the combined report goes to stdout in the chosen
 // exporter's format and, with -o, as a JSON report to a file.
 func runMerge(ctx context.Context, env *Env, args []string) error {
-	out, html, exporter := "", "", "text"
-	files, typed, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter}, nil)
+	const unset = "\x00"
+	out, html, exporter, objectives := "", "", "text", unset
+	files, typed, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter, "slo": &objectives}, nil)
 	if err != nil {
 		return err
+	}
+	given := objectives != unset
+	if given {
+		if _, err := slo.Parse(objectives); err != nil {
+			return usagef("%s: %v", typed["slo"], err)
+		}
+	} else {
+		objectives = ""
 	}
 	if len(files) == 0 {
 		return usagef("nothing to merge (usage: %s)", mergeUsage)
@@ -77,6 +87,10 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		merged = m
 	}
 
+	judgement, err := judgeFleet(objectives, merged, reps)
+	if err != nil {
+		return err
+	}
 	var text bytes.Buffer
 	if err := export.WriteAll(&text, exporter, merged.Sections); err != nil {
 		return err
@@ -98,8 +112,37 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	for _, w := range results.Warnings(names, reps) {
 		fmt.Fprintf(env.Stderr, "ycsb merge: warning: %s\n", w)
 	}
-	_, err = env.Stdout.Write(text.Bytes())
-	return err
+	if _, err = env.Stdout.Write(text.Bytes()); err != nil {
+		return err
+	}
+	if judgement != nil {
+		return judgement.Err()
+	}
+	return nil
+}
+
+// judgeFleet judges the merged report against the objectives given (-slo)
+// or those its clients ran with, and adds the [SLO] rows and the JSON
+// report's slo to it; nil without objectives.
+func judgeFleet(given string, merged *jsonreport.Report, reps []*jsonreport.Report) (*slo.Judgement, error) {
+	objs, err := results.FleetObjectives(given, reps)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	if objs == nil {
+		return nil, nil
+	}
+	j, err := results.JudgeMerged(objs, merged, reps)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	merged.SLO = j.JSON()
+	merged.Sections = append(merged.Sections, j.Rows()...)
+	if given == "" {
+		given = reps[0].Settings["slo"]
+	}
+	merged.Settings["slo"] = given
+	return j, nil
 }
 
 // readReports reads the JSON reports or logs with report blocks in files;

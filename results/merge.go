@@ -135,8 +135,22 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 		}
 	}
 	out.Measurements = ms
+	out.Failed = sumFailed(reps)
 	out.Sections = append(textRows(out, hists), clientRows(out, reps)...)
 	return out, nil
+}
+
+// sumFailed is the clients' failed operations; nil when a report has no
+// count of them.
+func sumFailed(reps []*jsonreport.Report) *int64 {
+	var n int64
+	for _, r := range reps {
+		if r.Failed == nil {
+			return nil
+		}
+		n += *r.Failed
+	}
+	return &n
 }
 
 // mergedHeader is the merged report before the clients are added: the

@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/results"
+)
+
+// basicPaced is a run of the basic binding whose every operation takes
+// 1 ms: 4 threads can do at most 4,000 operations a second.
+func basicPaced(extra ...string) []string {
+	return append([]string{"run", "basic", "-P", "../workloads/workloada", "-threads", "4",
+		"-p", "basicdb.simulatedelay=1", "-p", "basicdb.randomizedelay=false"}, extra...)
+}
+
+func sloRows(stdout string) []string {
+	var out []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "[SLO]") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestSLORun: the [SLO] rows come after every reference row, a met
+// objective exits 0 and a missed one 3 with the report still printed.
+func TestSLORun(t *testing.T) {
+	code, stdout, stderr := runCLI(basicPaced("-p", "operationcount=1000", "-target", "1000",
+		"-p", "slo=READ.p99<=500ms, ALL.max<=1s, errors<=0.1%, throughput>=800")...)
+	if code != ExitOK {
+		t.Fatalf("met: exit %d: %s", code, stderr)
+	}
+	rows := sloRows(stdout)
+	want := []string{"[SLO], Latency, intended", "[SLO], READ.p99<=500ms, PASS (", "[SLO], ALL.max<=1s, PASS (",
+		"[SLO], errors<=0.1%, PASS (0%)", "[SLO], throughput>=800, PASS (", "[SLO], Verdict, PASS"}
+	if len(rows) != len(want) {
+		t.Fatalf("rows %q", rows)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(rows[i], w) {
+			t.Errorf("row %d: %q, want %q...", i, rows[i], w)
+		}
+	}
+	if i := strings.Index(stdout, "[SLO]"); strings.Contains(stdout[i:], "[SCHEDULE]") || strings.Contains(stdout[i:], "[READ]") {
+		t.Error("a reference row after the [SLO] rows")
+	}
+	if !strings.Contains(stdout, "[Intended-READ]") {
+		t.Error("no intended latency recorded under a target")
+	}
+
+	// Unpaced: service time; the throughput objective cannot be met.
+	code, stdout, stderr = runCLI(basicPaced("-p", "operationcount=400",
+		"-p", "slo=read.p99<=3600s, throughput>=1000000")...)
+	if code != ExitUnmet || !strings.Contains(stderr, "ycsb: SLO not met: throughput>=1000000 (") {
+		t.Fatalf("missed: exit %d: %s", code, stderr)
+	}
+	rows = sloRows(stdout)
+	if rows[0] != "[SLO], Latency, service" || !strings.HasPrefix(rows[1], "[SLO], read.p99<=3600s, PASS") ||
+		rows[len(rows)-1] != "[SLO], Verdict, FAIL (1 of 2 objectives)" {
+		t.Errorf("rows %q", rows)
+	}
+	// An operation the run did not do has no data, which fails.
+	code, stdout, _ = runCLI(basicPaced("-p", "operationcount=100", "-p", "slo=SCAN.p99<=1s")...)
+	if code != ExitUnmet || !strings.Contains(stdout, "[SLO], SCAN.p99<=1s, NO DATA") {
+		t.Errorf("no data: exit %d\n%q", code, sloRows(stdout))
+	}
+}
+
+// TestSLOAbort: a target four threads cannot reach makes the intended
+// p99 grow without bound; slo.abort ends the run within seconds of a 30 s
+// limit, with its report.
+func TestSLOAbort(t *testing.T) {
+	start := time.Now()
+	code, stdout, stderr := runCLI(basicPaced("-p", "operationcount=0", "-p", "maxexecutiontime=30", "-target", "8000",
+		"-p", "slo=READ.p99<=5ms", "-p", "slo.abort=true")...)
+	took := time.Since(start)
+	if code != ExitUnmet || !strings.Contains(stderr, "stopped early: READ.p99<=5ms failed beyond doubt") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if took > 20*time.Second {
+		t.Errorf("took %v: not aborted", took)
+	}
+	if !strings.Contains(stdout, "[SLO], Aborted, READ.p99<=5ms failed beyond doubt") || !strings.Contains(stdout, "[OVERALL], Throughput") {
+		t.Errorf("report:\n%s", stdout)
+	}
+	// A run that meets its objective is not stopped.
+	code, _, stderr = runCLI(basicPaced("-p", "operationcount=1500", "-target", "1000",
+		"-p", "slo=READ.p99<=500ms", "-p", "slo.abort=true")...)
+	if code != ExitOK {
+		t.Errorf("met: exit %d: %s", code, stderr)
+	}
+}
+
+// TestSLOFleet: two clients that each fail a throughput objective the
+// fleet meets are not judged on their own; ycsb merge judges the fleet
+// from its merged figures, with the objectives the clients carried or
+// those given with -slo.
+func TestSLOFleet(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	outs := make([]string, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], outs[i], _ = runCLI(basicPaced("-p", "operationcount=3000", "-target", "2000",
+				"-p", "client.count=2", "-p", "client.index="+string(rune('0'+i)),
+				"-p", "report.json="+filepath.Join(dir, string(rune('a'+i))+".json"),
+				"-p", "slo=throughput>=1500")...)
+		}()
+	}
+	wg.Wait()
+	for i := range 2 {
+		rows := sloRows(outs[i])
+		if codes[i] != ExitOK || len(rows) != 3 || !strings.HasSuffix(rows[2], "NOT JUDGED (client "+string(rune('0'+i))+" of 2: ycsb merge judges the fleet)") {
+			t.Fatalf("client %d: exit %d, rows %q", i, codes[i], rows)
+		}
+	}
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	merged := filepath.Join(dir, "m.json")
+	code, stdout, stderr := runCLI("merge", "-o", merged, a, b)
+	if code != ExitOK || !strings.Contains(stdout, "[SLO], throughput>=1500, PASS (") {
+		t.Fatalf("merge: exit %d: %s\n%q", code, stderr, sloRows(stdout))
+	}
+	rep, err := results.ReadReport(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.SLO == nil || !rep.SLO.Judged || !rep.SLO.Passed || rep.Settings["slo"] != "throughput>=1500" {
+		t.Errorf("merged report's slo: %+v, setting %q", rep.SLO, rep.Settings["slo"])
+	}
+	code, stdout, _ = runCLI("merge", "-slo", "throughput>=2500", a, b)
+	if code != ExitUnmet || !strings.Contains(stdout, "[SLO], throughput>=2500, FAIL (") {
+		t.Errorf("merge -slo: exit %d\n%q", code, sloRows(stdout))
+	}
+}
+
+// TestSLOMergedPercentile: a fleet's p99 is read from the merged
+// histogram. Client a's operations all take 1 ms; client b's p99 is
+// 100 ms (15 of its 1,000 took that long). Together 15 of 2,000 (0.75%)
+// are slow, so the fleet's p99 is 1 ms: it meets READ.p99<=2ms, which
+// client b, and the mean of the two p99s (50.5 ms), do not.
+func TestSLOMergedPercentile(t *testing.T) {
+	rep := func(slow int) *jsonreport.Report {
+		h := newHist()
+		for i := 0; i < 1000; i++ {
+			v := int64(1000)
+			if i < slow {
+				v = 100_000
+			}
+			h.RecordValue(v)
+		}
+		enc, err := jsonreport.EncodeHistogram(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := int64(0)
+		return &jsonreport.Report{Operations: 1000, Failed: &failed, Settings: map[string]string{},
+			Measurements: []jsonreport.Measurement{{Name: "READ", Operation: "READ", Count: 1000, Histogram: enc}}}
+	}
+	a, b := rep(0), rep(15)
+	objs, err := results.FleetObjectives("READ.p99<=2ms", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := &jsonreport.Report{Operations: 2000, Throughput: 1000}
+	h := newHist()
+	for _, r := range []*jsonreport.Report{a, b} {
+		x, _ := jsonreport.DecodeHistogram(r.Measurements[0].Histogram)
+		h.Merge(x)
+	}
+	enc, _ := jsonreport.EncodeHistogram(h)
+	merged.Measurements = []jsonreport.Measurement{{Name: "READ", Operation: "READ", Histogram: enc}}
+	j, err := results.JudgeMerged(objs, merged, []*jsonreport.Report{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := j.Results[0]; r.Verdict.String() != "PASS" || r.Measured != 1000 {
+		t.Errorf("fleet: %+v", r)
+	}
+	jb, _ := results.JudgeMerged(objs, b, []*jsonreport.Report{b})
+	if r := jb.Results[0]; r.Verdict.String() != "FAIL" || r.Measured < 99_000 {
+		t.Errorf("client b: %+v", r)
+	}
+}
+
+func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(1, 3_600_000_000, 3) }
+
+// TestSLOBadInput: one line naming the property or option, exit 2,
+// nothing written.
+func TestSLOBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{basicPaced("-p", "slo=READ.p99<=5", "-p", "report.json="+out), "ycsb: slo: READ.p99<=5: latency \"5\": give its unit (us, ms or s)\n"},
+		{basicPaced("-p", "slo=READ.p99>=5ms"), "ycsb: slo: READ.p99>=5ms: a latency is bounded from above (READ.p99<=5ms)\n"},
+		{basicPaced("-p", "slo.abort=true"), "ycsb: slo.abort: needs objectives to judge (slo, e.g. -p slo=READ.p99<=5ms)\n"},
+		{basicPaced("-p", "slo=READ.p99<=5ms", "-p", "slo.abort=maybe"), "slo.abort"},
+		{[]string{"merge", "-slo", "errors<=200%", "x.json"}, "ycsb: -slo: errors<=200%: error rate \"200%\": want a percentage (0.1%) or a fraction (0.001) from 0 to 1\n"},
+		{[]string{"merge", "-slo", "", "x.json"}, "ycsb: -slo: no objective"},
+	} {
+		code, stdout, stderr := runCLI(c.args...)
+		if code != ExitBadInput || !strings.HasPrefix(stderr, c.want) && !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q", c.args, code, stderr, stdout)
+		}
+	}
+	if _, err := filepath.Glob(out); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*")); len(m) != 0 {
+		t.Errorf("created %v", m)
+	}
+}
