@@ -101,6 +101,7 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	for i, f := range p.files {
 		s.Files = append(s.Files, kube.File{Path: f, Data: texts[i]})
 	}
+	s.SLO = all.String("slo", "")
 	out, err := kube.Generate(s)
 	if err != nil {
 		return err

@@ -40,6 +40,9 @@ func TestKube(t *testing.T) {
 		{"no start time", []string{"-start-in", "0"}, []string{"client.index=auto -p report.json=-"}},
 		{"the user's start time", []string{"-p", "starttime=2026-03-01T13:00:00Z"}, []string{"-p starttime=2026-03-01T13:00:00Z -p client.count=5 -p client.index=auto -p report.json=-"}},
 		{"an option's value that looks like ours", []string{"-p", "-clients=x"}, []string{"-p -clients=x"}},
+		// Every pod carries the objectives into its report, where ycsb
+		// merge finds them.
+		{"slo", []string{"-p", "slo=READ.p99<=5ms,errors<=0.1%"}, []string{"-threads 4 -p slo=READ.p99<=5ms,errors<=0.1% -p client.count=5"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, stderr := runCLI(append(append([]string{}, base...), tt.extra...)...)
@@ -61,6 +64,10 @@ func TestKube(t *testing.T) {
 			}
 			if strings.Count(args, "starttime=") > 1 {
 				t.Errorf("two start times: %q", args)
+			}
+			judged := strings.Contains(out, "# The merge judges the fleet against slo=READ.p99<=5ms,errors<=0.1% (exit code 3 when it is not met);")
+			if judged != (tt.name == "slo") {
+				t.Errorf("header says the merge judges: %v\n%s", judged, out)
 			}
 		})
 	}

@@ -72,6 +72,9 @@ type Spec struct {
 	StartTime time.Time
 	CPU       string // request per pod
 	Memory    string // request and limit per pod
+	// SLO is the run's objectives (slo), which every pod carries in its
+	// report and ycsb merge judges the fleet against; "" for none.
+	SLO string
 }
 
 // Error is bad input to Generate: the command exits with code 2.
@@ -334,5 +337,8 @@ func header(s *Spec, c *container) string {
 	fmt.Fprintf(&b, "#   kubectl apply%s -f FILE\n", ns)
 	fmt.Fprintf(&b, "#   kubectl wait%s --for=condition=complete --timeout=24h job/%s\n", ns, s.Name)
 	fmt.Fprintf(&b, "#   kubectl logs%s -l job-name=%s --tail=-1 --prefix | ycsb merge -\n", ns, s.Name)
+	if s.SLO != "" {
+		fmt.Fprintf(&b, "# The merge judges the fleet against slo=%s (exit code 3 when it is not met);\n# each pod reports its share without judging it.\n", s.SLO)
+	}
 	return b.String()
 }

@@ -163,6 +163,9 @@ func (s *settings) parseOutputs(r *props.Reader, local bool) {
 	if r.Err() == nil && s.sloAbort && s.objectives == nil {
 		r.Errorf("slo.abort", "needs objectives to judge (slo, e.g. -p slo=READ.p99<=5ms)")
 	}
+	if r.Err() == nil && s.sloAbort && s.clients.Split() {
+		r.Errorf("slo.abort", "one client of a fleet (client.count=%d) cannot tell that the fleet's objectives failed: ycsb merge judges them after the run", s.clients.Count)
+	}
 }
 
 // share is a client's share of a total (clientShare), read through r.
