@@ -15,6 +15,7 @@ import (
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // runOutputs are the files one measured run writes besides its lines:
@@ -161,13 +162,18 @@ func (o *runOutputs) outputs() []engine.Output {
 
 // writeReport writes the JSON report of the run of plan, whose result is
 // res, around summarise, which prints the Results block.
-func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, summarise func()) error {
+func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.Judgement, summarise func()) error {
 	if o.json == nil {
 		summarise()
 		return nil
 	}
-	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed}
-	doc, err := runreport.Document(run, plan.Measurement, res, runreport.Rows(res, plan.Measurement, nil), o.json.List())
+	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j}
+	rows := runreport.Rows(res, plan.Measurement, nil)
+	if j != nil {
+		rows = append(rows, j.Rows()...)
+		run.Settings["slo"] = o.r.s.SLO.Text
+	}
+	doc, err := runreport.Document(run, plan.Measurement, res, rows, o.json.List())
 	if err != nil {
 		return err
 	}

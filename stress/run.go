@@ -28,6 +28,7 @@ import (
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
 )
@@ -131,7 +132,16 @@ func Main(ctx context.Context, args []string, env Env) error {
 	if err := r.openLog(); err != nil {
 		return &BadInput{Err: err}
 	}
-	return r.run(ctx)
+	return r.judged(r.run(ctx))
+}
+
+// judged is the run's error, or, after a run that ended well, the
+// objectives' (-slo): exit code 3 when one failed.
+func (r *stressRun) judged(err error) error {
+	if err != nil || r.judgement == nil {
+		return err
+	}
+	return r.judgement.Err()
 }
 
 // stressRun is one command line being run.
@@ -154,6 +164,8 @@ type stressRun struct {
 	notes []string
 	// newPop makes the population of -pop afresh
 	newPop func() *data.Population
+	// judgement is the measured run's against -slo; nil without it
+	judgement *slo.Judgement
 }
 
 // newRun checks the command line and its outputs and reads its input
@@ -203,6 +215,9 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 	r.freshPop(m)
 	if s.Log.JSONFile != "" && s.Rate.Ramp() {
 		return nil, bad("%s: not offered with a thread ramp yet (one report per run); give -rate threads=N", s.Option("-log", "json=", s.Log.JSONFile))
+	}
+	if s.SLO.Objectives != nil && s.Rate.Ramp() {
+		return nil, bad("-slo: a thread ramp has no one run to judge; give -rate threads=N")
 	}
 	m.slice = s.Columns.Slice
 	if err := r.predefinedInsert(m); err != nil {

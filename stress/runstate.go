@@ -15,6 +15,8 @@ import (
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/settings"
 )
 
@@ -179,6 +181,11 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 	plan.Ops = met.ops()
 	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { fmt.Fprintln(r.env.Stderr, line) })
 	var timer *time.Timer
+	objs := s.SLO.Objectives
+	if warmup {
+		objs = nil
+	}
+	latency := runreport.SLOLatency(plan.Target, plan.Measurement)
 	if !warmup {
 		plan.Outputs = append(outs.outputs(), met, startHook(func() {
 			if testHookStart != nil {
@@ -188,6 +195,9 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 				timer = time.AfterFunc(s.Command.Duration, plan.Workload.Stop)
 			}
 		}))
+		if objs != nil && s.SLO.Abort {
+			plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
+		}
 	}
 	st.begin(ctx)
 	defer st.end()
@@ -195,9 +205,20 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 	if timer != nil {
 		timer.Stop()
 	}
-	err := outs.writeReport(plan, res, func() {
+	var judgement *slo.Judgement
+	if objs != nil {
+		j, err := runreport.Judge(objs, latency, res, "")
+		if err != nil {
+			return outs.done(err)
+		}
+		judgement, r.judgement = j, j
+	}
+	err := outs.writeReport(plan, res, judgement, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
 			met.summarise(r.out)
+		}
+		if judgement != nil && st.failed() == "" {
+			writeObjectives(r.out, judgement)
 		}
 	})
 	plan.Causes.WriteSummary(r.env.Stderr)

@@ -217,6 +217,15 @@ var (
 			{name: "split-factor=", arg: "N", def: "1", desc: "split every token range into this many"},
 		},
 	}
+	sloGroup = &group{
+		name:  "-slo",
+		desc:  "service level objectives the run is judged against (not in the original)",
+		forms: []string{"OBJECTIVES [abort]"},
+		opts: []opt{
+			{name: "OBJECTIVES", kind: optList, arg: "OP.pNN<=TIME,...", desc: "e.g. \"write.p99<=5ms, read.max<=1s, errors<=0.1%, throughput>=10000\": OP is an operation of the run or ALL, TIME in us, ms or s; exit code 3 when one fails"},
+			{name: "abort", kind: optFlag, desc: "stop the run once an objective has failed beyond doubt"},
+		},
+	}
 )
 
 const (
@@ -226,7 +235,7 @@ const (
 
 // groupOrder is the order of the groups in help (the original's CliOption).
 var groupOrder = []*group{popGroup, insertGroup, colGroup, rateGroup, modeGroup, errorsGroup, schemaGroup,
-	nodeGroup, logGroup, transportGroup, portGroup, graphGroup, tokenRangeGroup}
+	nodeGroup, logGroup, transportGroup, portGroup, graphGroup, tokenRangeGroup, sloGroup}
 
 func lookupGroup(name string) *group {
 	for _, g := range groupOrder {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goycsb/ycsb/slo"
 )
 
 var (
@@ -222,6 +224,8 @@ func parseGroup(s *Settings, sec section) ([]Note, error) {
 		return parseTransport(s, sec.params)
 	case "-tokenrange":
 		return nil, parseTokenRange(s, sec.params)
+	case "-slo":
+		return nil, parseSLO(s, sec.params)
 	case "-send-to", "-sendto":
 		return nil, &Error{Word: sec.name, Reason: "sending the run to a stress daemon is not supported"}
 	case "-credentials-file", "-jmx", "-reporting":
@@ -1133,6 +1137,26 @@ func parsePort(s *Settings, params []string) ([]Note, error) {
 		notes = append(notes, Note{Option: w.word["jmx="], Text: "unused: this tool does not read GC statistics over JMX, so the gc columns stay 0"})
 	}
 	return notes, nil
+}
+
+// parseSLO reads -slo: objectives as slo.Parse reads them, in one word or
+// several (joined by commas), and the abort flag.
+func parseSLO(s *Settings, params []string) error {
+	var parts []string
+	for _, p := range params {
+		if strings.EqualFold(p, "abort") {
+			s.SLO.Abort = true
+			continue
+		}
+		parts = append(parts, p)
+	}
+	text := strings.Join(parts, ",")
+	objs, err := slo.Parse(text)
+	if err != nil {
+		return &Error{Group: "-slo", Reason: err.Error()}
+	}
+	s.SLO.Text, s.SLO.Objectives = text, objs
+	return nil
 }
 
 func parseLog(s *Settings, params []string) error {

@@ -169,6 +169,13 @@ func short(s *Settings) string {
 	line("port", s.Port, d.Port, false)
 	line("graph", s.Graph, d.Graph, false)
 	line("tokenrange", s.TokenRange, d.TokenRange, false)
+	if o := s.SLO; o.Objectives != nil {
+		var objs []string
+		for _, x := range o.Objectives {
+			objs = append(objs, fmt.Sprintf("%s{op=%s stat=%d p=%g cmp=%s limit=%g}", x.Text, x.Op, x.Stat, x.Percentile, x.Cmp, x.Limit))
+		}
+		fmt.Fprintf(&b, "slo: %s abort=%t\n", strings.Join(objs, " "), o.Abort)
+	}
 	return b.String()
 }
 

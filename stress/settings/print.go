@@ -38,6 +38,11 @@ func (s *Settings) String() string {
 	p("  *not set*")
 	s.Graph.print(p)
 	s.TokenRange.print(p)
+	if s.SLO.Objectives != nil {
+		p("Objectives (ours):")
+		p("  Objectives: %s", s.SLO.Text)
+		p("  Abort: %t", s.SLO.Abort)
+	}
 	p("")
 	return b.String()
 }

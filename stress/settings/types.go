@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/goycsb/ycsb/slo"
 )
 
 // Command is the first word of the command line.
@@ -466,12 +468,20 @@ type Settings struct {
 	Port       PortSettings
 	Graph      GraphSettings
 	TokenRange TokenRangeSettings
+	SLO        SLOSettings
 
 	HelpTopic string // help: "", a command or an option such as -rate
 	PrintDist Dist   // print dist=
 
 	// typed are the words as typed, by group and option name (see Typed).
 	typed map[string]string
+}
+
+// SLOSettings is -slo, ours: the objectives the run is judged against.
+type SLOSettings struct {
+	Text       string // as given, the words joined by commas
+	Objectives []slo.Objective
+	Abort      bool // stop once one has failed beyond doubt
 }
 
 // Typed is the word that gave the option name of group ("-col", "size="; a

@@ -1,0 +1,18 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/goycsb/ycsb/slo"
+)
+
+// writeObjectives writes the -slo verdict after the Results block, in its
+// style: one line per objective, then the run's.
+func writeObjectives(w io.Writer, j *slo.Judgement) {
+	fmt.Fprintf(w, "Objectives (%s latency):\n", j.Latency)
+	for _, row := range j.Rows()[1:] {
+		fmt.Fprintf(w, "%-26s: %s\n", row.Name, row.Value)
+	}
+	fmt.Fprintln(w)
+}
