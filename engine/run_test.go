@@ -119,3 +119,32 @@ func TestRunCancelled(t *testing.T) {
 		t.Errorf("Stopped %v after %d operations, window %v to %v", res.Stopped, res.Ops, res.Start, res.End)
 	}
 }
+
+// halter halts the run at its third interval.
+type halter struct {
+	n    int
+	halt func(string)
+}
+
+func (h *halter) SetHalt(halt func(string)) { h.halt = halt }
+func (h *halter) AddInterval(int64, int64, *measurement.Snapshot) {
+	if h.n++; h.n == 3 {
+		h.halt("enough")
+		h.halt("a second reason is not kept")
+	}
+}
+
+// TestRunHalted: an output that halts the run stops it as the time limit
+// would, and its first reason is the result's.
+func TestRunHalted(t *testing.T) {
+	wl := &countWorkload{pause: time.Millisecond}
+	start := time.Now()
+	res := Run(context.Background(), &Plan{Threads: 2, Workload: wl, Interval: 10 * time.Millisecond,
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Outputs: []Output{&halter{}}})
+	if !res.Stopped || res.Halted != "enough" || res.Ops == 0 {
+		t.Errorf("Stopped %v, Halted %q, %d operations", res.Stopped, res.Halted, res.Ops)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("ran %v: not halted", d)
+	}
+}
