@@ -151,7 +151,8 @@ func (e *Exporter) SetWarmupEnd(t time.Time) {
 // SetSLO publishes the run's judgement: ycsb_slo_measured and, when the
 // run is judged (not one client's share of a fleet), ycsb_slo_passed per
 // objective and ycsb_slo_run_passed. It is called once, after the run,
-// while /metrics is still served.
+// while /metrics is still served; j is kept, not copied, and must not
+// change afterwards. The limits come from Info.SLO, or from j without it.
 func (e *Exporter) SetSLO(j *slo.Judgement) {
 	e.mu.Lock()
 	e.judgement = j
@@ -300,13 +301,19 @@ func (e *Exporter) WriteText(b *bytes.Buffer) {
 // measured for them. Latencies are in seconds, an error rate is a ratio,
 // a throughput operations per second.
 func (e *Exporter) writeSLO(b *bytes.Buffer) {
-	if len(e.info.SLO) > 0 {
+	j := e.judgement
+	objs := e.info.SLO
+	if len(objs) == 0 && j != nil {
+		for _, r := range j.Results {
+			objs = append(objs, r.Objective)
+		}
+	}
+	if len(objs) > 0 {
 		family(b, "ycsb_slo_limit", "gauge", "The limit of each service level objective (-p slo): seconds for a latency, a ratio for the error rate, operations per second for the throughput.")
-		for _, o := range e.info.SLO {
+		for _, o := range objs {
 			fmt.Fprintf(b, "ycsb_slo_limit{%s} %s\n", sloLabels(&o), float(inUnit(&o, o.Limit)))
 		}
 	}
-	j := e.judgement
 	if j == nil {
 		return
 	}
