@@ -98,11 +98,20 @@
   function minOf(a) { var m = Infinity; for (var i = 0; i < a.length; i++) if (a[i] < m) m = a[i]; return m; }
   function maxOf(a) { var m = -Infinity; for (var i = 0; i < a.length; i++) if (a[i] > m) m = a[i]; return m; }
 
-  var chartCount = 0, pointCount = 0, emptyCount = 0;
+  var chartCount = 0, pointCount = 0, emptyCount = 0, thresholdCount = 0;
+
+  // Verdict colours: a pass, a failure, and nothing measured or not judged.
+  var VERDICT_COLORS = { PASS: "#1a7f37", FAIL: "#c62828" };
+  var NEUTRAL = "#6b7280";
+  function verdictColor(v) { return VERDICT_COLORS[v] || NEUTRAL; }
 
   // lineChart draws series [{name, color, dash, width, points: [[x, y]]}]
-  // into parent and returns the number of points drawn.
-  function lineChart(parent, title, x, y, series, wide) {
+  // into parent and returns the number of points drawn. Each of lines
+  // [{y, to, label: [{text, color}], color, name}] is a dashed horizontal
+  // threshold at y, across the chart or from its left edge to x = to,
+  // labelled at its right end.
+  function lineChart(parent, title, x, y, series, wide, lines) {
+    lines = lines || [];
     // Wide charts span the page: a wider drawing keeps the text the same size.
     var W = wide ? 1180 : 560, H = wide ? 320 : 300;
     var box = htmlEl("div", { "class": "chart" }, parent);
@@ -115,7 +124,12 @@
       s.points.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); });
     });
     svgEl("rect", { "class": "frame", x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b }, svg);
-    if (xs.length === 0) {
+    var hasData = xs.length > 0;
+    lines.forEach(function (l) {
+      ys.push(l.y);
+      if (l.to !== undefined) xs.push(l.to);
+    });
+    if (!hasData) {
       emptyCount++;
       svgEl("text", { "class": "empty", x: W / 2, y: H / 2, "text-anchor": "middle" }, svg).textContent = "no data in these reports";
       return 0;
@@ -156,6 +170,32 @@
       item.appendChild(document.createTextNode(s.name));
       n += s.points.length;
     });
+    lines.forEach(function (l) {
+      var py = sy.f(l.y), x1 = l.to === undefined ? W - M.r : sx.f(l.to);
+      var ln = svgEl("line", { "class": "threshold", x1: M.l, x2: x1, y1: py, y2: py, stroke: l.color,
+        "stroke-width": 1.6, "stroke-dasharray": "9 4" }, svg);
+      svgEl("title", {}, ln).textContent = l.name;
+      if (l.to !== undefined) {
+        svgEl("line", { x1: x1, x2: x1, y1: py - 5, y2: py + 5, stroke: l.color, "stroke-width": 1.6 }, svg);
+      }
+      // The label sits above the line, inside the frame, at its right end.
+      var ty = py - 5 < M.t + 12 ? py + 14 : py - 5;
+      var text = svgEl("text", { "class": "threshold-label", x: x1 - 4, y: ty, "text-anchor": "end" }, svg);
+      l.label.forEach(function (part) {
+        var ts = svgEl("tspan", part.color ? { fill: part.color, "font-weight": "bold" } : {}, text);
+        ts.textContent = part.text;
+      });
+      // A short line (a low percentile) leaves no room on its left: the
+      // label goes right of its end.
+      if (text.getComputedTextLength && x1 - 4 - text.getComputedTextLength() < M.l) {
+        text.setAttribute("x", x1 + 6);
+        text.setAttribute("text-anchor", "start");
+      }
+      var item = htmlEl("span", {}, legend);
+      htmlEl("i", { "class": "dash", style: "border-color:" + l.color }, item);
+      item.appendChild(document.createTextNode(l.name));
+      thresholdCount++;
+    });
     pointCount += n;
     return n;
   }
@@ -168,17 +208,78 @@
   function table(parent, head, rows) {
     var t = htmlEl("table", {}, parent);
     var tr = htmlEl("tr", {}, htmlEl("thead", {}, t));
-    head.forEach(function (h) { htmlEl("th", {}, tr, h); });
+    head.forEach(function (h) { htmlEl("th", h.cls ? { "class": h.cls } : {}, tr, h.text || h); });
     var body = htmlEl("tbody", {}, t);
     rows.forEach(function (r) {
       var row = htmlEl("tr", r.cls ? { "class": r.cls } : {}, body);
       r.cells.forEach(function (c, i) {
         var td = htmlEl("td", c && c.cls ? { "class": c.cls } : {}, row);
+        if (c && c.fg) td.setAttribute("style", "color:" + c.fg + ";font-weight:600");
         if (c && c.color) htmlEl("span", { "class": "swatch", style: "background:" + c.color }, td);
         td.appendChild(document.createTextNode(c && typeof c === "object" ? c.text : String(c)));
       });
     });
     return t;
+  }
+
+  // fmtMeasure writes an objective's figure in its unit.
+  function fmtMeasure(v, unit) {
+    if (unit === "us") return fmtUs(v);
+    if (unit === "fraction") return +(v * 100).toPrecision(3) + "%";
+    return fmtInt(v) + " ops/s";
+  }
+
+  // thresholdLine turns threshold t into lineChart's line, labelled with
+  // the objective and each judged run's verdict (and measure).
+  function thresholdLine(t, D, color, to) {
+    var judged = t.verdicts.filter(function (v) { return v.verdict !== ""; });
+    var same = judged.every(function (v) { return v.verdict === judged[0].verdict; });
+    var label = [{ text: t.objective + "  " }], plain = [];
+    function measure(v) { return v.measured === undefined ? "" : " (" + fmtMeasure(v.measured, t.unit) + ")"; }
+    if (judged.length === 0) {
+      label.push({ text: "not judged", color: NEUTRAL });
+      plain.push("not judged");
+    } else if (judged.length === 1 && D.runs.length === 1) {
+      label.push({ text: judged[0].verdict, color: verdictColor(judged[0].verdict) }, { text: measure(judged[0]) });
+      plain.push(judged[0].verdict + measure(judged[0]));
+    } else if (same && judged.length === D.runs.length) {
+      var all = judged.length === 2 ? "both" : "all " + judged.length;
+      label.push({ text: judged[0].verdict, color: verdictColor(judged[0].verdict) }, { text: " (" + all + " runs)" });
+      plain.push(judged[0].verdict + " in " + all + " runs");
+    } else {
+      judged.forEach(function (v, i) {
+        var run = D.runs[v.run].name;
+        label.push({ text: (i ? " · " : "") + run + " ", color: color(v.run) }, { text: v.verdict, color: verdictColor(v.verdict) });
+        if (judged.length === 1) label.push({ text: measure(v) });
+        plain.push(run + " " + v.verdict + measure(v));
+      });
+    }
+    var fail = judged.some(function (v) { return v.verdict === "FAIL"; });
+    var pass = judged.length > 0 && judged.every(function (v) { return v.verdict === "PASS"; });
+    return { y: t.limit, to: to, label: label, name: t.objective + ": " + plain.join(", "),
+      color: fail ? VERDICT_COLORS.FAIL : pass ? VERDICT_COLORS.PASS : NEUTRAL };
+  }
+
+  // sloTable is the objectives of every run with their measures and
+  // verdicts, and each run's overall verdict.
+  function sloTable(parent, D, color) {
+    htmlEl("h2", {}, parent, "Service level objectives");
+    var rows = [];
+    D.runs.forEach(function (r, i) {
+      if (!r.slo) return;
+      var runCell = { text: r.name, color: color(i), cls: "l" };
+      r.slo.objectives.forEach(function (o) {
+        rows.push({ cells: [runCell, { text: o.objective, cls: "l" }, { text: o.comparison + " " + fmtMeasure(o.limit, o.unit), cls: "l" },
+          o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit),
+          { text: o.verdict || "not judged", cls: "l", fg: verdictColor(o.verdict) }] });
+      });
+      var failed = r.slo.objectives.filter(function (o) { return o.verdict !== "PASS"; }).length;
+      var verdict = !r.slo.judged ? "NOT JUDGED" : r.slo.passed ? "PASS" : "FAIL";
+      rows.push({ cls: "verdict", cells: [runCell, { text: "the run (" + r.slo.latency + " latency)", cls: "l" }, "", "",
+        { text: verdict + (r.slo.judged && !r.slo.passed ? " (" + failed + " of " + r.slo.objectives.length + ")" : "") +
+          (r.slo.aborted ? "; stopped early: " + r.slo.aborted : ""), cls: "l", fg: verdictColor(verdict) }] });
+    });
+    table(parent, ["run", { text: "objective", cls: "l" }, { text: "limit", cls: "l" }, "measured", { text: "verdict", cls: "l" }], rows);
   }
 
   function render(D) {
@@ -196,22 +297,36 @@
           r.warmup_ms ? fmtSecs(r.warmup_ms / 1000) : "-", r.clients, fmtInt(r.operations), fmtInt(r.throughput)] };
       }));
 
+    var thresholds = D.thresholds || [];
+    if (thresholds.length) sloTable(main, D, color);
+
     // Throughput.
     var g = section(main, "Throughput");
     lineChart(g, "Operations per second", timeAxis, { label: "ops/s", fmt: fmtCount, zero: true },
-      D.runs.map(function (r, i) { return { name: r.name, color: color(i), points: r.ops_series }; }), true);
+      D.runs.map(function (r, i) { return { name: r.name, color: color(i), points: r.ops_series }; }), true,
+      thresholds.filter(function (t) { return t.statistic === "throughput"; }).map(function (t) { return thresholdLine(t, D, color); }));
 
-    // Latency over time, one chart per measurement.
-    g = section(main, "Latency over time (p99 solid, p50 dashed, per interval)");
+    // Latency over time, one chart per measurement; an objective's
+    // statistic other than p99 and p50 is drawn too (dotted).
+    var extra = thresholds.some(function (t) { return t.series && t.series !== "p99" && t.series !== "p50"; });
+    g = section(main, "Latency over time (p99 solid, p50 dashed" + (extra ? ", other statistics an objective bounds dotted" : "") + ", per interval)");
     D.operations.forEach(function (op) {
-      var series = [];
+      // Only where the intervals keep the statistic: a line over other
+      // statistics would invite the wrong comparison.
+      var series = [], mine = thresholds.filter(function (t) { return t.chart === op && t.series; }), stats = [];
+      mine.forEach(function (t) {
+        if (t.series !== "p99" && t.series !== "p50" && stats.indexOf(t.series) < 0) stats.push(t.series);
+      });
       D.runs.forEach(function (r, i) {
         var ls = r.latency_series[op];
         if (!ls) return;
         series.push({ name: r.name + " p99", color: color(i), points: ls.p99 });
         series.push({ name: r.name + " p50", color: color(i), dash: "dash", width: 1.4, points: ls.p50 });
+        stats.forEach(function (st) {
+          series.push({ name: r.name + " " + st, color: color(i), dash: "dot", width: 1.4, points: ls[st] });
+        });
       });
-      lineChart(g, op, timeAxis, usAxis, series);
+      lineChart(g, op, timeAxis, usAxis, series, false, mine.map(function (t) { return thresholdLine(t, D, color); }));
     });
 
     // Spectrum.
@@ -224,6 +339,27 @@
           }) };
         }));
     });
+
+    // The spectrum each latency objective is judged on, with its line up
+    // to its percentile (a max: across).
+    var keys = [];
+    thresholds.forEach(function (t) { if (t.spectrum && keys.indexOf(t.spectrum) < 0) keys.push(t.spectrum); });
+    if (keys.length) {
+      var latency = D.runs.filter(function (r) { return r.slo; }).map(function (r) { return r.slo.latency; });
+      g = section(main, "Latency the objectives read (whole run: an operation with its failures, ALL every operation together; " +
+        latency.filter(function (l, i) { return latency.indexOf(l) === i; }).join(" or ") + " latency)");
+      keys.forEach(function (key) {
+        var mine = thresholds.filter(function (t) { return t.spectrum === key; });
+        lineChart(g, key === "ALL" ? "ALL operations" : mine[0].operation, { label: "percentile", fmt: fmtNines, integerTicks: true }, usAxis,
+          D.runs.map(function (r, i) {
+            return { name: r.name, color: color(i), points: ((r.slo_spectrum || {})[key] || []).map(function (p) {
+              return [-Math.log10(1 - p[0] / 100), p[1]];
+            }) };
+          }), false, mine.map(function (t) {
+            return thresholdLine(t, D, color, t.percentile ? -Math.log10(1 - t.percentile / 100) : undefined);
+          }));
+      });
+    }
 
     // Summary.
     htmlEl("h2", {}, main, "Latency summary (µs)");
@@ -266,6 +402,7 @@
       status.setAttribute("data-charts", chartCount);
       status.setAttribute("data-points", pointCount);
       status.setAttribute("data-empty", emptyCount);
+      status.setAttribute("data-thresholds", thresholdCount);
       status.textContent = YCSB_DATA.runs.length + " run(s), generated " + YCSB_DATA.generated.replace("T", " ").replace("Z", " UTC") +
         " · " + chartCount + " charts, " + pointCount + " points";
     }

@@ -2,7 +2,9 @@
 // self-contained HTML page (ycsb report --html): throughput over time,
 // latency percentiles over time per operation, the latency percentile
 // spectrum, a summary and the settings of every run, with several runs
-// overlaid on the same charts, as cassandra-stress's -graph does.
+// overlaid on the same charts, as cassandra-stress's -graph does. A report
+// judged against service level objectives (its slo) adds their table and
+// draws each objective as a dashed line on the charts it bounds.
 //
 // Everything the page needs is inside it: the chart code is a small SVG
 // renderer of our own (chart.js in this directory, embedded), and the data
@@ -20,12 +22,14 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/slo"
 )
 
 //go:embed chart.js
@@ -52,6 +56,39 @@ type Data struct {
 	Operations []string  `json:"operations"` // in the order of the first run that has them
 	Runs       []Run     `json:"runs"`
 	Settings   []Setting `json:"settings"`
+	// Thresholds are the service level objectives of the runs, one per
+	// distinct objective (runs usually share them).
+	Thresholds []Threshold `json:"thresholds"`
+}
+
+// Threshold is one service level objective as the charts draw it: a
+// horizontal line at Limit on the charts it applies to.
+type Threshold struct {
+	Objective  string  `json:"objective"`           // as written
+	Operation  string  `json:"operation,omitempty"` // as written (ALL); none for errors and throughput
+	Statistic  string  `json:"statistic"`           // p99, p99.9, mean, max, errors, throughput
+	Comparison string  `json:"comparison"`
+	Limit      float64 `json:"limit"`
+	Unit       string  `json:"unit"` // us, fraction, ops/s
+	// Chart is the measurement whose latency-over-time chart the line is
+	// drawn on (READ, or Intended-READ when the objectives read intended
+	// latency); "" for ALL, errors, throughput and operations no run drew.
+	Chart string `json:"chart,omitempty"`
+	// Series is the per-interval series it is compared with there (p99,
+	// p99.9, max, mean), "" when the intervals do not keep the statistic.
+	Series string `json:"series,omitempty"`
+	// Spectrum is the key of the runs' SLOSpectrum the line is drawn on,
+	// up to Percentile (a max: across), "" for a mean, errors, throughput.
+	Spectrum   string    `json:"spectrum,omitempty"`
+	Percentile float64   `json:"percentile,omitempty"`
+	Verdicts   []Verdict `json:"verdicts"` // of the runs that have the objective
+}
+
+// Verdict is one run's outcome of a threshold.
+type Verdict struct {
+	Run      int      `json:"run"`     // index in Runs
+	Verdict  string   `json:"verdict"` // PASS, FAIL, NO DATA; "" when not judged
+	Measured *float64 `json:"measured,omitempty"`
 }
 
 // Run is one report's series.
@@ -73,6 +110,13 @@ type Run struct {
 	// Spectrum per measurement: [percentile, µs] from the full histogram.
 	Spectrum map[string][][2]float64 `json:"spectrum"`
 	Summary  []Summary               `json:"summary"`
+	// SLO is the report's objectives and verdicts, if it has any.
+	SLO *jsonreport.SLO `json:"slo,omitempty"`
+	// SLOSpectrum is the spectrum of each operation an objective bounds
+	// (by Threshold.Spectrum: the lower-case operation, or ALL), read as
+	// the verdict reads it: failures included, ALL merging every
+	// operation, intended latency when the objectives read it.
+	SLOSpectrum map[string][][2]float64 `json:"slo_spectrum,omitempty"`
 }
 
 // Summary is one measurement's totals.
@@ -146,8 +190,10 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 					ls[k] = append(ls[k], [2]float64{t, float64(v)})
 				}
 				ls["max"] = append(ls["max"], [2]float64{t, float64(l.MaxUs)})
+				ls["mean"] = append(ls["mean"], [2]float64{t, round(l.MeanUs)})
 			}
 		}
+		var samples []slo.Sample
 		for _, m := range r.Measurements {
 			if m.Count == 0 || m.Histogram == "" {
 				continue
@@ -156,6 +202,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: measurement %s: %w", in.Name, m.Name, err)
 			}
+			samples = append(samples, slo.Sample{Operation: operation(&m), Intended: m.Intended, Hist: h})
 			st := measurement.StatsOf(h)
 			var sp [][2]float64
 			for _, p := range SpectrumPercentiles(st.Count) {
@@ -175,8 +222,15 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 				d.Operations = append(d.Operations, m.Name)
 			}
 		}
+		if r.SLO != nil {
+			run.SLO = r.SLO
+			if err := sloSpectra(&run, samples); err != nil {
+				return nil, fmt.Errorf("%s: %w", in.Name, err)
+			}
+		}
 		d.Runs = append(d.Runs, run)
 	}
+	d.Thresholds = thresholds(inputs, d)
 	// Plain operations first, then failures and intended latency.
 	sort.SliceStable(d.Operations, func(i, j int) bool { return rank[d.Operations[i]] < rank[d.Operations[j]] })
 	d.Settings = settings(inputs)
@@ -197,6 +251,143 @@ func opRank(m *jsonreport.Measurement) int {
 		return 1
 	}
 	return 0
+}
+
+// operation is the operation a measurement times: READ for READ,
+// READ-FAILED and Intended-READ; a report that does not say is read by
+// the name.
+func operation(m *jsonreport.Measurement) string {
+	if m.Operation != "" {
+		return m.Operation
+	}
+	name := strings.TrimPrefix(m.Name, "Intended-")
+	if opRank(m) == 1 {
+		if i := strings.LastIndex(name, "-"); i > 0 {
+			name = name[:i]
+		}
+	}
+	return name
+}
+
+// spectrumKey is the SLOSpectrum key of an objective's operation.
+func spectrumKey(op string) string {
+	if op == slo.All {
+		return op
+	}
+	return strings.ToLower(op)
+}
+
+// sloSpectra fills run.SLOSpectrum for the operations the run's latency
+// objectives bound, from slo.Figures: the histograms the verdict reads.
+func sloSpectra(run *Run, samples []slo.Sample) error {
+	lat := slo.Service
+	if run.SLO.Latency == slo.Intended.String() {
+		lat = slo.Intended
+	}
+	f, err := slo.NewFigures(samples, lat, 0, 0, false, 0)
+	if err != nil {
+		return err
+	}
+	useIntended := false
+	for _, s := range samples {
+		useIntended = useIntended || (lat == slo.Intended && s.Intended)
+	}
+	for _, o := range run.SLO.Objectives {
+		if o.Unit != "us" || o.Statistic == "mean" {
+			continue
+		}
+		key := spectrumKey(o.Operation)
+		if _, done := run.SLOSpectrum[key]; done {
+			continue
+		}
+		name, count := "", int64(0)
+		for _, s := range samples {
+			if s.Intended != useIntended {
+				continue
+			}
+			if key == slo.All && !slices.Contains(slo.NotOperations, s.Operation) || strings.EqualFold(s.Operation, o.Operation) {
+				count += s.Hist.TotalCount()
+				name = s.Operation
+			}
+		}
+		if count == 0 {
+			continue
+		}
+		if key == slo.All {
+			name = slo.All
+		}
+		var sp [][2]float64
+		for _, p := range SpectrumPercentiles(count) {
+			v, _ := f.Percentile(name, p)
+			sp = append(sp, [2]float64{p, v})
+		}
+		if run.SLOSpectrum == nil {
+			run.SLOSpectrum = map[string][][2]float64{}
+		}
+		run.SLOSpectrum[key] = sp
+	}
+	return nil
+}
+
+// thresholds gathers the runs' objectives, one per objective text, with
+// the charts each is drawn on.
+func thresholds(inputs []Input, d *Data) []Threshold {
+	out := []Threshold{}
+	index := map[string]int{}
+	for ri, in := range inputs {
+		s := in.Report.SLO
+		if s == nil {
+			continue
+		}
+		for _, o := range s.Objectives {
+			i, ok := index[o.Objective]
+			if !ok {
+				i = len(out)
+				index[o.Objective] = i
+				out = append(out, newThreshold(&o, s.Latency, in.Report, d))
+			}
+			out[i].Verdicts = append(out[i].Verdicts, Verdict{Run: ri, Verdict: o.Verdict, Measured: o.Measured})
+		}
+	}
+	return out
+}
+
+func newThreshold(o *jsonreport.SLOObjective, latency string, r *jsonreport.Report, d *Data) Threshold {
+	t := Threshold{Objective: o.Objective, Operation: o.Operation, Statistic: o.Statistic, Comparison: o.Comparison,
+		Limit: o.Limit, Unit: o.Unit, Verdicts: []Verdict{}}
+	if o.Unit != "us" {
+		return t
+	}
+	if o.Statistic != "mean" {
+		t.Spectrum = spectrumKey(o.Operation)
+		if p, ok := strings.CutPrefix(o.Statistic, "p"); ok {
+			t.Percentile, _ = strconv.ParseFloat(p, 64)
+		}
+	}
+	if o.Operation == slo.All {
+		return t
+	}
+	// The chart of the measurement the verdict reads: the operation's, or
+	// its intended latency's when the objectives read that and it exists.
+	intended := false
+	if latency == slo.Intended.String() {
+		for _, m := range r.Measurements {
+			intended = intended || (m.Intended && m.Count > 0)
+		}
+	}
+	for _, m := range r.Measurements {
+		if m.Intended == intended && opRank(&m) != 1 && strings.EqualFold(operation(&m), o.Operation) && slices.Contains(d.Operations, m.Name) {
+			t.Chart = m.Name
+		}
+	}
+	if t.Chart != "" {
+		for _, run := range d.Runs {
+			if _, ok := run.LatencySeries[t.Chart][o.Statistic]; ok {
+				t.Series = o.Statistic
+			}
+		}
+	}
+	return t
 }
 
 func round(v float64) float64 { return math.Round(v*100) / 100 }

@@ -3,12 +3,16 @@ package htmlreport
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"image"
 	"image/png"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -222,6 +226,80 @@ func headless(t *testing.T, bin, page string, args ...string) (string, string) {
 	return stdout.String(), stderr.String()
 }
 
+// pageStatus is what a page says of itself in a browser.
+type pageStatus struct {
+	charts, points, empty, thresholds int
+	dom                               string
+}
+
+// load writes d's page into dir, loads it in headless Chromium and returns
+// the status the page wrote into its DOM, failing the test unless it is ok
+// and no console error appeared.
+func load(t *testing.T, bin, dir string, d *Data) (page string, st pageStatus) {
+	t.Helper()
+	page = filepath.Join(dir, "report.html")
+	var buf bytes.Buffer
+	if err := Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, logs := headless(t, bin, page, "--virtual-time-budget=5000", "--dump-dom")
+	m := regexp.MustCompile(`<p id="status" data-status="(\w+)"(?: data-charts="(\d+)" data-points="(\d+)" data-empty="(\d+)" data-thresholds="(\d+)")?>([^<]*)`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("no status in the DOM:\n%.2000s", dom)
+	}
+	if m[1] != "ok" {
+		t.Fatalf("the page says %s: %s", m[1], m[6])
+	}
+	st.dom = dom
+	st.charts, _ = strconv.Atoi(m[2])
+	st.points, _ = strconv.Atoi(m[3])
+	st.empty, _ = strconv.Atoi(m[4])
+	st.thresholds, _ = strconv.Atoi(m[5])
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Uncaught") {
+			t.Errorf("console: %s", l)
+		}
+	}
+	return page, st
+}
+
+// screenshot takes a 1280×height picture of page.
+func screenshot(t *testing.T, bin, page string, height int) image.Image {
+	t.Helper()
+	shot := strings.TrimSuffix(page, ".html") + ".png"
+	headless(t, bin, page, "--hide-scrollbars", "--window-size=1280,"+strconv.Itoa(height), "--virtual-time-budget=5000", "--screenshot="+shot)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bd := img.Bounds(); bd.Dx() != 1280 || bd.Dy() != height {
+		t.Errorf("screenshot %v", bd)
+	}
+	return img
+}
+
+// pixels counts the pixels (every other one each way) that match.
+func pixels(img image.Image, match func(r, g, b uint32) bool) int {
+	n := 0
+	for y := 0; y < img.Bounds().Dy(); y += 2 {
+		for x := 0; x < img.Bounds().Dx(); x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if match(r>>8, g>>8, b>>8) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // TestChromium loads a two-run page in a real headless Chromium: the page
 // writes its own status into the DOM, which must say ok with every chart
 // drawn and holding data; no console error may appear; and a screenshot
@@ -234,67 +312,72 @@ func TestChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := filepath.Join(dir, "report.html")
-	var buf bytes.Buffer
-	if err := Write(&buf, d); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	dom, logs := headless(t, bin, page, "--virtual-time-budget=5000", "--dump-dom")
-	m := regexp.MustCompile(`<p id="status" data-status="(\w+)"(?: data-charts="(\d+)" data-points="(\d+)" data-empty="(\d+)")?>([^<]*)`).FindStringSubmatch(dom)
-	if m == nil {
-		t.Fatalf("no status in the DOM:\n%.2000s", dom)
-	}
-	if m[1] != "ok" {
-		t.Fatalf("the page says %s: %s", m[1], m[5])
-	}
-	charts, _ := strconv.Atoi(m[2])
-	points, _ := strconv.Atoi(m[3])
+	page, st := load(t, bin, dir, d)
 	// Throughput, then latency over time and spectrum for READ and UPDATE.
-	if charts != 5 || m[4] != "0" || points < 2*12+4*2*12+4*30 {
-		t.Errorf("charts %s, points %s, empty %s", m[2], m[3], m[4])
+	if st.charts != 5 || st.empty != 0 || st.thresholds != 0 || st.points < 2*12+4*2*12+4*30 {
+		t.Errorf("charts %d, points %d, empty %d, thresholds %d", st.charts, st.points, st.empty, st.thresholds)
 	}
-	if n := strings.Count(dom, "<path "); n < 2+8+4 {
+	if n := strings.Count(st.dom, "<path "); n < 2+8+4 {
 		t.Errorf("%d drawn series", n)
 	}
-	for _, l := range strings.Split(logs, "\n") {
-		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Uncaught") {
-			t.Errorf("console: %s", l)
-		}
-	}
-
-	shot := filepath.Join(dir, "report.png")
-	headless(t, bin, page, "--hide-scrollbars", "--window-size=1280,2000", "--virtual-time-budget=5000", "--screenshot="+shot)
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bd := img.Bounds(); bd.Dx() != 1280 || bd.Dy() != 2000 {
-		t.Errorf("screenshot %v", bd)
-	}
+	img := screenshot(t, bin, page, 2000)
 	// The series colours must be on the picture: count the pebble blue.
-	blue := 0
-	for y := 0; y < img.Bounds().Dy(); y += 2 {
-		for x := 0; x < img.Bounds().Dx(); x += 2 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			if r>>8 < 0x40 && g>>8 > 0x60 && g>>8 < 0x90 && b>>8 > 0x98 {
-				blue++
-			}
-		}
-	}
+	blue := pixels(img, func(r, g, b uint32) bool { return r < 0x40 && g > 0x60 && g < 0x90 && b > 0x98 })
 	if blue < 100 {
 		t.Errorf("only %d pixels of the first series' colour in the screenshot", blue)
 	}
 	if p := os.Getenv("YCSB_SCREENSHOT"); p != "" {
-		data, _ := os.ReadFile(shot)
+		data, _ := os.ReadFile(strings.TrimSuffix(page, ".html") + ".png")
+		os.WriteFile(p, data, 0o644)
+	}
+}
+
+// TestChromiumSLO draws two runs with the same objectives and different
+// verdicts: each objective's line once on each chart it applies to, the
+// objectives' table and the verdicts in their colours.
+func TestChromiumSLO(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	a := withSLO(fakeReport(t, "pebble", 12, 100, 1), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
+	b := withSLO(fakeReport(t, "rocksdb", 12, 140, 2), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
+	d, err := Build("pebble vs rocksdb", []Input{{"pebble", a}, {"rocksdb", b}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, st := load(t, bin, dir, d)
+	// Throughput (1), READ over time (p99, mean), UPDATE (p99.9), the
+	// spectra the objectives read: READ (p99, p75), UPDATE (p99.9), ALL (max).
+	if st.thresholds != 8 {
+		t.Errorf("%d threshold lines, want 8", st.thresholds)
+	}
+	// The five charts, and the spectra of READ, UPDATE and ALL.
+	if st.charts != 8 || st.empty != 0 {
+		t.Errorf("charts %d, empty %d", st.charts, st.empty)
+	}
+	for _, want := range []string{
+		`<tspan>UPDATE.p99.9&lt;=2ms  </tspan>`,
+		`<tspan fill="#1a7f37" font-weight="bold">PASS</tspan><tspan> (both runs)</tspan>`,
+		`<tspan fill="#c62828" font-weight="bold">FAIL</tspan><tspan> (both runs)</tspan>`,
+		`<td class="l" style="color:#c62828;font-weight:600">FAIL (1 of 7)</td>`,
+		`<td class="l">throughput&gt;=1000</td>`,
+		// UPDATE's p99.9 is drawn to compare with its line.
+		`<title>pebble p99.9</title>`,
+	} {
+		if !strings.Contains(st.dom, want) {
+			t.Errorf("the page has no %s", want)
+		}
+	}
+	if n := strings.Count(st.dom, `class="threshold"`); n != 8 {
+		t.Errorf("%d threshold elements", n)
+	}
+	img := screenshot(t, bin, page, 2800)
+	red := pixels(img, func(r, g, b uint32) bool { return r > 0xb0 && g < 0x50 && b < 0x50 })
+	green := pixels(img, func(r, g, b uint32) bool { return r < 0x40 && g > 0x60 && g < 0x90 && b > 0x30 && b < 0x48 })
+	if red < 50 || green < 100 {
+		t.Errorf("%d red and %d green pixels: the verdicts' colours are not on the picture", red, green)
+	}
+	if p := os.Getenv("YCSB_SCREENSHOT_SLO"); p != "" {
+		data, _ := os.ReadFile(strings.TrimSuffix(page, ".html") + ".png")
 		os.WriteFile(p, data, 0o644)
 	}
 }
@@ -346,5 +429,221 @@ func TestSettingsMasked(t *testing.T) {
 		if s.Name == "recordcount" && s.Values[0] != "10" {
 			t.Errorf("recordcount = %q", s.Values)
 		}
+	}
+}
+
+// sloObjectives are the objectives the SLO tests give a report: one of
+// each kind, a percentile the intervals do not keep (p75), and verdicts
+// as given.
+var sloObjectives = []jsonreport.SLOObjective{
+	{Objective: "READ.p99<=300us", Operation: "READ", Statistic: "p99", Comparison: "<=", Limit: 300, Unit: "us"},
+	{Objective: "UPDATE.p99.9<=2ms", Operation: "UPDATE", Statistic: "p99.9", Comparison: "<=", Limit: 2000, Unit: "us"},
+	{Objective: "ALL.max<=100ms", Operation: "ALL", Statistic: "max", Comparison: "<=", Limit: 100000, Unit: "us"},
+	{Objective: "READ.mean<=1ms", Operation: "READ", Statistic: "mean", Comparison: "<=", Limit: 1000, Unit: "us"},
+	{Objective: "READ.p75<=1ms", Operation: "READ", Statistic: "p75", Comparison: "<=", Limit: 1000, Unit: "us"},
+	{Objective: "errors<=0.1%", Statistic: "errors", Comparison: "<=", Limit: 0.001, Unit: "fraction"},
+	{Objective: "throughput>=1000", Statistic: "throughput", Comparison: ">=", Limit: 1000, Unit: "ops/s"},
+}
+
+// withSLO gives r the objectives with the verdicts (in sloObjectives'
+// order; "" when not judged) and a measure for each that has a verdict
+// other than NO DATA.
+func withSLO(r *jsonreport.Report, latency string, verdicts ...string) *jsonreport.Report {
+	s := &jsonreport.SLO{Latency: latency, Judged: verdicts[0] != "", Passed: true}
+	for i, o := range sloObjectives {
+		o.Verdict = verdicts[i]
+		if o.Verdict != "NO DATA" {
+			m := o.Limit * 0.9
+			if o.Verdict == "FAIL" {
+				m = o.Limit * 1.5
+			}
+			o.Measured = &m
+		}
+		s.Passed = s.Passed && o.Verdict == "PASS"
+		s.Objectives = append(s.Objectives, o)
+	}
+	r.SLO = s
+	return r
+}
+
+// withFailures adds n READ-FAILED latencies of us µs to r.
+func withFailures(t *testing.T, r *jsonreport.Report, n int, us int64) *jsonreport.Report {
+	t.Helper()
+	h := hdrhistogram.New(1, 3_600_000_000, 3)
+	for i := 0; i < n; i++ {
+		h.RecordValue(us)
+	}
+	enc, err := jsonreport.EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Measurements = append(r.Measurements, jsonreport.Measurement{Name: "READ-FAILED", Operation: "READ", Count: int64(n),
+		Histogram: enc, Returns: []jsonreport.Return{{Status: "ERROR", Count: int64(n)}}})
+	return r
+}
+
+// TestBuildSLO: two runs with the same objectives give one threshold per
+// objective with both runs' verdicts, each on the charts it applies to;
+// the spectrum an objective is drawn on is the one its verdict reads (an
+// operation with its failures, ALL every operation together).
+func TestBuildSLO(t *testing.T) {
+	a := withSLO(withFailures(t, fakeReport(t, "pebble", 10, 100, 1), 100, 50_000), "service",
+		"PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
+	b := withSLO(fakeReport(t, "rocksdb", 8, 150, 2), "service", "FAIL", "FAIL", "PASS", "PASS", "PASS", "PASS", "NO DATA")
+	c := fakeReport(t, "badger", 3, 100, 3) // no objectives
+	d, err := Build("t", []Input{{"pebble", a}, {"badger", c}, {"rocksdb", b}}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		chart, series, spectrum string
+		percentile              float64
+	}{
+		{"READ", "p99", "read", 99},
+		{"UPDATE", "p99.9", "update", 99.9},
+		{"", "", "ALL", 0},
+		{"READ", "mean", "", 0},
+		{"READ", "", "read", 75}, // the intervals keep no p75
+		{"", "", "", 0},
+		{"", "", "", 0},
+	}
+	if len(d.Thresholds) != len(want) {
+		t.Fatalf("%d thresholds, want %d: %+v", len(d.Thresholds), len(want), d.Thresholds)
+	}
+	for i, th := range d.Thresholds {
+		w := want[i]
+		if th.Objective != sloObjectives[i].Objective || th.Limit != sloObjectives[i].Limit || th.Unit != sloObjectives[i].Unit ||
+			th.Chart != w.chart || th.Series != w.series || th.Spectrum != w.spectrum || th.Percentile != w.percentile {
+			t.Errorf("threshold %d: %+v, want %+v", i, th, w)
+		}
+		if len(th.Verdicts) != 2 || th.Verdicts[0].Run != 0 || th.Verdicts[1].Run != 2 {
+			t.Errorf("%s: verdicts %+v, want runs 0 and 2", th.Objective, th.Verdicts)
+		}
+	}
+	if v := d.Thresholds[0].Verdicts; v[0].Verdict != "PASS" || v[1].Verdict != "FAIL" || *v[1].Measured != 450 {
+		t.Errorf("READ.p99 verdicts %+v", v)
+	}
+	if v := d.Thresholds[6].Verdicts[1]; v.Verdict != "NO DATA" || v.Measured != nil {
+		t.Errorf("throughput of rocksdb %+v", v)
+	}
+	if d.Runs[1].SLO != nil || d.Runs[1].SLOSpectrum != nil || d.Runs[0].SLO != a.SLO {
+		t.Error("runs' objectives not as their reports")
+	}
+	// The mean is kept per interval for a mean objective's line.
+	if n := len(d.Runs[0].LatencySeries["READ"]["mean"]); n != 10 {
+		t.Errorf("%d mean points, want 10", n)
+	}
+
+	sp := d.Runs[0].SLOSpectrum
+	if keys := strings.Join(slices.Sorted(maps.Keys(sp)), ","); keys != "ALL,read,update" {
+		t.Fatalf("objective spectra %s", keys)
+	}
+	last := func(s [][2]float64) [2]float64 { return s[len(s)-1] }
+	// READ's own spectrum ends at its slowest success; the objectives read
+	// the 100 failures at 50 ms too: 100 of 20100 latencies, so 99.5% of
+	// them are at most the successes' maximum.
+	if own := last(d.Runs[0].Spectrum["READ"]); own[1] >= 50_000 {
+		t.Errorf("READ's spectrum ends at %v", own)
+	}
+	if got := last(sp["read"]); got[1] < 50_000 || got[1] > 50_050 {
+		t.Errorf("the objectives' READ spectrum ends at %v, want 50 ms (within HDR's 0.1%%)", got)
+	}
+	at := func(s [][2]float64, p float64) float64 {
+		for _, pt := range s {
+			if pt[0] >= p {
+				return pt[1]
+			}
+		}
+		return -1
+	}
+	if v := at(sp["read"], 99); v >= 50_000 {
+		t.Errorf("READ p99 with failures %v µs: 0.5%% failures do not reach p99", v)
+	}
+	if v := at(sp["read"], 99.9); v < 50_000 {
+		t.Errorf("READ p99.9 with failures %v µs, want the failures' 50 ms", v)
+	}
+	// ALL is READ (with failures) and UPDATE together: its median lies
+	// between theirs, its maximum is the failures'.
+	if r, u, all := at(sp["read"], 50), at(sp["update"], 50), at(sp["ALL"], 50); !(r < all && all < u) {
+		t.Errorf("medians READ %v, UPDATE %v, ALL %v", r, u, all)
+	}
+	if got := last(sp["ALL"]); got[1] < 50_000 {
+		t.Errorf("ALL ends at %v", got)
+	}
+}
+
+// TestBuildSLOIntended: objectives that read intended latency are drawn
+// on the intended latency's chart and spectrum.
+func TestBuildSLOIntended(t *testing.T) {
+	a := withSLO(fakeReport(t, "basic", 3, 100, 1), "intended", "PASS", "PASS", "PASS", "PASS", "PASS", "PASS", "PASS")
+	in := a.Measurements[0] // READ
+	in.Name, in.Intended = "Intended-READ", true
+	h, err := jsonreport.DecodeHistogram(in.Histogram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2 := hdrhistogram.New(1, 3_600_000_000, 3)
+	for _, b := range h.Distribution() {
+		h2.RecordValues(b.From+5000, b.Count) // queued 5 ms behind the schedule
+	}
+	if in.Histogram, err = jsonreport.EncodeHistogram(h2); err != nil {
+		t.Fatal(err)
+	}
+	a.Measurements = append(a.Measurements, in)
+	for i := range a.Intervals {
+		a.Intervals[i].Latency["Intended-READ"] = a.Intervals[i].Latency["READ"]
+	}
+	d, err := Build("t", []Input{{"basic", a}}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th := d.Thresholds[0]; th.Chart != "Intended-READ" || th.Series != "p99" {
+		t.Errorf("READ.p99 of intended latency drawn on %q %q", th.Chart, th.Series)
+	}
+	if v := d.Runs[0].SLOSpectrum["read"][0][1]; v < 5000 {
+		t.Errorf("the intended spectrum starts at %v µs, below the 5 ms queue", v)
+	}
+	// UPDATE has no intended latency here: the objectives read none of it.
+	if th := d.Thresholds[1]; th.Chart != "" {
+		t.Errorf("UPDATE.p99.9 drawn on %q", th.Chart)
+	}
+	if _, ok := d.Runs[0].SLOSpectrum["update"]; ok {
+		t.Error("an UPDATE spectrum of service latency among intended objectives")
+	}
+}
+
+// pageData is the YCSB_DATA a page embeds.
+func pageData(t *testing.T, page string) *Data {
+	t.Helper()
+	_, rest, ok := strings.Cut(page, "var YCSB_DATA = ")
+	if !ok {
+		t.Fatal("no YCSB_DATA in the page")
+	}
+	js, _, _ := strings.Cut(rest, ";\n")
+	var d Data
+	if err := json.Unmarshal([]byte(js), &d); err != nil {
+		t.Fatalf("YCSB_DATA: %v", err)
+	}
+	return &d
+}
+
+// TestPageSLO: the thresholds and verdicts reach the page's data.
+func TestPageSLO(t *testing.T) {
+	a := withSLO(fakeReport(t, "pebble", 3, 100, 1), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
+	d, err := Build("t", []Input{{"pebble", a}}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	got := pageData(t, buf.String())
+	if len(got.Thresholds) != len(sloObjectives) || got.Thresholds[1].Objective != "UPDATE.p99.9<=2ms" ||
+		got.Thresholds[1].Verdicts[0].Verdict != "FAIL" || got.Thresholds[6].Limit != 1000 {
+		t.Errorf("thresholds on the page: %+v", got.Thresholds)
+	}
+	if got.Runs[0].SLO == nil || got.Runs[0].SLO.Passed || len(got.Runs[0].SLOSpectrum["ALL"]) == 0 {
+		t.Errorf("run's objectives on the page: %+v", got.Runs[0].SLO)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // Buckets are the upper bounds of the latency histograms, in seconds.
@@ -39,10 +40,12 @@ var Buckets = []float64{
 	0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 }
 
-// Info labels the run (ycsb_run_info).
+// Info labels the run (ycsb_run_info) and gives its service level
+// objectives (ycsb_slo_limit, from the first scrape on).
 type Info struct {
 	Binding string
 	Phase   string // load or run
+	SLO     []slo.Objective
 }
 
 type opStatus struct{ op, status string }
@@ -67,6 +70,7 @@ type Exporter struct {
 	overall   int64 // operations as [OVERALL] counts them
 	hists     map[histKey]*hist
 	warmupEnd time.Time // ycsb_warmup is 1 until then
+	judgement *slo.Judgement
 
 	ln  net.Listener
 	srv *http.Server
@@ -141,6 +145,17 @@ func (e *Exporter) Close() error {
 func (e *Exporter) SetWarmupEnd(t time.Time) {
 	e.mu.Lock()
 	e.warmupEnd = t
+	e.mu.Unlock()
+}
+
+// SetSLO publishes the run's judgement: ycsb_slo_measured and, when the
+// run is judged (not one client's share of a fleet), ycsb_slo_passed per
+// objective and ycsb_slo_run_passed. It is called once, after the run,
+// while /metrics is still served; j is kept, not copied, and must not
+// change afterwards. The limits come from Info.SLO, or from j without it.
+func (e *Exporter) SetSLO(j *slo.Judgement) {
+	e.mu.Lock()
+	e.judgement = j
 	e.mu.Unlock()
 }
 
@@ -279,6 +294,89 @@ func (e *Exporter) WriteText(b *bytes.Buffer) {
 			fmt.Fprintf(b, "%s_count{%s} %d\n", name, labels, h.count)
 		}
 	}
+	e.writeSLO(b)
+}
+
+// writeSLO writes the objectives' limits and, once judged, what the run
+// measured for them. Latencies are in seconds, an error rate is a ratio,
+// a throughput operations per second.
+func (e *Exporter) writeSLO(b *bytes.Buffer) {
+	j := e.judgement
+	objs := e.info.SLO
+	if len(objs) == 0 && j != nil {
+		for _, r := range j.Results {
+			objs = append(objs, r.Objective)
+		}
+	}
+	if len(objs) > 0 {
+		family(b, "ycsb_slo_limit", "gauge", "The limit of each service level objective (-p slo): seconds for a latency, a ratio for the error rate, operations per second for the throughput.")
+		for _, o := range objs {
+			fmt.Fprintf(b, "ycsb_slo_limit{%s} %s\n", sloLabels(&o), float(inUnit(&o, o.Limit)))
+		}
+	}
+	if j == nil {
+		return
+	}
+	family(b, "ycsb_slo_measured", "gauge", "What the run measured for each objective, in the unit of ycsb_slo_limit; absent when it measured nothing the objective reads.")
+	for _, r := range j.Results {
+		if r.Verdict != slo.NoData {
+			fmt.Fprintf(b, "ycsb_slo_measured{%s} %s\n", sloLabels(&r.Objective), float(inUnit(&r.Objective, r.Measured)))
+		}
+	}
+	if !j.Judged() {
+		return // one client's share: ycsb merge judges the fleet
+	}
+	family(b, "ycsb_slo_passed", "gauge", "1 if the run met the objective, 0 if not (failed, or nothing measured).")
+	for _, r := range j.Results {
+		fmt.Fprintf(b, "ycsb_slo_passed{%s} %d\n", sloLabels(&r.Objective), boolInt(r.Verdict == slo.Pass))
+	}
+	family(b, "ycsb_slo_run_passed", "gauge", "1 if the run met every objective, else 0.")
+	fmt.Fprintf(b, "ycsb_slo_run_passed %d\n", boolInt(j.Passed()))
+}
+
+// sloLabels are an objective's labels: its text as written, the operation
+// (as the other metrics write it; none for errors and throughput), the
+// statistic as the JSON report names it and the unit of the values.
+func sloLabels(o *slo.Objective) string {
+	l := "objective=" + quote(o.Text)
+	if o.Op != "" {
+		l += ",operation=" + quote(Label(o.Op))
+	}
+	st, unit := statUnit(o)
+	return l + ",statistic=" + quote(st) + ",comparison=" + quote(o.Cmp.String()) + ",unit=" + quote(unit)
+}
+
+func statUnit(o *slo.Objective) (stat, unit string) {
+	switch o.Stat {
+	case slo.Percentile:
+		return "p" + strconv.FormatFloat(o.Percentile, 'f', -1, 64), "seconds"
+	case slo.Mean:
+		return "mean", "seconds"
+	case slo.Max:
+		return "max", "seconds"
+	case slo.ErrorRate:
+		return "errors", "ratio"
+	}
+	return "throughput", "ops_per_second"
+}
+
+// inUnit converts an objective's figure (µs for a latency) to its
+// metric's unit (seconds).
+func inUnit(o *slo.Objective, v float64) float64 {
+	switch o.Stat {
+	case slo.ErrorRate, slo.Throughput:
+		return v
+	}
+	return v / 1e6
+}
+
+func float(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func family(b *bytes.Buffer, name, typ, help string) {

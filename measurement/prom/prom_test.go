@@ -1,16 +1,20 @@
 package prom
 
 import (
+	"bytes"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // harvest records samples into a Collector and returns its next harvest.
@@ -177,6 +181,96 @@ func TestEveryInterface(t *testing.T) {
 	for _, tt := range tests {
 		if got := EveryInterface(tt.addr); got != tt.want {
 			t.Errorf("EveryInterface(%q) = %v, want %v", tt.addr, got, tt.want)
+		}
+	}
+}
+
+// sloLines are the ycsb_slo lines of e's exposition, comments included.
+func sloLines(t *testing.T, e *Exporter) string {
+	t.Helper()
+	var buf bytes.Buffer
+	e.WriteText(&buf)
+	var p expfmt.TextParser
+	if _, err := p.TextToMetricFamilies(strings.NewReader(buf.String())); err != nil {
+		t.Fatalf("not the text exposition format: %v\n%s", err, buf.String())
+	}
+	var out []string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(l, "ycsb_slo_") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestSLO: the limits are there from the start, in seconds, as a ratio or
+// in operations per second; the judgement adds what was measured and the
+// verdicts (the lines are in testdata/slo.golden).
+func TestSLO(t *testing.T) {
+	objs, err := slo.Parse("READ.p99<=5ms, ALL.max<=1s, UPDATE.p99.9<2.5ms, errors<=0.1%, throughput>=10000, SCAN.mean<=20ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Info{Binding: "basic", Phase: "run", SLO: objs})
+	before := sloLines(t, e)
+	for _, want := range []string{
+		`ycsb_slo_limit{objective="READ.p99<=5ms",operation="read",statistic="p99",comparison="<=",unit="seconds"} 0.005`,
+		`ycsb_slo_limit{objective="errors<=0.1%",statistic="errors",comparison="<=",unit="ratio"} 0.001`,
+		`ycsb_slo_limit{objective="throughput>=10000",statistic="throughput",comparison=">=",unit="ops_per_second"} 10000`,
+	} {
+		if !strings.Contains(before, want+"\n") {
+			t.Errorf("before the judgement, no line %s in:\n%s", want, before)
+		}
+	}
+	if strings.Contains(before, "ycsb_slo_measured") || strings.Contains(before, "passed") {
+		t.Errorf("a verdict before the judgement:\n%s", before)
+	}
+	measured := []float64{3400, 1.2e6, 2100, 0.0004, 12000.5, 0}
+	verdicts := []slo.Verdict{slo.Pass, slo.Fail, slo.Pass, slo.Pass, slo.Pass, slo.NoData}
+	j := &slo.Judgement{}
+	for i, o := range objs {
+		j.Results = append(j.Results, slo.Result{Objective: o, Measured: measured[i], Verdict: verdicts[i]})
+	}
+	e.SetSLO(j)
+	after := sloLines(t, e)
+	ycsbtest.Golden(t, filepath.Join("testdata", "slo.golden"), []byte(after))
+
+	// Without Info.SLO the judgement gives the limits.
+	bare := New(Info{})
+	bare.SetSLO(j)
+	if got := sloLines(t, bare); got != after {
+		t.Errorf("the judgement alone gives\n%s\nwant\n%s", got, after)
+	}
+
+	// One client's share of a fleet: measured, not judged.
+	j.Share = "client 1 of 2"
+	share := sloLines(t, e)
+	if !strings.Contains(share, `ycsb_slo_measured{objective="READ.p99<=5ms",operation="read",statistic="p99",comparison="<=",unit="seconds"} 0.0034`) ||
+		strings.Contains(share, "passed") {
+		t.Errorf("a client's share:\n%s", share)
+	}
+}
+
+// TestSLOLabelEscapes: an objective's text is a label value as written;
+// the exposition escapes what needs it and Prometheus's parser reads the
+// text back.
+func TestSLOLabelEscapes(t *testing.T) {
+	text := `we"ird\op` + "\n" + `.p99<=5ms`
+	e := New(Info{SLO: []slo.Objective{{Text: text, Op: `we"ird\op`, Stat: slo.Percentile, Percentile: 99, Limit: 5000}}})
+	var buf bytes.Buffer
+	e.WriteText(&buf)
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	ms := fams["ycsb_slo_limit"].GetMetric()
+	if len(ms) != 1 {
+		t.Fatalf("%d limits:\n%s", len(ms), buf.String())
+	}
+	for _, lp := range ms[0].GetLabel() {
+		if lp.GetName() == "objective" && lp.GetValue() != text {
+			t.Errorf("objective read back as %q, want %q", lp.GetValue(), text)
 		}
 	}
 }
