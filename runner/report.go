@@ -257,6 +257,9 @@ func (b *bench) report(m *engine.Result) error {
 		}
 		b.rep.slo = j
 		rows = append(rows, j.Rows()...)
+		if b.prom != nil {
+			b.prom.SetSLO(j)
+		}
 	}
 	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)

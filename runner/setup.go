@@ -108,7 +108,7 @@ type bench struct {
 func (p *prepared) open(ctx context.Context) (*bench, error) {
 	b := &bench{prepared: p}
 	if p.s.promAddr != "" {
-		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: runreport.Phase(!p.s.transactions)})
+		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: runreport.Phase(!p.s.transactions), SLO: p.s.objectives})
 		if err != nil {
 			return nil, props.Errorf("prometheus.addr", "%v", err)
 		}
