@@ -18,6 +18,7 @@ import (
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/results"
 )
 
@@ -307,5 +308,58 @@ func TestPrometheusDuringRun(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + addr + "/metrics"); err == nil {
 		t.Error("still serving after the run")
+	}
+}
+
+// TestPrometheusLinger: with prometheus.linger, /metrics stays up after
+// the report with the objectives' verdicts, until Ctrl-C ends the wait.
+func TestPrometheusLinger(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, name, _ := db.Lookup("basic")
+	p := props.FromMap(map[string]string{
+		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100", "operationcount": "200",
+		"readproportion": "1", "slo": "READ.p99<=10s, throughput>=1e12",
+		"prometheus.addr": "127.0.0.1:0", "prometheus.linger": "60",
+	})
+	var stdout, stderr syncBuffer
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(ctx, Options{Props: p, Driver: d, Binding: name, Stdout: &stdout, Stderr: &stderr})
+	}()
+	addrRe := regexp.MustCompile(`Prometheus metrics stay at http://(\S+)/metrics for 1m0s`)
+	var addr string
+	for i := 0; i < 500 && addr == ""; i++ {
+		time.Sleep(20 * time.Millisecond)
+		if m := addrRe.FindStringSubmatch(stderr.String()); m != nil {
+			addr = m[1]
+		}
+	}
+	if addr == "" {
+		t.Fatalf("no linger line in:\n%s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "[SLO], Verdict, FAIL") {
+		t.Errorf("lingering before the report:\n%s", stdout.String())
+	}
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`ycsb_slo_passed{objective="READ.p99<=10s",operation="read",statistic="p99",comparison="<=",unit="seconds"} 1`,
+		`ycsb_slo_passed{objective="throughput>=1e12",statistic="throughput",comparison=">=",unit="ops_per_second"} 0`, "ycsb_slo_run_passed 0"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("no %q in\n%s", want, body)
+		}
+	}
+	start := time.Now()
+	cancel()
+	err = <-errc
+	if !slo.IsUnmet(err) {
+		t.Errorf("err %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Ctrl-C ended the wait in %v", d)
 	}
 }

@@ -86,7 +86,9 @@ func Run(ctx context.Context, o Options) error {
 	if err := b.waitForStart(ctx); err != nil {
 		return b.abandon(ctx, err)
 	}
-	return b.report(b.execute(ctx))
+	err = b.report(b.execute(ctx))
+	b.linger(ctx)
+	return err
 }
 
 // syncWriter serializes writes from several goroutines.

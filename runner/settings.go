@@ -29,6 +29,7 @@ type settings struct {
 	warmup         time.Duration // operations in the first warmup are not measured
 	progress       progressMode  // the live progress line
 	promAddr       string        // prometheus.addr: serve /metrics there
+	promLinger     time.Duration // prometheus.linger: keep serving it after the report
 	cpuProfile     string        // cpuprofile: write a CPU profile of the run there
 	// clients is this client's place among several (client.count): opCount
 	// and target are then its shares of the totals given.
@@ -152,6 +153,10 @@ func (s *settings) parseOutputs(r *props.Reader, local bool) {
 		r.Errorf("progress", "progress=true replaces the status lines of -s (status=true); give one of them")
 	}
 	s.promAddr = r.String("prometheus.addr", "")
+	s.promLinger = r.Duration("prometheus.linger", time.Second, 0, 0, time.Hour)
+	if r.Err() == nil && s.promLinger > 0 && s.promAddr == "" {
+		r.Errorf("prometheus.linger", "needs prometheus.addr, the address /metrics is served at")
+	}
 	if r.Err() == nil && r.Has("slo") {
 		objs, err := slo.Parse(r.String("slo", ""))
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
@@ -172,6 +173,17 @@ func (b *bench) closeDB() error {
 		return fmt.Errorf("%s: close: %w", b.o.Binding, err)
 	}
 	return nil
+}
+
+// linger keeps /metrics served for prometheus.linger after the report,
+// so that a scraper takes the last figures and the objectives' verdicts;
+// Ctrl-C ends it.
+func (b *bench) linger(ctx context.Context) {
+	if b.prom == nil || b.s.promLinger <= 0 || ctx.Err() != nil {
+		return
+	}
+	fmt.Fprintf(b.o.Stderr, "Prometheus metrics stay at http://%s/metrics for %v (prometheus.linger; Ctrl-C ends it)\n", b.prom.Addr(), b.s.promLinger)
+	within.Sleep(ctx, b.s.promLinger)
 }
 
 // startProfile starts the CPU profile (cpuprofile).
