@@ -186,6 +186,9 @@ func TestBadInput(t *testing.T) {
 		{map[string]string{"progress": "maybe"}, "progress"},
 		{map[string]string{"progress": "true", "status": "true"}, "progress"},
 		{map[string]string{"prometheus.addr": "127.0.0.1:notaport"}, "prometheus.addr"},
+		{map[string]string{"prometheus.linger": "5"}, "prometheus.linger"},
+		{map[string]string{"prometheus.addr": "127.0.0.1:0", "prometheus.linger": "7200"}, "prometheus.linger"},
+		{map[string]string{"slo": "READ.p99<=5"}, "slo"},
 		{map[string]string{"status.interval": "0.001"}, "status.interval"},
 	} {
 		_, _, err := runBasic(t, context.Background(), c.p)
