@@ -1,0 +1,158 @@
+// Package capacity searches for the highest rate a system serves within
+// its service level objectives: open-loop steps at rising target rates,
+// geometric growth until a step fails, then bisection between the best
+// step that passed and the lowest that failed, to a resolution. It knows
+// no database and no engine: a Stepper runs each step.
+package capacity
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Config is a search's bounds.
+type Config struct {
+	// Start is the first step's rate (ops/s); Max the highest the search
+	// asks for.
+	Start, Max float64
+	// Growth multiplies the rate after each passing step until one fails
+	// (> 1).
+	Growth float64
+	// Resolution ends the bisection once the bracket's width is at most
+	// this share of its lower end (e.g. 0.05).
+	Resolution float64
+	// MaxSteps bounds the number of steps.
+	MaxSteps int
+}
+
+// Check says what is wrong with c, naming the field's property.
+func (c *Config) Check() error {
+	switch {
+	case !(c.Start > 0) || c.Start > 1e9:
+		return fmt.Errorf("start rate %g: want above 0 and at most 1e9 ops/s", c.Start)
+	case !(c.Max >= c.Start) || c.Max > 1e9:
+		return fmt.Errorf("maximum rate %g: want at least the start rate (%g) and at most 1e9 ops/s", c.Max, c.Start)
+	case !(c.Growth > 1) || c.Growth > 100:
+		return fmt.Errorf("growth %g: want above 1 and at most 100", c.Growth)
+	case !(c.Resolution > 0) || c.Resolution > 1:
+		return fmt.Errorf("resolution %g: want above 0 and at most 1 (a share of the rate)", c.Resolution)
+	case c.MaxSteps < 1 || c.MaxSteps > 1000:
+		return fmt.Errorf("steps %d: want 1 to 1000", c.MaxSteps)
+	}
+	return nil
+}
+
+// Verdict is a step's outcome.
+type Verdict uint8
+
+const (
+	// Pass: every objective met at the rate asked.
+	Pass Verdict = iota
+	// Fail: an objective missed: the system did not serve the rate.
+	Fail
+	// ClientLimited: the client could not offer the rate (too few
+	// threads within the cap, or its CPU): nothing is known of the
+	// system at that rate.
+	ClientLimited
+)
+
+func (v Verdict) String() string { return [...]string{"PASS", "FAIL", "CLIENT-LIMITED"}[v] }
+
+// Step is one step's outcome, as a Stepper measured it.
+type Step struct {
+	Asked    float64 // the target rate, ops/s
+	Achieved float64 // the measured rate, ops/s
+	Threads  int
+	Verdict  Verdict
+	// Why says what failed or what limited the client.
+	Why string
+	// Detail is the Stepper's own record of the step (its objectives'
+	// results, the client's figures), for the report.
+	Detail any
+}
+
+// Stepper runs one step at rate with the threads it decides.
+type Stepper interface {
+	Step(ctx context.Context, rate float64) (Step, error)
+}
+
+// Answer is a search's outcome.
+type Answer struct {
+	Steps []Step
+	// Rate is the highest rate that passed (0: none did); Above the
+	// lowest that failed above it (0: none failed, the search reached
+	// Max or was limited).
+	Rate, Above float64
+	// Limited says the client, not the system, ended the search: the
+	// answer is a lower bound.
+	Limited bool
+	// Exhausted says MaxSteps ended it before the resolution.
+	Exhausted bool
+}
+
+// Search runs steps until the bracket [Rate, Above] is within the
+// resolution, the client limits it, Max passes, or MaxSteps are run.
+// ctx ending stops it with the steps so far and ctx's error.
+func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	a := &Answer{}
+	rate := c.Start
+	for len(a.Steps) < c.MaxSteps {
+		s, err := st.Step(ctx, rate)
+		if err != nil {
+			return a, err
+		}
+		a.Steps = append(a.Steps, s)
+		if ctx.Err() != nil {
+			return a, ctx.Err()
+		}
+		switch s.Verdict {
+		case ClientLimited:
+			a.Limited = true
+			return a, nil
+		case Pass:
+			a.Rate = math.Max(a.Rate, rate)
+		case Fail:
+			if a.Above == 0 || rate < a.Above {
+				a.Above = rate
+			}
+		}
+		next, done := nextRate(c, a)
+		if done {
+			return a, nil
+		}
+		rate = next
+	}
+	a.Exhausted = true
+	return a, nil
+}
+
+// nextRate is the next step's rate: growth until a step fails (or, when
+// the first fails, shrinking until one passes), then bisection; done when
+// the bracket is within the resolution or Max passed.
+func nextRate(c Config, a *Answer) (float64, bool) {
+	switch {
+	case a.Above == 0: // nothing failed yet
+		if a.Rate >= c.Max {
+			return 0, true
+		}
+		return math.Min(a.Rate*c.Growth, c.Max), false
+	case a.Rate == 0: // nothing passed yet
+		next := a.Above / c.Growth
+		if next < minRate {
+			return 0, true
+		}
+		return next, false
+	}
+	if (a.Above-a.Rate)/a.Rate <= c.Resolution {
+		return 0, true
+	}
+	// The geometric mean: rates span orders of magnitude.
+	return math.Sqrt(a.Rate * a.Above), false
+}
+
+// minRate ends a search whose steps fail down to it.
+const minRate = 1.0

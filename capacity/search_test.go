@@ -1,0 +1,76 @@
+package capacity
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// limit is a system that serves up to cap ops/s, and a client that can
+// offer up to client ops/s (0: any).
+type limit struct{ cap, client float64 }
+
+func (l limit) Step(_ context.Context, rate float64) (Step, error) {
+	s := Step{Asked: rate, Achieved: math.Min(rate, l.cap), Verdict: Pass}
+	switch {
+	case l.client > 0 && rate > l.client:
+		s.Verdict, s.Achieved = ClientLimited, l.client
+	case rate > l.cap:
+		s.Verdict = Fail
+	}
+	return s, nil
+}
+
+func TestSearch(t *testing.T) {
+	base := Config{Start: 500, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}
+	for _, c := range []struct {
+		name        string
+		cfg         Config
+		sys         limit
+		rate, above float64
+		limited     bool
+		steps       int
+	}{
+		// 500..4000 pass, 8000 fails, then the bracket halves
+		// geometrically: 5657, 4757, 4362, 4177, 4088 fail; 4088 is within
+		// 5% of 4000.
+		{"known answer", base, limit{cap: 4000}, 4000, 4088.5, false, 10},
+		// 4000 fails; bisection up from 2000: 2828, 3364, 3668, 3830 pass.
+		{"just under", base, limit{cap: 3999}, 3830.4, 4000, false, 8},
+		// 10000 and 5000 fail, 2500 passes; then 3536 fails, 2973
+		// passes, 3242 and 3105 fail.
+		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973.0, 3104.6, false, 7},
+		{"max passes", Config{Start: 500, Max: 3000, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 1e9}, 3000, 0, false, 4},
+		{"client limited", base, limit{cap: 1e9, client: 3000}, 2000, 0, true, 4},
+		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 4},
+	} {
+		a, err := Search(context.Background(), c.cfg, c.sys)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if math.Abs(a.Rate-c.rate) > 0.1 || math.Abs(a.Above-c.above) > 0.1 || a.Limited != c.limited || len(a.Steps) != c.steps {
+			t.Errorf("%s: rate %v above %v limited %v after %d steps, want %v %v %v %d", c.name, a.Rate, a.Above, a.Limited, len(a.Steps), c.rate, c.above, c.limited, c.steps)
+			for _, s := range a.Steps {
+				t.Logf("  %.1f %s", s.Asked, s.Verdict)
+			}
+		}
+		if a.Above > 0 && a.Rate > 0 && (a.Above-a.Rate)/a.Rate > c.cfg.Resolution {
+			t.Errorf("%s: bracket wider than the resolution", c.name)
+		}
+	}
+}
+
+func TestConfigCheck(t *testing.T) {
+	for _, c := range []Config{
+		{Start: 0, Max: 10, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		{Start: 10, Max: 5, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		{Start: 10, Max: 50, Growth: 1, Resolution: 0.05, MaxSteps: 5},
+		{Start: 10, Max: 50, Growth: 2, Resolution: 0, MaxSteps: 5},
+		{Start: 10, Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 0},
+		{Start: math.NaN(), Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+	} {
+		if c.Check() == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+}
