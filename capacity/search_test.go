@@ -32,9 +32,9 @@ func TestSearch(t *testing.T) {
 		steps       int
 	}{
 		// 500..4000 pass, 8000 fails, then the bracket halves
-		// geometrically: 5657, 4757, 4362, 4177, 4088 fail; 4088 is within
-		// 5% of 4000.
-		{"known answer", base, limit{cap: 4000}, 4000, 4088.5, false, 10},
+		// geometrically: 5657, 4757, 4362, 4177 fail; 4177 is within 5% of
+		// 4000.
+		{"known answer", base, limit{cap: 4000}, 4000, 4177.1, false, 9},
 		// 4000 fails; bisection up from 2000: 2828, 3364, 3668, 3830 pass.
 		{"just under", base, limit{cap: 3999}, 3830.4, 4000, false, 8},
 		// 10000 and 5000 fail, 2500 passes; then 3536 fails, 2973
