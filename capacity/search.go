@@ -84,15 +84,16 @@ type Answer struct {
 	// lowest that failed above it (0: none failed, the search reached
 	// Max or was limited).
 	Rate, Above float64
-	// Limited says the client, not the system, ended the search: the
-	// answer is a lower bound.
+	// Limited says the step at Above was limited by the client, not the
+	// system: the answer is the client's limit, a lower bound of the
+	// system's.
 	Limited bool
 	// Exhausted says MaxSteps ended it before the resolution.
 	Exhausted bool
 }
 
 // Search runs steps until the bracket [Rate, Above] is within the
-// resolution, the client limits it, Max passes, or MaxSteps are run.
+// resolution, Max passes, or MaxSteps are run.
 // ctx ending stops it with the steps so far and ctx's error.
 func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	if err := c.Check(); err != nil {
@@ -109,15 +110,18 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 		if ctx.Err() != nil {
 			return a, ctx.Err()
 		}
+		if s.Asked > 0 {
+			rate = s.Asked // as the Stepper could ask it (whole ops/s)
+		}
 		switch s.Verdict {
-		case ClientLimited:
-			a.Limited = true
-			return a, nil
 		case Pass:
 			a.Rate = math.Max(a.Rate, rate)
-		case Fail:
+		case Fail, ClientLimited:
+			// A rate the client could not offer brackets the search as a
+			// failure does; the answer then says the client was the limit.
 			if a.Above == 0 || rate < a.Above {
 				a.Above = rate
+				a.Limited = s.Verdict == ClientLimited
 			}
 		}
 		next, done := nextRate(c, a)

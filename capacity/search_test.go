@@ -41,7 +41,9 @@ func TestSearch(t *testing.T) {
 		// passes, 3242 and 3105 fail.
 		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973.0, 3104.6, false, 7},
 		{"max passes", Config{Start: 500, Max: 3000, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 1e9}, 3000, 0, false, 4},
-		{"client limited", base, limit{cap: 1e9, client: 3000}, 2000, 0, true, 4},
+		// The client cannot offer above 3000: 4000 is client-limited, and
+		// the bisection lands just under 3000, limited by the client.
+		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953.7, 3084.4, true, 8},
 		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 4},
 	} {
 		a, err := Search(context.Background(), c.cfg, c.sys)

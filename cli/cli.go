@@ -51,6 +51,7 @@ func init() {
 	commands = []Command{
 		{Name: "load", Summary: "insert the data set (the reference's -load)", Run: phase(false)},
 		{Name: "run", Summary: "run the transaction mix (the reference's -t)", Run: phase(true)},
+		{Name: "capacity", Summary: "find the highest rate that meets -p slo=...: open-loop steps, growth then bisection (docs/results.md)", Run: runCapacity},
 		{Name: "shell", Summary: "interactive read/scan/insert/update/delete against a binding", Run: runShell},
 		{Name: "stress", Summary: "cassandra-stress compatible mode: stress write|read|mixed|counter_write|counter_read ... (see docs/stress.md)", Run: runStress},
 		{Name: "report", Summary: "draw JSON reports as one self-contained HTML page (--html), runs overlaid", Run: runReport},
@@ -295,6 +296,15 @@ func binding(positional string, all *props.Properties) (db.Driver, string, error
 }
 
 func phase(transactions bool) func(ctx context.Context, env *Env, args []string) error {
+	return bindingCommand(map[bool]string{false: "load", true: "run"}[transactions], transactions, runner.Run)
+}
+
+// runCapacity is ycsb capacity: a run phase's options, searched.
+var runCapacity = bindingCommand("capacity", true, runner.Capacity)
+
+// bindingCommand is a command that takes a binding and the reference's
+// options, and runs them with run.
+func bindingCommand(name string, transactions bool, run func(context.Context, runner.Options) error) func(ctx context.Context, env *Env, args []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
 		// The binding is the first word, or only -db (the reference's own
 		// Client takes it that way).
@@ -314,13 +324,13 @@ func phase(transactions bool) func(ctx context.Context, env *Env, args []string)
 			return err
 		}
 		if positional == "" && !all.Has("db") {
-			return usagef("missing binding: ycsb %s <binding> [options]; bindings: %s", map[bool]string{false: "load", true: "run"}[transactions], strings.Join(db.Drivers(), ", "))
+			return usagef("missing binding: ycsb %s <binding> [options]; bindings: %s", name, strings.Join(db.Drivers(), ", "))
 		}
-		d, name, err := binding(positional, all)
+		d, bname, err := binding(positional, all)
 		if err != nil {
 			return err
 		}
-		return runner.Run(ctx, runner.Options{Props: all, Driver: d, Binding: name, Stdout: env.Stdout, Stderr: env.Stderr,
+		return run(ctx, runner.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
 			CommandLine: args, Version: Version})
 	}
 }

@@ -74,6 +74,10 @@ type CoreWorkload struct {
 // Stop asks every worker to finish its current operation and return.
 func (w *CoreWorkload) Stop() { w.stop.Store(true) }
 
+// Resume clears Stop, once every worker has returned, for another run of
+// the same workload (a capacity search's next step).
+func (w *CoreWorkload) Resume() { w.stop.Store(false) }
+
 // Stopped reports whether Stop was called.
 func (w *CoreWorkload) Stopped() bool { return w.stop.Load() }
 
