@@ -394,3 +394,12 @@ func FuzzParseGates(f *testing.F) {
 		}
 	})
 }
+
+// TestStudentQuantile: one-sided 95% points from statistical tables.
+func TestStudentQuantile(t *testing.T) {
+	for _, tt := range []struct{ df, want float64 }{{1, 6.3138}, {5, 2.0150}, {10, 1.8125}, {30, 1.6973}, {math.Inf(1), 1.6449}} {
+		if got := studentQuantile(0.95, tt.df); math.Abs(got-tt.want) > 5e-4 {
+			t.Errorf("t(0.95, %v) = %.4f, want %.4f", tt.df, got, tt.want)
+		}
+	}
+}

@@ -30,16 +30,21 @@ import (
 // the run, merges their histograms and takes the percentile (or mean) of
 // the merge, exactly as the run's own figure is taken. Sparse intervals
 // weigh what their samples weigh; blocks keep the dependence between
-// neighbouring intervals (a compaction slows several in a row). A and B
-// are resampled independently and each replicate gives a ratio B/A; the
-// gate fails when fewer than Alpha of the ratios lie at or below the
+// neighbouring intervals (a compaction slows several in a row), and what
+// short blocks miss of it, and the few effective samples of a short run,
+// widen the replicates' spread (series.blockLength). A and B are
+// resampled independently and each replicate gives a ratio B/A; the gate
+// fails when fewer than Alpha of the ratios lie at or below the
 // tolerance, 1+tol: a one-sided bootstrap test at Alpha of "B's figure is
-// at most A's·(1+tol)", equivalent to the lower end of the one-sided 95%
+// at most A's·(1+tol)", the same as the lower end of the one-sided 95%
 // percentile interval of the ratio lying beyond the tolerance.
 //
 // Throughput gates use Welch's test on per-interval throughput (the
-// samples and the autocorrelation correction of ycsb compare), one-sided,
-// of the null hypothesis mean(B) ≥ (1−tol)·mean(A).
+// samples and the lag-1 autocorrelation correction of ycsb compare),
+// one-sided, of the null hypothesis mean(B) ≥ (1−tol)·mean(A).
+//
+// The maximum is refused: it is one sample of each run, and no test can
+// say whether B's is significantly larger.
 const (
 	// GateReplicates is the bootstrap's replicate count per run.
 	GateReplicates = 1000
@@ -216,25 +221,20 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 	res.P = t.P
 	bound := c * t.MeanA
 	resol := resolution(a, b, t.MeanA, t.MeanB)
+	lim := strconv.FormatFloat(g.Tolerance*100, 'f', -1, 64)
+	stat := fmt.Sprintf("Welch t=%.2f, df=%.1f", t.T, t.DF)
 	switch {
 	case t.MeanB >= bound:
-		res.Why = fmt.Sprintf("B is not below A%s", tolText(g))
+		res.Why = fmt.Sprintf("B is within %s%% of A (%s)", lim, stat)
 	case bound-t.MeanB < resol:
-		res.Why = fmt.Sprintf("B is below A%s by less than the resolution (%s ops/s)", tolText(g), strconv.FormatFloat(resol, 'g', 3, 64))
+		res.Why = fmt.Sprintf("B is more than %s%% below A by less than the resolution (%s ops/s)", lim, strconv.FormatFloat(resol, 'g', 3, 64))
 	case t.P < Alpha:
 		res.Verdict = Fail
-		res.Why = fmt.Sprintf("B is significantly below A%s (Welch t=%.2f, df=%.1f)", tolText(g), t.T, t.DF)
+		res.Why = fmt.Sprintf("B is significantly more than %s%% below A (%s)", lim, stat)
 	default:
-		res.Why = fmt.Sprintf("B is below A%s, but not significantly (Welch t=%.2f, df=%.1f)", tolText(g), t.T, t.DF)
+		res.Why = fmt.Sprintf("B is more than %s%% below A, but not significantly (%s)", lim, stat)
 	}
 	return res
-}
-
-func tolText(g Gate) string {
-	if g.Stat == GateThroughput {
-		return "·(1" + fmt.Sprintf("-%s", strconv.FormatFloat(g.Tolerance, 'f', -1, 64)) + ")"
-	}
-	return "·(1" + fmt.Sprintf("+%s", strconv.FormatFloat(g.Tolerance, 'f', -1, 64)) + ")"
 }
 
 // byOpKey is the by_op name of op in r's intervals (case ignored), "" if
@@ -463,11 +463,22 @@ func (s *series) samples() int64 {
 	return n
 }
 
-// blockLength is the circular bootstrap's block: n^(1/3) units, or twice
-// the units that count as one by the lag-1 autocorrelation r of the
-// units' mean latency ((1+r)/(1−r), the correction of Welch's sample
-// sizes; r corrected for its small-sample bias, (1+3r)/n), at most n/3.
-func (s *series) blockLength() int {
+// blockLength is the circular bootstrap's block for the series, and
+// widen, the factor by which a replicate's log deviation from the run's
+// figure is widened, so that the replicates spread as the figure would
+// from run to run. Both come from the autocorrelations ρ_k of the units'
+// mean latency, summed within Sokal's window (the smallest M with
+// M ≥ 5·τ(M)) into τ = 1+2Σρ_k, the number of neighbouring units that
+// count as one:
+//   - the block is max(n^(1/3), τ) units, at most n/3;
+//   - blocks of l see the autocovariance at lag k weighted by 1−k/l
+//     (Bartlett's weights), 1+2Σ(1−k/l)ρ_k of τ: the spread is widened
+//     by the square root of what they miss;
+//   - a percentile bootstrap spreads as a normal would, where an estimate
+//     from n/τ effective samples spreads as Student's t with n/τ−1
+//     degrees of freedom: the spread is widened by √(m/(m−1))·t/z
+//     (Hesterberg's expanded percentile interval, with m = n/τ).
+func (s *series) blockLength() (l int, widen float64) {
 	n := len(s.count)
 	var means []float64
 	for i, c := range s.count {
@@ -475,14 +486,88 @@ func (s *series) blockLength() int {
 			means = append(means, s.sum[i]/float64(c))
 		}
 	}
-	l := math.Ceil(math.Cbrt(float64(n)))
-	if len(means) > 2 {
-		if _, _, r1 := meanVar(means); r1 > 0 {
-			r1 = min(r1+(1+3*r1)/float64(len(means)), 0.95)
-			l = max(l, math.Ceil(2*(1+r1)/(1-r1)))
+	rho := autocorrelations(means)
+	tau := integratedTime(means)
+	l = int(max(1, min(max(math.Ceil(math.Cbrt(float64(n))), math.Ceil(tau)), float64(n/3))))
+	seen := 1.0
+	for k := 1; k < l && k < len(rho); k++ {
+		seen += 2 * (1 - float64(k)/float64(l)) * rho[k]
+	}
+	widen = 1.0
+	if seen > 0 {
+		widen = math.Sqrt(max(tau/seen, 1))
+	}
+	m := max(float64(n)/tau, 2)
+	widen *= math.Sqrt(m/(m-1)) * studentQuantile(1-Alpha, m-1) / studentQuantile(1-Alpha, math.Inf(1))
+	return l, widen
+}
+
+// widened is a replicate's figure x moved f times as far from the run's
+// figure, in logarithms.
+func widened(x, figure, f float64) float64 {
+	if x <= 0 || figure <= 0 {
+		return x
+	}
+	return figure * math.Pow(x/figure, f)
+}
+
+// integratedTime is τ = 1+2Σρ_k of x, summed within Sokal's window (the
+// smallest M with M ≥ 5·τ(M)), at least 1: how many neighbouring samples
+// count as one.
+func integratedTime(x []float64) float64 {
+	rho := autocorrelations(x)
+	tau := 1.0
+	for k := 1; k < len(rho); k++ {
+		tau += 2 * rho[k]
+		if float64(k) >= 5*tau {
+			break
 		}
 	}
-	return int(max(1, min(l, float64(n/3))))
+	return max(tau, 1)
+}
+
+// autocorrelations of x at lags 0..len(x)/2 (ρ_0 = 1).
+func autocorrelations(x []float64) []float64 {
+	n := len(x)
+	if n < 3 {
+		return []float64{1}
+	}
+	mean, _, _ := meanVar(x)
+	var c0 float64
+	for _, v := range x {
+		c0 += (v - mean) * (v - mean)
+	}
+	out := []float64{1}
+	if c0 == 0 {
+		return out
+	}
+	for k := 1; k <= n/2; k++ {
+		var c float64
+		for i := k; i < n; i++ {
+			c += (x[i] - mean) * (x[i-k] - mean)
+		}
+		out = append(out, c/c0)
+	}
+	return out
+}
+
+// studentQuantile is the q-quantile (q > 0.5) of Student's t with df
+// degrees of freedom (df +Inf: the normal's), by bisection of
+// studentTwoSided.
+func studentQuantile(q, df float64) float64 {
+	if math.IsInf(df, 1) {
+		return math.Sqrt2 * math.Erfinv(2*q-1)
+	}
+	lo, hi := 0.0, 1e3
+	for range 100 {
+		mid := (lo + hi) / 2
+		if studentTwoSided(mid, df)/2 > 1-q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // resample draws a circular block bootstrap replicate, blocks of l, into
@@ -572,7 +657,8 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 	}
 	res := GateResult{Gate: g, A: va, B: vb}
 	rng := rand.New(rand.NewPCG(gateSeed(g, sa, sb), 0x9e3779b97f4a7c15))
-	la, lb := sa.blockLength(), sb.blockLength()
+	la, fa := sa.blockLength()
+	lb, fb := sb.blockLength()
 	wa, wb := make([]int64, len(sa.count)), make([]int64, len(sb.count))
 	limit := 1 + g.Tolerance
 	ratios := make([]float64, 0, GateReplicates)
@@ -589,7 +675,7 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 		case xa == 0:
 			ratio = math.Inf(1)
 		default:
-			ratio = xb / xa
+			ratio = widened(xb, vb, fb) / widened(xa, va, fa)
 		}
 		ratios = append(ratios, ratio)
 		if ratio <= limit {
@@ -600,9 +686,9 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 	res.Lo, res.Hi = quantile(ratios, 0.05), quantile(ratios, 0.95)
 	res.P = float64(within+1) / float64(GateReplicates+1)
 	lim := strconv.FormatFloat(g.Tolerance*100, 'f', -1, 64)
-	blocks := fmt.Sprintf("blocks of %d and %d of %d and %d intervals", la, lb, len(sa.count), len(sb.count))
+	blocks := fmt.Sprintf("%d/%d intervals in blocks of %d/%d", len(sa.count), len(sb.count), la, lb)
 	if min(len(sa.count), len(sb.count)) < fewGateUnits {
-		blocks += fmt.Sprintf("; under %d, too eager to fail", fewGateUnits)
+		blocks += fmt.Sprintf("; with fewer than %d the test fails too readily", fewGateUnits)
 	}
 	switch {
 	case res.P < Alpha:
