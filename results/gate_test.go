@@ -204,6 +204,50 @@ func TestGateStatistics(t *testing.T) {
 	}
 }
 
+// TestGateStatisticsByLength: the same at the tolerance's edge (same
+// configuration, +0%) for shorter and longer runs of 6000 samples: 30
+// strongly autocorrelated intervals are about seven independent samples,
+// and the tests fail too readily; 120 are enough. docs/results.md gives
+// the figures.
+func TestGateStatisticsByLength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("600 pairs of synthetic runs")
+	}
+	const pairs = 100
+	for _, tt := range []struct {
+		gate      string
+		intervals int
+		maxFail   int
+	}{
+		{"READ.p99:+0%", 30, 25},
+		{"READ.mean:+0%", 30, 25},
+		{"throughput:-0%", 30, 25},
+		{"READ.p99:+0%", 120, 10},
+		{"READ.mean:+0%", 120, 10},
+		{"throughput:-0%", 120, 10},
+	} {
+		g, _ := ParseGates(tt.gate)
+		fails := 0
+		for i := range uint64(pairs) {
+			a := newSynth(1000+2*i, tt.intervals, 6000/tt.intervals, 1, 1000)
+			b := newSynth(1001+2*i, tt.intervals, 6000/tt.intervals, 1, 1000)
+			var r GateResult
+			if g[0].Stat == GateThroughput {
+				r = JudgeGates(g, a.report(false), b.report(false))[0]
+			} else {
+				r = judgeSeries(g[0], a.series(), b.series())
+			}
+			if r.Verdict == Fail {
+				fails++
+			}
+		}
+		t.Logf("%s, %d intervals: %d of %d pairs failed", tt.gate, tt.intervals, fails, pairs)
+		if fails > tt.maxFail {
+			t.Errorf("%s, %d intervals: %d of %d pairs failed, want at most %d", tt.gate, tt.intervals, fails, pairs, tt.maxFail)
+		}
+	}
+}
+
 // TestGateKnownAnswers: every interval of A holds the same latencies,
 // and every interval of B the same doubled, so that every replicate's
 // ratio is the same, about 2: beyond a tolerance of 10% with the smallest
