@@ -85,8 +85,8 @@ type GateResult struct {
 }
 
 // GateDescription names the tests in the output.
-const GateDescription = "latency: circular block bootstrap of the intervals' merged histograms, " +
-	"1000 replicates per run, one-sided; throughput: Welch's t-test on per-interval throughput against the tolerance, one-sided"
+var GateDescription = "latency: circular block bootstrap of the intervals' merged histograms, " +
+	strconv.Itoa(GateReplicates) + " replicates per run, one-sided; throughput: Welch's t-test on per-interval throughput against the tolerance, one-sided"
 
 // CheckGates refuses a gate naming an operation neither report measured.
 func CheckGates(gates []Gate, nameA, nameB string, a, b *jsonreport.Report) error {
@@ -137,24 +137,51 @@ func opNames(a, b *jsonreport.Report) []string {
 // JudgeGates judges every gate, B against A.
 func JudgeGates(gates []Gate, a, b *jsonreport.Report) []GateResult {
 	out := make([]GateResult, len(gates))
+	cache := seriesCache{}
 	for i, g := range gates {
 		if g.Stat == GateThroughput {
 			out[i] = judgeThroughput(g, a, b)
 		} else {
-			out[i] = judgeLatency(g, a, b)
+			out[i] = judgeLatency(g, a, b, cache)
 		}
 	}
 	return out
 }
 
+// seriesCache keeps each report's series by operation and whether it
+// holds histograms, so that many gates on one operation decode its
+// intervals once.
+type seriesCache map[seriesKey]cachedSeries
+
+type seriesKey struct {
+	r         *jsonreport.Report
+	op        string // upper case
+	histogram bool
+}
+
+type cachedSeries struct {
+	s   *series
+	why string
+}
+
+func (c seriesCache) get(r *jsonreport.Report, g Gate) (*series, string) {
+	k := seriesKey{r, strings.ToUpper(g.Op), g.Stat == GatePercentile}
+	if v, ok := c[k]; ok {
+		return v.s, v.why
+	}
+	s, why := latencySeries(r, g)
+	c[k] = cachedSeries{s, why}
+	return s, why
+}
+
 // WriteGates writes the gates' table and returns slo.Unmet when any failed.
-func WriteGates(w io.Writer, results []GateResult) error {
+func WriteGates(w io.Writer, judged []GateResult) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, "\nRegression gates: B against A; a gate fails only when B is worse than A beyond its tolerance, significantly at %s.\n", strconv.FormatFloat(Alpha, 'f', -1, 64))
 	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "gate\tA\tB\tchange\t90% interval\tp\tverdict\twhy\t")
 	var failed []string
-	for _, r := range results {
+	for _, r := range judged {
 		unit := " us"
 		if r.Gate.Stat == GateThroughput {
 			unit = " ops/s"
@@ -609,12 +636,12 @@ func gateSeed(g Gate, runs ...*series) uint64 {
 	return h.Sum64()
 }
 
-func judgeLatency(g Gate, a, b *jsonreport.Report) GateResult {
-	sa, why := latencySeries(a, g)
+func judgeLatency(g Gate, a, b *jsonreport.Report, cache seriesCache) GateResult {
+	sa, why := cache.get(a, g)
 	if why != "" {
 		return noData(g, "A: %s", why)
 	}
-	sb, why := latencySeries(b, g)
+	sb, why := cache.get(b, g)
 	if why != "" {
 		return noData(g, "B: %s", why)
 	}
