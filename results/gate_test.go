@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -91,22 +92,39 @@ func newSynth(seed uint64, n, perInterval int, scale, rate float64) synth {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	var s synth
 	level := 0.0
-	h := hdrhistogram.New(1, 1_000_000, 2)
+	vals := make([]int64, perInterval)
 	for range n {
 		level = 0.6*level + 0.08*rng.NormFloat64()
-		h.Reset()
 		sum := 0.0
-		for range perInterval {
+		for j := range vals {
 			v := int64(1000 * scale * math.Exp(level+0.5*rng.NormFloat64()))
-			h.RecordValue(v)
+			vals[j] = bucketTop(v)
 			sum += float64(v)
 		}
-		s.pts = append(s.pts, pointsOf(h))
-		s.counts = append(s.counts, h.TotalCount())
+		slices.Sort(vals)
+		var pts []point
+		for _, v := range vals {
+			if k := len(pts) - 1; k >= 0 && pts[k].v == v {
+				pts[k].n++
+			} else {
+				pts = append(pts, point{v, 1})
+			}
+		}
+		s.pts = append(s.pts, pts)
+		s.counts = append(s.counts, int64(perInterval))
 		s.sums = append(s.sums, sum)
 		s.ops = append(s.ops, int64(rate*(1-0.3*level+0.02*rng.NormFloat64())))
 	}
 	return s
+}
+
+// bucketTop is the highest value of v's bucket in an HdrHistogram of 2
+// significant figures from 1 (sub-buckets of 256: values below 256 are
+// exact, above them buckets are 2^(bits−8) wide), as pointsOf reports
+// it; TestBucketTop checks it against the library.
+func bucketTop(v int64) int64 {
+	shift := max(0, bits.Len64(uint64(v))-8)
+	return (v>>shift+1)<<shift - 1
 }
 
 // series is the run as the bootstrap sees it, without the report's
@@ -468,5 +486,16 @@ func TestGateMergedReport(t *testing.T) {
 	r := JudgeGates(gates[:1], m, m)[0]
 	if want := float64(m.Find("READ").Percentiles["p99"]); r.A != want {
 		t.Errorf("the gate's p99 %v, the merged report's %v", r.A, want)
+	}
+}
+
+func TestBucketTop(t *testing.T) {
+	h := hdrhistogram.New(1, 1_000_000, 2)
+	for v := int64(1); v < 1_000_000; v = v*9/8 + 1 {
+		h.Reset()
+		h.RecordValue(v)
+		if got, want := bucketTop(v), pointsOf(h)[0].v; got != want {
+			t.Errorf("bucketTop(%d) = %d, the histogram's %d", v, got, want)
+		}
 	}
 }
