@@ -56,7 +56,7 @@ func init() {
 		{Name: "stress", Summary: "cassandra-stress compatible mode: stress write|read|mixed|counter_write|counter_read ... (see docs/stress.md)", Run: runStress},
 		{Name: "report", Summary: "draw JSON reports as one self-contained HTML page (--html), runs overlaid", Run: runReport},
 		{Name: "merge", Summary: "combine the JSON reports (or .hdr logs) of several clients into one report", Run: runMerge},
-		{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test", Run: runCompare},
+		{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test; -gate \"READ.p99:+10%, throughput:-5%\" fails (exit 3) on a significant regression", Run: runCompare},
 		{Name: "kube", Summary: "print the Kubernetes manifests of a run on N clients (an Indexed Job)", Run: runKube},
 	}
 }

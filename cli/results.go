@@ -186,26 +186,52 @@ func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string
 	return err
 }
 
-const compareUsage = "ycsb compare <a.json> <b.json>"
+const compareUsage = "ycsb compare [-gate \"READ.p99:+10%, throughput:-5%\"] <a.json> <b.json>"
 
+// runCompare is ycsb compare: A and B side by side and, with -gate, the
+// regression gates judged (exit code 3 when one fails).
 func runCompare(ctx context.Context, env *Env, args []string) error {
+	gateText := ""
+	files, typed, err := toolArgs(args, compareUsage, map[string]*string{"gate": &gateText}, nil)
+	if err != nil {
+		return err
+	}
+	given := 0
 	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			return usagef("unknown option %s (usage: %s)", a, compareUsage)
+		if a == "-gate" || a == "--gate" {
+			given++
 		}
 	}
-	if len(args) != 2 {
+	if given > 1 {
+		return usagef("%s given %d times: write all gates in one, separated by commas", typed["gate"], given)
+	}
+	var gates []results.Gate
+	if given == 1 {
+		if gates, err = results.ParseGates(gateText); err != nil {
+			return usagef("%s: %v", typed["gate"], err)
+		}
+	}
+	if len(files) != 2 || slices.Contains(files, "-") {
 		return usagef("compare needs two JSON reports (usage: %s)", compareUsage)
 	}
-	a, err := results.ReadReportContext(ctx, args[0])
+	a, err := results.ReadReportContext(ctx, files[0])
 	if err != nil {
 		return inputError(err)
 	}
-	b, err := results.ReadReportContext(ctx, args[1])
+	b, err := results.ReadReportContext(ctx, files[1])
 	if err != nil {
 		return inputError(err)
 	}
-	return results.Compare(env.Stdout, args[0], args[1], a, b)
+	if err := results.CheckGates(gates, files[0], files[1], a, b); err != nil {
+		return usagef("%s: %v", typed["gate"], err)
+	}
+	if err := results.Compare(env.Stdout, files[0], files[1], a, b); err != nil {
+		return err
+	}
+	if len(gates) == 0 {
+		return nil
+	}
+	return results.WriteGates(env.Stdout, results.JudgeGates(gates, a, b))
 }
 
 // inputError makes a bad input file exit with code 2; an input whose wait
