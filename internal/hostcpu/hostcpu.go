@@ -87,7 +87,7 @@ func Between(a, b Sample, cores float64, coresKnown bool) Usage {
 		return Usage{Cores: u.Cores, CoresKnown: u.CoresKnown}
 	}
 	if a.cpuOK && b.cpuOK && b.CPU >= a.CPU {
-		u.CPU, u.CPUKnown = (b.CPU - a.CPU).Seconds()/secs, true
+		u.CPU, u.CPUKnown = (b.CPU-a.CPU).Seconds()/secs, true
 	}
 	if a.waits != nil && b.waits != nil {
 		// A thread that exited during the window takes its waits with it;
