@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -117,5 +118,26 @@ func TestRunCancelled(t *testing.T) {
 	res := Run(ctx, &Plan{Threads: 2, Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Interval: time.Second})
 	if !res.Stopped || res.Ops == 0 || res.End.Before(res.Start) {
 		t.Errorf("Stopped %v after %d operations, window %v to %v", res.Stopped, res.Ops, res.Start, res.End)
+	}
+}
+
+// TestRunClient: the result says how many workers ran at what target, and
+// what the client used over the measured window, its cores capped by the
+// processor count of a run that does not size it itself.
+func TestRunClient(t *testing.T) {
+	wl := &countWorkload{pause: time.Millisecond}
+	p := Plan{Threads: 8, OpCount: 5, Target: 2000, Workload: wl,
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	res := Run(context.Background(), &p)
+	c := res.Client
+	if c.Workers != 5 || c.Target != 2000 {
+		t.Errorf("Client: %d workers at %d ops/s, want 5 at 2000", c.Workers, c.Target)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	if !c.CPU.CoresKnown || c.CPU.Cores != 1 || !c.CPU.CPUKnown || c.CPU.Wall <= 0 {
+		t.Errorf("Client.CPU = %+v, want 1 core (GOMAXPROCS) and the CPU known", c.CPU)
 	}
 }
