@@ -248,6 +248,7 @@ func (b *bench) report(m *engine.Result) error {
 	b.rep.seed = b.seed
 	err := b.rep.finish(m, runreport.Rows(m, b.mcfg, stats), b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
+	runreport.WriteClientNote(b.o.Stderr, m, runreport.YCSBTerms)
 	if err != nil {
 		return err
 	}

@@ -101,6 +101,17 @@ type Run struct {
 	Seed      uint64
 	Clients   partition.Clients
 	StartTime time.Time
+	// Terms are the options the client verdict's advice names; zero:
+	// the YCSB runner's.
+	Terms Terms
+}
+
+// terms are the options the advice names.
+func (r *Run) terms() Terms {
+	if r.Terms == (Terms{}) {
+		return YCSBTerms
+	}
+	return r.Terms
 }
 
 // Phase is the phase as reports name it.
@@ -130,6 +141,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 		WarmupMs:        res.Warmup.Milliseconds(),
 		Operations:      res.Ops,
 		Schedule:        schedule(res.Schedule),
+		ClientVerdict:   clientVerdict(CheckClient(res, run.terms())),
 		Intervals:       intervals,
 	}
 	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
