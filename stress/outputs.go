@@ -166,7 +166,7 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, summaris
 		summarise()
 		return nil
 	}
-	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed}
+	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, Terms: clientTerms}
 	doc, err := runreport.Document(run, plan.Measurement, res, runreport.Rows(res, plan.Measurement, nil), o.json.List())
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/stress/settings"
 )
 
@@ -195,12 +196,17 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 	if timer != nil {
 		timer.Stop()
 	}
+	client := runreport.CheckClient(res, clientTerms)
 	err := outs.writeReport(plan, res, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
 			met.summarise(r.out)
+			writeClient(r.out, client)
 		}
 	})
 	plan.Causes.WriteSummary(r.env.Stderr)
+	if n := client.Note(); !warmup && n != "" {
+		fmt.Fprintln(r.env.Stderr, n)
+	}
 	if err = outs.done(err); err != nil {
 		return err
 	}
