@@ -3,6 +3,7 @@ package stress
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/goycsb/ycsb/runreport"
 )
@@ -21,7 +22,7 @@ func writeClient(w io.Writer, c *runreport.ClientCheck) {
 	}
 	u := c.CPU
 	if u.CPUKnown && u.CoresKnown {
-		fmt.Fprintf(w, "Client CPU                : %s of %s cores (%s%%)\n", jf(u.CPU, 2, false), jf(u.Cores, 2, false), jf(u.CPU/u.Cores*100, 1, false))
+		fmt.Fprintf(w, "Client CPU                : %s of %s cores (%s%%)\n", jf(u.CPU, 2, false), coreCount(u.Cores), jf(u.CPU/u.Cores*100, 1, false))
 	}
 	if u.WaitKnown {
 		fmt.Fprintf(w, "Client CPU wait           : %s cores\n", jf(u.Wait, 2, false))
@@ -37,4 +38,12 @@ func writeClient(w io.Writer, c *runreport.ClientCheck) {
 		fmt.Fprintf(w, "Client verdict            : %s\n", v)
 	}
 	fmt.Fprintln(w)
+}
+
+// coreCount is a core count: whole, or to a hundredth for a quota.
+func coreCount(n float64) string {
+	if n == math.Trunc(n) {
+		return jf(n, 0, false)
+	}
+	return jf(n, 2, false)
 }
