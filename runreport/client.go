@@ -57,6 +57,10 @@ const (
 	// StealPct is the steal time above which the figures may be low: a
 	// machine with no other busy guests reports well under 1%.
 	StealPct = 5.0
+	// MinWindow is the shortest window judged: /proc/stat counts in ticks
+	// of 10 ms, so a second of two cores gives steal to 0.5%, and over
+	// less the workers' start and join are much of what is measured.
+	MinWindow = time.Second
 	// GCPausePct is the share of the window the runtime may stop the
 	// world: each pause stops every worker, so at 1% the slowest
 	// percent of operations may be measuring the client.
@@ -127,19 +131,25 @@ type ClientCheck struct {
 func (c *ClientCheck) KeptUp() bool { return len(c.Verdicts) == 1 && c.Verdicts[0] == KeptUp }
 
 // ClientFiguresOf reads the figures of res; ok is false for a window that
-// measured nothing.
+// measured nothing or is shorter than MinWindow.
 func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 	f := ClientFigures{Window: res.End.Sub(res.Start), Threads: res.Client.Workers, Target: res.Client.Target,
 		Ops: res.Ops, CPU: res.Client.CPU}
-	if f.Window <= 0 || res.Ops == 0 || res.WarmupCut {
+	if f.Window < MinWindow || res.Ops == 0 || res.WarmupCut {
 		return f, false
 	}
 	f.MeanLatencyUs, f.MeanLatencyKnown = meanServiceUs(res.Total)
 	if res.Schedule != nil {
 		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
 	}
+	// Over the time between the two reads of the GC figures, which the
+	// CPU samples follow at once: the pauses fall within it.
+	between := f.Window
+	if f.CPU.Wall > 0 {
+		between = f.CPU.Wall
+	}
 	pause := res.GC.End.PauseTotalNs - res.GC.Start.PauseTotalNs
-	f.GCPausePct = float64(pause) / float64(f.Window) * 100
+	f.GCPausePct = min(float64(pause)/float64(between)*100, 100)
 	return f, true
 }
 
@@ -170,7 +180,7 @@ func meanServiceUs(total *measurement.Snapshot) (float64, bool) {
 }
 
 // CheckClient judges the client of res; nil for a window that measured
-// nothing.
+// nothing or is shorter than MinWindow.
 func CheckClient(res *engine.Result, t Terms) *ClientCheck {
 	f, ok := ClientFiguresOf(res)
 	if !ok {

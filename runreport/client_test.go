@@ -150,6 +150,7 @@ func TestClientFiguresOf(t *testing.T) {
 	res := &engine.Result{Start: start, End: start.Add(2 * time.Second), Ops: 2, Total: c.Total(),
 		Schedule: &engine.Schedule{Target: 100, FinalLagUs: 250000},
 		Client:   engine.Client{Workers: 3, Target: 100, CPU: idle}}
+	res.Client.CPU.Wall = 2 * time.Second
 	res.GC.Start.PauseTotalNs, res.GC.End.PauseTotalNs = 1e6, 41e6 // 40 ms of 2 s
 	f, ok := ClientFiguresOf(res)
 	if !ok {
@@ -161,9 +162,19 @@ func TestClientFiguresOf(t *testing.T) {
 	if f.Threads != 3 || f.Target != 100 || f.FinalLag != 250*time.Millisecond || f.GCPausePct != 2 || f.Window != 2*time.Second {
 		t.Errorf("figures %+v", f)
 	}
-	// A window that measured nothing has no verdict.
+	// The pauses are over the time between the reads of the GC figures,
+	// which the CPU samples follow.
+	res.Client.CPU.Wall = 4 * time.Second
+	if f, _ := ClientFiguresOf(res); f.GCPausePct != 1 {
+		t.Errorf("GC pauses %v%% of the sampled 4 s, want 1%%", f.GCPausePct)
+	}
+	// A window that measured nothing, or too short a one, has no verdict.
 	res.Ops = 0
 	if CheckClient(res, YCSBTerms) != nil {
 		t.Error("a verdict on an empty window")
+	}
+	res.Ops, res.End = 2, start.Add(MinWindow-time.Millisecond)
+	if CheckClient(res, YCSBTerms) != nil {
+		t.Error("a verdict on a window shorter than MinWindow")
 	}
 }
