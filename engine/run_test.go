@@ -141,3 +141,20 @@ func TestRunClient(t *testing.T) {
 		t.Errorf("Client.CPU = %+v, want 1 core (GOMAXPROCS) and the CPU known", c.CPU)
 	}
 }
+
+// TestRunClientSkipsWarmup: the client's CPU is sampled again when the
+// warm-up ends, so its window is the measured one, not the whole run.
+func TestRunClientSkipsWarmup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the CPU figures are Linux's")
+	}
+	wl := &countWorkload{pause: time.Millisecond}
+	p := Plan{Threads: 2, Warmup: 200 * time.Millisecond, TimeLimit: 300 * time.Millisecond, Workload: wl,
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	res := Run(context.Background(), &p)
+	// The measured window is the last 100 ms or so of a run of 300; half
+	// the warm-up more would still be well short of the whole run.
+	if w, limit := res.Client.CPU.Wall, res.End.Sub(res.Start)+p.Warmup/2; w <= 0 || w >= limit {
+		t.Errorf("the CPU window lasted %v, want the measured window's %v (under %v)", w, res.End.Sub(res.Start), limit)
+	}
+}
