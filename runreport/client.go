@@ -70,12 +70,11 @@ const (
 // Terms are the options a front end's user changes to act on a verdict.
 type Terms struct {
 	Threads string // "-threads"
-	Target  string // "-target"
 	Clients string // how to run more client machines
 }
 
 // YCSBTerms are the YCSB runner's options.
-var YCSBTerms = Terms{Threads: "-threads", Target: "-target", Clients: "ycsb kube / client.count"}
+var YCSBTerms = Terms{Threads: "-threads", Clients: "ycsb kube / client.count"}
 
 // ClientFigures are what the verdict reads: the measured window's figures.
 type ClientFigures struct {

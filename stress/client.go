@@ -10,8 +10,7 @@ import (
 
 // clientTerms are the options the stress mode's user changes to act on the
 // client's verdict.
-var clientTerms = runreport.Terms{Threads: "-rate threads=", Target: "-rate throttle=",
-	Clients: "a stress process on each, sharing the rate"}
+var clientTerms = runreport.Terms{Threads: "-rate threads=", Clients: "a stress process on each, sharing the rate"}
 
 // writeClient writes the client's verdict (runreport.Judge) after the
 // Results block, in its style: a line per figure the platform reports,
