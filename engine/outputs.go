@@ -31,7 +31,9 @@ type (
 	// Halter may end the run early (slo.abort): before the run starts it
 	// is handed halt, which stops the workers as the time limit does and
 	// keeps the first reason given for the report (Result.Halted).
-	Halter interface{ SetHalt(halt func(reason string)) }
+	Halter interface {
+		SetHalt(halt func(reason string))
+	}
 )
 
 // A Ticker ticks the collector on a schedule of its own from Start to Stop.

@@ -6,9 +6,12 @@
 package engine
 
 import (
+	"runtime"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/hostcpu"
+	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -89,12 +92,35 @@ type Result struct {
 	Total     *measurement.Snapshot
 	Schedule  *Schedule // nil without a target
 	// GC is the runtime's figures at both ends of the window.
-	GC      GCWindow
+	GC GCWindow
+	// Client is the client itself over the window: what it used of its
+	// machine, and its workers and target.
+	Client  Client
 	Stopped bool // by Ctrl-C, the time limit or an output, not by the end of the work
 	// Halted is why an output stopped the run (a Halter); "" otherwise.
 	Halted string
 	// CloseErrs are the workers' failed session closes, by worker.
 	CloseErrs []WorkerError
+}
+
+// Client is what a report needs to say whether the client kept up: its
+// CPU over the measured window (hostcpu), and the workers and target that
+// say whether the target was reachable.
+type Client struct {
+	Workers int   // the workers that ran
+	Target  int64 // ops/sec of all workers; 0 unthrottled
+	CPU     hostcpu.Usage
+}
+
+// clientCores is how many cores p's client may use: its affinity and
+// cgroup quota, and the processor count (GOMAXPROCS) unless the run sizes
+// that itself (AdaptProcs: it grows to the others' count under load).
+func clientCores(p *Plan) (float64, bool) {
+	limit := 0
+	if !p.AdaptProcs || procs.Pinned() {
+		limit = runtime.GOMAXPROCS(0)
+	}
+	return hostcpu.System.Cores(limit)
 }
 
 // WorkerError is a worker's error.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
 )
@@ -163,7 +164,11 @@ func (e *Engine) Run(ctx context.Context) *Result {
 			res.CloseErrs = append(res.CloseErrs, WorkerError{Worker: w.id, Err: w.closeErr})
 		}
 	}
-	res.GC.Start, res.GC.End = gc.end()
+	ends := gc.end()
+	res.GC = ends.gc
+	cores, known := clientCores(p)
+	res.Client = Client{Workers: len(workers), Target: p.Target,
+		CPU: hostcpu.Between(ends.cpuStart, ends.cpuEnd, cores, known)}
 	outs.endRun(end)
 	measure(res, p, workers, collector, wu, tick)
 	return res

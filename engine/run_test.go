@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -146,5 +147,43 @@ func TestRunHalted(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("ran %v: not halted", d)
+	}
+}
+
+// TestRunClient: the result says how many workers ran at what target, and
+// what the client used over the measured window, its cores capped by the
+// processor count of a run that does not size it itself.
+func TestRunClient(t *testing.T) {
+	wl := &countWorkload{pause: time.Millisecond}
+	p := Plan{Threads: 8, OpCount: 5, Target: 2000, Workload: wl,
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	res := Run(context.Background(), &p)
+	c := res.Client
+	if c.Workers != 5 || c.Target != 2000 {
+		t.Errorf("Client: %d workers at %d ops/s, want 5 at 2000", c.Workers, c.Target)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	if !c.CPU.CoresKnown || c.CPU.Cores != 1 || !c.CPU.CPUKnown || c.CPU.Wall <= 0 {
+		t.Errorf("Client.CPU = %+v, want 1 core (GOMAXPROCS) and the CPU known", c.CPU)
+	}
+}
+
+// TestRunClientSkipsWarmup: the client's CPU is sampled again when the
+// warm-up ends, so its window is the measured one, not the whole run.
+func TestRunClientSkipsWarmup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the CPU figures are Linux's")
+	}
+	wl := &countWorkload{pause: time.Millisecond}
+	p := Plan{Threads: 2, Warmup: 200 * time.Millisecond, TimeLimit: 300 * time.Millisecond, Workload: wl,
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	res := Run(context.Background(), &p)
+	// The measured window is the last 100 ms or so of a run of 300; half
+	// the warm-up more would still be well short of the whole run.
+	if w, limit := res.Client.CPU.Wall, res.End.Sub(res.Start)+p.Warmup/2; w <= 0 || w >= limit {
+		t.Errorf("the CPU window lasted %v, want the measured window's %v (under %v)", w, res.End.Sub(res.Start), limit)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -43,12 +44,14 @@ func (w warmup) measuredFrom(end time.Time) time.Time {
 	return end
 }
 
-// gcWindow reads the runtime's GC figures when measurement starts and when
-// the run ends, so that the GC rows, like the others, leave the warm-up
-// out: with a warm-up, the figures at its end replace those at the start.
+// gcWindow reads the runtime's GC figures, and the client's CPU
+// (hostcpu), when measurement starts and when the run ends, so that the GC
+// and CLIENT rows, like the others, leave the warm-up out: with a warm-up,
+// the figures at its end replace those at the start.
 type gcWindow struct {
-	mu    sync.Mutex // the warm-up's timer writes start
+	mu    sync.Mutex // the warm-up's timer writes start and cpu
 	start runtime.MemStats
+	cpu   hostcpu.Sample
 	timer *time.Timer
 }
 
@@ -57,6 +60,7 @@ type gcWindow struct {
 func startGCWindow() *gcWindow {
 	g := &gcWindow{}
 	runtime.ReadMemStats(&g.start)
+	g.cpu = hostcpu.System.Sample()
 	return g
 }
 
@@ -68,8 +72,9 @@ func (g *gcWindow) skip(wu warmup) {
 	g.timer = time.AfterFunc(wu.length, func() {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
+		cpu := hostcpu.System.Sample()
 		g.mu.Lock()
-		g.start = ms
+		g.start, g.cpu = ms, cpu
 		g.mu.Unlock()
 	})
 }
@@ -78,13 +83,23 @@ func (g *gcWindow) skip(wu warmup) {
 // window.
 type GCWindow struct{ Start, End runtime.MemStats }
 
+// windowEnds are the figures at both ends of the measured window.
+type windowEnds struct {
+	gc       GCWindow
+	cpuStart hostcpu.Sample
+	cpuEnd   hostcpu.Sample
+}
+
 // end reads the figures at the end and returns both ends of the window.
-func (g *gcWindow) end() (start, end runtime.MemStats) {
-	runtime.ReadMemStats(&end)
+func (g *gcWindow) end() windowEnds {
+	var w windowEnds
+	runtime.ReadMemStats(&w.gc.End)
+	w.cpuEnd = hostcpu.System.Sample()
 	if g.timer != nil {
 		g.timer.Stop()
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.start, end
+	w.gc.Start, w.cpuStart = g.start, g.cpu
+	return w
 }

@@ -263,6 +263,7 @@ func (b *bench) report(m *engine.Result) error {
 	}
 	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
+	runreport.WriteClientNote(b.o.Stderr, m, runreport.YCSBTerms)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -59,7 +60,9 @@ func TestJSONReportGolden(t *testing.T) {
 	rows = append(rows, c.Total().Rows(mcfg)...)
 	sched := &engine.Schedule{Target: 400, MeanLagUs: 12.5, MaxLagUs: 900, FinalLagUs: 0}
 	rows = append(rows, runreport.ScheduleRows(sched)...)
-	m := &engine.Result{Start: start, End: end, Ops: 600, Succeeded: 597, Total: c.Total(), Schedule: sched}
+	m := &engine.Result{Start: start, End: end, Ops: 600, Succeeded: 597, Total: c.Total(), Schedule: sched,
+		Client: engine.Client{Workers: 4, Target: 400, CPU: hostcpu.Usage{Wall: 1712 * time.Millisecond,
+			Cores: 2, CoresKnown: true, CPU: 0.25, CPUKnown: true, Wait: 0.01, WaitKnown: true}}}
 	run := &runreport.Run{Binding: "basic", Load: !s.transactions, Settings: p.Map(), Clients: s.clients, StartTime: s.startTime}
 	rep, err := runreport.JSON(run, mcfg, m, rows, intervals)
 	if err != nil {

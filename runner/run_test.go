@@ -18,8 +18,8 @@ import (
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/slo"
 )
 
 // syncBuffer is a bytes.Buffer safe for a run's goroutines and a reader.

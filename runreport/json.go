@@ -104,6 +104,17 @@ type Run struct {
 	StartTime time.Time
 	// SLO is the objectives' verdict; nil without objectives.
 	SLO *slo.Judgement
+	// Terms are the options the client verdict's advice names; zero:
+	// the YCSB runner's.
+	Terms Terms
+}
+
+// terms are the options the advice names.
+func (r *Run) terms() Terms {
+	if r.Terms == (Terms{}) {
+		return YCSBTerms
+	}
+	return r.Terms
 }
 
 // Phase is the phase as reports name it.
@@ -133,6 +144,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 		WarmupMs:        res.Warmup.Milliseconds(),
 		Operations:      res.Ops,
 		Schedule:        schedule(res.Schedule),
+		ClientVerdict:   clientVerdict(CheckClient(res, run.terms())),
 		Intervals:       intervals,
 	}
 	if d := res.End.Sub(res.Start).Seconds(); d > 0 {

@@ -18,7 +18,7 @@ import (
 // Rows are the text report's rows, in the reference's order with ours in
 // between where parsers keyed on the reference's rows still work: the
 // OVERALL and GC rows, the measurements', the schedule's under a target,
-// and the binding's stats.
+// the binding's stats, and last the client's verdict (ClientRows).
 func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []export.Row {
 	elapsed := res.End.Sub(res.Start)
 	rows := overallRows(elapsed, res.Ops, &res.GC.Start, &res.GC.End)
@@ -38,7 +38,7 @@ func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []expor
 	for _, st := range stats {
 		rows = append(rows, export.Row{Metric: st.Section, Name: st.Name, Value: statValue(st.Value)})
 	}
-	return rows
+	return append(rows, ClientRows(CheckClient(res, YCSBTerms))...)
 }
 
 // ScheduleRows are the text report's SCHEDULE section.

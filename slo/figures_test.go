@@ -98,8 +98,8 @@ type fakeInterval struct {
 }
 
 func (f fakeInterval) Over(string, float64) (int64, int64, float64) { return f.over, f.n, f.sum }
-func (f fakeInterval) Operations() int64                          { return f.ops }
-func (f fakeInterval) Errors() int64                              { return f.errs }
+func (f fakeInterval) Operations() int64                            { return f.ops }
+func (f fakeInterval) Errors() int64                                { return f.errs }
 
 // TestWatch: known answers of the abort's decisions.
 func TestWatch(t *testing.T) {

@@ -167,7 +167,7 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.J
 		summarise()
 		return nil
 	}
-	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j}
+	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms}
 	rows := runreport.Rows(res, plan.Measurement, nil)
 	if j != nil {
 		rows = append(rows, j.Rows()...)

@@ -213,15 +213,20 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 		}
 		judgement, r.judgement = j, j
 	}
+	client := runreport.CheckClient(res, clientTerms)
 	err := outs.writeReport(plan, res, judgement, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
 			met.summarise(r.out)
+			writeClient(r.out, client)
 		}
 		if judgement != nil && st.failed() == "" {
 			writeObjectives(r.out, judgement)
 		}
 	})
 	plan.Causes.WriteSummary(r.env.Stderr)
+	if n := client.Note(); !warmup && n != "" {
+		fmt.Fprintln(r.env.Stderr, n)
+	}
 	if err = outs.done(err); err != nil {
 		return err
 	}

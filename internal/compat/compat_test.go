@@ -179,10 +179,11 @@ func TestSameReportLines(t *testing.T) {
 			}
 			ref := reportShape(run(t, reference, append([]string{"client", "-db", "site.ycsb.BasicDB"}, args...)...))
 			our := reportShape(run(t, ours, append([]string{phase, "basic"}, ourArgs...)...))
-			// Our own rows: [SCHEDULE] (with -target) after the reference's
-			// lines, and the successful-operations throughput after its
-			// [OVERALL] rows.
+			// Our own rows: [SCHEDULE] (with -target) and [CLIENT] after the
+			// reference's lines, and the successful-operations throughput
+			// after its [OVERALL] rows.
 			our = without(our, "[SCHEDULE]")
+			our = without(our, "[CLIENT]")
 			our = without(our, "[OVERALL], SuccessfulThroughput(ops/sec)")
 			if len(ref) < 8 {
 				t.Fatalf("reference report too short: %v", ref)

@@ -87,8 +87,41 @@ type Report struct {
 	// SLO is the run's service level objectives (slo) with their
 	// verdicts; absent without objectives.
 	SLO *SLO `json:"slo,omitempty"`
+	// ClientVerdict says whether the client kept up with its work (its
+	// CPU, its threads against the target, its GC pauses); absent in
+	// merged reports and in those written before it existed.
+	ClientVerdict *ClientVerdict `json:"client_verdict,omitempty"`
 	// Sections are every line of the text report, in order.
 	Sections []export.Row `json:"sections"`
+}
+
+// ClientVerdict is whether the client kept up, with the figures it was
+// judged on (runreport.JudgeClient). A figure the platform does not report is
+// absent.
+type ClientVerdict struct {
+	// Verdicts is "KEPT UP" alone, or the limits the client ran into:
+	// "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES".
+	Verdicts []string `json:"verdicts"`
+	// Advice is a sentence per limit: what it was and what to change.
+	Advice  []string `json:"advice,omitempty"`
+	Threads int      `json:"threads"`
+	// Cores is how many cores the client may use (its CPU affinity,
+	// cgroup quota and GOMAXPROCS); CPUCores how many it used, and
+	// CPUWaitCores how many its threads spent waiting for one.
+	Cores        *float64 `json:"cores,omitempty"`
+	CPUCores     *float64 `json:"cpu_cores,omitempty"`
+	CPUWaitCores *float64 `json:"cpu_wait_cores,omitempty"`
+	// StealPct is the machine's CPU time given to other guests (%).
+	StealPct   *float64 `json:"steal_pct,omitempty"`
+	GCPausePct float64  `json:"gc_pause_pct"`
+	// MeanLatencyUs is the mean service latency of the window's
+	// operations, failures included.
+	MeanLatencyUs *float64 `json:"mean_latency_us,omitempty"`
+	// With a target: the target, the most the threads could offer at
+	// the mean latency, and how far behind its schedule the client ended.
+	TargetOpsSec     int64    `json:"target_ops_sec,omitempty"`
+	MaxOfferedOpsSec *float64 `json:"max_offered_ops_sec,omitempty"`
+	FinalLagUs       *int64   `json:"final_lag_us,omitempty"`
 }
 
 // SLO is the objectives a run (or a merged fleet) was judged against.

@@ -1,0 +1,362 @@
+package runreport
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/hostcpu"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/slo"
+)
+
+// Verdict is one finding about whether the client kept up with its work
+// (issue 27): KeptUp alone, or the limits it ran into.
+type Verdict uint8
+
+const (
+	KeptUp Verdict = iota
+	// ThreadBound: with a target, the threads could not offer it at the
+	// latency measured, or the client fell behind its schedule.
+	ThreadBound
+	// CPUBound: the client used, or waited for, nearly all of its cores.
+	CPUBound
+	// Steal: the hypervisor gave a share of the machine's CPU to other
+	// guests.
+	Steal
+	// GCPauses: the client's garbage collector stopped its workers for a
+	// share of the window.
+	GCPauses
+)
+
+func (v Verdict) String() string {
+	return [...]string{"KEPT UP", "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES"}[v]
+}
+
+// The thresholds of the verdicts.
+const (
+	// CPUBusy is the share of its cores a client may use, or wait for,
+	// before it is CPU-bound: beyond it a worker whose answer has arrived
+	// often finds no idle core and waits for one, so its latency holds
+	// the client's own queue (internal/procs adds a processor at 85% for
+	// the same reason).
+	CPUBusy = 0.90
+	// LagShare is how far behind its schedule, as a share of the
+	// measured window, a client may end before it counts as having fallen
+	// behind: a client that ends 5% of the window late offered about 5%
+	// less than its target, beyond the noise of one slow operation at the
+	// end; MinLag keeps a short window's pauses out.
+	LagShare = 0.05
+	MinLag   = 10 * time.Millisecond
+	// StealPct is the steal time above which the figures may be low: a
+	// machine with no other busy guests reports well under 1%.
+	StealPct = 5.0
+	// MinWindow is the shortest window judged: /proc/stat counts in ticks
+	// of 10 ms, so a second of two cores gives steal to 0.5%, and over
+	// less the workers' start and join are much of what is measured.
+	MinWindow = time.Second
+	// GCPausePct is the share of the window the runtime may stop the
+	// world: each pause stops every worker, so at 1% the slowest
+	// percent of operations may be measuring the client.
+	GCPausePct = 1.0
+)
+
+// Terms are the options a front end's user changes to act on a verdict.
+type Terms struct {
+	Threads string // "-threads"
+	Clients string // how to run more client machines
+}
+
+// YCSBTerms are the YCSB runner's options.
+var YCSBTerms = Terms{Threads: "-threads", Clients: "ycsb kube / client.count"}
+
+// ClientFigures are what the verdict reads: the measured window's figures.
+type ClientFigures struct {
+	Window  time.Duration
+	Threads int
+	Target  int64 // ops/sec; 0 unthrottled
+	Ops     int64
+	// MeanLatencyUs is the mean service latency over every database
+	// operation of the window, failures included (MeanLatencyKnown).
+	MeanLatencyUs    float64
+	MeanLatencyKnown bool
+	// FinalLag is how far behind its schedule the client ended (with a
+	// target).
+	FinalLag time.Duration
+	CPU      hostcpu.Usage
+	// GCPausePct is the share of the window the runtime stopped the world.
+	GCPausePct float64
+}
+
+// MaxOffered is the most Threads can offer at MeanLatencyUs, each waiting
+// for its answer before the next operation: an upper bound, as each
+// worker's time between operations is left out. ok is false without a
+// latency.
+func (f *ClientFigures) MaxOffered() (opsPerSec float64, ok bool) {
+	if !f.MeanLatencyKnown || f.MeanLatencyUs <= 0 {
+		return 0, false
+	}
+	return float64(f.Threads) * 1e6 / f.MeanLatencyUs, true
+}
+
+// Achieved is the operations per second of the window.
+func (f *ClientFigures) Achieved() float64 {
+	if f.Window <= 0 {
+		return 0
+	}
+	return float64(f.Ops) / f.Window.Seconds()
+}
+
+// Lagging says the client ended its window behind its schedule by more
+// than LagShare of it (and MinLag).
+func (f *ClientFigures) Lagging() bool {
+	return f.Target > 0 && f.FinalLag >= MinLag && float64(f.FinalLag) >= LagShare*float64(f.Window)
+}
+
+// ClientCheck is the figures and the verdicts with their advice.
+type ClientCheck struct {
+	ClientFigures
+	Verdicts []Verdict // KeptUp alone, or the findings in Verdict's order
+	Advice   []string  // a sentence per finding
+}
+
+// KeptUp says the client ran into no limit.
+func (c *ClientCheck) KeptUp() bool { return len(c.Verdicts) == 1 && c.Verdicts[0] == KeptUp }
+
+// ClientFiguresOf reads the figures of res; ok is false for a window that
+// measured nothing or is shorter than MinWindow.
+func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
+	f := ClientFigures{Window: res.End.Sub(res.Start), Threads: res.Client.Workers, Target: res.Client.Target,
+		Ops: res.Ops, CPU: res.Client.CPU}
+	if f.Window < MinWindow || res.Ops == 0 || res.WarmupCut {
+		return f, false
+	}
+	f.MeanLatencyUs, f.MeanLatencyKnown = meanServiceUs(res.Total)
+	if res.Schedule != nil {
+		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
+	}
+	// Over the time between the two reads of the GC figures, which the
+	// CPU samples follow at once: the pauses fall within it.
+	between := f.Window
+	if f.CPU.Wall > 0 {
+		between = f.CPU.Wall
+	}
+	pause := res.GC.End.PauseTotalNs - res.GC.Start.PauseTotalNs
+	f.GCPausePct = min(float64(pause)/float64(between)*100, 100)
+	return f, true
+}
+
+// meanServiceUs is the mean service latency (µs) of every operation of
+// total that is a database operation of its own (slo.NotOperations are
+// not), successes and failures alike.
+func meanServiceUs(total *measurement.Snapshot) (float64, bool) {
+	var n int64
+	var sum float64
+	for i := range total.Measurements {
+		m := &total.Measurements[i]
+		if m.Intended || slices.Contains(slo.NotOperations, m.Operation) {
+			continue
+		}
+		switch {
+		case m.Hist != nil && m.Hist.TotalCount() > 0:
+			n += m.Hist.TotalCount()
+			sum += m.Hist.Mean() * float64(m.Hist.TotalCount())
+		case m.Hist == nil && m.Count > 0:
+			n += m.Count
+			sum += float64(m.Sum)
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// CheckClient judges the client of res; nil for a window that measured
+// nothing or is shorter than MinWindow.
+func CheckClient(res *engine.Result, t Terms) *ClientCheck {
+	f, ok := ClientFiguresOf(res)
+	if !ok {
+		return nil
+	}
+	c := JudgeClient(f, t)
+	return &c
+}
+
+// JudgeClient gives the verdicts of f, with advice in the terms of t.
+func JudgeClient(f ClientFigures, t Terms) ClientCheck {
+	c := ClientCheck{ClientFigures: f}
+	add := func(v Verdict, advice string) {
+		c.Verdicts = append(c.Verdicts, v)
+		c.Advice = append(c.Advice, advice)
+	}
+	if f.Target > 0 {
+		target := float64(f.Target)
+		if offered, ok := f.MaxOffered(); ok && offered < target {
+			need := int(math.Ceil(target * f.MeanLatencyUs / 1e6))
+			add(ThreadBound, fmt.Sprintf("at the measured latency of %s, %d threads offer at most %s ops/s, below the target %d: raise %s to at least %d (or lower the target)",
+				latency(f.MeanLatencyUs), f.Threads, roundRate(offered), f.Target, t.Threads, need))
+		} else if f.Lagging() {
+			need := f.Threads + 1
+			if a := f.Achieved(); a > 0 {
+				need = max(need, int(math.Ceil(float64(f.Threads)*target/a)))
+			}
+			add(ThreadBound, fmt.Sprintf("the client ended %s behind its schedule of %d ops/s (it did %s ops/s): raise %s to at least %d (or lower the target)",
+				f.FinalLag.Round(time.Millisecond), f.Target, roundRate(f.Achieved()), t.Threads, need))
+		}
+	}
+	if u := f.CPU; u.CoresKnown && u.CPUKnown {
+		wait := 0.0
+		if u.WaitKnown {
+			wait = u.Wait
+		}
+		if u.CPU+wait >= CPUBusy*u.Cores {
+			used := fmt.Sprintf("the client used %.2f of %s cores", u.CPU, cores(u.Cores))
+			if u.CPU < CPUBusy*u.Cores {
+				used += fmt.Sprintf(" and its threads waited for a CPU %.2f cores' worth (other processes on the machine, or more threads than cores)", wait)
+			}
+			add(CPUBound, used+": the client, not the database, may be the limit; use more client machines ("+t.Clients+") or fewer threads of work per client")
+		}
+	}
+	if u := f.CPU; u.StealKnown && u.StealPct >= StealPct {
+		add(Steal, fmt.Sprintf("the machine lost %.1f%% of its CPU to other guests (steal): figures may be low", u.StealPct))
+	}
+	if f.GCPausePct >= GCPausePct {
+		add(GCPauses, fmt.Sprintf("the client's garbage collector stopped its workers for %.1f%% of the window: that much of the latency may be the client's; a larger GOGC makes collections rarer", f.GCPausePct))
+	}
+	if len(c.Verdicts) == 0 {
+		c.Verdicts = []Verdict{KeptUp}
+	}
+	return c
+}
+
+// latency is a mean latency for people: µs below a millisecond, ms above.
+func latency(us float64) string {
+	if us < 1000 {
+		return fmt.Sprintf("%.0f µs", us)
+	}
+	return fmt.Sprintf("%.2f ms", us/1000)
+}
+
+// roundRate is a rate to a tenth.
+func roundRate(r float64) string { return fmt.Sprintf("%.1f", r) }
+
+// cores is a core count: whole, or to a hundredth for a quota.
+func cores(n float64) string {
+	if n == math.Trunc(n) {
+		return fmt.Sprintf("%.0f", n)
+	}
+	return fmt.Sprintf("%.2f", n)
+}
+
+// round is x to d decimals, for rows that people read.
+func round(x float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	return math.Round(x*p) / p
+}
+
+// ClientRows are the text report's CLIENT section: the figures, those
+// unknown left out, then a Verdict row per verdict.
+func ClientRows(c *ClientCheck) []export.Row {
+	if c == nil {
+		return nil
+	}
+	row := func(name string, v export.Value) export.Row {
+		return export.Row{Metric: "CLIENT", Name: name, Value: v}
+	}
+	rows := []export.Row{row("Threads", export.Int(int64(c.Threads)))}
+	u := c.CPU
+	if u.CoresKnown {
+		rows = append(rows, row("Cores", export.Float(round(u.Cores, 2))))
+	}
+	if u.CPUKnown {
+		rows = append(rows, row("CPU(cores)", export.Float(round(u.CPU, 2))))
+		if u.CoresKnown {
+			rows = append(rows, row("CPU(%)", export.Float(round(u.CPU/u.Cores*100, 1))))
+		}
+	}
+	if u.WaitKnown {
+		rows = append(rows, row("CPUWait(cores)", export.Float(round(u.Wait, 2))))
+	}
+	if u.StealKnown {
+		rows = append(rows, row("Steal(%)", export.Float(round(u.StealPct, 1))))
+	}
+	rows = append(rows, row("GCPause(%)", export.Float(round(c.GCPausePct, 1))))
+	if c.Target > 0 {
+		if c.MeanLatencyKnown {
+			rows = append(rows, row("MeanLatency(us)", export.Float(round(c.MeanLatencyUs, 1))))
+		}
+		if offered, ok := c.MaxOffered(); ok {
+			rows = append(rows, row("MaxOffered(ops/sec)", export.Float(round(offered, 1))))
+		}
+	}
+	for _, v := range c.Verdicts {
+		rows = append(rows, row("Verdict", export.Str(v.String())))
+	}
+	return rows
+}
+
+// Note is the one line for stderr when the client did not keep up; "" when
+// it did.
+func (c *ClientCheck) Note() string {
+	if c == nil || c.KeptUp() {
+		return ""
+	}
+	return "note: the client did not keep up (" + verdictList(c.Verdicts) + "): " + strings.Join(c.Advice, "; ")
+}
+
+func verdictList(vs []Verdict) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = v.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+// WriteClientNote writes the note of res's client to w, when it did not
+// keep up.
+func WriteClientNote(w io.Writer, res *engine.Result, t Terms) {
+	if n := CheckClient(res, t).Note(); n != "" {
+		fmt.Fprintln(w, n)
+	}
+}
+
+// clientVerdict is the JSON report's client_verdict; nil without one.
+func clientVerdict(c *ClientCheck) *jsonreport.ClientVerdict {
+	if c == nil {
+		return nil
+	}
+	known := func(v float64, ok bool) *float64 {
+		if !ok {
+			return nil
+		}
+		return &v
+	}
+	u := c.CPU
+	cv := &jsonreport.ClientVerdict{
+		Threads:       c.Threads,
+		TargetOpsSec:  c.Target,
+		Cores:         known(u.Cores, u.CoresKnown),
+		CPUCores:      known(u.CPU, u.CPUKnown),
+		CPUWaitCores:  known(u.Wait, u.WaitKnown),
+		StealPct:      known(u.StealPct, u.StealKnown),
+		GCPausePct:    c.GCPausePct,
+		MeanLatencyUs: known(c.MeanLatencyUs, c.MeanLatencyKnown),
+		Advice:        c.Advice,
+	}
+	if c.Target > 0 {
+		cv.MaxOfferedOpsSec = known(c.MaxOffered())
+		lag := c.FinalLag.Microseconds()
+		cv.FinalLagUs = &lag
+	}
+	for _, v := range c.Verdicts {
+		cv.Verdicts = append(cv.Verdicts, v.String())
+	}
+	return cv
+}

@@ -1,0 +1,180 @@
+package runreport
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/hostcpu"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/export"
+)
+
+// idle is a client that used a little of its two cores on a quiet machine.
+var idle = hostcpu.Usage{Wall: 10 * time.Second, Cores: 2, CoresKnown: true, CPU: 0.3, CPUKnown: true,
+	Wait: 0.01, WaitKnown: true, StealPct: 0.2, StealKnown: true}
+
+func TestJudgeClient(t *testing.T) {
+	with := func(f func(u *hostcpu.Usage)) hostcpu.Usage {
+		u := idle
+		f(&u)
+		return u
+	}
+	for _, tc := range []struct {
+		name   string
+		f      ClientFigures
+		want   []Verdict
+		advice []string // a fragment of each sentence
+	}{
+		{"unthrottled, idle", ClientFigures{Window: 10 * time.Second, Threads: 4, Ops: 1000, MeanLatencyUs: 1000, MeanLatencyKnown: true, CPU: idle},
+			[]Verdict{KeptUp}, nil},
+		// 4 threads at 1.06 ms offer at most 3,773.6/s: 8,000 is out of
+		// reach, 9 threads are the least that could reach it.
+		{"target beyond the threads", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 8000, Ops: 37000,
+			MeanLatencyUs: 1060, MeanLatencyKnown: true, FinalLag: 5 * time.Second, CPU: idle},
+			[]Verdict{ThreadBound}, []string{"at the measured latency of 1.06 ms, 4 threads offer at most 3773.6 ops/s, below the target 8000: raise -threads to at least 9"}},
+		{"target within reach, on schedule", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 2000, Ops: 20000,
+			MeanLatencyUs: 1060, MeanLatencyKnown: true, FinalLag: 2 * time.Millisecond, CPU: idle},
+			[]Verdict{KeptUp}, nil},
+		// Within reach by the latency, but the client ended 1 s behind:
+		// it did 1,800/s of 2,000, so 4·2000/1800 → 5 threads.
+		{"behind schedule", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 2000, Ops: 18000,
+			MeanLatencyUs: 1060, MeanLatencyKnown: true, FinalLag: time.Second, CPU: idle},
+			[]Verdict{ThreadBound}, []string{"the client ended 1s behind its schedule of 2000 ops/s (it did 1800.0 ops/s): raise -threads to at least 5"}},
+		// A lag of 40 ms in 10 s is below 5% of the window.
+		{"a late operation at the end", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 2000, Ops: 20000,
+			MeanLatencyUs: 1060, MeanLatencyKnown: true, FinalLag: 40 * time.Millisecond, CPU: idle},
+			[]Verdict{KeptUp}, nil},
+		{"cpu-bound", ClientFigures{Window: 10 * time.Second, Threads: 16, Ops: 1e6, MeanLatencyUs: 10, MeanLatencyKnown: true,
+			CPU: with(func(u *hostcpu.Usage) { u.CPU = 1.97 })},
+			[]Verdict{CPUBound}, []string{"the client used 1.97 of 2 cores: the client, not the database, may be the limit; use more client machines (ycsb kube / client.count)"}},
+		// Just under 90% of its cores, with no wait.
+		{"busy but below", ClientFigures{Window: 10 * time.Second, Threads: 16, Ops: 1e6, CPU: with(func(u *hostcpu.Usage) { u.CPU, u.Wait = 1.79, 0 })},
+			[]Verdict{KeptUp}, nil},
+		// Other processes held the cores: 1.2 used and 0.7 waited.
+		{"starved by other processes", ClientFigures{Window: 10 * time.Second, Threads: 16, Ops: 1e6,
+			CPU: with(func(u *hostcpu.Usage) { u.CPU, u.Wait = 1.2, 0.7 })},
+			[]Verdict{CPUBound}, []string{"the client used 1.20 of 2 cores and its threads waited for a CPU 0.70 cores' worth"}},
+		// A quota of 1.5 cores.
+		{"cpu-bound under a quota", ClientFigures{Window: 10 * time.Second, Threads: 16, Ops: 1e6,
+			CPU: with(func(u *hostcpu.Usage) { u.Cores, u.CPU = 1.5, 1.4 })},
+			[]Verdict{CPUBound}, []string{"the client used 1.40 of 1.50 cores"}},
+		{"cores unknown", ClientFigures{Window: 10 * time.Second, Threads: 16, Ops: 1e6,
+			CPU: with(func(u *hostcpu.Usage) { u.CoresKnown, u.CPU = false, 8 })},
+			[]Verdict{KeptUp}, nil},
+		{"steal", ClientFigures{Window: 10 * time.Second, Threads: 4, Ops: 1000, CPU: with(func(u *hostcpu.Usage) { u.StealPct = 7.25 })},
+			[]Verdict{Steal}, []string{"the machine lost 7.2% of its CPU to other guests (steal): figures may be low"}},
+		{"gc", ClientFigures{Window: 10 * time.Second, Threads: 4, Ops: 1000, GCPausePct: 1.4, CPU: idle},
+			[]Verdict{GCPauses}, []string{"stopped its workers for 1.4% of the window"}},
+		{"all of them", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 8000, Ops: 37000, MeanLatencyUs: 1060, MeanLatencyKnown: true,
+			GCPausePct: 2, CPU: with(func(u *hostcpu.Usage) { u.CPU, u.StealPct = 1.9, 10 })},
+			[]Verdict{ThreadBound, CPUBound, Steal, GCPauses}, []string{"raise -threads", "1.90 of 2 cores", "10.0%", "2.0%"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := JudgeClient(tc.f, YCSBTerms)
+			if !reflect.DeepEqual(c.Verdicts, tc.want) {
+				t.Fatalf("verdicts %v, want %v", c.Verdicts, tc.want)
+			}
+			if len(c.Advice) != len(tc.advice) {
+				t.Fatalf("advice %q, want %d sentences", c.Advice, len(tc.advice))
+			}
+			for i, frag := range tc.advice {
+				if !strings.Contains(c.Advice[i], frag) {
+					t.Errorf("advice %q, want it to contain %q", c.Advice[i], frag)
+				}
+			}
+			if n := c.Note(); (n == "") != c.KeptUp() || strings.Contains(n, "\n") {
+				t.Errorf("note %q for verdicts %v: want one line exactly when the client did not keep up", n, c.Verdicts)
+			}
+		})
+	}
+}
+
+func TestClientRows(t *testing.T) {
+	c := JudgeClient(ClientFigures{Window: 2 * time.Second, Threads: 4, Target: 8000, Ops: 7500, MeanLatencyUs: 1063.24,
+		MeanLatencyKnown: true, FinalLag: time.Second, GCPausePct: 0.04,
+		CPU: hostcpu.Usage{Wall: 2 * time.Second, Cores: 2, CoresKnown: true, CPU: 0.3123, CPUKnown: true, WaitKnown: true, StealPct: 0, StealKnown: true}}, YCSBTerms)
+	var got []string
+	for _, r := range ClientRows(&c) {
+		got = append(got, "["+r.Metric+"], "+r.Name+", "+r.Value.String())
+	}
+	want := []string{
+		"[CLIENT], Threads, 4",
+		"[CLIENT], Cores, 2.0",
+		"[CLIENT], CPU(cores), 0.31",
+		"[CLIENT], CPU(%), 15.6",
+		"[CLIENT], CPUWait(cores), 0.0",
+		"[CLIENT], Steal(%), 0.0",
+		"[CLIENT], GCPause(%), 0.0",
+		"[CLIENT], MeanLatency(us), 1063.2",
+		"[CLIENT], MaxOffered(ops/sec), 3762.1",
+		"[CLIENT], Verdict, THREAD-BOUND",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Unknown figures are left out, never shown as 0.
+	c = JudgeClient(ClientFigures{Window: time.Second, Threads: 1, Ops: 1}, YCSBTerms)
+	names := map[string]export.Value{}
+	for _, r := range ClientRows(&c) {
+		names[r.Name] = r.Value
+	}
+	for _, n := range []string{"Cores", "CPU(cores)", "CPU(%)", "CPUWait(cores)", "Steal(%)", "MaxOffered(ops/sec)"} {
+		if _, ok := names[n]; ok {
+			t.Errorf("row %s shown though unknown", n)
+		}
+	}
+	if v := names["Verdict"]; v.String() != "KEPT UP" {
+		t.Errorf("Verdict %v, want KEPT UP", v)
+	}
+}
+
+// TestClientFiguresOf: the mean latency is the service time of every
+// database operation, failures included; a read-modify-write (measured as
+// its read and update too), a session's close and the intended latency
+// are not.
+func TestClientFiguresOf(t *testing.T) {
+	mcfg := &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6, Interval: measurement.IntervalBoth}
+	c := measurement.NewCollector(mcfg, measurement.YCSB)
+	rec := c.NewRecorder()
+	const ms = int64(time.Millisecond)
+	rec.Done(measurement.Read, db.OK, 10*ms, 11*ms, 0)        // 1 ms, 11 ms from its intended start
+	rec.Done(measurement.Read, db.Error, 10*ms, 13*ms, 0)     // 3 ms
+	rec.Done(measurement.ReadModifyWrite, db.OK, 0, 20*ms, 0) // 20 ms
+	rec.MeasureCleanup(0, 50*ms)                              // 50 ms
+	c.Tick()
+	start := time.Unix(1000, 0)
+	res := &engine.Result{Start: start, End: start.Add(2 * time.Second), Ops: 2, Total: c.Total(),
+		Schedule: &engine.Schedule{Target: 100, FinalLagUs: 250000},
+		Client:   engine.Client{Workers: 3, Target: 100, CPU: idle}}
+	res.Client.CPU.Wall = 2 * time.Second
+	res.GC.Start.PauseTotalNs, res.GC.End.PauseTotalNs = 1e6, 41e6 // 40 ms of 2 s
+	f, ok := ClientFiguresOf(res)
+	if !ok {
+		t.Fatal("no figures")
+	}
+	if !f.MeanLatencyKnown || f.MeanLatencyUs < 1995 || f.MeanLatencyUs > 2005 {
+		t.Errorf("mean latency %v µs (known %v), want 2000", f.MeanLatencyUs, f.MeanLatencyKnown)
+	}
+	if f.Threads != 3 || f.Target != 100 || f.FinalLag != 250*time.Millisecond || f.GCPausePct != 2 || f.Window != 2*time.Second {
+		t.Errorf("figures %+v", f)
+	}
+	// The pauses are over the time between the reads of the GC figures,
+	// which the CPU samples follow.
+	res.Client.CPU.Wall = 4 * time.Second
+	if f, _ := ClientFiguresOf(res); f.GCPausePct != 1 {
+		t.Errorf("GC pauses %v%% of the sampled 4 s, want 1%%", f.GCPausePct)
+	}
+	// A window that measured nothing, or too short a one, has no verdict.
+	res.Ops = 0
+	if CheckClient(res, YCSBTerms) != nil {
+		t.Error("a verdict on an empty window")
+	}
+	res.Ops, res.End = 2, start.Add(MinWindow-time.Millisecond)
+	if CheckClient(res, YCSBTerms) != nil {
+		t.Error("a verdict on a window shorter than MinWindow")
+	}
+}

@@ -1,0 +1,48 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/goycsb/ycsb/runreport"
+)
+
+// clientTerms are the options the stress mode's user changes to act on the
+// client's verdict.
+var clientTerms = runreport.Terms{Threads: "-rate threads=", Clients: "a stress process on each, sharing the rate"}
+
+// writeClient writes the client's verdict (runreport.JudgeClient) after the
+// Results block, in its style: a line per figure the platform reports,
+// then the verdicts. Nothing for a run that measured nothing.
+func writeClient(w io.Writer, c *runreport.ClientCheck) {
+	if c == nil {
+		return
+	}
+	u := c.CPU
+	if u.CPUKnown && u.CoresKnown {
+		fmt.Fprintf(w, "Client CPU                : %s of %s cores (%s%%)\n", jf(u.CPU, 2, false), coreCount(u.Cores), jf(u.CPU/u.Cores*100, 1, false))
+	}
+	if u.WaitKnown {
+		fmt.Fprintf(w, "Client CPU wait           : %s cores\n", jf(u.Wait, 2, false))
+	}
+	if u.StealKnown {
+		fmt.Fprintf(w, "Client steal              : %s%%\n", jf(u.StealPct, 1, false))
+	}
+	fmt.Fprintf(w, "Client GC pauses          : %s%%\n", jf(c.GCPausePct, 1, false))
+	if offered, ok := c.MaxOffered(); ok && c.Target > 0 {
+		fmt.Fprintf(w, "Client max offered        : %8s op/s at %s ms mean latency, %d threads\n", jf(offered, 0, true), jf(c.MeanLatencyUs/1000, 3, false), c.Threads)
+	}
+	for _, v := range c.Verdicts {
+		fmt.Fprintf(w, "Client verdict            : %s\n", v)
+	}
+	fmt.Fprintln(w)
+}
+
+// coreCount is a core count: whole, or to a hundredth for a quota.
+func coreCount(n float64) string {
+	if n == math.Trunc(n) {
+		return jf(n, 0, false)
+	}
+	return jf(n, 2, false)
+}
