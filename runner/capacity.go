@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
@@ -29,7 +31,7 @@ type capacitySettings struct {
 	maxThreads int           // threads grow up to it (Little's law)
 }
 
-func parseCapacity(p *props.Properties, s *settings) (*capacitySettings, error) {
+func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (*capacitySettings, error) {
 	r := props.NewReader(p)
 	c := &capacitySettings{}
 	c.search.Start = r.Float64("capacity.start", 1000, props.Range("above 0 and at most 1e9 ops/s", func(v float64) bool { return v > 0 && v <= 1e9 }))
@@ -60,6 +62,14 @@ func parseCapacity(p *props.Properties, s *settings) (*capacitySettings, error) 
 		return nil, props.Errorf("warmup", "capacity warms up each step itself (capacity.warmup)")
 	case s.clients.Split():
 		return nil, props.Errorf("client.count", "a capacity search takes feedback from one process; a fleet's is not offered yet")
+	case s.status:
+		return nil, props.Errorf("status", "capacity prints a line per step on stderr; -s is not offered")
+	case mcfg.HdrFileOutput:
+		return nil, props.Errorf("hdrhistogram.fileoutput", "not offered with capacity: report.json keeps each step's histograms")
+	case mcfg.HasRaw():
+		return nil, props.Errorf("measurementtype", "%s: capacity keeps HdrHistograms (hdrhistogram)", mcfg.Type)
+	case s.exporter == JSONReportExporter:
+		return nil, props.Errorf("exporter", "capacity writes its JSON report to report.json; the exporter formats its rows (text, json, jsonarray)")
 	}
 	for _, o := range s.objectives {
 		if o.Stat == slo.Throughput {
@@ -79,7 +89,7 @@ func Capacity(ctx context.Context, o Options) error {
 		return setupErr(ctx, err)
 	}
 	defer p.release()
-	cs, err := parseCapacity(o.Props, p.s)
+	cs, err := parseCapacity(o.Props, p.s, p.mcfg)
 	if err != nil {
 		return setupErr(ctx, err)
 	}
@@ -103,14 +113,25 @@ func Capacity(ctx context.Context, o Options) error {
 	st := &capacityStepper{b: b, cs: cs, threads: p.s.threads}
 	fmt.Fprintf(o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up\n",
 		cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup)
+	start := time.Now()
+	st.start = start
 	ans, searchErr := capacity.Search(ctx, cs.search, st)
 	closeErr := b.closeDB()
 	if ans == nil {
 		return searchErr
 	}
 	rows := capacityRows(ans, cs, p.s)
-	if err := exportRows(o.Stdout, p.s.exporter, rows); err != nil {
+	if err := writeReport(o.Stdout, p.s, rows); err != nil {
 		return err
+	}
+	if p.rep.json != nil {
+		doc, err := capacityReport(b, cs, ans, start, time.Now(), rows)
+		if err != nil {
+			return err
+		}
+		if err := p.rep.writeJSONReport(doc); err != nil {
+			return err
+		}
 	}
 	b.causes.WriteSummary(o.Stderr)
 	if searchErr != nil && !errors.Is(searchErr, context.Canceled) {
@@ -127,6 +148,7 @@ func Capacity(ctx context.Context, o Options) error {
 
 // capacityStepper runs the steps of a search on the opened binding.
 type capacityStepper struct {
+	start   time.Time // the search's
 	b       *bench
 	cs      *capacitySettings
 	threads int // the last step's, where the next starts
@@ -239,6 +261,9 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 		Causes:      b.causes,
 		Seed:        b.seed + uint64(c.n)*0x9e3779b97f4a7c15,
 		Outputs:     []engine.Output{runreport.NewSLOAbort(b.s.objectives, slo.Intended, b.mcfg, 0)},
+	}
+	if b.prom != nil {
+		plan.Outputs = append(plan.Outputs, promOutput{e: b.prom, warmup: c.cs.warmup})
 	}
 	_, plan.AdaptProcs = b.database.(db.Remote)
 	res := engine.Run(ctx, plan)
@@ -354,16 +379,52 @@ func capacityRows(a *capacity.Answer, cs *capacitySettings, s *settings) []expor
 	if a.Above > 0 {
 		rows = append(rows, export.Row{Metric: sec, Name: "FirstFailing(ops/sec)", Value: export.Float(a.Above)})
 	}
-	limit := "the system: the bracket is within capacity.resolution"
+	_, limit := limitOf(a, cs)
+	return append(rows, export.Row{Metric: sec, Name: "Limit", Value: export.Str(limit)})
+}
+
+// capacityReport is the JSON report of a search: its steps with their
+// objectives and histograms, and the answer.
+func capacityReport(b *bench, cs *capacitySettings, a *capacity.Answer, start, end time.Time, rows []export.Row) ([]byte, error) {
+	rep := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: runreport.Tool,
+		Binding: b.o.Binding, Phase: "capacity", MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
+		Settings: jsonreport.MaskSettings(b.o.Props.Map()), Clients: 1, Start: start.UTC(), End: end.UTC(),
+		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows}
+	c := &jsonreport.Capacity{MaxOpsSec: a.Rate, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
+	for i := range a.Steps {
+		s := &a.Steps[i]
+		d := s.Detail.(*stepDetail)
+		ms, err := runreport.Measurements(d.res.Total, b.mcfg)
+		if err != nil {
+			return nil, err
+		}
+		c.Steps = append(c.Steps, jsonreport.CapacityStep{AskedOpsSec: s.Asked, AchievedOpsSec: s.Achieved, Threads: s.Threads,
+			StartMs: d.res.Start.Sub(start).Milliseconds(), MeasuredMs: d.res.End.Sub(d.res.Start).Milliseconds(), Operations: d.res.Ops,
+			Verdict: s.Verdict.String(), Why: s.Why, Trusted: d.trusted, SLO: d.j.JSON(), Measurements: ms})
+		if s.Verdict == capacity.Pass && s.Asked == a.Rate {
+			c.AchievedOpsSec = s.Achieved
+		}
+	}
+	c.Limit, c.LimitWhy = limitOf(a, cs)
+	rep.Capacity = c
+	var buf bytes.Buffer
+	if err := jsonreport.Write(&buf, rep); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// limitOf says what ended the search, as a word and a sentence.
+func limitOf(a *capacity.Answer, cs *capacitySettings) (string, string) {
 	switch {
 	case a.Limited:
-		limit = "the client: " + limitingWhy(a) + "; the system's capacity is at least this"
+		return "client", "the client: " + limitingWhy(a) + "; the system's capacity is at least this"
 	case a.Exhausted:
-		limit = fmt.Sprintf("capacity.steps (%d) ran out before the resolution", cs.search.MaxSteps)
-	case a.Above == 0 && a.Rate > 0:
-		limit = fmt.Sprintf("capacity.max (%g ops/s) passed", cs.search.Max)
+		return "steps", fmt.Sprintf("capacity.steps (%d) ran out before the resolution", cs.search.MaxSteps)
 	case a.Rate == 0:
-		limit = "no rate passed"
+		return "none", "no rate passed"
+	case a.Above == 0:
+		return "max", fmt.Sprintf("capacity.max (%g ops/s) passed", cs.search.Max)
 	}
-	return append(rows, export.Row{Metric: sec, Name: "Limit", Value: export.Str(limit)})
+	return "system", "the system: the bracket is within capacity.resolution"
 }

@@ -163,13 +163,11 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 		t := run.StartTime.UTC()
 		rep.StartTime = &t
 	}
-	for i := range res.Total.Measurements {
-		jm, err := jsonMeasurement(&res.Total.Measurements[i], mcfg)
-		if err != nil {
-			return nil, err
-		}
-		rep.Measurements = append(rep.Measurements, jm)
+	ms, err := Measurements(res.Total, mcfg)
+	if err != nil {
+		return nil, err
 	}
+	rep.Measurements = ms
 	rep.Sections = append(rep.Sections, rows...)
 	return rep, nil
 }
@@ -193,6 +191,19 @@ func schedule(s *engine.Schedule) *jsonreport.Schedule {
 		return nil
 	}
 	return &jsonreport.Schedule{TargetOpsSec: s.Target, MeanLagUs: s.MeanLagUs, MaxLagUs: s.MaxLagUs, FinalLagUs: s.FinalLagUs}
+}
+
+// Measurements are the JSON report's measurements of a snapshot.
+func Measurements(s *measurement.Snapshot, mcfg *measurement.Config) ([]jsonreport.Measurement, error) {
+	var out []jsonreport.Measurement
+	for i := range s.Measurements {
+		jm, err := jsonMeasurement(&s.Measurements[i], mcfg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, jm)
+	}
+	return out, nil
 }
 
 // jsonMeasurement is one measurement's totals with its histogram.

@@ -87,6 +87,9 @@ type Report struct {
 	// SLO is the run's service level objectives (slo) with their
 	// verdicts; absent without objectives.
 	SLO *SLO `json:"slo,omitempty"`
+	// Capacity is a capacity search's steps and answer (phase
+	// "capacity"); absent otherwise.
+	Capacity *Capacity `json:"capacity,omitempty"`
 	// ClientVerdict says whether the client kept up with its work (its
 	// CPU, its threads against the target, its GC pauses); absent in
 	// merged reports and in those written before it existed.
@@ -138,6 +141,44 @@ type SLO struct {
 	// Aborted is the objective that stopped the run early (slo.abort).
 	Aborted    string         `json:"aborted,omitempty"`
 	Objectives []SLOObjective `json:"objectives"`
+}
+
+// Capacity is a capacity search (ycsb capacity).
+type Capacity struct {
+	Steps []CapacityStep `json:"steps"`
+	// MaxOpsSec is the highest rate asked that met the objectives (0:
+	// none did); FirstFailingOpsSec the lowest above it that did not (0:
+	// none failed).
+	MaxOpsSec          float64 `json:"max_ops_sec"`
+	AchievedOpsSec     float64 `json:"achieved_ops_sec,omitempty"` // measured at MaxOpsSec
+	FirstFailingOpsSec float64 `json:"first_failing_ops_sec,omitempty"`
+	// Limit says what ended the search: "system", "client" (the step at
+	// FirstFailingOpsSec could not be offered: a lower bound), "steps",
+	// "max" or "none" (no rate passed).
+	Limit    string `json:"limit"`
+	LimitWhy string `json:"limit_why,omitempty"`
+	// Resolution is the bracket's width the search stops at, as a share
+	// of the rate.
+	Resolution float64 `json:"resolution"`
+}
+
+// CapacityStep is one step of a search: a run at a target rate, judged.
+type CapacityStep struct {
+	AskedOpsSec    float64 `json:"asked_ops_sec"`
+	AchievedOpsSec float64 `json:"achieved_ops_sec"`
+	Threads        int     `json:"threads"`
+	StartMs        int64   `json:"start_ms"` // since the report's start
+	MeasuredMs     int64   `json:"measured_ms"`
+	Operations     int64   `json:"operations"`
+	Verdict        string  `json:"verdict"` // PASS, FAIL, CLIENT-LIMITED
+	Why            string  `json:"why,omitempty"`
+	// Trusted says the step ran the operations its objectives'
+	// percentiles need (capacity.OpsToTrust).
+	Trusted bool `json:"trusted"`
+	// SLO is the step's objectives, judged on intended latency.
+	SLO *SLO `json:"slo"`
+	// Measurements are the step's latency histograms (as Report's).
+	Measurements []Measurement `json:"measurements,omitempty"`
 }
 
 // SLOObjective is one objective and what the run measured for it.

@@ -1,0 +1,121 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/slo"
+)
+
+// capacityBasic runs ycsb capacity on basic, every operation taking 1 ms.
+func capacityBasic(t *testing.T, extra map[string]string) (stdout, stderr string, err error) {
+	t.Helper()
+	m := map[string]string{
+		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000",
+		"readproportion": "1", "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false",
+		"capacity.steptime": "1", "capacity.warmup": "0.3", "slo": "READ.p90<=100ms",
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	d, name, _ := db.Lookup("basic")
+	var out, errb syncBuffer
+	err = Capacity(context.Background(), Options{Props: props.FromMap(m), Driver: d, Binding: name, Stdout: &out, Stderr: &errb})
+	return out.String(), errb.String(), err
+}
+
+// TestCapacityThreadBound: four threads whose operations take a
+// millisecond offer at most 4,000 ops/s (a little less: the sleeps take
+// longer). With the threads not allowed to grow the search lands just
+// under that and says the client's threads were the limit.
+func TestCapacityThreadBound(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "c.json")
+	out, stderr, err := capacityBasic(t, map[string]string{"threadcount": "4", "capacity.maxthreads": "4",
+		"capacity.start": "2000", "report.json": report})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	max, _ := strconv.ParseFloat(row(t, out, "CAPACITY", "MaxThroughput(ops/sec)"), 64)
+	if max < 2800 || max > 4000 {
+		t.Errorf("MaxThroughput %v, want just under 4000\n%s", max, out)
+	}
+	if l := row(t, out, "CAPACITY", "Limit"); !strings.HasPrefix(l, "the client: 4 threads at ") || !strings.Contains(l, "capacity.maxthreads=4") {
+		t.Errorf("Limit %q", l)
+	}
+	if !strings.Contains(out, "CLIENT-LIMITED") {
+		t.Errorf("no step was client-limited:\n%s", out)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := jsonreport.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Capacity
+	if rep.Phase != "capacity" || c == nil || c.MaxOpsSec != max || c.Limit != "client" || len(c.Steps) < 3 {
+		t.Fatalf("report: phase %q, capacity %+v", rep.Phase, c)
+	}
+	for _, s := range c.Steps {
+		if s.Threads != 4 || s.SLO == nil || s.SLO.Latency != "intended" || len(s.Measurements) == 0 {
+			t.Errorf("step %+v", s)
+		}
+	}
+}
+
+// TestCapacityThreadsGrow: from one thread, the threads are raised by
+// Little's law as the rate asks for them, and every step up to
+// capacity.max passes.
+func TestCapacityThreadsGrow(t *testing.T) {
+	out, stderr, err := capacityBasic(t, map[string]string{"threadcount": "1", "capacity.maxthreads": "32",
+		"capacity.start": "1500", "capacity.max": "6000"})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if v := row(t, out, "CAPACITY", "MaxThroughput(ops/sec)"); v != "6000.0" {
+		t.Errorf("MaxThroughput %s\n%s", v, out)
+	}
+	if l := row(t, out, "CAPACITY", "Limit"); l != "capacity.max (6000 ops/s) passed" {
+		t.Errorf("Limit %q", l)
+	}
+	if !strings.Contains(stderr, "again with") || strings.Contains(out, "CLIENT-LIMITED") {
+		t.Errorf("threads not raised:\n%s\n%s", stderr, out)
+	}
+}
+
+// TestCapacityBadInput: one line naming the property, before anything is
+// opened.
+func TestCapacityBadInput(t *testing.T) {
+	for _, c := range []struct {
+		extra map[string]string
+		want  string
+	}{
+		{map[string]string{"slo": ""}, "slo"},
+		{map[string]string{"slo": "throughput>=5"}, "slo: throughput>=5: capacity finds the throughput"},
+		{map[string]string{"target": "100"}, "target"},
+		{map[string]string{"capacity.start": "0"}, "capacity.start"},
+		{map[string]string{"capacity.start": "5000", "capacity.max": "100"}, "capacity.max"},
+		{map[string]string{"capacity.growth": "1"}, "capacity.growth"},
+		{map[string]string{"capacity.resolution": "2"}, "capacity.resolution"},
+		{map[string]string{"capacity.maxthreads": "0"}, "capacity.maxthreads"},
+		{map[string]string{"capacity.steptime": "0.1"}, "capacity.steptime"},
+		{map[string]string{"client.count": "2", "client.index": "0"}, "client.count"},
+		{map[string]string{"status": "true"}, "status"},
+	} {
+		_, _, err := capacityBasic(t, c.extra)
+		if err == nil || !props.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want bad input naming %s", c.extra, err, c.want)
+		}
+		if slo.IsUnmet(err) {
+			t.Errorf("%v: unmet", c.extra)
+		}
+	}
+}
