@@ -15,6 +15,10 @@
 #   DATADIR=ycsb-data/compare  each engine gets DATADIR/<engine>, emptied at load
 #   OUT=<temporary dir>        where the reports are kept
 #   YCSB=<path>                binary to use; default: build ./cmd/ycsb with -tags rocksdb
+#   CAPACITY_SLO=""            e.g. "READ.p99<=1ms": after the workloads, each engine's
+#                              capacity at that objective (ycsb capacity), on
+#                              workload$CAPACITY_WORKLOAD (default a) with
+#                              CAPACITY_STEPTIME (default 10) seconds a step
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -36,7 +40,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	-h | --help)
-		sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -125,4 +129,28 @@ printf '\nrecordcount=%s operationcount=%s threads=%s %s\n' "$RECORDCOUNT" "$OPE
 		done <<<"$keys"
 	done
 } | column -t -s $'\t'
+
+if [ -n "${CAPACITY_SLO:-}" ]; then
+	cw=${CAPACITY_WORKLOAD:-a}
+	for e in "$@"; do
+		echo "$e: capacity at $CAPACITY_SLO on workload$cw" >&2
+		"$YCSB" capacity "$e" -P "workloads/workload$cw" "${common[@]}" -p engine.dir="$DATADIR/$e" \
+			-p slo="$CAPACITY_SLO" -p capacity.steptime="${CAPACITY_STEPTIME:-10}" -p report.json="$OUT/$e-capacity.json" \
+			"${extra[@]}" >"$OUT/$e-capacity.txt" 2>"$OUT/$e-capacity.err" ||
+			{ echo "compare-engines: $e capacity failed:" >&2; tail -3 "$OUT/$e-capacity.err" >&2; exit 1; }
+	done
+	printf '\ncapacity at %s, workload%s\n' "$CAPACITY_SLO" "$cw"
+	{
+		printf 'engine\tmax(ops/s)\tachieved(ops/s)\tfirst failing(ops/s)\tsteps\tlimit\n'
+		for e in "$@"; do
+			awk -F', ' -v e="$e" '
+			$1 == "[CAPACITY]" && $2 == "MaxThroughput(ops/sec)" { max = $3 }
+			$1 == "[CAPACITY]" && $2 == "AchievedThroughput(ops/sec)" { ach = $3 }
+			$1 == "[CAPACITY]" && $2 == "FirstFailing(ops/sec)" { ff = $3 }
+			$1 == "[CAPACITY]" && $2 ~ /^Step / { n++ }
+			$1 == "[CAPACITY]" && $2 == "Limit" { lim = substr($0, index($0, "Limit, ") + 7) }
+			END { printf "%s\t%.0f\t%.0f\t%s\t%d\t%s\n", e, max, ach, (ff == "" ? "-" : sprintf("%.0f", ff)), n, lim }' "$OUT/$e-capacity.txt"
+		done
+	} | column -t -s $'\t'
+fi
 printf '\nreports: %s\n' "$OUT"
