@@ -103,6 +103,7 @@ func ListenAddr(addr string) (string, error) {
 type event struct {
 	conn  net.Conn
 	hello message // a check-in; the zero message: conn left
+	why   error   // why it left
 }
 
 // member is a client that checked in.
@@ -146,16 +147,29 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 	}()
 
 	members := map[int]member{}
+	// over is the end at the timeout or the interruption. Once ctx has
+	// ended its connections are being closed: the members are taken as
+	// they were, not as the closing makes them look (clients leaving).
+	over := func() (time.Time, error) {
+		if parent.Err() != nil {
+			return time.Time{}, parent.Err()
+		}
+		return time.Time{}, fmt.Errorf("client 0: %d of %d clients checked in within client.rendezvous.timeout %s at %s; never came: %s",
+			len(members)+1, cfg.Count, cfg.Timeout, cfg.Addr, missing(members, cfg.Count))
+	}
 	beat := time.NewTicker(Heartbeat)
 	defer beat.Stop()
 	for len(members) < cfg.Count-1 {
 		select {
 		case ev := <-events:
+			if ctx.Err() != nil {
+				return over()
+			}
 			if ev.hello.kind == "" {
 				for i, m := range members {
 					if m.conn == ev.conn {
 						delete(members, i)
-						cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%d of %d checked in)", i, len(members)+1, cfg.Count))
+						cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%v; %d of %d checked in)", i, ev.why, len(members)+1, cfg.Count))
 					}
 				}
 				continue
@@ -169,6 +183,9 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 			members[i] = member{ev.conn}
 			cfg.Say(fmt.Sprintf("Rendezvous: client %d checked in from %s (%d of %d)", i, ev.conn.RemoteAddr(), len(members)+1, cfg.Count))
 			if send(ev.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}) != nil {
+				if ctx.Err() != nil {
+					return over()
+				}
 				delete(members, i)
 				ev.conn.Close()
 				continue
@@ -177,23 +194,32 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 			// leaving.
 			go func(c net.Conn) {
 				c.SetReadDeadline(time.Time{})
-				c.Read(make([]byte, 1))
-				post(event{conn: c})
+				_, err := c.Read(make([]byte, 1))
+				if err == nil {
+					err = errors.New("it sent more than its HELLO")
+				}
+				post(event{conn: c, why: err})
 			}(ev.conn)
 		case <-beat.C:
+			if ctx.Err() != nil {
+				return over()
+			}
+			gone := map[int]error{}
 			for i, m := range members {
-				if send(m.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}) != nil {
-					delete(members, i)
-					m.conn.Close()
-					cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%d of %d checked in)", i, len(members)+1, cfg.Count))
+				if err := send(m.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}); err != nil {
+					gone[i] = err
 				}
 			}
-		case <-ctx.Done():
-			if parent.Err() != nil {
-				return time.Time{}, parent.Err()
+			if ctx.Err() != nil {
+				return over() // the failures may be the closing's
 			}
-			return time.Time{}, fmt.Errorf("client 0: %d of %d clients checked in within client.rendezvous.timeout %s at %s; never came: %s",
-				len(members)+1, cfg.Count, cfg.Timeout, cfg.Addr, missing(members, cfg.Count))
+			for i, err := range gone {
+				members[i].conn.Close()
+				delete(members, i)
+				cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%v; %d of %d checked in)", i, err, len(members)+1, cfg.Count))
+			}
+		case <-ctx.Done():
+			return over()
 		}
 	}
 	// Each START says what is left of Delay since the first was sent.
@@ -247,7 +273,7 @@ func checkIn(c net.Conn, cfg Config, post func(event) bool) {
 	case m.version != Version:
 		refuse("protocol version %d, this client 0 speaks %d: run the same ycsb version everywhere", m.version, Version)
 	case m.count != cfg.Count:
-		refuse("client.count=%d, but client 0 has client.count=%d: a client of another run?", m.count, cfg.Count)
+		refuse("client.count=%d, but client 0 has client.count=%d: a client of another run", m.count, cfg.Count)
 	case m.index < 1 || m.index >= cfg.Count:
 		refuse("client.index %d is not one of 1 to %d", m.index, cfg.Count-1)
 	case m.fingerprint != cfg.Fingerprint:

@@ -66,7 +66,10 @@ func TestRefusedAndMissing(t *testing.T) {
 	addr := freeAddr(t)
 	var wg sync.WaitGroup
 	var coord outcome
-	meetAfter(context.Background(), &wg, &coord, 0, Config{Addr: addr, Count: 3, Index: 0, Fingerprint: "f1", Timeout: 3 * time.Second})
+	var said []string
+	var mu sync.Mutex
+	say := func(l string) { mu.Lock(); said = append(said, l); mu.Unlock() }
+	meetAfter(context.Background(), &wg, &coord, 0, Config{Addr: addr, Count: 3, Index: 0, Fingerprint: "f1", Timeout: 3 * time.Second, Say: say})
 	for _, tc := range []struct {
 		cfg  Config
 		want string
@@ -83,7 +86,7 @@ func TestRefusedAndMissing(t *testing.T) {
 	}
 	// A duplicate index: the first holds its place, the second is refused.
 	var first outcome
-	meetAfter(context.Background(), &wg, &first, 0, Config{Addr: addr, Count: 3, Index: 2, Fingerprint: "f1", Timeout: 3 * time.Second})
+	meetAfter(context.Background(), &wg, &first, 0, Config{Addr: addr, Count: 3, Index: 2, Fingerprint: "f1", Timeout: 30 * time.Second})
 	time.Sleep(500 * time.Millisecond)
 	_, err := Meet(context.Background(), Config{Addr: addr, Count: 3, Index: 2, Fingerprint: "f1", Timeout: 3 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "client.index 2 has checked in already") {
@@ -92,7 +95,7 @@ func TestRefusedAndMissing(t *testing.T) {
 	wg.Wait()
 	if coord.err == nil || !strings.Contains(coord.err.Error(), "2 of 3 clients checked in within client.rendezvous.timeout 3s") ||
 		!strings.HasSuffix(coord.err.Error(), "never came: client.index 1") {
-		t.Errorf("client 0: %v", coord.err)
+		t.Errorf("client 0: %v (client 2: %v)\n%s", coord.err, first.err, strings.Join(said, "\n"))
 	}
 	if first.err == nil || !strings.Contains(first.err.Error(), "client 0 at "+addr+" went away before the start") {
 		t.Errorf("client 2 after client 0 gave up: %v", first.err)
