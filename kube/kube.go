@@ -88,7 +88,7 @@ type Spec struct {
 	// Name-rendezvous, and start together; it excludes StartTime.
 	Rendezvous bool
 	CPU        string // request per pod
-	Memory    string // request and limit per pod
+	Memory     string // request and limit per pod
 	// SLO is the run's objectives (slo), which every pod carries in its
 	// report and ycsb merge judges the fleet against; "" for none.
 	SLO string
