@@ -357,7 +357,7 @@ func session(ctx, parent context.Context, c net.Conn, cfg Config) (time.Time, er
 		case kindWait:
 			if !said {
 				said = true
-				cfg.Say(fmt.Sprintf("Rendezvous: checked in, %d of %d clients so far; waiting for the others", m.checkedIn, m.count))
+				cfg.Say(fmt.Sprintf("Rendezvous: checked in, %d of %d clients so far", m.checkedIn, m.count))
 			}
 		default:
 			return fail(fmt.Errorf("unexpected %s", m.kind))
