@@ -131,3 +131,15 @@ func TestKubeBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestKubeOneClient: one client has nobody to meet: no Service, no
+// client.rendezvous.
+func TestKubeOneClient(t *testing.T) {
+	code, out, stderr := runCLI("kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, "kind: Service") || strings.Contains(out, "client.rendezvous") || strings.Contains(out, "starttime") {
+		t.Errorf("a rendezvous or a start time for one client:\n%s", out)
+	}
+}

@@ -130,3 +130,33 @@ func TestRendezvousFails(t *testing.T) {
 		t.Errorf("error %v, want an interruption", err)
 	}
 }
+
+// TestFingerprint: the fingerprint changes with any property of the
+// experiment, not with a client's index, outputs or secrets.
+func TestFingerprint(t *testing.T) {
+	base := map[string]string{"workload": "core", "recordcount": "1000", "client.count": "3", "client.index": "0"}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for bk, bv := range base {
+			m[bk] = bv
+		}
+		m[k] = v
+		return m
+	}
+	fp := fingerprint(base)
+	if len(fp) != 16 || fp != fingerprint(with("workload", "core")) {
+		t.Fatalf("fingerprint %q, not stable", fp)
+	}
+	for _, kv := range [][2]string{{"client.index", "2"}, {"report.json", "r2.json"}, {"exportfile", "x"}, {"label", "b"},
+		{"client.rendezvous.timeout", "60"}, {"hdrhistogram.output.path", "p-"}, {"db.passwd", "x"}, {"cassandra.password", "y"}} {
+		if got := fingerprint(with(kv[0], kv[1])); got != fp {
+			t.Errorf("%s=%s changes the fingerprint", kv[0], kv[1])
+		}
+	}
+	for _, kv := range [][2]string{{"recordcount", "1001"}, {"client.count", "4"}, {"readproportion", "0.9"}, {"dotransactions", "false"},
+		{"threadcount", "8"}, {"client.rendezvous", "h:1"}} {
+		if got := fingerprint(with(kv[0], kv[1])); got == fp {
+			t.Errorf("%s=%s leaves the fingerprint as it is", kv[0], kv[1])
+		}
+	}
+}
