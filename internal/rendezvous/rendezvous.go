@@ -224,15 +224,15 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 	}
 	// Each START says what is left of Delay since the first was sent.
 	first := time.Now()
-	var lost []string
+	var lost []int
 	for i, m := range members {
 		if err := send(m.conn, message{kind: kindStart, delay: max(0, Delay-time.Since(first)).Truncate(time.Microsecond)}); err != nil {
-			lost = append(lost, strconv.Itoa(i))
+			lost = append(lost, i)
 		}
 	}
 	if len(lost) > 0 {
-		sort.Strings(lost)
-		cfg.Say("Rendezvous: warning: the START did not reach client.index " + strings.Join(lost, ", ") + ", which will not run")
+		sort.Ints(lost)
+		cfg.Say(fmt.Sprintf("Rendezvous: warning: the START did not reach client.index %v, which will not run", lost))
 	}
 	cfg.Say(fmt.Sprintf("Rendezvous: all %d clients checked in; starting in %s", cfg.Count, Delay))
 	return first.Add(Delay), nil
