@@ -13,7 +13,7 @@ import (
 	"github.com/goycsb/ycsb/runner"
 )
 
-const kubeUsage = "ycsb kube <load|run> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in 2m] [-cpu 1] [-memory 1Gi]"
+const kubeUsage = "ycsb kube <load|run> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in DURATION] [-cpu 1] [-memory 1Gi]"
 
 // now is the clock of -start-in; tests set it.
 var now = time.Now
@@ -28,7 +28,8 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		s.Binding, rest = rest[0], rest[1:]
 	}
-	startIn, startInSet, clients := 2*time.Minute, false, ""
+	var startIn time.Duration
+	startInSet, clients := false, ""
 	values := map[string]*string{"image": &s.Image, "name": &s.Name, "namespace": &s.Namespace, "secret": &s.Secret,
 		"cpu": &s.CPU, "memory": &s.Memory, "clients": &clients}
 	var start string
@@ -87,13 +88,16 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if p.cmdline.Has(kube.PropStartTime) {
-		if startInSet {
-			return usagef("give -start-in or -p %s, not both", kube.PropStartTime)
-		}
-	} else if startIn > 0 {
+	// The pods meet through a Service and start together, unless told a
+	// time (starttime, -start-in) or to start each on its own (-start-in 0).
+	switch {
+	case p.cmdline.Has(kube.PropStartTime) && startInSet:
+		return usagef("give -start-in or -p %s, not both", kube.PropStartTime)
+	case startIn > 0:
 		// Whole seconds: the time is read by people as well.
 		s.StartTime = now().Add(startIn + time.Second - 1).Truncate(time.Second)
+	case !startInSet && !all.Has(kube.PropStartTime) && n > 1:
+		s.Rendezvous = true
 	}
 	if s.Name == "" {
 		s.Name = "ycsb-" + s.Phase
@@ -128,6 +132,9 @@ func checkPods(s *kube.Spec, all *props.Properties, driver db.Driver) error {
 		pod.Set(kube.PropClientIndex, strconv.Itoa(index))
 		if !s.StartTime.IsZero() {
 			pod.Set(kube.PropStartTime, s.StartTime.UTC().Format(time.RFC3339))
+		}
+		if s.Rendezvous {
+			pod.Set(kube.PropRendezvous, s.RendezvousAddr())
 		}
 		pod.Set(kube.PropReportJSON, "-")
 		if err := runner.Check(pod, driver, now()); err != nil {

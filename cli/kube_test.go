@@ -35,7 +35,8 @@ func TestKube(t *testing.T) {
 		extra []string
 		want  []string // in the pod's arguments, joined by spaces
 	}{
-		{"default start", nil, []string{"run jdbc -P /etc/ycsb/workloads/workloada ", "-p db.passwd=$(YCSB_DB_PASSWD) -threads 4 -p client.count=5 -p client.index=auto -p starttime=2026-03-01T12:02:01Z -p report.json=-"}},
+		{"default rendezvous", nil, []string{"run jdbc -P /etc/ycsb/workloads/workloada ", "-p db.passwd=$(YCSB_DB_PASSWD) -threads 4 -p client.count=5 -p client.index=auto -p client.rendezvous=ycsb-run-rendezvous:7070 -p report.json=-"}},
+		{"rendezvous in a namespace, with a timeout", []string{"-namespace", "bench", "-p", "client.rendezvous.timeout=1200"}, []string{"-p client.rendezvous.timeout=1200 -p client.count=5 -p client.index=auto -p client.rendezvous=ycsb-run-rendezvous.bench:7070 -p report.json=-"}},
 		{"-start-in", []string{"-start-in", "30s", "-image", "my/ycsb:1", "-name", "bench"}, []string{"starttime=2026-03-01T12:00:31Z"}},
 		{"no start time", []string{"-start-in", "0"}, []string{"client.index=auto -p report.json=-"}},
 		{"the user's start time", []string{"-p", "starttime=2026-03-01T13:00:00Z"}, []string{"-p starttime=2026-03-01T13:00:00Z -p client.count=5 -p client.index=auto -p report.json=-"}},
@@ -62,8 +63,13 @@ func TestKube(t *testing.T) {
 					t.Errorf("args %q lack %q", args, w)
 				}
 			}
-			if strings.Count(args, "starttime=") > 1 {
-				t.Errorf("two start times: %q", args)
+			if strings.Count(args, "starttime=")+strings.Count(args, "client.rendezvous=") > 1 {
+				t.Errorf("two ways to start: %q", args)
+			}
+			// The Service is there exactly when the pods meet through it.
+			rendezvous := strings.Contains(args, "client.rendezvous=")
+			if rendezvous != strings.Contains(out, "\nkind: Service\n") || rendezvous != strings.Contains(out, "# The clients start together once all 5 are up") {
+				t.Errorf("client.rendezvous %v, but the Service or its header line disagrees:\n%s", rendezvous, out)
 			}
 			judged := strings.Contains(out, "# The merge judges the fleet against slo=READ.p99<=5ms,errors<=0.1% (exit code 3 when it is not met);")
 			if judged != (tt.name == "slo") {
@@ -106,6 +112,10 @@ func TestKubeBadInput(t *testing.T) {
 		{"missing -P file", []string{"kube", "load", "basic", "-clients", "2", "-P", filepath.Join(dir, "nope")}, "no such file"},
 		{"bad -start-in", []string{"kube", "load", "basic", "-clients", "2", "-start-in", "soon"}, "-start-in"},
 		{"both start times", []string{"kube", "load", "basic", "-clients", "2", "-start-in", "1m", "-p", "starttime=2026-03-01T13:00:00Z"}, "not both"},
+		{"client.rendezvous", []string{"kube", "load", "basic", "-P", "../workloads/workloada", "-clients", "2", "-p", "client.rendezvous=h:7070"}, "ycsb kube sets client.rendezvous"},
+		{"rendezvous timeout out of range", []string{"kube", "load", "basic", "-P", "../workloads/workloada", "-clients", "2", "-p", "client.rendezvous.timeout=0"}, "client.rendezvous.timeout: expected a number of seconds between 1 and 86400"},
+		{"rendezvous timeout with a start time", []string{"kube", "load", "basic", "-P", "../workloads/workloada", "-clients", "2", "-start-in", "2m", "-p", "client.rendezvous.timeout=60"}, "client.rendezvous.timeout: needs client.rendezvous"},
+		{"Service name", []string{"kube", "load", "basic", "-P", "../workloads/workloada", "-clients", "2", "-name", "1load"}, "the Service 1load-rendezvous needs a name that starts with a letter"},
 		{"client.count", []string{"kube", "load", "basic", "-clients", "2", "-p", "client.count=4"}, "ycsb kube sets client.count"},
 		{"password in a -P file", []string{"kube", "load", "cassandra-cql", "-clients", "2", "-P", leaky}, "cassandra.password holds a password"},
 		{"password in db.url", []string{"kube", "load", "jdbc", "-clients", "2", "-p", "db.url=jdbc:postgresql://pg/y?user=a&password=hunter2"}, "has a password in it"},
@@ -119,5 +129,17 @@ func TestKubeBadInput(t *testing.T) {
 				t.Errorf("the error shows the password: %s", stderr)
 			}
 		})
+	}
+}
+
+// TestKubeOneClient: one client has nobody to meet: no Service, no
+// client.rendezvous.
+func TestKubeOneClient(t *testing.T) {
+	code, out, stderr := runCLI("kube", "run", "basic", "-P", "../workloads/workloada", "-clients", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, "kind: Service") || strings.Contains(out, "client.rendezvous") || strings.Contains(out, "starttime") {
+		t.Errorf("a rendezvous or a start time for one client:\n%s", out)
 	}
 }

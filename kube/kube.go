@@ -1,7 +1,9 @@
 // Package kube writes the Kubernetes manifests of a distributed run (ycsb
 // kube): an Indexed Job whose pods are the clients, each told its share by
 // client.count and client.index=auto (which reads JOB_COMPLETION_INDEX),
-// a ConfigMap holding the -P workload files, and a reference to a Secret
+// a headless Service through which the pods meet client 0 to start
+// together (client.rendezvous), a ConfigMap holding the -P workload
+// files, and a reference to a Secret
 // that the user creates, so that no password is ever in the output. Each
 // pod prints its JSON report as a block on stdout (report.json=-), which
 // ycsb merge reads from kubectl logs. docs/distributed.md walks through it.
@@ -32,7 +34,19 @@ const (
 	PropClientCount = "client.count"
 	PropClientIndex = "client.index"
 	PropStartTime   = "starttime"
+	PropRendezvous  = "client.rendezvous"
 	PropReportJSON  = "report.json"
+)
+
+// RendezvousPort is the port client 0 listens on for the others, in its
+// pod (client.rendezvous), and the Service's.
+const RendezvousPort = 7070
+
+// The labels the Job controller gives its pods (Kubernetes 1.27 and 1.28
+// on), which the Service selects client 0 by.
+const (
+	jobNameLabel  = "batch.kubernetes.io/job-name"
+	podIndexLabel = "batch.kubernetes.io/job-completion-index"
 )
 
 // IndexEnv is the environment variable an Indexed Job's pod finds its
@@ -70,8 +84,11 @@ type Spec struct {
 	Namespace string // "" for kubectl's current one
 	Secret    string // the Secret holding SecretKey
 	StartTime time.Time
-	CPU       string // request per pod
-	Memory    string // request and limit per pod
+	// Rendezvous makes the pods meet client 0 through a headless Service,
+	// Name-rendezvous, and start together; it excludes StartTime.
+	Rendezvous bool
+	CPU        string // request per pod
+	Memory     string // request and limit per pod
 	// SLO is the run's objectives (slo), which every pod carries in its
 	// report and ycsb merge judges the fleet against; "" for none.
 	SLO string
@@ -120,8 +137,30 @@ func (s *Spec) check() error {
 		return errorf("-cpu %q: want a quantity such as 1, 500m or 2", s.CPU)
 	case !quantity.MatchString(s.Memory):
 		return errorf("-memory %q: want a quantity such as 512Mi or 2Gi", s.Memory)
+	case s.Rendezvous && !s.StartTime.IsZero():
+		return errorf("a rendezvous and a start time: the pods start at one of them")
+	case s.Rendezvous && s.Clients < 2:
+		return errorf("-clients %d: a rendezvous needs 2 clients or more", s.Clients)
+	case s.Rendezvous && (s.Name[0] < 'a' || s.Name[0] > 'z'):
+		// A Service's name is a DNS-1035 label: a letter first.
+		return errorf("-name %q: the Service %s needs a name that starts with a letter", s.Name, s.ServiceName())
 	}
 	return nil
+}
+
+// ServiceName is the name of the rendezvous Service: at most 63
+// characters with a Name of at most 52.
+func (s *Spec) ServiceName() string { return s.Name + "-rendezvous" }
+
+// RendezvousAddr is client.rendezvous in the pods: the Service's name,
+// qualified by the namespace when one is given (the pods resolve it in
+// their own namespace otherwise), and the port.
+func (s *Spec) RendezvousAddr() string {
+	host := s.ServiceName()
+	if s.Namespace != "" {
+		host += "." + s.Namespace
+	}
+	return host + ":" + strconv.Itoa(RendezvousPort)
 }
 
 // EnvName is the environment variable a password property's value comes
@@ -161,7 +200,7 @@ func (s *Spec) arguments(keys map[string]string) (*container, error) {
 				return nil, errorf("-p %s: %v", v, err)
 			}
 			switch k {
-			case PropClientCount, PropClientIndex, PropReportJSON:
+			case PropClientCount, PropClientIndex, PropReportJSON, PropRendezvous:
 				return nil, errorf("-p %s: ycsb kube sets %s on each pod", v, k)
 			}
 			if !secret.IsPassword(k) && secret.IsSecret(k) {
@@ -192,6 +231,9 @@ func (s *Spec) arguments(keys map[string]string) (*container, error) {
 	c.args = append(c.args, "-p", PropClientCount+"="+strconv.Itoa(s.Clients), "-p", PropClientIndex+"=auto")
 	if !s.StartTime.IsZero() {
 		c.args = append(c.args, "-p", PropStartTime+"="+s.StartTime.UTC().Format(time.RFC3339))
+	}
+	if s.Rendezvous {
+		c.args = append(c.args, "-p", PropRendezvous+"="+s.RendezvousAddr())
 	}
 	c.args = append(c.args, "-p", PropReportJSON+"=-")
 	return c, nil
@@ -242,7 +284,8 @@ func checkFile(f File, secretName string) error {
 }
 
 // Generate returns the manifests of s as YAML documents: the ConfigMap
-// (when there are -P files), then the Job.
+// (when there are -P files), the Service (with a rendezvous), then the
+// Job.
 func Generate(s Spec) ([]byte, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -277,6 +320,10 @@ func Generate(s Spec) ([]byte, error) {
 		},
 		SecurityContext: &securityContext{AllowPrivilegeEscalation: new(false), RunAsNonRoot: new(true), RunAsUser: new(int64(65532))},
 	}
+	if s.Rendezvous {
+		// Every pod has it, client 0's is listened on.
+		ctr.Ports = []containerPort{{Name: "rendezvous", ContainerPort: RendezvousPort, Protocol: "TCP"}}
+	}
 	pod := podSpec{RestartPolicy: "Never", Containers: []containerSpec{ctr}}
 	if len(s.Files) > 0 {
 		cm := configMap{
@@ -290,6 +337,21 @@ func Generate(s Spec) ([]byte, error) {
 		docs = append(docs, cm)
 		pod.Containers[0].VolumeMounts = []volumeMount{{Name: "workloads", MountPath: WorkloadDir, ReadOnly: true}}
 		pod.Volumes = []volume{{Name: "workloads", ConfigMap: &configMapSource{Name: cm.Metadata.Name}}}
+	}
+	if s.Rendezvous {
+		docs = append(docs, service{
+			APIVersion: "v1", Kind: "Service",
+			Metadata: meta{Name: s.ServiceName(), Namespace: s.Namespace, Labels: labels},
+			Spec: serviceSpec{
+				// Headless: the name resolves to client 0's pod address,
+				// with publishNotReadyAddresses even before the pod
+				// counts as ready.
+				ClusterIP:                "None",
+				PublishNotReadyAddresses: true,
+				Selector:                 map[string]string{jobNameLabel: s.Name, podIndexLabel: "0"},
+				Ports:                    []servicePort{{Name: "rendezvous", Port: RendezvousPort, TargetPort: RendezvousPort, Protocol: "TCP"}},
+			},
+		})
 	}
 	job := job{
 		APIVersion: "batch/v1", Kind: "Job",
@@ -333,6 +395,9 @@ func header(s *Spec, c *container) string {
 	}
 	if !s.StartTime.IsZero() {
 		fmt.Fprintf(&b, "# The clients start together at %s: apply before then.\n", s.StartTime.UTC().Format(time.RFC3339))
+	}
+	if s.Rendezvous {
+		fmt.Fprintf(&b, "# The clients start together once all %d are up: client 0 listens on port %d,\n# the others reach it through the headless Service %s (client.rendezvous).\n", s.Clients, RendezvousPort, s.ServiceName())
 	}
 	fmt.Fprintf(&b, "#   kubectl apply%s -f FILE\n", ns)
 	fmt.Fprintf(&b, "#   kubectl wait%s --for=condition=complete --timeout=24h job/%s\n", ns, s.Name)

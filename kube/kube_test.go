@@ -8,6 +8,8 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
@@ -19,7 +21,7 @@ func spec() Spec {
 	return Spec{
 		Phase: "run", Binding: "jdbc", Clients: 3, Image: "registry.example/ycsb:0.1.0", Name: "ycsb-run",
 		Namespace: "bench", Secret: "ycsb-db", CPU: "2", Memory: "1Gi",
-		StartTime: time.Date(2026, 3, 1, 12, 2, 0, 0, time.UTC),
+		Rendezvous: true,
 		Args: []string{"-P", "workloads/workloada", "-P", "other/workloada", "-p", "db.url=jdbc:postgresql://pg:5432/ycsb",
 			"-p", "db.user=ycsb", "-p", "db.passwd=" + password, "-threads", "8", "-s"},
 		Files: []File{{"workloads/workloada", []byte("recordcount=1000\nreadproportion=0.5\n")}, {"other/workloada", []byte("operationcount=5000\n")}},
@@ -30,7 +32,15 @@ func spec() Spec {
 // (an unknown field is an error) into the Kubernetes API types.
 func decode(t *testing.T, out []byte) (*corev1.ConfigMap, *batchv1.Job) {
 	t.Helper()
+	cm, _, job := decodeAll(t, out)
+	return cm, job
+}
+
+// decodeAll is decode with the Service, nil without.
+func decodeAll(t *testing.T, out []byte) (*corev1.ConfigMap, *corev1.Service, *batchv1.Job) {
+	t.Helper()
 	var cm *corev1.ConfigMap
+	var svc *corev1.Service
 	var job *batchv1.Job
 	for _, doc := range strings.Split(string(out), "\n---\n") {
 		doc = strings.TrimPrefix(doc, "---\n")
@@ -47,6 +57,11 @@ func decode(t *testing.T, out []byte) (*corev1.ConfigMap, *batchv1.Job) {
 			if err := yaml.UnmarshalStrict([]byte(doc), cm); err != nil {
 				t.Fatalf("ConfigMap: %v\n%s", err, doc)
 			}
+		case "Service":
+			svc = &corev1.Service{}
+			if err := yaml.UnmarshalStrict([]byte(doc), svc); err != nil {
+				t.Fatalf("Service: %v\n%s", err, doc)
+			}
 		case "Job":
 			job = &batchv1.Job{}
 			if err := yaml.UnmarshalStrict([]byte(doc), job); err != nil {
@@ -59,7 +74,7 @@ func decode(t *testing.T, out []byte) (*corev1.ConfigMap, *batchv1.Job) {
 	if job == nil {
 		t.Fatalf("no Job in:\n%s", out)
 	}
-	return cm, job
+	return cm, svc, job
 }
 
 func TestGenerate(t *testing.T) {
@@ -108,7 +123,7 @@ func TestGenerate(t *testing.T) {
 	for _, want := range []string{
 		"run jdbc -P /etc/ycsb/workloads/workloada -P /etc/ycsb/workloads/workloada-2 ",
 		"-p db.passwd=$(YCSB_DB_PASSWD) ",
-		"-threads 8 -s -p client.count=3 -p client.index=auto -p starttime=2026-03-01T12:02:00Z -p report.json=-",
+		"-threads 8 -s -p client.count=3 -p client.index=auto -p client.rendezvous=ycsb-run-rendezvous.bench:7070 -p report.json=-",
 	} {
 		if !strings.Contains(args, want) {
 			t.Errorf("args %q lack %q", args, want)
@@ -139,15 +154,24 @@ func TestGenerateVariants(t *testing.T) {
 		check  func(t *testing.T, cm *corev1.ConfigMap, job *batchv1.Job)
 	}{
 		{"no -P, no password, no start time", func(s *Spec) {
-			s.Args, s.Files, s.StartTime, s.Namespace = []string{"-p", "recordcount=10"}, nil, time.Time{}, ""
+			s.Args, s.Files, s.Rendezvous, s.Namespace = []string{"-p", "recordcount=10"}, nil, false, ""
 		}, func(t *testing.T, cm *corev1.ConfigMap, job *batchv1.Job) {
 			c := job.Spec.Template.Spec.Containers[0]
-			if cm != nil || len(job.Spec.Template.Spec.Volumes) != 0 || len(c.Env) != 1 || strings.Contains(strings.Join(c.Args, " "), "starttime") {
+			args := strings.Join(c.Args, " ")
+			if cm != nil || len(job.Spec.Template.Spec.Volumes) != 0 || len(c.Env) != 1 || len(c.Ports) != 0 || strings.Contains(args, "starttime") || strings.Contains(args, "client.rendezvous") {
 				t.Errorf("cm %v, job %+v", cm, job.Spec.Template.Spec)
 			}
 		}},
+		{"a start time, no rendezvous", func(s *Spec) {
+			s.Rendezvous, s.StartTime = false, time.Date(2026, 3, 1, 12, 2, 0, 0, time.UTC)
+		}, func(t *testing.T, cm *corev1.ConfigMap, job *batchv1.Job) {
+			c := job.Spec.Template.Spec.Containers[0]
+			if args := strings.Join(c.Args, " "); !strings.Contains(args, "-p client.index=auto -p starttime=2026-03-01T12:02:00Z -p report.json=-") || strings.Contains(args, "client.rendezvous") || len(c.Ports) != 0 {
+				t.Errorf("args %q, ports %v", args, c.Ports)
+			}
+		}},
 		{"cassandra password, one client", func(s *Spec) {
-			s.Binding, s.Clients, s.Secret = "cassandra-cql", 1, "cass"
+			s.Binding, s.Clients, s.Secret, s.Rendezvous = "cassandra-cql", 1, "cass", false
 			s.Args = []string{"-p", "hosts=cass.db", "-p", "cassandra.password=" + password, "-p", "cassandra.password=" + password + "2"}
 			s.Files = nil
 		}, func(t *testing.T, cm *corev1.ConfigMap, job *batchv1.Job) {
@@ -191,6 +215,10 @@ func TestGenerateRefuses(t *testing.T) {
 		{"cpu", func(s *Spec) { s.CPU = "two" }, "-cpu"},
 		{"memory", func(s *Spec) { s.Memory = "1 GB" }, "-memory"},
 		{"image", func(s *Spec) { s.Image = "" }, "-image"},
+		{"rendezvous and start time", func(s *Spec) { s.StartTime = time.Now() }, "a rendezvous and a start time"},
+		{"rendezvous of one", func(s *Spec) { s.Clients = 1 }, "-clients 1: a rendezvous needs 2 clients or more"},
+		{"Service name", func(s *Spec) { s.Name = "1run" }, `-name "1run": the Service 1run-rendezvous needs a name that starts with a letter`},
+		{"client.rendezvous given", func(s *Spec) { s.Args = []string{"-p", "client.rendezvous=h:1"} }, "ycsb kube sets client.rendezvous"},
 		{"client.index given", func(s *Spec) { s.Args = []string{"-p", "client.index=2"} }, "ycsb kube sets client.index"},
 		{"report.json given", func(s *Spec) { s.Args = []string{"-p", "report.json=r.json"} }, "ycsb kube sets report.json"},
 		{"password in a URL", func(s *Spec) { s.Args = []string{"-p", "db.url=postgresql://u:" + password + "@pg/ycsb"} }, "has a password in it"},
@@ -233,5 +261,99 @@ func TestEscape(t *testing.T) {
 	_, job := decode(t, out)
 	if got := job.Spec.Template.Spec.Containers[0].Args[3]; got != "$$(HOME) costs $$5" {
 		t.Errorf("label argument %q: Kubernetes would expand $(HOME)", got)
+	}
+}
+
+// TestRendezvousService: the headless Service selects client 0's pod of
+// this Job, publishes it before it is ready, and forwards the port every
+// pod declares and client.rendezvous names.
+func TestRendezvousService(t *testing.T) {
+	s := spec()
+	out, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, svc, job := decodeAll(t, out)
+	if svc == nil {
+		t.Fatalf("no Service:\n%s", out)
+	}
+	sp := svc.Spec
+	if svc.Name != "ycsb-run-rendezvous" || svc.Namespace != "bench" || sp.ClusterIP != corev1.ClusterIPNone || !sp.PublishNotReadyAddresses {
+		t.Errorf("Service %s/%s, clusterIP %q, publishNotReadyAddresses %v", svc.Namespace, svc.Name, sp.ClusterIP, sp.PublishNotReadyAddresses)
+	}
+	want := map[string]string{"batch.kubernetes.io/job-name": job.Name, "batch.kubernetes.io/job-completion-index": "0"}
+	if len(sp.Selector) != 2 || sp.Selector["batch.kubernetes.io/job-name"] != want["batch.kubernetes.io/job-name"] || sp.Selector["batch.kubernetes.io/job-completion-index"] != "0" {
+		t.Errorf("selector %v, want %v", sp.Selector, want)
+	}
+	c := job.Spec.Template.Spec.Containers[0]
+	if len(sp.Ports) != 1 || sp.Ports[0].Port != RendezvousPort || sp.Ports[0].TargetPort.IntValue() != RendezvousPort || sp.Ports[0].Protocol != corev1.ProtocolTCP ||
+		len(c.Ports) != 1 || c.Ports[0].ContainerPort != RendezvousPort || c.Ports[0].Protocol != corev1.ProtocolTCP {
+		t.Errorf("Service ports %+v, container ports %+v", sp.Ports, c.Ports)
+	}
+	if !strings.Contains(strings.Join(c.Args, " "), "-p client.rendezvous=ycsb-run-rendezvous.bench:7070 ") {
+		t.Errorf("args %q", c.Args)
+	}
+	// Without a namespace the pods resolve the name in their own.
+	s.Namespace = ""
+	if out, err = Generate(s); err != nil || !strings.Contains(string(out), "client.rendezvous=ycsb-run-rendezvous:7070\n") {
+		t.Errorf("without a namespace: %v\n%s", err, out)
+	}
+}
+
+// TestNamesValid: the names, labels and selectors of the manifests pass
+// the API server's own checks (k8s.io/apimachinery), for the longest
+// name ycsb kube takes as well as the usual one.
+func TestNamesValid(t *testing.T) {
+	for _, name := range []string{"ycsb-run", "r" + strings.Repeat("0", 51)} {
+		s := spec()
+		s.Name = name
+		out, err := Generate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm, svc, job := decodeAll(t, out)
+		check := func(what string, errs []string) {
+			t.Helper()
+			if len(errs) > 0 {
+				t.Errorf("%s (name %s): %v", what, name, errs)
+			}
+		}
+		labels := func(what string, m map[string]string) {
+			t.Helper()
+			for k, v := range m {
+				check(what+" key "+k, content.IsLabelKey(k))
+				check(what+" value "+v, content.IsLabelValue(v))
+			}
+		}
+		check("Job name", validation.IsDNS1123Label(job.Name))
+		check("ConfigMap name", validation.IsDNS1123Subdomain(cm.Name))
+		check("Service name", validation.IsDNS1035Label(svc.Name))
+		check("namespace", validation.IsDNS1123Label(job.Namespace))
+		check("Secret name", validation.IsDNS1123Subdomain(s.Secret))
+		for _, o := range []map[string]string{job.Labels, job.Spec.Template.Labels, cm.Labels, svc.Labels} {
+			labels("label", o)
+		}
+		labels("selector", svc.Spec.Selector)
+		for _, p := range svc.Spec.Ports {
+			check("Service port name", validation.IsValidPortName(p.Name))
+			check("Service port", validation.IsValidPortNum(int(p.Port)))
+		}
+		for _, c := range job.Spec.Template.Spec.Containers {
+			check("container name", validation.IsDNS1123Label(c.Name))
+			for _, p := range c.Ports {
+				check("container port name", validation.IsValidPortName(p.Name))
+			}
+			for _, e := range c.Env {
+				check("env name", validation.IsEnvVarName(e.Name))
+			}
+		}
+		for k := range cm.Data {
+			check("ConfigMap key", validation.IsConfigMapKey(k))
+		}
+		// The selector's job name is the label the Job controller gives
+		// its pods: the Job's own name.
+		if svc.Spec.Selector["batch.kubernetes.io/job-name"] != job.Name {
+			t.Errorf("selector %v for job %s", svc.Spec.Selector, job.Name)
+		}
 	}
 }

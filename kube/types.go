@@ -47,6 +47,7 @@ type containerSpec struct {
 	Name            string           `json:"name"`
 	Image           string           `json:"image"`
 	Args            []string         `json:"args"`
+	Ports           []containerPort  `json:"ports,omitempty"`
 	Env             []envVar         `json:"env,omitempty"`
 	Resources       resources        `json:"resources"`
 	VolumeMounts    []volumeMount    `json:"volumeMounts,omitempty"`
@@ -97,4 +98,31 @@ type securityContext struct {
 	AllowPrivilegeEscalation *bool  `json:"allowPrivilegeEscalation,omitempty"`
 	RunAsNonRoot             *bool  `json:"runAsNonRoot,omitempty"`
 	RunAsUser                *int64 `json:"runAsUser,omitempty"`
+}
+
+type containerPort struct {
+	Name          string `json:"name"`
+	ContainerPort int    `json:"containerPort"`
+	Protocol      string `json:"protocol"`
+}
+
+type service struct {
+	APIVersion string      `json:"apiVersion"`
+	Kind       string      `json:"kind"`
+	Metadata   meta        `json:"metadata"`
+	Spec       serviceSpec `json:"spec"`
+}
+
+type serviceSpec struct {
+	ClusterIP                string            `json:"clusterIP"`
+	PublishNotReadyAddresses bool              `json:"publishNotReadyAddresses"`
+	Selector                 map[string]string `json:"selector"`
+	Ports                    []servicePort     `json:"ports"`
+}
+
+type servicePort struct {
+	Name       string `json:"name"`
+	Port       int    `json:"port"`
+	TargetPort int    `json:"targetPort"`
+	Protocol   string `json:"protocol"`
 }

@@ -2,16 +2,23 @@ package runner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
-	"github.com/goycsb/ycsb/workload"
 	"io"
 	"math"
+	"net"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/internal/rendezvous"
+	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // clientShare is a client's share of a total of all clients (operationcount,
@@ -138,4 +145,98 @@ func waitForStart(ctx context.Context, w io.Writer, at time.Time, tty bool) erro
 			return ctx.Err()
 		}
 	}
+}
+
+// The rendezvous of a fleet (docs/clients.md, "Rendezvous"): a start
+// without clocks that agree, in the client.* family since it is the
+// clients' business, like client.count.
+const (
+	propRendezvous        = "client.rendezvous"
+	propRendezvousTimeout = "client.rendezvous.timeout"
+	// Pods of one Job may come up minutes apart (scheduling, image pulls).
+	defaultRendezvousTimeout = 10 * time.Minute
+	maxRendezvousTimeout     = 24 * time.Hour
+)
+
+// meetSettings are client.rendezvous and its timeout; addr is "" without.
+type meetSettings struct {
+	addr    string
+	timeout time.Duration
+}
+
+// parseRendezvous reads client.rendezvous=HOST:PORT and
+// client.rendezvous.timeout (seconds), which need a fleet (client.count of
+// 2 or more) and replace starttime.
+func parseRendezvous(r *props.Reader, cl partition.Clients) meetSettings {
+	m := meetSettings{addr: r.String(propRendezvous, "")}
+	m.timeout = r.Duration(propRendezvousTimeout, time.Second, defaultRendezvousTimeout, time.Second, maxRendezvousTimeout)
+	if r.Err() != nil {
+		return m
+	}
+	switch {
+	case !r.Has(propRendezvous) && r.Has(propRendezvousTimeout):
+		r.Errorf(propRendezvousTimeout, "needs client.rendezvous, the HOST:PORT where the clients meet")
+	case !r.Has(propRendezvous):
+	case cl.Count < 2:
+		r.Errorf(propRendezvous, "needs a fleet to meet: client.count of 2 or more")
+	case r.Has("starttime"):
+		r.Errorf(propRendezvous, "give client.rendezvous or starttime, not both: both say when the clients start")
+	default:
+		host, port, err := net.SplitHostPort(m.addr)
+		n, perr := strconv.Atoi(port)
+		if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			r.Fail(props.Invalid(propRendezvous, m.addr, "HOST:PORT, where client 0 listens and the others connect (for example 10.0.0.5:7070)"))
+		}
+	}
+	return m
+}
+
+// Properties left out of the experiment's fingerprint: the client's own
+// index, outputs and settings of the wait, which differ between clients of
+// one experiment, and secrets, which are not sent anywhere, even hashed.
+var notInFingerprint = map[string]bool{
+	"client.index": true, propRendezvousTimeout: true, "report.json": true, "exportfile": true,
+	"exporter": true, "label": true, "status": true, "status.interval": true, "progress": true,
+	"cpuprofile": true, "prometheus.addr": true, "prometheus.linger": true,
+	"hdrhistogram.output.path": true, "measurement.raw.output_file": true,
+}
+
+// fingerprint sums up the experiment a client takes part in: a hash of
+// its properties but those of notInFingerprint, so that client 0 refuses
+// a client of another run.
+func fingerprint(m map[string]string) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		if !notInFingerprint[k] && !secret.IsSecret(k) {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, k := range names {
+		fmt.Fprintf(h, "%q=%q\n", k, m[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// meet waits for the rendezvous, then for the start it announces, and
+// records that start as the run's starttime (on this machine's clock).
+func (b *bench) meet(ctx context.Context) error {
+	s := b.s
+	at, err := rendezvous.Meet(ctx, rendezvous.Config{
+		Addr: s.meet.addr, Count: s.clients.Count, Index: s.clients.Index,
+		Fingerprint: fingerprint(b.o.Props.Map()), Timeout: s.meet.timeout,
+		Say: func(line string) { fmt.Fprintln(b.o.Stderr, line) },
+	})
+	if err == nil && !within.Sleep(ctx, time.Until(at)) {
+		err = ctx.Err()
+	}
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted while waiting for the rendezvous at %s: nothing was run", s.meet.addr)
+	case err != nil:
+		return fmt.Errorf("%s=%s (nothing was run): %w", propRendezvous, s.meet.addr, err)
+	}
+	s.startTime = at
+	return nil
 }

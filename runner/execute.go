@@ -88,10 +88,14 @@ func (b *bench) writeStartLines() {
 	}
 }
 
-// waitForStart waits for the starttime, once the binding and its sessions
-// are open, so that every client starts measuring at that instant. When
-// ctx ends first nothing has run, and the error says so.
+// waitForStart waits for the starttime, or the start the rendezvous
+// announces, once the binding and its sessions are open, so that every
+// client starts measuring at that instant. When ctx ends first nothing
+// has run, and the error says so.
 func (b *bench) waitForStart(ctx context.Context) error {
+	if b.s.meet.addr != "" {
+		return b.meet(ctx)
+	}
 	tty := terminal(b.rawStderr) >= 0 && os.Getenv("TERM") != "dumb"
 	if err := waitForStart(ctx, b.o.Stderr, b.s.startTime, tty); err != nil {
 		return fmt.Errorf("interrupted while waiting for starttime %s: nothing was run", b.s.startTime.UTC().Format(time.RFC3339Nano))

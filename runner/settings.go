@@ -34,7 +34,8 @@ type settings struct {
 	// clients is this client's place among several (client.count): opCount
 	// and target are then its shares of the totals given.
 	clients   partition.Clients
-	startTime time.Time // starttime: wait for it before starting; zero without
+	startTime time.Time    // starttime: wait for it before starting; zero without
+	meet      meetSettings // client.rendezvous: meet the others, then start
 	// objectives are slo: the run is judged against them (exit code 3);
 	// sloAbort stops it once one has failed beyond doubt.
 	objectives []slo.Objective
@@ -124,6 +125,9 @@ func (s *settings) parseWork(r *props.Reader, p *props.Properties, now time.Time
 		var err error
 		s.startTime, err = parseStartTime(p, now)
 		r.Fail(err)
+	}
+	if r.Err() == nil {
+		s.meet = parseRendezvous(r, s.clients)
 	}
 	s.spin = r.Bool("spin.sleep", false)
 	s.warmup = r.Seconds("warmup", 0, 0)
