@@ -18,6 +18,7 @@
 
   var NS = "http://www.w3.org/2000/svg";
   var COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+  var CAPACITY_COLORS = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"];
   var M = { l: 64, r: 30, t: 10, b: 40 };
 
   function svgEl(tag, attrs, parent) {
@@ -269,7 +270,9 @@
     axes(svg, W, H, x, y, sx, sy);
     var legend = htmlEl("div", { "class": "legend" }, box);
 
-    // The answers first, under the points.
+    // The answers' lines first, under the points; their labels last, over
+    // everything.
+    var answerLabels = [];
     c.series.forEach(function (s, k) {
       var r = D.runs[s.run], a = r.capacity.answer;
       if (!(a.x > 0)) return;
@@ -283,13 +286,7 @@
       svgEl("title", {}, ln).textContent = r.name + ": " + a.headline + ". Limit: " + a.limit_why;
       var label = (c.series.length > 1 ? r.name + ": " : "") + (a.limit === "client" || a.limit === "max" ? "≥ " : "max ") +
         fmtInt(a.max_ops_sec) + " ops/s" + (ANSWER_SHORT[a.limit] ? " " + ANSWER_SHORT[a.limit] : "");
-      var text = svgEl("text", { "class": "threshold-label answer-label", x: px - 5, y: M.t + 14 + 16 * k, "text-anchor": "end",
-        fill: color(s.run), "font-weight": "bold" }, svg);
-      text.textContent = label;
-      if (text.getComputedTextLength && px - 5 - text.getComputedTextLength() < M.l) {
-        text.setAttribute("x", px + 5);
-        text.setAttribute("text-anchor", "start");
-      }
+      answerLabels.push({ px: px, y: M.t + 14 + 16 * k, text: label, color: color(s.run) });
       answerCount++;
     });
 
@@ -329,6 +326,15 @@
       htmlEl("i", { style: "border-color:" + color(s.run) }, item);
       legendMarker(item, s.run, { fill: color(s.run), stroke: "#fff" });
       item.appendChild(document.createTextNode(r.name));
+    });
+    answerLabels.forEach(function (l) {
+      var text = svgEl("text", { "class": "threshold-label answer-label", x: l.px - 5, y: l.y, "text-anchor": "end",
+        fill: l.color, "font-weight": "bold" }, svg);
+      text.textContent = l.text;
+      if (text.getComputedTextLength && l.px - 5 - text.getComputedTextLength() < M.l) {
+        text.setAttribute("x", l.px + 5);
+        text.setAttribute("text-anchor", "start");
+      }
     });
     [["PASS", "step passed"], ["FAIL", "step failed"], [CLIENT_LIMITED, "client-limited: the client could not offer the rate"]].forEach(function (v) {
       var item = htmlEl("span", {}, legend);
@@ -482,7 +488,9 @@
     var main = document.getElementById("main");
     var color = function (i) { return COLORS[i % COLORS.length]; };
     if (D.capacity) {
-      renderCapacity(D, main, color);
+      // The points' fill says the verdict in green, red and grey: the
+      // searches' own colours are none of those.
+      renderCapacity(D, main, function (i) { return CAPACITY_COLORS[i % CAPACITY_COLORS.length]; });
       settingsSection(main, D);
       return;
     }
