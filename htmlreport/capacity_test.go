@@ -297,3 +297,26 @@ func TestChromiumCapacity(t *testing.T) {
 		}
 	}
 }
+
+// TestChromiumCapacityNoLatency: a search judged on its error rate alone
+// has no chart, says so, and still lists its steps.
+func TestChromiumCapacityNoLatency(t *testing.T) {
+	bin := chromium(t)
+	r := clientSearch()
+	for i := range r.Capacity.Steps {
+		m := 0.0
+		r.Capacity.Steps[i].SLO.Objectives = []jsonreport.SLOObjective{{Objective: "errors<=1%", Statistic: "errors", Comparison: "<=",
+			Limit: 0.01, Unit: "fraction", Measured: &m, Verdict: "PASS"}}
+	}
+	d, err := Build("t", []Input{{"rocksdb", r}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Capacity) != 0 {
+		t.Fatalf("charts %+v", d.Capacity)
+	}
+	_, st := load(t, bin, t.TempDir(), d)
+	if st.charts != 0 || st.points != 0 || !strings.Contains(st.dom, `class="no-charts"`) || strings.Count(st.dom, `<td style="color:#1a7f37;font-weight:600">0%</td>`) != 3 {
+		t.Errorf("charts %d, points %d:\n%.3000s", st.charts, st.points, st.dom)
+	}
+}

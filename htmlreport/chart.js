@@ -396,8 +396,9 @@
     }));
     htmlEl("h2", {}, main, "Latency against throughput (each step's whole measurement, judged on intended latency)");
     var g = htmlEl("div", { "class": "stack" }, main);
-    if (D.capacity.length === 0) htmlEl("p", {}, g, "No latency objective: nothing to draw (the steps are in the table).");
-    D.capacity.forEach(function (c) { capacityChart(g, c, D, color); });
+    var charts = D.capacity || []; // none without a latency objective
+    if (charts.length === 0) htmlEl("p", { "class": "no-charts" }, g, "No latency objective: nothing to draw (the steps are in the table).");
+    charts.forEach(function (c) { capacityChart(g, c, D, color); });
     htmlEl("h2", {}, main, "Steps (in the order the search ran them)");
     D.runs.forEach(function (r, i) { capacityTable(main, r, i, color); });
   }
@@ -487,7 +488,7 @@
   function render(D) {
     var main = document.getElementById("main");
     var color = function (i) { return COLORS[i % COLORS.length]; };
-    if (D.capacity) {
+    if (D.runs[0].capacity) {
       // The points' fill says the verdict in green, red and grey: the
       // searches' own colours are none of those.
       renderCapacity(D, main, function (i) { return CAPACITY_COLORS[i % CAPACITY_COLORS.length]; });
