@@ -4,7 +4,10 @@
 // spectrum, a summary and the settings of every run, with several runs
 // overlaid on the same charts, as cassandra-stress's -graph does. A report
 // judged against service level objectives (its slo) adds their table and
-// draws each objective as a dashed line on the charts it bounds.
+// draws each objective as a dashed line on the charts it bounds. Capacity
+// searches (ycsb capacity) draw instead as latency against throughput, a
+// point per step, with the objective's limit and each search's answer
+// (capacity.go); they share no page with other reports.
 //
 // Everything the page needs is inside it: the chart code is a small SVG
 // renderer of our own (chart.js in this directory, embedded), and the data
