@@ -365,17 +365,21 @@
     });
     var head = ["step", "asked (ops/s)", "achieved (ops/s)", "threads", "measured", "operations"].concat(objs)
       .concat([{ text: "verdict", cls: "l" }, { text: "why", cls: "l" }, "trusted"]);
-    table(parent, head, r.capacity.steps.map(function (s, k) {
+    var div = htmlEl("div", { "class": "scroll" }, parent);
+    table(div, head, r.capacity.steps.map(function (s, k) {
       var cells = [k + 1, fmtInt(s.asked_ops_sec), fmtInt(s.achieved_ops_sec), s.threads, fmtSecs(s.measured_ms / 1000), fmtInt(s.operations)];
       objs.forEach(function (name) {
         var o = ((s.slo || {}).objectives || []).filter(function (o) { return o.objective === name; })[0];
         if (!o) { cells.push(""); return; }
-        cells.push({ text: o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit), fg: verdictColor(o.verdict) });
+        // A client-limited step's figures are the client's queue: grey, as
+        // nothing is known of the system there.
+        cells.push({ text: o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit),
+          fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(o.verdict) });
       });
       cells.push({ text: s.verdict, cls: "l", fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(s.verdict) },
         { text: s.why || "", cls: "l wrap" }, s.trusted ? "yes" : "no (too few operations)");
       return { cells: cells };
-    }));
+    })).className = "steps";
     var a = r.capacity.answer, p = htmlEl("p", { "class": "answer-text" }, parent);
     htmlEl("span", { "class": "swatch", style: "background:" + color(i) }, p);
     htmlEl("b", {}, p, "Answer: " + a.headline + ".");
