@@ -44,6 +44,15 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A capacity search's charts (latency against throughput) share no
+	// axis with a run's (against time).
+	for i := range reps {
+		for j := range reps {
+			if reps[i].Capacity != nil && reps[j].Capacity == nil {
+				return usagef("%s is a capacity search and %s is not: draw them on separate pages", files[i], files[j])
+			}
+		}
+	}
 	names := htmlreport.Names(labels, files, reps)
 	inputs := make([]htmlreport.Input, len(reps))
 	for i := range reps {

@@ -58,3 +58,39 @@ func TestReportBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestReportCapacity draws a real capacity search, and refuses it with a
+// run on one page: one line naming both files, exit code 2, no page.
+func TestReportCapacity(t *testing.T) {
+	dir := t.TempDir()
+	capacity := "../htmlreport/testdata/capacity.json"
+	out := filepath.Join(dir, "c.html")
+	code, _, stderr := runCLI("report", "--html", "-o", out, capacity)
+	if code != 0 || !strings.HasPrefix(stderr, "wrote "+out+" (1 run(s), ") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"capacity":[{"objective":"READ.p99\u003c=50ms"`, `"headline":"max 1915 ops/s (1914 achieved), first failing 2000 ops/s"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("no %s in the page", want)
+		}
+	}
+	run := filepath.Join(dir, "run.json")
+	code, _, stderr = runCLI("run", "basic", "-P", "../workloads/workloada", "-p", "recordcount=100",
+		"-p", "operationcount=100", "-p", "report.json="+run)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	mixed := filepath.Join(dir, "mixed.html")
+	code, _, stderr = runCLI("report", "--html", "-o", mixed, run, capacity)
+	want := "ycsb: " + capacity + " is a capacity search and " + run + " is not: draw them on separate pages\n"
+	if code != ExitBadInput || stderr != want {
+		t.Errorf("mixed: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	if _, err := os.Stat(mixed); err == nil {
+		t.Error("mixed: a page was written")
+	}
+}

@@ -18,6 +18,7 @@
 
   var NS = "http://www.w3.org/2000/svg";
   var COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+  var CAPACITY_COLORS = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"];
   var M = { l: 64, r: 30, t: 10, b: 40 };
 
   function svgEl(tag, attrs, parent) {
@@ -136,22 +137,7 @@
     }
     var sx = scale(x, minOf(xs), maxOf(xs), M.l, W - M.r);
     var sy = scale(y, minOf(ys), maxOf(ys), H - M.b, M.t);
-    var g = svgEl("g", { "class": "axis" }, svg);
-    sx.ticks.forEach(function (t) {
-      if (t < sx.lo || t > sx.hi) return;
-      var px = sx.f(t);
-      svgEl("line", { x1: px, x2: px, y1: M.t, y2: H - M.b }, g);
-      svgEl("text", { x: px, y: H - M.b + 14, "text-anchor": "middle" }, g).textContent = x.fmt(t);
-    });
-    sy.ticks.forEach(function (t) {
-      if (t < sy.lo || t > sy.hi) return;
-      var py = sy.f(t);
-      svgEl("line", { x1: M.l, x2: W - M.r, y1: py, y2: py }, g);
-      svgEl("text", { x: M.l - 6, y: py + 4, "text-anchor": "end" }, g).textContent = y.fmt(t);
-    });
-    svgEl("text", { "class": "label", x: (M.l + W - M.r) / 2, y: H - 6, "text-anchor": "middle" }, svg).textContent = x.label;
-    svgEl("text", { "class": "label", x: 12, y: (M.t + H - M.b) / 2, "text-anchor": "middle",
-      transform: "rotate(-90 12 " + (M.t + H - M.b) / 2 + ")" }, svg).textContent = y.label;
+    axes(svg, W, H, x, y, sx, sy);
     var n = 0;
     var legend = htmlEl("div", { "class": "legend" }, box);
     series.forEach(function (s) {
@@ -170,34 +156,255 @@
       item.appendChild(document.createTextNode(s.name));
       n += s.points.length;
     });
-    lines.forEach(function (l) {
-      var py = sy.f(l.y), x1 = l.to === undefined ? W - M.r : sx.f(l.to);
-      var ln = svgEl("line", { "class": "threshold", x1: M.l, x2: x1, y1: py, y2: py, stroke: l.color,
-        "stroke-width": 1.6, "stroke-dasharray": "9 4" }, svg);
-      svgEl("title", {}, ln).textContent = l.name;
-      if (l.to !== undefined) {
-        svgEl("line", { x1: x1, x2: x1, y1: py - 5, y2: py + 5, stroke: l.color, "stroke-width": 1.6 }, svg);
-      }
-      // The label sits above the line, inside the frame, at its right end.
-      var ty = py - 5 < M.t + 12 ? py + 14 : py - 5;
-      var text = svgEl("text", { "class": "threshold-label", x: x1 - 4, y: ty, "text-anchor": "end" }, svg);
-      l.label.forEach(function (part) {
-        var ts = svgEl("tspan", part.color ? { fill: part.color, "font-weight": "bold" } : {}, text);
-        ts.textContent = part.text;
-      });
-      // A short line (a low percentile) leaves no room on its left: the
-      // label goes right of its end.
-      if (text.getComputedTextLength && x1 - 4 - text.getComputedTextLength() < M.l) {
-        text.setAttribute("x", x1 + 6);
-        text.setAttribute("text-anchor", "start");
-      }
-      var item = htmlEl("span", {}, legend);
-      htmlEl("i", { "class": "dash", style: "border-color:" + l.color }, item);
-      item.appendChild(document.createTextNode(l.name));
-      thresholdCount++;
-    });
+    lines.forEach(function (l) { threshold(svg, legend, W, sx, sy, l); });
     pointCount += n;
     return n;
+  }
+
+  // axes draws the grid, the ticks and the axis labels of a chart.
+  function axes(svg, W, H, x, y, sx, sy) {
+    var g = svgEl("g", { "class": "axis" }, svg);
+    sx.ticks.forEach(function (t) {
+      if (t < sx.lo || t > sx.hi) return;
+      var px = sx.f(t);
+      svgEl("line", { x1: px, x2: px, y1: M.t, y2: H - M.b }, g);
+      svgEl("text", { x: px, y: H - M.b + 14, "text-anchor": "middle" }, g).textContent = x.fmt(t);
+    });
+    sy.ticks.forEach(function (t) {
+      if (t < sy.lo || t > sy.hi) return;
+      var py = sy.f(t);
+      svgEl("line", { x1: M.l, x2: W - M.r, y1: py, y2: py }, g);
+      svgEl("text", { x: M.l - 6, y: py + 4, "text-anchor": "end" }, g).textContent = y.fmt(t);
+    });
+    svgEl("text", { "class": "label", x: (M.l + W - M.r) / 2, y: H - 6, "text-anchor": "middle" }, svg).textContent = x.label;
+    svgEl("text", { "class": "label", x: 12, y: (M.t + H - M.b) / 2, "text-anchor": "middle",
+      transform: "rotate(-90 12 " + (M.t + H - M.b) / 2 + ")" }, svg).textContent = y.label;
+  }
+
+  // threshold draws line l (see lineChart) and its legend item.
+  function threshold(svg, legend, W, sx, sy, l) {
+    var py = sy.f(l.y), x1 = l.to === undefined ? W - M.r : sx.f(l.to);
+    var ln = svgEl("line", { "class": "threshold", x1: M.l, x2: x1, y1: py, y2: py, stroke: l.color,
+      "stroke-width": 1.6, "stroke-dasharray": "9 4" }, svg);
+    svgEl("title", {}, ln).textContent = l.name;
+    if (l.to !== undefined) {
+      svgEl("line", { x1: x1, x2: x1, y1: py - 5, y2: py + 5, stroke: l.color, "stroke-width": 1.6 }, svg);
+    }
+    // The label sits above the line, inside the frame, at its right end
+    // (or its left, where the right is busy).
+    var ty = py - 5 < M.t + 12 ? py + 14 : py - 5;
+    var text = svgEl("text", { "class": "threshold-label", x: l.left ? M.l + 4 : x1 - 4, y: ty, "text-anchor": l.left ? "start" : "end" }, svg);
+    l.label.forEach(function (part) {
+      var ts = svgEl("tspan", part.color ? { fill: part.color, "font-weight": "bold" } : {}, text);
+      ts.textContent = part.text;
+    });
+    // A short line (a low percentile) leaves no room on its left: the
+    // label goes right of its end.
+    if (!l.left && text.getComputedTextLength && x1 - 4 - text.getComputedTextLength() < M.l) {
+      text.setAttribute("x", x1 + 6);
+      text.setAttribute("text-anchor", "start");
+    }
+    var item = htmlEl("span", {}, legend);
+    htmlEl("i", { "class": "dash", style: "border-color:" + l.color }, item);
+    item.appendChild(document.createTextNode(l.name));
+    thresholdCount++;
+  }
+
+  // Capacity searches (ycsb capacity): latency against throughput.
+  var answerCount = 0;
+  var CLIENT_LIMITED = "CLIENT-LIMITED";
+  var ANSWER_SHORT = { client: "(client-limited)", max: "(capacity.max)", steps: "(steps ran out)" };
+
+  // marker draws run i's point shape (circle, square, diamond, triangle).
+  function marker(parent, i, cx, cy, attrs) {
+    var r = 5.5, e;
+    switch (i % 4) {
+      case 0: e = svgEl("circle", { cx: cx, cy: cy, r: r }, parent); break;
+      case 1: e = svgEl("rect", { x: cx - r + 0.8, y: cy - r + 0.8, width: 2 * r - 1.6, height: 2 * r - 1.6 }, parent); break;
+      case 2: e = svgEl("path", { d: "M" + cx + "," + (cy - r - 1) + "l" + (r + 1) + "," + (r + 1) + "l" + -(r + 1) + "," + (r + 1) +
+        "l" + -(r + 1) + "," + -(r + 1) + "z" }, parent); break;
+      default: e = svgEl("path", { d: "M" + cx + "," + (cy - r - 1) + "l" + (r + 1) + "," + (2 * r) + "h" + -(2 * r + 2) + "z" }, parent);
+    }
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  // pointStyle is a step's marker by its verdict: filled green or red, a
+  // client-limited step hollow grey (nothing is known of the system there).
+  function pointStyle(verdict) {
+    if (verdict === CLIENT_LIMITED) return { fill: "#fff", stroke: NEUTRAL, "stroke-width": 2, "class": "step client-limited" };
+    return { fill: verdictColor(verdict), stroke: "#fff", "stroke-width": 1, "class": "step " + verdict.toLowerCase() };
+  }
+  function legendMarker(parent, i, style) {
+    var sv = svgEl("svg", { "class": "marker", width: 16, height: 14, viewBox: "0 0 16 14" }, parent);
+    marker(sv, i, 8, 7, style).removeAttribute("class"); // a step's class counts the chart's steps
+  }
+
+  // capacityChart draws chart c: each search's steps at (achieved
+  // throughput, the objective's figure), joined in order of the rate
+  // asked; the objective's limit dashed across; each search's answer as a
+  // vertical line, with the bracket to its first failing step shaded.
+  function capacityChart(parent, c, D, color) {
+    var W = 1180, H = 360;
+    var title = c.objective + ": the " + c.statistic + " of " + (c.operation === "ALL" ? "all operations" : c.operation) +
+      " (intended latency) at each step, against the throughput it achieved";
+    var box = htmlEl("div", { "class": "chart" }, parent);
+    htmlEl("h3", {}, box, title);
+    var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": title }, box);
+    chartCount++;
+    svgEl("rect", { "class": "frame", x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b }, svg);
+    var xs = [0], ys = [c.limit], n = 0;
+    c.series.forEach(function (s) {
+      s.points.forEach(function (p) { xs.push(p.achieved); ys.push(p.measured); n++; });
+      var a = D.runs[s.run].capacity.answer;
+      if (a.x > 0) xs.push(a.x);
+      if (a.x_failing > 0) xs.push(a.x_failing);
+    });
+    if (n === 0) emptyCount++;
+    var x = { label: "throughput achieved (ops/s)", fmt: fmtCount, zero: true };
+    var y = { label: c.statistic + " latency" + (c.log_y ? " (log scale)" : ""), fmt: fmtUs, log: c.log_y, zero: !c.log_y };
+    // Head room for the answers' labels above the highest point (a log
+    // axis ends at the next decade).
+    var ymax = maxOf(ys), ymin = minOf(ys);
+    var sx = scale(x, 0, maxOf(xs) * 1.04, M.l, W - M.r);
+    var sy = scale(y, ymin, c.log_y ? ymax : ymax * 1.15, H - M.b, M.t);
+    axes(svg, W, H, x, y, sx, sy);
+    var legend = htmlEl("div", { "class": "legend" }, box);
+
+    // The answers' lines first, under the points; their labels last, over
+    // everything.
+    var answerLabels = [];
+    c.series.forEach(function (s, k) {
+      var r = D.runs[s.run], a = r.capacity.answer;
+      if (!(a.x > 0)) return;
+      var px = sx.f(a.x);
+      if (a.x_failing > 0) {
+        var x0 = Math.min(px, sx.f(a.x_failing)), x1 = Math.max(px, sx.f(a.x_failing));
+        svgEl("rect", { "class": "bracket", x: x0, y: M.t, width: Math.max(x1 - x0, 1), height: H - M.t - M.b,
+          fill: color(s.run), "fill-opacity": 0.12 }, svg);
+      }
+      var ln = svgEl("line", { "class": "answer", x1: px, x2: px, y1: M.t, y2: H - M.b, stroke: color(s.run), "stroke-width": 2 }, svg);
+      svgEl("title", {}, ln).textContent = r.name + ": " + a.headline + ". Limit: " + a.limit_why;
+      var label = (c.series.length > 1 ? r.name + ": " : "") + (a.limit === "client" || a.limit === "max" ? "≥ " : "max ") +
+        fmtInt(a.max_ops_sec) + " ops/s" + (ANSWER_SHORT[a.limit] ? " " + ANSWER_SHORT[a.limit] : "");
+      answerLabels.push({ px: px, y: M.t + 14 + 16 * k, text: label, color: color(s.run) });
+      answerCount++;
+    });
+
+    // Its label on the left: the answers and the failing steps are on the right.
+    threshold(svg, legend, W, sx, sy, { left: true, y: c.limit, label: [{ text: c.objective + " (the limit)" }], color: "#374151",
+      name: c.objective + ": the objective's limit" });
+
+    c.series.forEach(function (s) {
+      var r = D.runs[s.run];
+      if (s.points.length > 0) {
+        var d = s.points.map(function (p, i) {
+          return (i ? "L" : "M") + sx.f(p.achieved).toFixed(1) + "," + sy.f(p.measured).toFixed(1);
+        }).join("");
+        var path = svgEl("path", { d: d, fill: "none", stroke: color(s.run), "stroke-width": 1.6, "stroke-linejoin": "round" }, svg);
+        svgEl("title", {}, path).textContent = r.name;
+      }
+      s.points.forEach(function (p) {
+        var px = sx.f(p.achieved), py = sy.f(p.measured);
+        var m = marker(svg, s.run, px, py, pointStyle(p.verdict));
+        svgEl("title", {}, m).textContent = r.name + ", step " + p.step + ": " + fmtInt(p.asked) + " ops/s asked, " +
+          fmtInt(p.achieved) + " achieved, " + c.statistic + " " + fmtUs(p.measured) + " (" + p.objective + "): " + p.verdict +
+          (p.why ? " — " + p.why : "");
+        if (p.verdict !== "PASS") {
+          // A step that failed on another objective says which.
+          var txt = p.verdict === "FAIL" && p.objective === "PASS" && p.why ? "FAIL: " + p.why : p.verdict;
+          var t = svgEl("text", { "class": "threshold-label point-label", x: px + 9, y: py - 7, "text-anchor": "start",
+            fill: p.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(p.verdict) }, svg);
+          t.textContent = txt;
+          if (t.getComputedTextLength && px + 9 + t.getComputedTextLength() > W - M.r) {
+            t.setAttribute("x", px - 9);
+            t.setAttribute("text-anchor", "end");
+          }
+        }
+      });
+      pointCount += s.points.length;
+      var item = htmlEl("span", {}, legend);
+      htmlEl("i", { style: "border-color:" + color(s.run) }, item);
+      legendMarker(item, s.run, { fill: color(s.run), stroke: "#fff" });
+      item.appendChild(document.createTextNode(r.name));
+    });
+    answerLabels.forEach(function (l) {
+      var text = svgEl("text", { "class": "threshold-label answer-label", x: l.px - 5, y: l.y, "text-anchor": "end",
+        fill: l.color, "font-weight": "bold" }, svg);
+      text.textContent = l.text;
+      if (text.getComputedTextLength && l.px - 5 - text.getComputedTextLength() < M.l) {
+        text.setAttribute("x", l.px + 5);
+        text.setAttribute("text-anchor", "start");
+      }
+    });
+    [["PASS", "step passed"], ["FAIL", "step failed"], [CLIENT_LIMITED, "client-limited: the client could not offer the rate"]].forEach(function (v) {
+      var item = htmlEl("span", {}, legend);
+      legendMarker(item, 0, pointStyle(v[0]));
+      item.appendChild(document.createTextNode(v[1]));
+    });
+    var item = htmlEl("span", {}, legend);
+    htmlEl("i", { style: "border-color:" + NEUTRAL }, item);
+    item.appendChild(document.createTextNode("answer (solid), bracket to the first failing step (shaded)"));
+    c.series.forEach(function (s) {
+      var r = D.runs[s.run], a = r.capacity.answer;
+      var p = htmlEl("p", { "class": "answer-text" }, box);
+      htmlEl("span", { "class": "swatch", style: "background:" + color(s.run) }, p);
+      htmlEl("b", {}, p, r.name + ": " + a.headline + ".");
+      p.appendChild(document.createTextNode(" Limit: " + a.limit_why + "."));
+    });
+  }
+
+  // capacityTable is a search's steps in the order it ran them, each
+  // objective's figure coloured by its verdict, and the answer.
+  function capacityTable(parent, r, i, color) {
+    htmlEl("h3", {}, parent, "Steps: " + r.name);
+    var objs = [];
+    r.capacity.steps.forEach(function (s) {
+      ((s.slo || {}).objectives || []).forEach(function (o) {
+        if (objs.indexOf(o.objective) < 0) objs.push(o.objective);
+      });
+    });
+    var head = ["step", "asked (ops/s)", "achieved (ops/s)", "threads", "measured", "operations"].concat(objs)
+      .concat([{ text: "verdict", cls: "l" }, { text: "why", cls: "l" }, "trusted"]);
+    var div = htmlEl("div", { "class": "scroll" }, parent);
+    table(div, head, r.capacity.steps.map(function (s, k) {
+      var cells = [k + 1, fmtInt(s.asked_ops_sec), fmtInt(s.achieved_ops_sec), s.threads, fmtSecs(s.measured_ms / 1000), fmtInt(s.operations)];
+      objs.forEach(function (name) {
+        var o = ((s.slo || {}).objectives || []).filter(function (o) { return o.objective === name; })[0];
+        if (!o) { cells.push(""); return; }
+        // A client-limited step's figures are the client's queue: grey, as
+        // nothing is known of the system there.
+        cells.push({ text: o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit),
+          fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(o.verdict) });
+      });
+      cells.push({ text: s.verdict, cls: "l", fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(s.verdict) },
+        { text: s.why || "", cls: "l wrap" }, s.trusted ? "yes" : "no (too few operations)");
+      return { cells: cells };
+    })).className = "steps";
+    var a = r.capacity.answer, p = htmlEl("p", { "class": "answer-text" }, parent);
+    htmlEl("span", { "class": "swatch", style: "background:" + color(i) }, p);
+    htmlEl("b", {}, p, "Answer: " + a.headline + ".");
+    p.appendChild(document.createTextNode(" Limit: " + a.limit_why + "."));
+  }
+
+  function renderCapacity(D, main, color) {
+    htmlEl("h2", {}, main, D.runs.length > 1 ? "Capacity searches" : "Capacity search");
+    table(main, ["search", "binding", "start (UTC)", "run time", "steps", "answer (ops/s)", "achieved (ops/s)", "first failing (ops/s)",
+      { text: "limit", cls: "l" }],
+    D.runs.map(function (r, i) {
+      var a = r.capacity.answer;
+      return { cells: [{ text: r.name, color: color(i), cls: "run" }, { text: r.binding, cls: "l" },
+        { text: r.start.replace("T", " ").replace("Z", ""), cls: "l" }, fmtSecs(r.runtime_ms / 1000), r.capacity.steps.length,
+        a.max_ops_sec ? (a.limit === "client" || a.limit === "max" ? "≥ " : "") + fmtInt(a.max_ops_sec) : "none",
+        a.achieved_ops_sec ? fmtInt(a.achieved_ops_sec) : "-", a.first_failing_ops_sec ? fmtInt(a.first_failing_ops_sec) : "-",
+        { text: a.limit, cls: "l" }] };
+    }));
+    htmlEl("h2", {}, main, "Latency against throughput (each step's whole measurement, judged on intended latency)");
+    var g = htmlEl("div", { "class": "stack" }, main);
+    var charts = D.capacity || []; // none without a latency objective
+    if (charts.length === 0) htmlEl("p", { "class": "no-charts" }, g, "No latency objective: nothing to draw (the steps are in the table).");
+    charts.forEach(function (c) { capacityChart(g, c, D, color); });
+    htmlEl("h2", {}, main, "Steps (in the order the search ran them)");
+    D.runs.forEach(function (r, i) { capacityTable(main, r, i, color); });
   }
 
   function section(parent, title) {
@@ -285,6 +492,13 @@
   function render(D) {
     var main = document.getElementById("main");
     var color = function (i) { return COLORS[i % COLORS.length]; };
+    if (D.runs[0].capacity) {
+      // The points' fill says the verdict in green, red and grey: the
+      // searches' own colours are none of those.
+      renderCapacity(D, main, function (i) { return CAPACITY_COLORS[i % CAPACITY_COLORS.length]; });
+      settingsSection(main, D);
+      return;
+    }
     var timeAxis = { label: "time since start of measurement", fmt: fmtSecs, zero: true };
     var usAxis = { label: "latency", fmt: fmtUs, log: true };
 
@@ -375,7 +589,10 @@
     });
     table(main, ["measurement", "run", "count", "mean", "p50", "p95", "p99", "p99.9", "max", "not OK"], rows);
 
-    // Settings.
+    settingsSection(main, D);
+  }
+
+  function settingsSection(main, D) {
     htmlEl("h2", {}, main, "Settings");
     var differ = D.settings.filter(function (s) { return s.differ; });
     var head = ["property"].concat(D.runs.map(function (r) { return r.name; }));
@@ -403,6 +620,7 @@
       status.setAttribute("data-points", pointCount);
       status.setAttribute("data-empty", emptyCount);
       status.setAttribute("data-thresholds", thresholdCount);
+      status.setAttribute("data-answers", answerCount);
       status.textContent = YCSB_DATA.runs.length + " run(s), generated " + YCSB_DATA.generated.replace("T", " ").replace("Z", " UTC") +
         " · " + chartCount + " charts, " + pointCount + " points";
     }

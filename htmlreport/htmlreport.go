@@ -4,7 +4,10 @@
 // spectrum, a summary and the settings of every run, with several runs
 // overlaid on the same charts, as cassandra-stress's -graph does. A report
 // judged against service level objectives (its slo) adds their table and
-// draws each objective as a dashed line on the charts it bounds.
+// draws each objective as a dashed line on the charts it bounds. Capacity
+// searches (ycsb capacity) draw instead as latency against throughput, a
+// point per step, with the objective's limit and each search's answer
+// (capacity.go); they share no page with other reports.
 //
 // Everything the page needs is inside it: the chart code is a small SVG
 // renderer of our own (chart.js in this directory, embedded), and the data
@@ -59,6 +62,10 @@ type Data struct {
 	// Thresholds are the service level objectives of the runs, one per
 	// distinct objective (runs usually share them).
 	Thresholds []Threshold `json:"thresholds"`
+	// Capacity is the latency-against-throughput charts of capacity
+	// searches, one per latency objective; set when the reports are
+	// capacity searches (a page draws either kind, not both).
+	Capacity []CapacityChart `json:"capacity,omitempty"`
 }
 
 // Threshold is one service level objective as the charts draw it: a
@@ -117,6 +124,8 @@ type Run struct {
 	// the verdict reads it: failures included, ALL merging every
 	// operation, intended latency when the objectives read it.
 	SLOSpectrum map[string][][2]float64 `json:"slo_spectrum,omitempty"`
+	// Capacity is a capacity search's steps and answer.
+	Capacity *CapacityRun `json:"capacity,omitempty"`
 }
 
 // Summary is one measurement's totals.
@@ -161,6 +170,13 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 		return nil, fmt.Errorf("no reports")
 	}
 	d := &Data{Title: title, Generated: now.UTC().Format(time.RFC3339)}
+	if err := checkKinds(inputs); err != nil {
+		return nil, err
+	}
+	if isCapacity(inputs[0].Report) {
+		buildCapacity(d, inputs)
+		return d, nil
+	}
 	rank := map[string]int{} // by measurement name, of those in d.Operations
 	for _, in := range inputs {
 		r := in.Report

@@ -228,8 +228,8 @@ func headless(t *testing.T, bin, page string, args ...string) (string, string) {
 
 // pageStatus is what a page says of itself in a browser.
 type pageStatus struct {
-	charts, points, empty, thresholds int
-	dom                               string
+	charts, points, empty, thresholds, answers int
+	dom                                        string
 }
 
 // load writes d's page into dir, loads it in headless Chromium and returns
@@ -246,18 +246,19 @@ func load(t *testing.T, bin, dir string, d *Data) (page string, st pageStatus) {
 		t.Fatal(err)
 	}
 	dom, logs := headless(t, bin, page, "--virtual-time-budget=5000", "--dump-dom")
-	m := regexp.MustCompile(`<p id="status" data-status="(\w+)"(?: data-charts="(\d+)" data-points="(\d+)" data-empty="(\d+)" data-thresholds="(\d+)")?>([^<]*)`).FindStringSubmatch(dom)
+	m := regexp.MustCompile(`<p id="status" data-status="(\w+)"(?: data-charts="(\d+)" data-points="(\d+)" data-empty="(\d+)" data-thresholds="(\d+)" data-answers="(\d+)")?>([^<]*)`).FindStringSubmatch(dom)
 	if m == nil {
 		t.Fatalf("no status in the DOM:\n%.2000s", dom)
 	}
 	if m[1] != "ok" {
-		t.Fatalf("the page says %s: %s", m[1], m[6])
+		t.Fatalf("the page says %s: %s", m[1], m[7])
 	}
 	st.dom = dom
 	st.charts, _ = strconv.Atoi(m[2])
 	st.points, _ = strconv.Atoi(m[3])
 	st.empty, _ = strconv.Atoi(m[4])
 	st.thresholds, _ = strconv.Atoi(m[5])
+	st.answers, _ = strconv.Atoi(m[6])
 	for _, l := range strings.Split(logs, "\n") {
 		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Uncaught") {
 			t.Errorf("console: %s", l)
