@@ -152,5 +152,9 @@ if [ -n "${CAPACITY_SLO:-}" ]; then
 			END { printf "%s\t%.0f\t%.0f\t%s\t%d\t%s\n", e, max, ach, (ff == "" ? "-" : sprintf("%.0f", ff)), n, lim }' "$OUT/$e-capacity.txt"
 		done
 	} | column -t -s $'\t'
+	pages=()
+	for e in "$@"; do pages+=("$e=$OUT/$e-capacity.json"); done
+	"$YCSB" report --html -o "$OUT/capacity.html" -title "capacity at $CAPACITY_SLO, workload$cw" "${pages[@]}" >/dev/null &&
+		printf 'chart: %s\n' "$OUT/capacity.html"
 fi
 printf '\nreports: %s\n' "$OUT"
