@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -151,8 +150,9 @@ type capacityStepper struct {
 	start   time.Time // the search's
 	b       *bench
 	cs      *capacitySettings
-	threads int // the last step's, where the next starts
-	n       int // steps run
+	threads int     // the last step's, where the next starts
+	meanUs  float64 // the last step's mean service latency
+	n       int     // steps run
 }
 
 // maxRetries bounds the reruns of a step whose threads were too few.
@@ -161,6 +161,12 @@ const maxRetries = 3
 func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step, error) {
 	target := int64(math.Round(rate))
 	dur, trusted := c.duration(float64(target))
+	if c.meanUs > 0 {
+		// Little's law with room to spare: the threads the rate needs at
+		// the latency the last step measured, twice over, so that a
+		// moment's slowness does not leave the schedule behind.
+		c.threads = min(c.cs.maxThreads, max(c.threads, int(math.Ceil(float64(target)*c.meanUs/1e6*2))+1))
+	}
 	for try := 0; ; try++ {
 		c.n++
 		sessions, err := c.sessions(ctx, c.threads)
@@ -176,7 +182,10 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
 			step.Achieved = float64(res.Ops) / d
 		}
-		mean := meanServiceUs(res.Total)
+		mean, _ := runreport.MeanServiceUs(res.Total)
+		if mean > 0 {
+			c.meanUs = mean
+		}
 		offered := math.Inf(1)
 		if mean > 0 {
 			offered = float64(c.threads) / (mean / 1e6)
@@ -188,9 +197,7 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 		case ctx.Err() != nil:
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < c.cs.maxThreads && try < maxRetries:
-			// Little's law with room: the threads the rate needs at the
-			// latency measured, half as many again.
-			c.threads = min(c.cs.maxThreads, max(c.threads+1, int(math.Ceil(float64(target)*mean/1e6*1.5))+1))
+			c.threads = min(c.cs.maxThreads, max(c.threads+1, int(math.Ceil(float64(target)*mean/1e6*2))+1))
 			fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s: %s; again with %d threads\n", target, offerNote(step.Threads, mean, offered), c.threads)
 			continue
 		case short:
@@ -198,6 +205,11 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 			step.Why = offerNote(step.Threads, mean, offered) + fmt.Sprintf(": the client's threads limit the search (capacity.maxthreads=%d)", c.cs.maxThreads)
 		case j.Passed():
 			step.Verdict = capacity.Pass
+		case cpuBound(res) != "":
+			// A client out of CPU measures its own queue too: the step
+			// says nothing of the system.
+			step.Verdict = capacity.ClientLimited
+			step.Why = failedObjectives(j) + ", but " + cpuBound(res)
 		default:
 			step.Verdict = capacity.Fail
 			step.Why = failedObjectives(j)
@@ -280,23 +292,22 @@ type stepDetail struct {
 	trusted bool
 }
 
-// meanServiceUs is the mean service time of the database operations of a
-// snapshot, failures included; 0 without any.
-func meanServiceUs(s *measurement.Snapshot) float64 {
-	var sum, n float64
-	for i := range s.Measurements {
-		m := &s.Measurements[i]
-		if m.Intended || m.Hist == nil || slices.Contains(slo.NotOperations, m.Operation) {
-			continue
+// capacityTerms are the options the client's advice names in a search.
+var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "more client machines"}
+
+// cpuBound is the client's CPU verdict's advice when the step found the
+// client out of CPU, "" otherwise.
+func cpuBound(res *engine.Result) string {
+	c := runreport.CheckClient(res, capacityTerms)
+	if c == nil {
+		return ""
+	}
+	for i, v := range c.Verdicts {
+		if v == runreport.CPUBound {
+			return c.Advice[i]
 		}
-		c := float64(m.Hist.TotalCount())
-		sum += m.Hist.Mean() * c
-		n += c
 	}
-	if n == 0 {
-		return 0
-	}
-	return sum / n
+	return ""
 }
 
 func offerNote(threads int, meanUs, offered float64) string {

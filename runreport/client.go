@@ -137,7 +137,7 @@ func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 	if f.Window < MinWindow || res.Ops == 0 || res.WarmupCut {
 		return f, false
 	}
-	f.MeanLatencyUs, f.MeanLatencyKnown = meanServiceUs(res.Total)
+	f.MeanLatencyUs, f.MeanLatencyKnown = MeanServiceUs(res.Total)
 	if res.Schedule != nil {
 		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
 	}
@@ -152,10 +152,10 @@ func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 	return f, true
 }
 
-// meanServiceUs is the mean service latency (µs) of every operation of
+// MeanServiceUs is the mean service latency (µs) of every operation of
 // total that is a database operation of its own (slo.NotOperations are
 // not), successes and failures alike.
-func meanServiceUs(total *measurement.Snapshot) (float64, bool) {
+func MeanServiceUs(total *measurement.Snapshot) (float64, bool) {
 	var n int64
 	var sum float64
 	for i := range total.Measurements {
