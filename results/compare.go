@@ -134,30 +134,44 @@ func effective(n int, r1 float64) float64 {
 
 // Welch tests whether a and b have the same mean.
 func Welch(a, b []float64) Test {
-	t := Test{NA: len(a), NB: len(b)}
-	if len(a) < 3 || len(b) < 3 {
+	t, se := welchScaledT(a, b, 1)
+	if !t.OK || se > 0 {
+		if t.OK {
+			t.P = studentTwoSided(t.T, t.DF)
+		}
 		return t
+	}
+	if t.MeanA == t.MeanB {
+		t.P = 1
+	} else {
+		t.T, t.P = math.Copysign(math.Inf(1), t.MeanB-t.MeanA), 0
+	}
+	return t
+}
+
+// welchScaledT is Welch's statistic of mean(b) − c·mean(a), with the
+// sample sizes corrected for lag-1 autocorrelation: t.T and t.DF, and the
+// squared standard error se (0: no variance, T and DF unset but for the
+// DF of the sizes). P is left to the caller's hypothesis.
+func welchScaledT(a, b []float64, c float64) (t Test, se float64) {
+	t = Test{NA: len(a), NB: len(b)}
+	if len(a) < 3 || len(b) < 3 {
+		return t, 0
 	}
 	t.OK = true
 	var va, vb, ra, rb float64
 	t.MeanA, va, ra = meanVar(a)
 	t.MeanB, vb, rb = meanVar(b)
 	t.EffA, t.EffB = effective(len(a), ra), effective(len(b), rb)
-	sa, sb := va/t.EffA, vb/t.EffB
-	se := sa + sb
+	sa, sb := c*c*va/t.EffA, vb/t.EffB
+	se = sa + sb
 	if se == 0 {
 		t.DF = t.EffA + t.EffB - 2
-		if t.MeanA == t.MeanB {
-			t.P = 1
-		} else {
-			t.T, t.P = math.Copysign(math.Inf(1), t.MeanB-t.MeanA), 0
-		}
-		return t
+		return t, 0
 	}
-	t.T = (t.MeanB - t.MeanA) / math.Sqrt(se)
+	t.T = (t.MeanB - c*t.MeanA) / math.Sqrt(se)
 	t.DF = se * se / (sa*sa/(t.EffA-1) + sb*sb/(t.EffB-1))
-	t.P = studentTwoSided(t.T, t.DF)
-	return t
+	return t, se
 }
 
 // studentTwoSided is P(|T| ≥ |t|) for Student's t with df degrees of freedom.

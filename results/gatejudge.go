@@ -62,16 +62,15 @@ const (
 	minTailSamples = 10
 )
 
-// Verdict is a gate's outcome.
-type Verdict uint8
+// Verdict is a gate's outcome, in the objectives' terms (PASS, FAIL,
+// NO DATA: which does not fail a gate, unlike an objective).
+type Verdict = slo.Verdict
 
 const (
-	Pass Verdict = iota
-	Fail
-	NoData
+	Pass   = slo.Pass
+	Fail   = slo.Fail
+	NoData = slo.NoData
 )
-
-func (v Verdict) String() string { return [...]string{"PASS", "FAIL", "NO DATA"}[v] }
 
 // GateResult is one gate judged.
 type GateResult struct {
@@ -285,33 +284,21 @@ func byOpKey(r *jsonreport.Report, op string) string {
 // na and nb the effective sample sizes, df by Welch–Satterthwaite. P is
 // P(T ≤ t).
 func welchScaled(a, b []float64, c float64) Test {
-	t := Test{NA: len(a), NB: len(b)}
-	if len(a) < 3 || len(b) < 3 {
-		return t
-	}
-	t.OK = true
-	var va, vb, ra, rb float64
-	t.MeanA, va, ra = meanVar(a)
-	t.MeanB, vb, rb = meanVar(b)
-	t.EffA, t.EffB = effective(len(a), ra), effective(len(b), rb)
-	sa, sb := c*c*va/t.EffA, vb/t.EffB
-	se := sa + sb
-	d := t.MeanB - c*t.MeanA
-	if se == 0 {
-		t.DF = t.EffA + t.EffB - 2
+	t, se := welchScaledT(a, b, c)
+	switch {
+	case !t.OK:
+	case se == 0:
 		t.P = 1
-		if d < 0 {
+		if t.MeanB-c*t.MeanA < 0 {
 			t.T, t.P = math.Inf(-1), 0
 		}
-		return t
-	}
-	t.T = d / math.Sqrt(se)
-	t.DF = se * se / (sa*sa/(t.EffA-1) + sb*sb/(t.EffB-1))
-	half := studentTwoSided(t.T, t.DF) / 2
-	if t.T < 0 {
-		t.P = half
-	} else {
-		t.P = 1 - half
+	default:
+		half := studentTwoSided(t.T, t.DF) / 2
+		if t.T < 0 {
+			t.P = half
+		} else {
+			t.P = 1 - half
+		}
 	}
 	return t
 }
