@@ -49,7 +49,13 @@ func JudgeMerged(objs []slo.Objective, merged *jsonreport.Report, reps []*jsonre
 	if merged.Failed != nil {
 		failed = *merged.Failed
 	}
-	f, err := slo.NewFigures(samples, l, merged.Operations, failed, merged.Failed != nil, merged.Throughput)
+	// The throughput of the operations that succeeded: the merged
+	// throughput less the fleet's share of failures.
+	perSec := merged.Throughput
+	if merged.Operations > 0 {
+		perSec *= 1 - float64(failed)/float64(merged.Operations)
+	}
+	f, err := slo.NewFigures(samples, l, merged.Operations, failed, merged.Failed != nil, perSec)
 	if err != nil {
 		return nil, err
 	}

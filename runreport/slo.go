@@ -35,9 +35,11 @@ func samples(s *measurement.Snapshot) []slo.Sample {
 // run judged on its own, or names this client's place in a fleet, whose
 // share is reported but not judged.
 func Judge(objs []slo.Objective, l slo.Latency, res *engine.Result, share string) (*slo.Judgement, error) {
+	// Successful operations only, as [OVERALL], SuccessfulThroughput: a
+	// cluster that fails fast must not meet a throughput objective.
 	var perSec float64
 	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-		perSec = float64(res.Ops) / d
+		perSec = float64(res.Succeeded) / d
 	}
 	f, err := slo.NewFigures(samples(res.Total), l, res.Ops, res.Ops-res.Succeeded, true, perSec)
 	if err != nil {
