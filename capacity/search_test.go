@@ -76,3 +76,22 @@ func TestConfigCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestThreadsFor(t *testing.T) {
+	for _, c := range []struct {
+		rate, meanUs   float64
+		cur, max, want int
+	}{
+		{16000, 250, 4, 128, 9}, // 16000 × 0.25 ms × 2 = 8, +1
+		{1000, 250, 4, 128, 4},  // never fewer than now
+		{1e6, 1000, 4, 128, 128},
+		{1000, 0, 4, 2, 2},
+	} {
+		if got := ThreadsFor(c.rate, c.meanUs, c.cur, c.max); got != c.want {
+			t.Errorf("%+v: %d", c, got)
+		}
+	}
+	if o := Offered(4, 1120); math.Abs(o-3571.4) > 0.1 {
+		t.Errorf("Offered %v", o)
+	}
+}

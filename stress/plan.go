@@ -26,7 +26,7 @@ type summariser interface {
 // has no binding's sessions.
 func (r *stressRun) plan(wl engine.Workload, threads int, count int64, warmup bool) *engine.Plan {
 	s := r.s
-	rated := s.Rate.OpsPerSecond > 0 && !warmup
+	rated := (s.Rate.OpsPerSecond > 0 || r.step != nil) && !warmup
 	p := &engine.Plan{
 		Threads:     threads,
 		OpCount:     max(count, 0),
@@ -39,6 +39,10 @@ func (r *stressRun) plan(wl engine.Workload, threads int, count int64, warmup bo
 	}
 	if rated {
 		p.Target = int64(s.Rate.OpsPerSecond)
+	}
+	if st := r.step; st != nil && !warmup {
+		// A capacity step: its rate, its warm-up, its time.
+		p.Target, p.Warmup, p.TimeLimit = st.rate, capacityWarmup, capacityWarmup+st.dur
 	}
 	return p
 }

@@ -166,6 +166,10 @@ type stressRun struct {
 	newPop func() *data.Population
 	// judgement is the measured run's against -slo; nil without it
 	judgement *slo.Judgement
+	// step is the capacity search's step being run (-rate capacity); nil
+	// otherwise. lastRes is the last measured run's result.
+	step    *capStep
+	lastRes *engine.Result
 }
 
 // newRun checks the command line and its outputs and reads its input
@@ -218,6 +222,9 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 	}
 	if s.SLO.Objectives != nil && s.Rate.Ramp() {
 		return nil, bad("-slo: a thread ramp has no one run to judge; give -rate threads=N")
+	}
+	if err := checkCapacity(s); err != nil {
+		return nil, err
 	}
 	m.slice = s.Columns.Slice
 	if err := r.predefinedInsert(m); err != nil {
@@ -496,11 +503,17 @@ func (r *stressRun) run(ctx context.Context) error {
 		}
 	}
 	var err error
-	if s.Rate.Ramp() {
+	switch {
+	case s.Rate.Capacity != nil:
+		err = r.capacitySearch(ctx, func(ctx context.Context, threads int) error {
+			_, err := r.runOnce(ctx, r.kinds, threads, -1, false)
+			return err
+		})
+	case s.Rate.Ramp():
 		// The original's marker for its graphs: a ramp has no one count.
 		r.println("Thread count was not specified")
 		err = r.runMulti(ctx)
-	} else {
+	default:
 		_, err = r.runOnce(ctx, r.kinds, s.Rate.Threads, r.count(), false)
 	}
 	if err != nil || ctx.Err() != nil {
@@ -609,6 +622,8 @@ func (r *stressRun) desc(kinds []kind) string {
 func (r *stressRun) stopMode(count int64, warmup bool) string {
 	c := r.s.Command
 	switch {
+	case r.step != nil && !warmup:
+		return fmt.Sprintf("for %s at fixed=%d/s after %s of warm-up (capacity step %d)", r.step.dur, r.step.rate, capacityWarmup, r.step.n)
 	case c.Stop == settings.StopDuration && !warmup:
 		return strconv.FormatInt(int64(c.Duration/time.Second), 10) + " seconds"
 	case count > 0:
@@ -646,7 +661,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	plan := r.plan(wl, threads, count, warmup)
 	// NOT_FOUND on its own: a read of no row under skip-read-validation.
 	plan.Measurement.Tracked[db.NotFound] = true
-	met, err := newMetrics(out, plan.Target > 0 && s.Rate.Fixed, kindRows)
+	met, err := newMetrics(out, plan.Target > 0 && (s.Rate.Fixed || r.step != nil), kindRows)
 	if err != nil {
 		return nil, err
 	}
@@ -674,7 +689,7 @@ func (r *stressRun) measure(ctx context.Context, wl engine.Workload, st *runStat
 		st.waits.track(len(met.names))
 		met.waits = st.waits.harvest
 	}
-	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty {
+	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty && r.step == nil {
 		c := s.Command
 		met.stopAt = func(n int, unc float64) bool {
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements

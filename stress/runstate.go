@@ -191,17 +191,18 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 			if testHookStart != nil {
 				testHookStart()
 			}
-			if s.Command.Stop == settings.StopDuration {
+			if s.Command.Stop == settings.StopDuration && r.step == nil {
 				timer = time.AfterFunc(s.Command.Duration, plan.Workload.Stop)
 			}
 		}))
-		if objs != nil && s.SLO.Abort {
+		if objs != nil && (s.SLO.Abort || r.step != nil) {
 			plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
 		}
 	}
 	st.begin(ctx)
 	defer st.end()
 	res := engine.Run(ctx, plan)
+	r.lastRes = res
 	if timer != nil {
 		timer.Stop()
 	}

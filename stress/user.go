@@ -641,7 +641,12 @@ func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
 		}
 	}
 	var err error
-	if s.Rate.Ramp() {
+	if s.Rate.Capacity != nil {
+		err = r.capacitySearch(ctx, func(ctx context.Context, threads int) error {
+			_, err := u.runOnce(ctx, ops, threads, -1, false)
+			return err
+		})
+	} else if s.Rate.Ramp() {
 		r.println("Thread count was not specified")
 		err = r.ramp(ctx, func(ctx context.Context, threads int) (rampResult, error) {
 			if s.Command.Truncate == settings.TruncateAlways {
@@ -796,7 +801,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		wl.permits.Store(count)
 	}
 	plan := r.plan(wl, threads, 0, warmup)
-	met, err := newUserMetrics(out, plan.Target > 0 && s.Rate.Fixed, u.ops)
+	met, err := newUserMetrics(out, plan.Target > 0 && (s.Rate.Fixed || r.step != nil), u.ops)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ var (
 	rateGroup = &group{
 		name:  "-rate",
 		desc:  "thread count and rate limit, or a thread count that ramps up (the default)",
-		forms: []string{"threads=? [throttle=?] [fixed=?]", "[threads>=?] [threads<=?] [auto]"},
+		forms: []string{"threads=? [throttle=?] [fixed=?]", "[threads>=?] [threads<=?] [auto]", "capacity [start=?] [growth=?] [resolution=?] [step=?] [threads>=?] [threads<=?]"},
 		opts: []opt{
 			{name: "threads=", arg: "N", desc: "run this many clients"},
 			{name: "throttle=", arg: "N/s", desc: "at most N operations per second across all clients, no schedule"},
@@ -45,6 +45,11 @@ var (
 			{name: "threads>=", arg: "N", def: "4", desc: "ramp: start with this many clients"},
 			{name: "threads<=", arg: "N", def: "1000", desc: "ramp: run at most this many clients"},
 			{name: "auto", kind: optFlag, desc: "ramp: stop once throughput stops improving (otherwise every step up to threads<= runs)"},
+			{name: "capacity", kind: optFlag, desc: "ours: search for the highest fixed= rate that meets -slo: steps at rising rates, then bisection; threads from threads>= up to threads<= as the rate needs"},
+			{name: "start=", arg: "N/s", def: "1000/s", desc: "capacity: the first step's rate"},
+			{name: "growth=", arg: "X", def: "2", desc: "capacity: the rate's factor from step to step until one fails"},
+			{name: "resolution=", arg: "N%", def: "5%", desc: "capacity: stop once the bracket is this narrow"},
+			{name: "step=", arg: "N[s|m]", def: "10s", desc: "capacity: each step's measured time (longer when its percentiles need more operations), after 2s of warm-up"},
 		},
 		notes: []string{
 			"Default: threads=200 for write and counter_write with n=, otherwise auto with threads>=4 threads<=1000.",

@@ -657,6 +657,21 @@ func parseRate(s *Settings, params []string) error {
 		return err
 	}
 	r := RateSettings{}
+	capOpts := []string{"start=", "growth=", "resolution=", "step="}
+	if !w.has("capacity") {
+		for _, o := range capOpts {
+			if w.has(o) {
+				return w.errf(o, "is an option of capacity (-rate capacity %s...)", o)
+			}
+		}
+	}
+	if w.has("capacity") {
+		for _, other := range []string{"threads=", "throttle=", "fixed=", "auto"} {
+			if err := conflict(w, "capacity", other, "capacity chooses each step's rate and its threads"); err != nil {
+				return err
+			}
+		}
+	}
 	for _, other := range []string{"threads>=", "threads<=", "auto"} {
 		if err := conflict(w, "threads=", other, "threads= fixes the thread count, threads>= threads<= auto ramp it"); err != nil {
 			return err
@@ -684,6 +699,13 @@ func parseRate(s *Settings, params []string) error {
 			return w.errf("threads<=", "is below threads>=%d", r.MinThreads)
 		}
 		r.Auto = w.has("auto")
+		if w.has("capacity") {
+			c, err := parseCapacity(w)
+			if err != nil {
+				return err
+			}
+			r.Capacity = c
+		}
 		s.Rate = r
 		return nil
 	}
@@ -705,6 +727,49 @@ func parseRate(s *Settings, params []string) error {
 	}
 	s.Rate = r
 	return nil
+}
+
+// parseCapacity reads -rate capacity's options.
+func parseCapacity(w *words) (*CapacitySettings, error) {
+	c := &CapacitySettings{Start: 1000, Growth: 2, Resolution: 0.05, Step: 10 * time.Second}
+	if v, ok := w.get("start="); ok {
+		n, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "/s"), "/S"), 64)
+		if err != nil || !(n > 0) || n > 1e9 {
+			return nil, w.errf("start=", "expected start=N/s, N operations per second above zero and at most 1e9")
+		}
+		c.Start = n
+	}
+	if v, ok := w.get("growth="); ok {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(n > 1) || n > 100 {
+			return nil, w.errf("growth=", "expected growth=X, above 1 and at most 100")
+		}
+		c.Growth = n
+	}
+	if v, ok := w.get("resolution="); ok {
+		num, pct := strings.CutSuffix(v, "%")
+		n, err := strconv.ParseFloat(num, 64)
+		if pct {
+			n /= 100
+		}
+		if err != nil || !(n > 0) || n > 1 {
+			return nil, w.errf("resolution=", "expected resolution=N%%, above 0 and at most 100%%")
+		}
+		c.Resolution = n
+	}
+	if v, ok := w.get("step="); ok {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			if n, nerr := strconv.Atoi(v); nerr == nil {
+				d, err = time.Duration(n)*time.Second, nil
+			}
+		}
+		if err != nil || d < time.Second || d > time.Hour {
+			return nil, w.errf("step=", "expected step=N[s|m], from 1s to 1h")
+		}
+		c.Step = d
+	}
+	return c, nil
 }
 
 var reSeq = regexp.MustCompile(`^[0-9]+[MBKmbk]?\.\.+[0-9]+[MBKmbk]?$`)

@@ -169,6 +169,9 @@ func short(s *Settings) string {
 	line("port", s.Port, d.Port, false)
 	line("graph", s.Graph, d.Graph, false)
 	line("tokenrange", s.TokenRange, d.TokenRange, false)
+	if c := s.Rate.Capacity; c != nil {
+		fmt.Fprintf(&b, "capacity: start=%g growth=%g resolution=%g step=%v threads %d..%d\n", c.Start, c.Growth, c.Resolution, c.Step, s.Rate.MinThreads, s.Rate.MaxThreads)
+	}
 	if o := s.SLO; o.Objectives != nil {
 		var objs []string
 		for _, x := range o.Objectives {

@@ -99,6 +99,12 @@ func (c *CommandSettings) print(p printer) {
 
 func (r *RateSettings) print(p printer) {
 	p("Rate:")
+	if c := r.Capacity; c != nil {
+		p("  Capacity (ours): start=%g/s growth=%g resolution=%g%% step=%v", c.Start, c.Growth, c.Resolution*100, c.Step)
+		p("  Min Threads: %d", r.MinThreads)
+		p("  Max Threads: %d", r.MaxThreads)
+		return
+	}
 	p("  Auto: %t", r.Auto)
 	if r.Auto {
 		p("  Min Threads: %d", r.MinThreads)

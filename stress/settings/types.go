@@ -178,10 +178,20 @@ type RateSettings struct {
 	// MaxThreads runs.
 	MinThreads, MaxThreads int
 	Auto                   bool
+
+	// Capacity (ours): search for the highest rate that meets -slo, with
+	// threads from MinThreads up to MaxThreads.
+	Capacity *CapacitySettings
+}
+
+// CapacitySettings are -rate capacity's.
+type CapacitySettings struct {
+	Start, Growth, Resolution float64
+	Step                      time.Duration
 }
 
 // Ramp says the thread count ramps rather than being fixed.
-func (r RateSettings) Ramp() bool { return r.Threads == 0 }
+func (r RateSettings) Ramp() bool { return r.Threads == 0 && r.Capacity == nil }
 
 // PopOrder is -pop contents=.
 type PopOrder int

@@ -1,0 +1,227 @@
+package stress
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/capacity"
+	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/stress/settings"
+)
+
+// capacityWarmup is each step's warm-up, not measured (as the YCSB mode's
+// capacity.warmup); capacityMaxStep bounds a step that its percentiles
+// would make longer; capacityMax and capacitySteps bound the search.
+const (
+	capacityWarmup  = 2 * time.Second
+	capacityMaxStep = 120 * time.Second
+	capacityMax     = 1e7
+	capacitySteps   = 30
+)
+
+// capStep is the step a capacity search runs: the plan takes its rate,
+// warm-up and time limit (plan), the run its line (stopMode).
+type capStep struct {
+	n       int // 1-based
+	rate    int64
+	dur     time.Duration
+	trusted bool
+}
+
+// capStepper runs the steps of -rate capacity; run runs one at threads.
+type capStepper struct {
+	r       *stressRun
+	run     func(ctx context.Context, threads int) error
+	threads int
+	meanUs  float64
+	n       int
+}
+
+// capacitySearch is -rate capacity (ours): the search of package capacity
+// over runs at a fixed= rate, each judged against -slo on intended
+// latency; then its summary. run runs one step at threads workers.
+func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Context, threads int) error) error {
+	c := r.s.Rate.Capacity
+	cfg := capacity.Config{Start: c.Start, Max: math.Max(capacityMax, c.Start), Growth: c.Growth, Resolution: c.Resolution, MaxSteps: capacitySteps}
+	st := &capStepper{r: r, run: run, threads: r.s.Rate.MinThreads}
+	ans, err := capacity.Search(ctx, cfg, st)
+	r.step = nil
+	r.judgement = nil // each step's; the search's answer is below
+	if ans != nil {
+		r.writeCapacity(ans, cfg)
+	}
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	if ans.Rate == 0 {
+		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate met -slo, down to %.0f op/s", ans.Above)}
+	}
+	return nil
+}
+
+func (c *capStepper) Step(ctx context.Context, rate float64) (capacity.Step, error) {
+	r := c.r
+	target := int64(math.Round(rate))
+	dur, trusted := c.duration(float64(target))
+	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, r.s.Rate.MaxThreads)
+	for try := 0; ; try++ {
+		c.n++
+		r.step = &capStep{n: c.n, rate: target, dur: dur, trusted: trusted}
+		r.println("")
+		if err := c.run(ctx, c.threads); err != nil {
+			return capacity.Step{}, err
+		}
+		res, j := r.lastRes, r.judgement
+		step := capacity.Step{Asked: float64(target), Threads: c.threads, Detail: j}
+		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
+			step.Achieved = float64(res.Ops) / d
+		}
+		mean, _ := runreport.MeanServiceUs(res.Total)
+		if mean > 0 {
+			c.meanUs = mean
+		}
+		offered := capacity.Offered(c.threads, mean)
+		short := offered < float64(target)
+		switch {
+		case ctx.Err() != nil:
+			step.Verdict, step.Why = capacity.Fail, "interrupted"
+		case short && c.threads < r.s.Rate.MaxThreads && try < 3:
+			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, r.s.Rate.MaxThreads)
+			r.println(fmt.Sprintf("Capacity: %s; again with %d threads", offer(step.Threads, mean, offered), c.threads))
+			continue
+		case short:
+			step.Verdict = capacity.ClientLimited
+			step.Why = offer(step.Threads, mean, offered) + fmt.Sprintf(": the client's threads limit the search (threads<=%d)", r.s.Rate.MaxThreads)
+		case j.Passed():
+			step.Verdict = capacity.Pass
+		case clientCPUBound(res) != "":
+			step.Verdict = capacity.ClientLimited
+			step.Why = failed(j) + ", but " + clientCPUBound(res)
+		default:
+			step.Verdict = capacity.Fail
+			step.Why = failed(j)
+		}
+		return step, nil
+	}
+}
+
+// duration is a step's measured time at rate: step=, longer when the
+// objectives' percentiles need more operations to be trusted.
+func (c *capStepper) duration(rate float64) (time.Duration, bool) {
+	var need int64
+	for _, o := range c.r.s.SLO.Objectives {
+		if o.Stat == slo.Percentile {
+			need = max(need, capacity.OpsToTrust(o.Percentile))
+		}
+	}
+	d := max(c.r.s.Rate.Capacity.Step, time.Duration(float64(need)/rate*float64(time.Second)))
+	if d > capacityMaxStep {
+		return capacityMaxStep, false
+	}
+	return d, true
+}
+
+func offer(threads int, meanUs, offered float64) string {
+	return fmt.Sprintf("%d threads at %s offer at most %.0f op/s", threads, slo.FormatLatency(meanUs), offered)
+}
+
+func failed(j *slo.Judgement) string {
+	var f []string
+	for _, res := range j.Results {
+		if res.Verdict != slo.Pass {
+			f = append(f, res.Text)
+		}
+	}
+	return strings.Join(f, ", ") + " failed"
+}
+
+// clientCPUBound is the client verdict's advice when the run's client ran
+// out of CPU, "" otherwise.
+func clientCPUBound(res *engine.Result) string {
+	c := runreport.CheckClient(res, clientTerms)
+	if c == nil {
+		return ""
+	}
+	for i, v := range c.Verdicts {
+		if v == runreport.CPUBound {
+			return c.Advice[i]
+		}
+	}
+	return ""
+}
+
+// writeCapacity writes the search's summary: a line per step, then the
+// answer.
+func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
+	var objs []string
+	for _, o := range r.s.SLO.Objectives {
+		objs = append(objs, o.Text)
+	}
+	r.println("")
+	r.println("Capacity (ours), against " + strings.Join(objs, ", ") + " on intended latency:")
+	r.println(fmt.Sprintf("%5s %12s %14s %8s  %s", "step", "asked op/s", "achieved op/s", "threads", "verdict"))
+	for i, s := range a.Steps {
+		line := fmt.Sprintf("%5d %12s %14s %8d  %s", i+1, jf(s.Asked, 0, true), jf(s.Achieved, 0, true), s.Threads, s.Verdict)
+		if s.Why != "" {
+			line += ": " + s.Why
+		}
+		r.println(line)
+	}
+	answer := "none: no rate met the objectives"
+	if a.Rate > 0 {
+		answer = jf(a.Rate, 0, true) + " op/s"
+	}
+	r.println(fmt.Sprintf("%-26s: %s", "Max op rate meeting -slo", answer))
+	if a.Above > 0 {
+		r.println(fmt.Sprintf("%-26s: %s op/s", "First failing op rate", jf(a.Above, 0, true)))
+	}
+	limit := fmt.Sprintf("the system: the bracket is within resolution=%g%%", cfg.Resolution*100)
+	switch {
+	case a.Limited:
+		for _, s := range a.Steps {
+			if s.Asked == a.Above && s.Verdict == capacity.ClientLimited {
+				limit = "the client: " + s.Why + "; the system's capacity is at least this"
+			}
+		}
+	case a.Exhausted:
+		limit = fmt.Sprintf("%d steps ran out before the resolution", cfg.MaxSteps)
+	case a.Rate == 0:
+		limit = "no rate passed"
+	case a.Above == 0:
+		limit = fmt.Sprintf("%g op/s passed", cfg.Max)
+	}
+	r.println(fmt.Sprintf("%-26s: %s", "Limit", limit))
+}
+
+// checkCapacity refuses what -rate capacity cannot honour, before
+// anything is opened.
+func checkCapacity(s *settings.Settings) error {
+	if s.Rate.Capacity == nil {
+		return nil
+	}
+	switch {
+	case s.SLO.Objectives == nil:
+		return bad("-rate capacity: searches for the highest rate that meets objectives: give them with -slo (e.g. -slo \"write.p99<=5ms\")")
+	case s.Log.JSONFile != "":
+		return bad("%s: not offered with -rate capacity yet (one report per run)", s.Option("-log", "json=", s.Log.JSONFile))
+	case s.Graph.File != "":
+		return bad("%s: not offered with -rate capacity yet", s.Option("-graph", "file=", s.Graph.File))
+	}
+	for _, o := range s.SLO.Objectives {
+		if o.Stat == slo.Throughput {
+			return bad("-slo %s: -rate capacity finds the throughput; give latency and error objectives", o.Text)
+		}
+	}
+	cmd := s.Command.Type.String()
+	for _, name := range []string{"n=", "duration=", "err<", "n>", "n<"} {
+		if w := s.Typed(cmd, name); w != "" {
+			return bad("%s: -rate capacity times its steps itself (-rate capacity step=)", w)
+		}
+	}
+	return nil
+}
