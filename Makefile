@@ -64,7 +64,7 @@ bench-network: ## jdbc and cassandra-cql beside the reference YCSB, and cassandr
 compare-stress: ## ycsb stress vs the real cassandra-stress on the local node: op/s, CPU per op, peak RSS (THREADS="8 64 500")
 	./scripts/compare-stress.sh
 
-compare-engines: ## load and run workloads A-F on Pebble and RocksDB with identical settings (needs librocksdb-dev)
+compare-engines: ## load and run workloads A-F on Pebble and RocksDB with identical settings; CAPACITY_SLO="READ.p99<=1ms" adds each one's capacity (needs librocksdb-dev)
 	./scripts/compare-engines.sh
 
 clean: ## remove build output and local data
