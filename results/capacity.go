@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
@@ -167,7 +166,10 @@ func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Obje
 	m.SLO = j.JSON()
 	switch {
 	case len(limited) > 0:
-		m.Verdict, m.Why = capacity.ClientLimited.String(), strings.Join(limited, "; ")
+		// The first client's reason stands for the others': they ran
+		// the same share with the same threads.
+		m.Verdict = capacity.ClientLimited.String()
+		m.Why = fmt.Sprintf("%d of %d clients could not offer their share; %s", len(limited), len(reps), limited[0])
 	case j.Passed():
 		m.Verdict = capacity.Pass.String()
 	default:

@@ -74,7 +74,7 @@ func TestMergeCapacity(t *testing.T) {
 		measuredP99 float64
 	}{
 		{"", 1000, 2000, "system", "the system: the bracket is a step of the ladder (capacity.growth=2)", "PASS FAIL CLIENT-LIMITED", 10007},
-		{"READ.p50<=5ms", 2000, 4000, "client", "the clients: client 1: why 1; the system's capacity is at least this", "PASS PASS CLIENT-LIMITED", 1000},
+		{"READ.p50<=5ms", 2000, 4000, "client", "the clients: 1 of 3 clients could not offer their share; client 1: why 1; the system's capacity is at least this", "PASS PASS CLIENT-LIMITED", 1000},
 	} {
 		m, err := MergeCapacity(fleetPaths, fleet(t), c.given)
 		if err != nil {
