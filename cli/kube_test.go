@@ -156,7 +156,7 @@ func TestKubeCapacity(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"# ycsb capacity basic on 3 clients", "the merge judges each step against slo=READ.p99<=5ms", "- capacity\n        - basic\n",
+	for _, want := range []string{"# ycsb capacity basic on 3 clients", "the merge judges each step on the merged histograms against\n#   slo=READ.p99<=5ms\n", "- capacity\n        - basic\n",
 		"- client.count=3", "- client.rendezvous=ycsb-capacity-rendezvous:7070", "- report.json=-", "name: ycsb-capacity\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)

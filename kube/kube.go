@@ -404,7 +404,7 @@ func header(s *Spec, c *container) string {
 	fmt.Fprintf(&b, "#   kubectl logs%s -l job-name=%s --tail=-1 --prefix | ycsb merge -\n", ns, s.Name)
 	switch {
 	case s.Phase == "capacity":
-		fmt.Fprintf(&b, "# Each pod runs its share of every step of a fixed ladder of rates, on one schedule;\n# the merge judges each step against slo=%s on the merged histograms and finds\n# the fleet's capacity (exit code 3 when no step passes).\n", s.SLO)
+		fmt.Fprintf(&b, "# Each pod runs its share of every step of a fixed ladder of rates, on one schedule;\n# the merge judges each step on the merged histograms against\n#   slo=%s\n# and finds the fleet's capacity (exit code 3 when no step passes).\n", s.SLO)
 	case s.SLO != "":
 		fmt.Fprintf(&b, "# The merge judges the fleet against slo=%s (exit code 3 when it is not met);\n# each pod reports its share without judging it.\n", s.SLO)
 	}
