@@ -55,9 +55,24 @@ const (
 	// threads within the cap, or its CPU): nothing is known of the
 	// system at that rate.
 	ClientLimited
+	// NotJudged: one client's share of a fleet's step (a ladder), which
+	// ycsb merge judges on the merged histograms.
+	NotJudged
 )
 
-func (v Verdict) String() string { return [...]string{"PASS", "FAIL", "CLIENT-LIMITED"}[v] }
+func (v Verdict) String() string {
+	return [...]string{"PASS", "FAIL", "CLIENT-LIMITED", "NOT JUDGED"}[v]
+}
+
+// ParseVerdict is the Verdict named s (as String writes it).
+func ParseVerdict(s string) (Verdict, bool) {
+	for v := Pass; v <= NotJudged; v++ {
+		if v.String() == s {
+			return v, true
+		}
+	}
+	return 0, false
+}
 
 // Step is one step's outcome, as a Stepper measured it.
 type Step struct {

@@ -13,15 +13,15 @@ import (
 	"github.com/goycsb/ycsb/runner"
 )
 
-const kubeUsage = "ycsb kube <load|run> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in DURATION] [-cpu 1] [-memory 1Gi]"
+const kubeUsage = "ycsb kube <load|run|capacity> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in DURATION] [-cpu 1] [-memory 1Gi]"
 
 // now is the clock of -start-in; tests set it.
 var now = time.Now
 
 // runKube is ycsb kube: the manifests go to stdout, for kubectl apply.
 func runKube(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 || (args[0] != "load" && args[0] != "run") {
-		return usagef("ycsb kube needs load or run first (usage: %s)", kubeUsage)
+	if len(args) == 0 || (args[0] != "load" && args[0] != "run" && args[0] != "capacity") {
+		return usagef("ycsb kube needs load, run or capacity first (usage: %s)", kubeUsage)
 	}
 	s := kube.Spec{Phase: args[0], Image: "ycsb:" + Version, Secret: "ycsb-db", CPU: "1", Memory: "1Gi"}
 	rest := args[1:]
@@ -127,7 +127,7 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 func checkPods(s *kube.Spec, all *props.Properties, driver db.Driver) error {
 	for _, index := range []int{0, s.Clients - 1} {
 		pod := all.Clone()
-		pod.Set("dotransactions", strconv.FormatBool(s.Phase == "run"))
+		pod.Set("dotransactions", strconv.FormatBool(s.Phase != "load"))
 		pod.Set(kube.PropClientCount, strconv.Itoa(s.Clients))
 		pod.Set(kube.PropClientIndex, strconv.Itoa(index))
 		if !s.StartTime.IsZero() {
@@ -137,7 +137,11 @@ func checkPods(s *kube.Spec, all *props.Properties, driver db.Driver) error {
 			pod.Set(kube.PropRendezvous, s.RendezvousAddr())
 		}
 		pod.Set(kube.PropReportJSON, "-")
-		if err := runner.Check(pod, driver, now()); err != nil {
+		check := runner.Check
+		if s.Phase == "capacity" {
+			check = runner.CheckCapacity
+		}
+		if err := check(pod, driver, now()); err != nil {
 			if index > 0 {
 				return fmt.Errorf("client %d of %d: %w", index, s.Clients, err)
 			}

@@ -90,8 +90,12 @@ func TestKubeBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no phase", []string{"kube"}, "needs load or run"},
-		{"bad phase", []string{"kube", "shell", "basic", "-clients", "2"}, "needs load or run"},
+		{"no phase", []string{"kube"}, "needs load, run or capacity"},
+		{"bad phase", []string{"kube", "shell", "basic", "-clients", "2"}, "needs load, run or capacity"},
+		{"capacity without slo", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3"}, "slo: missing"},
+		{"capacity without a shared start", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-start-in", "0"}, "client.count: a fleet's capacity runs a fixed ladder"},
+		{"capacity rate below the clients", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-p", "capacity.start=2"}, "capacity.start: 2 is less than client.count=3"},
+		{"capacity resolution", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-p", "capacity.resolution=0.1"}, "capacity.resolution: a fleet"},
 		{"no clients", []string{"kube", "run", "basic"}, "needs -clients N"},
 		{"clients not a number", []string{"kube", "run", "basic", "-clients", "two"}, "-clients: expected an integer"},
 		{"zero clients", []string{"kube", "run", "basic", "-clients", "0"}, "-clients 0"},
@@ -141,5 +145,21 @@ func TestKubeOneClient(t *testing.T) {
 	}
 	if strings.Contains(out, "kind: Service") || strings.Contains(out, "client.rendezvous") || strings.Contains(out, "starttime") {
 		t.Errorf("a rendezvous or a start time for one client:\n%s", out)
+	}
+}
+
+// TestKubeCapacity: the pods run ycsb capacity, each its share of the
+// ladder, meeting at the rendezvous; the header says the merge finds the
+// capacity.
+func TestKubeCapacity(t *testing.T) {
+	code, out, stderr := runCLI("kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-p", "capacity.start=3000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"# ycsb capacity basic on 3 clients", "the merge judges each step on the merged histograms against\n#   slo=READ.p99<=5ms\n", "- capacity\n        - basic\n",
+		"- client.count=3", "- client.rendezvous=ycsb-capacity-rendezvous:7070", "- report.json=-", "name: ycsb-capacity\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 }

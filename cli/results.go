@@ -80,16 +80,24 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		if err := results.Distinct(names, reps); err != nil {
 			return inputError(err)
 		}
-		m, err := results.Merge(names, reps)
+		merge := results.Merge
+		if results.IsCapacity(reps) {
+			merge = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
+				return results.MergeCapacity(names, reps, objectives)
+			}
+		}
+		m, err := merge(names, reps)
 		if err != nil {
 			return inputError(err)
 		}
 		merged = m
 	}
 
-	judgement, err := judgeFleet(objectives, merged, reps)
-	if err != nil {
-		return err
+	var judgement *slo.Judgement
+	if merged.Capacity == nil {
+		if judgement, err = judgeFleet(objectives, merged, reps); err != nil {
+			return err
+		}
 	}
 	var text bytes.Buffer
 	if err := export.WriteAll(&text, exporter, merged.Sections); err != nil {
@@ -117,6 +125,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	}
 	if judgement != nil {
 		return judgement.Err()
+	}
+	if c := merged.Capacity; c != nil && c.MaxOpsSec == 0 {
+		return &slo.Unmet{Msg: "capacity: no step of the fleet's ladder met the objectives"}
 	}
 	return nil
 }
@@ -178,6 +189,13 @@ func readReports(ctx context.Context, env *Env, files []string) (names []string,
 // one line per client, on the merged run's time axis.
 func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string, reps []*jsonreport.Report) error {
 	inputs := []htmlreport.Input{{Name: fmt.Sprintf("total (%d clients)", merged.Clients), Report: merged}}
+	if merged.Capacity != nil {
+		// The fleet's ladder, judged: the clients' shares have no answer
+		// to draw.
+		title := fmt.Sprintf("YCSB: %s capacity of a fleet of %d clients", merged.Binding, merged.Clients)
+		_, err := writePage(opt, path, title, inputs)
+		return err
+	}
 	for i, n := range results.ClientNames(names, reps) {
 		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})
 	}

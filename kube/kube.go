@@ -73,7 +73,7 @@ type File struct {
 
 // Spec is one distributed run.
 type Spec struct {
-	Phase   string   // load or run
+	Phase   string   // load, run or capacity
 	Binding string   // as given on the command line
 	Args    []string // the ycsb options after the binding, as given
 	Files   []File   // the -P files, in the order of Args
@@ -119,8 +119,8 @@ const MaxClients = partition.MaxCount
 // check validates s's own fields.
 func (s *Spec) check() error {
 	switch {
-	case s.Phase != "load" && s.Phase != "run":
-		return errorf("phase %q: want load or run", s.Phase)
+	case s.Phase != "load" && s.Phase != "run" && s.Phase != "capacity":
+		return errorf("phase %q: want load, run or capacity", s.Phase)
 	case s.Clients < 1 || s.Clients > MaxClients:
 		return errorf("-clients %d: want 1 to %d", s.Clients, MaxClients)
 	case s.Image == "" || strings.ContainsAny(s.Image, " \t\n"):
@@ -402,7 +402,10 @@ func header(s *Spec, c *container) string {
 	fmt.Fprintf(&b, "#   kubectl apply%s -f FILE\n", ns)
 	fmt.Fprintf(&b, "#   kubectl wait%s --for=condition=complete --timeout=24h job/%s\n", ns, s.Name)
 	fmt.Fprintf(&b, "#   kubectl logs%s -l job-name=%s --tail=-1 --prefix | ycsb merge -\n", ns, s.Name)
-	if s.SLO != "" {
+	switch {
+	case s.Phase == "capacity":
+		fmt.Fprintf(&b, "# Each pod runs its share of every step of a fixed ladder of rates, on one schedule;\n# the merge judges each step on the merged histograms against\n#   slo=%s\n# and finds the fleet's capacity (exit code 3 when no step passes).\n", s.SLO)
+	case s.SLO != "":
 		fmt.Fprintf(&b, "# The merge judges the fleet against slo=%s (exit code 3 when it is not met);\n# each pod reports its share without judging it.\n", s.SLO)
 	}
 	return b.String()

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -59,8 +59,12 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 		return nil, props.Errorf("maxexecutiontime", "capacity times each step itself (capacity.steptime, capacity.maxsteptime)")
 	case s.warmup > 0:
 		return nil, props.Errorf("warmup", "capacity warms up each step itself (capacity.warmup)")
-	case s.clients.Split():
-		return nil, props.Errorf("client.count", "a capacity search takes feedback from one process; a fleet's is not offered yet")
+	case s.clients.Count > 1 && s.startTime.IsZero() && s.meet.addr == "":
+		return nil, props.Errorf("client.count", "a fleet's capacity runs a fixed ladder of steps on a schedule every client shares: give starttime or client.rendezvous")
+	case s.clients.Split() && c.search.Start < float64(s.clients.Count):
+		return nil, props.Errorf("capacity.start", "%g is less than client.count=%d: it is the fleet's rate, and a client would get none", c.search.Start, s.clients.Count)
+	case s.clients.Split() && p.Has("capacity.resolution"):
+		return nil, props.Errorf("capacity.resolution", "a fleet (client.count) runs a fixed ladder, capacity.start·capacity.growth^k, with no bisection")
 	case s.status:
 		return nil, props.Errorf("status", "capacity prints a line per step on stderr; -s is not offered")
 	case mcfg.HdrFileOutput:
@@ -80,7 +84,9 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 
 // Capacity is ycsb capacity: the binding opened once, then open-loop steps
 // at rising rates, each judged against the objectives on intended
-// latency, until the highest rate that meets them is bracketed.
+// latency, until the highest rate that meets them is bracketed. A client
+// of a fleet (client.count) runs a fixed ladder of steps instead, on the
+// schedule every client shares, and leaves the judging to ycsb merge.
 func Capacity(ctx context.Context, o Options) error {
 	o.Props.Set("dotransactions", "true")
 	p, err := prepare(ctx, o)
@@ -110,21 +116,31 @@ func Capacity(ctx context.Context, o Options) error {
 	}
 	b.sessions = nil
 	st := &capacityStepper{b: b, cs: cs, threads: p.s.threads}
-	fmt.Fprintf(o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up\n",
-		cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup)
-	start := time.Now()
-	st.start = start
-	ans, searchErr := capacity.Search(ctx, cs.search, st)
+	var ans *capacity.Answer
+	var searchErr error
+	if p.s.clients.Split() {
+		if err := b.waitForStart(ctx); err != nil {
+			b.closeDB()
+			return err
+		}
+		ans, searchErr = st.ladder(ctx)
+	} else {
+		fmt.Fprintf(o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up\n",
+			cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup)
+		st.start = time.Now()
+		ans, searchErr = capacity.Search(ctx, cs.search, st)
+	}
 	closeErr := b.closeDB()
 	if ans == nil {
 		return searchErr
 	}
-	rows := capacityRows(ans, cs, p.s)
+	c := capacityObject(ans, cs, p.s)
+	rows := capacity.Rows(c, objectiveTexts(p.s.objectives))
 	if err := writeReport(o.Stdout, p.s, rows); err != nil {
 		return err
 	}
 	if p.rep.json != nil {
-		doc, err := capacityReport(b, cs, ans, start, time.Now(), rows)
+		doc, err := capacityReport(b, c, st.start, time.Now(), rows)
 		if err != nil {
 			return err
 		}
@@ -139,15 +155,23 @@ func Capacity(ctx context.Context, o Options) error {
 	if closeErr != nil {
 		return closeErr
 	}
-	if ans.Rate == 0 && ctx.Err() == nil {
+	if !p.s.clients.Split() && ans.Rate == 0 && ctx.Err() == nil {
 		return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate met the objectives, down to %.0f ops/s", ans.Above)}
 	}
 	return nil
 }
 
+func objectiveTexts(objs []slo.Objective) []string {
+	var out []string
+	for _, o := range objs {
+		out = append(out, o.Text)
+	}
+	return out
+}
+
 // capacityStepper runs the steps of a search on the opened binding.
 type capacityStepper struct {
-	start   time.Time // the search's
+	start   time.Time // the search's (a fleet's: the shared start)
 	b       *bench
 	cs      *capacitySettings
 	threads int     // the last step's, where the next starts
@@ -161,35 +185,20 @@ const maxRetries = 3
 func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step, error) {
 	target := int64(math.Round(rate))
 	dur, trusted := c.duration(float64(target))
-	if c.meanUs > 0 {
-		// Little's law with room to spare: the threads the rate needs at
-		// the latency the last step measured, twice over, so that a
-		// moment's slowness does not leave the schedule behind.
-		c.threads = min(c.cs.maxThreads, max(c.threads, int(math.Ceil(float64(target)*c.meanUs/1e6*2))+1))
-	}
+	c.sizeThreads(target)
 	for try := 0; ; try++ {
 		c.n++
 		sessions, err := c.sessions(ctx, c.threads)
 		if err != nil {
 			return capacity.Step{}, err
 		}
-		res := c.run(ctx, target, dur, sessions)
+		res := c.run(ctx, target, dur, sessions, true)
 		j, err := runreport.Judge(c.b.s.objectives, slo.Intended, res, "")
 		if err != nil {
 			return capacity.Step{}, err
 		}
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Detail: &stepDetail{j: j, res: res, trusted: trusted}}
-		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-			step.Achieved = float64(res.Ops) / d
-		}
-		mean, _ := runreport.MeanServiceUs(res.Total)
-		if mean > 0 {
-			c.meanUs = mean
-		}
-		offered := math.Inf(1)
-		if mean > 0 {
-			offered = float64(c.threads) / (mean / 1e6)
-		}
+		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: achieved(res)}
+		mean, offered := c.offered(res)
 		// Thread-bound: at the latency measured, the threads cannot offer
 		// the rate (Little's law), whatever the system's latency did.
 		short := offered < float64(target)
@@ -209,15 +218,137 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 			// A client out of CPU measures its own queue too: the step
 			// says nothing of the system.
 			step.Verdict = capacity.ClientLimited
-			step.Why = failedObjectives(j) + ", but " + cpuBound(res)
+			step.Why = capacity.FailedObjectives(j) + ", but " + cpuBound(res)
 		default:
 			step.Verdict = capacity.Fail
-			step.Why = failedObjectives(j)
+			step.Why = capacity.FailedObjectives(j)
 		}
-		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, stepLine(&step))
+		if err := c.detail(&step, res, j, trusted, 0); err != nil {
+			return capacity.Step{}, err
+		}
+		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, capacity.StepLine(step.Detail.(*jsonreport.CapacityStep)))
 		return step, nil
 	}
 }
+
+// sizeThreads raises the threads for a step at target: Little's law with
+// room to spare, the threads the rate needs at the latency the last step
+// measured, twice over, so that a moment's slowness does not leave the
+// schedule behind; within capacity.maxthreads.
+func (c *capacityStepper) sizeThreads(target int64) {
+	if c.meanUs > 0 {
+		c.threads = min(c.cs.maxThreads, max(c.threads, int(math.Ceil(float64(target)*c.meanUs/1e6*2))+1))
+	}
+}
+
+// offered is the step's mean service latency and the most its threads
+// could offer at it (Little's law; +Inf without a latency). It keeps the
+// latency for the next step's threads.
+func (c *capacityStepper) offered(res *engine.Result) (meanUs, offered float64) {
+	mean, _ := runreport.MeanServiceUs(res.Total)
+	if mean <= 0 {
+		return 0, math.Inf(1)
+	}
+	c.meanUs = mean
+	return mean, float64(c.threads) / (mean / 1e6)
+}
+
+func achieved(res *engine.Result) float64 {
+	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
+		return float64(res.Ops) / d
+	}
+	return 0
+}
+
+// detail sets the step's record for the report: its figures, judgement
+// and histograms; share is this client's part of a fleet's rate (0: not
+// a fleet).
+func (c *capacityStepper) detail(s *capacity.Step, res *engine.Result, j *slo.Judgement, trusted bool, share int64) error {
+	ms, err := runreport.Measurements(res.Total, c.b.mcfg)
+	if err != nil {
+		return err
+	}
+	s.Detail = &jsonreport.CapacityStep{AskedOpsSec: s.Asked, ShareOpsSec: float64(share), AchievedOpsSec: s.Achieved, Threads: s.Threads,
+		StartMs: res.Start.Sub(c.start).Milliseconds(), MeasuredMs: res.End.Sub(res.Start).Milliseconds(), Operations: res.Ops,
+		Failed: res.Ops - res.Succeeded, Verdict: s.Verdict.String(), Why: s.Why, Trusted: trusted, SLO: j.JSON(), Measurements: ms}
+	return nil
+}
+
+// ladderGap separates a fleet's steps: room for a step's run to end
+// (its sessions closed) and the next one's sessions to open before the
+// shared schedule starts it.
+const ladderGap = time.Second
+
+// ladder runs this client's share of a fleet's ladder
+// (capacity.Ladder): step k starts at the shared start plus the periods
+// of the steps before it, each its warm-up, its measured time (from the
+// fleet's rate, so the same on every client) and ladderGap. No step
+// stops early and none is rerun: one client cannot judge the fleet, and
+// the schedule must hold. ctx ending keeps the steps done.
+func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) {
+	b, cl := c.b, c.b.s.clients
+	c.start = b.s.startTime
+	if c.start.IsZero() { // a fleet of one, started now
+		c.start = time.Now()
+	}
+	rates := capacity.Ladder(c.cs.search)
+	fmt.Fprintf(b.o.Stderr, "Capacity ladder of a fleet of %d clients, this one client.index=%d: %d steps from %g ops/s, x%g, each client its share; %v steps after %v of warm-up, %v apart; ycsb merge judges the fleet\n",
+		cl.Count, cl.Index, len(rates), rates[0], c.cs.search.Growth, c.cs.stepTime, c.cs.warmup, ladderGap)
+	var steps []capacity.Step
+	at := c.start
+	for k, rate := range rates {
+		target := int64(rate)
+		share := cl.Share(target)
+		dur, trusted := c.duration(rate)
+		next := at.Add(c.cs.warmup + dur + ladderGap)
+		c.sizeThreads(share)
+		c.n++
+		sessions, err := c.sessions(ctx, c.threads)
+		if err != nil {
+			return &capacity.Answer{Steps: steps}, err
+		}
+		late := time.Since(at)
+		if !within.Sleep(ctx, -late) {
+			for _, s := range sessions {
+				s.Close(ctx)
+			}
+			return &capacity.Answer{Steps: steps}, ctx.Err()
+		}
+		res := c.run(ctx, share, dur, sessions, false)
+		if ctx.Err() != nil {
+			return &capacity.Answer{Steps: steps}, ctx.Err() // an unfinished step is not kept
+		}
+		j, err := runreport.Judge(b.s.objectives, slo.Intended, res, b.s.share())
+		if err != nil {
+			return nil, err
+		}
+		step := capacity.Step{Asked: rate, Threads: c.threads, Achieved: achieved(res), Verdict: capacity.NotJudged}
+		mean, offered := c.offered(res)
+		switch {
+		case offered < float64(share):
+			step.Verdict = capacity.ClientLimited
+			step.Why = offerNote(step.Threads, mean, offered) + fmt.Sprintf(" of its %d: the client's threads limit the fleet (capacity.maxthreads=%d)", share, c.cs.maxThreads)
+		case cpuBound(res) != "":
+			// Out of CPU, this client measured its own queue too,
+			// whatever the fleet's verdict.
+			step.Verdict, step.Why = capacity.ClientLimited, cpuBound(res)
+		}
+		if late > lateNote {
+			step.Why = strings.TrimPrefix(step.Why+fmt.Sprintf("; started %v after the schedule", late.Round(time.Millisecond)), "; ")
+		}
+		if err := c.detail(&step, res, j, trusted, share); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(b.o.Stderr, "capacity: step %d of %d: %s\n", k+1, len(rates), capacity.StepLine(step.Detail.(*jsonreport.CapacityStep)))
+		steps = append(steps, step)
+		at = next
+	}
+	return &capacity.Answer{Steps: steps}, nil
+}
+
+// lateNote is how late after the schedule a fleet's step may start
+// without the report saying so.
+const lateNote = 50 * time.Millisecond
 
 // duration is a step's measured time at rate: capacity.steptime, longer
 // when its objectives' percentiles need more operations to be trusted
@@ -257,8 +388,8 @@ func (c *capacityStepper) sessions(ctx context.Context, n int) ([]db.Session, er
 }
 
 // run runs one step: threads workers at target for a warm-up and dur,
-// stopped early once an objective has failed beyond doubt.
-func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Duration, sessions []db.Session) *engine.Result {
+// stopped early, with abort, once an objective has failed beyond doubt.
+func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Duration, sessions []db.Session, abort bool) *engine.Result {
 	b := c.b
 	plan := &engine.Plan{
 		Threads:     c.threads,
@@ -272,7 +403,9 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 		Measurement: b.mcfg,
 		Causes:      b.causes,
 		Seed:        b.seed + uint64(c.n)*0x9e3779b97f4a7c15,
-		Outputs:     []engine.Output{runreport.NewSLOAbort(b.s.objectives, slo.Intended, b.mcfg, 0)},
+	}
+	if abort {
+		plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(b.s.objectives, slo.Intended, b.mcfg, 0))
 	}
 	if b.prom != nil {
 		plan.Outputs = append(plan.Outputs, promOutput{e: b.prom, warmup: c.cs.warmup})
@@ -283,13 +416,6 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 	// again.
 	b.wl.(coreWorkload).Resume()
 	return res
-}
-
-// stepDetail is what the report shows of a step.
-type stepDetail struct {
-	j       *slo.Judgement
-	res     *engine.Result
-	trusted bool
 }
 
 // capacityTerms are the options the client's advice names in a search.
@@ -314,49 +440,6 @@ func offerNote(threads int, meanUs, offered float64) string {
 	return fmt.Sprintf("%d threads at %s offer at most %.0f ops/s", threads, slo.FormatLatency(meanUs), offered)
 }
 
-func failedObjectives(j *slo.Judgement) string {
-	var f []string
-	for _, r := range j.Results {
-		if r.Verdict != slo.Pass {
-			f = append(f, r.Text)
-		}
-	}
-	s := strings.Join(f, ", ") + " failed"
-	if j.Aborted != "" {
-		s += " (stopped early: " + j.Aborted + ")"
-	}
-	return s
-}
-
-// stepLine is a step as one line: rates, threads, each objective's
-// figure, the verdict.
-func stepLine(s *capacity.Step) string {
-	d := s.Detail.(*stepDetail)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%.0f ops/s asked, %.1f achieved, %d threads", s.Asked, s.Achieved, s.Threads)
-	for _, r := range d.j.Results {
-		fmt.Fprintf(&b, ", %s %s", r.Text, r.Verdict)
-		if r.Verdict != slo.NoData {
-			fmt.Fprintf(&b, " (%s)", measuredText(r))
-		}
-	}
-	if !d.trusted {
-		b.WriteString(", too few operations to trust the percentiles (capacity.maxsteptime)")
-	}
-	fmt.Fprintf(&b, ": %s", s.Verdict)
-	if s.Why != "" {
-		b.WriteString(" — " + s.Why)
-	}
-	return b.String()
-}
-
-func measuredText(r slo.Result) string {
-	if r.Stat == slo.ErrorRate {
-		return strconv.FormatFloat(r.Measured*100, 'g', 3, 64) + "%"
-	}
-	return slo.FormatLatency(r.Measured)
-}
-
 // limitingWhy is why the client limited the step at a.Above.
 func limitingWhy(a *capacity.Answer) string {
 	for _, s := range a.Steps {
@@ -367,57 +450,45 @@ func limitingWhy(a *capacity.Answer) string {
 	return "it could not offer the rate"
 }
 
-// capacityRows are the report: a row per step, then the answer.
-func capacityRows(a *capacity.Answer, cs *capacitySettings, s *settings) []export.Row {
-	const sec = "CAPACITY"
-	var rows []export.Row
+// capacityObject is the JSON report's capacity: the steps and the answer
+// (none in a client's share of a fleet's ladder).
+func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *jsonreport.Capacity {
+	c := &jsonreport.Capacity{Steps: []jsonreport.CapacityStep{}, MaxOpsSec: a.Rate, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
 	for i := range a.Steps {
-		rows = append(rows, export.Row{Metric: sec, Name: "Step " + strconv.Itoa(i+1), Value: export.Str(stepLine(&a.Steps[i]))})
-	}
-	var objs []string
-	for _, o := range s.objectives {
-		objs = append(objs, o.Text)
-	}
-	rows = append(rows,
-		export.Row{Metric: sec, Name: "SLO", Value: export.Str(strings.Join(objs, ", "))},
-		export.Row{Metric: sec, Name: "MaxThroughput(ops/sec)", Value: export.Float(a.Rate)})
-	for i := len(a.Steps) - 1; i >= 0; i-- {
-		if st := a.Steps[i]; st.Verdict == capacity.Pass && st.Asked == a.Rate {
-			rows = append(rows, export.Row{Metric: sec, Name: "AchievedThroughput(ops/sec)", Value: export.Float(st.Achieved)})
-			break
+		st := &a.Steps[i]
+		c.Steps = append(c.Steps, *st.Detail.(*jsonreport.CapacityStep))
+		if st.Verdict == capacity.Pass && st.Asked == a.Rate {
+			c.AchievedOpsSec = st.Achieved
 		}
 	}
-	if a.Above > 0 {
-		rows = append(rows, export.Row{Metric: sec, Name: "FirstFailing(ops/sec)", Value: export.Float(a.Above)})
+	if s.clients.Split() {
+		// The ladder's bracket is a step's width.
+		c.Resolution = cs.search.Growth - 1
+		c.Limit = capacity.LimitFleet
+		c.LimitWhy = "not judged: " + s.share() + "; ycsb merge judges each step on the fleet's merged histograms"
+		return c
 	}
-	_, limit := limitOf(a, cs)
-	return append(rows, export.Row{Metric: sec, Name: "Limit", Value: export.Str(limit)})
+	c.Limit, c.LimitWhy = limitOf(a, cs)
+	return c
 }
 
 // capacityReport is the JSON report of a search: its steps with their
 // objectives and histograms, and the answer.
-func capacityReport(b *bench, cs *capacitySettings, a *capacity.Answer, start, end time.Time, rows []export.Row) ([]byte, error) {
+func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows []export.Row) ([]byte, error) {
 	rep := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: runreport.Tool,
 		Binding: b.o.Binding, Phase: "capacity", MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
 		Settings: jsonreport.MaskSettings(b.o.Props.Map()), Clients: 1, Start: start.UTC(), End: end.UTC(),
-		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows}
-	c := &jsonreport.Capacity{MaxOpsSec: a.Rate, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
-	for i := range a.Steps {
-		s := &a.Steps[i]
-		d := s.Detail.(*stepDetail)
-		ms, err := runreport.Measurements(d.res.Total, b.mcfg)
-		if err != nil {
-			return nil, err
-		}
-		c.Steps = append(c.Steps, jsonreport.CapacityStep{AskedOpsSec: s.Asked, AchievedOpsSec: s.Achieved, Threads: s.Threads,
-			StartMs: d.res.Start.Sub(start).Milliseconds(), MeasuredMs: d.res.End.Sub(d.res.Start).Milliseconds(), Operations: d.res.Ops,
-			Verdict: s.Verdict.String(), Why: s.Why, Trusted: d.trusted, SLO: d.j.JSON(), Measurements: ms})
-		if s.Verdict == capacity.Pass && s.Asked == a.Rate {
-			c.AchievedOpsSec = s.Achieved
+		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows, Capacity: c}
+	if cl := b.s.clients; cl.Split() {
+		rep.Client = &jsonreport.Client{Index: cl.Index, Count: cl.Count}
+		for _, s := range c.Steps {
+			rep.Operations += s.Operations
 		}
 	}
-	c.Limit, c.LimitWhy = limitOf(a, cs)
-	rep.Capacity = c
+	if !b.s.startTime.IsZero() {
+		t := b.s.startTime.UTC()
+		rep.StartTime = &t
+	}
 	var buf bytes.Buffer
 	if err := jsonreport.Write(&buf, rep); err != nil {
 		return nil, err

@@ -107,7 +107,9 @@ func TestCapacityBadInput(t *testing.T) {
 		{map[string]string{"capacity.resolution": "2"}, "capacity.resolution"},
 		{map[string]string{"capacity.maxthreads": "0"}, "capacity.maxthreads"},
 		{map[string]string{"capacity.steptime": "0.1"}, "capacity.steptime"},
-		{map[string]string{"client.count": "2", "client.index": "0"}, "client.count"},
+		{map[string]string{"client.count": "2", "client.index": "0"}, "client.count: a fleet's capacity runs a fixed ladder of steps on a schedule every client shares: give starttime or client.rendezvous"},
+		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.start": "2"}, "capacity.start: 2 is less than client.count=3"},
+		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.resolution": "0.1"}, "capacity.resolution: a fleet"},
 		{map[string]string{"status": "true"}, "status"},
 	} {
 		_, _, err := capacityBasic(t, c.extra)

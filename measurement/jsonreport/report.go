@@ -154,7 +154,8 @@ type Capacity struct {
 	FirstFailingOpsSec float64 `json:"first_failing_ops_sec,omitempty"`
 	// Limit says what ended the search: "system", "client" (the step at
 	// FirstFailingOpsSec could not be offered: a lower bound), "steps",
-	// "max" or "none" (no rate passed).
+	// "max" or "none" (no rate passed); "fleet" in one client's report of
+	// a fleet's ladder, which has no answer (ycsb merge finds it).
 	Limit    string `json:"limit"`
 	LimitWhy string `json:"limit_why,omitempty"`
 	// Resolution is the bracket's width the search stops at, as a share
@@ -164,14 +165,20 @@ type Capacity struct {
 
 // CapacityStep is one step of a search: a run at a target rate, judged.
 type CapacityStep struct {
-	AskedOpsSec    float64 `json:"asked_ops_sec"`
+	AskedOpsSec float64 `json:"asked_ops_sec"` // a fleet's step: the fleet's rate
+	// ShareOpsSec is, in one client's report of a fleet's ladder, this
+	// client's share of AskedOpsSec; absent otherwise.
+	ShareOpsSec    float64 `json:"share_ops_sec,omitempty"`
 	AchievedOpsSec float64 `json:"achieved_ops_sec"`
 	Threads        int     `json:"threads"`
 	StartMs        int64   `json:"start_ms"` // since the report's start
 	MeasuredMs     int64   `json:"measured_ms"`
 	Operations     int64   `json:"operations"`
-	Verdict        string  `json:"verdict"` // PASS, FAIL, CLIENT-LIMITED
-	Why            string  `json:"why,omitempty"`
+	// Failed is how many of Operations failed (what an errors objective
+	// reads, when ycsb merge judges a fleet's step).
+	Failed  int64  `json:"failed_operations,omitempty"`
+	Verdict string `json:"verdict"` // PASS, FAIL, CLIENT-LIMITED; NOT JUDGED in a client's share of a fleet
+	Why     string `json:"why,omitempty"`
 	// Trusted says the step ran the operations its objectives'
 	// percentiles need (capacity.OpsToTrust).
 	Trusted bool `json:"trusted"`
