@@ -89,6 +89,7 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 // schedule every client shares, and leaves the judging to ycsb merge.
 func Capacity(ctx context.Context, o Options) error {
 	o.Props.Set("dotransactions", "true")
+	o.capacity = true
 	p, err := prepare(ctx, o)
 	if err != nil {
 		return setupErr(ctx, err)
@@ -206,7 +207,7 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 		case ctx.Err() != nil:
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < c.cs.maxThreads && try < maxRetries:
-			c.threads = min(c.cs.maxThreads, max(c.threads+1, int(math.Ceil(float64(target)*mean/1e6*2))+1))
+			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, c.cs.maxThreads)
 			fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s: %s; again with %d threads\n", target, offerNote(step.Threads, mean, offered), c.threads)
 			continue
 		case short:
@@ -231,14 +232,11 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 	}
 }
 
-// sizeThreads raises the threads for a step at target: Little's law with
-// room to spare, the threads the rate needs at the latency the last step
-// measured, twice over, so that a moment's slowness does not leave the
-// schedule behind; within capacity.maxthreads.
+// sizeThreads raises the threads for a step at target: Little's law at
+// the latency the last step measured, with room (capacity.ThreadsFor);
+// within capacity.maxthreads.
 func (c *capacityStepper) sizeThreads(target int64) {
-	if c.meanUs > 0 {
-		c.threads = min(c.cs.maxThreads, max(c.threads, int(math.Ceil(float64(target)*c.meanUs/1e6*2))+1))
-	}
+	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, c.cs.maxThreads)
 }
 
 // offered is the step's mean service latency and the most its threads
@@ -246,11 +244,10 @@ func (c *capacityStepper) sizeThreads(target int64) {
 // latency for the next step's threads.
 func (c *capacityStepper) offered(res *engine.Result) (meanUs, offered float64) {
 	mean, _ := runreport.MeanServiceUs(res.Total)
-	if mean <= 0 {
-		return 0, math.Inf(1)
+	if mean > 0 {
+		c.meanUs = mean
 	}
-	c.meanUs = mean
-	return mean, float64(c.threads) / (mean / 1e6)
+	return mean, capacity.Offered(c.threads, mean)
 }
 
 func achieved(res *engine.Result) float64 {

@@ -74,7 +74,10 @@ func (p *prepared) clientLine(wl *workload.CoreWorkload) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Client %d of %d (client.index=%d):", cl.Index+1, cl.Count, cl.Index)
-	if s.transactions {
+	switch {
+	case p.o.capacity:
+		fmt.Fprintf(&b, " its share of each step's rate; its inserts take key numbers %d+%d·k", wl.RecordCount+int64(cl.Index), cl.Count)
+	case s.transactions:
 		fmt.Fprintf(&b, " %d operations", s.opCount)
 		if s.opCount == 0 {
 			b.WriteString(" (no limit)")
@@ -83,7 +86,7 @@ func (p *prepared) clientLine(wl *workload.CoreWorkload) string {
 			fmt.Fprintf(&b, ", target %d ops/sec", s.target)
 		}
 		fmt.Fprintf(&b, "; its inserts take key numbers %d+%d·k", wl.RecordCount+int64(cl.Index), cl.Count)
-	} else {
+	default:
 		fmt.Fprintf(&b, " records %d to %d of %d", wl.InsertStart, wl.InsertStart+wl.InsertCount-1, wl.RecordCount)
 		if s.target > 0 {
 			fmt.Fprintf(&b, ", target %d ops/sec", s.target)

@@ -57,6 +57,9 @@ type Options struct {
 	// Passwords in it are masked.
 	CommandLine []string
 	Version     string
+	// capacity: ycsb capacity, whose steps set their own rates and times
+	// (its start-up lines say so).
+	capacity bool
 }
 
 // banner is the first of the start-up lines: the command line and the
