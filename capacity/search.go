@@ -161,7 +161,7 @@ func nextRate(c Config, a *Answer) (float64, bool) {
 		return math.Min(a.Rate*c.Growth, c.Max), false
 	case a.Rate == 0: // nothing passed yet
 		next := a.Above / c.Growth
-		if next < minRate {
+		if next < math.Max(minRate, c.Start/MaxShrink) {
 			return 0, true
 		}
 		return next, false
@@ -173,5 +173,12 @@ func nextRate(c Config, a *Answer) (float64, bool) {
 	return math.Sqrt(a.Rate * a.Above), false
 }
 
-// minRate ends a search whose steps fail down to it.
-const minRate = 1.0
+// minRate ends a search whose steps fail down to it; so does a rate
+// MaxShrink times below the start: a system that cannot meet the
+// objectives at a small share of the rate it was thought to serve has
+// another problem than its rate, and the long steps of low rates would
+// take hours to say so.
+const (
+	minRate   = 1.0
+	MaxShrink = 64
+)

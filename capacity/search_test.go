@@ -45,6 +45,9 @@ func TestSearch(t *testing.T) {
 		// the bisection lands just under 3000, limited by the client.
 		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953.7, 3084.4, true, 8},
 		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 4},
+		// Shrinking stops MaxShrink (64) times below the start: 6400 down
+		// to 100.
+		{"shrink floor", Config{Start: 6400, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 10}, 0, 100, false, 7},
 	} {
 		a, err := Search(context.Background(), c.cfg, c.sys)
 		if err != nil {
