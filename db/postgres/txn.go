@@ -226,7 +226,8 @@ func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fie
 		s.settle(c, err)
 		return s.fail("read-modify-write", err)
 	}
-	s.c, s.table, s.key, s.fields, s.out, s.n0, s.values = c, table, key, fields, out, len(out.Fields), values
+	n0 := len(out.Fields)
+	s.c, s.table, s.key, s.fields, s.out, s.n0, s.values = c, table, key, fields, out, n0, values
 	retries, err := runTxn(ctx, s, s.plan, s, s.d.cfg.txnRetries, txnWait)
 	s.c, s.out, s.values, s.fields = nil, nil, nil, nil
 	s.retries += int64(retries)
@@ -236,6 +237,7 @@ func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fie
 	}
 	s.settle(c, err)
 	if err != nil {
+		out.Fields = out.Fields[:n0] // no read of a transaction that did not commit
 		return s.fail("read-modify-write", err)
 	}
 	return nil
