@@ -99,9 +99,9 @@ type txnPlan struct {
 }
 
 // planFor returns the plan: PostgreSQL rolls back and begins again;
-// CockroachDB's client-side retry protocol (its docs, "Transactions:
-// client-side intervention", the cockroach_restart savepoint) restarts
-// within the same transaction, keeping its priority.
+// CockroachDB's client-side retry protocol (the cockroach_restart
+// savepoint, docs/postgres.md, Transactions) restarts within the same
+// transaction.
 func planFor(d dialect, iso isolation) txnPlan {
 	begin := "BEGIN"
 	if iso != "" {
