@@ -120,6 +120,7 @@ type set struct {
 type opSet struct {
 	op, intended [NumKinds]*series
 	returns      [db.NumStatuses]int64
+	retries      int64 // times the binding ran the operation again (db.RetryCounter)
 }
 
 func newSet(nOps int) *set { return &set{byOp: make([]opSet, nOps)} }
@@ -136,6 +137,7 @@ func (s *set) reset() {
 			}
 		}
 		so.returns = [db.NumStatuses]int64{}
+		so.retries = 0
 	}
 	s.ops = 0
 }
@@ -151,6 +153,7 @@ func (s *set) mergeInto(dst *set, newSeries func() *series, newHist func() *hdrh
 		for st, n := range so.returns {
 			do.returns[st] += n
 		}
+		do.retries += so.retries
 	}
 	dst.ops += s.ops
 }
@@ -328,6 +331,16 @@ func (r *Recorder) Return(op Op, st db.Status) {
 	}
 	r.mu.Lock()
 	r.cur.byOp[op].returns[st]++
+	r.mu.Unlock()
+}
+
+// Retried counts n retries the binding made for one op (db.RetryCounter).
+func (r *Recorder) Retried(op Op, n int64) {
+	if r.warm {
+		return
+	}
+	r.mu.Lock()
+	r.cur.byOp[op].retries += n
 	r.mu.Unlock()
 }
 

@@ -49,6 +49,15 @@ func appendReturns(rows []export.Row, name string, returns []StatusCount) []expo
 	return rows
 }
 
+// appendRetries appends a section's Retries line after its Return= lines:
+// ours (the reference has no retries), printed only when there were any.
+func appendRetries(rows []export.Row, name string, retries int64) []export.Row {
+	if retries == 0 {
+		return rows
+	}
+	return append(rows, export.Row{Metric: name, Name: "Retries", Value: export.Int(retries)})
+}
+
 // AppendHdrSection appends the section of one measurement in the form of
 // the reference's site.ycsb.measurements.OneMeasurementHdrHistogram at
 // 0.17.0: operations, mean, minimum, maximum and percentiles from st, then
@@ -73,6 +82,9 @@ func (m *Measurement) appendHdrRows(rows []export.Row, cfg *Config, name string,
 		rets = m.Returns
 	}
 	rows = AppendHdrSection(rows, name, &st, cfg.Percentiles, rets)
+	if returns {
+		rows = appendRetries(rows, name, m.Retries)
+	}
 	if cfg.Verbose {
 		for _, b := range st.Buckets() {
 			rows = append(rows, export.Row{Metric: name, Name: strconv.FormatInt(b.To, 10), Value: export.Float(float64(b.Count))})
@@ -107,6 +119,7 @@ func (m *Measurement) appendBucketRows(rows []export.Row, cfg *Config, name stri
 	}
 	if returns {
 		rows = appendReturns(rows, name, m.Returns)
+		rows = appendRetries(rows, name, m.Retries)
 	}
 	if cfg.Verbose {
 		for i := 0; i < cfg.Buckets; i++ {
@@ -132,6 +145,7 @@ func (m *Measurement) appendSeriesRows(rows []export.Row, name string) []export.
 	add("MinLatency(us)", export.Int(m.Min))
 	add("MaxLatency(us)", export.Int(m.Max))
 	rows = appendReturns(rows, name, m.Returns)
+	rows = appendRetries(rows, name, m.Retries)
 	for _, u := range m.Units {
 		add(strconv.FormatInt(u.Ms, 10), export.Float(u.Avg))
 	}
@@ -166,6 +180,7 @@ func (m *Measurement) appendRawRows(rows []export.Row, cfg *Config, name string,
 	}
 	if returns {
 		rows = appendReturns(rows, name, m.Returns)
+		rows = appendRetries(rows, name, m.Retries)
 	}
 	return rows
 }
@@ -222,6 +237,14 @@ func (s *Snapshot) Summary(cfg *Config) string {
 			m.hdrSummary(&b, cfg, "Hdr"+m.Name)
 			b.WriteByte('\n')
 			m.rawSummary(&b, "Raw"+m.Name)
+		}
+		if m.Retries > 0 {
+			// Ours: retries are never hidden, in the status line either.
+			b.WriteString(" [")
+			b.WriteString(m.Name)
+			b.WriteString(" Retries=")
+			b.WriteString(strconv.FormatInt(m.Retries, 10))
+			b.WriteByte(']')
 		}
 		b.WriteByte(' ')
 	}

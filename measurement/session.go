@@ -22,6 +22,11 @@ import (
 type Session struct {
 	db  db.Session
 	rec *Recorder
+	// rmw is db when it runs read-modify-writes as transactions; rc is db
+	// when it counts its retries, and retried the count seen last.
+	rmw     db.ReadModifyWriter
+	rc      db.RetryCounter
+	retried int64
 	// intended is the schedule's start time (a Now value) of the current
 	// transaction, or 0 without a target rate (SetIntended). Every
 	// operation of one transaction (a read-modify-write's read and update)
@@ -49,7 +54,19 @@ type Session struct {
 }
 
 // NewSession wraps s so that its operations are recorded into rec.
-func NewSession(s db.Session, rec *Recorder) *Session { return &Session{db: s, rec: rec} }
+func NewSession(s db.Session, rec *Recorder) *Session {
+	ms := &Session{db: s, rec: rec}
+	ms.rmw, _ = s.(db.ReadModifyWriter)
+	if ms.rc, _ = s.(db.RetryCounter); ms.rc != nil {
+		ms.retried = ms.rc.Retries()
+	}
+	return ms
+}
+
+// ReadModifyWrites says whether the binding's session runs a
+// read-modify-write as one transaction (db.ReadModifyWriter): then the
+// workload calls ReadModifyWrite instead of Read and Update.
+func (s *Session) ReadModifyWrites() bool { return s.rmw != nil }
 
 // Recorder returns the worker's Recorder.
 func (s *Session) Recorder() *Recorder { return s.rec }
@@ -108,7 +125,20 @@ func (s *Session) enter(op Op, start int64) {
 	s.calling, s.callOp, s.callStart = true, op, start
 }
 
+// countRetries files the retries the binding made during op, if it counts
+// them: one interface call, no allocation.
+func (s *Session) countRetries(op Op) {
+	if s.rc == nil {
+		return
+	}
+	if n := s.rc.Retries(); n != s.retried {
+		s.rec.Retried(op, n-s.retried)
+		s.retried = n
+	}
+}
+
 func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
+	s.countRetries(op)
 	if err != nil && ctx.Err() != nil {
 		// Interrupted by the end of the run (Ctrl-C, maxexecutiontime): the
 		// operation did not fail, it was abandoned, so it is not counted.
@@ -155,6 +185,7 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 	err := s.db.Scan(ctx, table, startKey, count, fields, out)
 	s.calling = false
 	end := Now()
+	s.countRetries(Scan)
 	if err != nil && ctx.Err() != nil {
 		return err
 	}
@@ -177,6 +208,18 @@ func (s *Session) Update(ctx context.Context, table, key string, values []db.Fie
 	err := s.db.Update(ctx, table, key, values)
 	s.calling = false
 	s.done(ctx, Update, err, start)
+	return err
+}
+
+// ReadModifyWrite runs a read-modify-write as one transaction of the
+// binding's (see ReadModifyWrites), measured as one READ-MODIFY-WRITE with
+// its status and retries; there is no READ or UPDATE of it.
+func (s *Session) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
+	start := Now()
+	s.enter(ReadModifyWrite, start)
+	err := s.rmw.ReadModifyWrite(ctx, table, key, fields, out, values)
+	s.calling = false
+	s.done(ctx, ReadModifyWrite, err, start)
 	return err
 }
 

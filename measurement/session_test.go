@@ -149,3 +149,65 @@ func TestNotFoundIsNoCause(t *testing.T) {
 		t.Errorf("report lacks the NOT_FOUND count:\n%s", out)
 	}
 }
+
+// txnBinding runs read-modify-writes itself and counts its retries: each
+// read-modify-write retries twice, and fails on key "bad"; reads never
+// retry.
+type txnBinding struct {
+	panicky
+	retries int64
+}
+
+func (b *txnBinding) ReadModifyWrite(_ context.Context, _, key string, _ []string, _ *db.Record, _ []db.Field) error {
+	b.retries += 2
+	if key == "bad" {
+		return errors.New("ERROR: could not serialize access due to concurrent update (SQLSTATE 40001)")
+	}
+	return nil
+}
+
+func (b *txnBinding) Retries() int64 { return b.retries }
+
+// A binding's retries are counted under the operation that made them, in
+// a Retries row after its Return= lines, in every measurement type, and in
+// the status line; an operation without retries has no such row.
+func TestRetriesRows(t *testing.T) {
+	for _, typ := range []string{"hdrhistogram", "histogram", "timeseries", "raw", "hdrhistogram+histogram"} {
+		t.Run(typ, func(t *testing.T) {
+			cfg := config(t, map[string]string{"measurementtype": typ})
+			c := NewCollector(cfg, YCSB)
+			b := &txnBinding{retries: 5} // retries before the session: not counted
+			s := NewSession(b, c.NewRecorder())
+			ctx := context.Background()
+			if !s.ReadModifyWrites() {
+				t.Fatal("the session does not see the binding's ReadModifyWrite")
+			}
+			causes := NewCauses(YCSB, func(string) {})
+			s.Causes = causes
+			_ = s.Read(ctx, "t", "k", nil, &db.Record{})
+			_ = s.ReadModifyWrite(ctx, "t", "k", nil, &db.Record{}, nil)
+			_ = s.ReadModifyWrite(ctx, "t", "k", nil, &db.Record{}, nil)
+			_ = s.ReadModifyWrite(ctx, "t", "bad", nil, &db.Record{}, nil)
+			c.Tick()
+			snap := c.Total()
+			out := string(render(t, cfg, snap))
+			name := "READ-MODIFY-WRITE"
+			if typ == "hdrhistogram+histogram" {
+				name = "HdrREAD-MODIFY-WRITE"
+			}
+			want := "[" + name + "], Return=OK, 2\n[" + name + "], Return=ERROR, 1\n[" + name + "], Retries, 6\n"
+			if !strings.Contains(out, want) {
+				t.Errorf("report lacks\n%s in\n%s", want, out)
+			}
+			if strings.Contains(out, "[READ], Retries") || strings.Count(out, "Retries") != 1 {
+				t.Errorf("Retries rows elsewhere:\n%s", out)
+			}
+			if sum := snap.Summary(cfg); !strings.Contains(sum, "[READ-MODIFY-WRITE Retries=6]") {
+				t.Errorf("status summary %q lacks the retries", sum)
+			}
+			if s.Failed != 1 || !strings.Contains(causes.First(), "SQLSTATE 40001") {
+				t.Errorf("failed %d, cause %q: want the database's error", s.Failed, causes.First())
+			}
+		})
+	}
+}

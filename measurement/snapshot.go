@@ -27,6 +27,9 @@ type Measurement struct {
 	Intended  bool
 	Hist      *hdrhistogram.Histogram // nil when only statuses were counted
 	Returns   []StatusCount           // in the reference's order
+	// Retries is how many times the binding ran the operation again
+	// (serialization failures), on the plain-named section only.
+	Retries int64
 
 	// Exact figures, kept by every type but hdrhistogram (µs; Min and Max
 	// are -1 without samples).
@@ -102,16 +105,18 @@ func newSnapshot(cfg *Config, t *Ops, s *set) *Snapshot {
 		for k := 0; k < NumKinds; k++ {
 			sr := so.op[k]
 			var rets []StatusCount
+			var retries int64
 			if k == int(KindOK) {
 				for _, st := range returnOrder {
 					if n := so.returns[st]; n > 0 {
 						rets = append(rets, StatusCount{st, n})
 					}
 				}
+				retries = so.retries
 			}
 			name := t.MeasurementName(op, Kind(k))
-			if (sr != nil && !sr.empty()) || len(rets) > 0 {
-				m := Measurement{Name: name, Operation: t.Name(op), Op: op, Kind: Kind(k), Returns: rets}
+			if (sr != nil && !sr.empty()) || len(rets) > 0 || retries > 0 {
+				m := Measurement{Name: name, Operation: t.Name(op), Op: op, Kind: Kind(k), Returns: rets, Retries: retries}
 				m.fill(cfg, sr)
 				ops = append(ops, m)
 			}

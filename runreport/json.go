@@ -217,6 +217,7 @@ func jsonMeasurement(m *measurement.Measurement, mcfg *measurement.Config) (json
 		MeanUs:    st.Mean,
 		MinUs:     st.Min,
 		MaxUs:     st.Max,
+		Retries:   m.Retries,
 	}
 	if st.Count > 0 {
 		jm.Percentiles = map[string]int64{}

@@ -259,8 +259,17 @@ func (wk *Worker) doReadModifyWrite(ctx context.Context) {
 	key := wk.runKey(wk.nextKeynum())
 	fields := wk.readFields(false)
 	values := wk.updateValues(key)
-	start := measurement.Now()
 	wk.record.Reset()
+	if wk.s.ReadModifyWrites() {
+		// One transaction, measured (with its retries) as one
+		// READ-MODIFY-WRITE by the session: no READ, no UPDATE.
+		_ = wk.s.ReadModifyWrite(ctx, wk.w.Table, key, fields, &wk.record, values)
+		if wk.w.DataIntegrity {
+			wk.verify(key)
+		}
+		return
+	}
+	start := measurement.Now()
 	_ = wk.s.Read(ctx, wk.w.Table, key, fields, &wk.record)
 	_ = wk.s.Update(ctx, wk.w.Table, key, values)
 	end := measurement.Now()

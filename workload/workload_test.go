@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -318,23 +319,40 @@ func (nop) Insert(context.Context, string, string, []db.Field) error            
 func (nop) Delete(context.Context, string, string) error                        { return nil }
 func (nop) Close(context.Context) error                                         { return nil }
 
-func benchWorker(b *testing.B, kv ...string) *Worker {
+// nopTxn is nop with read-modify-writes in a transaction and retries.
+type nopTxn struct {
+	nop
+	retries int64
+}
+
+func (s *nopTxn) ReadModifyWrite(context.Context, string, string, []string, *db.Record, []db.Field) error {
+	s.retries++
+	return nil
+}
+
+func (s *nopTxn) Retries() int64 { return s.retries }
+
+func benchWorker(b *testing.B, s db.Session, kv ...string) *Worker {
 	p := newProps(kv...)
 	wl, err := New(p, true, io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}
 	mcfg, _ := measurement.ParseConfig(p)
-	return wl.NewWorker(measurement.NewSession(nop{}, measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()), 1)
+	return wl.NewWorker(measurement.NewSession(s, measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()), 1)
 }
 
 // BenchmarkTransaction is the hot path without a binding: choose the
 // operation and key, build the key and values, measure. 0 allocs/op.
 func BenchmarkTransaction(b *testing.B) {
-	for _, w := range []struct{ name, read, update string }{{"A", "0.5", "0.5"}, {"C", "1", "0"}} {
+	for _, w := range []struct {
+		name, read, update, rmw string
+		s                       db.Session
+	}{{"A", "0.5", "0.5", "0", nop{}}, {"C", "1", "0", "0", nop{}}, {"F", "0.5", "0", "0.5", nop{}},
+		{"F-txn", "0.5", "0", "0.5", &nopTxn{}}} {
 		b.Run("workload"+w.name, func(b *testing.B) {
-			wk := benchWorker(b, "recordcount", "100000", "operationcount", "10000000", "requestdistribution", "zipfian",
-				"readproportion", w.read, "updateproportion", w.update)
+			wk := benchWorker(b, w.s, "recordcount", "100000", "operationcount", "10000000", "requestdistribution", "zipfian",
+				"readproportion", w.read, "updateproportion", w.update, "readmodifywriteproportion", w.rmw)
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
@@ -490,5 +508,59 @@ func TestNewRefusesUnboundedLoadAndBadOrder(t *testing.T) {
 		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("%v load=%v: err = %v, want %q", tt.set, tt.load, err, tt.wantErr)
 		}
+	}
+}
+
+// txnSession runs read-modify-writes as one call (db.ReadModifyWriter) over
+// another session, counting one retry for each (db.RetryCounter).
+type txnSession struct {
+	db.Session
+	retries int64
+}
+
+func (s *txnSession) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
+	s.retries++
+	if err := s.Read(ctx, table, key, fields, out); err != nil {
+		return err
+	}
+	return s.Update(ctx, table, key, values)
+}
+
+func (s *txnSession) Retries() int64 { return s.retries }
+
+// With a session that runs read-modify-writes in a transaction, each is
+// one READ-MODIFY-WRITE with its status and retries, there is no READ or
+// UPDATE of it, and data integrity still verifies what it read.
+func TestReadModifyWriteInTransaction(t *testing.T) {
+	kv := []string{"recordcount", "50", "dataintegrity", "true", "fieldlength", "20",
+		"readproportion", "0", "updateproportion", "0", "readmodifywriteproportion", "1"}
+	loadRig, loader := newRig(t, false, kv...)
+	ctx := context.Background()
+	for i := 0; i < 50; i++ {
+		if !loader.DoInsert(ctx) {
+			t.Fatal("insert failed")
+		}
+	}
+	p := newProps(kv...)
+	wl, _ := New(p, true, io.Discard)
+	mcfg, _ := measurement.ParseConfig(p)
+	coll := measurement.NewCollector(mcfg, measurement.YCSB)
+	s, _ := loadRig.mem.Session(ctx, 0, 1)
+	wk := wl.NewWorker(measurement.NewSession(&txnSession{Session: s}, coll.NewRecorder()), 7)
+	for i := 0; i < 300; i++ {
+		wk.DoTransaction(ctx)
+	}
+	r := &rig{coll: coll}
+	got := r.returns(t)
+	want := map[string]int64{"READ-MODIFY-WRITE OK": 300, "VERIFY OK": 300}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("returns %v, want %v", got, want)
+	}
+	var retries int64
+	for _, m := range coll.Total().Measurements {
+		retries += m.Retries
+	}
+	if retries != 300 {
+		t.Errorf("%d retries counted, want 300", retries)
 	}
 }

@@ -156,3 +156,33 @@ func BenchmarkSessionOps(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReadModifyWriteInTxn is one session's read-modify-writes as
+// transactions (jdbc.rmwintxn), uncontended: the binding's allocations for
+// BEGIN, the read, the update and COMMIT, to set beside readfield + update
+// of BenchmarkSessionOps.
+func BenchmarkReadModifyWriteInTxn(b *testing.B) {
+	_, table := benchDB(b, true)
+	for _, forUpdate := range []bool{false, true} {
+		b.Run(fmt.Sprint("selectforupdate=", forUpdate), func(b *testing.B) {
+			d := mustOpen(b, "postgresql", map[string]string{"db.url": benchURL(), "table": table,
+				propRMWInTxn: "true", propSelectForUpdate: fmt.Sprint(forUpdate)})
+			defer d.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			keys := benchKeys()
+			vals := benchValues()
+			ss, _ := d.Session(ctx, 0, 1)
+			defer ss.Close(context.Background())
+			rmw := ss.(db.ReadModifyWriter)
+			var r db.Record
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				r.Reset()
+				if err := rmw.ReadModifyWrite(ctx, table, keys[i%len(keys)], []string{"field3"}, &r, vals[3:4]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -89,6 +89,11 @@ type config struct {
 	holdConn   bool
 	maxConns   int
 	timeout    time.Duration // db.timeout; 0: none
+
+	rmwInTxn        bool      // jdbc.rmwintxn
+	selectForUpdate bool      // jdbc.selectforupdate
+	isolation       isolation // jdbc.isolation; "": the server's default
+	txnRetries      int       // jdbc.txnretries
 }
 
 // pgDB is the opened binding: one pool per shard.
@@ -142,6 +147,13 @@ func (d driver) Open(ctx context.Context, p *props.Properties, out io.Writer) (d
 		pc.MinConns = 0
 		if t.loadBalance {
 			pc.BeforeConnect = roundRobin(&pc.ConnConfig.Config)
+		}
+		if cfg.isolation != "" {
+			set := setIsolationSQL(cfg.isolation)
+			pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+				_, err := c.Exec(ctx, set)
+				return err
+			}
 		}
 		pool, err := pgxpool.NewWithConfig(ctx, pc)
 		if err != nil {
@@ -237,6 +249,7 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 	threads := r.Int("threadcount", 1, props.NonNegative)
 	cfg.maxConns = max(r.Int(propMaxConns, threads+16, props.NonNegative), 1)
 	cfg.timeout = r.Seconds(propTimeout, defaultTimeout.Seconds(), 0)
+	readTxnConfig(r, &cfg)
 	err = r.Err()
 	return
 }
@@ -277,6 +290,15 @@ func (pd *pgDB) check(ctx context.Context, p *props.Properties) error {
 					if f.on {
 						return props.Errorf(f.name, "needs the cockroach dialect, and %s is PostgreSQL (set %s=cockroach to force it)", sh.display, propDialect)
 					}
+				}
+			}
+			if iso := pd.cfg.isolation; iso != "" {
+				var got string
+				if err := c.QueryRow(cctx, "SHOW transaction_isolation").Scan(&got); err != nil {
+					return fmt.Errorf("%s: %s: SHOW transaction_isolation: %v", name, sh.display, err)
+				}
+				if err := checkIsolation(got, iso, sh.display); err != nil {
+					return err
 				}
 			}
 			if pd.cfg.create {
@@ -359,7 +381,7 @@ func (pd *pgDB) Close() error {
 // and how often a session had to take a new connection after one broke.
 func (pd *pgDB) Stats() []db.Stat {
 	var out []db.Stat
-	if pd.cfg.maxRetries > 0 {
+	if pd.cfg.maxRetries > 0 || pd.cfg.rmwInTxn {
 		out = append(out,
 			db.Stat{Section: "TXN-RETRIES", Name: "Retries", Value: pd.retries.Load()},
 			db.Stat{Section: "TXN-RETRIES", Name: "GaveUp", Value: pd.exhausted.Load()})
@@ -373,6 +395,9 @@ func (pd *pgDB) Session(ctx context.Context, worker, workers int) (db.Session, e
 	s := &session{d: pd, conns: make([]sconn, len(pd.shards)), timeout: pd.cfg.timeout}
 	for i := range s.conns {
 		s.conns[i].sh = pd.shards[i]
+	}
+	if pd.cfg.rmwInTxn {
+		return &rmwSession{session: s, plan: planFor(pd.cfg.dialect, pd.cfg.isolation)}, nil
 	}
 	return s, nil
 }

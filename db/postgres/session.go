@@ -69,6 +69,8 @@ type session struct {
 	writes  int // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
+	// retried is retries never reset: the session's db.RetryCounter.
+	retried int64
 
 	// watched is the long-lived context (the run's) whose cancellation is
 	// watched once per session instead of once per operation by pgconn; see
@@ -381,6 +383,10 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 	switch kind {
 	case kindRead:
 		sql = d.readSQL(table, fields)
+	case kindReadTxn:
+		sql = d.txnReadSQL(table, fields, false)
+	case kindReadForUpdate:
+		sql = d.txnReadSQL(table, fields, true)
 	case kindScan:
 		sql = d.scanSQL(table, fields)
 	case kindInsert:
@@ -407,8 +413,9 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 	return st, nil
 }
 
-// again says whether a failed autocommit operation is retried: CockroachDB's
-// serialization failures (SQLSTATE 40001) are, up to db.maxretries times.
+// again says whether a failed autocommit operation is retried: serialization
+// failures (SQLSTATE 40001) and deadlocks (40P01) are, up to db.maxretries
+// times.
 func (s *session) again(ctx context.Context, err error, attempt int) bool {
 	max := s.d.cfg.maxRetries
 	if max <= 0 || !s.d.cfg.autocommit || !isRetryable(err) {
@@ -419,6 +426,7 @@ func (s *session) again(ctx context.Context, err error, attempt int) bool {
 		return false
 	}
 	s.retries++
+	s.retried++
 	if attempt > 0 {
 		if !within.Sleep(ctx, time.Millisecond<<min(attempt-1, 6)) {
 			return false
@@ -427,10 +435,10 @@ func (s *session) again(ctx context.Context, err error, attempt int) bool {
 	return true
 }
 
-func isRetryable(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "40001"
-}
+// Retries implements db.RetryCounter: every retry of the session's
+// operations, single statements (db.maxretries) and transactions
+// (jdbc.txnretries) alike.
+func (s *session) Retries() int64 { return s.retried }
 
 // fail wraps a driver error with the binding and operation, without the
 // password (pgx may echo a connection string).
@@ -461,7 +469,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
-		err := s.read(ctx, c, table, key, fields, out)
+		err := s.read(ctx, c, kindRead, table, key, fields, out)
 		s.settle(c, err)
 		if err == nil {
 			return nil
@@ -474,11 +482,11 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	}
 }
 
-func (s *session) read(ctx context.Context, c *sconn, table, key string, fields []string, out *db.Record) error {
+func (s *session) read(ctx context.Context, c *sconn, kind byte, table, key string, fields []string, out *db.Record) error {
 	if _, err := s.get(ctx, c); err != nil {
 		return err
 	}
-	st, err := s.prepare(ctx, c, kindRead, table, fields, 1)
+	st, err := s.prepare(ctx, c, kind, table, fields, 1)
 	if err != nil {
 		return err
 	}

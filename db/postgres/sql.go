@@ -12,6 +12,8 @@ const (
 	kindInsert
 	kindUpdate
 	kindDelete
+	kindReadTxn       // a read-modify-write's read
+	kindReadForUpdate // the same with jdbc.selectforupdate
 )
 
 // dialect holds what differs between PostgreSQL and CockroachDB in the SQL
@@ -59,6 +61,18 @@ func (d dialect) readSQL(table string, fields []string) string {
 	d.from(&b, table)
 	b.WriteString(" WHERE YCSB_KEY = $1")
 	return b.String()
+}
+
+// txnReadSQL is a read-modify-write's read: never a follower read (a
+// transaction that writes cannot read in the past), with FOR UPDATE when
+// forUpdate, which locks the row until the transaction ends.
+func (d dialect) txnReadSQL(table string, fields []string, forUpdate bool) string {
+	d.followerReads = false
+	s := d.readSQL(table, fields)
+	if forUpdate {
+		s += " FOR UPDATE"
+	}
+	return s
 }
 
 // scanSQL selects count rows from startKey on in key order; the key column is

@@ -248,6 +248,9 @@ type Measurement struct {
 	MaxUs       int64            `json:"max_us"`
 	Percentiles map[string]int64 `json:"percentiles_us,omitempty"`
 	Returns     []Return         `json:"returns,omitempty"`
+	// Retries counts the binding's retries of the operation (serialization
+	// failures); on the plain-named measurement only.
+	Retries int64 `json:"retries,omitempty"`
 	// Histogram is the HdrHistogram of latencies in µs, V2 compressed and
 	// base64-encoded (hdrhistogram-go's Encode, Java's
 	// encodeIntoCompressedByteBuffer).
@@ -432,6 +435,7 @@ func (r *Report) check() error {
 		for j, rc := range m.Returns {
 			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)
 		}
+		c.count(f+"retries", m.Retries)
 		c.histogram(f+"histogram", m.Histogram, m.Count, true)
 	}
 	if s := r.Schedule; s != nil {

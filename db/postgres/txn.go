@@ -1,0 +1,271 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/props"
+)
+
+// Transaction properties (ours; CockroachDB's `workload run ycsb` has the
+// first two as --read-modify-write-in-txn and --select-for-update).
+const (
+	propRMWInTxn        = "jdbc.rmwintxn"
+	propSelectForUpdate = "jdbc.selectforupdate"
+	propIsolation       = "jdbc.isolation"
+	propTxnRetries      = "jdbc.txnretries"
+)
+
+// defaultTxnRetries is jdbc.txnretries' default; maxTxnRetries its bound.
+const (
+	defaultTxnRetries = 10
+	maxTxnRetries     = 1000
+)
+
+// isolation is jdbc.isolation: "" leaves the server's default.
+type isolation string
+
+const (
+	readCommitted  isolation = "read committed"
+	repeatableRead isolation = "repeatable read"
+	serializable   isolation = "serializable"
+)
+
+// parseIsolation reads read_committed, repeatable_read or serializable, in
+// any case, also spelled as JDBC's constants (TRANSACTION_SERIALIZABLE) or
+// as SQL's ("repeatable read").
+func parseIsolation(v string) (isolation, bool) {
+	l := strings.ToLower(strings.TrimSpace(v))
+	l = strings.TrimPrefix(l, "transaction_")
+	l = strings.ReplaceAll(l, "_", " ")
+	switch isolation(l) {
+	case readCommitted, repeatableRead, serializable:
+		return isolation(l), true
+	}
+	return "", false
+}
+
+// readTxnConfig reads the transaction properties into cfg.
+func readTxnConfig(r *props.Reader, cfg *config) {
+	cfg.rmwInTxn = r.Bool(propRMWInTxn, false)
+	cfg.selectForUpdate = r.Bool(propSelectForUpdate, false)
+	if cfg.selectForUpdate && !cfg.rmwInTxn {
+		r.Errorf(propSelectForUpdate, "needs %s=true: FOR UPDATE locks the row only within the read-modify-write's transaction", propRMWInTxn)
+	}
+	if cfg.rmwInTxn && !cfg.autocommit {
+		r.Errorf(propRMWInTxn, "needs jdbc.autocommit=true: with it false every statement is already in the session's long transaction")
+	}
+	if v, ok := r.Props().Get(propIsolation); ok {
+		iso, ok := parseIsolation(v)
+		if !ok {
+			r.Fail(props.Invalid(propIsolation, v, "read_committed, repeatable_read or serializable"))
+		}
+		cfg.isolation = iso
+	}
+	cfg.txnRetries = r.Int(propTxnRetries, defaultTxnRetries,
+		props.Range(fmt.Sprintf("an integer from 0 to %d", maxTxnRetries), func(n int64) bool { return n >= 0 && n <= maxTxnRetries }))
+}
+
+// setIsolationSQL makes iso every transaction's default on a connection,
+// so single statements and jdbc.autocommit=false's transactions run at it.
+func setIsolationSQL(iso isolation) string {
+	return "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + strings.ToUpper(string(iso))
+}
+
+// checkIsolation compares what the server reports with what was asked:
+// CockroachDB, for one, may run a READ COMMITTED transaction as
+// SERIALIZABLE unless the cluster allows it.
+func checkIsolation(got string, want isolation, display string) error {
+	if isolation(strings.ToLower(strings.TrimSpace(got))) == want {
+		return nil
+	}
+	return props.Errorf(propIsolation, "%s runs transactions at %s, not %s (SHOW transaction_isolation)", display, got, want)
+}
+
+// txnPlan is a dialect's control statements of a retried transaction.
+type txnPlan struct {
+	begin   string // opens the transaction
+	restart string // after a retryable failure; "" rolls back and begins anew
+	release string // ends a successful attempt
+	commit  string // after release; "" none
+}
+
+// planFor returns the plan: PostgreSQL rolls back and begins again;
+// CockroachDB's client-side retry protocol (the cockroach_restart
+// savepoint, docs/postgres.md, Transactions) restarts within the same
+// transaction.
+func planFor(d dialect, iso isolation) txnPlan {
+	begin := "BEGIN"
+	if iso != "" {
+		begin += " ISOLATION LEVEL " + strings.ToUpper(string(iso))
+	}
+	if d.cockroach {
+		return txnPlan{
+			begin:   begin + "; SAVEPOINT cockroach_restart",
+			restart: "ROLLBACK TO SAVEPOINT cockroach_restart",
+			release: "RELEASE SAVEPOINT cockroach_restart",
+			commit:  "COMMIT",
+		}
+	}
+	return txnPlan{begin: begin, release: "COMMIT"}
+}
+
+// txnConn runs a control statement on the transaction's connection.
+type txnConn interface {
+	exec(ctx context.Context, sql string) error
+}
+
+// txnBody is one attempt of a transaction's statements.
+type txnBody interface {
+	attempt(ctx context.Context) error
+}
+
+// errRetriesExhausted marks a transaction that failed on its last allowed
+// retry; the database's error follows it.
+var errRetriesExhausted = errors.New("retries exhausted")
+
+// runTxn runs body in a transaction by plan, again after each retryable
+// failure (serialization failure, deadlock) up to maxRetries times, waiting
+// by wait(retry) before each; it returns the retries made. A failure rolls
+// the transaction back; one that a further retry could have fixed says so
+// (errRetriesExhausted) with the database's own error.
+func runTxn(ctx context.Context, c txnConn, plan txnPlan, body txnBody, maxRetries int, wait func(ctx context.Context, retry int) bool) (retries int, err error) {
+	if err := c.exec(ctx, plan.begin); err != nil {
+		rollback(c)
+		return 0, fmt.Errorf("begin: %w", err)
+	}
+	for {
+		err = body.attempt(ctx)
+		if err == nil {
+			if err = c.exec(ctx, plan.release); err == nil && plan.commit != "" {
+				err = c.exec(ctx, plan.commit)
+			}
+			if err == nil {
+				return retries, nil
+			}
+			err = fmt.Errorf("commit: %w", err)
+		}
+		if !isRetryable(err) || ctx.Err() != nil {
+			rollback(c)
+			return retries, err
+		}
+		if retries >= maxRetries {
+			rollback(c)
+			return retries, fmt.Errorf("%w after %d (%s=%d): %w", errRetriesExhausted, retries, propTxnRetries, maxRetries, err)
+		}
+		retries++
+		if !wait(ctx, retries) {
+			rollback(c)
+			return retries, err
+		}
+		if plan.restart != "" {
+			err = c.exec(ctx, plan.restart)
+		} else if err = c.exec(ctx, "ROLLBACK"); err == nil {
+			err = c.exec(ctx, plan.begin)
+		}
+		if err != nil {
+			rollback(c)
+			return retries, fmt.Errorf("restart: %w", err)
+		}
+	}
+}
+
+// rollback ends a failed transaction; on a broken connection there is
+// nothing to end (the session drops it).
+func rollback(c txnConn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = c.exec(ctx, "ROLLBACK")
+}
+
+// txnWait sleeps before retry n (1, 2, …): jittered exponential backoff,
+// uniform in [d/2, d] for d = 1 ms doubling up to 128 ms, so contending
+// clients do not retry in step.
+func txnWait(ctx context.Context, n int) bool {
+	d := time.Millisecond << min(n-1, 7)
+	return within.Sleep(ctx, d/2+rand.N(d/2+1))
+}
+
+// isRetryable says whether err asks the client to run the transaction (or
+// statement) again: a serialization failure (40001) or a deadlock (40P01).
+func isRetryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// rmwSession is a session that runs read-modify-writes in a transaction
+// (jdbc.rmwintxn=true): only it is a db.ReadModifyWriter.
+type rmwSession struct {
+	*session
+	plan txnPlan
+	// The operation in flight, for attempt (no closure per operation).
+	c      *sconn
+	table  string
+	key    string
+	fields []string
+	out    *db.Record
+	n0     int
+	values []db.Field
+}
+
+// ReadModifyWrite implements db.ReadModifyWriter: BEGIN; SELECT … [FOR
+// UPDATE]; UPDATE …; COMMIT on the key's shard, run again after a
+// serialization failure or deadlock up to jdbc.txnretries times.
+func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
+	defer s.end(s.begin())
+	c := s.conn(key)
+	if _, err := s.get(ctx, c); err != nil {
+		s.settle(c, err)
+		return s.fail("read-modify-write", err)
+	}
+	n0 := len(out.Fields)
+	s.c, s.table, s.key, s.fields, s.out, s.n0, s.values = c, table, key, fields, out, n0, values
+	retries, err := runTxn(ctx, s, s.plan, s, s.d.cfg.txnRetries, txnWait)
+	s.c, s.out, s.values, s.fields = nil, nil, nil, nil
+	s.retries += int64(retries)
+	s.retried += int64(retries)
+	if errors.Is(err, errRetriesExhausted) {
+		s.exhausted++
+	}
+	s.settle(c, err)
+	if err != nil {
+		out.Fields = out.Fields[:n0] // no read of a transaction that did not commit
+		return s.fail("read-modify-write", err)
+	}
+	return nil
+}
+
+func (s *rmwSession) exec(ctx context.Context, sql string) error {
+	if s.c.conn == nil || s.c.conn.IsClosed() {
+		return errors.New("connection closed")
+	}
+	return s.c.conn.Exec(s.wctx(ctx), sql).Close()
+}
+
+// attempt is one try of the read and the update.
+func (s *rmwSession) attempt(ctx context.Context) error {
+	s.out.Fields = s.out.Fields[:s.n0]
+	kind := kindReadTxn
+	if s.d.cfg.selectForUpdate {
+		kind = kindReadForUpdate
+	}
+	if err := s.read(ctx, s.c, kind, s.table, s.key, s.fields, s.out); err != nil {
+		return err
+	}
+	n, err := s.write(ctx, s.c, kindUpdate, s.table, s.key, s.values)
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return db.ErrUnexpectedState
+	}
+	return nil
+}
