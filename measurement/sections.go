@@ -49,9 +49,9 @@ func appendReturns(rows []export.Row, name string, returns []StatusCount) []expo
 	return rows
 }
 
-// appendRetries appends a section's Retries line after its Return= lines:
+// AppendRetries appends a section's Retries line after its Return= lines:
 // ours (the reference has no retries), printed only when there were any.
-func appendRetries(rows []export.Row, name string, retries int64) []export.Row {
+func AppendRetries(rows []export.Row, name string, retries int64) []export.Row {
 	if retries == 0 {
 		return rows
 	}
@@ -83,7 +83,7 @@ func (m *Measurement) appendHdrRows(rows []export.Row, cfg *Config, name string,
 	}
 	rows = AppendHdrSection(rows, name, &st, cfg.Percentiles, rets)
 	if returns {
-		rows = appendRetries(rows, name, m.Retries)
+		rows = AppendRetries(rows, name, m.Retries)
 	}
 	if cfg.Verbose {
 		for _, b := range st.Buckets() {
@@ -119,7 +119,7 @@ func (m *Measurement) appendBucketRows(rows []export.Row, cfg *Config, name stri
 	}
 	if returns {
 		rows = appendReturns(rows, name, m.Returns)
-		rows = appendRetries(rows, name, m.Retries)
+		rows = AppendRetries(rows, name, m.Retries)
 	}
 	if cfg.Verbose {
 		for i := 0; i < cfg.Buckets; i++ {
@@ -145,7 +145,7 @@ func (m *Measurement) appendSeriesRows(rows []export.Row, name string) []export.
 	add("MinLatency(us)", export.Int(m.Min))
 	add("MaxLatency(us)", export.Int(m.Max))
 	rows = appendReturns(rows, name, m.Returns)
-	rows = appendRetries(rows, name, m.Retries)
+	rows = AppendRetries(rows, name, m.Retries)
 	for _, u := range m.Units {
 		add(strconv.FormatInt(u.Ms, 10), export.Float(u.Avg))
 	}
@@ -180,7 +180,7 @@ func (m *Measurement) appendRawRows(rows []export.Row, cfg *Config, name string,
 	}
 	if returns {
 		rows = appendReturns(rows, name, m.Returns)
-		rows = appendRetries(rows, name, m.Retries)
+		rows = AppendRetries(rows, name, m.Retries)
 	}
 	return rows
 }

@@ -228,6 +228,10 @@ func mergeMeasurements(paths []string, reps []*jsonreport.Report) ([]jsonreport.
 			if err := addReturns(&out[j], m.Returns, paths[i]); err != nil {
 				return nil, nil, err
 			}
+			if m.Retries < 0 || m.Retries > math.MaxInt64-out[j].Retries {
+				return nil, nil, inputErr(paths[i], "measurement %s: retries %d: negative or more than can be added up", m.Name, m.Retries)
+			}
+			out[j].Retries += m.Retries
 			if m.Histogram == "" {
 				continue
 			}
@@ -417,6 +421,7 @@ func appendSections(rows []export.Row, r *jsonreport.Report, hists map[string]*h
 	for _, m := range r.Measurements {
 		st := measurement.StatsOf(hists[m.Name])
 		rows = measurement.AppendHdrSection(rows, m.Name, &st, r.Percentiles, statusCounts(m.Returns))
+		rows = measurement.AppendRetries(rows, m.Name, m.Retries)
 	}
 	return rows
 }

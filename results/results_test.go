@@ -294,3 +294,31 @@ func TestCompareResolution(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRetries: the clients' retries add up, with the section's
+// Retries row; a negative count is refused.
+func TestMergeRetries(t *testing.T) {
+	reps := []*jsonreport.Report{fake(t, 1, 0, 10, 1000, 800), fake(t, 2, 0, 10, 1000, 900)}
+	reps[0].Measurements[0].Retries, reps[1].Measurements[0].Retries = 3, 4
+	m, err := Merge([]string{"a.json", "b.json"}, reps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := m.Measurements[0].Name
+	if m.Measurements[0].Retries != 7 {
+		t.Errorf("retries %d, want 7", m.Measurements[0].Retries)
+	}
+	found := false
+	for _, r := range m.Sections {
+		if r.Metric == name && r.Name == "Retries" {
+			found = r.Value.I == 7
+		}
+	}
+	if !found {
+		t.Errorf("no [%s], Retries, 7 in the merged rows", name)
+	}
+	reps[1].Measurements[0].Retries = -1
+	if _, err := Merge([]string{"a.json", "b.json"}, reps); err == nil || !strings.Contains(err.Error(), "b.json: measurement") {
+		t.Errorf("negative retries: %v", err)
+	}
+}
