@@ -416,7 +416,7 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 }
 
 // capacityTerms are the options the client's advice names in a search.
-var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "more client machines"}
+var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "client.count: a fleet runs a ladder of steps"}
 
 // cpuBound is the client's CPU verdict's advice when the step found the
 // client out of CPU, "" otherwise.
