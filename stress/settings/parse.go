@@ -1100,6 +1100,9 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		notes = append(notes, Note{Option: "-mode 4x", Text: "the original's Java driver 4 mode; the same native client is used here"})
 	}
 	m.Prepared = !w.has("unprepared")
+	if !m.Prepared {
+		notes = append(notes, Note{Option: "-mode " + w.word["unprepared"], Text: "not honoured: every statement is prepared here, where the original sends the CQL text with each request and the node parses it each time; the figures leave that parsing out"})
+	}
 	if v, ok := w.get("protocolVersion="); ok {
 		if len(v) != 1 || v[0] < '2' || v[0] > '4' {
 			return nil, w.errf("protocolVersion=", "expected protocolVersion=2, 3 or 4")
