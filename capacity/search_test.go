@@ -98,3 +98,27 @@ func TestThreadsFor(t *testing.T) {
 		t.Errorf("Offered %v", o)
 	}
 }
+
+// TestAnswerLimit: what ended a search, in the front end's names.
+func TestAnswerLimit(t *testing.T) {
+	c := Config{Start: 500, Max: 4000, Growth: 2, Resolution: 0.05, MaxSteps: 9}
+	n := Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s"}
+	client := &Answer{Rate: 2000, Above: 4000, Limited: true, Steps: []Step{{Asked: 4000, Verdict: ClientLimited, Why: "4 threads"}}}
+	for _, x := range []struct {
+		a          *Answer
+		word, want string
+	}{
+		{&Answer{Rate: 3900, Above: 4000}, "system", "the system: the bracket is within capacity.resolution"},
+		{client, "client", "the client: 4 threads; the system's capacity is at least this"},
+		{&Answer{Rate: 1000, Above: 4000, Exhausted: true}, "steps", "capacity.steps (9) ran out before the resolution"},
+		{&Answer{Above: 500}, "none", "no rate passed"},
+		{&Answer{Rate: 4000}, "max", "capacity.max (4000 ops/s) passed"},
+	} {
+		if w, why := x.a.Limit(c, n); w != x.word || why != x.want {
+			t.Errorf("%+v: %q %q, want %q %q", x.a, w, why, x.word, x.want)
+		}
+	}
+	if got := OfferNote(4, 1120, "op/s"); got != "4 threads at 1.12 ms offer at most 3571 op/s" {
+		t.Errorf("OfferNote %q", got)
+	}
+}

@@ -208,11 +208,11 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < c.cs.maxThreads && try < maxRetries:
 			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, c.cs.maxThreads)
-			fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s: %s; again with %d threads\n", target, offerNote(step.Threads, mean, offered), c.threads)
+			fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s: %s; again with %d threads\n", target, capacity.OfferNote(step.Threads, mean, "ops/s"), c.threads)
 			continue
 		case short:
 			step.Verdict = capacity.ClientLimited
-			step.Why = offerNote(step.Threads, mean, offered) + fmt.Sprintf(": the client's threads limit the search (capacity.maxthreads=%d)", c.cs.maxThreads)
+			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(": the client's threads limit the search (capacity.maxthreads=%d)", c.cs.maxThreads)
 		case j.Passed():
 			step.Verdict = capacity.Pass
 		case cpuBound(res) != "":
@@ -324,7 +324,7 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		switch {
 		case offered < float64(share):
 			step.Verdict = capacity.ClientLimited
-			step.Why = offerNote(step.Threads, mean, offered) + fmt.Sprintf(" of its %d: the client's threads limit the fleet (capacity.maxthreads=%d)", share, c.cs.maxThreads)
+			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(" of its %d: the client's threads limit the fleet (capacity.maxthreads=%d)", share, c.cs.maxThreads)
 		case cpuBound(res) != "":
 			// Out of CPU, this client measured its own queue too,
 			// whatever the fleet's verdict.
@@ -418,34 +418,9 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 // capacityTerms are the options the client's advice names in a search.
 var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "client.count: a fleet runs a ladder of steps"}
 
-// cpuBound is the client's CPU verdict's advice when the step found the
-// client out of CPU, "" otherwise.
-func cpuBound(res *engine.Result) string {
-	c := runreport.CheckClient(res, capacityTerms)
-	if c == nil {
-		return ""
-	}
-	for i, v := range c.Verdicts {
-		if v == runreport.CPUBound {
-			return c.Advice[i]
-		}
-	}
-	return ""
-}
-
-func offerNote(threads int, meanUs, offered float64) string {
-	return fmt.Sprintf("%d threads at %s offer at most %.0f ops/s", threads, slo.FormatLatency(meanUs), offered)
-}
-
-// limitingWhy is why the client limited the step at a.Above.
-func limitingWhy(a *capacity.Answer) string {
-	for _, s := range a.Steps {
-		if s.Asked == a.Above && s.Verdict == capacity.ClientLimited {
-			return s.Why
-		}
-	}
-	return "it could not offer the rate"
-}
+// cpuBound is the client's advice when it ran out of CPU in the step, ""
+// otherwise.
+func cpuBound(res *engine.Result) string { return runreport.CPUBoundAdvice(res, capacityTerms) }
 
 // capacityObject is the JSON report's capacity: the steps and the answer
 // (none in a client's share of a fleet's ladder).
@@ -465,7 +440,7 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 		c.LimitWhy = "not judged: " + s.share() + "; ycsb merge judges each step on the fleet's merged histograms"
 		return c
 	}
-	c.Limit, c.LimitWhy = limitOf(a, cs)
+	c.Limit, c.LimitWhy = a.Limit(cs.search, capacityNames)
 	return c
 }
 
@@ -493,17 +468,5 @@ func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows
 	return buf.Bytes(), nil
 }
 
-// limitOf says what ended the search, as a word and a sentence.
-func limitOf(a *capacity.Answer, cs *capacitySettings) (string, string) {
-	switch {
-	case a.Limited:
-		return "client", "the client: " + limitingWhy(a) + "; the system's capacity is at least this"
-	case a.Exhausted:
-		return "steps", fmt.Sprintf("capacity.steps (%d) ran out before the resolution", cs.search.MaxSteps)
-	case a.Rate == 0:
-		return "none", "no rate passed"
-	case a.Above == 0:
-		return "max", fmt.Sprintf("capacity.max (%g ops/s) passed", cs.search.Max)
-	}
-	return "system", "the system: the bracket is within capacity.resolution"
-}
+// capacityNames are the options the answer's sentences name.
+var capacityNames = capacity.Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s"}

@@ -189,6 +189,21 @@ func CheckClient(res *engine.Result, t Terms) *ClientCheck {
 	return &c
 }
 
+// CPUBoundAdvice is the client's advice when it ran out of CPU in res
+// (CPUBound), "" otherwise.
+func CPUBoundAdvice(res *engine.Result, t Terms) string {
+	c := CheckClient(res, t)
+	if c == nil {
+		return ""
+	}
+	for i, v := range c.Verdicts {
+		if v == CPUBound {
+			return c.Advice[i]
+		}
+	}
+	return ""
+}
+
 // JudgeClient gives the verdicts of f, with advice in the terms of t.
 func JudgeClient(f ClientFigures, t Terms) ClientCheck {
 	c := ClientCheck{ClientFigures: f}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -92,19 +91,19 @@ func (c *capStepper) Step(ctx context.Context, rate float64) (capacity.Step, err
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < r.s.Rate.MaxThreads && try < 3:
 			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, r.s.Rate.MaxThreads)
-			r.println(fmt.Sprintf("Capacity: %s; again with %d threads", offer(step.Threads, mean, offered), c.threads))
+			r.println(fmt.Sprintf("Capacity: %s; again with %d threads", capacity.OfferNote(step.Threads, mean, "op/s"), c.threads))
 			continue
 		case short:
 			step.Verdict = capacity.ClientLimited
-			step.Why = offer(step.Threads, mean, offered) + fmt.Sprintf(": the client's threads limit the search (threads<=%d)", r.s.Rate.MaxThreads)
+			step.Why = capacity.OfferNote(step.Threads, mean, "op/s") + fmt.Sprintf(": the client's threads limit the search (threads<=%d)", r.s.Rate.MaxThreads)
 		case j.Passed():
 			step.Verdict = capacity.Pass
-		case clientCPUBound(res) != "":
+		case runreport.CPUBoundAdvice(res, clientTerms) != "":
 			step.Verdict = capacity.ClientLimited
-			step.Why = failed(j) + ", but " + clientCPUBound(res)
+			step.Why = capacity.FailedObjectives(j) + ", but " + runreport.CPUBoundAdvice(res, clientTerms)
 		default:
 			step.Verdict = capacity.Fail
-			step.Why = failed(j)
+			step.Why = capacity.FailedObjectives(j)
 		}
 		return step, nil
 	}
@@ -124,35 +123,6 @@ func (c *capStepper) duration(rate float64) (time.Duration, bool) {
 		return capacityMaxStep, false
 	}
 	return d, true
-}
-
-func offer(threads int, meanUs, offered float64) string {
-	return fmt.Sprintf("%d threads at %s offer at most %.0f op/s", threads, slo.FormatLatency(meanUs), offered)
-}
-
-func failed(j *slo.Judgement) string {
-	var f []string
-	for _, res := range j.Results {
-		if res.Verdict != slo.Pass {
-			f = append(f, res.Text)
-		}
-	}
-	return strings.Join(f, ", ") + " failed"
-}
-
-// clientCPUBound is the client verdict's advice when the run's client ran
-// out of CPU, "" otherwise.
-func clientCPUBound(res *engine.Result) string {
-	c := runreport.CheckClient(res, clientTerms)
-	if c == nil {
-		return ""
-	}
-	for i, v := range c.Verdicts {
-		if v == runreport.CPUBound {
-			return c.Advice[i]
-		}
-	}
-	return ""
 }
 
 // writeCapacity writes the search's summary: a line per step, then the
@@ -180,21 +150,8 @@ func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
 	if a.Above > 0 {
 		r.println(fmt.Sprintf("%-26s: %s op/s", "First failing op rate", jf(a.Above, 0, true)))
 	}
-	limit := fmt.Sprintf("the system: the bracket is within resolution=%g%%", cfg.Resolution*100)
-	switch {
-	case a.Limited:
-		for _, s := range a.Steps {
-			if s.Asked == a.Above && s.Verdict == capacity.ClientLimited {
-				limit = "the client: " + s.Why + "; the system's capacity is at least this"
-			}
-		}
-	case a.Exhausted:
-		limit = fmt.Sprintf("%d steps ran out before the resolution", cfg.MaxSteps)
-	case a.Rate == 0:
-		limit = "no rate passed"
-	case a.Above == 0:
-		limit = fmt.Sprintf("%g op/s passed", cfg.Max)
-	}
+	_, limit := a.Limit(cfg, capacity.Names{Resolution: fmt.Sprintf("resolution=%g%%", cfg.Resolution*100),
+		Steps: "the steps", Max: "the highest rate", Unit: "op/s"})
 	r.println(fmt.Sprintf("%-26s: %s", "Limit", limit))
 }
 
