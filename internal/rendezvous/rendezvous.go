@@ -16,10 +16,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -297,7 +299,10 @@ func join(parent context.Context, cfg Config) (time.Time, error) {
 		d := net.Dialer{Timeout: ioTimeout}
 		c, err := d.DialContext(ctx, "tcp", cfg.Addr)
 		if err == nil {
-			return session(ctx, parent, c, cfg)
+			at, err := session(ctx, parent, c, cfg)
+			if !errors.Is(err, errSilent) {
+				return at, err
+			}
 		}
 		lastErr = err
 		t := time.NewTimer(wait)
@@ -313,6 +318,11 @@ func join(parent context.Context, cfg Config) (time.Time, error) {
 		wait = min(2*wait, maxRetry)
 	}
 }
+
+// errSilent is a connection closed before a word from the other side: not
+// client 0 of this run (a process that held the port a moment, or client
+// 0 starting over), so the client connects again.
+var errSilent = errors.New("closed without a word")
 
 // session checks in over c and waits for the START.
 func session(ctx, parent context.Context, c net.Conn, cfg Config) (time.Time, error) {
@@ -336,17 +346,21 @@ func session(ctx, parent context.Context, c net.Conn, cfg Config) (time.Time, er
 		return fail(err)
 	}
 	lr := newLineReader(c)
-	said := false
+	said, heard := false, false
 	for {
 		c.SetReadDeadline(time.Now().Add(silence))
 		m, err := lr.read()
 		if err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			switch {
+			case errors.As(err, &ne) && ne.Timeout():
 				err = fmt.Errorf("silent for %s", silence)
+			case !heard && ctx.Err() == nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)):
+				return time.Time{}, fmt.Errorf("%w: %v", errSilent, err)
 			}
 			return fail(err)
 		}
+		heard = true
 		switch m.kind {
 		case kindStart:
 			at := time.Now().Add(m.delay)

@@ -193,3 +193,17 @@ func TestListenAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestSilentPeerRetried: a peer that closes the connection before saying
+// anything is not client 0 of this run (a process that held the port a
+// moment, client 0 starting over): the client retries until its context
+// ends, as when nothing listens.
+func TestSilentPeerRetried(t *testing.T) {
+	addr := fakeCoordinator(t, func(c net.Conn) {})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, err := Meet(ctx, Config{Addr: addr, Count: 2, Index: 1, Fingerprint: "f", Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("%v, want context.Canceled after retrying", err)
+	}
+}
