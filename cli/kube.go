@@ -141,7 +141,7 @@ func checkPods(s *kube.Spec, all *props.Properties, driver db.Driver) error {
 		if s.Phase == "capacity" {
 			check = runner.CheckCapacity
 		}
-		if err := check(pod, driver, now()); err != nil {
+		if err := check(pod, driver, s.Binding, now()); err != nil {
 			if index > 0 {
 				return fmt.Errorf("client %d of %d: %w", index, s.Clients, err)
 			}

@@ -1,6 +1,11 @@
 package db
 
-import "context"
+import (
+	"context"
+	"strings"
+
+	"github.com/goycsb/ycsb/props"
+)
 
 // ReadModifyWriter is an optional Session capability: a read-modify-write
 // as one database transaction (read key's fields, then write values to it,
@@ -23,4 +28,96 @@ type ReadModifyWriter interface {
 // each operation as that operation's retries.
 type RetryCounter interface {
 	Retries() int64
+}
+
+// Transactional is an optional Session capability: several statements run
+// as one database transaction, committed together or not at all. The
+// closed-economy workload moves money between two accounts through it.
+type Transactional interface {
+	Session
+	// Transact runs body in one transaction and commits it. After a
+	// failure its database asks the client to retry (a serialization
+	// failure, a deadlock) it rolls back and runs body again from the
+	// start, up to the binding's limit (jdbc.txnretries), counting each
+	// retry (RetryCounter). Any other error of body or of the commit rolls
+	// the transaction back and is returned.
+	Transact(ctx context.Context, body TxnBody) error
+}
+
+// TxnBody is a transaction's statements. Attempt runs them through tx; it
+// is called again, from the start, for every retry, so it must not keep
+// anything of an earlier attempt. An error it returns ends the attempt.
+type TxnBody interface {
+	Attempt(ctx context.Context, tx Txn) error
+}
+
+// Txn is a transaction in progress, valid only during Attempt. Arguments
+// and results as Session's. Read locks the rows it reads when the binding
+// is configured so (jdbc.selectforupdate); an Update that touches no row is
+// ErrUnexpectedState.
+type Txn interface {
+	Read(ctx context.Context, table, key string, fields []string, out *Record) error
+	Update(ctx context.Context, table, key string, values []Field) error
+}
+
+// TxnDriver is an optional Driver capability: Transactions says, without
+// connecting, whether the sessions of a DB opened with p will be
+// Transactional (nil), or why not, naming the property at fault.
+type TxnDriver interface {
+	Transactions(p *props.Properties) error
+}
+
+// Summer is an optional DB capability: Sum adds up field, read as an
+// integer, over every row of table, in one statement (one snapshot even
+// while others write), and counts the rows. A value that is not an integer
+// is an error.
+type Summer interface {
+	Sum(ctx context.Context, table, field string) (sum, rows int64, err error)
+}
+
+// ClosedEconomyClasses are the names of the YCSB+T closed-economy
+// workload, whose transfers need Transactional sessions: the forks' class
+// names (akon-dey/YCSB's ClosedEconomyWorkload.java), and ours.
+var ClosedEconomyClasses = []string{
+	"site.ycsb.workloads.ClosedEconomyWorkload",
+	"com.yahoo.ycsb.workloads.ClosedEconomyWorkload",
+	"closedeconomy",
+}
+
+// RunsTransactions says whether p's workload is the closed economy, whose
+// transfers are transactions of the binding's.
+func RunsTransactions(p *props.Properties) bool {
+	wl := workloadClass(p)
+	for _, c := range ClosedEconomyClasses {
+		if wl == c {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckTransactions says whether the binding d, registered as name, runs
+// transactions with p (TxnDriver); nil when it does. The error names the
+// binding, and the bindings that have them.
+func CheckTransactions(d Driver, name string, p *props.Properties) error {
+	if t, ok := d.(TxnDriver); ok {
+		return t.Transactions(p)
+	}
+	wl := workloadClass(p)
+	var have []string
+	for _, n := range Drivers() {
+		if e, _, err := Lookup(n); err == nil {
+			if _, ok := e.(TxnDriver); ok {
+				have = append(have, n)
+			}
+		}
+	}
+	return props.Errorf("workload", "%s runs each transfer in a transaction, and binding %s has none (bindings with transactions: %s)", wl, name, strings.Join(have, ", "))
+}
+
+// workloadClass is the workload property, without the note Word makes of
+// surrounding spaces (the runner's reading makes it).
+func workloadClass(p *props.Properties) string {
+	v, _ := p.Get("workload")
+	return strings.TrimSpace(v)
 }

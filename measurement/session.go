@@ -2,6 +2,7 @@ package measurement
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/goycsb/ycsb/db"
@@ -25,6 +26,7 @@ type Session struct {
 	// rmw is db when it runs read-modify-writes as transactions; rc is db
 	// when it counts its retries, and retried the count seen last.
 	rmw     db.ReadModifyWriter
+	txn     db.Transactional
 	rc      db.RetryCounter
 	retried int64
 	// intended is the schedule's start time (a Now value) of the current
@@ -57,6 +59,7 @@ type Session struct {
 func NewSession(s db.Session, rec *Recorder) *Session {
 	ms := &Session{db: s, rec: rec}
 	ms.rmw, _ = s.(db.ReadModifyWriter)
+	ms.txn, _ = s.(db.Transactional)
 	if ms.rc, _ = s.(db.RetryCounter); ms.rc != nil {
 		ms.retried = ms.rc.Retries()
 	}
@@ -220,6 +223,24 @@ func (s *Session) ReadModifyWrite(ctx context.Context, table, key string, fields
 	err := s.rmw.ReadModifyWrite(ctx, table, key, fields, out, values)
 	s.calling = false
 	s.done(ctx, ReadModifyWrite, err, start)
+	return err
+}
+
+// errNoTransactions is a transaction asked of a binding without them; the
+// runner refuses such a run before it starts (db.CheckTransactions).
+var errNoTransactions = errors.New("the binding's session runs no transactions")
+
+// Transact runs body as one transaction of the binding's
+// (db.Transactional), measured as op with its status and retries.
+func (s *Session) Transact(ctx context.Context, op Op, body db.TxnBody) error {
+	start := Now()
+	s.enter(op, start)
+	err := errNoTransactions
+	if s.txn != nil {
+		err = s.txn.Transact(ctx, body)
+	}
+	s.calling = false
+	s.done(ctx, op, err, start)
 	return err
 }
 

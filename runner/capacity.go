@@ -51,6 +51,8 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 		return nil, props.Errorf("capacity.max", "%g is below capacity.start (%g)", c.search.Max, c.search.Start)
 	case c.maxStep < c.stepTime:
 		return nil, props.Errorf("capacity.maxsteptime", "%v is below capacity.steptime (%v)", c.maxStep, c.stepTime)
+	case db.RunsTransactions(p):
+		return nil, props.Errorf("workload", "the closed economy is not offered with capacity: its check of the balances belongs to one run")
 	case s.objectives == nil:
 		return nil, props.Errorf("slo", "missing: capacity searches for the highest rate that meets objectives (e.g. -p slo=\"READ.p99<=5ms\")")
 	case s.target > 0:

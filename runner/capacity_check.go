@@ -11,8 +11,8 @@ import (
 // CheckCapacity is Check for ycsb capacity: the capacity.* properties
 // too, and what capacity refuses (ycsb kube capacity checks each pod's
 // configuration with it).
-func CheckCapacity(p *props.Properties, d db.Driver, now time.Time) error {
-	if err := Check(p, d, now); err != nil {
+func CheckCapacity(p *props.Properties, d db.Driver, binding string, now time.Time) error {
+	if err := Check(p, d, binding, now); err != nil {
 		return err
 	}
 	s, err := parseSettingsOn(p, false, now)

@@ -17,8 +17,8 @@ import (
 // length histogram are those of the machine the run will be on. ycsb kube
 // checks each pod's configuration with it before printing the manifests.
 //
-// now is the time starttime must be ahead of.
-func Check(p *props.Properties, d db.Driver, now time.Time) error {
+// binding is d's name as given; now is the time starttime must be ahead of.
+func Check(p *props.Properties, d db.Driver, binding string, now time.Time) error {
 	s, err := parseSettingsOn(p, false, now)
 	if err != nil {
 		return err
@@ -29,8 +29,22 @@ func Check(p *props.Properties, d db.Driver, now time.Time) error {
 	if _, err := p.Seconds("report.interval", 1, 0.01); err != nil {
 		return err
 	}
-	if _, err := workload.ParseConfigFor(p, s.transactions, s.clients); err != nil {
+	wcfg, err := workload.ParseConfigFor(p, s.transactions, s.clients)
+	if err != nil {
+		return err
+	}
+	if err := checkTransactions(wcfg, d, binding, p); err != nil {
 		return err
 	}
 	return db.Check(d, p)
+}
+
+// checkTransactions refuses the closed economy on a binding whose sessions
+// would run no transactions, before anything is opened: its transfers
+// would otherwise all fail, or worse, run one statement at a time.
+func checkTransactions(wcfg *workload.Config, d db.Driver, binding string, p *props.Properties) error {
+	if wcfg.Economy == nil {
+		return nil
+	}
+	return db.CheckTransactions(d, binding, p)
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
@@ -43,6 +45,9 @@ type reporter struct {
 	rawOut   *os.File
 	seed     uint64         // the base of the workers' seeds, for the JSON report
 	slo      *slo.Judgement // the objectives' verdict, if the run has objectives
+	// validation is the closed economy's check after the run; nil for
+	// the CoreWorkload and for a load.
+	validation *jsonreport.Validation
 }
 
 // checkDir says which property names a file in a missing directory.
@@ -195,7 +200,7 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 // jsonDocument is the JSON report, for the exporter and report.json.
 func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, error) {
 	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
-		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo}
+		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo, Validation: r.validation}
 	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
@@ -240,16 +245,23 @@ func (r *reporter) writeJSONReport(jsonDoc []byte) error {
 }
 
 // report writes the final report of what execute measured and closes the
-// binding. A load that inserted fewer records than it was to fails.
-func (b *bench) report(m *engine.Result) error {
+// binding. A load that inserted fewer records than it was to fails, and
+// so does a run of the closed economy whose invariant broke.
+func (b *bench) report(ctx context.Context, m *engine.Result) error {
 	var stats []db.Stat
 	if sr, ok := b.database.(db.StatsReporter); ok {
 		stats = sr.Stats()
 	}
+	s := b.s
+	if s.transactions && b.core.Economy() != nil {
+		b.rep.validation = b.validate(ctx)
+	}
 	closeErr := b.closeDB()
 	b.rep.seed = b.seed
 	rows := runreport.Rows(m, b.mcfg, stats)
-	s := b.s
+	if v := b.rep.validation; v != nil {
+		rows = append(rows, v.Rows()...)
+	}
 	if s.objectives != nil {
 		j, err := runreport.Judge(s.objectives, s.sloLatency(b.mcfg), m, s.share())
 		if err != nil {
@@ -274,6 +286,9 @@ func (b *bench) report(m *engine.Result) error {
 		}
 		return errors.New(msg)
 	}
+	if v := b.rep.validation; v != nil && v.Err() != nil {
+		return v.Err()
+	}
 	if closeErr != nil {
 		return closeErr
 	}
@@ -281,6 +296,27 @@ func (b *bench) report(m *engine.Result) error {
 		return b.rep.slo.Err()
 	}
 	return nil
+}
+
+// interruptedValidation bounds the closed economy's check after Ctrl-C,
+// which must still end the run within about 2 s.
+const interruptedValidation = 1500 * time.Millisecond
+
+// validate checks the closed economy's invariant once the workers have
+// joined, before the binding closes; after Ctrl-C too, within
+// interruptedValidation, since the work done is what the report is about.
+func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.Background(), interruptedValidation)
+		defer cancel()
+	}
+	how := "by reading every account"
+	if _, ok := b.database.(db.Summer); ok && b.core.Economy().ValidateByQuery {
+		how = "by one query"
+	}
+	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", how)
+	return b.core.Validate(ctx, b.database)
 }
 
 // sloLatency is the latency the run's objectives read.

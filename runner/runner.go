@@ -89,7 +89,7 @@ func Run(ctx context.Context, o Options) error {
 	if err := b.waitForStart(ctx); err != nil {
 		return b.abandon(ctx, err)
 	}
-	err = b.report(b.execute(ctx))
+	err = b.report(ctx, b.execute(ctx))
 	b.linger(ctx)
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // settings are the Client-level properties (the reference's Client.java at
@@ -40,12 +41,6 @@ type settings struct {
 	// sloAbort stops it once one has failed beyond doubt.
 	objectives []slo.Objective
 	sloAbort   bool
-}
-
-var workloadClasses = map[string]bool{
-	"site.ycsb.workloads.CoreWorkload":      true,
-	"com.yahoo.ycsb.workloads.CoreWorkload": true,
-	"core":                                  true,
 }
 
 // progressMode is progress: the live progress line on a terminal (auto),
@@ -82,16 +77,10 @@ func parseSettingsOn(p *props.Properties, local bool, now time.Time) (*settings,
 }
 
 // checkWorkloadClass refuses a missing workload or any class but the
-// CoreWorkload.
+// CoreWorkload and the closed economy.
 func checkWorkloadClass(p *props.Properties) error {
-	wl, ok := p.Word("workload")
-	if !ok {
-		return props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
-	}
-	if !workloadClasses[wl] {
-		return props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload (the only workload class)")
-	}
-	return nil
+	_, err := workload.ParseClass(p)
+	return err
 }
 
 // parseWork reads how much work this client does, with how many workers,

@@ -30,6 +30,7 @@ type prepared struct {
 	rep       *reporter
 	outs      *intervalOutputs
 	wl        engine.Workload
+	core      *workload.CoreWorkload // wl's workload
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
@@ -63,6 +64,9 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	fmt.Fprint(&p.prelude, p.o.banner())
 	fmt.Fprintln(&p.prelude, "Loading workload...")
 	wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
+	if err == nil {
+		err = checkTransactions(wcfg, o.Driver, o.Binding, o.Props)
+	}
 	if err != nil {
 		p.release()
 		return nil, err
@@ -76,7 +80,7 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	if wl.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
-	p.wl = coreWorkload{wl}
+	p.wl, p.core = coreWorkload{wl}, wl
 	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}

@@ -104,6 +104,8 @@ type Run struct {
 	StartTime time.Time
 	// SLO is the objectives' verdict; nil without objectives.
 	SLO *slo.Judgement
+	// Validation is the closed economy's check; nil for other workloads.
+	Validation *jsonreport.Validation
 	// Terms are the options the client verdict's advice names; zero:
 	// the YCSB runner's.
 	Terms Terms
@@ -155,6 +157,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 	if run.SLO != nil {
 		rep.SLO = run.SLO.JSON()
 	}
+	rep.Validation = run.Validation
 	rep.Seed = run.Seed
 	if cl := run.Clients; cl.Split() {
 		rep.Client = &jsonreport.Client{Index: cl.Index, Count: cl.Count}

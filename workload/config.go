@@ -82,6 +82,10 @@ type Config struct {
 	InsertionRetryInterval time.Duration // core_workload_insertion_retry_interval, given in seconds
 	InsertionKeepGoing     bool
 
+	// Economy is the closed economy's configuration (workload=
+	// site.ycsb.workloads.ClosedEconomyWorkload); nil for the CoreWorkload.
+	Economy *Economy
+
 	// Clients is this client's place among several (client.count): a load
 	// inserts its slice of RecordCount, and run-phase inserts take key
 	// numbers no other client takes. The zero value is a lone client.
@@ -109,6 +113,10 @@ func ParseConfig(p *props.Properties, transactions bool) (*Config, error) {
 // zipfian chooser expects the inserts of the client's share of
 // operationcount.
 func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients) (*Config, error) {
+	class, err := classOf(p)
+	if err != nil {
+		return nil, err
+	}
 	r := props.NewReader(p)
 	c := &Config{Clients: cl}
 	c.Table = r.String("table", "usertable")
@@ -156,7 +164,11 @@ func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients
 	c.readMix(r, transactions)
 	c.readKeyChooser(r)
 	c.readScanLength(r)
+	if class == ClosedEconomy && r.Err() == nil {
+		c.readEconomy(r, transactions)
+	}
 	p.Accept(coreProperties...)
+	p.Accept(economyProperties...)
 	if err := r.Err(); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"io"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,13 @@ type CoreWorkload struct {
 	retryInterval time.Duration
 	keepGoing     bool
 
+	// economy is the closed economy's configuration; nil for the
+	// CoreWorkload.
+	economy *Economy
+	// workers are every Worker made, for their operation counts.
+	workersMu sync.Mutex
+	workers   []*Worker
+
 	stderr io.Writer
 	stop   atomic.Bool
 }
@@ -114,15 +122,20 @@ func Build(ctx context.Context, c *Config, stderr io.Writer) (*CoreWorkload, err
 		retryInterval:       c.InsertionRetryInterval,
 		keepGoing:           c.InsertionKeepGoing,
 		clients:             c.Clients,
+		economy:             c.Economy,
 		stderr:              stderr,
 	}
-	for i := int64(0); i < c.FieldCount; i++ {
+	fields := c.FieldCount
+	if c.Economy != nil {
+		fields = 1 // an account's record is its balance
+	}
+	for i := int64(0); i < fields; i++ {
 		w.FieldNames = append(w.FieldNames, c.FieldNamePrefix+strconv.FormatInt(i, 10))
 	}
 	if err := w.buildFieldLength(ctx, c); err != nil {
 		return nil, err
 	}
-	w.fieldChooser = generator.NewUniform(0, c.FieldCount-1)
+	w.fieldChooser = generator.NewUniform(0, int64(len(w.FieldNames))-1)
 	w.keySequence = generator.NewCounter(w.InsertStart)
 	w.transactionInsert = generator.NewAcknowledgedCounter(w.RecordCount)
 	w.ops = generator.NewDiscrete()
@@ -135,6 +148,9 @@ func Build(ctx context.Context, c *Config, stderr io.Writer) (*CoreWorkload, err
 	w.buildScanLength(c)
 	return w, nil
 }
+
+// Economy is the closed economy's configuration; nil for the CoreWorkload.
+func (w *CoreWorkload) Economy() *Economy { return w.economy }
 
 // Clients is this client's place among several (client.count).
 func (w *CoreWorkload) Clients() partition.Clients { return w.clients }

@@ -35,6 +35,8 @@ type Worker struct {
 	keys      keyCache // run phase only
 	ahead     int64    // the next run-phase key number, drawn one operation early
 	haveAhead bool
+	started   int64    // run-phase operations started (CoreWorkload.Operations)
+	transfer  transfer // the closed economy's transfer in flight
 }
 
 // NewWorker returns the state of one worker, drawing from its own random
@@ -58,6 +60,12 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 		wk.single = append(wk.single, []string{name})
 		wk.valueBufs[i] = make([]byte, 0, w.fieldLength+valueSlack)
 	}
+	if w.economy != nil {
+		wk.transfer = transfer{table: w.Table, balance: wk.single[0]}
+	}
+	w.workersMu.Lock()
+	w.workers = append(w.workers, wk)
+	w.workersMu.Unlock()
 	return wk
 }
 
@@ -143,8 +151,14 @@ func (wk *Worker) readFields(byName bool) []string {
 // should stop: the insert failed after its retries and keep-going is off.
 func (wk *Worker) DoInsert(ctx context.Context) bool {
 	w := wk.w
-	key := wk.key(w.keySequence.Next())
-	values := wk.allValues(key)
+	keynum := w.keySequence.Next()
+	key := wk.key(keynum)
+	var values []db.Field
+	if w.economy != nil {
+		values = wk.balanceValues(keynum)
+	} else {
+		values = wk.allValues(key)
+	}
 	retries := 0
 	for {
 		err := wk.s.Insert(ctx, w.Table, key, values)
@@ -171,6 +185,7 @@ func (wk *Worker) DoInsert(ctx context.Context) bool {
 // DoTransaction runs one run-phase operation chosen by the operation mix.
 // Failed operations are counted, not fatal, so it always returns true.
 func (wk *Worker) DoTransaction(ctx context.Context) bool {
+	wk.started++
 	switch wk.w.ops.Next(wk.rng) {
 	case opRead:
 		wk.doRead(ctx)
@@ -181,7 +196,11 @@ func (wk *Worker) DoTransaction(ctx context.Context) bool {
 	case opScan:
 		wk.doScan(ctx)
 	case opReadModifyWrite:
-		wk.doReadModifyWrite(ctx)
+		if wk.w.economy != nil {
+			wk.doTransfer(ctx)
+		} else {
+			wk.doReadModifyWrite(ctx)
+		}
 	}
 	return true
 }

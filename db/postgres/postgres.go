@@ -392,12 +392,14 @@ func (pd *pgDB) Stats() []db.Stat {
 
 // Session implements db.DB.
 func (pd *pgDB) Session(ctx context.Context, worker, workers int) (db.Session, error) {
-	s := &session{d: pd, conns: make([]sconn, len(pd.shards)), timeout: pd.cfg.timeout}
+	s := &session{d: pd, conns: make([]sconn, len(pd.shards)), timeout: pd.cfg.timeout,
+		plan: planFor(pd.cfg.dialect, pd.cfg.isolation)}
+	s.tx.s = s
 	for i := range s.conns {
 		s.conns[i].sh = pd.shards[i]
 	}
 	if pd.cfg.rmwInTxn {
-		return &rmwSession{session: s, plan: planFor(pd.cfg.dialect, pd.cfg.isolation)}, nil
+		return &rmwSession{session: s}, nil
 	}
 	return s, nil
 }

@@ -72,6 +72,12 @@ type session struct {
 	// retried is retries never reset: the session's db.RetryCounter.
 	retried int64
 
+	// plan is the control statements of a transaction (Transact); tx and
+	// body the one in flight.
+	plan txnPlan
+	tx   txn
+	body db.TxnBody
+
 	// watched is the long-lived context (the run's) whose cancellation is
 	// watched once per session instead of once per operation by pgconn; see
 	// watch.

@@ -175,3 +175,9 @@ const maxParams = 65535
 func rowsPerInsert(nfields int) int {
 	return maxParams / (nfields + 1)
 }
+
+// sumSQL counts table's rows and adds up field read as an integer (the
+// closed economy's balances): one statement, so one snapshot.
+func (d dialect) sumSQL(table, field string) string {
+	return "SELECT COUNT(*), CAST(COALESCE(SUM(CAST(" + field + " AS BIGINT)), 0) AS BIGINT) FROM " + table
+}

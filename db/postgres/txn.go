@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"
 )
@@ -57,8 +58,8 @@ func parseIsolation(v string) (isolation, bool) {
 func readTxnConfig(r *props.Reader, cfg *config) {
 	cfg.rmwInTxn = r.Bool(propRMWInTxn, false)
 	cfg.selectForUpdate = r.Bool(propSelectForUpdate, false)
-	if cfg.selectForUpdate && !cfg.rmwInTxn {
-		r.Errorf(propSelectForUpdate, "needs %s=true: FOR UPDATE locks the row only within the read-modify-write's transaction", propRMWInTxn)
+	if cfg.selectForUpdate && !cfg.rmwInTxn && !db.RunsTransactions(r.Props()) {
+		r.Errorf(propSelectForUpdate, "needs %s=true or the closed-economy workload: FOR UPDATE locks rows only within a transaction", propRMWInTxn)
 	}
 	if cfg.rmwInTxn && !cfg.autocommit {
 		r.Errorf(propRMWInTxn, "needs jdbc.autocommit=true: with it false every statement is already in the session's long transaction")
@@ -201,66 +202,26 @@ func isRetryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }
 
-// rmwSession is a session that runs read-modify-writes in a transaction
-// (jdbc.rmwintxn=true): only it is a db.ReadModifyWriter.
-type rmwSession struct {
-	*session
-	plan txnPlan
-	// The operation in flight, for attempt (no closure per operation).
-	c      *sconn
-	table  string
-	key    string
-	fields []string
-	out    *db.Record
-	n0     int
-	values []db.Field
+// txn is the transaction in progress that a body runs its statements
+// through (db.Txn): on one connection of the session.
+type txn struct {
+	s *session
+	c *sconn
 }
 
-// ReadModifyWrite implements db.ReadModifyWriter: BEGIN; SELECT … [FOR
-// UPDATE]; UPDATE …; COMMIT on the key's shard, run again after a
-// serialization failure or deadlock up to jdbc.txnretries times.
-func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
-	defer s.end(s.begin())
-	c := s.conn(key)
-	if _, err := s.get(ctx, c); err != nil {
-		s.settle(c, err)
-		return s.fail("read-modify-write", err)
-	}
-	n0 := len(out.Fields)
-	s.c, s.table, s.key, s.fields, s.out, s.n0, s.values = c, table, key, fields, out, n0, values
-	retries, err := runTxn(ctx, s, s.plan, s, s.d.cfg.txnRetries, txnWait)
-	s.c, s.out, s.values, s.fields = nil, nil, nil, nil
-	s.retries += int64(retries)
-	s.retried += int64(retries)
-	if errors.Is(err, errRetriesExhausted) {
-		s.exhausted++
-	}
-	s.settle(c, err)
-	if err != nil {
-		out.Fields = out.Fields[:n0] // no read of a transaction that did not commit
-		return s.fail("read-modify-write", err)
-	}
-	return nil
-}
-
-func (s *rmwSession) exec(ctx context.Context, sql string) error {
-	if s.c.conn == nil || s.c.conn.IsClosed() {
-		return errors.New("connection closed")
-	}
-	return s.c.conn.Exec(s.wctx(ctx), sql).Close()
-}
-
-// attempt is one try of the read and the update.
-func (s *rmwSession) attempt(ctx context.Context) error {
-	s.out.Fields = s.out.Fields[:s.n0]
+// Read implements db.Txn: SELECT, with FOR UPDATE under
+// jdbc.selectforupdate.
+func (t *txn) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
 	kind := kindReadTxn
-	if s.d.cfg.selectForUpdate {
+	if t.s.d.cfg.selectForUpdate {
 		kind = kindReadForUpdate
 	}
-	if err := s.read(ctx, s.c, kind, s.table, s.key, s.fields, s.out); err != nil {
-		return err
-	}
-	n, err := s.write(ctx, s.c, kindUpdate, s.table, s.key, s.values)
+	return t.s.read(ctx, t.c, kind, table, key, fields, out)
+}
+
+// Update implements db.Txn.
+func (t *txn) Update(ctx context.Context, table, key string, values []db.Field) error {
+	n, err := t.s.write(ctx, t.c, kindUpdate, table, key, values)
 	if err != nil {
 		return err
 	}
@@ -268,4 +229,136 @@ func (s *rmwSession) attempt(ctx context.Context) error {
 		return db.ErrUnexpectedState
 	}
 	return nil
+}
+
+// errNoTxn refuses a transaction where the session cannot run one; the
+// closed economy is refused before the run for the same reasons
+// (driver.Transactions).
+var errNoTxn = errors.New("no transactions with jdbc.autocommit=false or several shards")
+
+// Transact implements db.Transactional: BEGIN, body's statements, COMMIT,
+// on the session's one shard, run again after a serialization failure or
+// deadlock up to jdbc.txnretries times.
+func (s *session) Transact(ctx context.Context, body db.TxnBody) error {
+	if len(s.conns) != 1 || !s.d.cfg.autocommit {
+		return s.fail("transaction", errNoTxn)
+	}
+	return s.transact(ctx, &s.conns[0], body, "transaction")
+}
+
+// transact runs body in a transaction on c; op names it in errors.
+func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op string) error {
+	defer s.end(s.begin())
+	if _, err := s.get(ctx, c); err != nil {
+		s.settle(c, err)
+		return s.fail(op, err)
+	}
+	s.tx.c, s.body = c, body
+	retries, err := runTxn(ctx, s, s.plan, s, s.d.cfg.txnRetries, txnWait)
+	s.tx.c, s.body = nil, nil
+	s.retries += int64(retries)
+	s.retried += int64(retries)
+	if errors.Is(err, errRetriesExhausted) {
+		s.exhausted++
+	}
+	s.settle(c, err)
+	return s.fail(op, err)
+}
+
+// exec runs a control statement on the transaction's connection (txnConn).
+func (s *session) exec(ctx context.Context, sql string) error {
+	c := s.tx.c
+	if c.conn == nil || c.conn.IsClosed() {
+		return errors.New("connection closed")
+	}
+	return c.conn.Exec(s.wctx(ctx), sql).Close()
+}
+
+// attempt is one try of the body (txnBody).
+func (s *session) attempt(ctx context.Context) error { return s.body.Attempt(ctx, &s.tx) }
+
+// rmwSession is a session that runs read-modify-writes in a transaction
+// (jdbc.rmwintxn=true): only it is a db.ReadModifyWriter.
+type rmwSession struct {
+	*session
+	rmw rmwBody // the operation in flight (no closure per operation)
+}
+
+// rmwBody is a read-modify-write's statements: the read, then the update.
+type rmwBody struct {
+	table, key string
+	fields     []string
+	out        *db.Record
+	n0         int
+	values     []db.Field
+}
+
+func (b *rmwBody) Attempt(ctx context.Context, tx db.Txn) error {
+	b.out.Fields = b.out.Fields[:b.n0]
+	if err := tx.Read(ctx, b.table, b.key, b.fields, b.out); err != nil {
+		return err
+	}
+	return tx.Update(ctx, b.table, b.key, b.values)
+}
+
+// ReadModifyWrite implements db.ReadModifyWriter: BEGIN; SELECT … [FOR
+// UPDATE]; UPDATE …; COMMIT on the key's shard, run again after a
+// serialization failure or deadlock up to jdbc.txnretries times.
+func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
+	n0 := len(out.Fields)
+	s.rmw = rmwBody{table: table, key: key, fields: fields, out: out, n0: n0, values: values}
+	err := s.transact(ctx, s.conn(key), &s.rmw, "read-modify-write")
+	s.rmw = rmwBody{}
+	if err != nil {
+		out.Fields = out.Fields[:n0] // no read of a transaction that did not commit
+	}
+	return err
+}
+
+// Transactions implements db.TxnDriver: the sessions run transactions
+// unless jdbc.autocommit is false (every statement is then already in the
+// session's long transaction) or db.url names several shards (a
+// transaction runs on one, and a transfer's two accounts may be on two).
+func (d driver) Transactions(p *props.Properties) error {
+	cfg, targets, _, _, err := d.parse(p)
+	if err != nil {
+		return err
+	}
+	if !cfg.autocommit {
+		return props.Errorf("jdbc.autocommit", "false: each transfer runs in a transaction of its own, and with jdbc.autocommit=false every statement is in the session's one long transaction (leave it true)")
+	}
+	if len(targets) > 1 {
+		return props.Errorf("db.url", "%d shards: a transaction runs on one, and a transfer's two accounts may be on two (give one URL)", len(targets))
+	}
+	return nil
+}
+
+// Sum implements db.Summer, over every shard, each within db.timeout.
+func (pd *pgDB) Sum(ctx context.Context, table, field string) (sum, rows int64, err error) {
+	for _, sh := range pd.shards {
+		s, n, err := pd.sumShard(ctx, sh, table, field)
+		if err != nil {
+			return 0, 0, err
+		}
+		sum += s
+		rows += n
+	}
+	return sum, rows, nil
+}
+
+func (pd *pgDB) sumShard(ctx context.Context, sh *shard, table, field string) (sum, rows int64, err error) {
+	if t := pd.cfg.timeout; t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	c, err := sh.pool.Acquire(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: connect to %s: %v", pd.cfg.name, sh.display, secret.Line(err.Error()))
+	}
+	defer c.Release()
+	if err := c.QueryRow(ctx, pd.cfg.dialect.sumSQL(table, field)).Scan(&rows, &sum); err != nil {
+		return 0, 0, fmt.Errorf("%s: %s: sum of %s.%s: %v", pd.cfg.name, sh.display, table, field, secret.Line(err.Error()))
+	}
+	return sum, rows, nil
 }

@@ -94,6 +94,9 @@ type Report struct {
 	// CPU, its threads against the target, its GC pauses); absent in
 	// merged reports and in those written before it existed.
 	ClientVerdict *ClientVerdict `json:"client_verdict,omitempty"`
+	// Validation is the closed economy's check of its invariant after the
+	// run; absent for other workloads.
+	Validation *Validation `json:"validation,omitempty"`
 	// Sections are every line of the text report, in order.
 	Sections []export.Row `json:"sections"`
 }

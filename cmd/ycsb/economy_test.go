@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
+)
+
+// The closed economy (issue 29, part 4) against the real PostgreSQL: five
+// accounts, 16 threads, transfers on every pair of them.
+
+// economyTable creates a fresh table of the reference's schema for one test.
+func economyTable(t *testing.T, c *pgx.Conn, name string) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "DROP TABLE IF EXISTS "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Exec(context.Background(), "DROP TABLE IF EXISTS "+name) })
+}
+
+// economyArgs are a contended economy: 5 accounts of 1,000 each.
+func economyArgs(table string, extra ...string) []string {
+	return append([]string{"jdbc",
+		"-p", "workload=site.ycsb.workloads.ClosedEconomyWorkload",
+		"-p", "recordcount=5", "-p", "total_cash=5000",
+		"-p", "operationcount=3000", "-p", "readproportion=0.1", "-p", "readmodifywriteproportion=0.9",
+		"-p", "db.url=" + pgURL(), "-p", "table=" + table, "-p", "jdbc.createtable=true",
+		"-threads", "16"}, extra...)
+}
+
+// economyRun loads the economy and runs it with extra, returning the run's
+// exit code, stdout, stderr and JSON report.
+func economyRun(t *testing.T, bin, table string, extra ...string) (int, string, string, *jsonreport.Report) {
+	t.Helper()
+	load := exec.Command(bin, append([]string{"load"}, economyArgs(table)...)...)
+	if out, err := load.CombinedOutput(); err != nil {
+		t.Fatalf("load: %v\n%s", err, out)
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(bin, append(append([]string{"run"}, economyArgs(table, extra...)...), "-p", "report.json="+path)...)
+	var so, se strings.Builder
+	cmd.Stdout, cmd.Stderr = &so, &se
+	cmd.Run()
+	return cmd.ProcessState.ExitCode(), so.String(), se.String(), readReports(t, path)[0]
+}
+
+// row returns the value of a report row "[sec], name, value".
+func row(t *testing.T, out, sec, name string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^\[` + regexp.QuoteMeta(sec) + `\], ` + regexp.QuoteMeta(name) + `, (.*)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no row [%s], %s in\n%s", sec, name, out)
+	}
+	return m[1]
+}
+
+func rowInt(t *testing.T, out, sec, name string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(row(t, out, sec, name), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestEconomySerializable: at SERIALIZABLE the transfers conflict and are
+// retried, every one of them is counted, and the money adds up.
+func TestEconomySerializable(t *testing.T) {
+	c := needPG(t)
+	bin := ycsbtest.Binary(t)
+	economyTable(t, c, "econ_ser")
+	code, out, errOut, rep := economyRun(t, bin, "econ_ser", "-p", "jdbc.isolation=serializable")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errOut)
+	}
+	if got := row(t, out, "VALIDATE", "STATUS"); got != "SUCCESS" {
+		t.Errorf("STATUS %s, want SUCCESS", got)
+	}
+	if got := rowInt(t, out, "VALIDATE", "COUNTED CASH"); got != 5000 {
+		t.Errorf("COUNTED CASH %d, want 5000", got)
+	}
+	if got := rowInt(t, out, "READ-MODIFY-WRITE", "Retries"); got <= 0 {
+		t.Errorf("Retries %d, want some under this contention", got)
+	}
+	// Every operation counted: the transfers' outcomes and the reads add
+	// up to operationcount, and so does the anomaly score's denominator.
+	var done int64
+	for _, st := range []string{"OK", "ERROR"} {
+		for _, op := range []string{"READ", "READ-MODIFY-WRITE"} {
+			if m := regexp.MustCompile(`(?m)^\[` + op + `\], Return=` + st + `, (\d+)$`).FindStringSubmatch(out); m != nil {
+				n, _ := strconv.ParseInt(m[1], 10, 64)
+				done += n
+			}
+		}
+	}
+	if done != 3000 {
+		t.Errorf("%d operations returned, want 3000\n%s", done, out)
+	}
+	v := rep.Validation
+	if v == nil || v.Status != jsonreport.ValidationSuccess || v.CountedCash != 5000 || v.Operations != 3000 || v.AnomalyScore != 0 || v.Accounts != 5 {
+		t.Errorf("JSON validation %+v", v)
+	}
+	var sum int64
+	if err := c.QueryRow(context.Background(), "SELECT SUM(CAST(field0 AS BIGINT)) FROM econ_ser").Scan(&sum); err != nil || sum != 5000 {
+		t.Errorf("the table holds %d (%v), want 5000", sum, err)
+	}
+}
+
+// TestEconomyReadCommitted: at READ COMMITTED without FOR UPDATE two
+// transfers read the same balance and both write it back changed by one:
+// money appears or vanishes, and the validation must find it (the test of
+// the validator). With FOR UPDATE the reads lock, and it holds again.
+func TestEconomyReadCommitted(t *testing.T) {
+	c := needPG(t)
+	bin := ycsbtest.Binary(t)
+	economyTable(t, c, "econ_rc")
+	code, out, errOut, rep := economyRun(t, bin, "econ_rc", "-p", "jdbc.isolation=read_committed")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the invariant broke)\n%s\n%s", code, out, errOut)
+	}
+	if got := row(t, out, "VALIDATE", "STATUS"); got != "FAILED" {
+		t.Errorf("STATUS %s, want FAILED", got)
+	}
+	counted := rowInt(t, out, "VALIDATE", "COUNTED CASH")
+	if counted == 5000 {
+		t.Error("COUNTED CASH 5000: no anomaly found")
+	}
+	var sum int64
+	if err := c.QueryRow(context.Background(), "SELECT SUM(CAST(field0 AS BIGINT)) FROM econ_rc").Scan(&sum); err != nil || sum != counted {
+		t.Errorf("the table holds %d (%v), the report counted %d", sum, err, counted)
+	}
+	v := rep.Validation
+	want := float64(max(counted-5000, 5000-counted)) / 3000
+	if v == nil || v.Status != jsonreport.ValidationFailed || v.AnomalyScore != want {
+		t.Errorf("JSON validation %+v, want anomaly score %g", v, want)
+	}
+	if !strings.Contains(errOut, "ycsb: closed economy: the invariant broke") {
+		t.Errorf("stderr does not say the invariant broke:\n%s", errOut)
+	}
+
+	economyTable(t, c, "econ_rc")
+	code, out, errOut, _ = economyRun(t, bin, "econ_rc", "-p", "jdbc.isolation=read_committed", "-p", "jdbc.selectforupdate=true")
+	if code != 0 || row(t, out, "VALIDATE", "STATUS") != "SUCCESS" {
+		t.Fatalf("with FOR UPDATE: exit %d, want 0 and SUCCESS\n%s\n%s", code, out, errOut)
+	}
+}
