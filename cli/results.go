@@ -123,6 +123,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	if _, err = env.Stdout.Write(text.Bytes()); err != nil {
 		return err
 	}
+	if v := merged.Validation; v != nil && v.Err() != nil {
+		return v.Err()
+	}
 	if judgement != nil {
 		return judgement.Err()
 	}

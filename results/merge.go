@@ -136,7 +136,14 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	}
 	out.Measurements = ms
 	out.Failed = sumFailed(reps)
-	out.Sections = append(textRows(out, hists), clientRows(out, reps)...)
+	if out.Validation, err = mergeValidation(paths, reps); err != nil {
+		return nil, err
+	}
+	out.Sections = textRows(out, hists)
+	if out.Validation != nil {
+		out.Sections = append(out.Sections, out.Validation.Rows()...)
+	}
+	out.Sections = append(out.Sections, clientRows(out, reps)...)
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -152,5 +153,71 @@ func TestEconomyReadCommitted(t *testing.T) {
 	code, out, errOut, _ = economyRun(t, bin, "econ_rc", "-p", "jdbc.isolation=read_committed", "-p", "jdbc.selectforupdate=true")
 	if code != 0 || row(t, out, "VALIDATE", "STATUS") != "SUCCESS" {
 		t.Fatalf("with FOR UPDATE: exit %d, want 0 and SUCCESS\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestEconomyRefusedWithoutTransactions: a binding without transactions
+// refuses the closed economy in one line naming it, exit 2, before it
+// opens anything (pebble's directory is never created).
+func TestEconomyRefusedWithoutTransactions(t *testing.T) {
+	bin := ycsbtest.Binary(t)
+	dir := filepath.Join(t.TempDir(), "store")
+	for _, phase := range []string{"load", "run"} {
+		cmd := exec.Command(bin, phase, "pebble", "-p", "workload=site.ycsb.workloads.ClosedEconomyWorkload",
+			"-p", "recordcount=10", "-p", "pebble.dir="+dir)
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		cmd.Run()
+		want := "ycsb: workload: site.ycsb.workloads.ClosedEconomyWorkload runs each transfer in a transaction, and binding pebble has none (bindings with transactions: cockroach, jdbc, postgresql)\n"
+		if code := cmd.ProcessState.ExitCode(); code != 2 || se.String() != want || so.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and %q", phase, code, so.String(), se.String(), want)
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("pebble.dir was created: %v", err)
+	}
+}
+
+// TestEconomyFleet: two clients load their halves of the accounts and
+// transfer over all of them at SERIALIZABLE; each adds up the whole table
+// when it ends, and ycsb merge judges the fleet on the last check with
+// the fleet's operations.
+func TestEconomyFleet(t *testing.T) {
+	c := needPG(t)
+	bin := ycsbtest.Binary(t)
+	economyTable(t, c, "econ_fleet")
+	// The forks' scripts' schema, the balance an INT: created here, since
+	// two clients creating it at once race in PostgreSQL's catalog.
+	if _, err := c.Exec(context.Background(), "CREATE TABLE econ_fleet (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 INT)"); err != nil {
+		t.Fatal(err)
+	}
+	args := func(phase string, extra ...string) []string {
+		return append(append([]string{phase}, economyArgs("econ_fleet", "-p", "recordcount=8", "-p", "total_cash=8000", "-threads", "8")...), extra...)
+	}
+	runAll(t, bin, [][]string{clientArgs(2, 0, args("load")...), clientArgs(2, 1, args("load")...)})
+	dir := t.TempDir()
+	paths := []string{filepath.Join(dir, "c0.json"), filepath.Join(dir, "c1.json")}
+	runAll(t, bin, [][]string{
+		clientArgs(2, 0, args("run", "-p", "jdbc.isolation=serializable", "-p", "report.json="+paths[0])...),
+		clientArgs(2, 1, args("run", "-p", "jdbc.isolation=serializable", "-p", "report.json="+paths[1])...),
+	})
+	for i, r := range readReports(t, paths...) {
+		if v := r.Validation; v == nil || v.Status != jsonreport.ValidationSuccess || v.Operations != 1500 || v.Accounts != 8 {
+			t.Errorf("client %d: validation %+v", i, v)
+		}
+	}
+	cmd := exec.Command(bin, append([]string{"merge"}, paths...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("merge: %v\n%s", err, out)
+	}
+	if got := row(t, string(out), "VALIDATE", "STATUS"); got != "SUCCESS" {
+		t.Errorf("merged STATUS %s", got)
+	}
+	if got := rowInt(t, string(out), "VALIDATE", "ACTUAL OPERATIONS"); got != 3000 {
+		t.Errorf("merged ACTUAL OPERATIONS %d, want 3000", got)
+	}
+	if got := rowInt(t, string(out), "VALIDATE", "COUNTED CASH"); got != 8000 {
+		t.Errorf("merged COUNTED CASH %d, want 8000", got)
 	}
 }

@@ -40,7 +40,8 @@ type Validation struct {
 	// AnomalyScore is |TotalCash - CountedCash| / Operations, the
 	// forks' definition: 0 when the invariant held.
 	AnomalyScore float64 `json:"anomaly_score"`
-	// Error says why the check could not be made (Status ERROR).
+	// Error says why the check could not be made (Status ERROR), or, in
+	// a merged report, which client's check failed.
 	Error string `json:"error,omitempty"`
 }
 
@@ -65,14 +66,16 @@ func (v *Validation) Passed() bool { return v.Status == ValidationSuccess }
 // why it could not be checked.
 func (v *Validation) Err() error {
 	switch {
+	case v.Passed():
+		return nil
 	case v.Status == ValidationError:
 		return fmt.Errorf("closed economy: the balances could not be checked: %s", v.Error)
 	case v.Accounts != v.ExpectedAccounts:
 		return fmt.Errorf("closed economy: %d accounts found, recordcount is %d (was the table loaded by this workload, and only by it?)", v.Accounts, v.ExpectedAccounts)
-	case !v.Passed():
+	case v.CountedCash != v.TotalCash:
 		return fmt.Errorf("closed economy: the invariant broke: the accounts hold %d, the economy started with %d (anomaly score %g)", v.CountedCash, v.TotalCash, v.AnomalyScore)
 	}
-	return nil
+	return fmt.Errorf("closed economy: the invariant broke: %s", v.Error)
 }
 
 // Rows are the report's [VALIDATE] rows: the forks' five and their
@@ -90,7 +93,8 @@ func (v *Validation) Rows() []export.Row {
 	rows = append(rows, export.Row{Metric: sec, Name: "METHOD", Value: export.Str(v.Method)})
 	if v.Status != ValidationError {
 		rows = append(rows, export.Row{Metric: sec, Name: "ACCOUNTS", Value: export.Int(v.Accounts)})
-	} else {
+	}
+	if v.Error != "" {
 		rows = append(rows, export.Row{Metric: sec, Name: "ERROR", Value: export.Str(v.Error)})
 	}
 	return rows
