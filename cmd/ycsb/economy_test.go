@@ -90,8 +90,12 @@ func TestEconomySerializable(t *testing.T) {
 	if got := rowInt(t, out, "VALIDATE", "COUNTED CASH"); got != 5000 {
 		t.Errorf("COUNTED CASH %d, want 5000", got)
 	}
-	if got := rowInt(t, out, "READ-MODIFY-WRITE", "Retries"); got <= 0 {
-		t.Errorf("Retries %d, want some under this contention", got)
+	retries := rowInt(t, out, "READ-MODIFY-WRITE", "Retries")
+	if retries <= 0 {
+		t.Errorf("Retries %d, want some under this contention", retries)
+	}
+	if got := rowInt(t, out, "TXN-RETRIES", "Retries"); got != retries {
+		t.Errorf("[TXN-RETRIES], Retries, %d; the transfers' row says %d", got, retries)
 	}
 	// Every operation counted: the transfers' outcomes and the reads add
 	// up to operationcount, and so does the anomaly score's denominator.

@@ -91,6 +91,7 @@ type config struct {
 	timeout    time.Duration // db.timeout; 0: none
 
 	rmwInTxn        bool      // jdbc.rmwintxn
+	economy         bool      // the closed economy's transfers are transactions
 	selectForUpdate bool      // jdbc.selectforupdate
 	isolation       isolation // jdbc.isolation; "": the server's default
 	txnRetries      int       // jdbc.txnretries
@@ -381,7 +382,7 @@ func (pd *pgDB) Close() error {
 // and how often a session had to take a new connection after one broke.
 func (pd *pgDB) Stats() []db.Stat {
 	var out []db.Stat
-	if pd.cfg.maxRetries > 0 || pd.cfg.rmwInTxn {
+	if pd.cfg.maxRetries > 0 || pd.cfg.rmwInTxn || pd.cfg.economy {
 		out = append(out,
 			db.Stat{Section: "TXN-RETRIES", Name: "Retries", Value: pd.retries.Load()},
 			db.Stat{Section: "TXN-RETRIES", Name: "GaveUp", Value: pd.exhausted.Load()})

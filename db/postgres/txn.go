@@ -58,7 +58,8 @@ func parseIsolation(v string) (isolation, bool) {
 func readTxnConfig(r *props.Reader, cfg *config) {
 	cfg.rmwInTxn = r.Bool(propRMWInTxn, false)
 	cfg.selectForUpdate = r.Bool(propSelectForUpdate, false)
-	if cfg.selectForUpdate && !cfg.rmwInTxn && !db.RunsTransactions(r.Props()) {
+	cfg.economy = db.RunsTransactions(r.Props())
+	if cfg.selectForUpdate && !cfg.rmwInTxn && !cfg.economy {
 		r.Errorf(propSelectForUpdate, "needs %s=true or the closed-economy workload: FOR UPDATE locks rows only within a transaction", propRMWInTxn)
 	}
 	if cfg.rmwInTxn && !cfg.autocommit {
