@@ -414,6 +414,14 @@ func TestShippedWorkloadsDrawNoWarning(t *testing.T) {
 		for _, phase := range []string{"load", "run"} {
 			t.Run(filepath.Base(f)+"/"+phase, func(t *testing.T) {
 				code, _, stderr := run(t, context.Background(), phase, "basic", "-P", f, "-p", "recordcount=100", "-p", "operationcount=100")
+				if filepath.Base(f) == "closedeconomy" {
+					// basic has no transactions; cmd/ycsb's TestEconomy* run it
+					// on PostgreSQL, and look for warnings there.
+					if code != ExitBadInput || !strings.Contains(stderr, "binding basic has none") {
+						t.Errorf("exit code %d; stderr:\n%s", code, stderr)
+					}
+					return
+				}
 				if code != ExitOK {
 					t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
 				}

@@ -29,11 +29,11 @@ func economyTable(t *testing.T, c *pgx.Conn, name string) {
 	t.Cleanup(func() { c.Exec(context.Background(), "DROP TABLE IF EXISTS "+name) })
 }
 
-// economyArgs are a contended economy: 5 accounts of 1,000 each.
+// economyArgs are a contended economy: the shipped workload file on 5
+// accounts of 1,000 each.
 func economyArgs(table string, extra ...string) []string {
-	return append([]string{"jdbc",
-		"-p", "workload=site.ycsb.workloads.ClosedEconomyWorkload",
-		"-p", "recordcount=5", "-p", "total_cash=5000",
+	return append([]string{"jdbc", "-P", filepath.Join("..", "..", "workloads", "closedeconomy"),
+		"-p", "recordcount=5", "-p", "total_cash=5000", "-p", "requestdistribution=uniform",
 		"-p", "operationcount=3000", "-p", "readproportion=0.1", "-p", "readmodifywriteproportion=0.9",
 		"-p", "db.url=" + pgURL(), "-p", "table=" + table, "-p", "jdbc.createtable=true",
 		"-threads", "16"}, extra...)
@@ -83,6 +83,9 @@ func TestEconomySerializable(t *testing.T) {
 	code, out, errOut, rep := economyRun(t, bin, "econ_ser", "-p", "jdbc.isolation=serializable")
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(errOut, "warning:") {
+		t.Errorf("warnings on stderr:\n%s", errOut)
 	}
 	if got := row(t, out, "VALIDATE", "STATUS"); got != "SUCCESS" {
 		t.Errorf("STATUS %s, want SUCCESS", got)
