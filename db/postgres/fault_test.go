@@ -82,3 +82,57 @@ func TestRestartMidRun(t *testing.T) {
 	}
 	t.Logf("errors %d, reads OK %s, reconnects %s", errors, oks[1], m[1])
 }
+
+// TestEconomyRestartMidRun restarts a PostgreSQL instance of its own in the
+// middle of a closed-economy run at SERIALIZABLE: the transfers cut by the
+// restart are counted as errors, the run goes on once the server is back,
+// and the balances still add up, since a transaction either committed
+// whole or not at all.
+func TestEconomyRestartMidRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and restarts a server of its own; skipped with -short")
+	}
+	srv := startOwnServer(t)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := ycsbtest.Binary(t)
+	common := []string{"-P", filepath.Join(root, "workloads", "closedeconomy"),
+		"-p", "db.url=" + srv.JDBC(), "-p", "db.user=ycsb", "-p", "db.passwd=ycsb",
+		"-p", "table=economy_fault", "-p", "recordcount=50", "-p", "threadcount=8", "-p", "jdbc.isolation=serializable"}
+	load := exec.Command(bin, append([]string{"load", "jdbc", "-p", "jdbc.createtable=true"}, common...)...)
+	if out, err := load.CombinedOutput(); err != nil {
+		t.Fatalf("load: %v\n%s", err, out)
+	}
+	var stdout, stderr bytes.Buffer
+	run := exec.Command(bin, append([]string{"run", "jdbc"}, append(common,
+		"-p", "operationcount=0", "-p", "maxexecutiontime=8")...)...)
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	srv.Restart()
+	done := make(chan error, 1)
+	go func() { done <- run.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		run.Process.Kill()
+		t.Fatalf("the run did not end 50 s after maxexecutiontime\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	if err != nil {
+		t.Fatalf("run exited with %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	m := regexp.MustCompile(`\[READ-MODIFY-WRITE\], Return=ERROR, (\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Errorf("no failed transfers after a restart:\n%s", out)
+	}
+	for _, want := range []string{"[VALIDATE], STATUS, SUCCESS", "[VALIDATE], COUNTED CASH, 1000000", "[VALIDATE], ACCOUNTS, 50"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+}
