@@ -489,6 +489,22 @@
     table(parent, ["run", { text: "objective", cls: "l" }, { text: "limit", cls: "l" }, "measured", { text: "verdict", cls: "l" }], rows);
   }
 
+  // economyTable is each closed-economy run's check of its invariant.
+  function economyTable(parent, D, color) {
+    htmlEl("h2", {}, parent, "Closed economy");
+    var rows = [];
+    D.runs.forEach(function (r, i) {
+      var v = r.validation;
+      if (!v) return;
+      var verdict = v.status === "SUCCESS" ? "PASS" : "FAIL";
+      rows.push({ cells: [{ text: r.name, color: color(i), cls: "l" }, fmtInt(v.total_cash), fmtInt(v.counted_cash),
+        fmtInt(v.accounts) + " of " + fmtInt(v.expected_accounts), fmtInt(v.operations), String(v.anomaly_score),
+        { text: v.method, cls: "l" }, { text: v.status + (v.error ? ": " + v.error : ""), cls: "l", fg: verdictColor(verdict) }] });
+    });
+    table(parent, ["run", "total cash", "counted cash", "accounts", "operations", "anomaly score", { text: "method", cls: "l" },
+      { text: "status", cls: "l" }], rows);
+  }
+
   function render(D) {
     var main = document.getElementById("main");
     var color = function (i) { return COLORS[i % COLORS.length]; };
@@ -513,6 +529,7 @@
 
     var thresholds = D.thresholds || [];
     if (thresholds.length) sloTable(main, D, color);
+    if (D.runs.some(function (r) { return r.validation; })) economyTable(main, D, color);
 
     // Throughput.
     var g = section(main, "Throughput");
@@ -575,19 +592,23 @@
       });
     }
 
-    // Summary.
+    // Summary, with the retries' column when a binding retried.
     htmlEl("h2", {}, main, "Latency summary (µs)");
     var rows = [];
+    var retried = D.runs.some(function (r) { return r.summary.some(function (s) { return s.retries > 0; }); });
     D.operations.concat(["CLEANUP"]).forEach(function (op) {
       D.runs.forEach(function (r, i) {
         r.summary.forEach(function (s) {
           if (s.name !== op) return;
-          rows.push({ cells: [{ text: op, cls: "l" }, { text: r.name, color: color(i), cls: "l" }, fmtInt(s.count),
-            fmtInt(s.mean_us), fmtInt(s.p50), fmtInt(s.p95), fmtInt(s.p99), fmtInt(s.p999), fmtInt(s.max_us), fmtInt(s.errors)] });
+          var cells = [{ text: op, cls: "l" }, { text: r.name, color: color(i), cls: "l" }, fmtInt(s.count),
+            fmtInt(s.mean_us), fmtInt(s.p50), fmtInt(s.p95), fmtInt(s.p99), fmtInt(s.p999), fmtInt(s.max_us), fmtInt(s.errors)];
+          if (retried) cells.push(fmtInt(s.retries || 0));
+          rows.push({ cells: cells });
         });
       });
     });
-    table(main, ["measurement", "run", "count", "mean", "p50", "p95", "p99", "p99.9", "max", "not OK"], rows);
+    var head = ["measurement", "run", "count", "mean", "p50", "p95", "p99", "p99.9", "max", "not OK"];
+    table(main, retried ? head.concat(["retries"]) : head, rows);
 
     settingsSection(main, D);
   }

@@ -126,6 +126,8 @@ type Run struct {
 	SLOSpectrum map[string][][2]float64 `json:"slo_spectrum,omitempty"`
 	// Capacity is a capacity search's steps and answer.
 	Capacity *CapacityRun `json:"capacity,omitempty"`
+	// Validation is the closed economy's check of its invariant.
+	Validation *jsonreport.Validation `json:"validation,omitempty"`
 }
 
 // Summary is one measurement's totals.
@@ -139,6 +141,9 @@ type Summary struct {
 	P999   int64   `json:"p999"`
 	MaxUs  int64   `json:"max_us"`
 	Errors int64   `json:"errors"` // returns other than OK
+	// Retries is how many times the binding ran the operations again
+	// (serialization failures of transactions).
+	Retries int64 `json:"retries"`
 }
 
 // Setting is one property across the runs ("" where a run lacks it).
@@ -226,7 +231,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			}
 			run.Spectrum[m.Name] = sp
 			s := Summary{Name: m.Name, Count: st.Count, MeanUs: round(st.Mean), P50: st.Percentile(50), P95: st.Percentile(95),
-				P99: st.Percentile(99), P999: st.Percentile(99.9), MaxUs: st.Max}
+				P99: st.Percentile(99), P999: st.Percentile(99.9), MaxUs: st.Max, Retries: m.Retries}
 			for _, rc := range m.Returns {
 				if rc.Status != "OK" {
 					s.Errors += rc.Count
@@ -238,6 +243,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 				d.Operations = append(d.Operations, m.Name)
 			}
 		}
+		run.Validation = r.Validation
 		if r.SLO != nil {
 			run.SLO = r.SLO
 			if err := sloSpectra(&run, samples); err != nil {

@@ -648,3 +648,27 @@ func TestPageSLO(t *testing.T) {
 		t.Errorf("run's objectives on the page: %+v", got.Runs[0].SLO)
 	}
 }
+
+// TestChromiumEconomy draws two closed-economy runs, one whose invariant
+// held and one whose did not, with transaction retries: the economy's
+// table with both checks, and the summary's retries column.
+func TestChromiumEconomy(t *testing.T) {
+	bin := chromium(t)
+	a, b := fakeReport(t, "jdbc", 6, 100, 1), fakeReport(t, "jdbc", 6, 100, 2)
+	a.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000000, 1000, 1000, 20000)
+	b.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 999674, 1000, 1000, 20000)
+	a.Measurements[1].Retries = 2833
+	d, err := Build("economy", []Input{{"serializable", a}, {"read committed", b}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Runs[1].Validation.Status != jsonreport.ValidationFailed || d.Runs[0].Summary[1].Retries != 2833 {
+		t.Fatalf("data: validation %+v, summary %+v", d.Runs[1].Validation, d.Runs[0].Summary[1])
+	}
+	_, st := load(t, bin, t.TempDir(), d)
+	for _, want := range []string{"Closed economy", "999,674", "0.0163", "SUCCESS", "FAILED", ">retries<", "2,833"} {
+		if !strings.Contains(st.dom, want) {
+			t.Errorf("no %q in the page", want)
+		}
+	}
+}
