@@ -215,6 +215,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			}
 		}
 		var samples []slo.Sample
+		own := r.OwnRMW()
 		for _, m := range r.Measurements {
 			if m.Count == 0 || m.Histogram == "" {
 				continue
@@ -223,7 +224,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: measurement %s: %w", in.Name, m.Name, err)
 			}
-			samples = append(samples, slo.Sample{Operation: operation(&m), Intended: m.Intended, Hist: h})
+			samples = append(samples, slo.Sample{Operation: operation(&m), Intended: m.Intended, LeftOut: slo.LeftOut(operation(&m), own), Hist: h})
 			st := measurement.StatsOf(h)
 			var sp [][2]float64
 			for _, p := range SpectrumPercentiles(st.Count) {
@@ -327,7 +328,7 @@ func sloSpectra(run *Run, samples []slo.Sample) error {
 			if s.Intended != useIntended {
 				continue
 			}
-			if key == slo.All && !slices.Contains(slo.NotOperations, s.Operation) || strings.EqualFold(s.Operation, o.Operation) {
+			if key == slo.All && !s.LeftOut || strings.EqualFold(s.Operation, o.Operation) {
 				count += s.Hist.TotalCount()
 				name = s.Operation
 			}

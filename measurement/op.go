@@ -48,9 +48,12 @@ const (
 // table that has it (see Session.Close).
 const CleanupName = "CLEANUP"
 
+// ReadModifyWriteName is YCSB's read-modify-write.
+const ReadModifyWriteName = "READ-MODIFY-WRITE"
+
 // YCSB is the table of YCSB runs: the reference's measurement names, in
 // the order of the constants above.
-var YCSB = mustOps("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE", CleanupName,
+var YCSB = mustOps("READ", "UPDATE", "INSERT", "SCAN", ReadModifyWriteName, "DELETE", CleanupName,
 	"VERIFY", "SCAN-LATENCY-PER-RECORD")
 
 // Ops is a run's table of operation names, given when its measurement is

@@ -219,3 +219,17 @@ func (st *Stats) Percentile(p float64) int64 {
 func (st *Stats) Buckets() []hdrhistogram.Bar { return st.bars }
 
 func slicesSortInt64(s []int64) { slices.Sort(s) }
+
+// OwnRMW says whether the snapshot's read-modify-writes are operations of
+// their own, each one transaction with a status (jdbc.rmwintxn, the closed
+// economy's transfers), rather than the reference's read and update, which
+// are measured as READ and UPDATE too and leave READ-MODIFY-WRITE a
+// latency without statuses.
+func (s *Snapshot) OwnRMW() bool {
+	for i := range s.Measurements {
+		if m := &s.Measurements[i]; m.Operation == ReadModifyWriteName && !m.Intended && len(m.Returns) > 0 {
+			return true
+		}
+	}
+	return false
+}

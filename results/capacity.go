@@ -149,13 +149,14 @@ func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Obje
 		return m, err
 	}
 	samples := make([]slo.Sample, 0, len(ms))
+	own := (&jsonreport.Report{Measurements: ms}).OwnRMW()
 	for i := range ms {
 		h := hists[ms[i].Name]
 		if err := fill(&ms[i], h, out.Percentiles); err != nil {
 			return m, err
 		}
 		if h != nil {
-			samples = append(samples, slo.Sample{Operation: ms[i].Operation, Intended: ms[i].Intended, Hist: h})
+			samples = append(samples, slo.Sample{Operation: ms[i].Operation, Intended: ms[i].Intended, LeftOut: slo.LeftOut(ms[i].Operation, own), Hist: h})
 		}
 	}
 	m.Measurements = ms

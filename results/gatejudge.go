@@ -414,7 +414,7 @@ func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 // matchesOp says whether r's measurement name is one of op's latencies:
 // op's own measurements (READ, READ-FAILED, ...), not intended ones
 // unless named (Intended-READ); AllOps is every operation but those
-// slo.NotOperations lists.
+// slo.LeftOut leaves out.
 func matchesOp(r *jsonreport.Report, name, op string) bool {
 	operation, intended := name, strings.HasPrefix(name, "Intended-")
 	if m := r.Find(name); m != nil {
@@ -424,7 +424,7 @@ func matchesOp(r *jsonreport.Report, name, op string) bool {
 		intended = m.Intended
 	}
 	if op == AllOps {
-		return !intended && !slices.Contains(slo.NotOperations, operation)
+		return !intended && !slo.LeftOut(operation, r.OwnRMW())
 	}
 	return strings.EqualFold(name, op) || (!intended && strings.EqualFold(operation, op))
 }

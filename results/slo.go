@@ -35,6 +35,7 @@ func FleetObjectives(given string, reps []*jsonreport.Report) ([]slo.Objective, 
 func JudgeMerged(objs []slo.Objective, merged *jsonreport.Report, reps []*jsonreport.Report) (*slo.Judgement, error) {
 	l := fleetLatency(reps)
 	samples := make([]slo.Sample, 0, len(merged.Measurements))
+	own := merged.OwnRMW()
 	for _, m := range merged.Measurements {
 		if m.Histogram == "" {
 			continue
@@ -43,7 +44,7 @@ func JudgeMerged(objs []slo.Objective, merged *jsonreport.Report, reps []*jsonre
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
-		samples = append(samples, slo.Sample{Operation: m.Operation, Intended: m.Intended, Hist: h})
+		samples = append(samples, slo.Sample{Operation: m.Operation, Intended: m.Intended, LeftOut: slo.LeftOut(m.Operation, own), Hist: h})
 	}
 	var failed int64
 	if merged.Failed != nil {

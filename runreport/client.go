@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -153,14 +152,15 @@ func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 }
 
 // MeanServiceUs is the mean service latency (µs) of every operation of
-// total that is a database operation of its own (slo.NotOperations are
-// not), successes and failures alike.
+// total that is a database operation of its own (not slo.LeftOut),
+// successes and failures alike.
 func MeanServiceUs(total *measurement.Snapshot) (float64, bool) {
 	var n int64
 	var sum float64
+	own := total.OwnRMW()
 	for i := range total.Measurements {
 		m := &total.Measurements[i]
-		if m.Intended || slices.Contains(slo.NotOperations, m.Operation) {
+		if m.Intended || slo.LeftOut(m.Operation, own) {
 			continue
 		}
 		switch {

@@ -133,18 +133,18 @@ func TestClientRows(t *testing.T) {
 }
 
 // TestClientFiguresOf: the mean latency is the service time of every
-// database operation, failures included; a read-modify-write (measured as
-// its read and update too), a session's close and the intended latency
-// are not.
+// database operation, failures included; the reference's read-modify-write
+// (measured as its read and update too), a session's close and the
+// intended latency are not (TestJudgeOwnRMW: one run as a transaction is).
 func TestClientFiguresOf(t *testing.T) {
 	mcfg := &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6, Interval: measurement.IntervalBoth}
 	c := measurement.NewCollector(mcfg, measurement.YCSB)
 	rec := c.NewRecorder()
 	const ms = int64(time.Millisecond)
-	rec.Done(measurement.Read, db.OK, 10*ms, 11*ms, 0)        // 1 ms, 11 ms from its intended start
-	rec.Done(measurement.Read, db.Error, 10*ms, 13*ms, 0)     // 3 ms
-	rec.Done(measurement.ReadModifyWrite, db.OK, 0, 20*ms, 0) // 20 ms
-	rec.MeasureCleanup(0, 50*ms)                              // 50 ms
+	rec.Done(measurement.Read, db.OK, 10*ms, 11*ms, 0)    // 1 ms, 11 ms from its intended start
+	rec.Done(measurement.Read, db.Error, 10*ms, 13*ms, 0) // 3 ms
+	rec.Measure(measurement.ReadModifyWrite, 0, 20*ms, 0) // 20 ms: the reference's, no status
+	rec.MeasureCleanup(0, 50*ms)                          // 50 ms
 	c.Tick()
 	start := time.Unix(1000, 0)
 	res := &engine.Result{Start: start, End: start.Add(2 * time.Second), Ops: 2, Total: c.Total(),

@@ -1,7 +1,6 @@
 package runreport
 
 import (
-	"slices"
 	"strings"
 	"sync"
 
@@ -24,9 +23,10 @@ func SLOLatency(target int64, mcfg *measurement.Config) slo.Latency {
 // samples are the snapshot's latency histograms for slo.
 func samples(s *measurement.Snapshot) []slo.Sample {
 	out := make([]slo.Sample, 0, len(s.Measurements))
+	own := s.OwnRMW()
 	for i := range s.Measurements {
 		m := &s.Measurements[i]
-		out = append(out, slo.Sample{Operation: m.Operation, Intended: m.Intended, Hist: m.Hist})
+		out = append(out, slo.Sample{Operation: m.Operation, Intended: m.Intended, LeftOut: slo.LeftOut(m.Operation, own), Hist: m.Hist})
 	}
 	return out
 }
@@ -85,13 +85,14 @@ type sloInterval struct {
 }
 
 func (s *sloInterval) Over(op string, limitUs float64) (over, n int64, sum float64) {
+	own := s.iv.OwnRMW()
 	for i := range s.iv.Measurements {
 		m := &s.iv.Measurements[i]
 		if m.Intended != s.intended || m.Hist == nil {
 			continue
 		}
 		if op == slo.All {
-			if slices.Contains(slo.NotOperations, m.Operation) {
+			if slo.LeftOut(m.Operation, own) {
 				continue
 			}
 		} else if !strings.EqualFold(m.Operation, op) {
@@ -125,9 +126,10 @@ func (s *sloInterval) Operations() int64 { return s.iv.Operations }
 // failures, database operations only.
 func (s *sloInterval) Errors() int64 {
 	var n int64
+	own := s.iv.OwnRMW()
 	for i := range s.iv.Measurements {
 		m := &s.iv.Measurements[i]
-		if m.Intended || m.Kind == measurement.KindOK || slices.Contains(slo.NotOperations, m.Operation) {
+		if m.Intended || m.Kind == measurement.KindOK || slo.LeftOut(m.Operation, own) {
 			continue
 		}
 		if m.Hist != nil {

@@ -25,17 +25,33 @@ const (
 
 func (l Latency) String() string { return [...]string{"service", "intended"}[l] }
 
-// NotOperations are measurements that are not a database operation of
-// their own, left out of All: a read-modify-write's read and update are
-// measured as READ and UPDATE too; CLEANUP is a session's close; VERIFY
-// and SCAN-LATENCY-PER-RECORD measure something else.
-var NotOperations = []string{"READ-MODIFY-WRITE", measurement.CleanupName, "VERIFY", "SCAN-LATENCY-PER-RECORD"}
+// alwaysLeftOut are the measurements that are never a database operation
+// of their own: CLEANUP is a session's close; VERIFY and
+// SCAN-LATENCY-PER-RECORD measure something else.
+var alwaysLeftOut = []string{measurement.CleanupName, "VERIFY", "SCAN-LATENCY-PER-RECORD"}
+
+// LeftOut says whether All leaves out operation's measurements, those that
+// are not a database operation of their own: CLEANUP, VERIFY,
+// SCAN-LATENCY-PER-RECORD, and the reference's READ-MODIFY-WRITE, whose
+// read and update are measured as READ and UPDATE too. A read-modify-write
+// run as one transaction (jdbc.rmwintxn, the closed economy's transfers)
+// is an operation of its own, with statuses of its own and no READ or
+// UPDATE: rmwOwn says the run's were (measurement.Snapshot.OwnRMW,
+// jsonreport.Report.OwnRMW).
+func LeftOut(operation string, rmwOwn bool) bool {
+	if operation == measurement.ReadModifyWriteName {
+		return !rmwOwn
+	}
+	return slices.Contains(alwaysLeftOut, operation)
+}
 
 // Sample is one measurement's histogram, as a report names it.
 type Sample struct {
 	Operation string // READ for READ, READ-FAILED and Intended-READ
 	Intended  bool   // Intended-READ
-	Hist      *hdrhistogram.Histogram
+	// LeftOut keeps it out of All (LeftOut).
+	LeftOut bool
+	Hist    *hdrhistogram.Histogram
 }
 
 // Figures is a Source over histograms: a run's, or a merged fleet's.
@@ -75,7 +91,7 @@ func NewFigures(samples []Sample, l Latency, ops, failed int64, failedKnown bool
 		if !slices.Contains(f.ops, s.Operation) {
 			f.ops = append(f.ops, s.Operation)
 		}
-		if slices.Contains(NotOperations, s.Operation) {
+		if s.LeftOut {
 			continue
 		}
 		if all == nil {

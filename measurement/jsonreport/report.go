@@ -542,3 +542,11 @@ func (r *Report) Find(name string) *Measurement {
 // PercentileKey is the key of a percentile in Measurement.Percentiles:
 // "p50", "p99.9".
 func PercentileKey(p float64) string { return "p" + strconv.FormatFloat(p, 'f', -1, 64) }
+
+// OwnRMW says whether the report's read-modify-writes are operations of
+// their own, with statuses (measurement.Snapshot.OwnRMW).
+func (r *Report) OwnRMW() bool {
+	return slices.ContainsFunc(r.Measurements, func(m Measurement) bool {
+		return m.Operation == "READ-MODIFY-WRITE" && !m.Intended && len(m.Returns) > 0
+	})
+}
