@@ -441,6 +441,18 @@ func (r *Report) check() error {
 		c.count(f+"retries", m.Retries)
 		c.histogram(f+"histogram", m.Histogram, m.Count, true)
 	}
+	if v := r.Validation; v != nil {
+		switch v.Status {
+		case ValidationSuccess, ValidationFailed, ValidationError:
+		default:
+			c.fail("validation.status", "%q is not SUCCESS, FAILED or ERROR", v.Status)
+		}
+		c.count("validation.total_cash", v.TotalCash)
+		c.count("validation.accounts", v.Accounts)
+		c.count("validation.expected_accounts", v.ExpectedAccounts)
+		c.count("validation.operations", v.Operations)
+		c.real("validation.anomaly_score", v.AnomalyScore)
+	}
 	if s := r.Schedule; s != nil {
 		c.count("schedule.target_ops_sec", s.TargetOpsSec)
 		if math.IsNaN(s.MeanLagUs) || math.IsInf(s.MeanLagUs, 0) {

@@ -122,6 +122,10 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) { r.Measurements[0].Count = -3 }, "measurements[0] (READ).count: -3 is negative"},
 		{func(r *Report) { r.Measurements[0].Histogram = "" }, "measurements[0] (READ).histogram: missing, but count is 3"},
 		{func(r *Report) { r.Schedule.TargetOpsSec = -10 }, "schedule.target_ops_sec: -10 is negative"},
+		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
+		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 10, 5, 5, -1) }, "validation.operations: -1 is negative"},
+		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 10, 5, 5, 1) }, "validation.total_cash: -10 is negative"},
+		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 10, -5, 5, 1) }, "validation.accounts: -5 is negative"},
 	} {
 		r := valid(t)
 		tt.change(r)
@@ -143,6 +147,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(encode(f, valid(f)))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":1,"operations":200,"intervals":[{"start_ms":0,"end_ms":1000,"ops":300}]}`))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"operations":-5}`))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"validation":{"status":"FAILED","method":"QUERY","total_cash":5000,"counted_cash":5003,"accounts":5,"expected_accounts":5,"operations":300,"anomaly_score":0.01}}`))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Read(data)
