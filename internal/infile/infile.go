@@ -123,9 +123,8 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 	if err := Check(path, 1<<62); err != nil {
 		return nil, err
 	}
-	type opened struct {
-		f   *os.File
-		err error
+	if err := ctx.Err(); err != nil {
+		return nil, &Interrupted{Path: path, Err: err}
 	}
 	done := make(chan opened, 1)
 	go func() {
@@ -136,13 +135,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 	select {
 	case o = <-done:
 	case <-ctx.Done():
-		// Release the open(2) that waits for a writer by becoming one.
-		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		if o = <-done; o.err == nil {
-			o.f.Close()
-		}
+		release(path, done)
 		return nil, &Interrupted{Path: path, Err: ctx.Err()}
 	}
 	if o.err != nil {
@@ -158,6 +151,39 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 		return nil, &Error{Path: path, Err: oserr.Reason(err)}
 	}
 	return o.f, nil
+}
+
+type opened struct {
+	f   *os.File
+	err error
+}
+
+// releaseFor bounds release: past it the opener is left to its goroutine.
+const releaseFor = time.Second
+
+// release ends an open(2) of path that waits for a writer, by becoming
+// one, and closes what it opened. A non-blocking open for writing finds
+// no reader (ENXIO) until the opener is inside open(2), which it may not
+// have reached yet: so it is tried again until the opener returns.
+func release(path string, done <-chan opened) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	giveUp := time.After(releaseFor)
+	for {
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		select {
+		case o := <-done:
+			if o.err == nil {
+				o.f.Close()
+			}
+			return
+		case <-giveUp:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // ReadFrom reads r (such as standard input, named name in errors) to its

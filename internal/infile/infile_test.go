@@ -185,3 +185,39 @@ func TestName(t *testing.T) {
 		t.Errorf("Name changed an error of another kind")
 	}
 }
+
+// TestCancelledBeforeOpen: a context that ended before Open (a Ctrl-C
+// during start-up) returns at once, also for a named pipe with no writer:
+// the opener must not be left waiting in open(2) for a writer that, tried
+// before it got there, found no reader (ENXIO). A full-suite run hung 30 s
+// on it.
+func TestCancelledBeforeOpen(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		// Ended before Open, or while the opener is on its way to open(2).
+		ctx, cancel := context.WithCancel(context.Background())
+		if i%2 == 0 {
+			cancel()
+		} else {
+			time.AfterFunc(time.Duration(i)*time.Microsecond, cancel)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := Read(ctx, fifo, MaxText)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			var in *Interrupted
+			if !errors.As(err, &in) || !errors.Is(err, context.Canceled) {
+				t.Fatalf("attempt %d: %v, want Interrupted", i, err)
+			}
+			cancel()
+		case <-time.After(5 * time.Second):
+			t.Fatalf("attempt %d: Read with an ended context still waits after 5 s", i)
+		}
+	}
+}
