@@ -71,7 +71,8 @@ type CoreWorkload struct {
 	// economy is the closed economy's configuration; nil for the
 	// CoreWorkload.
 	economy *Economy
-	// workers are every Worker made, for their operation counts.
+	// workers are every Worker the economy made, for their operation
+	// counts.
 	workersMu sync.Mutex
 	workers   []*Worker
 

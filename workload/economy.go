@@ -226,8 +226,9 @@ func (wk *Worker) doTransfer(ctx context.Context) {
 	_ = wk.s.Transact(ctx, measurement.ReadModifyWrite, t)
 }
 
-// Operations is every run-phase operation the workers started (the forks'
-// actual operation count): call it once they have returned.
+// Operations is every run-phase operation the closed economy's workers
+// started (the forks' actual operation count): call it once they have
+// returned.
 func (w *CoreWorkload) Operations() int64 {
 	w.workersMu.Lock()
 	defer w.workersMu.Unlock()

@@ -61,11 +61,13 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 		wk.valueBufs[i] = make([]byte, 0, w.fieldLength+valueSlack)
 	}
 	if w.economy != nil {
+		// Kept for their operation counts: only the economy's, so that a
+		// capacity search's many steps do not keep every worker alive.
 		wk.transfer = transfer{table: w.Table, balance: wk.single[0]}
+		w.workersMu.Lock()
+		w.workers = append(w.workers, wk)
+		w.workersMu.Unlock()
 	}
-	w.workersMu.Lock()
-	w.workers = append(w.workers, wk)
-	w.workersMu.Unlock()
 	return wk
 }
 
