@@ -312,7 +312,7 @@ func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
 		defer cancel()
 	}
 	how := "by reading every account"
-	if _, ok := b.database.(db.Summer); ok && b.core.Economy().ValidateByQuery {
+	if b.core.ValidationMethod(b.database) == jsonreport.ByQuery {
 		how = "by one query"
 	}
 	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", how)

@@ -191,10 +191,16 @@ func (t *transfer) read(ctx context.Context, tx db.Txn, key string) (int64, erro
 	if err := tx.Read(ctx, t.table, key, t.balance, &t.rec); err != nil {
 		return 0, err
 	}
-	if t.rec.Len() == 0 {
+	return balanceIn(&t.rec, key)
+}
+
+// balanceIn is the balance in rec, account key's one field: the transfers'
+// reading and the validation's by reads alike.
+func balanceIn(rec *db.Record, key string) (int64, error) {
+	if rec.Len() == 0 {
 		return 0, fmt.Errorf("account %s: %w", key, errNoBalance)
 	}
-	v := t.rec.Fields[0].Value
+	v := rec.Fields[0].Value
 	n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(v), len(v)), 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("account %s: balance %q is not an integer (was the table loaded by the closed economy?)", key, v)
@@ -248,20 +254,28 @@ func (w *CoreWorkload) Validate(ctx context.Context, database db.DB) *jsonreport
 	if e == nil {
 		return nil
 	}
-	ops := w.Operations()
-	field := w.FieldNames[0]
-	if s, ok := database.(db.Summer); ok && e.ValidateByQuery {
-		sum, rows, err := s.Sum(ctx, w.Table, field)
-		if err != nil {
-			return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: jsonreport.ByQuery, Operations: ops, Error: err.Error()}
-		}
-		return jsonreport.NewValidation(jsonreport.ByQuery, e.TotalCash, sum, rows, w.RecordCount, ops)
+	method := w.ValidationMethod(database)
+	var sum, accounts int64
+	var err error
+	if method == jsonreport.ByQuery {
+		sum, accounts, err = database.(db.Summer).Sum(ctx, w.Table, w.FieldNames[0])
+	} else {
+		sum, accounts, err = w.sumByReads(ctx, database, w.FieldNames[0])
 	}
-	sum, found, err := w.sumByReads(ctx, database, field)
 	if err != nil {
-		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: jsonreport.ByReads, Operations: ops, Error: err.Error()}
+		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: method, Operations: w.Operations(), Error: err.Error()}
 	}
-	return jsonreport.NewValidation(jsonreport.ByReads, e.TotalCash, sum, found, w.RecordCount, ops)
+	return jsonreport.NewValidation(method, e.TotalCash, sum, accounts, w.RecordCount, w.Operations())
+}
+
+// ValidationMethod is how Validate will add up the balances on database:
+// by one statement (jsonreport.ByQuery) when it is a db.Summer and
+// validatebyquery is on, else by reading every account.
+func (w *CoreWorkload) ValidationMethod(database db.DB) string {
+	if _, ok := database.(db.Summer); ok && w.economy.ValidateByQuery {
+		return jsonreport.ByQuery
+	}
+	return jsonreport.ByReads
 }
 
 // sumByReads reads every account's balance, one read each.
@@ -284,13 +298,9 @@ func (w *CoreWorkload) sumByReads(ctx context.Context, database db.DB, field str
 		if err != nil {
 			return 0, 0, fmt.Errorf("read %s: %w", key, err)
 		}
-		if rec.Len() == 0 {
-			return 0, 0, fmt.Errorf("account %s: %w", key, errNoBalance)
-		}
-		v := strings.TrimSpace(string(rec.Fields[0].Value))
-		n, err := strconv.ParseInt(v, 10, 64)
+		n, err := balanceIn(&rec, string(key))
 		if err != nil {
-			return 0, 0, fmt.Errorf("account %s: balance %q is not an integer", key, v)
+			return 0, 0, err
 		}
 		sum += n
 		found++
