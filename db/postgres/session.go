@@ -431,13 +431,14 @@ func (s *session) again(ctx context.Context, err error, attempt int) bool {
 		s.exhausted++
 		return false
 	}
-	s.retries++
-	s.retried++
 	if attempt > 0 {
 		if !within.Sleep(ctx, time.Millisecond<<min(attempt-1, 6)) {
 			return false
 		}
 	}
+	// Counted once it runs: a run that ends during the wait made no retry.
+	s.retries++
+	s.retried++
 	return true
 }
 

@@ -74,6 +74,9 @@ func readTxnConfig(r *props.Reader, cfg *config) {
 	}
 	cfg.txnRetries = r.Int(propTxnRetries, defaultTxnRetries,
 		props.Range(fmt.Sprintf("an integer from 0 to %d", maxTxnRetries), func(n int64) bool { return n >= 0 && n <= maxTxnRetries }))
+	if r.Has(propTxnRetries) && !cfg.rmwInTxn && !cfg.economy {
+		r.Errorf(propTxnRetries, "needs %s=true or the closed-economy workload: it bounds the retries of their transactions (single statements have db.maxretries)", propRMWInTxn)
+	}
 }
 
 // setIsolationSQL makes iso every transaction's default on a connection,
@@ -163,11 +166,13 @@ func runTxn(ctx context.Context, c txnConn, plan txnPlan, body txnBody, maxRetri
 			rollback(c)
 			return retries, fmt.Errorf("%w after %d (%s=%d): %w", errRetriesExhausted, retries, propTxnRetries, maxRetries, err)
 		}
-		retries++
-		if !wait(ctx, retries) {
+		// Counted once it runs: a run that ends during the wait made no
+		// retry.
+		if !wait(ctx, retries+1) {
 			rollback(c)
 			return retries, err
 		}
+		retries++
 		if plan.restart != "" {
 			err = c.exec(ctx, plan.restart)
 		} else if err = c.exec(ctx, "ROLLBACK"); err == nil {
@@ -275,8 +280,22 @@ func (s *session) exec(ctx context.Context, sql string) error {
 	return c.conn.Exec(s.wctx(ctx), sql).Close()
 }
 
-// attempt is one try of the body (txnBody).
-func (s *session) attempt(ctx context.Context) error { return s.body.Attempt(ctx, &s.tx) }
+// errAborted is a body that returned nil from a transaction the server
+// aborted (it went on past a failed statement).
+var errAborted = errors.New("a statement of the transaction failed and the transaction was aborted")
+
+// attempt is one try of the body (txnBody). A body that went on past a
+// failed statement is an error: PostgreSQL answers the COMMIT of an
+// aborted transaction with ROLLBACK, not with an error.
+func (s *session) attempt(ctx context.Context) error {
+	if err := s.body.Attempt(ctx, &s.tx); err != nil {
+		return err
+	}
+	if c := s.tx.c.conn; c != nil && c.TxStatus() == 'E' {
+		return errAborted
+	}
+	return nil
+}
 
 // rmwSession is a session that runs read-modify-writes in a transaction
 // (jdbc.rmwintxn=true): only it is a db.ReadModifyWriter.

@@ -356,3 +356,45 @@ func TestContendedRunReport(t *testing.T) {
 		t.Errorf("failed operations without the database's error:\n%s", stderr.String())
 	}
 }
+
+// swallowing is a transaction body that writes, then ignores the error of
+// a statement that fails: PostgreSQL has aborted the transaction, and
+// answers its COMMIT with ROLLBACK, not with an error.
+type swallowing struct{ table string }
+
+func (b swallowing) Attempt(ctx context.Context, tx db.Txn) error {
+	if err := tx.Update(ctx, b.table, "k", []db.Field{{Name: "field0", Value: []byte("written")}}); err != nil {
+		return err
+	}
+	_ = tx.Update(ctx, b.table, "k", []db.Field{{Name: "nosuchfield", Value: []byte("x")}})
+	return nil
+}
+
+// TestTransactAbortedNotCommitted: a transaction that PostgreSQL aborted
+// is an error, never reported as committed, and nothing of it is kept.
+func TestTransactAbortedNotCommitted(t *testing.T) {
+	c := needPG(t)
+	ctx := context.Background()
+	table := testTable(t, c, "txn_aborted")
+	if _, err := c.Exec(ctx, "INSERT INTO "+table+" (YCSB_KEY, FIELD0) VALUES ('k', 'before')"); err != nil {
+		t.Fatal(err)
+	}
+	d := mustOpen(t, "postgresql", map[string]string{"db.url": testURL(), "table": table})
+	defer d.Close()
+	s, err := d.Session(ctx, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if err := s.(db.Transactional).Transact(ctx, swallowing{table}); err == nil {
+		t.Fatal("Transact of an aborted transaction returned nil")
+	}
+	if v, err := field0(c, table, "k"); err != nil || v != "before" {
+		t.Errorf("field0 %q (%v), want the value before the aborted transaction", v, err)
+	}
+	// The session goes on.
+	var r db.Record
+	if err := s.Read(ctx, table, "k", []string{"field0"}, &r); err != nil {
+		t.Errorf("read after the aborted transaction: %v", err)
+	}
+}

@@ -50,6 +50,7 @@ func TestTxnPropertyErrors(t *testing.T) {
 		{"negative retries", map[string]string{propTxnRetries: "-1"}, propTxnRetries},
 		{"too many retries", map[string]string{propTxnRetries: "1001"}, propTxnRetries},
 		{"bad rmwintxn", map[string]string{propRMWInTxn: "yes please"}, propRMWInTxn},
+		{"retries alone", map[string]string{propTxnRetries: "3"}, propTxnRetries},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := map[string]string{}
@@ -144,32 +145,39 @@ func TestRunTxnSequence(t *testing.T) {
 		wantRetries int
 		wantErr     string // "" none
 		exhausted   bool
+		stopWaiting bool // the run ends during the backoff
 	}{
 		{"pg ok", pg, fakeTxn{}, 10,
-			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT", 0, "", false},
+			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT", 0, "", false, false},
 		{"pg retried", pg, fakeTxn{bodyErrs: []error{errSerialization, errDeadlock}}, 10,
-			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT", 2, "", false},
+			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT", 2, "", false, false},
 		{"pg commit fails then retried", pg, fakeTxn{commitStmt: "COMMIT", commitErrs: []error{errSerialization}}, 10,
-			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT", 1, "", false},
+			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT", 1, "", false, false},
 		{"pg exhausted", pg, fakeTxn{bodyErrs: []error{errSerialization, errSerialization, errSerialization}}, 2,
 			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK", 2,
-			"retries exhausted after 2 (jdbc.txnretries=2): ERROR: could not serialize access", true},
+			"retries exhausted after 2 (jdbc.txnretries=2): ERROR: could not serialize access", true, false},
 		{"pg no retries", pg, fakeTxn{bodyErrs: []error{errSerialization}}, 0,
-			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK", 0, "retries exhausted after 0", true},
+			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK", 0, "retries exhausted after 0", true, false},
 		{"pg other error", pg, fakeTxn{bodyErrs: []error{errOther}}, 10,
-			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK", 0, "duplicate key", false},
+			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK", 0, "duplicate key", false, false},
 		{"crdb ok", crdb, fakeTxn{}, 10,
-			"BEGIN; SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|COMMIT", 0, "", false},
+			"BEGIN; SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|COMMIT", 0, "", false, false},
 		{"crdb retried", crdb, fakeTxn{bodyErrs: []error{errSerialization}}, 10,
-			"BEGIN; SAVEPOINT cockroach_restart|<body>|ROLLBACK TO SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|COMMIT", 1, "", false},
+			"BEGIN; SAVEPOINT cockroach_restart|<body>|ROLLBACK TO SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|COMMIT", 1, "", false, false},
 		{"crdb release retried", crdb, fakeTxn{commitStmt: "RELEASE SAVEPOINT cockroach_restart", commitErrs: []error{errSerialization}}, 10,
-			"BEGIN; SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|ROLLBACK TO SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|COMMIT", 1, "", false},
+			"BEGIN; SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|ROLLBACK TO SAVEPOINT cockroach_restart|<body>|RELEASE SAVEPOINT cockroach_restart|COMMIT", 1, "", false, false},
+		{"pg ended while waiting", pg, fakeTxn{bodyErrs: []error{errSerialization}}, 10,
+			"BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|ROLLBACK", 0, "could not serialize access", false, true},
 		{"crdb exhausted", crdb, fakeTxn{bodyErrs: []error{errSerialization, errSerialization}}, 1,
-			"BEGIN; SAVEPOINT cockroach_restart|<body>|ROLLBACK TO SAVEPOINT cockroach_restart|<body>|ROLLBACK", 1, "retries exhausted after 1", true},
+			"BEGIN; SAVEPOINT cockroach_restart|<body>|ROLLBACK TO SAVEPOINT cockroach_restart|<body>|ROLLBACK", 1, "retries exhausted after 1", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.fake
-			retries, err := runTxn(context.Background(), &f, tc.plan, &f, tc.max, noWait)
+			wait := noWait
+			if tc.stopWaiting {
+				wait = func(context.Context, int) bool { return false }
+			}
+			retries, err := runTxn(context.Background(), &f, tc.plan, &f, tc.max, wait)
 			if got := strings.Join(f.log, "|"); got != tc.wantLog {
 				t.Errorf("statements\n got %s\nwant %s", got, tc.wantLog)
 			}
