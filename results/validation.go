@@ -44,15 +44,28 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*jsonreport.Val
 				v.TotalCash, v.ExpectedAccounts, paths[last], f.TotalCash, f.ExpectedAccounts)
 		}
 	}
+	var out *jsonreport.Validation
 	if f.Status == jsonreport.ValidationError {
-		return &jsonreport.Validation{Status: f.Status, Method: f.Method, TotalCash: f.TotalCash, ExpectedAccounts: f.ExpectedAccounts,
-			Operations: ops, Error: fmt.Sprintf("%s: %s", paths[last], f.Error)}, nil
+		out = &jsonreport.Validation{Status: f.Status, Method: f.Method, TotalCash: f.TotalCash, ExpectedAccounts: f.ExpectedAccounts,
+			Operations: ops, Error: fmt.Sprintf("%s: %s", paths[last], f.Error)}
+	} else {
+		out = jsonreport.NewValidation(f.Method, f.TotalCash, f.CountedCash, f.Accounts, f.ExpectedAccounts, ops)
 	}
-	out := jsonreport.NewValidation(f.Method, f.TotalCash, f.CountedCash, f.Accounts, f.ExpectedAccounts, ops)
+	// A failed check anywhere fails the fleet; one that could not be made
+	// leaves it unknown, never failed.
 	for i, r := range reps {
-		if v := r.Validation; out.Passed() && !v.Passed() {
+		v := r.Validation
+		switch {
+		case v.Status == jsonreport.ValidationFailed && out.Status == jsonreport.ValidationError:
+			// The last check has no figures: this one's are the evidence.
+			out = jsonreport.NewValidation(v.Method, v.TotalCash, v.CountedCash, v.Accounts, v.ExpectedAccounts, ops)
+			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d); %s's could not be made", paths[i], v.CountedCash, v.TotalCash, paths[last])
+		case v.Status == jsonreport.ValidationFailed && out.Passed():
 			out.Status = jsonreport.ValidationFailed
-			out.Error = fmt.Sprintf("%s's check found %s (counted %d of %d)", paths[i], v.Status, v.CountedCash, v.TotalCash)
+			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d)", paths[i], v.CountedCash, v.TotalCash)
+		case v.Status == jsonreport.ValidationError && out.Passed():
+			out.Status = jsonreport.ValidationError
+			out.Error = fmt.Sprintf("%s's check could not be made: %s", paths[i], v.Error)
 		}
 	}
 	return out, nil

@@ -33,6 +33,27 @@ func TestMergeValidation(t *testing.T) {
 	if err != nil || v.Status != jsonreport.ValidationFailed || v.Err() == nil || !strings.Contains(v.Err().Error(), "a.json's check found FAILED (counted 4990 of 5000)") {
 		t.Errorf("earlier failure: %+v, %v", v, err)
 	}
+	// A check that could not be made (the server was gone) leaves the
+	// fleet's unknown, wherever it is; a failed one still fails it.
+	bad := func(ops int64) *jsonreport.Validation {
+		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: jsonreport.ByQuery, TotalCash: 5000,
+			ExpectedAccounts: 5, Operations: ops, Error: "connection refused"}
+	}
+	for _, tc := range []struct {
+		reps []*jsonreport.Report
+		want string
+		err  string
+	}{
+		{[]*jsonreport.Report{rep(10, bad(100)), rep(12, ok(5000, 300))}, jsonreport.ValidationError, "a.json's check could not be made: connection refused"},
+		{[]*jsonreport.Report{rep(10, ok(5000, 100)), rep(12, bad(300))}, jsonreport.ValidationError, "b.json: connection refused"},
+		{[]*jsonreport.Report{rep(10, ok(4990, 100)), rep(12, bad(300))}, jsonreport.ValidationFailed, "a.json's check found FAILED (counted 4990 of 5000); b.json's could not be made"},
+		{[]*jsonreport.Report{rep(12, ok(4990, 100)), rep(10, bad(300))}, jsonreport.ValidationFailed, "the accounts hold 4990"},
+	} {
+		v, err := mergeValidation(paths[:2], tc.reps)
+		if err != nil || v.Status != tc.want || v.Operations != 400 || v.Err() == nil || !strings.Contains(v.Err().Error(), tc.err) {
+			t.Errorf("%s: %+v, %v; want %s and %q", tc.want, v, err, tc.want, tc.err)
+		}
+	}
 	// Not a closed economy at all.
 	if v, err := mergeValidation(paths[:2], []*jsonreport.Report{rep(1, nil), rep(2, nil)}); v != nil || err != nil {
 		t.Errorf("no economy: %v, %v", v, err)

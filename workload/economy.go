@@ -263,7 +263,8 @@ func (w *CoreWorkload) Validate(ctx context.Context, database db.DB) *jsonreport
 		sum, accounts, err = w.sumByReads(ctx, database, w.FieldNames[0])
 	}
 	if err != nil {
-		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: method, Operations: w.Operations(), Error: err.Error()}
+		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: method, TotalCash: e.TotalCash,
+			ExpectedAccounts: w.RecordCount, Operations: w.Operations(), Error: err.Error()}
 	}
 	return jsonreport.NewValidation(method, e.TotalCash, sum, accounts, w.RecordCount, w.Operations())
 }

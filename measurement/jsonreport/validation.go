@@ -70,12 +70,14 @@ func (v *Validation) Err() error {
 		return nil
 	case v.Status == ValidationError:
 		return fmt.Errorf("closed economy: the balances could not be checked: %s", v.Error)
+	case v.Error != "":
+		return fmt.Errorf("closed economy: the invariant broke: %s", v.Error)
 	case v.Accounts != v.ExpectedAccounts:
 		return fmt.Errorf("closed economy: %d accounts found, recordcount is %d (was the table loaded by this workload, and only by it?)", v.Accounts, v.ExpectedAccounts)
 	case v.CountedCash != v.TotalCash:
 		return fmt.Errorf("closed economy: the invariant broke: the accounts hold %d, the economy started with %d (anomaly score %g)", v.CountedCash, v.TotalCash, v.AnomalyScore)
 	}
-	return fmt.Errorf("closed economy: the invariant broke: %s", v.Error)
+	return fmt.Errorf("closed economy: status %s", v.Status)
 }
 
 // Rows are the report's [VALIDATE] rows: the forks' five and their
