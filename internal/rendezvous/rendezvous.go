@@ -104,8 +104,12 @@ func ListenAddr(addr string) (string, error) {
 // event is a change the coordinator's loop handles.
 type event struct {
 	conn  net.Conn
-	hello message // a check-in; the zero message: conn left
+	hello message // a check-in; the zero message: conn left or was refused
 	why   error   // why it left
+	// refused is why checkIn turned it away; index its client.index, 0
+	// when the HELLO did not give a valid one.
+	refused string
+	index   int
 }
 
 // member is a client that checked in.
@@ -149,6 +153,7 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 	}()
 
 	members := map[int]member{}
+	refused := map[int]string{} // client.index → why it was refused
 	// over is the end at the timeout or the interruption. Once ctx has
 	// ended its connections are being closed: the members are taken as
 	// they were, not as the closing makes them look (clients leaving).
@@ -156,8 +161,8 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 		if parent.Err() != nil {
 			return time.Time{}, parent.Err()
 		}
-		return time.Time{}, fmt.Errorf("client 0: %d of %d clients checked in within client.rendezvous.timeout %s at %s; never came: %s",
-			len(members)+1, cfg.Count, cfg.Timeout, cfg.Addr, missing(members, cfg.Count))
+		return time.Time{}, fmt.Errorf("client 0: %d of %d clients checked in within client.rendezvous.timeout %s at %s; never came: %s%s",
+			len(members)+1, cfg.Count, cfg.Timeout, cfg.Addr, missing(members, cfg.Count), refusals(members, refused))
 	}
 	beat := time.NewTicker(Heartbeat)
 	defer beat.Stop()
@@ -166,6 +171,13 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 		case ev := <-events:
 			if ctx.Err() != nil {
 				return over()
+			}
+			if ev.refused != "" {
+				cfg.Say(fmt.Sprintf("Rendezvous: refused a client from %s: %s", ev.conn.RemoteAddr(), ev.refused))
+				if ev.index > 0 {
+					refused[ev.index] = ev.refused
+				}
+				continue
 			}
 			if ev.hello.kind == "" {
 				for i, m := range members {
@@ -178,7 +190,9 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 			}
 			i := ev.hello.index
 			if _, dup := members[i]; dup {
-				send(ev.conn, message{kind: kindRefused, reason: fmt.Sprintf("client.index %d has checked in already, from %s", i, members[i].conn.RemoteAddr())})
+				why := fmt.Sprintf("client.index %d has checked in already, from %s", i, members[i].conn.RemoteAddr())
+				cfg.Say(fmt.Sprintf("Rendezvous: refused a client from %s: %s", ev.conn.RemoteAddr(), why))
+				send(ev.conn, message{kind: kindRefused, reason: why})
 				ev.conn.Close()
 				continue
 			}
@@ -259,13 +273,44 @@ func missing(members map[int]member, count int) string {
 	return s
 }
 
-// checkIn reads a new connection's HELLO and posts it, or refuses it.
+// refusals says which of the clients that never came were refused, and
+// why; "" when none.
+func refusals(members map[int]member, refused map[int]string) string {
+	var idx []int
+	for i := range refused {
+		if _, in := members[i]; !in {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return ""
+	}
+	sort.Ints(idx)
+	var parts []string
+	for _, i := range idx[:min(len(idx), 5)] {
+		parts = append(parts, fmt.Sprintf("client.index %d (%s)", i, refused[i]))
+	}
+	s := "; refused: " + strings.Join(parts, "; ")
+	if len(idx) > 5 {
+		s += fmt.Sprintf(" and %d more", len(idx)-5)
+	}
+	return s
+}
+
+// checkIn reads a new connection's HELLO and posts it, or refuses it and
+// posts why.
 func checkIn(c net.Conn, cfg Config, post func(event) bool) {
 	c.SetReadDeadline(time.Now().Add(ioTimeout))
 	m, err := newLineReader(c).read()
 	refuse := func(format string, args ...any) {
-		send(c, message{kind: kindRefused, reason: fmt.Sprintf(format, args...)})
+		why := fmt.Sprintf(format, args...)
+		send(c, message{kind: kindRefused, reason: why})
 		c.Close()
+		ev := event{conn: c, refused: why}
+		if m.kind == kindHello && m.index >= 1 && m.index < cfg.Count {
+			ev.index = m.index
+		}
+		post(ev)
 	}
 	switch {
 	case err != nil:
@@ -299,8 +344,8 @@ func join(parent context.Context, cfg Config) (time.Time, error) {
 		d := net.Dialer{Timeout: ioTimeout}
 		c, err := d.DialContext(ctx, "tcp", cfg.Addr)
 		if err == nil {
-			at, err := session(ctx, parent, c, cfg)
-			if !errors.Is(err, errSilent) {
+			var at time.Time
+			if at, err = session(ctx, parent, c, cfg); !errors.Is(err, errSilent) {
 				return at, err
 			}
 		}

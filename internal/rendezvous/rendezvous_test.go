@@ -93,9 +93,19 @@ func TestRefusedAndMissing(t *testing.T) {
 		t.Errorf("duplicate index: %v", err)
 	}
 	wg.Wait()
+	// Client 0 says who it refused, and that the one that never came was
+	// refused (client.index 1, for its fingerprint).
 	if coord.err == nil || !strings.Contains(coord.err.Error(), "2 of 3 clients checked in within client.rendezvous.timeout 3s") ||
-		!strings.HasSuffix(coord.err.Error(), "never came: client.index 1") {
+		!strings.HasSuffix(coord.err.Error(), "never came: client.index 1; refused: client.index 1 (the experiment's fingerprint is f2, client 0's is f1: give every client the same properties, but for client.index and its outputs)") {
 		t.Errorf("client 0: %v (client 2: %v)\n%s", coord.err, first.err, strings.Join(said, "\n"))
+	}
+	mu.Lock()
+	lines := strings.Join(said, "\n")
+	mu.Unlock()
+	for _, want := range []string{"refused a client from 127.0.0.1:", "client.count=4, but client 0 has client.count=3", "client.index 2 has checked in already"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("client 0 did not say %q:\n%s", want, lines)
+		}
 	}
 	if first.err == nil || !strings.Contains(first.err.Error(), "client 0 at "+addr+" went away before the start") {
 		t.Errorf("client 2 after client 0 gave up: %v", first.err)
@@ -205,5 +215,28 @@ func TestSilentPeerRetried(t *testing.T) {
 	_, err := Meet(ctx, Config{Addr: addr, Count: 2, Index: 1, Fingerprint: "f", Timeout: time.Minute})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("%v, want context.Canceled after retrying", err)
+	}
+}
+
+// TestSilentPeerNamedAtTimeout: after retrying a peer that closes without
+// a word until the timeout, the error says so (it said "last: <nil>").
+func TestSilentPeerNamedAtTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() { // every connection closed at once
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, err = Meet(context.Background(), Config{Addr: ln.Addr().String(), Count: 2, Index: 1, Fingerprint: "f", Timeout: 500 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "closed without a word") {
+		t.Errorf("%v, want the timeout naming the silent peer", err)
 	}
 }
