@@ -30,12 +30,14 @@ type stopper struct {
 	halted    atomic.Pointer[string]
 }
 
-// halt stops the run for an output's reason (a Halter's); the first
-// reason is kept.
-func (st *stopper) halt(reason string) {
-	st.halted.CompareAndSwap(nil, &reason)
-	st.stop()
-}
+// halt stops the run for an output's reason (a Halter's). The reason is
+// kept only when it is what stopped the run: not after the time limit,
+// Ctrl-C or another halt, nor once the workers have joined (done).
+func (st *stopper) halt(reason string) { st.stopFor(&reason) }
+
+// done ends the stopper's part once the workers have joined: nothing can
+// stop the run after its work ended.
+func (st *stopper) done() { st.once.Do(func() {}) }
 
 func newStopper(ctx context.Context, wl Workload) *stopper {
 	st := &stopper{wl: wl}
@@ -43,8 +45,13 @@ func newStopper(ctx context.Context, wl Workload) *stopper {
 	return st
 }
 
-func (st *stopper) stop() {
+func (st *stopper) stop() { st.stopFor(nil) }
+
+func (st *stopper) stopFor(reason *string) {
 	st.once.Do(func() {
+		if reason != nil {
+			st.halted.Store(reason)
+		}
 		st.stopped.Store(true)
 		st.wl.Stop()
 		time.AfterFunc(StopGrace, st.cancelOps)
@@ -149,6 +156,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 
 	tick := tickFor(p.Target, p.Threads)
 	end := runWorkers(st.ops, p, workers, tick)
+	st.done()
 	limit.wait()
 	close(workDone)
 	if p.Ticker != nil {

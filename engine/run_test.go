@@ -187,3 +187,29 @@ func TestRunClientSkipsWarmup(t *testing.T) {
 		t.Errorf("the CPU window lasted %v, want the measured window's %v (under %v)", w, res.End.Sub(res.Start), limit)
 	}
 }
+
+// lateHalter halts on every interval after the first wait.
+type lateHalter struct {
+	start time.Time
+	wait  time.Duration
+	halt  func(string)
+}
+
+func (h *lateHalter) SetHalt(halt func(string)) { h.halt = halt }
+func (h *lateHalter) AddInterval(int64, int64, *measurement.Snapshot) {
+	if time.Since(h.start) > h.wait {
+		h.halt("too late")
+	}
+}
+
+// TestRunHaltAfterStop: a halt that comes after the time limit stopped the
+// run (while operations in flight finish) is not the run's reason.
+func TestRunHaltAfterStop(t *testing.T) {
+	wl := &countWorkload{pause: 300 * time.Millisecond}
+	h := &lateHalter{start: time.Now(), wait: 100 * time.Millisecond}
+	res := Run(context.Background(), &Plan{Threads: 2, Workload: wl, Interval: 10 * time.Millisecond, TimeLimit: 30 * time.Millisecond,
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Outputs: []Output{h}})
+	if !res.Stopped || res.Halted != "" {
+		t.Errorf("Stopped %v, Halted %q: want stopped by the time limit, not halted", res.Stopped, res.Halted)
+	}
+}
