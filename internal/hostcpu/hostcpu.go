@@ -50,7 +50,7 @@ type Sample struct {
 // Sample reads the figures now.
 func (s Source) Sample() Sample {
 	sm := Sample{At: time.Now()}
-	sm.CPU, sm.cpuOK = processCPU()
+	sm.CPU, sm.cpuOK = ProcessCPU()
 	sm.waits = s.taskWaits()
 	sm.steal, sm.total, sm.statOK = s.stealTicks()
 	return sm
