@@ -20,8 +20,9 @@ import (
 // mountinfo with many mounts stay well below it.
 const maxFile = 1 << 20
 
-// maxTasks bounds the threads whose waits are read per sample.
-const maxTasks = 4096
+// maxTasks bounds the threads whose waits are read per sample; a process
+// with more has no known waits. A variable so a test can lower it.
+var maxTasks = 4096
 
 // Source reads the figures under Root.
 type Source struct {
@@ -50,7 +51,7 @@ type Sample struct {
 // Sample reads the figures now.
 func (s Source) Sample() Sample {
 	sm := Sample{At: time.Now()}
-	sm.CPU, sm.cpuOK = processCPU()
+	sm.CPU, sm.cpuOK = ProcessCPU()
 	sm.waits = s.taskWaits()
 	sm.steal, sm.total, sm.statOK = s.stealTicks()
 	return sm

@@ -93,6 +93,25 @@ func TestBetween(t *testing.T) {
 	}
 }
 
+// More threads than maxTasks: a sample of some of them would count the
+// others as born in the next window, with their lifetime's waits; the
+// figure is unknown instead.
+func TestTaskWaitsTooManyThreads(t *testing.T) {
+	src := Source{Root: "testdata/tasks/a"} // two threads
+	if w := src.taskWaits(); len(w) != 2 {
+		t.Fatalf("taskWaits = %v, want two threads", w)
+	}
+	defer func(n int) { maxTasks = n }(maxTasks)
+	maxTasks = 2
+	if w := src.taskWaits(); len(w) != 2 {
+		t.Errorf("maxTasks 2, two threads: taskWaits = %v, want both", w)
+	}
+	maxTasks = 1
+	if w := src.taskWaits(); w != nil {
+		t.Errorf("maxTasks 1, two threads: taskWaits = %v, want nil (unknown)", w)
+	}
+}
+
 func TestBetweenUnknown(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	u := Between(Sample{At: t0}, Sample{At: t0.Add(time.Second)}, 0, false)

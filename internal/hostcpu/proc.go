@@ -2,6 +2,7 @@ package hostcpu
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -38,7 +39,8 @@ func parseStat(b []byte) (steal, total uint64, ok bool) {
 }
 
 // taskWaits reads each thread's time waiting on a run queue: the second
-// field of /proc/self/task/<tid>/schedstat (ns). Nil when unknown.
+// field of /proc/self/task/<tid>/schedstat (ns). Nil when unknown,
+// as with more than maxTasks threads.
 func (s Source) taskWaits() map[int]int64 {
 	dir := s.path("/proc/self/task")
 	d, err := os.Open(dir)
@@ -46,6 +48,13 @@ func (s Source) taskWaits() map[int]int64 {
 		return nil
 	}
 	names, err := d.Readdirnames(maxTasks)
+	if err == nil && len(names) == maxTasks {
+		// Threads beyond the bound would count as born in the next
+		// window, with their lifetime's waits.
+		if more, err := d.Readdirnames(1); len(more) > 0 || err != io.EOF {
+			names = nil
+		}
+	}
 	d.Close()
 	if err != nil || len(names) == 0 {
 		return nil

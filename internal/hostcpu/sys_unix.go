@@ -8,8 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// processCPU is the process's user and system CPU time, all its threads.
-func processCPU() (time.Duration, bool) {
+// ProcessCPU is the process's user and system CPU time so far, all its
+// threads; false when it cannot be read.
+func ProcessCPU() (time.Duration, bool) {
 	var ru unix.Rusage
 	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
 		return 0, false

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/goycsb/ycsb/internal/hostcpu"
 )
 
 // Window is how often the load is looked at.
@@ -49,41 +49,62 @@ type Adapter struct {
 	once       sync.Once
 }
 
+// readCPU is the process's CPU so far; a test replaces it.
+var readCPU = hostcpu.ProcessCPU
+
 // Adapt starts on one processor and adds one, up to the runtime's own
 // count (the machine's or the cgroup's CPUs), each Window the process
 // kept those it has Busy. It does nothing when the count was pinned
-// (Pinned) or is already one.
+// (Pinned) or is already one, or when the process's CPU cannot be read
+// (a platform without getrusage): it could never grow.
 func Adapt() *Adapter {
 	a := &Adapter{stop: make(chan struct{}), done: make(chan struct{})}
 	a.orig = runtime.GOMAXPROCS(0)
-	if Pinned() || a.orig <= 1 {
+	cpu, ok := readCPU()
+	if Pinned() || a.orig <= 1 || !ok {
 		close(a.done)
 		return a
 	}
 	runtime.GOMAXPROCS(1)
-	go a.loop()
+	go a.loop(sizer{n: 1, max: a.orig, cpu: cpu, cpuOK: true, at: time.Now()})
 	return a
 }
 
-func (a *Adapter) loop() {
+func (a *Adapter) loop(s sizer) {
 	defer close(a.done)
-	n := 1
 	t := time.NewTicker(Window)
 	defer t.Stop()
-	lastCPU, lastWall := cpuTime(), time.Now()
-	for n < a.orig {
+	for s.n < s.max {
 		select {
 		case <-a.stop:
 			return
 		case now := <-t.C:
-			cpu := cpuTime()
-			if m := Next(n, a.orig, cpu-lastCPU, now.Sub(lastWall)); m != n {
-				n = m
-				runtime.GOMAXPROCS(n)
+			n := s.n
+			cpu, ok := readCPU()
+			if s.observe(cpu, ok, now); s.n != n {
+				runtime.GOMAXPROCS(s.n)
 			}
-			lastCPU, lastWall = cpu, now
 		}
 	}
+}
+
+// sizer is the processor count n (at most max) and the process's CPU at
+// the start of the current window.
+type sizer struct {
+	n, max int
+	cpu    time.Duration
+	cpuOK  bool
+	at     time.Time
+}
+
+// observe ends the window at at, when the process had used cpu (ok false:
+// unknown), and starts the next. A window whose CPU is unknown at either
+// end grows nothing: an unread figure is not a zero.
+func (s *sizer) observe(cpu time.Duration, ok bool, at time.Time) {
+	if ok && s.cpuOK {
+		s.n = Next(s.n, s.max, cpu-s.cpu, at.Sub(s.at))
+	}
+	s.cpu, s.cpuOK, s.at = cpu, ok, at
 }
 
 // Stop ends the sizing and gives the runtime its own count back.
@@ -99,12 +120,3 @@ func (a *Adapter) Stop() {
 
 // Procs is the processor count now.
 func Procs() int { return runtime.GOMAXPROCS(0) }
-
-// cpuTime is the process's user and system CPU so far.
-func cpuTime() time.Duration {
-	var ru unix.Rusage
-	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}

@@ -94,3 +94,51 @@ func TestAdaptPinned(t *testing.T) {
 	}
 	a.Stop()
 }
+
+// A window whose CPU figure is unknown, at either end, grows nothing: an
+// unreadable figure is not a zero, and the window after it is not the
+// process's whole lifetime.
+func TestSizerSkipsUnknownWindows(t *testing.T) {
+	type reading struct {
+		cpu time.Duration
+		ok  bool
+	}
+	t0 := time.Unix(1000, 0)
+	busy := Window // one processor's worth of CPU per window
+	for _, c := range []struct {
+		name     string
+		readings []reading
+		want     int
+	}{
+		{"busy", []reading{{busy, true}}, 2},
+		{"unknown end", []reading{{busy, false}}, 1},
+		{"known after unknown", []reading{{0, false}, {10 * time.Second, true}}, 1},
+		{"busy after unknown", []reading{{0, false}, {10 * time.Second, true}, {10*time.Second + busy, true}}, 2},
+	} {
+		s := sizer{n: 1, max: 4, cpu: 0, cpuOK: true, at: t0}
+		for i, r := range c.readings {
+			s.observe(r.cpu, r.ok, t0.Add(time.Duration(i+1)*Window))
+		}
+		if s.n != c.want {
+			t.Errorf("%s: %d processors, want %d", c.name, s.n, c.want)
+		}
+	}
+}
+
+// A process whose CPU cannot be read keeps the runtime's count: it could
+// never grow.
+func TestAdaptUnknownCPU(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	orig := runtime.GOMAXPROCS(0)
+	if orig < 2 {
+		t.Skip("one CPU: nothing to size")
+	}
+	defer func(r func() (time.Duration, bool)) { readCPU = r }(readCPU)
+	readCPU = func() (time.Duration, bool) { return 0, false }
+	a := Adapt()
+	got := Procs()
+	a.Stop()
+	if got != orig {
+		t.Errorf("unknown CPU: started on %d processors, want the runtime's %d", got, orig)
+	}
+}
