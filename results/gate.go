@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/goycsb/ycsb/slo"
 )
 
 // GateStat is what a regression gate compares.
@@ -22,7 +24,7 @@ const (
 type Gate struct {
 	Text string // as written, spaces removed
 	// Op is the operation as written (matched without regard to case),
-	// AllOps, or "" for the overall throughput.
+	// slo.All, or "" for the overall throughput.
 	Op         string
 	Stat       GateStat
 	Percentile float64 // of GatePercentile, in (0, 100)
@@ -30,9 +32,6 @@ type Gate struct {
 	// B's throughput down to A's·(1−Tolerance).
 	Tolerance float64
 }
-
-// AllOps is the operation name of every operation together.
-const AllOps = "ALL"
 
 // Bounds of a gate list.
 const (
@@ -49,23 +48,23 @@ func ParseGates(s string) ([]Gate, error) {
 		return nil, errors.New("no gate (e.g. READ.p99:+10%, throughput:-5%)")
 	}
 	var out []Gate
-	for _, item := range strings.Split(s, ",") {
-		text := strings.Join(strings.Fields(item), "")
-		if text == "" {
-			return nil, fmt.Errorf("%q: an empty gate between commas", s)
-		}
-		if len(out) == MaxGates {
-			return nil, fmt.Errorf("more than %d gates", MaxGates)
-		}
+	err := slo.EachItem(s, "gate", MaxGates, func(text string) error {
 		g, err := parseGate(text)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", text, err)
+			return err
 		}
 		out = append(out, g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
+// parseGate reads one gate. Its subject is an objective's
+// (slo.SplitSubject), with a statistic of its own, an operation's
+// throughput, and without the maximum.
 func parseGate(text string) (Gate, error) {
 	g := Gate{Text: text}
 	i := strings.LastIndex(text, ":")
@@ -76,44 +75,33 @@ func parseGate(text string) (Gate, error) {
 	if strings.EqualFold(subject, "throughput") {
 		g.Stat = GateThroughput
 	} else {
-		dot := strings.Index(subject, ".")
-		// An operation name may hold dots; the statistic follows the
-		// first dot that is followed by one (READ.p99.9).
-		for j := 0; j < len(subject); j++ {
-			if subject[j] == '.' && isGateStat(subject[j+1:]) {
-				dot = j
-				break
-			}
-		}
-		if dot <= 0 || dot == len(subject)-1 {
+		op, stat, ok := slo.SplitSubject(subject)
+		if !ok {
 			return g, errors.New("want OPERATION.STATISTIC (READ.p99, ALL.mean, READ.throughput) or throughput before the colon")
 		}
-		g.Op = subject[:dot]
-		if len(g.Op) > maxGateOpLen {
+		if len(op) > maxGateOpLen {
 			return g, fmt.Errorf("operation name longer than %d characters", maxGateOpLen)
 		}
-		if strings.EqualFold(g.Op, AllOps) {
-			g.Op = AllOps
-		}
-		stat := strings.ToLower(subject[dot+1:])
-		switch {
-		case stat == "throughput":
-			if g.Op == AllOps {
+		g.Op = op
+		if stat == "throughput" {
+			if g.Op == slo.All {
 				return g, errors.New("the throughput of all operations is written throughput:-N%")
 			}
 			g.Stat = GateThroughput
-		case stat == "mean" || stat == "avg":
-			g.Stat = GateMean
-		case stat == "max":
-			return g, errors.New("the maximum is one sample of each run, which no test can judge; gate a high percentile instead (p99.9)")
-		case strings.HasPrefix(stat, "p"):
-			p, err := strconv.ParseFloat(stat[1:], 64)
-			if err != nil || !(p > 0 && p < 100) {
-				return g, fmt.Errorf("percentile %q: want p followed by a number above 0 and below 100 (p50, p99, p99.9)", stat)
+		} else {
+			st, p, ok, err := slo.ParseStat(stat)
+			switch {
+			case err != nil:
+				return g, err
+			case !ok:
+				return g, fmt.Errorf("statistic %q: want pNN, mean or throughput", stat)
+			case st == slo.Max:
+				return g, errors.New("the maximum is one sample of each run, which no test can judge; gate a high percentile instead (p99.9)")
+			case st == slo.Mean:
+				g.Stat = GateMean
+			default:
+				g.Stat, g.Percentile = GatePercentile, p
 			}
-			g.Stat, g.Percentile = GatePercentile, p
-		default:
-			return g, fmt.Errorf("statistic %q: want pNN, mean or throughput", stat)
 		}
 	}
 	v, err := parseTolerance(g.Stat, tol)
@@ -122,19 +110,6 @@ func parseGate(text string) (Gate, error) {
 	}
 	g.Tolerance = v
 	return g, nil
-}
-
-func isGateStat(s string) bool {
-	s = strings.ToLower(s)
-	switch s {
-	case "max", "mean", "avg", "throughput":
-		return true
-	}
-	if len(s) < 2 || s[0] != 'p' {
-		return false
-	}
-	_, err := strconv.ParseFloat(s[1:], 64)
-	return err == nil
 }
 
 // parseTolerance reads "+10%" for a latency, "-5%" for a throughput, into

@@ -25,7 +25,7 @@ func TestParseGates(t *testing.T) {
 		{Text: "READ.p99:+10%", Op: "READ", Stat: GatePercentile, Percentile: 99, Tolerance: 0.1},
 		{Text: "throughput:-5%", Stat: GateThroughput, Tolerance: 0.05},
 		{Text: "update.MEAN:+0%", Op: "update", Stat: GateMean},
-		{Text: "ALL.p99.9:+1000%", Op: AllOps, Stat: GatePercentile, Percentile: 99.9, Tolerance: 10},
+		{Text: "ALL.p99.9:+1000%", Op: slo.All, Stat: GatePercentile, Percentile: 99.9, Tolerance: 10},
 		{Text: "Intended-READ.p50:+2.5%", Op: "Intended-READ", Stat: GatePercentile, Percentile: 50, Tolerance: 0.025},
 		{Text: "READ.throughput:-0%", Op: "READ", Stat: GateThroughput},
 		{Text: "my.op.p99:+1%", Op: "my.op", Stat: GatePercentile, Percentile: 99, Tolerance: 0.01},
@@ -71,6 +71,61 @@ func TestParseGatesRefuses(t *testing.T) {
 		_, err := ParseGates(tt.in)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseGates(%.40q) = %v, want an error with %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// TestGateSubjectsAsObjectives: a gate's OPERATION.STATISTIC is read as
+// an objective's subject is (slo.SplitSubject, slo.ParseStat), so the same
+// subject names the same operation and percentile in both, or both refuse
+// it for the same reason.
+func TestGateSubjectsAsObjectives(t *testing.T) {
+	for _, tt := range []struct {
+		subject    string
+		op         string
+		mean       bool
+		percentile float64
+		err        string // in both refusals
+	}{
+		{subject: "my.op.P99.9", op: "my.op", percentile: 99.9},
+		{subject: "all.mean", op: slo.All, mean: true},
+		{subject: "ALL.avg", op: slo.All, mean: true},
+		{subject: "READ..p50", op: "READ.", percentile: 50},
+		{subject: "x.throughput.p1e1", op: "x.throughput", percentile: 10},
+		{subject: "READ.p0", err: `percentile "p0": want p followed by a number above 0 and below 100 (p50, p99, p99.9)`},
+		{subject: "READ.p100", err: `percentile "p100": want p`},
+		{subject: "READ.pNaN", err: `percentile "pnan": want p`},
+		{subject: "READ.pxx", err: `percentile "pxx": want p`},
+		{subject: "x.", err: "want OPERATION.STATISTIC (READ.p99, ALL."},
+		{subject: ".p99", err: "want OPERATION.STATISTIC (READ.p99, ALL."},
+		{subject: "a.b.", err: "want OPERATION.STATISTIC (READ.p99, ALL."},
+		{subject: "READ", err: "want OPERATION.STATISTIC (READ.p99, ALL."},
+		{subject: "READ.median", err: `statistic "median": want pNN, mean or `},
+		{subject: "my.op.foo", err: `statistic "foo": want pNN, mean or `},
+		{subject: "READ.p99.x", err: `statistic "x": want pNN, mean or `},
+	} {
+		objs, oerr := slo.Parse(tt.subject + "<=5ms")
+		gates, gerr := ParseGates(tt.subject + ":+10%")
+		if tt.err != "" {
+			if oerr == nil || !strings.Contains(oerr.Error(), tt.err) || gerr == nil || !strings.Contains(gerr.Error(), tt.err) {
+				t.Errorf("%s: objective %v, gate %v; want both refused with %q", tt.subject, oerr, gerr, tt.err)
+			}
+			continue
+		}
+		if oerr != nil || gerr != nil {
+			t.Errorf("%s: objective %v, gate %v", tt.subject, oerr, gerr)
+			continue
+		}
+		o, g := objs[0], gates[0]
+		wantStat, wantGate := slo.Percentile, GatePercentile
+		if tt.mean {
+			wantStat, wantGate = slo.Mean, GateMean
+		}
+		if o.Op != tt.op || o.Stat != wantStat || o.Percentile != tt.percentile {
+			t.Errorf("%s as an objective: %+v, want %s %v %v", tt.subject, o, tt.op, wantStat, tt.percentile)
+		}
+		if g.Op != tt.op || g.Stat != wantGate || g.Percentile != tt.percentile {
+			t.Errorf("%s as a gate: %+v, want %s %v %v", tt.subject, g, tt.op, wantGate, tt.percentile)
 		}
 	}
 }

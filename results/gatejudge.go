@@ -90,7 +90,7 @@ var GateDescription = "latency: circular block bootstrap of the intervals' merge
 // CheckGates refuses a gate naming an operation neither report measured.
 func CheckGates(gates []Gate, nameA, nameB string, a, b *jsonreport.Report) error {
 	for _, g := range gates {
-		if g.Op == "" || g.Op == AllOps {
+		if g.Op == "" || g.Op == slo.All {
 			continue
 		}
 		if knowsOp(a, g.Op) || knowsOp(b, g.Op) {
@@ -370,7 +370,7 @@ func newSeries(pts [][]point, counts []int64, sums []float64) *series {
 }
 
 // latencySeries returns r's intervals as a series of op's latency (its
-// measurements other than intended ones; AllOps for every operation);
+// measurements other than intended ones; slo.All for every operation);
 // why is set when there is none.
 func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 	var pts [][]point
@@ -413,7 +413,7 @@ func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 
 // matchesOp says whether r's measurement name is one of op's latencies:
 // op's own measurements (READ, READ-FAILED, ...), not intended ones
-// unless named (Intended-READ); AllOps is every operation but those
+// unless named (Intended-READ); slo.All is every operation but those
 // slo.LeftOut leaves out.
 func matchesOp(r *jsonreport.Report, name, op string) bool {
 	operation, intended := name, strings.HasPrefix(name, "Intended-")
@@ -423,7 +423,7 @@ func matchesOp(r *jsonreport.Report, name, op string) bool {
 		}
 		intended = m.Intended
 	}
-	if op == AllOps {
+	if op == slo.All {
 		return !intended && !slo.LeftOut(operation, r.OwnRMW())
 	}
 	return strings.EqualFold(name, op) || (!intended && strings.EqualFold(operation, op))

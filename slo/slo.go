@@ -66,21 +66,43 @@ func Parse(s string) ([]Objective, error) {
 		return nil, errors.New("no objective (e.g. READ.p99<=5ms, errors<=0.1%, throughput>=1000)")
 	}
 	var out []Objective
+	err := EachItem(s, "objective", MaxObjectives, func(text string) error {
+		o, err := parseOne(text)
+		if err != nil {
+			return err
+		}
+		out = append(out, o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachItem calls f with each item of the comma-separated list s, its
+// spaces removed, in order, and stops at the first error, which it returns
+// prefixed with the item as written. An empty item between commas, or an
+// item past the first limit, is refused when the list reaches it; noun
+// names an item in those errors ("an empty objective between commas",
+// "more than 256 objectives"). A blank s is the caller's to refuse first,
+// with its own example.
+func EachItem(s, noun string, limit int, f func(text string) error) error {
+	n := 0
 	for _, item := range strings.Split(s, ",") {
 		text := strings.Join(strings.Fields(item), "")
 		if text == "" {
-			return nil, fmt.Errorf("%q: an empty objective between commas", s)
+			return fmt.Errorf("%q: an empty %s between commas", s, noun)
 		}
-		if len(out) == MaxObjectives {
-			return nil, fmt.Errorf("more than %d objectives", MaxObjectives)
+		if n == limit {
+			return fmt.Errorf("more than %d %ss", limit, noun)
 		}
-		o, err := parseOne(text)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", text, err)
+		if err := f(text); err != nil {
+			return fmt.Errorf("%s: %w", text, err)
 		}
-		out = append(out, o)
+		n++
 	}
-	return out, nil
+	return nil
 }
 
 func parseOne(text string) (Objective, error) {
@@ -129,40 +151,22 @@ func parseOne(text string) (Objective, error) {
 		o.Limit = v
 		return o, nil
 	}
-	dot := strings.LastIndex(subject, ".")
-	// A percentile may have a dot of its own (p99.9): the operation ends
-	// at the first dot followed by a statistic.
-	for j := 0; j < len(subject); j++ {
-		if subject[j] == '.' && isStat(subject[j+1:]) {
-			dot = j
-			break
-		}
-	}
-	if dot <= 0 || dot == len(subject)-1 {
+	op, stat, ok := SplitSubject(subject)
+	if !ok {
 		return o, errors.New("want OPERATION.STATISTIC (READ.p99, ALL.max, UPDATE.mean), errors or throughput")
 	}
-	o.Op = subject[:dot]
-	if strings.EqualFold(o.Op, All) {
-		o.Op = All
-	}
+	o.Op = op
 	if !upper {
 		return o, errors.New("a latency is bounded from above (READ.p99<=5ms)")
 	}
-	stat := strings.ToLower(subject[dot+1:])
-	switch {
-	case stat == "max":
-		o.Stat = Max
-	case stat == "mean" || stat == "avg":
-		o.Stat = Mean
-	case strings.HasPrefix(stat, "p"):
-		p, err := strconv.ParseFloat(stat[1:], 64)
-		if err != nil || !(p > 0 && p < 100) {
-			return o, fmt.Errorf("percentile %q: want p followed by a number above 0 and below 100 (p50, p99, p99.9)", stat)
-		}
-		o.Stat, o.Percentile = Percentile, p
-	default:
+	st, p, ok, err := ParseStat(stat)
+	if err != nil {
+		return o, err
+	}
+	if !ok {
 		return o, fmt.Errorf("statistic %q: want pNN, mean or max", stat)
 	}
+	o.Stat, o.Percentile = st, p
 	us, err := parseLatency(rest)
 	if err != nil {
 		return o, err
@@ -171,6 +175,33 @@ func parseOne(text string) (Objective, error) {
 	return o, nil
 }
 
+// SplitSubject splits a subject OPERATION.STATISTIC (READ.p99, ALL.max,
+// my.op.p99.9) into its operation, All for "all" in any case, and its
+// statistic in lower case. An operation name may hold dots and a
+// percentile has one of its own: the operation ends at the first dot
+// followed by a statistic (max, mean, avg, p and a number), else at the
+// last dot (READ.median, READ.throughput). ok is false when that dot has
+// nothing before or after it.
+func SplitSubject(subject string) (op, stat string, ok bool) {
+	dot := strings.LastIndex(subject, ".")
+	for j := 0; j < len(subject); j++ {
+		if subject[j] == '.' && isStat(subject[j+1:]) {
+			dot = j
+			break
+		}
+	}
+	if dot <= 0 || dot == len(subject)-1 {
+		return "", "", false
+	}
+	op = subject[:dot]
+	if strings.EqualFold(op, All) {
+		op = All
+	}
+	return op, strings.ToLower(subject[dot+1:]), true
+}
+
+// isStat tells whether s reads as a statistic, a percentile out of range
+// included (p100 is a wrong percentile, not part of an operation name).
 func isStat(s string) bool {
 	s = strings.ToLower(s)
 	if s == "max" || s == "mean" || s == "avg" {
@@ -181,6 +212,27 @@ func isStat(s string) bool {
 	}
 	_, err := strconv.ParseFloat(s[1:], 64)
 	return err == nil
+}
+
+// ParseStat reads a latency statistic as SplitSubject returns it: max,
+// mean (or avg), or p followed by a percentile in (0, 100). err is for a
+// statistic that starts with p and is no such percentile; otherwise ok is
+// false for any other statistic, which the caller takes or names itself.
+func ParseStat(stat string) (s Stat, percentile float64, ok bool, err error) {
+	stat = strings.ToLower(stat)
+	switch {
+	case stat == "max":
+		return Max, 0, true, nil
+	case stat == "mean" || stat == "avg":
+		return Mean, 0, true, nil
+	case strings.HasPrefix(stat, "p"):
+		p, err := strconv.ParseFloat(stat[1:], 64)
+		if err != nil || !(p > 0 && p < 100) {
+			return 0, 0, false, fmt.Errorf("percentile %q: want p followed by a number above 0 and below 100 (p50, p99, p99.9)", stat)
+		}
+		return Percentile, p, true, nil
+	}
+	return 0, 0, false, nil
 }
 
 // parseLatency reads a latency with its unit (us, µs, ms, s) into

@@ -1,6 +1,7 @@
 package slo
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -68,6 +69,92 @@ func TestParseRefuses(t *testing.T) {
 		_, err := Parse(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+// SplitSubject cuts at the first dot followed by a statistic, else at the
+// last dot; ParseStat reads what follows.
+func TestSplitSubject(t *testing.T) {
+	for _, c := range []struct {
+		in, op, stat string
+		ok           bool
+	}{
+		{"READ.p99", "READ", "p99", true},
+		{"my.op.P99.9", "my.op", "p99.9", true},
+		{"all.Mean", All, "mean", true},
+		{"x.p100.5", "x", "p100.5", true}, // a wrong percentile, not an operation x.p100
+		{"READ..p50", "READ.", "p50", true},
+		{"a.b.throughput", "a.b", "throughput", true},
+		{"READ.p99.x", "READ.p99", "x", true},
+		{"x.", "", "", false},
+		{".p99", "", "", false},
+		{"a.b.", "", "", false},
+		{"READ", "", "", false},
+	} {
+		op, stat, ok := SplitSubject(c.in)
+		if op != c.op || stat != c.stat || ok != c.ok {
+			t.Errorf("SplitSubject(%q) = %q, %q, %v, want %q, %q, %v", c.in, op, stat, ok, c.op, c.stat, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		in   string
+		stat Stat
+		p    float64
+		ok   bool
+		err  string
+	}{
+		{"max", Max, 0, true, ""},
+		{"AVG", Mean, 0, true, ""},
+		{"p99.9", Percentile, 99.9, true, ""},
+		{"p1e1", Percentile, 10, true, ""},
+		{"median", 0, 0, false, ""},
+		{"throughput", 0, 0, false, ""},
+		{"p0", 0, 0, false, `percentile "p0": want p followed by a number above 0 and below 100`},
+		{"p100", 0, 0, false, `percentile "p100"`},
+		{"pNaN", 0, 0, false, `percentile "pnan"`},
+		{"p", 0, 0, false, `percentile "p"`},
+	} {
+		stat, p, ok, err := ParseStat(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseStat(%q) error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || stat != c.stat || p != c.p || ok != c.ok {
+			t.Errorf("ParseStat(%q) = %v, %v, %v, %v, want %v, %v, %v", c.in, stat, p, ok, err, c.stat, c.p, c.ok)
+		}
+	}
+}
+
+// EachItem refuses at the first wrong item in the list's order: an item
+// that f refuses before a later empty item or the item past the limit.
+func TestEachItem(t *testing.T) {
+	refuseBad := func(text string) error {
+		if text == "bad" {
+			return errors.New("refused")
+		}
+		return nil
+	}
+	for _, c := range []struct{ in, want string }{
+		{" a , b c ", ""},
+		{"a,bad,,d", "bad: refused"},
+		{"a,,bad", `"a,,bad": an empty item between commas`},
+		{"a,b,bad", "more than 2 items"},
+		{"bad,b,c", "bad: refused"},
+		{"a,", `"a,": an empty item between commas`},
+	} {
+		var got []string
+		err := EachItem(c.in, "item", 2, func(text string) error {
+			got = append(got, text)
+			return refuseBad(text)
+		})
+		switch {
+		case c.want == "" && (err != nil || strings.Join(got, "|") != "a|bc"):
+			t.Errorf("EachItem(%q): %q, %v", c.in, got, err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("EachItem(%q) = %v, want %q", c.in, err, c.want)
 		}
 	}
 }
