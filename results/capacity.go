@@ -32,8 +32,10 @@ func IsCapacity(reps []*jsonreport.Report) bool {
 // -slo, or the slo setting the clients carry) on intended latency, their
 // rates added up. A step any client could not offer its share of is
 // CLIENT-LIMITED. The answer is the highest step that passed below the
-// first that did not (capacity.LadderAnswer).
+// first that did not (capacity.LadderAnswer). Clients started by a
+// rendezvous are first put on one clock (OnRendezvousClock).
 func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*jsonreport.Report, error) {
+	reps = OnRendezvousClock(reps)
 	if err := sameLadder(paths, reps); err != nil {
 		return nil, err
 	}

@@ -165,11 +165,13 @@ const minOverlap = 0.9
 // ran together for only part of the span, clients that saw failed
 // operations, a load that did not insert all its records, and fewer
 // reports than client.count. A client that failed before writing its
-// report shows only as a missing one.
+// report shows only as a missing one. Clients started by a rendezvous
+// are compared on one clock (OnRendezvousClock), as Merge does.
 func Warnings(paths []string, reps []*jsonreport.Report) []string {
 	if len(reps) == 0 {
 		return nil
 	}
+	reps = OnRendezvousClock(reps)
 	var w []string
 	idx := clientIndexes(reps)
 	first, last := reps[0].Start, reps[0].End

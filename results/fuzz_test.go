@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -45,6 +46,14 @@ func FuzzReadReports(f *testing.F) {
 	f.Add(log.Bytes())
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"operations":-5}`))
 	f.Add([]byte(reportblock.Begin + "\n{\"format\":\"ycsb-go-report\",\"version\":2,\"intervals\":[{\"ops\":-1}]}\n" + reportblock.End + "\n"))
+	// Two clients of one rendezvous, the second's clock 30 s ahead.
+	var fleet bytes.Buffer
+	for i, skew := range []time.Duration{0, 30 * time.Second} {
+		var one bytes.Buffer
+		jsonreport.Write(&one, skewed(byRendezvous(fake(f, uint64(i+1), 0, 3, 10, 100)), skew))
+		reportblock.Write(&fleet, one.Bytes())
+	}
+	f.Add(fleet.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		named, err := ReadReports("in.log", data)
 		if err != nil {
@@ -72,6 +81,19 @@ func FuzzReadReports(f *testing.F) {
 			if _, err := Merge([]string{n.Name}, []*jsonreport.Report{r}); err != nil && strings.Contains(err.Error(), "\n") {
 				t.Fatalf("merge error of more than one line: %q", err)
 			}
+		}
+		// Nor of several together, whatever their starttimes say of
+		// their clocks (OnRendezvousClock).
+		if len(named) > 1 {
+			var paths []string
+			var reps []*jsonreport.Report
+			for _, n := range named {
+				paths, reps = append(paths, n.Name), append(reps, n.Report)
+			}
+			if _, err := Merge(paths, reps); err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("merge error of more than one line: %q", err)
+			}
+			Warnings(paths, reps)
 		}
 	})
 }

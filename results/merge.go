@@ -93,13 +93,15 @@ func sameExperiment(a, b *jsonreport.Report) error {
 // histograms are merged (so percentiles are exact up to HdrHistogram's
 // precision, never averaged), and throughput is the sum of the clients'
 // operations within the window all of them were running, divided by that
-// window. The text rows end with a [CLIENT-<i>] section per input. See
-// Distinct for inputs that are one client twice, and Warnings for what
-// makes a merge doubtful.
+// window. Clients started by a rendezvous are first put on one clock
+// (OnRendezvousClock). The text rows end with a [CLIENT-<i>] section per
+// input. See Distinct for inputs that are one client twice, and Warnings
+// for what makes a merge doubtful.
 func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
 	if len(reps) == 0 {
 		return nil, errors.New("nothing to merge")
 	}
+	reps = OnRendezvousClock(reps)
 	first := reps[0]
 	for i, r := range reps[1:] {
 		if err := sameExperiment(first, r); err != nil {
