@@ -48,7 +48,13 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if html != "" && hdr > 0 {
-		return usagef("-html needs JSON reports: HdrHistogram logs have no intervals to draw")
+		return usagef("%s needs JSON reports: HdrHistogram logs have no intervals to draw", opts.name("html"))
+	}
+	if opts.given("slo") && hdr > 0 {
+		// The logs hold latencies only: throughput and error rate
+		// objectives would be judged on zeros, and which latency (service
+		// or intended) the objectives read is in the reports (judgeFleet).
+		return usagef("%s needs JSON reports: HdrHistogram logs have no operation, failure or time counts, nor say which latency (service or intended) to judge", opts.name("slo"))
 	}
 	if hdr != 0 && hdr != len(files) {
 		return usagef("give either JSON reports or .hdr logs, not both")
