@@ -24,7 +24,7 @@ func TestCompareGateBadInput(t *testing.T) {
 		{"bad number", []string{"-gate", "INSERT.p99:+1e9%", good, good}, `ycsb: -gate: INSERT.p99:+1e9%: tolerance "+1e9%": want from +0% to +1000%`},
 		{"unknown operation", []string{"-gate", "INSERT.p99:+10%, READS.p99:+10%", good, good}, "ycsb: -gate: READS.p99:+10%: no operation READS in " + good + " or " + good + " (CLEANUP, INSERT)"},
 		{"empty", []string{"-gate", " ", good, good}, "ycsb: -gate: no gate"},
-		{"twice", []string{"-gate", "INSERT.p99:+1%", "-gate", "throughput:-1%", good, good}, "-gate given 2 times"},
+		{"twice", []string{"-gate", "INSERT.p99:+1%", "-gate", "throughput:-1%", good, good}, "ycsb: option -gate given twice"},
 		{"no value", []string{good, good, "-gate"}, "option -gate needs a value"},
 		{"unknown option", []string{"-gates", "x", good, good}, "unknown option -gates"},
 		{"one report", []string{"-gate", "INSERT.p99:+1%", good}, "two JSON reports"},

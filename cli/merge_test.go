@@ -94,3 +94,74 @@ func TestMergeBadInputFromLogs(t *testing.T) {
 		})
 	}
 }
+
+// TestToolOptionTwice: a value option of merge, report or compare given
+// twice is one line naming it as typed, exit code 2, and no file written,
+// never one of the two values silently dropped.
+func TestToolOptionTwice(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	loadReport(t, good)
+	outs := filepath.Join(dir, "out")
+	if err := os.Mkdir(outs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	x, y := filepath.Join(outs, "x"), filepath.Join(outs, "y")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", "-o", x, "-o", y, good}, "ycsb: option -o given twice"},
+		{[]string{"merge", "-o", x, "--o", y, good}, "ycsb: option --o given twice"},
+		{[]string{"merge", "-html", x, "-html", y, good}, "ycsb: option -html given twice"},
+		{[]string{"merge", "-o", x, "-slo", "INSERT.p99<=1s", "--slo", "INSERT.p99<=2s", good}, "ycsb: option --slo given twice"},
+		{[]string{"merge", "-o", x, "-exporter", "json", "-exporter", "text", good}, "ycsb: option -exporter given twice"},
+		{[]string{"report", "--html", "-o", x, "-o", y, good}, "ycsb: option -o given twice"},
+		{[]string{"report", "--html", "-o", x, "-title", "a", "-title", "b", good}, "ycsb: option -title given twice"},
+		{[]string{"compare", "-gate", "INSERT.p99:+1%", "--gate", "throughput:-1%", good, good}, "ycsb: option --gate given twice"},
+	} {
+		code, stdout, stderr := runCLI(tt.args...)
+		if code != ExitBadInput || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing, one line starting %q", tt.args, code, stdout, stderr, tt.want)
+		}
+		if m, _ := filepath.Glob(filepath.Join(outs, "*")); len(m) != 0 {
+			t.Fatalf("%q: wrote %v", tt.args, m)
+		}
+	}
+}
+
+// TestMergeSLOOfHdrLogs: HdrHistogram logs carry latencies but no
+// operation, failure or time counts, nor the latency (service or intended)
+// the run was judged on, so -slo refuses them up front like -html: one
+// line naming it as typed, exit code 2, nothing written.
+func TestMergeSLOOfHdrLogs(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI("load", "basic", "-P", "../workloads/workloada", "-p", "recordcount=200",
+		"-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path="+filepath.Join(dir, "c0-")); code != 0 {
+		t.Fatalf("load: exit %d: %s", code, stderr)
+	}
+	log := filepath.Join(dir, "c0-INSERT.hdr")
+	if _, err := os.Stat(log); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.json")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", "-slo", "INSERT.p99<=5s", log}, "ycsb: -slo needs JSON reports: "},
+		{[]string{"merge", "-o", out, "--slo", "INSERT.p99<=5s", log}, "ycsb: --slo needs JSON reports: "},
+	} {
+		code, stdout, stderr := runCLI(tt.args...)
+		if code != ExitBadInput || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing, one line starting %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was written", out)
+	}
+	// Without -slo the same log merges.
+	if code, stdout, stderr := runCLI("merge", log); code != 0 || !strings.Contains(stdout, "[INSERT], 99thPercentileLatency(us), ") {
+		t.Errorf("merge of the log: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+}

@@ -18,7 +18,7 @@ const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]r
 // charts, each under its name (name=file.json, or "<binding> <phase>").
 func runReport(ctx context.Context, env *Env, args []string) error {
 	out, title, html := "report.html", "", false
-	args, typed, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html})
+	args, opts, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html})
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if len(files) == 0 {
 		return usagef("no reports to draw (usage: %s)", reportUsage)
 	}
-	if err := checkOutputs(typed, map[string]string{"o": out}); err != nil {
+	if err := checkOutputs(opts, map[string]string{"o": out}); err != nil {
 		return err
 	}
 	reps, err := readAll(ctx, files, results.ReadReportContext)
@@ -61,7 +61,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if title == "" {
 		title = "YCSB: " + strings.Join(names, " vs ")
 	}
-	size, err := writePage(typed["o"], out, title, inputs)
+	size, err := writePage(opts.name("o"), out, title, inputs)
 	if err != nil {
 		return err
 	}

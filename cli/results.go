@@ -25,19 +25,15 @@ const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter t
 // runMerge is ycsb merge: the combined report goes to stdout in the chosen
 // exporter's format and, with -o, as a JSON report to a file.
 func runMerge(ctx context.Context, env *Env, args []string) error {
-	const unset = "\x00"
-	out, html, exporter, objectives := "", "", "text", unset
-	files, typed, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter, "slo": &objectives}, nil)
+	out, html, exporter, objectives := "", "", "text", ""
+	files, opts, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter, "slo": &objectives}, nil)
 	if err != nil {
 		return err
 	}
-	given := objectives != unset
-	if given {
+	if opts.given("slo") {
 		if _, err := slo.Parse(objectives); err != nil {
-			return usagef("%s: %v", typed["slo"], err)
+			return usagef("%s: %v", opts.name("slo"), err)
 		}
-	} else {
-		objectives = ""
 	}
 	if len(files) == 0 {
 		return usagef("nothing to merge (usage: %s)", mergeUsage)
@@ -52,12 +48,18 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if html != "" && hdr > 0 {
-		return usagef("-html needs JSON reports: HdrHistogram logs have no intervals to draw")
+		return usagef("%s needs JSON reports: HdrHistogram logs have no intervals to draw", opts.name("html"))
+	}
+	if opts.given("slo") && hdr > 0 {
+		// The logs hold latencies only: throughput and error rate
+		// objectives would be judged on zeros, and which latency (service
+		// or intended) the objectives read is in the reports (judgeFleet).
+		return usagef("%s needs JSON reports: HdrHistogram logs have no operation, failure or time counts, nor say which latency (service or intended) to judge", opts.name("slo"))
 	}
 	if hdr != 0 && hdr != len(files) {
 		return usagef("give either JSON reports or .hdr logs, not both")
 	}
-	if err := checkOutputs(typed, map[string]string{"o": out, "html": html}); err != nil {
+	if err := checkOutputs(opts, map[string]string{"o": out, "html": html}); err != nil {
 		return err
 	}
 	var merged *jsonreport.Report
@@ -109,11 +111,11 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		if err := writeFileAtomic(out, doc.Bytes()); err != nil {
-			return fmt.Errorf("%s %s: %w", typed["o"], out, err)
+			return fmt.Errorf("%s %s: %w", opts.name("o"), out, err)
 		}
 	}
 	if html != "" {
-		if err := writeMergedHTML(typed["html"], html, merged, names, reps); err != nil {
+		if err := writeMergedHTML(opts.name("html"), html, merged, names, reps); err != nil {
 			return err
 		}
 	}
@@ -213,23 +215,14 @@ const compareUsage = "ycsb compare [-gate \"READ.p99:+10%, throughput:-5%\"] <a.
 // regression gates judged (exit code 3 when one fails).
 func runCompare(ctx context.Context, env *Env, args []string) error {
 	gateText := ""
-	files, typed, err := toolArgs(args, compareUsage, map[string]*string{"gate": &gateText}, nil)
+	files, opts, err := toolArgs(args, compareUsage, map[string]*string{"gate": &gateText}, nil)
 	if err != nil {
 		return err
 	}
-	given := 0
-	for _, a := range args {
-		if a == "-gate" || a == "--gate" {
-			given++
-		}
-	}
-	if given > 1 {
-		return usagef("%s given %d times: write all gates in one, separated by commas", typed["gate"], given)
-	}
 	var gates []results.Gate
-	if given == 1 {
+	if opts.given("gate") {
 		if gates, err = results.ParseGates(gateText); err != nil {
-			return usagef("%s: %v", typed["gate"], err)
+			return usagef("%s: %v", opts.name("gate"), err)
 		}
 	}
 	if len(files) != 2 || slices.Contains(files, "-") {
@@ -244,7 +237,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		return inputError(err)
 	}
 	if err := results.CheckGates(gates, files[0], files[1], a, b); err != nil {
-		return usagef("%s: %v", typed["gate"], err)
+		return usagef("%s: %v", opts.name("gate"), err)
 	}
 	if err := results.Compare(env.Stdout, files[0], files[1], a, b); err != nil {
 		return err
@@ -265,15 +258,12 @@ func inputError(err error) error {
 	return &UsageError{Msg: err.Error()}
 }
 
-// toolArgs parses the options of merge and report: each name in values
-// takes the next argument, each name in switches stands alone, either with
-// one or two dashes; every other argument is a file. typed holds each
-// option given as the user typed it ("-o", "--html"), for error messages.
-func toolArgs(args []string, usage string, values map[string]*string, switches map[string]*bool) (files []string, typed map[string]string, err error) {
-	typed = map[string]string{}
-	for name := range values {
-		typed[name] = "-" + name
-	}
+// toolArgs parses the options of merge, report and compare: each name in
+// values takes the next argument, each name in switches stands alone,
+// either with one or two dashes; every other argument is a file. A value
+// option given twice is refused, never one of its values dropped.
+func toolArgs(args []string, usage string, values map[string]*string, switches map[string]*bool) (files []string, opts toolOpts, err error) {
+	opts = toolOpts{typed: map[string]string{}}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") || a == "-" { // "-" is stdin
@@ -282,21 +272,47 @@ func toolArgs(args []string, usage string, values map[string]*string, switches m
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
 		if v, ok := values[name]; ok {
+			if first, ok := opts.typed[name]; ok {
+				if first != a {
+					return nil, toolOpts{}, usagef("option %s given twice (first as %s): give it once (usage: %s)", a, first, usage)
+				}
+				return nil, toolOpts{}, usagef("option %s given twice: give it once (usage: %s)", a, usage)
+			}
 			if i+1 >= len(args) {
-				return nil, nil, usagef("option %s needs a value (usage: %s)", a, usage)
+				return nil, toolOpts{}, usagef("option %s needs a value (usage: %s)", a, usage)
 			}
 			i++
 			*v = args[i]
-			typed[name] = a
+			opts.typed[name] = a
 			continue
 		}
 		if b, ok := switches[name]; ok {
 			*b = true
+			opts.typed[name] = a
 			continue
 		}
-		return nil, nil, usagef("unknown option %s (usage: %s)", a, usage)
+		return nil, toolOpts{}, usagef("unknown option %s (usage: %s)", a, usage)
 	}
-	return files, typed, nil
+	return files, opts, nil
+}
+
+// toolOpts are the options toolArgs was given, each as the user typed it
+// ("-o", "--html"), for error messages.
+type toolOpts struct{ typed map[string]string }
+
+// given says whether the option was on the command line.
+func (o toolOpts) given(name string) bool {
+	_, ok := o.typed[name]
+	return ok
+}
+
+// name is the option as the user typed it, or -name when it was not given
+// (an error about its default value names it so).
+func (o toolOpts) name(name string) string {
+	if t, ok := o.typed[name]; ok {
+		return t
+	}
+	return "-" + name
 }
 
 // checkOutputs refuses, before any input is read, an output file (by
@@ -304,7 +320,7 @@ func toolArgs(args []string, usage string, values map[string]*string, switches m
 // missing or takes no new file, or it is a directory. The error names the
 // option as typed: "-html /nonexistent/x.html: directory /nonexistent does
 // not exist".
-func checkOutputs(typed map[string]string, outputs map[string]string) error {
+func checkOutputs(opts toolOpts, outputs map[string]string) error {
 	names := slices.Sorted(maps.Keys(outputs))
 	for _, name := range names {
 		path := outputs[name]
@@ -312,7 +328,7 @@ func checkOutputs(typed map[string]string, outputs map[string]string) error {
 			continue
 		}
 		if err := atomicfile.Check(path); err != nil {
-			return usagef("%s %s: %v", typed[name], path, err)
+			return usagef("%s %s: %v", opts.name(name), path, err)
 		}
 	}
 	return nil

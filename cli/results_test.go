@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -251,4 +253,39 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// FuzzToolArgs: whatever the arguments, toolArgs returns files that are no
+// options, or one line of usage error; an option refused as given twice
+// is one of the arguments, as typed.
+func FuzzToolArgs(f *testing.F) {
+	for _, s := range []string{"-o a -o b r.json", "-o a --o b -", "--html -slo x -html", "-slo", "a -o - -o -o"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		var out, slo string
+		var html bool
+		files, opts, err := toolArgs(args, "usage", map[string]*string{"o": &out, "slo": &slo}, map[string]*bool{"html": &html})
+		if err != nil {
+			var ue *UsageError
+			if !errors.As(err, &ue) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error %T %q, want one line of usage error", line, err, err)
+			}
+			if opt, twice := strings.CutPrefix(err.Error(), "option "); twice && strings.Contains(opt, " given twice") {
+				if name, _, _ := strings.Cut(opt, " "); !slices.Contains(args, name) {
+					t.Fatalf("%q: %q names no argument", line, err)
+				}
+			}
+			return
+		}
+		for _, f := range files {
+			if strings.HasPrefix(f, "-") && f != "-" {
+				t.Fatalf("%q: option %q taken for a file", line, f)
+			}
+		}
+		if opts.given("html") != html {
+			t.Fatalf("%q: html given %v, set %v", line, opts.given("html"), html)
+		}
+	})
 }
