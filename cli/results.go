@@ -201,6 +201,8 @@ func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string
 		_, err := writePage(opt, path, title, inputs)
 		return err
 	}
+	// On the clock the merge used: a rendezvous's clients on the first's.
+	reps = results.OnRendezvousClock(reps)
 	for i, n := range results.ClientNames(names, reps) {
 		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})
 	}
