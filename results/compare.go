@@ -279,7 +279,13 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 			test.MeanA, test.NA, test.EffA, test.MeanB, test.NB, test.EffB, test.T, test.DF)
 	}
 	fmt.Fprintln(&out, "Latency percentiles come from each run's full HdrHistogram; their changes are not tested.")
-	lines := strings.Split(out.String(), "\n")
+	return writeTrimmed(w, out.String())
+}
+
+// writeTrimmed writes s without the spaces a tabwriter leaves at the ends
+// of its lines.
+func writeTrimmed(w io.Writer, s string) error {
+	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}

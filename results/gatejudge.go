@@ -207,11 +207,7 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 		return err
 	}
 	fmt.Fprintf(&out, "Tests: %s.\n", GateDescription)
-	lines := strings.Split(out.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	if _, err := io.WriteString(w, strings.Join(lines, "\n")); err != nil {
+	if err := writeTrimmed(w, out.String()); err != nil {
 		return err
 	}
 	if len(failed) > 0 {
@@ -501,7 +497,7 @@ func (s *series) blockLength() (l int, widen float64) {
 		}
 	}
 	rho := autocorrelations(means)
-	tau := integratedTime(means)
+	tau := integratedTime(rho)
 	l = int(max(1, min(max(math.Ceil(math.Cbrt(float64(n))), math.Ceil(tau)), float64(n/3))))
 	seen := 1.0
 	for k := 1; k < l && k < len(rho); k++ {
@@ -525,11 +521,10 @@ func widened(x, figure, f float64) float64 {
 	return figure * math.Pow(x/figure, f)
 }
 
-// integratedTime is τ = 1+2Σρ_k of x, summed within Sokal's window (the
-// smallest M with M ≥ 5·τ(M)), at least 1: how many neighbouring samples
-// count as one.
-func integratedTime(x []float64) float64 {
-	rho := autocorrelations(x)
+// integratedTime is τ = 1+2Σρ_k of a series' autocorrelations rho,
+// summed within Sokal's window (the smallest M with M ≥ 5·τ(M)), at least
+// 1: how many neighbouring samples count as one.
+func integratedTime(rho []float64) float64 {
 	tau := 1.0
 	for k := 1; k < len(rho); k++ {
 		tau += 2 * rho[k]

@@ -37,10 +37,7 @@ func samples(s *measurement.Snapshot) []slo.Sample {
 func Judge(objs []slo.Objective, l slo.Latency, res *engine.Result, share string) (*slo.Judgement, error) {
 	// Successful operations only, as [OVERALL], SuccessfulThroughput: a
 	// cluster that fails fast must not meet a throughput objective.
-	var perSec float64
-	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-		perSec = float64(res.Succeeded) / d
-	}
+	perSec := rate(res.Succeeded, res.End.Sub(res.Start))
 	f, err := slo.NewFigures(samples(res.Total), l, res.Ops, res.Ops-res.Succeeded, true, perSec)
 	if err != nil {
 		return nil, err

@@ -152,7 +152,8 @@ func (e *Exporter) SetWarmupEnd(t time.Time) {
 // run is judged (not one client's share of a fleet), ycsb_slo_passed per
 // objective and ycsb_slo_run_passed. It is called once, after the run,
 // while /metrics is still served; j is kept, not copied, and must not
-// change afterwards. The limits come from Info.SLO, or from j without it.
+// change afterwards. The limits come from Info.SLO, the objectives j
+// judged.
 func (e *Exporter) SetSLO(j *slo.Judgement) {
 	e.mu.Lock()
 	e.judgement = j
@@ -303,11 +304,6 @@ func (e *Exporter) WriteText(b *bytes.Buffer) {
 func (e *Exporter) writeSLO(b *bytes.Buffer) {
 	j := e.judgement
 	objs := e.info.SLO
-	if len(objs) == 0 && j != nil {
-		for _, r := range j.Results {
-			objs = append(objs, r.Objective)
-		}
-	}
 	if len(objs) > 0 {
 		family(b, "ycsb_slo_limit", "gauge", "The limit of each service level objective (-p slo): seconds for a latency, a ratio for the error rate, operations per second for the throughput.")
 		for _, o := range objs {

@@ -235,13 +235,6 @@ func TestSLO(t *testing.T) {
 	after := sloLines(t, e)
 	ycsbtest.Golden(t, filepath.Join("testdata", "slo.golden"), []byte(after))
 
-	// Without Info.SLO the judgement gives the limits.
-	bare := New(Info{})
-	bare.SetSLO(j)
-	if got := sloLines(t, bare); got != after {
-		t.Errorf("the judgement alone gives\n%s\nwant\n%s", got, after)
-	}
-
 	// One client's share of a fleet: measured, not judged.
 	j.Share = "client 1 of 2"
 	share := sloLines(t, e)
