@@ -92,8 +92,9 @@ func TestRendezvousProcesses(t *testing.T) {
 }
 
 // TestRendezvousRefusals: clients of another experiment are refused (exit
-// 2, one line); client 0, never joined, fails after its timeout naming the
-// missing client, with nothing run or written.
+// 2, one line); client 0 says whom it refused, and, never joined, fails
+// after its timeout naming the missing client and why it was refused, with
+// nothing run or written.
 func TestRendezvousRefusals(t *testing.T) {
 	bin, wl := binaryAndWorkload(t)
 	addr := loopbackAddr(t)
@@ -121,7 +122,8 @@ func TestRendezvousRefusals(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	if coord.code != 1 || !strings.Contains(coord.stderr, "ycsb: client.rendezvous="+addr+" (nothing was run): client 0: 1 of 2 clients checked in within client.rendezvous.timeout 4s at "+addr+"; never came: client.index 1\n") {
+	if coord.code != 1 || !strings.Contains(coord.stderr, "ycsb: client.rendezvous="+addr+" (nothing was run): client 0: 1 of 2 clients checked in within client.rendezvous.timeout 4s at "+addr+"; never came: client.index 1; refused: client.index 1 (client.count=3, but client 0 has client.count=2: a client of another run)\n") ||
+		strings.Count(coord.stderr, "Rendezvous: refused a client from 127.0.0.1:") != 2 {
 		t.Errorf("client 0: exit %d\n%s", coord.code, coord.stderr)
 	}
 	if coord.created != 0 || strings.Contains(coord.stdout, "[OVERALL]") {
@@ -134,7 +136,8 @@ func TestRendezvousRefusals(t *testing.T) {
 func TestRendezvousInterrupted(t *testing.T) {
 	bin, wl := binaryAndWorkload(t)
 	for _, index := range []int{0, 1} {
-		o := runBinary(t, bin, 700*time.Millisecond, fleetArgs(wl, loopbackAddr(t), 2, index, "report.json=r.json")...)
+		// Signalled once it waits, not after a guessed time.
+		o := runBinaryUntil(t, bin, "Rendezvous: client "+strconv.Itoa(index), fleetArgs(wl, loopbackAddr(t), 2, index, "report.json=r.json")...)
 		if o.code != 130 || !strings.Contains(o.stderr, "interrupted while waiting for the rendezvous at 127.0.0.1:") || o.created != 0 || strings.Contains(o.stdout, "[OVERALL]") {
 			t.Errorf("client %d: exit %d, %d files\n%s\n%s", index, o.code, o.created, o.stdout, o.stderr)
 		}

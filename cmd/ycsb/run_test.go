@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,18 +41,64 @@ type outcome struct {
 // 30 s; with interruptAfter > 0 it sends SIGINT that long after the start.
 func runBinary(t *testing.T, bin string, interruptAfter time.Duration, args ...string) outcome {
 	t.Helper()
+	return runInterrupted(t, bin, func(*lockedBuffer) bool {
+		if interruptAfter <= 0 {
+			return false
+		}
+		time.Sleep(interruptAfter)
+		return true
+	}, args...)
+}
+
+// runBinaryUntil is runBinary that sends SIGINT once stderr holds marker:
+// at a known point of the run, however slow the machine is to get there.
+func runBinaryUntil(t *testing.T, bin, marker string, args ...string) outcome {
+	t.Helper()
+	return runInterrupted(t, bin, func(stderr *lockedBuffer) bool {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if strings.Contains(stderr.String(), marker) {
+				return true
+			}
+		}
+		t.Errorf("no %q on stderr within 20 s:\n%s", marker, stderr.String())
+		return true
+	}, args...)
+}
+
+// lockedBuffer is a bytes.Buffer the process writes while the test reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// runInterrupted runs bin with args in an empty directory of its own, at
+// most 30 s, and sends SIGINT when interrupt, called once it has started,
+// returns true.
+func runInterrupted(t *testing.T, bin string, interrupt func(stderr *lockedBuffer) bool, args ...string) outcome {
+	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if interruptAfter > 0 {
-		time.Sleep(interruptAfter)
+	if interrupt(&stderr) {
 		cmd.Process.Signal(syscall.SIGINT)
 	}
 	signalled := time.Now()
