@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/results"
 )
@@ -19,7 +20,7 @@ import (
 // limited it. Each client's report is its share, not judged; the merged
 // steps' histograms hold every client's operations.
 func TestCapacityFleet(t *testing.T) {
-	addr, dir := freePort(t), t.TempDir()
+	addr, dir := ycsbtest.FreeAddr(t), t.TempDir()
 	var wg sync.WaitGroup
 	outs, stderrs, errs := make([]string, 3), make([]string, 3), make([]error, 3)
 	paths := make([]string, 3)

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,19 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
-
-// freePort is a loopback address nothing listens on.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 func TestRendezvousBadInput(t *testing.T) {
 	fleet := map[string]string{"client.count": "3", "client.index": "1"}
@@ -67,7 +56,7 @@ func TestRendezvousBadInput(t *testing.T) {
 // TestRendezvousRuns: three clients started 300 ms apart, client 0 the
 // second, start measuring together, and record the start in the report.
 func TestRendezvousRuns(t *testing.T) {
-	addr, dir := freePort(t), t.TempDir()
+	addr, dir := ycsbtest.FreeAddr(t), t.TempDir()
 	var wg sync.WaitGroup
 	errs, stderrs := make([]error, 3), make([]string, 3)
 	for k, index := range []int{1, 0, 2} {
@@ -111,7 +100,7 @@ func TestRendezvousRuns(t *testing.T) {
 // wait is an interruption, not bad input.
 func TestRendezvousFails(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "r.json")
-	fleet := map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": freePort(t),
+	fleet := map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": ycsbtest.FreeAddr(t),
 		"client.rendezvous.timeout": "1", "report.json": report}
 	stdout, _, err := runBasic(t, context.Background(), fleet)
 	if err == nil || props.IsBadInput(err) || !strings.HasSuffix(err.Error(), "never came: client.index 1, 2") ||

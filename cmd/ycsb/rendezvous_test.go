@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,19 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
-
-// loopbackAddr is a 127.0.0.1 address nothing listens on.
-func loopbackAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // fleetArgs is the command line of client index of count meeting at addr.
 func fleetArgs(wl, addr string, count, index int, extra ...string) []string {
@@ -39,7 +28,7 @@ func fleetArgs(wl, addr string, count, index int, extra ...string) []string {
 // one window, although their clocks are not consulted to agree on it.
 func TestRendezvousProcesses(t *testing.T) {
 	bin, wl := binaryAndWorkload(t)
-	addr, dir := loopbackAddr(t), t.TempDir()
+	addr, dir := ycsbtest.FreeAddr(t), t.TempDir()
 	order := []int{2, 0, 1}
 	outs := make([]outcome, 3)
 	launched := make([]time.Time, 3)
@@ -97,7 +86,7 @@ func TestRendezvousProcesses(t *testing.T) {
 // nothing run or written.
 func TestRendezvousRefusals(t *testing.T) {
 	bin, wl := binaryAndWorkload(t)
-	addr := loopbackAddr(t)
+	addr := ycsbtest.FreeAddr(t)
 	var coord outcome
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -137,7 +126,7 @@ func TestRendezvousInterrupted(t *testing.T) {
 	bin, wl := binaryAndWorkload(t)
 	for _, index := range []int{0, 1} {
 		// Signalled once it waits, not after a guessed time.
-		o := runBinaryUntil(t, bin, "Rendezvous: client "+strconv.Itoa(index), fleetArgs(wl, loopbackAddr(t), 2, index, "report.json=r.json")...)
+		o := runBinaryUntil(t, bin, "Rendezvous: client "+strconv.Itoa(index), fleetArgs(wl, ycsbtest.FreeAddr(t), 2, index, "report.json=r.json")...)
 		if o.code != 130 || !strings.Contains(o.stderr, "interrupted while waiting for the rendezvous at 127.0.0.1:") || o.created != 0 || strings.Contains(o.stdout, "[OVERALL]") {
 			t.Errorf("client %d: exit %d, %d files\n%s\n%s", index, o.code, o.created, o.stdout, o.stderr)
 		}

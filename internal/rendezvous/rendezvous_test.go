@@ -9,19 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
-
-// freeAddr is a loopback address with a port nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 type outcome struct {
 	at  time.Time
@@ -41,7 +31,7 @@ func meetAfter(ctx context.Context, wg *sync.WaitGroup, out *outcome, after time
 // TestMeet: clients that come at different moments, one before client 0
 // listens, start at one instant.
 func TestMeet(t *testing.T) {
-	addr := freeAddr(t)
+	addr := ycsbtest.FreeAddr(t)
 	var wg sync.WaitGroup
 	outs := make([]outcome, 3)
 	arrive := []time.Duration{300 * time.Millisecond, 600 * time.Millisecond, 0}
@@ -63,7 +53,7 @@ func TestMeet(t *testing.T) {
 // a reason naming what differs, and client 0 then fails naming the index
 // that never came.
 func TestRefusedAndMissing(t *testing.T) {
-	addr := freeAddr(t)
+	addr := ycsbtest.FreeAddr(t)
 	var wg sync.WaitGroup
 	var coord outcome
 	var said []string
@@ -114,7 +104,7 @@ func TestRefusedAndMissing(t *testing.T) {
 
 // TestNoCoordinator: a client that finds no client 0 fails at its timeout.
 func TestNoCoordinator(t *testing.T) {
-	addr := freeAddr(t)
+	addr := ycsbtest.FreeAddr(t)
 	_, err := Meet(context.Background(), Config{Addr: addr, Count: 2, Index: 1, Fingerprint: "f", Timeout: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "client 1: no client 0 at "+addr+" within client.rendezvous.timeout 1s") {
 		t.Errorf("error %v", err)
@@ -124,7 +114,7 @@ func TestNoCoordinator(t *testing.T) {
 // TestInterrupted: the end of ctx ends the wait at once, with ctx's
 // error, on both sides.
 func TestInterrupted(t *testing.T) {
-	addr := freeAddr(t)
+	addr := ycsbtest.FreeAddr(t)
 	for _, index := range []int{0, 1} {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(200*time.Millisecond, cancel)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,4 +53,16 @@ func Binary(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return bin
+}
+
+// FreeAddr is a 127.0.0.1 address nothing listens on: a port taken and
+// released, for a server a test starts later (or never).
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
