@@ -63,7 +63,7 @@ func (w *worker) run(ctx context.Context, p *Plan) {
 			break
 		}
 		w.finished++
-		w.session.Recorder().Operation()
+		w.session.Recorder().FailedOperation()
 		w.done.Store(w.finished)
 	}
 	if w.warming {
@@ -113,12 +113,16 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 		if ctx.Err() != nil {
 			return // the last operation was interrupted and is not counted
 		}
-		if transactions && w.session.Failed == failed || !transactions && w.session.Inserted > inserted {
-			w.succeeded++
-		}
 		n++
 		w.finished = n
-		w.session.Recorder().Operation()
+		// Counted as the Result counts them, so that an interval's
+		// failures (slo.abort's error rate) are the verdict's.
+		if transactions && w.session.Failed == failed || !transactions && w.session.Inserted > inserted {
+			w.succeeded++
+			w.session.Recorder().Operation()
+		} else {
+			w.session.Recorder().FailedOperation()
+		}
 		if n&15 == 0 {
 			w.done.Store(n)
 		}

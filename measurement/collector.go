@@ -57,7 +57,7 @@ func (c *Collector) Tick() *Snapshot {
 	c.mu.Unlock()
 	for _, r := range recs {
 		old := r.swap()
-		old.ops = r.takeOperations()
+		old.ops, old.failed = r.takeOperations()
 		old.mergeInto(c.interval, c.newSeries, c.newHist)
 		r.giveBack(old)
 	}

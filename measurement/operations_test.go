@@ -52,11 +52,85 @@ func TestOperationsPerInterval(t *testing.T) {
 	}
 }
 
+// TestFailedPerInterval: every third operation fails; the intervals'
+// Failed add up to the failed operations, warm-up ones left out, and no
+// interval holds a failure without its operation, however the harvests
+// fall. Writes found lost later count as failures of the interval that
+// found them.
+func TestFailedPerInterval(t *testing.T) {
+	c := NewCollector(config(t, nil), YCSB)
+	const workers, per, lost = 3, 3000, 7
+	var wg sync.WaitGroup
+	for range workers {
+		r := c.NewRecorder()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.SetWarmup(true)
+			for range 100 {
+				r.FailedOperation()
+			}
+			r.FailedEarlier(lost)
+			r.SetWarmup(false)
+			for i := range per {
+				now := Now()
+				if i%3 == 0 {
+					r.Done(Read, db.Error, now-1000, now, 0)
+					r.Done(Update, db.Error, now-1000, now, 0)
+					r.FailedOperation()
+				} else {
+					r.Done(Read, db.NotFound, now-1000, now, 0)
+					r.Operation()
+				}
+			}
+		}()
+	}
+	var ops, failed int64
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		iv := c.Tick()
+		if iv.Failed > iv.Operations {
+			t.Fatalf("an interval of %d operations holds %d failed", iv.Operations, iv.Failed)
+		}
+		ops, failed = ops+iv.Operations, failed+iv.Failed
+	}
+	for _, r := range c.recs {
+		r.FailedEarlier(lost)
+	}
+	last := c.Tick()
+	ops, failed = ops+last.Operations, failed+last.Failed
+	want := int64(workers * (per/3 + lost))
+	if ops != workers*per || failed != want {
+		t.Errorf("intervals hold %d operations, %d failed, want %d and %d", ops, failed, workers*per, want)
+	}
+	if last.Operations != 0 || last.Failed != workers*lost {
+		t.Errorf("last interval: %d operations, %d failed, want 0 and %d (the lost writes)", last.Operations, last.Failed, workers*lost)
+	}
+	if tot := c.Total(); tot.Operations != workers*per || tot.Failed != want {
+		t.Errorf("total %d operations, %d failed, want %d and %d", tot.Operations, tot.Failed, workers*per, want)
+	}
+}
+
 func BenchmarkRecorderDoneOperation(b *testing.B) {
 	c := NewCollector(config(b, nil), YCSB)
 	r := c.NewRecorder()
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Operation()
+	}
+}
+
+func BenchmarkRecorderDoneFailedOperation(b *testing.B) {
+	c := NewCollector(config(b, nil), YCSB)
+	r := c.NewRecorder()
+	b.ReportAllocs()
+	for b.Loop() {
+		r.FailedOperation()
 	}
 }

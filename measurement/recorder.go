@@ -112,8 +112,9 @@ func (s *series) mergeInto(d *series, newHist func() *hdrhistogram.Histogram) {
 // operation of the run's table. Series are allocated on first use, so a
 // workload pays only for the operations it runs.
 type set struct {
-	byOp []opSet
-	ops  int64 // operations of the worker loop (see Recorder.Operation)
+	byOp   []opSet
+	ops    int64 // operations of the worker loop (see Recorder.Operation)
+	failed int64 // those of them that failed (see Recorder.FailedOperation)
 }
 
 // opSet is one operation's series, by kind, and its status counts.
@@ -139,7 +140,7 @@ func (s *set) reset() {
 		so.returns = [db.NumStatuses]int64{}
 		so.retries = 0
 	}
-	s.ops = 0
+	s.ops, s.failed = 0, 0
 }
 
 // mergeInto adds s into dst, allocating dst's series as needed.
@@ -156,6 +157,7 @@ func (s *set) mergeInto(dst *set, newSeries func() *series, newHist func() *hdrh
 		do.retries += so.retries
 	}
 	dst.ops += s.ops
+	dst.failed += s.failed
 }
 
 func mergeSeries(dst **series, src *series, newSeries func() *series, newHist func() *hdrhistogram.Histogram) {
@@ -194,10 +196,12 @@ type Recorder struct {
 	warm bool
 
 	// ops counts the worker loop's operations, as [OVERALL] does (a
-	// read-modify-write is one, not a read and an update); harvested is
-	// the part of it the Collector has taken, and is the Collector's.
-	ops       atomic.Int64
-	harvested int64
+	// read-modify-write is one, not a read and an update), and failed
+	// those of them that failed (FailedOperation, FailedEarlier);
+	// harvested and harvestedFailed are the parts the Collector has
+	// taken, and are the Collector's.
+	ops, failed                atomic.Int64
+	harvested, harvestedFailed int64
 
 	mu    sync.Mutex
 	cur   *set // guarded by mu

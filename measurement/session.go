@@ -275,6 +275,7 @@ func (s *Session) lostWrites(err error) {
 	if !s.rec.Warmup() {
 		s.Lost += int64(n)
 	}
+	s.rec.FailedEarlier(int64(n))
 }
 
 func (s *Session) Delete(ctx context.Context, table, key string) error {

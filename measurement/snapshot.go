@@ -78,6 +78,13 @@ type Snapshot struct {
 	// load insert, as [OVERALL] counts them, whatever number of database
 	// calls (and VERIFY) each made.
 	Operations int64
+	// Failed are those of the Operations that failed, as the engine
+	// counts them (Recorder.FailedOperation): a transaction with a failed
+	// database call, NOT_FOUND being an answer, is one, whatever number
+	// of calls failed. Buffered writes found lost count in the interval
+	// they were found in, so an interval may hold more Failed than
+	// Operations.
+	Failed int64
 }
 
 // returnOrder is the order the reference prints Return= lines in (the
@@ -130,7 +137,7 @@ func newSnapshot(cfg *Config, t *Ops, s *set) *Snapshot {
 	sortJavaOrder(ops, func(m Measurement) string { return m.Name })
 	// The reference keys its intended map by the plain name.
 	sortJavaOrder(intended, func(m Measurement) string { return m.Operation + m.Kind.Suffix() })
-	return &Snapshot{Measurements: append(ops, intended...), Operations: s.ops}
+	return &Snapshot{Measurements: append(ops, intended...), Operations: s.ops, Failed: s.failed}
 }
 
 // sortJavaOrder orders ms as a Java ConcurrentHashMap with default capacity

@@ -119,19 +119,8 @@ func overLimit(h *hdrhistogram.Histogram, limit float64) (over, n int64, sum flo
 
 func (s *sloInterval) Operations() int64 { return s.iv.Operations }
 
-// Errors are the interval's failed operations: its measurements of
-// failures, database operations only.
-func (s *sloInterval) Errors() int64 {
-	var n int64
-	own := s.iv.OwnRMW()
-	for i := range s.iv.Measurements {
-		m := &s.iv.Measurements[i]
-		if m.Intended || m.Kind == measurement.KindOK || slo.LeftOut(m.Operation, own) {
-			continue
-		}
-		if m.Hist != nil {
-			n += m.Hist.TotalCount()
-		}
-	}
-	return n
-}
+// Errors are the interval's failed operations, counted as the verdict
+// counts them (see measurement.Snapshot.Failed), not its measurements of
+// failures: a NOT_FOUND is an answer, and a read-modify-write whose read
+// and update failed is one failed operation.
+func (s *sloInterval) Errors() int64 { return s.iv.Failed }
