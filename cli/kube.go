@@ -93,6 +93,10 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 	switch {
 	case p.cmdline.Has(kube.PropStartTime) && startInSet:
 		return usagef("give -start-in or -p %s, not both", kube.PropStartTime)
+	case s.Phase == "capacity" && startInSet && startIn == 0 && n > 1:
+		// Named here: the capacity check would name starttime and
+		// client.rendezvous, which ycsb kube sets itself.
+		return usagef("-start-in 0: a fleet's capacity needs a shared start: leave -start-in out (the pods meet at a rendezvous) or give a duration")
 	case startIn > 0:
 		// Whole seconds: the time is read by people as well.
 		s.StartTime = now().Add(startIn + time.Second - 1).Truncate(time.Second)

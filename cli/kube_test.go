@@ -93,7 +93,7 @@ func TestKubeBadInput(t *testing.T) {
 		{"no phase", []string{"kube"}, "needs load, run or capacity"},
 		{"bad phase", []string{"kube", "shell", "basic", "-clients", "2"}, "needs load, run or capacity"},
 		{"capacity without slo", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3"}, "slo: missing"},
-		{"capacity without a shared start", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-start-in", "0"}, "client.count: a fleet's capacity runs a fixed ladder"},
+		{"capacity without a shared start", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-start-in", "0"}, "-start-in 0: a fleet's capacity needs a shared start: leave -start-in out (the pods meet at a rendezvous) or give a duration"},
 		{"capacity rate below the clients", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-p", "capacity.start=2"}, "capacity.start: 2 is less than client.count=3"},
 		{"capacity resolution", []string{"kube", "capacity", "basic", "-P", "../workloads/workloadc", "-clients", "3", "-p", "slo=READ.p99<=5ms", "-p", "capacity.resolution=0.1"}, "capacity.resolution: a fleet"},
 		{"no clients", []string{"kube", "run", "basic"}, "needs -clients N"},

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
@@ -133,8 +134,17 @@ func headline(c *jsonreport.Capacity) string {
 	case "steps":
 		return fmt.Sprintf("max %s%s, first failing %s: the steps ran out before the resolution", rate(c.MaxOpsSec), achieved,
 			rate(c.FirstFailingOpsSec))
+	case "system":
+		return fmt.Sprintf("max %s%s, first failing %s", rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec))
+	case capacity.LimitFleet:
+		return "not judged: one client's share of a fleet's steps; ycsb merge the clients' reports for the answer"
 	}
-	return fmt.Sprintf("max %s%s, first failing %s", rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec))
+	// A kind this page does not know: its report's sentence, no figures
+	// read as an answer they may not be.
+	if c.LimitWhy != "" {
+		return c.LimitWhy
+	}
+	return fmt.Sprintf("the search ended by %q, with no answer given", c.Limit)
 }
 
 // capacityCharts gathers the searches' latency objectives, one chart per

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
@@ -194,6 +195,14 @@ func TestCapacityHeadline(t *testing.T) {
 		{jsonreport.Capacity{Limit: "max", MaxOpsSec: 64000, AchievedOpsSec: 63990}, "at least 64000 ops/s (63990 achieved): the highest rate the search could ask passed"},
 		{jsonreport.Capacity{Limit: "steps", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 4000},
 			"max 2000 ops/s (2001 achieved), first failing 4000 ops/s: the steps ran out before the resolution"},
+		{jsonreport.Capacity{Limit: "system", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100},
+			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s"},
+		// One client's share of a fleet's ladder has no answer.
+		{jsonreport.Capacity{Limit: capacity.LimitFleet, LimitWhy: "not judged: client 1 of 3; ycsb merge judges each step on the fleet's merged histograms"},
+			"not judged: one client's share of a fleet's steps; ycsb merge the clients' reports for the answer"},
+		// A kind this page does not know: its sentence as written, no figures.
+		{jsonreport.Capacity{Limit: "interrupted", MaxOpsSec: 2000, LimitWhy: "interrupted after 3 steps"}, "interrupted after 3 steps"},
+		{jsonreport.Capacity{Limit: "later"}, `the search ended by "later", with no answer given`},
 	} {
 		if got := headline(&tc.c); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.c.Limit, got, tc.want)

@@ -90,7 +90,8 @@ type Spec struct {
 	CPU        string // request per pod
 	Memory     string // request and limit per pod
 	// SLO is the run's objectives (slo), which every pod carries in its
-	// report and ycsb merge judges the fleet against; "" for none.
+	// report and ycsb merge judges the fleet against; "" for none. The
+	// header comment names it without its whitespace, as slo.Parse reads it.
 	SLO string
 }
 
@@ -402,11 +403,14 @@ func header(s *Spec, c *container) string {
 	fmt.Fprintf(&b, "#   kubectl apply%s -f FILE\n", ns)
 	fmt.Fprintf(&b, "#   kubectl wait%s --for=condition=complete --timeout=24h job/%s\n", ns, s.Name)
 	fmt.Fprintf(&b, "#   kubectl logs%s -l job-name=%s --tail=-1 --prefix | ycsb merge -\n", ns, s.Name)
+	// The objectives without whitespace, as slo.Parse reads them: a line
+	// break in the value would end the comment line.
+	objectives := strings.Join(strings.Fields(s.SLO), "")
 	switch {
 	case s.Phase == "capacity":
-		fmt.Fprintf(&b, "# Each pod runs its share of every step of a fixed ladder of rates, on one schedule;\n# the merge judges each step on the merged histograms against\n#   slo=%s\n# and finds the fleet's capacity (exit code 3 when no step passes).\n", s.SLO)
-	case s.SLO != "":
-		fmt.Fprintf(&b, "# The merge judges the fleet against slo=%s (exit code 3 when it is not met);\n# each pod reports its share without judging it.\n", s.SLO)
+		fmt.Fprintf(&b, "# Each pod runs its share of every step of a fixed ladder of rates, on one schedule;\n# the merge judges each step on the merged histograms against\n#   slo=%s\n# and finds the fleet's capacity (exit code 3 when no step passes).\n", objectives)
+	case objectives != "":
+		fmt.Fprintf(&b, "# The merge judges the fleet against slo=%s (exit code 3 when it is not met);\n# each pod reports its share without judging it.\n", objectives)
 	}
 	return b.String()
 }

@@ -200,6 +200,30 @@ func TestGenerateVariants(t *testing.T) {
 	}
 }
 
+// TestGenerateSLOComment: the header comment names the objectives on
+// its own lines, whatever whitespace the slo value held (slo.Parse drops
+// it, a line break included): every line before the first document is a
+// comment.
+func TestGenerateSLOComment(t *testing.T) {
+	for _, phase := range []string{"run", "capacity"} {
+		s := spec()
+		s.Phase, s.SLO = phase, "READ.p99<=5\nms, UPDATE.p99 <=\r10ms"
+		out, err := Generate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := strings.Cut(string(out), "\n---\n")
+		for _, line := range strings.Split(strings.TrimSuffix(header, "\n"), "\n") {
+			if !strings.HasPrefix(line, "#") {
+				t.Errorf("%s: header line %q is not a comment", phase, line)
+			}
+		}
+		if !strings.Contains(header, "slo=READ.p99<=5ms,UPDATE.p99<=10ms") {
+			t.Errorf("%s: header lacks the objectives:\n%s", phase, header)
+		}
+	}
+}
+
 func TestGenerateRefuses(t *testing.T) {
 	for _, tt := range []struct {
 		name   string

@@ -26,10 +26,9 @@ const (
 // capStep is the step a capacity search runs: the plan takes its rate,
 // warm-up and time limit (plan), the run its line (stopMode).
 type capStep struct {
-	n       int // 1-based
-	rate    int64
-	dur     time.Duration
-	trusted bool
+	n    int // 1-based
+	rate int64
+	dur  time.Duration
 }
 
 // capStepper runs the steps of -rate capacity; run runs one at threads.
@@ -70,13 +69,13 @@ func (c *capStepper) Step(ctx context.Context, rate float64) (capacity.Step, err
 	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, r.s.Rate.MaxThreads)
 	for try := 0; ; try++ {
 		c.n++
-		r.step = &capStep{n: c.n, rate: target, dur: dur, trusted: trusted}
+		r.step = &capStep{n: c.n, rate: target, dur: dur}
 		r.println("")
 		if err := c.run(ctx, c.threads); err != nil {
 			return capacity.Step{}, err
 		}
 		res, j := r.lastRes, r.judgement
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Detail: j}
+		step := capacity.Step{Asked: float64(target), Threads: c.threads}
 		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
 			step.Achieved = float64(res.Ops) / d
 		}
@@ -105,8 +104,19 @@ func (c *capStepper) Step(ctx context.Context, rate float64) (capacity.Step, err
 			step.Verdict = capacity.Fail
 			step.Why = capacity.FailedObjectives(j)
 		}
+		if !trusted && ctx.Err() == nil {
+			step.Why = joinWhy(step.Why, fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep))
+		}
 		return step, nil
 	}
+}
+
+// joinWhy adds note to a step's why.
+func joinWhy(why, note string) string {
+	if why == "" {
+		return note
+	}
+	return why + "; " + note
 }
 
 // duration is a step's measured time at rate: step=, longer when the

@@ -423,23 +423,9 @@ func (r *Report) check() error {
 	if limit := r.RunTimeMs + int64(len(r.Intervals))*1000; c.err == nil && lasting > limit {
 		c.fail("intervals", "they last %d ms in all, more than the run (runtime_ms %d)", lasting, r.RunTimeMs)
 	}
-	for i, m := range r.Measurements {
-		f := fmt.Sprintf("measurements[%d] (%s).", i, m.Name)
-		c.count(f+"count", m.Count)
-		c.real(f+"mean_us", m.MeanUs)
-		c.count(f+"min_us", m.MinUs)
-		c.count(f+"max_us", m.MaxUs)
-		if m.Count > 0 && m.MinUs > m.MaxUs {
-			c.fail(f+"min_us", "%d is above max_us %d", m.MinUs, m.MaxUs)
-		}
-		for _, k := range sortedKeys(m.Percentiles) {
-			c.count(f+"percentiles_us."+k, m.Percentiles[k])
-		}
-		for j, rc := range m.Returns {
-			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)
-		}
-		c.count(f+"retries", m.Retries)
-		c.histogram(f+"histogram", m.Histogram, m.Count, true)
+	c.measurements("", r.Measurements)
+	if cp := r.Capacity; cp != nil {
+		c.capacity(cp)
 	}
 	if v := r.Validation; v != nil {
 		switch v.Status {
@@ -464,6 +450,53 @@ func (r *Report) check() error {
 
 // checker keeps the first failed check of a report.
 type checker struct{ err error }
+
+// measurements checks a report's or a capacity step's measurements;
+// prefix is the field of the list's owner ("capacity.steps[0].").
+func (c *checker) measurements(prefix string, ms []Measurement) {
+	for i, m := range ms {
+		f := fmt.Sprintf("%smeasurements[%d] (%s).", prefix, i, m.Name)
+		c.count(f+"count", m.Count)
+		c.real(f+"mean_us", m.MeanUs)
+		c.count(f+"min_us", m.MinUs)
+		c.count(f+"max_us", m.MaxUs)
+		if m.Count > 0 && m.MinUs > m.MaxUs {
+			c.fail(f+"min_us", "%d is above max_us %d", m.MinUs, m.MaxUs)
+		}
+		for _, k := range sortedKeys(m.Percentiles) {
+			c.count(f+"percentiles_us."+k, m.Percentiles[k])
+		}
+		for j, rc := range m.Returns {
+			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)
+		}
+		c.count(f+"retries", m.Retries)
+		c.histogram(f+"histogram", m.Histogram, m.Count, true)
+	}
+}
+
+// capacity checks a capacity search's figures, which ycsb merge adds
+// up and turns into times.
+func (c *checker) capacity(cp *Capacity) {
+	c.real("capacity.max_ops_sec", cp.MaxOpsSec)
+	c.real("capacity.achieved_ops_sec", cp.AchievedOpsSec)
+	c.real("capacity.first_failing_ops_sec", cp.FirstFailingOpsSec)
+	c.real("capacity.resolution", cp.Resolution)
+	for i, st := range cp.Steps {
+		f := fmt.Sprintf("capacity.steps[%d].", i)
+		c.real(f+"asked_ops_sec", st.AskedOpsSec)
+		c.real(f+"share_ops_sec", st.ShareOpsSec)
+		c.real(f+"achieved_ops_sec", st.AchievedOpsSec)
+		c.count(f+"threads", int64(st.Threads))
+		c.duration(f+"start_ms", st.StartMs)
+		c.duration(f+"measured_ms", st.MeasuredMs)
+		c.count(f+"operations", st.Operations)
+		c.count(f+"failed_operations", st.Failed)
+		if st.Failed > st.Operations {
+			c.fail(f+"failed_operations", "%d is above operations %d", st.Failed, st.Operations)
+		}
+		c.measurements(f, st.Measurements)
+	}
+}
 
 func (c *checker) fail(field, format string, args ...any) {
 	if c.err == nil {

@@ -3,6 +3,7 @@ package jsonreport
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,15 @@ func valid(t testing.TB) *Report {
 	}
 }
 
+// withCapacity gives r a capacity search of one step, whose
+// measurements are r's, and returns it.
+func withCapacity(r *Report) *Capacity {
+	r.Capacity = &Capacity{MaxOpsSec: 100, AchievedOpsSec: 99, Limit: "max", Resolution: 0.05,
+		Steps: []CapacityStep{{AskedOpsSec: 100, AchievedOpsSec: 99, Threads: 4, StartMs: 0, MeasuredMs: 1000,
+			Operations: 3, Verdict: "PASS", Trusted: true, Measurements: slices.Clone(r.Measurements)}}}
+	return r.Capacity
+}
+
 func encode(t testing.TB, r *Report) []byte {
 	var buf bytes.Buffer
 	if err := Write(&buf, r); err != nil {
@@ -91,6 +101,11 @@ func encode(t testing.TB, r *Report) []byte {
 func TestReadChecksFigures(t *testing.T) {
 	if _, err := Read(encode(t, valid(t))); err != nil {
 		t.Fatalf("the valid report: %v", err)
+	}
+	withCap := valid(t)
+	withCapacity(withCap)
+	if _, err := Read(encode(t, withCap)); err != nil {
+		t.Fatalf("the valid report with a capacity search: %v", err)
 	}
 	for _, tt := range []struct {
 		change func(r *Report)
@@ -126,6 +141,22 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 10, 5, 5, -1) }, "validation.operations: -1 is negative"},
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 10, 5, 5, 1) }, "validation.total_cash: -10 is negative"},
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 10, -5, 5, 1) }, "validation.accounts: -5 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].Operations = -5 }, "capacity.steps[0].operations: -5 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].Failed = -1 }, "capacity.steps[0].failed_operations: -1 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].Failed = 4 }, "capacity.steps[0].failed_operations: 4 is above operations 3"},
+		{func(r *Report) { withCapacity(r).Steps[0].AskedOpsSec = -100 }, "capacity.steps[0].asked_ops_sec: -100 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].ShareOpsSec = -50 }, "capacity.steps[0].share_ops_sec: -50 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].AchievedOpsSec = -1 }, "capacity.steps[0].achieved_ops_sec: -1 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].Threads = -4 }, "capacity.steps[0].threads: -4 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].StartMs = -1 }, "capacity.steps[0].start_ms: -1 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].StartMs = math.MaxInt64 }, "capacity.steps[0].start_ms: 9223372036854775807 ms is more than 100 years"},
+		{func(r *Report) { withCapacity(r).Steps[0].MeasuredMs = -1000 }, "capacity.steps[0].measured_ms: -1000 is negative"},
+		{func(r *Report) { withCapacity(r).Steps[0].Measurements[0].Count = 4 }, "capacity.steps[0].measurements[0] (READ).histogram: holds 3 values, count says 4"},
+		{func(r *Report) { withCapacity(r).Steps[0].Measurements[0].MinUs = -1 }, "capacity.steps[0].measurements[0] (READ).min_us: -1 is negative"},
+		{func(r *Report) { withCapacity(r).MaxOpsSec = -1 }, "capacity.max_ops_sec: -1 is negative"},
+		{func(r *Report) { withCapacity(r).FirstFailingOpsSec = -1 }, "capacity.first_failing_ops_sec: -1 is negative"},
+		{func(r *Report) { withCapacity(r).AchievedOpsSec = -1 }, "capacity.achieved_ops_sec: -1 is negative"},
+		{func(r *Report) { withCapacity(r).Resolution = -0.05 }, "capacity.resolution: -0.05 is negative"},
 	} {
 		r := valid(t)
 		tt.change(r)
@@ -149,6 +180,10 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"operations":-5}`))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"validation":{"status":"FAILED","method":"QUERY","total_cash":5000,"counted_cash":5003,"accounts":5,"expected_accounts":5,"operations":300,"anomaly_score":0.01}}`))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}`))
+	withCap := valid(f)
+	withCapacity(withCap)
+	f.Add(encode(f, withCap))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"capacity":{"steps":[{"asked_ops_sec":100,"achieved_ops_sec":99,"threads":4,"start_ms":18446744075,"measured_ms":1000,"operations":3,"failed_operations":1,"verdict":"PASS","trusted":true,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}],"max_ops_sec":100,"limit":"max","resolution":0.05}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Read(data)
 		if err != nil {
@@ -171,6 +206,14 @@ func FuzzRead(f *testing.F) {
 		for _, m := range r.Measurements {
 			if m.Count < 0 || m.MeanUs < 0 || math.IsNaN(m.MeanUs) {
 				t.Fatalf("accepted measurement %+v", m)
+			}
+		}
+		if c := r.Capacity; c != nil {
+			for _, st := range c.Steps {
+				if st.Operations < 0 || st.Failed < 0 || st.Failed > st.Operations || st.StartMs < 0 || st.StartMs > MaxDurationMs ||
+					st.MeasuredMs < 0 || st.MeasuredMs > MaxDurationMs || st.AskedOpsSec < 0 || st.ShareOpsSec < 0 || st.AchievedOpsSec < 0 {
+					t.Fatalf("accepted capacity step %+v", st)
+				}
 			}
 		}
 		if r.Operations < 0 || r.RunTimeMs < 0 || r.Throughput < 0 || math.IsNaN(r.Throughput) {

@@ -734,8 +734,9 @@ func parseCapacity(w *words) (*CapacitySettings, error) {
 	c := &CapacitySettings{Start: 1000, Growth: 2, Resolution: 0.05, Step: 10 * time.Second}
 	if v, ok := w.get("start="); ok {
 		n, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "/s"), "/S"), 64)
-		if err != nil || !(n > 0) || n > 1e9 {
-			return nil, w.errf("start=", "expected start=N/s, N operations per second above zero and at most 1e9")
+		// Below 1 op/s a step's rate rounds to 0, which is unthrottled.
+		if err != nil || !(n >= 1) || n > 1e9 {
+			return nil, w.errf("start=", "expected start=N/s, N operations per second from 1 to 1e9")
 		}
 		c.Start = n
 	}
@@ -760,7 +761,9 @@ func parseCapacity(w *words) (*CapacitySettings, error) {
 	if v, ok := w.get("step="); ok {
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			if n, nerr := strconv.Atoi(v); nerr == nil {
+			// A bare number is seconds, range-checked before it is
+			// multiplied into a Duration, which would overflow.
+			if n, nerr := strconv.ParseInt(v, 10, 64); nerr == nil && n >= 1 && n <= 3600 {
 				d, err = time.Duration(n)*time.Second, nil
 			}
 		}
