@@ -16,10 +16,12 @@ type Names struct {
 }
 
 // Limit says what ended the search a: a word for the JSON report
-// ("client", "steps", "none", "max", "system") and a sentence for the
-// reader.
+// ("interrupted", "client", "steps", "none", "max", "system") and a
+// sentence for the reader.
 func (a *Answer) Limit(c Config, n Names) (word, why string) {
 	switch {
+	case a.Interrupted:
+		return "interrupted", a.interrupted(n.Unit)
 	case a.Limited:
 		return "client", "the client: " + a.limitingWhy() + "; the system's capacity is at least this"
 	case a.Exhausted:
@@ -30,6 +32,20 @@ func (a *Answer) Limit(c Config, n Names) (word, why string) {
 		return "max", fmt.Sprintf("%s (%g %s) passed", n.Max, c.Max, n.Unit)
 	}
 	return "system", "the system: the bracket is within " + n.Resolution
+}
+
+// interrupted says how far an interrupted search got: its steps, and the
+// highest rate that passed, in unit.
+func (a *Answer) interrupted(unit string) string {
+	steps := "steps"
+	if len(a.Steps) == 1 {
+		steps = "step"
+	}
+	s := fmt.Sprintf("interrupted after %d %s; ", len(a.Steps), steps)
+	if a.Rate == 0 {
+		return s + "no rate passed"
+	}
+	return s + fmt.Sprintf("the system served at least %g %s", a.Rate, unit)
 }
 
 // limitingWhy is why the client limited the step at a.Above.

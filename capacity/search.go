@@ -105,11 +105,15 @@ type Answer struct {
 	Limited bool
 	// Exhausted says MaxSteps ended it before the resolution.
 	Exhausted bool
+	// Interrupted says ctx or a step's error ended it early, after
+	// len(Steps) steps: the answer is the steps', not the search's.
+	Interrupted bool
 }
 
 // Search runs steps until the bracket [Rate, Above] is within the
 // resolution, Max passes, or MaxSteps are run.
-// ctx ending stops it with the steps so far and ctx's error.
+// ctx ending or a step's error stops it with the steps so far, marked
+// Interrupted, and the error.
 func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
@@ -119,14 +123,21 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	for len(a.Steps) < c.MaxSteps {
 		s, err := st.Step(ctx, rate)
 		if err != nil {
+			a.Interrupted = true
 			return a, err
 		}
 		a.Steps = append(a.Steps, s)
-		if ctx.Err() != nil {
-			return a, ctx.Err()
-		}
 		if s.Asked > 0 {
 			rate = s.Asked // as the Stepper could ask it (whole ops/s)
+		}
+		if ctx.Err() != nil {
+			// A step that passed was measured in full; one that did not
+			// may have been cut short, and brackets nothing.
+			if s.Verdict == Pass {
+				a.Rate = math.Max(a.Rate, rate)
+			}
+			a.Interrupted = true
+			return a, ctx.Err()
 		}
 		switch s.Verdict {
 		case Pass:

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 )
@@ -120,5 +121,65 @@ func TestAnswerLimit(t *testing.T) {
 	}
 	if got := OfferNote(4, 1120, "op/s"); got != "4 threads at 1.12 ms offer at most 3571 op/s" {
 		t.Errorf("OfferNote %q", got)
+	}
+}
+
+// stopAt is limit whose step n (1-based) ends the search: by cancelling
+// ctx during the step, or by failing with err.
+type stopAt struct {
+	limit
+	n      int
+	err    error
+	cancel context.CancelFunc
+	pass   bool // the step during which ctx ends passes
+	run    int
+}
+
+func (s *stopAt) Step(ctx context.Context, rate float64) (Step, error) {
+	s.run++
+	if s.run == s.n {
+		if s.err != nil {
+			return Step{}, s.err
+		}
+		s.cancel()
+		if s.pass {
+			return Step{Asked: rate, Verdict: Pass}, nil
+		}
+		return Step{Asked: rate, Verdict: Fail, Why: "interrupted"}, nil
+	}
+	return s.limit.Step(ctx, rate)
+}
+
+// TestSearchInterrupted: a search that ctx or a step's error ends says so,
+// and its Limit says how far it got, not that max passed or the bracket
+// closed.
+func TestSearchInterrupted(t *testing.T) {
+	c := Config{Start: 500, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}
+	n := Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s"}
+	boom := errors.New("boom")
+	for _, x := range []struct {
+		name  string
+		n     int
+		err   error
+		pass  bool
+		steps int
+		why   string
+	}{
+		{"ctx", 3, nil, false, 3, "interrupted after 3 steps; the system served at least 1000 ops/s"},
+		// A step that passed before ctx ended counts.
+		{"ctx after a pass", 3, nil, true, 3, "interrupted after 3 steps; the system served at least 2000 ops/s"},
+		{"ctx first", 1, nil, false, 1, "interrupted after 1 step; no rate passed"},
+		{"step error", 4, boom, false, 3, "interrupted after 3 steps; the system served at least 2000 ops/s"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		st := &stopAt{limit: limit{cap: 4000}, n: x.n, err: x.err, pass: x.pass, cancel: cancel}
+		a, err := Search(ctx, c, st)
+		cancel()
+		if err == nil || a == nil || !a.Interrupted || len(a.Steps) != x.steps || a.Exhausted {
+			t.Fatalf("%s: %v, %+v", x.name, err, a)
+		}
+		if w, why := a.Limit(c, n); w != "interrupted" || why != x.why {
+			t.Errorf("%s: %q %q, want interrupted %q", x.name, w, why, x.why)
+		}
 	}
 }

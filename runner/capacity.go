@@ -304,18 +304,18 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		c.n++
 		sessions, err := c.sessions(ctx, c.threads)
 		if err != nil {
-			return &capacity.Answer{Steps: steps}, err
+			return &capacity.Answer{Steps: steps, Interrupted: true}, err
 		}
 		late := time.Since(at)
 		if !within.Sleep(ctx, -late) {
 			for _, s := range sessions {
 				s.Close(ctx)
 			}
-			return &capacity.Answer{Steps: steps}, ctx.Err()
+			return &capacity.Answer{Steps: steps, Interrupted: true}, ctx.Err()
 		}
 		res := c.run(ctx, share, dur, sessions, false)
 		if ctx.Err() != nil {
-			return &capacity.Answer{Steps: steps}, ctx.Err() // an unfinished step is not kept
+			return &capacity.Answer{Steps: steps, Interrupted: true}, ctx.Err() // an unfinished step is not kept
 		}
 		j, err := runreport.Judge(b.s.objectives, slo.Intended, res, b.s.share())
 		if err != nil {
@@ -440,6 +440,9 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 		c.Resolution = cs.search.Growth - 1
 		c.Limit = capacity.LimitFleet
 		c.LimitWhy = "not judged: " + s.share() + "; ycsb merge judges each step on the fleet's merged histograms"
+		if a.Interrupted {
+			c.LimitWhy = fmt.Sprintf("interrupted after %d of the ladder's steps; %s", len(a.Steps), c.LimitWhy)
+		}
 		return c
 	}
 	c.Limit, c.LimitWhy = a.Limit(cs.search, capacityNames)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,6 +18,13 @@ import (
 // capacityBasic runs ycsb capacity on basic, every operation taking 1 ms.
 func capacityBasic(t *testing.T, extra map[string]string) (stdout, stderr string, err error) {
 	t.Helper()
+	return capacityBasicOn(context.Background(), t, extra, nil)
+}
+
+// capacityBasicOn is capacityBasic on ctx, its stderr also written to
+// tee when given.
+func capacityBasicOn(ctx context.Context, t *testing.T, extra map[string]string, tee io.Writer) (stdout, stderr string, err error) {
+	t.Helper()
 	m := map[string]string{
 		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000",
 		"readproportion": "1", "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false",
@@ -27,7 +35,11 @@ func capacityBasic(t *testing.T, extra map[string]string) (stdout, stderr string
 	}
 	d, name, _ := db.Lookup("basic")
 	var out, errb syncBuffer
-	err = Capacity(context.Background(), Options{Props: props.FromMap(m), Driver: d, Binding: name, Stdout: &out, Stderr: &errb})
+	var stderrW io.Writer = &errb
+	if tee != nil {
+		stderrW = io.MultiWriter(&errb, tee)
+	}
+	err = Capacity(ctx, Options{Props: props.FromMap(m), Driver: d, Binding: name, Stdout: &out, Stderr: stderrW})
 	return out.String(), errb.String(), err
 }
 
@@ -119,5 +131,40 @@ func TestCapacityBadInput(t *testing.T) {
 		if slo.IsUnmet(err) {
 			t.Errorf("%v: unmet", c.extra)
 		}
+	}
+}
+
+// cancelOn cancels when a line with its text is written (Ctrl-C at a
+// known point of the search).
+type cancelOn struct {
+	text   string
+	cancel context.CancelFunc
+}
+
+func (c cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.text) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// TestCapacityInterrupted: Ctrl-C as the first step ends (it passed)
+// ends the search;
+// the report says it was interrupted and how far it got, not that the
+// bracket closed or capacity.max passed.
+func TestCapacityInterrupted(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "c.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, stderr, err := capacityBasicOn(ctx, t, map[string]string{"threadcount": "4", "capacity.start": "500", "report.json": report},
+		cancelOn{text: "capacity: step 1:", cancel: cancel})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if l := row(t, out, "CAPACITY", "Limit"); l != "interrupted after 1 step; the system served at least 500 ops/s" {
+		t.Errorf("Limit %q\n%s", l, out)
+	}
+	if c := readReport(t, report).Capacity; c.Limit != "interrupted" || len(c.Steps) != 1 {
+		t.Errorf("report: limit %q, %d steps", c.Limit, len(c.Steps))
 	}
 }
