@@ -110,8 +110,9 @@ type Answer struct {
 	Interrupted bool
 }
 
-// Search runs steps until the bracket [Rate, Above] is within the
-// resolution, Max passes, or MaxSteps are run.
+// Search runs steps at whole rates (ops/s, as targets are) until the
+// bracket [Rate, Above] is within the resolution or holds no whole rate,
+// Max passes, or MaxSteps are run.
 // ctx ending or a step's error stops it with the steps so far, marked
 // Interrupted, and the error.
 func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
@@ -119,7 +120,7 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 		return nil, err
 	}
 	a := &Answer{}
-	rate := c.Start
+	rate := math.Round(c.Start)
 	for len(a.Steps) < c.MaxSteps {
 		s, err := st.Step(ctx, rate)
 		if err != nil {
@@ -160,18 +161,21 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	return a, nil
 }
 
-// nextRate is the next step's rate: growth until a step fails (or, when
-// the first fails, shrinking until one passes), then bisection; done when
-// the bracket is within the resolution or Max passed.
+// nextRate is the next step's rate, in whole ops/s (as a target is):
+// growth until a step fails (or, when the first fails, shrinking until
+// one passes), then bisection; done when the bracket is within the
+// resolution, no whole rate is left inside it, or Max passed. Growth and
+// shrinking move at least 1 ops/s, so that no rate is asked twice.
 func nextRate(c Config, a *Answer) (float64, bool) {
+	top := math.Floor(c.Max)
 	switch {
 	case a.Above == 0: // nothing failed yet
-		if a.Rate >= c.Max {
+		if a.Rate >= top {
 			return 0, true
 		}
-		return math.Min(a.Rate*c.Growth, c.Max), false
+		return math.Min(math.Max(math.Round(a.Rate*c.Growth), a.Rate+1), top), false
 	case a.Rate == 0: // nothing passed yet
-		next := a.Above / c.Growth
+		next := math.Min(math.Round(a.Above/c.Growth), a.Above-1)
 		if next < math.Max(minRate, c.Start/MaxShrink) {
 			return 0, true
 		}
@@ -181,7 +185,11 @@ func nextRate(c Config, a *Answer) (float64, bool) {
 		return 0, true
 	}
 	// The geometric mean: rates span orders of magnitude.
-	return math.Sqrt(a.Rate * a.Above), false
+	next := math.Round(math.Sqrt(a.Rate * a.Above))
+	if next <= a.Rate || next >= a.Above {
+		return 0, true
+	}
+	return next, false
 }
 
 // minRate ends a search whose steps fail down to it; so does a rate

@@ -33,18 +33,18 @@ func TestSearch(t *testing.T) {
 		steps       int
 	}{
 		// 500..4000 pass, 8000 fails, then the bracket halves
-		// geometrically: 5657, 4757, 4362, 4177 fail; 4177 is within 5% of
+		// geometrically, in whole ops/s: 5657, 4757, 4362, 4177 fail; 4177 is within 5% of
 		// 4000.
-		{"known answer", base, limit{cap: 4000}, 4000, 4177.1, false, 9},
+		{"known answer", base, limit{cap: 4000}, 4000, 4177, false, 9},
 		// 4000 fails; bisection up from 2000: 2828, 3364, 3668, 3830 pass.
-		{"just under", base, limit{cap: 3999}, 3830.4, 4000, false, 8},
+		{"just under", base, limit{cap: 3999}, 3830, 4000, false, 8},
 		// 10000 and 5000 fail, 2500 passes; then 3536 fails, 2973
 		// passes, 3242 and 3105 fail.
-		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973.0, 3104.6, false, 7},
+		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973, 3105, false, 7},
 		{"max passes", Config{Start: 500, Max: 3000, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 1e9}, 3000, 0, false, 4},
 		// The client cannot offer above 3000: 4000 is client-limited, and
 		// the bisection lands just under 3000, limited by the client.
-		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953.7, 3084.4, true, 8},
+		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953, 3084, true, 8},
 		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 4},
 		// Shrinking stops MaxShrink (64) times below the start: 6400 down
 		// to 100.
@@ -54,7 +54,7 @@ func TestSearch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if math.Abs(a.Rate-c.rate) > 0.1 || math.Abs(a.Above-c.above) > 0.1 || a.Limited != c.limited || len(a.Steps) != c.steps {
+		if a.Rate != c.rate || a.Above != c.above || a.Limited != c.limited || len(a.Steps) != c.steps {
 			t.Errorf("%s: rate %v above %v limited %v after %d steps, want %v %v %v %d", c.name, a.Rate, a.Above, a.Limited, len(a.Steps), c.rate, c.above, c.limited, c.steps)
 			for _, s := range a.Steps {
 				t.Logf("  %.1f %s", s.Asked, s.Verdict)
@@ -180,6 +180,58 @@ func TestSearchInterrupted(t *testing.T) {
 		}
 		if w, why := a.Limit(c, n); w != "interrupted" || why != x.why {
 			t.Errorf("%s: %q %q, want interrupted %q", x.name, w, why, x.why)
+		}
+	}
+}
+
+// rounding is limit asking whole ops/s, as the runner's and the stress
+// mode's Steppers do.
+type rounding struct{ limit }
+
+func (r rounding) Step(ctx context.Context, rate float64) (Step, error) {
+	return r.limit.Step(ctx, math.Round(rate))
+}
+
+// TestSearchWholeRates: a search asks whole ops/s and never the same rate
+// twice: the bisection ends when the next whole rate is one of the
+// bracket's ends, and growth too small to reach the next whole rate still
+// moves up.
+func TestSearchWholeRates(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		cfg         Config
+		sys         Stepper
+		rate, above float64
+	}{
+		// 1000 … 32 fail, 16 passes; 23 and 19 fail, 17 passes, 18 fails:
+		// 18 is 5.9% above 17, but no whole rate lies between.
+		{"cap 17", Config{Start: 1000, Max: 1e7, Growth: 2, Resolution: 0.05, MaxSteps: 30}, rounding{limit{cap: 17}}, 17, 18},
+		{"cap 17, exact stepper", Config{Start: 1000, Max: 1e7, Growth: 2, Resolution: 0.05, MaxSteps: 30}, limit{cap: 17}, 17, 18},
+		// 100, 200, 300 pass, then max: the review's 19 steps at 300.
+		{"max 300", Config{Start: 100, Max: 300, Growth: 2, Resolution: 0.001, MaxSteps: 30}, rounding{limit{cap: 1e9}}, 300, 0},
+		// 300 fails, 299 passes: no whole rate between.
+		{"cap 299", Config{Start: 100, Max: 1000, Growth: 2, Resolution: 0.001, MaxSteps: 30}, rounding{limit{cap: 299}}, 299, 300},
+		// Start·(Growth−1) = 0.2: 1, 2, 3, 4, 5, each one more.
+		{"slow growth", Config{Start: 1, Max: 5, Growth: 1.2, Resolution: 0.05, MaxSteps: 30}, rounding{limit{cap: 1e9}}, 5, 0},
+		// A fractional max: the highest whole rate below it.
+		{"fractional max", Config{Start: 1000, Max: 1500.5, Growth: 2, Resolution: 0.05, MaxSteps: 30}, rounding{limit{cap: 1e9}}, 1500, 0},
+	} {
+		a, err := Search(context.Background(), c.cfg, c.sys)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		seen := map[float64]bool{}
+		for _, s := range a.Steps {
+			if seen[s.Asked] || s.Asked != math.Round(s.Asked) {
+				t.Errorf("%s: %v asked again or not whole", c.name, s.Asked)
+			}
+			seen[s.Asked] = true
+		}
+		if a.Exhausted || a.Rate != c.rate || a.Above != c.above {
+			t.Errorf("%s: rate %v above %v exhausted %v after %d steps, want %v %v", c.name, a.Rate, a.Above, a.Exhausted, len(a.Steps), c.rate, c.above)
+			for _, s := range a.Steps {
+				t.Logf("  %v %s", s.Asked, s.Verdict)
+			}
 		}
 	}
 }
