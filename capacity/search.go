@@ -29,10 +29,11 @@ type Config struct {
 // Check says what is wrong with c, naming the field's property.
 func (c *Config) Check() error {
 	switch {
-	case !(c.Start > 0) || c.Start > 1e9:
-		return fmt.Errorf("start rate %g: want above 0 and at most 1e9 ops/s", c.Start)
-	case !(c.Max >= c.Start) || c.Max > 1e9:
-		return fmt.Errorf("maximum rate %g: want at least the start rate (%g) and at most 1e9 ops/s", c.Max, c.Start)
+	case !(c.Start >= minRate) || c.Start > 1e9:
+		return fmt.Errorf("start rate %g: want at least %g and at most 1e9 ops/s", c.Start, minRate)
+	case !(c.Max >= math.Round(c.Start)) || c.Max > 1e9:
+		// Rates are whole ops/s: the start's must not exceed the max.
+		return fmt.Errorf("maximum rate %g: want at least the start rate rounded to whole ops/s (%g) and at most 1e9 ops/s", c.Max, math.Round(c.Start))
 	case !(c.Growth > 1) || c.Growth > 100:
 		return fmt.Errorf("growth %g: want above 1 and at most 100", c.Growth)
 	case !(c.Resolution > 0) || c.Resolution > 1:

@@ -74,9 +74,21 @@ func TestConfigCheck(t *testing.T) {
 		{Start: 10, Max: 50, Growth: 2, Resolution: 0, MaxSteps: 5},
 		{Start: 10, Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 0},
 		{Start: math.NaN(), Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		// 0.4 rounds to a target of 0, unthrottled.
+		{Start: 0.4, Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		// 1500.5 rounds to 1501, above max: no whole rate to ask.
+		{Start: 1500.5, Max: 1500.5, Growth: 2, Resolution: 0.05, MaxSteps: 5},
 	} {
 		if c.Check() == nil {
 			t.Errorf("%+v accepted", c)
+		}
+	}
+	for _, c := range []Config{
+		{Start: 1, Max: 1, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		{Start: 1500.4, Max: 1500.4, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+	} {
+		if err := c.Check(); err != nil {
+			t.Errorf("%+v: %v", c, err)
 		}
 	}
 }

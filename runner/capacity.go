@@ -33,8 +33,8 @@ type capacitySettings struct {
 func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (*capacitySettings, error) {
 	r := props.NewReader(p)
 	c := &capacitySettings{}
-	c.search.Start = r.Float64("capacity.start", 1000, props.Range("above 0 and at most 1e9 ops/s", func(v float64) bool { return v > 0 && v <= 1e9 }))
-	c.search.Max = r.Float64("capacity.max", 1e7, props.Range("above 0 and at most 1e9 ops/s", func(v float64) bool { return v > 0 && v <= 1e9 }))
+	c.search.Start = r.Float64("capacity.start", 1000, props.Range("at least 1 and at most 1e9 ops/s", func(v float64) bool { return v >= 1 && v <= 1e9 }))
+	c.search.Max = r.Float64("capacity.max", 1e7, props.Range("at least 1 and at most 1e9 ops/s", func(v float64) bool { return v >= 1 && v <= 1e9 }))
 	c.search.Growth = r.Float64("capacity.growth", 2, props.Range("above 1 and at most 100", func(v float64) bool { return v > 1 && v <= 100 }))
 	c.search.Resolution = r.Float64("capacity.resolution", 0.05, props.Range("a share of the rate above 0 and at most 1 (0.05 is 5%)", func(v float64) bool { return v > 0 && v <= 1 }))
 	c.search.MaxSteps = r.Int("capacity.steps", 30, props.Range("1 to 1000", func(n int64) bool { return n >= 1 && n <= 1000 }))
@@ -47,8 +47,9 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 		return nil, err
 	}
 	switch {
-	case c.search.Max < c.search.Start:
-		return nil, props.Errorf("capacity.max", "%g is below capacity.start (%g)", c.search.Max, c.search.Start)
+	case c.search.Max < math.Round(c.search.Start):
+		// Targets are whole ops/s: the first step asks the start rounded.
+		return nil, props.Errorf("capacity.max", "%g is below capacity.start rounded to whole ops/s (%g)", c.search.Max, math.Round(c.search.Start))
 	case c.maxStep < c.stepTime:
 		return nil, props.Errorf("capacity.maxsteptime", "%v is below capacity.steptime (%v)", c.maxStep, c.stepTime)
 	case db.RunsTransactions(p):
