@@ -457,11 +457,11 @@ func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows
 		Binding: b.o.Binding, Phase: "capacity", MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
 		Settings: jsonreport.MaskSettings(b.o.Props.Map()), Clients: 1, Start: start.UTC(), End: end.UTC(),
 		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows, Capacity: c}
+	for _, s := range c.Steps {
+		rep.Operations += s.Operations
+	}
 	if cl := b.s.clients; cl.Split() {
 		rep.Client = &jsonreport.Client{Index: cl.Index, Count: cl.Count}
-		for _, s := range c.Steps {
-			rep.Operations += s.Operations
-		}
 	}
 	if !b.s.startTime.IsZero() {
 		t := b.s.startTime.UTC()

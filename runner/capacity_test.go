@@ -76,6 +76,13 @@ func TestCapacityThreadBound(t *testing.T) {
 	if rep.Phase != "capacity" || c == nil || c.MaxOpsSec != max || c.Limit != "client" || len(c.Steps) < 3 {
 		t.Fatalf("report: phase %q, capacity %+v", rep.Phase, c)
 	}
+	var ops int64
+	for _, s := range c.Steps {
+		ops += s.Operations
+	}
+	if ops == 0 || rep.Operations != ops {
+		t.Errorf("report: %d operations, the steps' %d", rep.Operations, ops)
+	}
 	for _, s := range c.Steps {
 		if s.Threads != 4 || s.SLO == nil || s.SLO.Latency != "intended" || len(s.Measurements) == 0 {
 			t.Errorf("step %+v", s)
