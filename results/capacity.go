@@ -80,7 +80,7 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 			c.AchievedOpsSec = s.Achieved
 		}
 	}
-	c.Limit, c.LimitWhy = ladderLimit(a, first.Settings["capacity.growth"])
+	c.Limit, c.LimitWhy = a.LadderLimit(first.Settings["capacity.growth"])
 	out.Capacity = c
 	var texts []string
 	for _, o := range objs {
@@ -189,22 +189,4 @@ func judgeStep(objs []slo.Objective, samples []slo.Sample, m *jsonreport.Capacit
 		return nil, err
 	}
 	return &slo.Judgement{Results: slo.Evaluate(objs, f), Latency: slo.Intended}, nil
-}
-
-// ladderLimit says what bounds a ladder's answer, as a word and a
-// sentence (the words of a search's).
-func ladderLimit(a *capacity.Answer, growth string) (string, string) {
-	switch {
-	case a.Limited:
-		for _, s := range a.Steps {
-			if s.Asked == a.Above {
-				return "client", "the clients: " + s.Why + "; the system's capacity is at least this"
-			}
-		}
-	case a.Rate == 0:
-		return "none", "no rate passed"
-	case a.Above == 0:
-		return "max", "the ladder's highest step passed"
-	}
-	return "system", fmt.Sprintf("the system: the bracket is a step of the ladder (capacity.growth=%s)", growth)
 }
