@@ -414,7 +414,7 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 	res := engine.Run(ctx, plan)
 	// The step's time limit stopped the workload; the next step runs it
 	// again.
-	b.wl.(coreWorkload).Resume()
+	b.wl.Resume()
 	return res
 }
 

@@ -29,8 +29,7 @@ type prepared struct {
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        engine.Workload
-	core      *workload.CoreWorkload // wl's workload
+	wl        coreWorkload
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
@@ -80,7 +79,7 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	if wl.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
-	p.wl, p.core = coreWorkload{wl}, wl
+	p.wl = coreWorkload{wl}
 	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}
