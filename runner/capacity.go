@@ -98,10 +98,7 @@ func Capacity(ctx context.Context, o Options) error {
 		return setupErr(ctx, err)
 	}
 	defer p.release()
-	cs, err := parseCapacity(o.Props, p.s, p.mcfg)
-	if err != nil {
-		return setupErr(ctx, err)
-	}
+	cs := p.cs
 	// Every step has a target: intended latency is recorded, as a run
 	// with slo and a target records it.
 	if p.mcfg.Interval == measurement.IntervalOp {
@@ -153,6 +150,7 @@ func Capacity(ctx context.Context, o Options) error {
 		}
 	}
 	b.causes.WriteSummary(o.Stderr)
+	b.linger(ctx)
 	if searchErr != nil && !errors.Is(searchErr, context.Canceled) {
 		return searchErr
 	}

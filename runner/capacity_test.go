@@ -133,10 +133,15 @@ func TestCapacityBadInput(t *testing.T) {
 		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.start": "2"}, "capacity.start: 2 is less than client.count=3"},
 		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.resolution": "0.1"}, "capacity.resolution: a fleet"},
 		{map[string]string{"status": "true"}, "status"},
+		// Checked before prepare prints "Data integrity is enabled.".
+		{map[string]string{"dataintegrity": "true", "capacity.growth": "1"}, "capacity.growth"},
 	} {
-		_, _, err := capacityBasic(t, c.extra)
+		out, _, err := capacityBasic(t, c.extra)
 		if err == nil || !props.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want bad input naming %s", c.extra, err, c.want)
+		}
+		if out != "" {
+			t.Errorf("%v: stdout %q before the error", c.extra, out)
 		}
 		if slo.IsUnmet(err) {
 			t.Errorf("%v: unmet", c.extra)
@@ -176,5 +181,21 @@ func TestCapacityInterrupted(t *testing.T) {
 	}
 	if c := readReport(t, report).Capacity; c.Limit != "interrupted" || len(c.Steps) != 1 {
 		t.Errorf("report: limit %q, %d steps", c.Limit, len(c.Steps))
+	}
+}
+
+// TestCapacityLinger: prometheus.linger keeps /metrics served after the
+// search's report, as after a run (ended here by the cancel its line
+// triggers).
+func TestCapacityLinger(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, stderr, err := capacityBasicOn(ctx, t, map[string]string{"threadcount": "2", "capacity.start": "200", "capacity.max": "200",
+		"prometheus.addr": freePort(t), "prometheus.linger": "3600"}, cancelOn{text: "prometheus.linger", cancel: cancel})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "Prometheus metrics stay at") || !strings.Contains(out, "[CAPACITY], Limit") {
+		t.Errorf("no linger after the report:\n%s\n%s", out, stderr)
 	}
 }

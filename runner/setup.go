@@ -30,6 +30,7 @@ type prepared struct {
 	rep       *reporter
 	outs      *intervalOutputs
 	wl        coreWorkload
+	cs        *capacitySettings // ycsb capacity's (Options.capacity), else nil
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
@@ -47,6 +48,12 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	}
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
 		return nil, err
+	}
+	if o.capacity {
+		// Before anything is printed (the data integrity note).
+		if p.cs, err = parseCapacity(o.Props, p.s, p.mcfg); err != nil {
+			return nil, err
+		}
 	}
 	if p.s.objectives != nil && p.s.target > 0 && p.mcfg.Interval == measurement.IntervalOp {
 		// Under a target the objectives read intended latency, which
