@@ -39,11 +39,13 @@ func LadderAnswer(steps []Step) *Answer {
 	return a
 }
 
-// LadderLimit says what bounds a ladder's answer a, in the words of a
-// search's Limit: a word for the JSON report and a sentence; growth is
+// LadderLimit says what bounds a ladder's answer a (first, that its
+// clients were interrupted), in the words of a search's Limit: a word for the JSON report and a sentence; growth is
 // capacity.growth as the clients gave it.
 func (a *Answer) LadderLimit(growth string) (word, why string) {
 	switch {
+	case a.Interrupted:
+		return LimitInterrupted, a.interrupted("ops/s")
 	case a.Limited:
 		return "client", "the clients: " + a.limitingWhy() + "; the system's capacity is at least this"
 	case a.Rate == 0:

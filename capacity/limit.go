@@ -15,13 +15,17 @@ type Names struct {
 	Unit       string // "ops/s", "op/s"
 }
 
+// LimitInterrupted is the Limit of a search that ctx or an error ended
+// early; a fleet client's interrupted ladder starts its sentence with it.
+const LimitInterrupted = "interrupted"
+
 // Limit says what ended the search a: a word for the JSON report
 // ("interrupted", "client", "steps", "none", "max", "system") and a
 // sentence for the reader.
 func (a *Answer) Limit(c Config, n Names) (word, why string) {
 	switch {
 	case a.Interrupted:
-		return "interrupted", a.interrupted(n.Unit)
+		return LimitInterrupted, a.interrupted(n.Unit)
 	case a.Limited:
 		return "client", "the client: " + a.limitingWhy() + "; the system's capacity is at least this"
 	case a.Exhausted:
@@ -41,7 +45,7 @@ func (a *Answer) interrupted(unit string) string {
 	if len(a.Steps) == 1 {
 		steps = "step"
 	}
-	s := fmt.Sprintf("interrupted after %d %s; ", len(a.Steps), steps)
+	s := fmt.Sprintf("%s after %d %s; ", LimitInterrupted, len(a.Steps), steps)
 	if a.Rate == 0 {
 		return s + "no rate passed"
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
@@ -74,6 +75,10 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		steps = append(steps, capacity.Step{Asked: s.AskedOpsSec, Achieved: s.AchievedOpsSec, Threads: s.Threads, Verdict: v, Why: s.Why})
 	}
 	a := capacity.LadderAnswer(steps)
+	for _, r := range reps {
+		// The clients' ladders were cut short alike (sameLadder).
+		a.Interrupted = a.Interrupted || strings.HasPrefix(r.Capacity.LimitWhy, capacity.LimitInterrupted)
+	}
 	c.MaxOpsSec, c.FirstFailingOpsSec = a.Rate, a.Above
 	for _, s := range steps {
 		if s.Verdict == capacity.Pass && s.Asked == a.Rate {

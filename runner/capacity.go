@@ -439,8 +439,8 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 		c.Resolution = cs.search.Growth - 1
 		c.Limit = capacity.LimitFleet
 		c.LimitWhy = "not judged: " + s.share() + "; ycsb merge judges each step on the fleet's merged histograms"
-		if a.Interrupted {
-			c.LimitWhy = fmt.Sprintf("interrupted after %d of the ladder's steps; %s", len(a.Steps), c.LimitWhy)
+		if a.Interrupted { // ycsb merge reads it
+			c.LimitWhy = fmt.Sprintf("%s after %d of the ladder's steps; %s", capacity.LimitInterrupted, len(a.Steps), c.LimitWhy)
 		}
 		return c
 	}
