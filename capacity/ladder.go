@@ -1,6 +1,9 @@
 package capacity
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Ladder is the fixed steps of a fleet's search, which cannot take
 // feedback from one process: Start·Growth^k for k = 0, 1, … while the
@@ -34,4 +37,21 @@ func LadderAnswer(steps []Step) *Answer {
 		a.Rate = s.Asked
 	}
 	return a
+}
+
+// LadderLimit says what bounds a ladder's answer a (first, that its
+// clients were interrupted), in the words of a search's Limit: a word for the JSON report and a sentence; growth is
+// capacity.growth as the clients gave it.
+func (a *Answer) LadderLimit(growth string) (word, why string) {
+	switch {
+	case a.Interrupted:
+		return LimitInterrupted, a.interrupted("ops/s")
+	case a.Limited:
+		return "client", "the clients: " + a.limitingWhy() + "; the system's capacity is at least this"
+	case a.Rate == 0:
+		return "none", "no rate passed"
+	case a.Above == 0:
+		return "max", "the ladder's highest step passed"
+	}
+	return "system", fmt.Sprintf("the system: the bracket is a step of the ladder (capacity.growth=%s)", growth)
 }

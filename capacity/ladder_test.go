@@ -22,8 +22,10 @@ func TestLadder(t *testing.T) {
 	}
 }
 
+// step is a ladder's step at rate with verdict v.
+func step(rate float64, v Verdict) Step { return Step{Asked: rate, Verdict: v} }
+
 func TestLadderAnswer(t *testing.T) {
-	step := func(rate float64, v Verdict) Step { return Step{Asked: rate, Verdict: v} }
 	for _, c := range []struct {
 		name        string
 		steps       []Step
@@ -52,5 +54,25 @@ func TestParseVerdict(t *testing.T) {
 	}
 	if _, ok := ParseVerdict("pass"); ok {
 		t.Error("pass parsed")
+	}
+}
+
+// TestLadderLimit: what bounds a fleet's ladder, in the words of a
+// search's Limit.
+func TestLadderLimit(t *testing.T) {
+	limited := step(2, ClientLimited)
+	limited.Why = "2 of 3 clients could not offer their share"
+	for _, c := range []struct {
+		steps     []Step
+		word, why string
+	}{
+		{[]Step{step(1, Pass), step(2, Fail)}, "system", "the system: the bracket is a step of the ladder (capacity.growth=2)"},
+		{[]Step{step(1, Pass), limited}, "client", "the clients: 2 of 3 clients could not offer their share; the system's capacity is at least this"},
+		{[]Step{step(1, Fail)}, "none", "no rate passed"},
+		{[]Step{step(1, Pass), step(2, Pass)}, "max", "the ladder's highest step passed"},
+	} {
+		if w, why := LadderAnswer(c.steps).LadderLimit("2"); w != c.word || why != c.why {
+			t.Errorf("%+v: %q %q, want %q %q", c.steps, w, why, c.word, c.why)
+		}
 	}
 }

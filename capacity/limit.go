@@ -15,11 +15,17 @@ type Names struct {
 	Unit       string // "ops/s", "op/s"
 }
 
+// LimitInterrupted is the Limit of a search that ctx or an error ended
+// early; a fleet client's interrupted ladder starts its sentence with it.
+const LimitInterrupted = "interrupted"
+
 // Limit says what ended the search a: a word for the JSON report
-// ("client", "steps", "none", "max", "system") and a sentence for the
-// reader.
+// ("interrupted", "client", "steps", "none", "max", "system") and a
+// sentence for the reader.
 func (a *Answer) Limit(c Config, n Names) (word, why string) {
 	switch {
+	case a.Interrupted:
+		return LimitInterrupted, a.interrupted(n.Unit)
 	case a.Limited:
 		return "client", "the client: " + a.limitingWhy() + "; the system's capacity is at least this"
 	case a.Exhausted:
@@ -30,6 +36,20 @@ func (a *Answer) Limit(c Config, n Names) (word, why string) {
 		return "max", fmt.Sprintf("%s (%g %s) passed", n.Max, c.Max, n.Unit)
 	}
 	return "system", "the system: the bracket is within " + n.Resolution
+}
+
+// interrupted says how far an interrupted search got: its steps, and the
+// highest rate that passed, in unit.
+func (a *Answer) interrupted(unit string) string {
+	steps := "steps"
+	if len(a.Steps) == 1 {
+		steps = "step"
+	}
+	s := fmt.Sprintf("%s after %d %s; ", LimitInterrupted, len(a.Steps), steps)
+	if a.Rate == 0 {
+		return s + "no rate passed"
+	}
+	return s + fmt.Sprintf("the system served at least %g %s", a.Rate, unit)
 }
 
 // limitingWhy is why the client limited the step at a.Above.

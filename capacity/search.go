@@ -29,10 +29,11 @@ type Config struct {
 // Check says what is wrong with c, naming the field's property.
 func (c *Config) Check() error {
 	switch {
-	case !(c.Start > 0) || c.Start > 1e9:
-		return fmt.Errorf("start rate %g: want above 0 and at most 1e9 ops/s", c.Start)
-	case !(c.Max >= c.Start) || c.Max > 1e9:
-		return fmt.Errorf("maximum rate %g: want at least the start rate (%g) and at most 1e9 ops/s", c.Max, c.Start)
+	case !(c.Start >= minRate) || c.Start > 1e9:
+		return fmt.Errorf("start rate %g: want at least %g and at most 1e9 ops/s", c.Start, minRate)
+	case !(c.Max >= math.Round(c.Start)) || c.Max > 1e9:
+		// Rates are whole ops/s: the start's must not exceed the max.
+		return fmt.Errorf("maximum rate %g: want at least the start rate rounded to whole ops/s (%g) and at most 1e9 ops/s", c.Max, math.Round(c.Start))
 	case !(c.Growth > 1) || c.Growth > 100:
 		return fmt.Errorf("growth %g: want above 1 and at most 100", c.Growth)
 	case !(c.Resolution > 0) || c.Resolution > 1:
@@ -105,28 +106,40 @@ type Answer struct {
 	Limited bool
 	// Exhausted says MaxSteps ended it before the resolution.
 	Exhausted bool
+	// Interrupted says ctx or a step's error ended it early, after
+	// len(Steps) steps: the answer is the steps', not the search's.
+	Interrupted bool
 }
 
-// Search runs steps until the bracket [Rate, Above] is within the
-// resolution, Max passes, or MaxSteps are run.
-// ctx ending stops it with the steps so far and ctx's error.
+// Search runs steps at whole rates (ops/s, as targets are) until the
+// bracket [Rate, Above] is within the resolution or holds no whole rate,
+// Max passes, or MaxSteps are run.
+// ctx ending or a step's error stops it with the steps so far, marked
+// Interrupted, and the error.
 func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	a := &Answer{}
-	rate := c.Start
+	rate := math.Round(c.Start)
 	for len(a.Steps) < c.MaxSteps {
 		s, err := st.Step(ctx, rate)
 		if err != nil {
+			a.Interrupted = true
 			return a, err
 		}
 		a.Steps = append(a.Steps, s)
-		if ctx.Err() != nil {
-			return a, ctx.Err()
-		}
 		if s.Asked > 0 {
 			rate = s.Asked // as the Stepper could ask it (whole ops/s)
+		}
+		if ctx.Err() != nil {
+			// A step that passed was measured in full; one that did not
+			// may have been cut short, and brackets nothing.
+			if s.Verdict == Pass {
+				a.Rate = math.Max(a.Rate, rate)
+			}
+			a.Interrupted = true
+			return a, ctx.Err()
 		}
 		switch s.Verdict {
 		case Pass:
@@ -149,18 +162,21 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	return a, nil
 }
 
-// nextRate is the next step's rate: growth until a step fails (or, when
-// the first fails, shrinking until one passes), then bisection; done when
-// the bracket is within the resolution or Max passed.
+// nextRate is the next step's rate, in whole ops/s (as a target is):
+// growth until a step fails (or, when the first fails, shrinking until
+// one passes), then bisection; done when the bracket is within the
+// resolution, no whole rate is left inside it, or Max passed. Growth and
+// shrinking move at least 1 ops/s, so that no rate is asked twice.
 func nextRate(c Config, a *Answer) (float64, bool) {
+	top := math.Floor(c.Max)
 	switch {
 	case a.Above == 0: // nothing failed yet
-		if a.Rate >= c.Max {
+		if a.Rate >= top {
 			return 0, true
 		}
-		return math.Min(a.Rate*c.Growth, c.Max), false
+		return math.Min(math.Max(math.Round(a.Rate*c.Growth), a.Rate+1), top), false
 	case a.Rate == 0: // nothing passed yet
-		next := a.Above / c.Growth
+		next := math.Min(math.Round(a.Above/c.Growth), a.Above-1)
 		if next < math.Max(minRate, c.Start/MaxShrink) {
 			return 0, true
 		}
@@ -170,7 +186,11 @@ func nextRate(c Config, a *Answer) (float64, bool) {
 		return 0, true
 	}
 	// The geometric mean: rates span orders of magnitude.
-	return math.Sqrt(a.Rate * a.Above), false
+	next := math.Round(math.Sqrt(a.Rate * a.Above))
+	if next <= a.Rate || next >= a.Above {
+		return 0, true
+	}
+	return next, false
 }
 
 // minRate ends a search whose steps fail down to it; so does a rate

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 )
@@ -32,18 +33,18 @@ func TestSearch(t *testing.T) {
 		steps       int
 	}{
 		// 500..4000 pass, 8000 fails, then the bracket halves
-		// geometrically: 5657, 4757, 4362, 4177 fail; 4177 is within 5% of
+		// geometrically, in whole ops/s: 5657, 4757, 4362, 4177 fail; 4177 is within 5% of
 		// 4000.
-		{"known answer", base, limit{cap: 4000}, 4000, 4177.1, false, 9},
+		{"known answer", base, limit{cap: 4000}, 4000, 4177, false, 9},
 		// 4000 fails; bisection up from 2000: 2828, 3364, 3668, 3830 pass.
-		{"just under", base, limit{cap: 3999}, 3830.4, 4000, false, 8},
+		{"just under", base, limit{cap: 3999}, 3830, 4000, false, 8},
 		// 10000 and 5000 fail, 2500 passes; then 3536 fails, 2973
 		// passes, 3242 and 3105 fail.
-		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973.0, 3104.6, false, 7},
+		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973, 3105, false, 7},
 		{"max passes", Config{Start: 500, Max: 3000, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 1e9}, 3000, 0, false, 4},
 		// The client cannot offer above 3000: 4000 is client-limited, and
 		// the bisection lands just under 3000, limited by the client.
-		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953.7, 3084.4, true, 8},
+		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953, 3084, true, 8},
 		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 4},
 		// Shrinking stops MaxShrink (64) times below the start: 6400 down
 		// to 100.
@@ -53,7 +54,7 @@ func TestSearch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if math.Abs(a.Rate-c.rate) > 0.1 || math.Abs(a.Above-c.above) > 0.1 || a.Limited != c.limited || len(a.Steps) != c.steps {
+		if a.Rate != c.rate || a.Above != c.above || a.Limited != c.limited || len(a.Steps) != c.steps {
 			t.Errorf("%s: rate %v above %v limited %v after %d steps, want %v %v %v %d", c.name, a.Rate, a.Above, a.Limited, len(a.Steps), c.rate, c.above, c.limited, c.steps)
 			for _, s := range a.Steps {
 				t.Logf("  %.1f %s", s.Asked, s.Verdict)
@@ -73,9 +74,21 @@ func TestConfigCheck(t *testing.T) {
 		{Start: 10, Max: 50, Growth: 2, Resolution: 0, MaxSteps: 5},
 		{Start: 10, Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 0},
 		{Start: math.NaN(), Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		// 0.4 rounds to a target of 0, unthrottled.
+		{Start: 0.4, Max: 50, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		// 1500.5 rounds to 1501, above max: no whole rate to ask.
+		{Start: 1500.5, Max: 1500.5, Growth: 2, Resolution: 0.05, MaxSteps: 5},
 	} {
 		if c.Check() == nil {
 			t.Errorf("%+v accepted", c)
+		}
+	}
+	for _, c := range []Config{
+		{Start: 1, Max: 1, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+		{Start: 1500.4, Max: 1500.4, Growth: 2, Resolution: 0.05, MaxSteps: 5},
+	} {
+		if err := c.Check(); err != nil {
+			t.Errorf("%+v: %v", c, err)
 		}
 	}
 }
@@ -120,5 +133,117 @@ func TestAnswerLimit(t *testing.T) {
 	}
 	if got := OfferNote(4, 1120, "op/s"); got != "4 threads at 1.12 ms offer at most 3571 op/s" {
 		t.Errorf("OfferNote %q", got)
+	}
+}
+
+// stopAt is limit whose step n (1-based) ends the search: by cancelling
+// ctx during the step, or by failing with err.
+type stopAt struct {
+	limit
+	n      int
+	err    error
+	cancel context.CancelFunc
+	pass   bool // the step during which ctx ends passes
+	run    int
+}
+
+func (s *stopAt) Step(ctx context.Context, rate float64) (Step, error) {
+	s.run++
+	if s.run == s.n {
+		if s.err != nil {
+			return Step{}, s.err
+		}
+		s.cancel()
+		if s.pass {
+			return Step{Asked: rate, Verdict: Pass}, nil
+		}
+		return Step{Asked: rate, Verdict: Fail, Why: "interrupted"}, nil
+	}
+	return s.limit.Step(ctx, rate)
+}
+
+// TestSearchInterrupted: a search that ctx or a step's error ends says so,
+// and its Limit says how far it got, not that max passed or the bracket
+// closed.
+func TestSearchInterrupted(t *testing.T) {
+	c := Config{Start: 500, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}
+	n := Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s"}
+	boom := errors.New("boom")
+	for _, x := range []struct {
+		name  string
+		n     int
+		err   error
+		pass  bool
+		steps int
+		why   string
+	}{
+		{"ctx", 3, nil, false, 3, "interrupted after 3 steps; the system served at least 1000 ops/s"},
+		// A step that passed before ctx ended counts.
+		{"ctx after a pass", 3, nil, true, 3, "interrupted after 3 steps; the system served at least 2000 ops/s"},
+		{"ctx first", 1, nil, false, 1, "interrupted after 1 step; no rate passed"},
+		{"step error", 4, boom, false, 3, "interrupted after 3 steps; the system served at least 2000 ops/s"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		st := &stopAt{limit: limit{cap: 4000}, n: x.n, err: x.err, pass: x.pass, cancel: cancel}
+		a, err := Search(ctx, c, st)
+		cancel()
+		if err == nil || a == nil || !a.Interrupted || len(a.Steps) != x.steps || a.Exhausted {
+			t.Fatalf("%s: %v, %+v", x.name, err, a)
+		}
+		if w, why := a.Limit(c, n); w != "interrupted" || why != x.why {
+			t.Errorf("%s: %q %q, want interrupted %q", x.name, w, why, x.why)
+		}
+	}
+}
+
+// rounding is limit asking whole ops/s, as the runner's and the stress
+// mode's Steppers do.
+type rounding struct{ limit }
+
+func (r rounding) Step(ctx context.Context, rate float64) (Step, error) {
+	return r.limit.Step(ctx, math.Round(rate))
+}
+
+// TestSearchWholeRates: a search asks whole ops/s and never the same rate
+// twice: the bisection ends when the next whole rate is one of the
+// bracket's ends, and growth too small to reach the next whole rate still
+// moves up.
+func TestSearchWholeRates(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		cfg         Config
+		sys         Stepper
+		rate, above float64
+	}{
+		// 1000 … 32 fail, 16 passes; 23 and 19 fail, 17 passes, 18 fails:
+		// 18 is 5.9% above 17, but no whole rate lies between.
+		{"cap 17", Config{Start: 1000, Max: 1e7, Growth: 2, Resolution: 0.05, MaxSteps: 30}, rounding{limit{cap: 17}}, 17, 18},
+		{"cap 17, exact stepper", Config{Start: 1000, Max: 1e7, Growth: 2, Resolution: 0.05, MaxSteps: 30}, limit{cap: 17}, 17, 18},
+		// 100, 200, 300 pass, then max: the review's 19 steps at 300.
+		{"max 300", Config{Start: 100, Max: 300, Growth: 2, Resolution: 0.001, MaxSteps: 30}, rounding{limit{cap: 1e9}}, 300, 0},
+		// 300 fails, 299 passes: no whole rate between.
+		{"cap 299", Config{Start: 100, Max: 1000, Growth: 2, Resolution: 0.001, MaxSteps: 30}, rounding{limit{cap: 299}}, 299, 300},
+		// Start·(Growth−1) = 0.2: 1, 2, 3, 4, 5, each one more.
+		{"slow growth", Config{Start: 1, Max: 5, Growth: 1.2, Resolution: 0.05, MaxSteps: 30}, rounding{limit{cap: 1e9}}, 5, 0},
+		// A fractional max: the highest whole rate below it.
+		{"fractional max", Config{Start: 1000, Max: 1500.5, Growth: 2, Resolution: 0.05, MaxSteps: 30}, rounding{limit{cap: 1e9}}, 1500, 0},
+	} {
+		a, err := Search(context.Background(), c.cfg, c.sys)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		seen := map[float64]bool{}
+		for _, s := range a.Steps {
+			if seen[s.Asked] || s.Asked != math.Round(s.Asked) {
+				t.Errorf("%s: %v asked again or not whole", c.name, s.Asked)
+			}
+			seen[s.Asked] = true
+		}
+		if a.Exhausted || a.Rate != c.rate || a.Above != c.above {
+			t.Errorf("%s: rate %v above %v exhausted %v after %d steps, want %v %v", c.name, a.Rate, a.Above, a.Exhausted, len(a.Steps), c.rate, c.above)
+			for _, s := range a.Steps {
+				t.Logf("  %v %s", s.Asked, s.Verdict)
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
@@ -74,13 +75,17 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		steps = append(steps, capacity.Step{Asked: s.AskedOpsSec, Achieved: s.AchievedOpsSec, Threads: s.Threads, Verdict: v, Why: s.Why})
 	}
 	a := capacity.LadderAnswer(steps)
+	for _, r := range reps {
+		// The clients' ladders were cut short alike (sameLadder).
+		a.Interrupted = a.Interrupted || strings.HasPrefix(r.Capacity.LimitWhy, capacity.LimitInterrupted)
+	}
 	c.MaxOpsSec, c.FirstFailingOpsSec = a.Rate, a.Above
 	for _, s := range steps {
 		if s.Verdict == capacity.Pass && s.Asked == a.Rate {
 			c.AchievedOpsSec = s.Achieved
 		}
 	}
-	c.Limit, c.LimitWhy = ladderLimit(a, first.Settings["capacity.growth"])
+	c.Limit, c.LimitWhy = a.LadderLimit(first.Settings["capacity.growth"])
 	out.Capacity = c
 	var texts []string
 	for _, o := range objs {
@@ -189,22 +194,4 @@ func judgeStep(objs []slo.Objective, samples []slo.Sample, m *jsonreport.Capacit
 		return nil, err
 	}
 	return &slo.Judgement{Results: slo.Evaluate(objs, f), Latency: slo.Intended}, nil
-}
-
-// ladderLimit says what bounds a ladder's answer, as a word and a
-// sentence (the words of a search's).
-func ladderLimit(a *capacity.Answer, growth string) (string, string) {
-	switch {
-	case a.Limited:
-		for _, s := range a.Steps {
-			if s.Asked == a.Above {
-				return "client", "the clients: " + s.Why + "; the system's capacity is at least this"
-			}
-		}
-	case a.Rate == 0:
-		return "none", "no rate passed"
-	case a.Above == 0:
-		return "max", "the ladder's highest step passed"
-	}
-	return "system", fmt.Sprintf("the system: the bracket is a step of the ladder (capacity.growth=%s)", growth)
 }

@@ -135,3 +135,21 @@ func TestMergeCapacityRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeCapacityInterrupted: a ladder every client's Ctrl-C cut short
+// merges, and its limit says it was interrupted, not that its highest
+// step passed.
+func TestMergeCapacityInterrupted(t *testing.T) {
+	reps := fleet(t)
+	for _, r := range reps {
+		r.Capacity.Steps = r.Capacity.Steps[:1]
+		r.Capacity.LimitWhy = "interrupted after 1 of the ladder's steps; not judged"
+	}
+	m, err := MergeCapacity(fleetPaths, reps, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := m.Capacity; c.Limit != "interrupted" || c.LimitWhy != "interrupted after 1 step; the system served at least 1000 ops/s" {
+		t.Errorf("limit %q: %q", c.Limit, c.LimitWhy)
+	}
+}

@@ -33,8 +33,8 @@ type capacitySettings struct {
 func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (*capacitySettings, error) {
 	r := props.NewReader(p)
 	c := &capacitySettings{}
-	c.search.Start = r.Float64("capacity.start", 1000, props.Range("above 0 and at most 1e9 ops/s", func(v float64) bool { return v > 0 && v <= 1e9 }))
-	c.search.Max = r.Float64("capacity.max", 1e7, props.Range("above 0 and at most 1e9 ops/s", func(v float64) bool { return v > 0 && v <= 1e9 }))
+	c.search.Start = r.Float64("capacity.start", 1000, props.Range("at least 1 and at most 1e9 ops/s", func(v float64) bool { return v >= 1 && v <= 1e9 }))
+	c.search.Max = r.Float64("capacity.max", 1e7, props.Range("at least 1 and at most 1e9 ops/s", func(v float64) bool { return v >= 1 && v <= 1e9 }))
 	c.search.Growth = r.Float64("capacity.growth", 2, props.Range("above 1 and at most 100", func(v float64) bool { return v > 1 && v <= 100 }))
 	c.search.Resolution = r.Float64("capacity.resolution", 0.05, props.Range("a share of the rate above 0 and at most 1 (0.05 is 5%)", func(v float64) bool { return v > 0 && v <= 1 }))
 	c.search.MaxSteps = r.Int("capacity.steps", 30, props.Range("1 to 1000", func(n int64) bool { return n >= 1 && n <= 1000 }))
@@ -47,8 +47,9 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 		return nil, err
 	}
 	switch {
-	case c.search.Max < c.search.Start:
-		return nil, props.Errorf("capacity.max", "%g is below capacity.start (%g)", c.search.Max, c.search.Start)
+	case c.search.Max < math.Round(c.search.Start):
+		// Targets are whole ops/s: the first step asks the start rounded.
+		return nil, props.Errorf("capacity.max", "%g is below capacity.start rounded to whole ops/s (%g)", c.search.Max, math.Round(c.search.Start))
 	case c.maxStep < c.stepTime:
 		return nil, props.Errorf("capacity.maxsteptime", "%v is below capacity.steptime (%v)", c.maxStep, c.stepTime)
 	case db.RunsTransactions(p):
@@ -97,10 +98,7 @@ func Capacity(ctx context.Context, o Options) error {
 		return setupErr(ctx, err)
 	}
 	defer p.release()
-	cs, err := parseCapacity(o.Props, p.s, p.mcfg)
-	if err != nil {
-		return setupErr(ctx, err)
-	}
+	cs := p.cs
 	// Every step has a target: intended latency is recorded, as a run
 	// with slo and a target records it.
 	if p.mcfg.Interval == measurement.IntervalOp {
@@ -152,6 +150,7 @@ func Capacity(ctx context.Context, o Options) error {
 		}
 	}
 	b.causes.WriteSummary(o.Stderr)
+	b.linger(ctx)
 	if searchErr != nil && !errors.Is(searchErr, context.Canceled) {
 		return searchErr
 	}
@@ -304,18 +303,18 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		c.n++
 		sessions, err := c.sessions(ctx, c.threads)
 		if err != nil {
-			return &capacity.Answer{Steps: steps}, err
+			return &capacity.Answer{Steps: steps, Interrupted: true}, err
 		}
 		late := time.Since(at)
 		if !within.Sleep(ctx, -late) {
 			for _, s := range sessions {
 				s.Close(ctx)
 			}
-			return &capacity.Answer{Steps: steps}, ctx.Err()
+			return &capacity.Answer{Steps: steps, Interrupted: true}, ctx.Err()
 		}
 		res := c.run(ctx, share, dur, sessions, false)
 		if ctx.Err() != nil {
-			return &capacity.Answer{Steps: steps}, ctx.Err() // an unfinished step is not kept
+			return &capacity.Answer{Steps: steps, Interrupted: true}, ctx.Err() // an unfinished step is not kept
 		}
 		j, err := runreport.Judge(b.s.objectives, slo.Intended, res, b.s.share())
 		if err != nil {
@@ -413,7 +412,7 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 	res := engine.Run(ctx, plan)
 	// The step's time limit stopped the workload; the next step runs it
 	// again.
-	b.wl.(coreWorkload).Resume()
+	b.wl.Resume()
 	return res
 }
 
@@ -440,6 +439,9 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 		c.Resolution = cs.search.Growth - 1
 		c.Limit = capacity.LimitFleet
 		c.LimitWhy = "not judged: " + s.share() + "; ycsb merge judges each step on the fleet's merged histograms"
+		if a.Interrupted { // ycsb merge reads it
+			c.LimitWhy = fmt.Sprintf("%s after %d of the ladder's steps; %s", capacity.LimitInterrupted, len(a.Steps), c.LimitWhy)
+		}
 		return c
 	}
 	c.Limit, c.LimitWhy = a.Limit(cs.search, capacityNames)
@@ -453,11 +455,11 @@ func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows
 		Binding: b.o.Binding, Phase: "capacity", MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
 		Settings: jsonreport.MaskSettings(b.o.Props.Map()), Clients: 1, Start: start.UTC(), End: end.UTC(),
 		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows, Capacity: c}
+	for _, s := range c.Steps {
+		rep.Operations += s.Operations
+	}
 	if cl := b.s.clients; cl.Split() {
 		rep.Client = &jsonreport.Client{Index: cl.Index, Count: cl.Count}
-		for _, s := range c.Steps {
-			rep.Operations += s.Operations
-		}
 	}
 	if !b.s.startTime.IsZero() {
 		t := b.s.startTime.UTC()

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,6 +18,13 @@ import (
 // capacityBasic runs ycsb capacity on basic, every operation taking 1 ms.
 func capacityBasic(t *testing.T, extra map[string]string) (stdout, stderr string, err error) {
 	t.Helper()
+	return capacityBasicOn(context.Background(), t, extra, nil)
+}
+
+// capacityBasicOn is capacityBasic on ctx, its stderr also written to
+// tee when given.
+func capacityBasicOn(ctx context.Context, t *testing.T, extra map[string]string, tee io.Writer) (stdout, stderr string, err error) {
+	t.Helper()
 	m := map[string]string{
 		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000",
 		"readproportion": "1", "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false",
@@ -27,7 +35,11 @@ func capacityBasic(t *testing.T, extra map[string]string) (stdout, stderr string
 	}
 	d, name, _ := db.Lookup("basic")
 	var out, errb syncBuffer
-	err = Capacity(context.Background(), Options{Props: props.FromMap(m), Driver: d, Binding: name, Stdout: &out, Stderr: &errb})
+	var stderrW io.Writer = &errb
+	if tee != nil {
+		stderrW = io.MultiWriter(&errb, tee)
+	}
+	err = Capacity(ctx, Options{Props: props.FromMap(m), Driver: d, Binding: name, Stdout: &out, Stderr: stderrW})
 	return out.String(), errb.String(), err
 }
 
@@ -63,6 +75,13 @@ func TestCapacityThreadBound(t *testing.T) {
 	c := rep.Capacity
 	if rep.Phase != "capacity" || c == nil || c.MaxOpsSec != max || c.Limit != "client" || len(c.Steps) < 3 {
 		t.Fatalf("report: phase %q, capacity %+v", rep.Phase, c)
+	}
+	var ops int64
+	for _, s := range c.Steps {
+		ops += s.Operations
+	}
+	if ops == 0 || rep.Operations != ops {
+		t.Errorf("report: %d operations, the steps' %d", rep.Operations, ops)
 	}
 	for _, s := range c.Steps {
 		if s.Threads != 4 || s.SLO == nil || s.SLO.Latency != "intended" || len(s.Measurements) == 0 {
@@ -102,6 +121,9 @@ func TestCapacityBadInput(t *testing.T) {
 		{map[string]string{"slo": "throughput>=5"}, "slo: throughput>=5: capacity finds the throughput"},
 		{map[string]string{"target": "100"}, "target"},
 		{map[string]string{"capacity.start": "0"}, "capacity.start"},
+		{map[string]string{"capacity.start": "0.4"}, "capacity.start"},
+		{map[string]string{"capacity.start": "1500.5", "capacity.max": "1500.5"}, "capacity.max: 1500.5 is below capacity.start rounded to whole ops/s (1501)"},
+		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.start": "1500.5", "capacity.max": "1500.5"}, "capacity.max"},
 		{map[string]string{"capacity.start": "5000", "capacity.max": "100"}, "capacity.max"},
 		{map[string]string{"capacity.growth": "1"}, "capacity.growth"},
 		{map[string]string{"capacity.resolution": "2"}, "capacity.resolution"},
@@ -111,13 +133,69 @@ func TestCapacityBadInput(t *testing.T) {
 		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.start": "2"}, "capacity.start: 2 is less than client.count=3"},
 		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.resolution": "0.1"}, "capacity.resolution: a fleet"},
 		{map[string]string{"status": "true"}, "status"},
+		// Checked before prepare prints "Data integrity is enabled.".
+		{map[string]string{"dataintegrity": "true", "capacity.growth": "1"}, "capacity.growth"},
 	} {
-		_, _, err := capacityBasic(t, c.extra)
+		out, _, err := capacityBasic(t, c.extra)
 		if err == nil || !props.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want bad input naming %s", c.extra, err, c.want)
+		}
+		if out != "" {
+			t.Errorf("%v: stdout %q before the error", c.extra, out)
 		}
 		if slo.IsUnmet(err) {
 			t.Errorf("%v: unmet", c.extra)
 		}
+	}
+}
+
+// cancelOn cancels when a line with its text is written (Ctrl-C at a
+// known point of the search).
+type cancelOn struct {
+	text   string
+	cancel context.CancelFunc
+}
+
+func (c cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.text) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// TestCapacityInterrupted: Ctrl-C as the first step ends (it passed)
+// ends the search;
+// the report says it was interrupted and how far it got, not that the
+// bracket closed or capacity.max passed.
+func TestCapacityInterrupted(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "c.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, stderr, err := capacityBasicOn(ctx, t, map[string]string{"threadcount": "4", "capacity.start": "500", "report.json": report},
+		cancelOn{text: "capacity: step 1:", cancel: cancel})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if l := row(t, out, "CAPACITY", "Limit"); l != "interrupted after 1 step; the system served at least 500 ops/s" {
+		t.Errorf("Limit %q\n%s", l, out)
+	}
+	if c := readReport(t, report).Capacity; c.Limit != "interrupted" || len(c.Steps) != 1 {
+		t.Errorf("report: limit %q, %d steps", c.Limit, len(c.Steps))
+	}
+}
+
+// TestCapacityLinger: prometheus.linger keeps /metrics served after the
+// search's report, as after a run (ended here by the cancel its line
+// triggers).
+func TestCapacityLinger(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, stderr, err := capacityBasicOn(ctx, t, map[string]string{"threadcount": "2", "capacity.start": "200", "capacity.max": "200",
+		"prometheus.addr": freePort(t), "prometheus.linger": "3600"}, cancelOn{text: "prometheus.linger", cancel: cancel})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "Prometheus metrics stay at") || !strings.Contains(out, "[CAPACITY], Limit") {
+		t.Errorf("no linger after the report:\n%s\n%s", out, stderr)
 	}
 }

@@ -253,7 +253,7 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 		stats = sr.Stats()
 	}
 	s := b.s
-	if s.transactions && b.core.Economy() != nil {
+	if s.transactions && b.wl.Economy() != nil {
 		b.rep.validation = b.validate(ctx)
 	}
 	closeErr := b.closeDB()
@@ -312,11 +312,11 @@ func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
 		defer cancel()
 	}
 	how := "by reading every account"
-	if b.core.ValidationMethod(b.database) == jsonreport.ByQuery {
+	if b.wl.ValidationMethod(b.database) == jsonreport.ByQuery {
 		how = "by one query"
 	}
 	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", how)
-	return b.core.Validate(ctx, b.database)
+	return b.wl.Validate(ctx, b.database)
 }
 
 // sloLatency is the latency the run's objectives read.

@@ -29,8 +29,8 @@ type prepared struct {
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        engine.Workload
-	core      *workload.CoreWorkload // wl's workload
+	wl        coreWorkload
+	cs        *capacitySettings // ycsb capacity's (Options.capacity), else nil
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
@@ -48,6 +48,12 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	}
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
 		return nil, err
+	}
+	if o.capacity {
+		// Before anything is printed (the data integrity note).
+		if p.cs, err = parseCapacity(o.Props, p.s, p.mcfg); err != nil {
+			return nil, err
+		}
 	}
 	if p.s.objectives != nil && p.s.target > 0 && p.mcfg.Interval == measurement.IntervalOp {
 		// Under a target the objectives read intended latency, which
@@ -80,7 +86,7 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	if wl.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
-	p.wl, p.core = coreWorkload{wl}, wl
+	p.wl = coreWorkload{wl}
 	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}
