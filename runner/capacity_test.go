@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/slo"
@@ -191,7 +192,7 @@ func TestCapacityLinger(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out, stderr, err := capacityBasicOn(ctx, t, map[string]string{"threadcount": "2", "capacity.start": "200", "capacity.max": "200",
-		"prometheus.addr": freePort(t), "prometheus.linger": "3600"}, cancelOn{text: "prometheus.linger", cancel: cancel})
+		"prometheus.addr": ycsbtest.FreeAddr(t), "prometheus.linger": "3600"}, cancelOn{text: "prometheus.linger", cancel: cancel})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
