@@ -157,8 +157,9 @@ type Capacity struct {
 	FirstFailingOpsSec float64 `json:"first_failing_ops_sec,omitempty"`
 	// Limit says what ended the search: "system", "client" (the step at
 	// FirstFailingOpsSec could not be offered: a lower bound), "steps",
-	// "max" or "none" (no rate passed); "fleet" in one client's report of
-	// a fleet's ladder, which has no answer (ycsb merge finds it).
+	// "max", "none" (no rate passed) or "interrupted" (Ctrl-C or a failed
+	// step ended it: MaxOpsSec is a lower bound); "fleet" in one client's
+	// report of a fleet's ladder, which has no answer (ycsb merge finds it).
 	Limit    string `json:"limit"`
 	LimitWhy string `json:"limit_why,omitempty"`
 	// Resolution is the bracket's width the search stops at, as a share
