@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
@@ -27,7 +28,11 @@ type stopper struct {
 	wl        Workload
 	once      sync.Once
 	stopped   atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
-	halted    atomic.Pointer[string]
+	// timers are the paced workers' (set before they start): a stop wakes
+	// those that sleep until their next operation is due, which at a low
+	// target can be seconds away.
+	timers []*clock.Timer
+	halted atomic.Pointer[string]
 }
 
 // halt stops the run for an output's reason (a Halter's). The reason is
@@ -54,6 +59,9 @@ func (st *stopper) stopFor(reason *string) {
 		}
 		st.stopped.Store(true)
 		st.wl.Stop()
+		for _, t := range st.timers {
+			t.Interrupt()
+		}
 		time.AfterFunc(StopGrace, st.cancelOps)
 	})
 }
@@ -133,6 +141,8 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	p, collector, workers := e.p, e.collector, e.workers
 	st := newStopper(ctx, p.Workload)
 	defer st.cancelOps()
+	tick := tickFor(p.Target, p.Threads)
+	st.timers = pace(p, workers, tick)
 	workDone := st.stopOnCancel(ctx)
 
 	if p.AdaptProcs {
@@ -154,9 +164,11 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	}
 	limit := startTimeLimit(p.TimeLimit, p.Say, st)
 
-	tick := tickFor(p.Target, p.Threads)
-	end := runWorkers(st.ops, p, workers, tick)
-	st.done()
+	end := runWorkers(st.ops, p, workers)
+	st.done() // no stop can use the timers after this
+	for _, t := range st.timers {
+		t.Close()
+	}
 	limit.wait()
 	close(workDone)
 	if p.Ticker != nil {
@@ -204,12 +216,25 @@ func newWorkers(p *Plan, c *measurement.Collector) []*worker {
 	return workers
 }
 
-// runWorkers runs every worker to its end, each paced to tick, and returns
-// when the last has joined.
-func runWorkers(ctx context.Context, p *Plan, workers []*worker, tick int64) time.Time {
+// pace gives each worker its pacer for tick (0: unthrottled) and returns
+// their timers.
+func pace(p *Plan, workers []*worker, tick int64) []*clock.Timer {
+	var timers []*clock.Timer
+	for _, w := range workers {
+		w.pace = pacer{tick: tick, spin: p.Spin, rec: w.session.Recorder()}
+		if tick > 0 {
+			w.pace.timer = clock.NewTimer()
+			timers = append(timers, w.pace.timer)
+		}
+	}
+	return timers
+}
+
+// runWorkers runs every worker to its end and returns when the last has
+// joined.
+func runWorkers(ctx context.Context, p *Plan, workers []*worker) time.Time {
 	var wg sync.WaitGroup
 	for _, w := range workers {
-		w.pace = pacer{tick: tick, spin: p.Spin}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -237,9 +262,9 @@ func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, 
 		res.Succeeded += w.succeeded - w.warmSucceeded - w.session.Lost
 		res.Inserted += w.session.Inserted
 	}
-	if tick > 0 {
-		res.Schedule = newSchedule(p.Target, res.Ops, workers)
-	}
 	c.Tick()
 	res.Total = c.Total()
+	if tick > 0 {
+		res.Schedule = newSchedule(p.Target, res.Ops, workers, res.Total)
+	}
 }

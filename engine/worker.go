@@ -48,7 +48,9 @@ func (w *worker) run(ctx context.Context, p *Plan) {
 	}()
 	if w.pace.tick >= int64(time.Millisecond) {
 		// Spread workers over the first tick so they do not fire together.
-		time.Sleep(time.Duration(rand.Int64N(w.pace.tick)))
+		if !w.pace.sleepUntil(measurement.Now() + rand.Int64N(w.pace.tick)) {
+			return
+		}
 	}
 	w.pace.start = measurement.Now()
 	// During the warm-up the worker reads the clock before each operation
@@ -92,7 +94,10 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			w.pace.lag.sum, w.pace.lag.max = 0, 0
 		}
 		if tick > 0 {
-			due := w.pace.wait(n)
+			due, ok := w.pace.wait(n)
+			if !ok {
+				return // stopped while it waited: nothing started
+			}
 			if trackIntended {
 				w.session.SetIntended(due)
 			}

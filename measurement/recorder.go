@@ -115,6 +115,9 @@ type set struct {
 	byOp   []opSet
 	ops    int64 // operations of the worker loop (see Recorder.Operation)
 	failed int64 // those of them that failed (see Recorder.FailedOperation)
+	// The paced operations' starts (Recorder.Woke, Recorder.StartedBehind):
+	// only their histograms are kept.
+	wake, behind *series
 }
 
 // opSet is one operation's series, by kind, and its status counts.
@@ -141,6 +144,11 @@ func (s *set) reset() {
 		so.retries = 0
 	}
 	s.ops, s.failed = 0, 0
+	for _, x := range [...]*series{s.wake, s.behind} {
+		if x != nil {
+			x.reset()
+		}
+	}
 }
 
 // mergeInto adds s into dst, allocating dst's series as needed.
@@ -158,6 +166,8 @@ func (s *set) mergeInto(dst *set, newSeries func() *series, newHist func() *hdrh
 	}
 	dst.ops += s.ops
 	dst.failed += s.failed
+	mergeSeries(&dst.wake, s.wake, newSeries, newHist)
+	mergeSeries(&dst.behind, s.behind, newSeries, newHist)
 }
 
 func mergeSeries(dst **series, src *series, newSeries func() *series, newHist func() *hdrhistogram.Histogram) {
@@ -325,6 +335,33 @@ func (r *Recorder) MeasureValue(op Op, us int64) {
 	now := Now()
 	r.mu.Lock()
 	r.record(&r.cur.byOp[op].op[KindOK], &r.firsts[op].op[KindOK], us, now)
+	r.mu.Unlock()
+}
+
+// Woke records how late (ns) the worker woke for a paced operation it had
+// waited for: its start minus its due time, the client's own timing error.
+func (r *Recorder) Woke(lateNs int64) { r.pacing(&r.cur.wake, lateNs) }
+
+// StartedBehind records how far behind its due time (ns) a paced
+// operation started that the worker had no time to wait for: the schedule
+// lag that a slow database (or a starved client) causes.
+func (r *Recorder) StartedBehind(lagNs int64) { r.pacing(&r.cur.behind, lagNs) }
+
+func (r *Recorder) pacing(slot **series, ns int64) {
+	if r.warm {
+		return
+	}
+	us := r.clamp(ns / 1000)
+	r.mu.Lock()
+	s := *slot
+	if s == nil {
+		s = &series{min: -1, max: -1, rec: r.newHist()}
+		*slot = s
+	}
+	if err := s.rec.RecordValue(us); err != nil {
+		r.mu.Unlock()
+		panic("measurement: clamped value rejected: " + err.Error())
+	}
 	r.mu.Unlock()
 }
 

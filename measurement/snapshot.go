@@ -85,6 +85,11 @@ type Snapshot struct {
 	// they were found in, so an interval may hold more Failed than
 	// Operations.
 	Failed int64
+	// Wake and Behind are the paced operations' starts in µs (nil without
+	// a target, or when none was recorded): Wake how late the workers
+	// woke for those they waited for, Behind how far behind their due
+	// time those started that they had no time to wait for.
+	Wake, Behind *hdrhistogram.Histogram
 }
 
 // returnOrder is the order the reference prints Return= lines in (the
@@ -137,7 +142,14 @@ func newSnapshot(cfg *Config, t *Ops, s *set) *Snapshot {
 	sortJavaOrder(ops, func(m Measurement) string { return m.Name })
 	// The reference keys its intended map by the plain name.
 	sortJavaOrder(intended, func(m Measurement) string { return m.Operation + m.Kind.Suffix() })
-	return &Snapshot{Measurements: append(ops, intended...), Operations: s.ops, Failed: s.failed}
+	snap := &Snapshot{Measurements: append(ops, intended...), Operations: s.ops, Failed: s.failed}
+	if s.wake != nil && !s.wake.empty() {
+		snap.Wake = s.wake.hist
+	}
+	if s.behind != nil && !s.behind.empty() {
+		snap.Behind = s.behind.hist
+	}
+	return snap
 }
 
 // sortJavaOrder orders ms as a Java ConcurrentHashMap with default capacity

@@ -3,6 +3,7 @@ package runreport
 import (
 	"bytes"
 	"fmt"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"sync"
 	"time"
 
@@ -145,7 +146,6 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 		RunTimeMs:       res.End.Sub(res.Start).Milliseconds(),
 		WarmupMs:        res.Warmup.Milliseconds(),
 		Operations:      res.Ops,
-		Schedule:        schedule(res.Schedule),
 		ClientVerdict:   clientVerdict(CheckClient(res, run.terms())),
 		Intervals:       intervals,
 	}
@@ -171,6 +171,9 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 		return nil, err
 	}
 	rep.Measurements = ms
+	if rep.Schedule, err = Schedule(res.Schedule); err != nil {
+		return nil, err
+	}
 	rep.Sections = append(rep.Sections, rows...)
 	return rep, nil
 }
@@ -188,12 +191,27 @@ func Document(run *Run, mcfg *measurement.Config, res *engine.Result, rows []exp
 	return buf.Bytes(), nil
 }
 
-// schedule is the JSON report's schedule; nil without a target.
-func schedule(s *engine.Schedule) *jsonreport.Schedule {
+// Schedule is the JSON report's schedule; nil without a target.
+func Schedule(s *engine.Schedule) (*jsonreport.Schedule, error) {
 	if s == nil {
-		return nil
+		return nil, nil
 	}
-	return &jsonreport.Schedule{TargetOpsSec: s.Target, MeanLagUs: s.MeanLagUs, MaxLagUs: s.MaxLagUs, FinalLagUs: s.FinalLagUs}
+	js := &jsonreport.Schedule{TargetOpsSec: s.Target, MeanLagUs: s.MeanLagUs, MaxLagUs: s.MaxLagUs, FinalLagUs: s.FinalLagUs}
+	var err error
+	if js.Wake, err = StartsJSON(s.Wake); err != nil {
+		return nil, err
+	}
+	if js.Behind, err = StartsJSON(s.Behind); err != nil {
+		return nil, err
+	}
+	return js, nil
+}
+
+// StartsJSON is the JSON report's figures of a histogram of paced starts
+// (engine.Schedule's Wake or Behind); nil for none.
+func StartsJSON(h *hdrhistogram.Histogram) (*jsonreport.Starts, error) {
+	st := measurement.StatsOf(h)
+	return jsonreport.NewStarts(h, st.Mean, st.Percentile(50), st.Percentile(99), st.Max)
 }
 
 // Measurements are the JSON report's measurements of a snapshot.

@@ -279,6 +279,24 @@ type Schedule struct {
 	MeanLagUs    float64 `json:"mean_lag_us"`
 	MaxLagUs     int64   `json:"max_lag_us"`
 	FinalLagUs   int64   `json:"final_lag_us"`
+	// Wake is how late the workers woke for the operations they had time
+	// to wait for: the client's own timing error. Behind is how far
+	// behind its due time each operation started that the worker had no
+	// time to wait for. Absent when none, and in reports written before
+	// they existed.
+	Wake   *Starts `json:"wake,omitempty"`
+	Behind *Starts `json:"behind,omitempty"`
+}
+
+// Starts is a distribution of paced starts (µs), with its HdrHistogram
+// (Measurement.Histogram's encoding) for ycsb merge.
+type Starts struct {
+	Count     int64   `json:"count"`
+	MeanUs    float64 `json:"mean_us"`
+	P50Us     int64   `json:"p50_us"`
+	P99Us     int64   `json:"p99_us"`
+	MaxUs     int64   `json:"max_us"`
+	Histogram string  `json:"histogram"`
 }
 
 // EncodeHistogram returns h in the standard compressed base64 form.
@@ -445,6 +463,8 @@ func (r *Report) check() error {
 		if math.IsNaN(s.MeanLagUs) || math.IsInf(s.MeanLagUs, 0) {
 			c.fail("schedule.mean_lag_us", "%v is not a finite number", s.MeanLagUs)
 		}
+		c.starts("schedule.wake.", s.Wake)
+		c.starts("schedule.behind.", s.Behind)
 	}
 	return c.err
 }
@@ -529,6 +549,39 @@ func (c *checker) real(field string, v float64) {
 	case v < 0:
 		c.fail(field, "%v is negative", v)
 	}
+}
+
+// NewStarts is h's Starts with its figures (measurement.StatsOf's, so that
+// they match the measurements'); nil for an empty h.
+func NewStarts(h *hdrhistogram.Histogram, meanUs float64, p50Us, p99Us, maxUs int64) (*Starts, error) {
+	if h == nil || h.TotalCount() == 0 {
+		return nil, nil
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a schedule histogram: %w", err)
+	}
+	return &Starts{Count: h.TotalCount(), MeanUs: meanUs, P50Us: p50Us, P99Us: p99Us, MaxUs: maxUs, Histogram: enc}, nil
+}
+
+// starts checks a Schedule's Starts: figures that are not negative, in
+// order, and a histogram of Count values.
+func (c *checker) starts(prefix string, s *Starts) {
+	if s == nil {
+		return
+	}
+	c.count(prefix+"count", s.Count)
+	c.real(prefix+"mean_us", s.MeanUs)
+	c.count(prefix+"p50_us", s.P50Us)
+	c.count(prefix+"p99_us", s.P99Us)
+	c.count(prefix+"max_us", s.MaxUs)
+	if c.err == nil && (s.P50Us > s.P99Us || s.P99Us > s.MaxUs) {
+		c.fail(prefix+"p99_us", "%d is not between p50_us %d and max_us %d", s.P99Us, s.P50Us, s.MaxUs)
+	}
+	if c.err == nil && s.Count > 0 && (s.MeanUs > float64(s.MaxUs)) {
+		c.fail(prefix+"mean_us", "%v is above max_us %d", s.MeanUs, s.MaxUs)
+	}
+	c.histogram(prefix+"histogram", s.Histogram, s.Count, true)
 }
 
 // histogram checks that enc, when present, decodes to a histogram of
