@@ -394,10 +394,10 @@ func newSeries(pts [][]point, counts []int64, sums []float64) *series {
 
 // latencySeries returns r's intervals as a series of op's latency (its
 // measurements other than intended ones; slo.All for every operation);
-// why is set when there is none. An interval shorter than its own
-// (fullLength) adds its operations to the interval before it (before the
-// first, to the first): the figure is the run's, every operation in it,
-// and the intervals are those the throughput test counts.
+// why is set when there is none. An interval not of full length
+// (fullLength) adds its operations to the interval before it (one before
+// the first, to the first): the figure is the run's, every operation in
+// it, and the intervals are those the throughput test counts.
 func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 	var pts [][]point
 	var counts []int64
