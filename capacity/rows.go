@@ -56,7 +56,13 @@ func StepLine(s *jsonreport.CapacityStep) string {
 			switch {
 			case o.Measured == nil && o.Verdict == "":
 				b.WriteString(" no data")
+				if o.Why != "" {
+					b.WriteString(": " + o.Why)
+				}
 			case o.Measured == nil:
+				if o.Why != "" {
+					b.WriteString(" (" + o.Why + ")")
+				}
 			case o.Verdict == "":
 				b.WriteString(" " + measuredText(o))
 			default:
@@ -81,15 +87,26 @@ func measuredText(o jsonreport.SLOObjective) string {
 	return slo.FormatLatency(*o.Measured)
 }
 
-// FailedObjectives says which of j's objectives a step failed.
+// FailedObjectives says which of j's objectives a step failed, and which
+// it could not judge (slo.NoData, which fails a step as it fails a run).
 func FailedObjectives(j *slo.Judgement) string {
-	var f []string
+	var f, none []string
 	for _, r := range j.Results {
-		if r.Verdict != slo.Pass {
+		switch r.Verdict {
+		case slo.Fail:
 			f = append(f, r.Text)
+		case slo.NoData:
+			none = append(none, r.Text+" ("+r.Why+")")
 		}
 	}
-	s := strings.Join(f, ", ") + " failed"
+	var parts []string
+	if len(f) > 0 {
+		parts = append(parts, strings.Join(f, ", ")+" failed")
+	}
+	if len(none) > 0 {
+		parts = append(parts, "no data for "+strings.Join(none, ", "))
+	}
+	s := strings.Join(parts, "; ")
 	if j.Aborted != "" {
 		s += " (stopped early: " + j.Aborted + ")"
 	}

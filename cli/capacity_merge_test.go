@@ -15,7 +15,8 @@ import (
 )
 
 // writeLadder writes three clients' reports of a ladder of two steps,
-// 1000 and 2000 ops/s, every operation taking 1 ms, and returns their
+// 1000 and 2000 ops/s, every operation taking 1 ms, 400 of them in each
+// step of each client (1,200 of the fleet: enough for a p99), and returns their
 // paths.
 func writeLadder(t *testing.T, dir string) []string {
 	t.Helper()
@@ -29,7 +30,7 @@ func writeLadder(t *testing.T, dir string) []string {
 			Capacity: &jsonreport.Capacity{Limit: "fleet", Resolution: 1}}
 		for k, rate := range []float64{1000, 2000} {
 			h := hdrhistogram.New(1, 3_600_000_000, 3)
-			if err := h.RecordValues(1000, 300); err != nil {
+			if err := h.RecordValues(1000, 400); err != nil {
 				t.Fatal(err)
 			}
 			enc, err := jsonreport.EncodeHistogram(h)
@@ -37,8 +38,8 @@ func writeLadder(t *testing.T, dir string) []string {
 				t.Fatal(err)
 			}
 			r.Capacity.Steps = append(r.Capacity.Steps, jsonreport.CapacityStep{AskedOpsSec: rate, ShareOpsSec: rate / 3, AchievedOpsSec: rate / 3,
-				Threads: 4, StartMs: int64(k) * 3000, MeasuredMs: 1000, Operations: 300, Verdict: "NOT JUDGED", Trusted: true,
-				Measurements: []jsonreport.Measurement{{Name: "Intended-READ", Operation: "READ", Intended: true, Count: 300, Histogram: enc}}})
+				Threads: 4, StartMs: int64(k) * 3000, MeasuredMs: 1200, Operations: 400, Verdict: "NOT JUDGED", Trusted: true,
+				Measurements: []jsonreport.Measurement{{Name: "Intended-READ", Operation: "READ", Intended: true, Count: 400, Histogram: enc}}})
 		}
 		var b bytes.Buffer
 		if err := jsonreport.Write(&b, r); err != nil {
@@ -78,6 +79,13 @@ func TestMergeCapacityCLI(t *testing.T) {
 	code, stdout, _ = runCLI(append([]string{"merge", "-slo", "READ.p99<=500us"}, paths...)...)
 	if code != ExitUnmet || !strings.Contains(stdout, "[CAPACITY], MaxThroughput(ops/sec), 0.0\n") || !strings.Contains(stdout, "[CAPACITY], Limit, no rate passed\n") {
 		t.Errorf("nothing passed: exit %d\n%s", code, stdout)
+	}
+	// A p99.9 of a step's 1,200 operations is NO DATA: no step passes.
+	code, stdout, _ = runCLI(append([]string{"merge", "-slo", "READ.p99.9<=5ms"}, paths...)...)
+	why := "1200 READ operations; a p99.9 needs at least 10000 operations, 10 beyond it"
+	if code != ExitUnmet || !strings.Contains(stdout, "[CAPACITY], Step 2, 2000 ops/s asked, 2000.0 achieved, 12 threads, READ.p99.9<=5ms NO DATA ("+why+"): FAIL — no data for READ.p99.9<=5ms ("+why+")\n") ||
+		!strings.Contains(stdout, "[CAPACITY], Limit, no rate passed\n") {
+		t.Errorf("too few operations: exit %d\n%s", code, stdout)
 	}
 
 	run := strings.Replace(string(data), `"phase": "capacity"`, `"phase": "run"`, 1)

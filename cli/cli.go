@@ -13,6 +13,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/results"
 	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/slo"
 )
@@ -23,6 +24,7 @@ const (
 	ExitFailure     = 1   // the run could not finish
 	ExitBadInput    = 2   // bad arguments, properties or binding setup
 	ExitUnmet       = 3   // the run finished but failed an objective (slo) or a gate (compare -gate)
+	ExitNotJudged   = 4   // compare -gate: a gate could not be judged (NO DATA) and none failed
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; the report was still written
 )
 
@@ -56,7 +58,7 @@ func init() {
 		{Name: "stress", Summary: "cassandra-stress compatible mode: stress write|read|mixed|counter_write|counter_read ... (see docs/stress.md)", Run: runStress},
 		{Name: "report", Summary: "draw JSON reports as one self-contained HTML page (--html), runs overlaid", Run: runReport},
 		{Name: "merge", Summary: "combine the JSON reports (or .hdr logs) of several clients into one report", Run: runMerge},
-		{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test; -gate \"READ.p99:+10%, throughput:-5%\" fails (exit 3) on a significant regression", Run: runCompare},
+		{Name: "compare", Summary: "compare two JSON reports side by side, with a significance test; -gate \"READ.p99:+10%, throughput:-5%\" fails (exit 3) on a significant regression, exit 4 when a gate cannot be judged", Run: runCompare},
 		{Name: "kube", Summary: "print the Kubernetes manifests of a run on N clients (an Indexed Job)", Run: runKube},
 	}
 }
@@ -111,6 +113,9 @@ func exitCode(ctx context.Context, env *Env, err error) int {
 	if slo.IsUnmet(err) {
 		return ExitUnmet
 	}
+	if results.IsUnjudged(err) {
+		return ExitNotJudged
+	}
 	return ExitFailure
 }
 
@@ -158,7 +163,9 @@ Examples:
 
 Exit codes: 0 done, 1 the run failed, 2 bad input or the binding could not be
 set up, 3 the run finished but failed an objective (slo) or a gate (compare
--gate), 130 interrupted (the report of the work done is still printed).
+-gate), 4 compare -gate could not judge a gate and none failed (too few
+intervals or operations), 130 interrupted (the report of the work done is
+still printed).
 `)
 	io.WriteString(w, b.String())
 }

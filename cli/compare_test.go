@@ -45,7 +45,8 @@ func TestCompareGateBadInput(t *testing.T) {
 // every read taking 1 ms and one 3 ms: the slower as B fails READ.p50
 // (exit code 3, the failed gate on stderr), a run against itself passes,
 // and a report whose few intervals cannot be resampled says NO DATA,
-// which does not fail.
+// which is no pass: exit code 4 and one line naming the gate and why,
+// unless another gate failed (3).
 func TestCompareGateVerdicts(t *testing.T) {
 	dir := t.TempDir()
 	run := func(name, delay string) string {
@@ -74,8 +75,14 @@ func TestCompareGateVerdicts(t *testing.T) {
 
 	few := filepath.Join(dir, "few.json")
 	loadReport(t, few)
-	code, stdout, _ = runCLI("compare", "-gate", "INSERT.p99:+10%", few, few)
-	if code != 0 || !strings.Contains(stdout, "NO DATA") || !strings.Contains(stdout, "too few intervals to resample") {
-		t.Errorf("few intervals: exit %d:\n%s", code, stdout)
+	code, stdout, stderr = runCLI("compare", "-gate", "INSERT.p99:+10%", few, few)
+	if code != ExitNotJudged || !strings.Contains(stdout, "NO DATA") || !strings.Contains(stdout, "too few intervals to resample") ||
+		!strings.HasPrefix(stderr, "ycsb: regression gate not judged: INSERT.p99:+10% (") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("few intervals: exit %d, stderr %q:\n%s", code, stderr, stdout)
+	}
+	code, _, stderr = runCLI("compare", "-gate", gates+", READ.p99.99:+10%", fast, slow)
+	if code != ExitUnmet || !strings.HasPrefix(stderr, "ycsb: regression gate failed: READ.p50:+10% (+") ||
+		!strings.Contains(stderr, "; regression gate not judged: READ.p99.99:+10% (A has 600 operations; a p99.99 needs at least 100000 operations") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("a failure and a gate not judged: exit %d, stderr %q; want 3", code, stderr)
 	}
 }

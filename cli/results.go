@@ -214,7 +214,8 @@ func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string
 const compareUsage = "ycsb compare [-gate \"READ.p99:+10%, throughput:-5%\"] <a.json> <b.json>"
 
 // runCompare is ycsb compare: A and B side by side and, with -gate, the
-// regression gates judged (exit code 3 when one fails).
+// regression gates judged (exit code 3 when one fails, else 4 when one
+// could not be judged).
 func runCompare(ctx context.Context, env *Env, args []string) error {
 	gateText := ""
 	files, opts, err := toolArgs(args, compareUsage, map[string]*string{"gate": &gateText}, nil)

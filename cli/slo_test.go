@@ -33,14 +33,14 @@ func sloRows(stdout string) []string {
 // TestSLORun: the [SLO] rows come after every reference row, a met
 // objective exits 0 and a missed one 3 with the report still printed.
 func TestSLORun(t *testing.T) {
-	code, stdout, stderr := runCLI(basicPaced("-p", "operationcount=1000", "-target", "1000",
-		"-p", "slo=READ.p99<=500ms, ALL.max<=1s, errors<=0.1%, throughput>=800")...)
+	code, stdout, stderr := runCLI(basicPaced("-p", "operationcount=2500", "-target", "2500",
+		"-p", "slo=READ.p99<=500ms, ALL.max<=1s, errors<=0.1%, throughput>=2000")...)
 	if code != ExitOK {
 		t.Fatalf("met: exit %d: %s", code, stderr)
 	}
 	rows := sloRows(stdout)
 	want := []string{"[SLO], Latency, intended", "[SLO], READ.p99<=500ms, PASS (", "[SLO], ALL.max<=1s, PASS (",
-		"[SLO], errors<=0.1%, PASS (0%)", "[SLO], throughput>=800, PASS (", "[SLO], Verdict, PASS"}
+		"[SLO], errors<=0.1%, PASS (0%)", "[SLO], throughput>=2000, PASS (", "[SLO], Verdict, PASS"}
 	if len(rows) != len(want) {
 		t.Fatalf("rows %q", rows)
 	}
@@ -58,19 +58,56 @@ func TestSLORun(t *testing.T) {
 
 	// Unpaced: service time; the throughput objective cannot be met.
 	code, stdout, stderr = runCLI(basicPaced("-p", "operationcount=400",
-		"-p", "slo=read.p99<=3600s, throughput>=1000000")...)
+		"-p", "slo=read.p90<=3600s, throughput>=1000000")...)
 	if code != ExitUnmet || !strings.Contains(stderr, "ycsb: SLO not met: throughput>=1000000 (") {
 		t.Fatalf("missed: exit %d: %s", code, stderr)
 	}
 	rows = sloRows(stdout)
-	if rows[0] != "[SLO], Latency, service" || !strings.HasPrefix(rows[1], "[SLO], read.p99<=3600s, PASS") ||
+	if rows[0] != "[SLO], Latency, service" || !strings.HasPrefix(rows[1], "[SLO], read.p90<=3600s, PASS") ||
 		rows[len(rows)-1] != "[SLO], Verdict, FAIL (1 of 2 objectives)" {
 		t.Errorf("rows %q", rows)
 	}
 	// An operation the run did not do has no data, which fails.
 	code, stdout, _ = runCLI(basicPaced("-p", "operationcount=100", "-p", "slo=SCAN.p99<=1s")...)
-	if code != ExitUnmet || !strings.Contains(stdout, "[SLO], SCAN.p99<=1s, NO DATA") {
+	if code != ExitUnmet || !strings.Contains(stdout, "[SLO], SCAN.p99<=1s, NO DATA (no SCAN operations measured)") {
 		t.Errorf("no data: exit %d\n%q", code, sloRows(stdout))
+	}
+}
+
+// TestSLOTooFew: a percentile of too few operations (slo.OpsForPercentile)
+// is NO DATA with the count, which fails the run (exit 3, on stderr);
+// ycsb merge -slo judges the run's report the same, row for row, and
+// writes the same into its JSON report.
+func TestSLOTooFew(t *testing.T) {
+	dir := t.TempDir()
+	runJSON, mergedJSON := filepath.Join(dir, "run.json"), filepath.Join(dir, "merged.json")
+	objectives := "READ.p99<=1s, ALL.p90<=1s, ALL.max<=1s"
+	code, stdout, stderr := runCLI("run", "basic", "-P", "../workloads/workloadc", "-p", "operationcount=200",
+		"-p", "report.json="+runJSON, "-p", "slo="+objectives)
+	rows := sloRows(stdout)
+	want := []string{"[SLO], Latency, service", "[SLO], READ.p99<=1s, NO DATA (200 READ operations; a p99 needs at least 1000 operations, 10 beyond it)",
+		"[SLO], ALL.p90<=1s, PASS (", "[SLO], ALL.max<=1s, PASS (", "[SLO], Verdict, FAIL (1 of 3 objectives)"}
+	if code != ExitUnmet || len(rows) != len(want) || !strings.Contains(stderr, "ycsb: SLO not met: READ.p99<=1s (no data: 200 READ operations; a p99 needs at least 1000 operations, 10 beyond it)") {
+		t.Fatalf("exit %d, rows %q, stderr %q", code, rows, stderr)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(rows[i], w) {
+			t.Errorf("row %d: %q, want %q...", i, rows[i], w)
+		}
+	}
+	code, merged, _ := runCLI("merge", "-slo", objectives, "-o", mergedJSON, runJSON)
+	if code != ExitUnmet || strings.Join(sloRows(merged), "\n") != strings.Join(rows, "\n") {
+		t.Errorf("merge -slo: exit %d, rows\n%s\nwant the run's\n%s", code, strings.Join(sloRows(merged), "\n"), strings.Join(rows, "\n"))
+	}
+	for _, path := range []string{runJSON, mergedJSON} {
+		r, err := results.ReadReport(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := r.SLO.Objectives[0]
+		if r.SLO.Passed || o.Verdict != "NO DATA" || o.Measured != nil || !strings.HasPrefix(o.Why, "200 READ operations; a p99 needs") {
+			t.Errorf("%s: slo %+v", path, r.SLO)
+		}
 	}
 }
 
@@ -92,7 +129,7 @@ func TestSLOAbort(t *testing.T) {
 		t.Errorf("report:\n%s", stdout)
 	}
 	// A run that meets its objective is not stopped.
-	code, _, stderr = runCLI(basicPaced("-p", "operationcount=1500", "-target", "1000",
+	code, _, stderr = runCLI(basicPaced("-p", "operationcount=2500", "-target", "2500",
 		"-p", "slo=READ.p99<=500ms", "-p", "slo.abort=true")...)
 	if code != ExitOK {
 		t.Errorf("met: exit %d: %s", code, stderr)

@@ -443,12 +443,14 @@
     var same = judged.every(function (v) { return v.verdict === judged[0].verdict; });
     var label = [{ text: t.objective + "  " }], plain = [];
     function measure(v) { return v.measured === undefined ? "" : " (" + fmtMeasure(v.measured, t.unit) + ")"; }
+    // why is what a NO DATA lacks, for the line's name (too long for its label).
+    function why(v) { return v.why ? " (" + v.why + ")" : ""; }
     if (judged.length === 0) {
       label.push({ text: "not judged", color: NEUTRAL });
       plain.push("not judged");
     } else if (judged.length === 1 && D.runs.length === 1) {
       label.push({ text: judged[0].verdict, color: verdictColor(judged[0].verdict) }, { text: measure(judged[0]) });
-      plain.push(judged[0].verdict + measure(judged[0]));
+      plain.push(judged[0].verdict + measure(judged[0]) + why(judged[0]));
     } else if (same && judged.length === D.runs.length) {
       var all = judged.length === 2 ? "both" : "all " + judged.length;
       label.push({ text: judged[0].verdict, color: verdictColor(judged[0].verdict) }, { text: " (" + all + " runs)" });
@@ -458,7 +460,7 @@
         var run = D.runs[v.run].name;
         label.push({ text: (i ? " · " : "") + run + " ", color: color(v.run) }, { text: v.verdict, color: verdictColor(v.verdict) });
         if (judged.length === 1) label.push({ text: measure(v) });
-        plain.push(run + " " + v.verdict + measure(v));
+        plain.push(run + " " + v.verdict + measure(v) + why(v));
       });
     }
     var fail = judged.some(function (v) { return v.verdict === "FAIL"; });
@@ -477,7 +479,7 @@
       var runCell = { text: r.name, color: color(i), cls: "l" };
       r.slo.objectives.forEach(function (o) {
         rows.push({ cells: [runCell, { text: o.objective, cls: "l" }, { text: o.comparison + " " + fmtMeasure(o.limit, o.unit), cls: "l" },
-          o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit),
+          o.measured === undefined ? (o.why ? "no data: " + o.why : "no data") : fmtMeasure(o.measured, o.unit),
           { text: o.verdict || "not judged", cls: "l", fg: verdictColor(o.verdict) }] });
       });
       var failed = r.slo.objectives.filter(function (o) { return o.verdict !== "PASS"; }).length;

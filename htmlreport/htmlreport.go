@@ -96,6 +96,8 @@ type Verdict struct {
 	Run      int      `json:"run"`     // index in Runs
 	Verdict  string   `json:"verdict"` // PASS, FAIL, NO DATA; "" when not judged
 	Measured *float64 `json:"measured,omitempty"`
+	// Why says why there is no measure (the report's SLOObjective.Why).
+	Why string `json:"why,omitempty"`
 }
 
 // Run is one report's series.
@@ -369,7 +371,7 @@ func thresholds(inputs []Input, d *Data) []Threshold {
 				index[o.Objective] = i
 				out = append(out, newThreshold(&o, s.Latency, in.Report, d))
 			}
-			out[i].Verdicts = append(out[i].Verdicts, Verdict{Run: ri, Verdict: o.Verdict, Measured: o.Measured})
+			out[i].Verdicts = append(out[i].Verdicts, Verdict{Run: ri, Verdict: o.Verdict, Measured: o.Measured, Why: o.Why})
 		}
 	}
 	return out

@@ -448,12 +448,14 @@ var sloObjectives = []jsonreport.SLOObjective{
 
 // withSLO gives r the objectives with the verdicts (in sloObjectives'
 // order; "" when not judged) and a measure for each that has a verdict
-// other than NO DATA.
+// other than NO DATA, which says why it has none.
 func withSLO(r *jsonreport.Report, latency string, verdicts ...string) *jsonreport.Report {
 	s := &jsonreport.SLO{Latency: latency, Judged: verdicts[0] != "", Passed: true}
 	for i, o := range sloObjectives {
 		o.Verdict = verdicts[i]
-		if o.Verdict != "NO DATA" {
+		if o.Verdict == "NO DATA" {
+			o.Why = "no operations measured"
+		} else {
 			m := o.Limit * 0.9
 			if o.Verdict == "FAIL" {
 				m = o.Limit * 1.5
@@ -524,7 +526,7 @@ func TestBuildSLO(t *testing.T) {
 	if v := d.Thresholds[0].Verdicts; v[0].Verdict != "PASS" || v[1].Verdict != "FAIL" || *v[1].Measured != 450 {
 		t.Errorf("READ.p99 verdicts %+v", v)
 	}
-	if v := d.Thresholds[6].Verdicts[1]; v.Verdict != "NO DATA" || v.Measured != nil {
+	if v := d.Thresholds[6].Verdicts[1]; v.Verdict != "NO DATA" || v.Measured != nil || v.Why != "no operations measured" {
 		t.Errorf("throughput of rocksdb %+v", v)
 	}
 	if d.Runs[1].SLO != nil || d.Runs[1].SLOSpectrum != nil || d.Runs[0].SLO != a.SLO {

@@ -77,17 +77,32 @@ func medianIntervalMs(r *jsonreport.Report) int64 {
 	return lens[len(lens)/2]
 }
 
-// rates returns ops/sec per interval for op ("" is all operations),
-// leaving out intervals shorter than half the median (the final partial
-// interval), which would only add noise.
-func rates(r *jsonreport.Report, op string) []float64 {
+// fullLength says which of r's intervals count as intervals of their
+// own: those at least half the median length. A shorter one (the final
+// partial interval) is not one: the throughput test leaves it out, as its
+// rate would only add noise, and the latency gates add its operations to
+// the interval before it. Every message that counts intervals counts
+// these.
+func fullLength(r *jsonreport.Report) []bool {
 	median := medianIntervalMs(r)
-	var out []float64
-	for _, iv := range r.Intervals {
+	full := make([]bool, len(r.Intervals))
+	for i, iv := range r.Intervals {
 		length := iv.EndMs - iv.StartMs
-		if length <= 0 || 2*length < median {
+		full[i] = length > 0 && 2*length >= median
+	}
+	return full
+}
+
+// rates returns ops/sec per interval for op ("" is all operations), of
+// the intervals of full length (fullLength).
+func rates(r *jsonreport.Report, op string) []float64 {
+	full := fullLength(r)
+	var out []float64
+	for i, iv := range r.Intervals {
+		if !full[i] {
 			continue
 		}
+		length := iv.EndMs - iv.StartMs
 		n := iv.Ops
 		if op != "" {
 			n = iv.ByOp[op]

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -421,7 +422,7 @@ func TestGateNoData(t *testing.T) {
 	}{
 		{"READ.p99:+10%", old, "B: intervals without latency histograms"},
 		{"READ.p99:+10%", short, "too few intervals to resample (30, 5; need 20 each)"},
-		{"READ.p99.99:+10%", a, "A has 6000 samples, 0.6 of them above p99.99; need 10"},
+		{"READ.p99.99:+10%", a, "A has 6000 operations; a p99.99 needs at least 100000 operations, 10 beyond it"},
 		{"UPDATE.p99:+10%", a, "A: no per-interval latency of UPDATE"},
 		{"UPDATE.throughput:-10%", a, "A's intervals count no UPDATE operations"},
 	} {
@@ -454,9 +455,119 @@ func TestWriteGates(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
-	out.Reset()
-	if err := WriteGates(&out, JudgeGates(gates[1:], a, b)); err != nil {
-		t.Errorf("no gate failed, error %v", err)
+}
+
+// TestWriteGatesOutcome: a failed gate is slo.Unmet (exit 3), whatever
+// else; a gate that could not be judged, with none failed, is Unjudged
+// (exit 4), naming it and why; all passed is nil. Each is one line.
+func TestWriteGatesOutcome(t *testing.T) {
+	a := synthetic(t, 1, 30, 200, 1, 1000)
+	b := synthetic(t, 2, 30, 200, 1.5, 1000)
+	notJudged := "READ.p99.99:+10% (A has 6000 operations; a p99.99 needs at least 100000 operations, 10 beyond it)"
+	for _, tt := range []struct {
+		gates     string
+		unmet     bool
+		unjudged  bool
+		msgPrefix string
+		msgSuffix string
+	}{
+		{"READ.p99:+100%, throughput:-5%", false, false, "", ""},
+		{"READ.p99:+10%, throughput:-5%", true, false, "regression gate failed: READ.p99:+10% (+", ")"},
+		{"READ.p99:+100%, READ.p99.99:+10%", false, true, "regression gate not judged: " + notJudged, notJudged},
+		{"READ.p99.99:+10%, READ.p99:+10%", true, false, "regression gate failed: READ.p99:+10% (+", "; regression gate not judged: " + notJudged},
+	} {
+		gates, err := ParseGates(tt.gates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = WriteGates(&bytes.Buffer{}, JudgeGates(gates, a, b))
+		if slo.IsUnmet(err) != tt.unmet || IsUnjudged(err) != tt.unjudged {
+			t.Errorf("%s: %v, want unmet %v, unjudged %v", tt.gates, err, tt.unmet, tt.unjudged)
+			continue
+		}
+		if err == nil {
+			continue
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, tt.msgPrefix) || !strings.HasSuffix(msg, tt.msgSuffix) || strings.Contains(msg, "\n") {
+			t.Errorf("%s: %q, want %q...%q on one line", tt.gates, msg, tt.msgPrefix, tt.msgSuffix)
+		}
+	}
+}
+
+// shortLast cuts r's last interval to 300 ms of its 1 s, as the final
+// partial interval of a run is, its operations kept.
+func shortLast(r *jsonreport.Report) *jsonreport.Report {
+	iv := &r.Intervals[len(r.Intervals)-1]
+	iv.EndMs = iv.StartMs + 300
+	return r
+}
+
+// shortFirst cuts r's first interval to 300 ms.
+func shortFirst(r *jsonreport.Report) *jsonreport.Report {
+	r.Intervals[0].EndMs = 300
+	return r
+}
+
+// zeroLength makes r's intervals last 0 ms, as a load faster than a
+// millisecond records its one interval.
+func zeroLength(r *jsonreport.Report) *jsonreport.Report {
+	for i := range r.Intervals {
+		r.Intervals[i].EndMs = r.Intervals[i].StartMs
+	}
+	return r
+}
+
+// TestIntervalsCountedAlike: the comparison's throughput test and the
+// latency gates count the same intervals, a short one (shorter than half
+// the median) not on its own, and their messages say the same numbers;
+// the latency gate's figure still reads every operation.
+func TestIntervalsCountedAlike(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		r       *jsonreport.Report
+		n       int
+		compare string // in Compare's output
+	}{
+		{"4 with a short last", shortLast(synthetic(t, 1, 4, 200, 1, 1000)), 3, "over 3 intervals"},
+		{"3 with a short last", shortLast(synthetic(t, 2, 3, 200, 1, 1000)), 2, "too few intervals to test (2, 2; need 3 each)"},
+		{"4 with a short first", shortFirst(synthetic(t, 3, 4, 200, 1, 1000)), 3, "over 3 intervals"},
+		{"21 with a short last", shortLast(synthetic(t, 4, 21, 200, 1, 1000)), 20, "over 20 intervals"},
+		{"5 of full length", synthetic(t, 5, 5, 200, 1, 1000), 5, "over 5 intervals"},
+		{"1 of 0 ms", zeroLength(synthetic(t, 6, 1, 200, 1, 1000)), 0, "too few intervals to test (0, 0; need 3 each)"},
+	} {
+		var out bytes.Buffer
+		if err := Compare(&out, "a.json", "b.json", tt.r, tt.r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tt.compare) {
+			t.Errorf("%s: the comparison lacks %q:\n%s", tt.name, tt.compare, out.String())
+		}
+		s, why := latencySeries(tt.r, Gate{Op: "READ", Stat: GatePercentile, Percentile: 50})
+		if why != "" {
+			t.Fatal(why)
+		}
+		if got := len(rates(tt.r, "")); s.intervals != tt.n || got != tt.n {
+			t.Errorf("%s: latency counts %d intervals, throughput %d; want %d", tt.name, s.intervals, got, tt.n)
+		}
+		if s.samples() != tt.r.Measurements[0].Count {
+			t.Errorf("%s: the gate's series holds %d operations of %d", tt.name, s.samples(), tt.r.Measurements[0].Count)
+		}
+		lat, tput := judgeOne(t, "READ.p50:+10%", tt.r, tt.r), judgeOne(t, "throughput:-10%", tt.r, tt.r)
+		if tt.n < minGateIntervals {
+			want := fmt.Sprintf("too few intervals to resample (%d, %d; need %d each)", tt.n, tt.n, minGateIntervals)
+			if lat.Verdict != NoData || lat.Why != want {
+				t.Errorf("%s: latency gate %v %q, want %q", tt.name, lat.Verdict, lat.Why, want)
+			}
+		} else if !strings.Contains(lat.Why, fmt.Sprintf("(%d/%d intervals in blocks", tt.n, tt.n)) {
+			t.Errorf("%s: latency gate %v %q, want %d intervals", tt.name, lat.Verdict, lat.Why, tt.n)
+		}
+		if tt.n < 3 {
+			if want := fmt.Sprintf("too few intervals to test (%d, %d; need 3 each)", tt.n, tt.n); tput.Why != want {
+				t.Errorf("%s: throughput gate %q, want %q", tt.name, tput.Why, want)
+			}
+		} else if tput.Verdict != Pass {
+			t.Errorf("%s: throughput gate %v %q", tt.name, tput.Verdict, tput.Why)
+		}
 	}
 }
 

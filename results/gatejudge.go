@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -48,22 +49,21 @@ import (
 const (
 	// GateReplicates is the bootstrap's replicate count per run.
 	GateReplicates = 1000
-	// minGateUnits is the fewest intervals a bootstrap resamples: fewer
-	// have too few distinct resamples to say anything.
-	minGateUnits = 20
-	// fewGateUnits: below it, the test is known to fail too often at the
-	// tolerance's edge (docs/results.md, the test of the test).
-	fewGateUnits = 60
+	// minGateIntervals is the fewest intervals (of full length,
+	// fullLength) a bootstrap resamples: fewer have too few distinct
+	// resamples to say anything.
+	minGateIntervals = 20
+	// fewGateIntervals: below it, the test is known to fail too often at
+	// the tolerance's edge (docs/results.md, the test of the test).
+	fewGateIntervals = 60
 	// maxGateUnits bounds the resampled units: a longer run's adjacent
 	// intervals are merged into units (bounded time, same figure).
 	maxGateUnits = 256
-	// minTailSamples is how many samples each run must have beyond a
-	// gated percentile: a p99.9 of 5000 samples rests on 5 and is refused.
-	minTailSamples = 10
 )
 
 // Verdict is a gate's outcome, in the objectives' terms (PASS, FAIL,
-// NO DATA: which does not fail a gate, unlike an objective).
+// NO DATA). A gate NO DATA could not be judged: it is no failure, nor a
+// pass (WriteGates returns Unjudged).
 type Verdict = slo.Verdict
 
 const (
@@ -173,13 +173,28 @@ func (c seriesCache) get(r *jsonreport.Report, g Gate) (*series, string) {
 	return s, why
 }
 
-// WriteGates writes the gates' table and returns slo.Unmet when any failed.
+// Unjudged is the error of ycsb compare -gate when a gate could not be
+// judged (NO DATA) and none failed: a CI job must not read a gate that
+// judged nothing as a pass. A failure wins over it (slo.Unmet).
+type Unjudged struct{ Msg string }
+
+func (e *Unjudged) Error() string { return e.Msg }
+
+// IsUnjudged says whether err is (or wraps) an Unjudged.
+func IsUnjudged(err error) bool {
+	var u *Unjudged
+	return errors.As(err, &u)
+}
+
+// WriteGates writes the gates' table and returns slo.Unmet when any
+// failed (naming, after the failures, the gates not judged), else
+// Unjudged when any could not be judged, naming each with why.
 func WriteGates(w io.Writer, judged []GateResult) error {
 	var out strings.Builder
 	fmt.Fprintf(&out, "\nRegression gates: B against A; a gate fails only when B is worse than A beyond its tolerance, significantly at %s.\n", strconv.FormatFloat(Alpha, 'f', -1, 64))
 	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "gate\tA\tB\tchange\t90% interval\tp\tverdict\twhy\t")
-	var failed []string
+	var failed, unjudged []string
 	for _, r := range judged {
 		unit := " us"
 		if r.Gate.Stat == GateThroughput {
@@ -199,8 +214,11 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 			p = pval(r.P)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Gate.Text, fig(r.A), fig(r.B), change(r.A, r.B), interval, p, r.Verdict, r.Why)
-		if r.Verdict == Fail {
+		switch r.Verdict {
+		case Fail:
 			failed = append(failed, fmt.Sprintf("%s (%s, p=%s)", r.Gate.Text, change(r.A, r.B), p))
+		case NoData:
+			unjudged = append(unjudged, fmt.Sprintf("%s (%s)", r.Gate.Text, r.Why))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -210,8 +228,14 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 	if err := writeTrimmed(w, out.String()); err != nil {
 		return err
 	}
-	if len(failed) > 0 {
+	notJudged := "regression gate not judged: " + strings.Join(unjudged, ", ")
+	switch {
+	case len(failed) > 0 && len(unjudged) > 0:
+		return &slo.Unmet{Msg: "regression gate failed: " + strings.Join(failed, ", ") + "; " + notJudged}
+	case len(failed) > 0:
 		return &slo.Unmet{Msg: "regression gate failed: " + strings.Join(failed, ", ")}
+	case len(unjudged) > 0:
+		return &Unjudged{Msg: notJudged}
 	}
 	return nil
 }
@@ -305,10 +329,13 @@ func welchScaled(a, b []float64, c float64) Test {
 // every value any unit holds (grid), so that a replicate's percentile is
 // a bisection over the grid.
 type series struct {
-	count []int64   // samples per unit
-	sum   []float64 // µs per unit
-	grid  []int64   // distinct values (highest equivalent of an HdrHistogram bucket), ascending
-	cum   [][]int64 // cum[i][j]: samples of unit i at or below grid[j]
+	// intervals is how many intervals of full length (fullLength) the
+	// run has, per how many of them a unit merges.
+	intervals, per int
+	count          []int64   // samples per unit
+	sum            []float64 // µs per unit
+	grid           []int64   // distinct values (highest equivalent of an HdrHistogram bucket), ascending
+	cum            [][]int64 // cum[i][j]: samples of unit i at or below grid[j]
 }
 
 // point is one non-empty histogram bucket.
@@ -327,8 +354,8 @@ func pointsOf(h *hdrhistogram.Histogram) []point {
 // newSeries builds a series from per-interval points, counts and sums,
 // merging adjacent intervals into at most maxGateUnits units.
 func newSeries(pts [][]point, counts []int64, sums []float64) *series {
-	s := &series{}
-	per := (len(pts) + maxGateUnits - 1) / maxGateUnits
+	per := max((len(pts)+maxGateUnits-1)/maxGateUnits, 1)
+	s := &series{intervals: len(pts), per: per}
 	var merged [][]point
 	for start := 0; start < len(pts); start += per {
 		end := min(start+per, len(pts))
@@ -367,13 +394,21 @@ func newSeries(pts [][]point, counts []int64, sums []float64) *series {
 
 // latencySeries returns r's intervals as a series of op's latency (its
 // measurements other than intended ones; slo.All for every operation);
-// why is set when there is none.
+// why is set when there is none. An interval not of full length
+// (fullLength) adds its operations to the interval before it (one before
+// the first, to the first): the figure is the run's, every operation in
+// it, and the intervals are those the throughput test counts.
 func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 	var pts [][]point
 	var counts []int64
 	var sums []float64
 	seen := false
-	for _, iv := range r.Intervals {
+	full := fullLength(r)
+	// A short interval before the first of full length waits for it.
+	var early []point
+	var earlyN int64
+	var earlySum float64
+	for i, iv := range r.Intervals {
 		var u []point
 		var n int64
 		var sum float64
@@ -397,12 +432,29 @@ func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 			}
 			u = append(u, pointsOf(h)...)
 		}
-		pts = append(pts, u)
-		counts = append(counts, n)
-		sums = append(sums, sum)
+		switch k := len(pts) - 1; {
+		case full[i]:
+			pts = append(pts, append(early, u...))
+			counts = append(counts, earlyN+n)
+			sums = append(sums, earlySum+sum)
+			early, earlyN, earlySum = nil, 0, 0
+		case k >= 0:
+			pts[k] = append(pts[k], u...)
+			counts[k] += n
+			sums[k] += sum
+		default:
+			early, earlyN, earlySum = append(early, u...), earlyN+n, earlySum+sum
+		}
 	}
 	if !seen {
 		return nil, fmt.Sprintf("no per-interval latency of %s (a report from before it was kept, or no such operation)", g.Op)
+	}
+	if len(pts) == 0 {
+		// No interval of full length (each of 0 ms): the operations make
+		// the figure, and the test counts no interval.
+		s := newSeries([][]point{early}, []int64{earlyN}, []float64{earlySum})
+		s.intervals = 0
+		return s, ""
 	}
 	return newSeries(pts, counts, sums), ""
 }
@@ -646,21 +698,23 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 		r.A, r.B = va, vb
 		return r
 	}
-	if na, nb := len(sa.count), len(sb.count); na < minGateUnits || nb < minGateUnits {
-		return figures(noData(g, "too few intervals to resample (%d, %d; need %d each)", na, nb, minGateUnits))
+	if na, nb := sa.intervals, sb.intervals; na < minGateIntervals || nb < minGateIntervals {
+		return figures(noData(g, "too few intervals to resample (%d, %d; need %d each)", na, nb, minGateIntervals))
 	}
 	if va == 0 {
 		return figures(noData(g, "A's figure is 0 us: no ratio"))
 	}
 	if g.Stat == GatePercentile {
+		// Each run needs slo.MinTailOps operations beyond the gated
+		// percentile, as an objective does: a p99.9 of 5000 operations
+		// rests on 5.
 		for _, run := range []struct {
 			name string
 			s    *series
 		}{{"A", sa}, {"B", sb}} {
 			n := run.s.samples()
-			if tail := float64(n) * (1 - g.Percentile/100); tail < minTailSamples {
-				return figures(noData(g, "%s has %d samples, %.1f of them above p%s; need %d",
-					run.name, n, tail, strconv.FormatFloat(g.Percentile, 'f', -1, 64), minTailSamples))
+			if why := slo.TooFewOps(n, g.Percentile); why != "" {
+				return figures(noData(g, "%s has %d operations; %s", run.name, n, why))
 			}
 		}
 	}
@@ -695,9 +749,11 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 	res.Lo, res.Hi = quantile(ratios, 0.05), quantile(ratios, 0.95)
 	res.P = float64(within+1) / float64(GateReplicates+1)
 	lim := strconv.FormatFloat(g.Tolerance*100, 'f', -1, 64)
-	blocks := fmt.Sprintf("%d/%d intervals in blocks of %d/%d", len(sa.count), len(sb.count), la, lb)
-	if min(len(sa.count), len(sb.count)) < fewGateUnits {
-		blocks += fmt.Sprintf("; with fewer than %d the test fails too readily", fewGateUnits)
+	// Blocks of units, in intervals: a unit of a long run merges per
+	// intervals.
+	blocks := fmt.Sprintf("%d/%d intervals in blocks of %d/%d", sa.intervals, sb.intervals, la*sa.per, lb*sb.per)
+	if min(sa.intervals, sb.intervals) < fewGateIntervals {
+		blocks += fmt.Sprintf("; with fewer than %d the test fails too readily", fewGateIntervals)
 	}
 	switch {
 	case res.P < Alpha:

@@ -321,7 +321,7 @@ func TestPrometheusLinger(t *testing.T) {
 	defer cancel()
 	d, name, _ := db.Lookup("basic")
 	p := props.FromMap(map[string]string{
-		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100", "operationcount": "200",
+		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100", "operationcount": "2000",
 		"readproportion": "1", "slo": "READ.p99<=10s, throughput>=1e12",
 		"prometheus.addr": "127.0.0.1:0", "prometheus.linger": "60",
 	})

@@ -158,6 +158,13 @@ func (f *Figures) Max(op string) (float64, bool) {
 	return float64(st.Max), true
 }
 
+func (f *Figures) Count(op string) int64 {
+	if h := f.latency[op]; h != nil {
+		return h.TotalCount()
+	}
+	return 0
+}
+
 func (f *Figures) Operations() int64 { return f.n }
 
 // Errors is the failed operations, or -1 when the report did not record

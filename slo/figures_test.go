@@ -7,6 +7,15 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
+// times is n copies of v.
+func times(v int64, n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
 func hist(values ...int64) *hdrhistogram.Histogram {
 	h := hdrhistogram.New(1, 3_600_000_000, 3)
 	for _, v := range values {
@@ -20,8 +29,8 @@ func hist(values ...int64) *hdrhistogram.Histogram {
 // the Intended- measurements when there are any.
 func TestFigures(t *testing.T) {
 	samples := []Sample{
-		{Operation: "READ", Hist: hist(100, 100, 100)},
-		{Operation: "READ", Hist: hist(9000)}, // READ-FAILED
+		{Operation: "READ", Hist: hist(times(100, 19)...)},
+		{Operation: "READ", Hist: hist(9000)}, // READ-FAILED: 20 in all, what a p50 needs
 		{Operation: "UPDATE", Hist: hist(200)},
 		{Operation: "READ-MODIFY-WRITE", LeftOut: LeftOut("READ-MODIFY-WRITE", false), Hist: hist(50000)},
 		{Operation: "CLEANUP", LeftOut: LeftOut("CLEANUP", false), Hist: hist(70000)},
@@ -69,7 +78,7 @@ func mustParse(t *testing.T, s string) []Objective {
 // TestJudgementRows: the rows and the error name each objective as
 // written with its measure; a client's share is not judged.
 func TestJudgementRows(t *testing.T) {
-	f, _ := NewFigures([]Sample{{Operation: "READ", Hist: hist(4000)}}, Intended, 10, 0, true, 2.5)
+	f, _ := NewFigures([]Sample{{Operation: "READ", Hist: hist(times(4000, 1000)...)}}, Intended, 1000, 0, true, 2.5)
 	j := &Judgement{Results: Evaluate(mustParse(t, "READ.p99<=5ms, throughput>=3"), f), Latency: Intended}
 	var got []string
 	for _, r := range j.Rows() {
@@ -159,5 +168,90 @@ func TestLeftOut(t *testing.T) {
 		if got := LeftOut(tc.op, tc.own); got != tc.want {
 			t.Errorf("LeftOut(%s, %v) = %v", tc.op, tc.own, got)
 		}
+	}
+}
+
+// TestOpsForPercentile: known answers of ⌈10/(1−p/100)⌉, with p's binary
+// representation not adding an operation (99.9 is not 10,001).
+func TestOpsForPercentile(t *testing.T) {
+	for _, tt := range []struct {
+		p    float64
+		want int64
+	}{
+		{0.1, 11}, {50, 20}, {75, 40}, {90, 100}, {95, 200}, {99, 1000}, {99.5, 2000},
+		{99.9, 10000}, {99.99, 100000}, {99.999, 1000000},
+	} {
+		if got := OpsForPercentile(tt.p); got != tt.want {
+			t.Errorf("OpsForPercentile(%v) = %d, want %d", tt.p, got, tt.want)
+		}
+		if TooFewOps(tt.want, tt.p) != "" || TooFewOps(tt.want-1, tt.p) == "" {
+			t.Errorf("p%v: TooFewOps(%d) and (%d) disagree with OpsForPercentile", tt.p, tt.want, tt.want-1)
+		}
+	}
+}
+
+// TestEvaluateTooFew: a percentile judged on fewer operations than
+// OpsForPercentile is NO DATA with the count and the need, whatever the
+// figure; at the need it is judged. Other statistics are judged on any
+// count.
+func TestEvaluateTooFew(t *testing.T) {
+	for _, tt := range []struct {
+		objective string
+		n         int
+		want      Verdict
+		why       string
+	}{
+		{"READ.p99<=5ms", 7, NoData, "7 READ operations; a p99 needs at least 1000 operations, 10 beyond it"},
+		{"READ.p99<=5ms", 999, NoData, "999 READ operations; a p99 needs at least 1000 operations, 10 beyond it"},
+		{"READ.p99<=5ms", 1000, Pass, ""},
+		{"READ.p99<=1ms", 1000, Fail, ""},
+		{"read.p50<=5ms", 19, NoData, "19 READ operations; a p50 needs at least 20 operations, 10 beyond it"},
+		{"READ.p50<=5ms", 20, Pass, ""},
+		{"READ.p99.9<=5ms", 9999, NoData, "9999 READ operations; a p99.9 needs at least 10000 operations, 10 beyond it"},
+		{"READ.p99.9<=5ms", 10000, Pass, ""},
+		{"ALL.p99<=5ms", 500, NoData, "500 operations; a p99 needs at least 1000 operations, 10 beyond it"},
+		{"READ.max<=5ms", 1, Pass, ""},
+		{"READ.mean<=5ms", 1, Pass, ""},
+		{"UPDATE.p99<=5ms", 1000, NoData, "no UPDATE operations measured"},
+	} {
+		f, err := NewFigures([]Sample{{Operation: "READ", Hist: hist(times(2000, tt.n)...)}}, Service, int64(tt.n), 0, true, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Evaluate(mustParse(t, tt.objective), f)[0]
+		if r.Verdict != tt.want || r.Why != tt.why {
+			t.Errorf("%s on %d: %v %q, want %v %q", tt.objective, tt.n, r.Verdict, r.Why, tt.want, tt.why)
+		}
+		if r.Verdict == NoData && r.Measured != 0 {
+			t.Errorf("%s on %d: NO DATA measured %v", tt.objective, tt.n, r.Measured)
+		}
+	}
+}
+
+// TestJudgementTooFew: the rows, the JSON and the error say why an
+// objective is NO DATA, and it fails the run as nothing measured does; a
+// client's share reports the reason instead of a figure.
+func TestJudgementTooFew(t *testing.T) {
+	f, _ := NewFigures([]Sample{{Operation: "READ", Hist: hist(times(2000, 7)...)}}, Service, 7, 0, true, 100)
+	j := &Judgement{Results: Evaluate(mustParse(t, "READ.p99<=5ms, READ.max<=5ms"), f), Latency: Service}
+	why := "7 READ operations; a p99 needs at least 1000 operations, 10 beyond it"
+	var got []string
+	for _, r := range j.Rows() {
+		got = append(got, r.Name+", "+r.Value.String())
+	}
+	want := "Latency, service|READ.p99<=5ms, NO DATA (" + why + ")|READ.max<=5ms, PASS (2 ms)|Verdict, FAIL (1 of 2 objectives)"
+	if strings.Join(got, "|") != want {
+		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+	if err := j.Err(); !IsUnmet(err) || err.Error() != "SLO not met: READ.p99<=5ms (no data: "+why+")" {
+		t.Errorf("err %v", err)
+	}
+	js := j.JSON()
+	if o := js.Objectives[0]; js.Passed || o.Verdict != "NO DATA" || o.Measured != nil || o.Why != why || js.Objectives[1].Why != "" {
+		t.Errorf("json %+v", js)
+	}
+	j.Share = "client 0 of 2"
+	if v := j.Rows()[1].Value.String(); v != "no data: "+why {
+		t.Errorf("a share's row %q", v)
 	}
 }

@@ -72,6 +72,8 @@ func (j *Judgement) Rows() []export.Row {
 			v = measured(r)
 		case r.Verdict != NoData:
 			v += " (" + measured(r) + ")"
+		case r.Why != "":
+			v += " (" + r.Why + ")"
 		}
 		rows = append(rows, export.Row{Metric: Section, Name: r.Text, Value: export.Str(v)})
 	}
@@ -107,6 +109,7 @@ func (j *Judgement) JSON() *jsonreport.SLO {
 			m := r.Measured
 			o.Measured = &m
 		}
+		o.Why = r.Why
 		if j.Judged() {
 			o.Verdict = r.Verdict.String()
 		}
@@ -139,10 +142,13 @@ func (o *Objective) unit() string {
 	return "us"
 }
 
-// measured is r's figure as a reader wants it.
+// measured is r's figure as a reader wants it, or why there is none.
 func measured(r Result) string {
 	if r.Verdict == NoData {
-		return "no data"
+		if r.Why == "" {
+			return "no data"
+		}
+		return "no data: " + r.Why
 	}
 	switch r.Stat {
 	case ErrorRate:

@@ -164,6 +164,7 @@ type fixed struct {
 	pct      map[string]map[float64]float64
 	mean     map[string]float64
 	max      map[string]float64
+	count    map[string]int64
 	ops, err int64
 	tput     float64
 }
@@ -183,16 +184,18 @@ func (f fixed) Percentile(op string, p float64) (float64, bool) {
 }
 func (f fixed) Mean(op string) (float64, bool) { v, ok := f.mean[op]; return v, ok }
 func (f fixed) Max(op string) (float64, bool)  { v, ok := f.max[op]; return v, ok }
+func (f fixed) Count(op string) int64          { return f.count[op] }
 func (f fixed) Operations() int64              { return f.ops }
 func (f fixed) Errors() int64                  { return f.err }
 func (f fixed) Throughput() float64            { return f.tput }
 
 func TestEvaluate(t *testing.T) {
 	src := fixed{
-		pct:  map[string]map[float64]float64{"READ": {99: 4800, 99.9: 9000}, All: {99: 7000}},
-		mean: map[string]float64{"READ": 800, "UPDATE": 1200, All: 1000},
-		max:  map[string]float64{"READ": 20000, "UPDATE": 1e6, All: 1e6},
-		ops:  10000, err: 10, tput: 9500,
+		pct:   map[string]map[float64]float64{"READ": {99: 4800, 99.9: 9000}, All: {99: 7000}},
+		mean:  map[string]float64{"READ": 800, "UPDATE": 1200, All: 1000},
+		max:   map[string]float64{"READ": 20000, "UPDATE": 1e6, All: 1e6},
+		count: map[string]int64{"READ": 10000, "UPDATE": 10000, All: 20000},
+		ops:   10000, err: 10, tput: 9500,
 	}
 	objs, err := Parse("read.p99<=5ms, READ.p99.9<=5ms, ALL.p99<7ms, UPDATE.max<=1s, UPDATE.max<1s, errors<=0.1%, errors<0.1%, throughput>=10000, SCAN.p99<=1s, READ.p50<=1ms")
 	if err != nil {

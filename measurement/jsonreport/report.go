@@ -201,9 +201,12 @@ type SLOObjective struct {
 	Limit      float64 `json:"limit"`
 	Unit       string  `json:"unit"` // us, fraction, ops/s
 	// Measured is absent when the run measured nothing the objective
-	// reads.
+	// reads, or too few operations for its percentile (Why says which).
 	Measured *float64 `json:"measured,omitempty"`
 	Verdict  string   `json:"verdict"` // PASS, FAIL, NO DATA; "" when not judged
+	// Why says why there is no figure ("12 READ operations; a p99 needs
+	// at least 1000 operations, 10 beyond it"); absent with one.
+	Why string `json:"why,omitempty"`
 }
 
 // Interval is one sampling interval.
