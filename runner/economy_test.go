@@ -118,6 +118,9 @@ func TestEconomyJudgesItsOwnRun(t *testing.T) {
 	if row(t, out, "VALIDATE", "STATUS") != "FAILED" || rowInt(t, out, "VALIDATE", "START CASH") != 5000 || rowInt(t, out, "VALIDATE", "EARLIER CHANGE") != 0 {
 		t.Errorf("the lossy run's rows:\n%s", out)
 	}
+	if v := readReport(t, path).Validation; v == nil || v.Status != "FAILED" || v.StartCash == nil || *v.StartCash != 5000 || v.CountedCash != 4990 || v.AnomalyScore != 0.025 {
+		t.Errorf("the lossy run's JSON validation %+v", v)
+	}
 
 	d.leak = 0
 	out, stderr, path, err = run(false)
