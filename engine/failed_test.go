@@ -105,3 +105,54 @@ func TestRunIntervalsFailed(t *testing.T) {
 		})
 	}
 }
+
+// stopOnFailure's inserts stop the worker when they fail, as the
+// CoreWorkload's do without core_workload_insertion_keep_going_on_error.
+type stopOnFailure struct{ rmwWorkload }
+
+func (w *stopOnFailure) NewWorker(s *measurement.Session, seed uint64) Transactor {
+	return &stopOnFailureWorker{rmwWorker{s: s}}
+}
+
+type stopOnFailureWorker struct{ rmwWorker }
+
+func (w *stopOnFailureWorker) DoInsert(ctx context.Context) bool {
+	return w.s.Insert(ctx, "t", "k", nil) == nil
+}
+
+// TestRunLoadStopsOnFailure: an insert that fails and stops its worker is
+// an operation, and a failed one, like any other: the result, the
+// intervals and the total count it, so that the reference's throughput
+// includes it and the error rate sees it.
+func TestRunLoadStopsOnFailure(t *testing.T) {
+	fail := errors.New("boom")
+	for _, tc := range []struct {
+		name           string
+		results        []error // per session, in call order
+		ops, succeeded int64
+	}{
+		// Two workers of 6 inserts each: the third fails and stops each.
+		{"third fails", []error{nil, nil, fail}, 6, 4},
+		{"all fail", []error{fail}, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const threads, ops = 2, 12
+			sessions := make([]db.Session, threads)
+			for i := range sessions {
+				sessions[i] = &patternSession{results: tc.results}
+			}
+			sum := &failedSum{}
+			res := Run(context.Background(), &Plan{Threads: threads, OpCount: ops, Load: true, Workload: &stopOnFailure{}, Sessions: sessions,
+				Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Outputs: []Output{sum}})
+			if res.Ops != tc.ops || res.Succeeded != tc.succeeded {
+				t.Errorf("result: %d operations, %d succeeded, want %d and %d", res.Ops, res.Succeeded, tc.ops, tc.succeeded)
+			}
+			if sum.ops != res.Ops || sum.failed != res.Ops-res.Succeeded {
+				t.Errorf("intervals: %d operations, %d failed; the result's %d and %d", sum.ops, sum.failed, res.Ops, res.Ops-res.Succeeded)
+			}
+			if res.Total.Operations != res.Ops || res.Total.Failed != res.Ops-res.Succeeded {
+				t.Errorf("total: %d operations, %d failed; the result's %d and %d", res.Total.Operations, res.Total.Failed, res.Ops, res.Ops-res.Succeeded)
+			}
+		})
+	}
+}

@@ -112,11 +112,21 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 		} else {
 			ok = w.wl.DoInsert(ctx)
 		}
-		if !ok {
-			return
-		}
 		if ctx.Err() != nil {
 			return // the last operation was interrupted and is not counted
+		}
+		if !ok {
+			// A load's insert that failed for good stops its worker (the
+			// reference's doInsert returning false). It was attempted and
+			// failed: an operation like any other, so that Throughput,
+			// the failed operations and the error rate count it as the
+			// [INSERT] Return= rows do. A worker that stops without a
+			// failure (the end of the work) did nothing to count.
+			if !transactions && w.session.Failed > failed {
+				w.finished = n + 1
+				w.session.Recorder().FailedOperation()
+			}
+			return
 		}
 		n++
 		w.finished = n

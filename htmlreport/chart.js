@@ -499,11 +499,12 @@
       var v = r.validation;
       if (!v) return;
       var verdict = v.status === "SUCCESS" ? "PASS" : "FAIL";
-      rows.push({ cells: [{ text: r.name, color: color(i), cls: "l" }, fmtInt(v.total_cash), fmtInt(v.counted_cash),
+      rows.push({ cells: [{ text: r.name, color: color(i), cls: "l" }, fmtInt(v.total_cash),
+        v.start_cash === undefined ? "-" : fmtInt(v.start_cash), fmtInt(v.counted_cash),
         fmtInt(v.accounts) + " of " + fmtInt(v.expected_accounts), fmtInt(v.operations), String(v.anomaly_score),
         { text: v.method, cls: "l" }, { text: v.status + (v.error ? ": " + v.error : ""), cls: "l", fg: verdictColor(verdict) }] });
     });
-    table(parent, ["run", "total cash", "counted cash", "accounts", "operations", "anomaly score", { text: "method", cls: "l" },
+    table(parent, ["run", "total cash", "start cash", "counted cash", "accounts", "operations", "anomaly score", { text: "method", cls: "l" },
       { text: "status", cls: "l" }], rows);
   }
 

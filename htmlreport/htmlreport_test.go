@@ -657,8 +657,8 @@ func TestPageSLO(t *testing.T) {
 func TestChromiumEconomy(t *testing.T) {
 	bin := chromium(t)
 	a, b := fakeReport(t, "jdbc", 6, 100, 1), fakeReport(t, "jdbc", 6, 100, 2)
-	a.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000000, 1000, 1000, 20000)
-	b.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 999674, 1000, 1000, 20000)
+	a.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000, 20000, nil, jsonreport.Tally{Cash: 1000000, Accounts: 1000})
+	b.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000, 20000, nil, jsonreport.Tally{Cash: 999674, Accounts: 1000})
 	a.Measurements[1].Retries = 2833
 	d, err := Build("economy", []Input{{"serializable", a}, {"read committed", b}}, time.Now())
 	if err != nil {

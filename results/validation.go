@@ -8,8 +8,9 @@ import (
 )
 
 // mergeValidation is a fleet's check of the closed economy. Every client
-// added up the whole table after its own run, in one statement, so the
-// check of the client that ended last saw the final balances; the
+// added up the whole table before the fleet's start and after its own
+// run, in one statement, so the check of the client that ended last saw
+// the final balances, judged against the fleet's start (fleetStart); the
 // operations are the fleet's. A client whose check failed fails the
 // fleet's: transfers keep the total, so a total that was wrong once stays
 // wrong unless another anomaly undoes it. nil when no client ran the
@@ -44,12 +45,13 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*jsonreport.Val
 				v.TotalCash, v.ExpectedAccounts, paths[last], f.TotalCash, f.ExpectedAccounts)
 		}
 	}
+	start, startNote := fleetStart(paths, reps, last)
 	var out *jsonreport.Validation
 	if f.Status == jsonreport.ValidationError {
 		out = &jsonreport.Validation{Status: f.Status, Method: f.Method, TotalCash: f.TotalCash, ExpectedAccounts: f.ExpectedAccounts,
 			Operations: ops, Error: fmt.Sprintf("%s: %s", paths[last], f.Error)}
 	} else {
-		out = jsonreport.NewValidation(f.Method, f.TotalCash, f.CountedCash, f.Accounts, f.ExpectedAccounts, ops)
+		out = jsonreport.NewValidation(f.Method, f.TotalCash, f.ExpectedAccounts, ops, start, jsonreport.Tally{Cash: f.CountedCash, Accounts: f.Accounts})
 	}
 	// A failed check anywhere fails the fleet; one that could not be made
 	// leaves it unknown, never failed.
@@ -58,15 +60,46 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*jsonreport.Val
 		switch {
 		case v.Status == jsonreport.ValidationFailed && out.Status == jsonreport.ValidationError:
 			// The last check has no figures: this one's are the evidence.
-			out = jsonreport.NewValidation(v.Method, v.TotalCash, v.CountedCash, v.Accounts, v.ExpectedAccounts, ops)
-			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d); %s's could not be made", paths[i], v.CountedCash, v.TotalCash, paths[last])
+			out = jsonreport.NewValidation(v.Method, v.TotalCash, v.ExpectedAccounts, ops, start, jsonreport.Tally{Cash: v.CountedCash, Accounts: v.Accounts})
+			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d); %s's could not be made", paths[i], v.CountedCash, v.Baseline().Cash, paths[last])
 		case v.Status == jsonreport.ValidationFailed && out.Passed():
 			out.Status = jsonreport.ValidationFailed
-			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d)", paths[i], v.CountedCash, v.TotalCash)
+			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d)", paths[i], v.CountedCash, v.Baseline().Cash)
 		case v.Status == jsonreport.ValidationError && out.Passed():
 			out.Status = jsonreport.ValidationError
 			out.Error = fmt.Sprintf("%s's check could not be made: %s", paths[i], v.Error)
 		}
 	}
+	if startNote != "" && out.Error == "" {
+		out.Error = startNote
+	}
 	return out, nil
+}
+
+// fleetStart is the tally a fleet is judged against: one counted before
+// any client transferred, which all such clients saw alike unless
+// something else wrote the table. The last client's (whose end tally the
+// fleet's check is) when it was counted in time, else the first such
+// client's in the order given; else the first late one's, marked late;
+// nil when no client counted one (reports written before they did, judged
+// against totalcash). The note names timely tallies that disagree.
+func fleetStart(paths []string, reps []*jsonreport.Report, last int) (*jsonreport.Start, string) {
+	start, from := reps[last].Validation.Start(), last
+	for i, r := range reps {
+		s := r.Validation.Start()
+		if s == nil || start != nil && (s.Late || !start.Late) {
+			continue
+		}
+		start, from = s, i
+	}
+	if start == nil || start.Late {
+		return start, ""
+	}
+	for i, r := range reps {
+		if s := r.Validation.Start(); s != nil && !s.Late && s.Tally != start.Tally {
+			return start, fmt.Sprintf("the clients counted different starts (%s: %d in %d accounts; %s: %d in %d): something else wrote the table before the run; the fleet is judged against %s's",
+				paths[from], start.Cash, start.Accounts, paths[i], s.Cash, s.Accounts, paths[from])
+		}
+	}
+	return start, ""
 }

@@ -14,7 +14,7 @@ func TestMergeValidation(t *testing.T) {
 		return &jsonreport.Report{End: t0.Add(time.Duration(end) * time.Second), Validation: v}
 	}
 	ok := func(counted, ops int64) *jsonreport.Validation {
-		return jsonreport.NewValidation(jsonreport.ByQuery, 5000, counted, 5, 5, ops)
+		return jsonreport.NewValidation(jsonreport.ByQuery, 5000, 5, ops, nil, jsonreport.Tally{Cash: counted, Accounts: 5})
 	}
 	paths := []string{"a.json", "b.json", "c.json"}
 
@@ -64,12 +64,63 @@ func TestMergeValidation(t *testing.T) {
 		want string
 	}{
 		{[]*jsonreport.Report{rep(1, ok(5000, 1)), rep(2, nil)}, "1 of 2 reports carry"},
-		{[]*jsonreport.Report{rep(1, ok(5000, 1)), rep(2, jsonreport.NewValidation(jsonreport.ByQuery, 6000, 6000, 5, 5, 1))}, "a.json: validation: total cash 5000 over 5 accounts, and b.json's is 6000 over 5"},
+		{[]*jsonreport.Report{rep(1, ok(5000, 1)), rep(2, jsonreport.NewValidation(jsonreport.ByQuery, 6000, 5, 1, nil, jsonreport.Tally{Cash: 6000, Accounts: 5}))}, "a.json: validation: total cash 5000 over 5 accounts, and b.json's is 6000 over 5"},
 		{[]*jsonreport.Report{rep(1, ok(5000, -1)), rep(2, ok(5000, 1))}, "a.json: validation: negative figures"},
 		{[]*jsonreport.Report{rep(1, ok(5000, 1<<62)), rep(2, ok(5000, 1<<62))}, "b.json: validation: negative figures, or more operations than can be added up"},
 	} {
 		if _, err := mergeValidation(paths[:2], tc.reps); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err %v, want %q", err, tc.want)
 		}
+	}
+}
+
+// TestMergeValidationStart: a fleet is judged against the tally its
+// clients counted before any of them transferred: a loss before the run
+// is stated, not failed; a client that counted late is passed over for
+// one that did not; timely tallies that disagree are named.
+func TestMergeValidationStart(t *testing.T) {
+	paths := []string{"a.json", "b.json"}
+	rep := func(end int, start *jsonreport.Start, counted int64) *jsonreport.Report {
+		v := jsonreport.NewValidation(jsonreport.ByQuery, 5000, 5, 100, start, jsonreport.Tally{Cash: counted, Accounts: 5})
+		return &jsonreport.Report{End: time.Unix(int64(end), 0), Validation: v}
+	}
+	at := func(cash int64, late bool) *jsonreport.Start {
+		return &jsonreport.Start{Tally: jsonreport.Tally{Cash: cash, Accounts: 5}, Late: late}
+	}
+	for _, tc := range []struct {
+		name          string
+		reps          []*jsonreport.Report
+		status        string
+		start         int64
+		late          bool
+		earlier       int64
+		errorContains string
+	}{
+		{"a loss before the run", []*jsonreport.Report{rep(10, at(4974, false), 4974), rep(12, at(4974, false), 4974)}, jsonreport.ValidationSuccess, 4974, false, -26, ""},
+		{"a loss in the run", []*jsonreport.Report{rep(10, at(4974, false), 4974), rep(12, at(4974, false), 4970)}, jsonreport.ValidationFailed, 4974, false, -26, ""},
+		{"a late client passed over", []*jsonreport.Report{rep(12, at(4990, true), 4970), rep(10, at(5000, false), 4980)}, jsonreport.ValidationFailed, 5000, false, 0, ""},
+		{"only late clients", []*jsonreport.Report{rep(10, at(4990, true), 4990), rep(12, at(4990, true), 4990)}, jsonreport.ValidationSuccess, 4990, true, -10, ""},
+		// Something wrote the table between the clients' tallies: the last
+		// client's tally is judged with its own end.
+		{"timely tallies disagree", []*jsonreport.Report{rep(10, at(5000, false), 5000), rep(12, at(4990, false), 4990)}, jsonreport.ValidationSuccess, 4990, false, -10,
+			"the clients counted different starts (b.json: 4990 in 5 accounts; a.json: 5000 in 5): something else wrote the table before the run; the fleet is judged against b.json's"},
+		{"timely tallies disagree, the end changed", []*jsonreport.Report{rep(10, at(5000, false), 5000), rep(12, at(4990, false), 5000)}, jsonreport.ValidationFailed, 4990, false, -10, "the clients counted different starts"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := mergeValidation(paths, tc.reps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Status != tc.status || v.StartCash == nil || *v.StartCash != tc.start || v.StartLate != tc.late || *v.EarlierChange != tc.earlier {
+				t.Errorf("merged %+v; want %s from %d (late %v), earlier change %d", v, tc.status, tc.start, tc.late, tc.earlier)
+			}
+			if !strings.Contains(v.Error, tc.errorContains) {
+				t.Errorf("error %q, want it to hold %q", v.Error, tc.errorContains)
+			}
+		})
+	}
+	v, _ := mergeValidation(paths, []*jsonreport.Report{rep(10, at(5000, false), 5000), rep(12, at(5000, false), 5000)})
+	if v.Error != "" {
+		t.Errorf("agreeing tallies: error %q", v.Error)
 	}
 }

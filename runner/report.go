@@ -276,6 +276,11 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
 	runreport.WriteClientNote(b.o.Stderr, m, runreport.YCSBTerms)
+	if v := b.rep.validation; v != nil {
+		for _, note := range v.Notes() {
+			fmt.Fprintln(b.o.Stderr, note)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -303,20 +308,58 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 const interruptedValidation = 1500 * time.Millisecond
 
 // validate checks the closed economy's invariant once the workers have
-// joined, before the binding closes; after Ctrl-C too, within
-// interruptedValidation, since the work done is what the report is about.
+// joined, before the binding closes, against the balances counted at the
+// start (countStart); after Ctrl-C too, within interruptedValidation,
+// since the work done is what the report is about.
 func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.Background(), interruptedValidation)
 		defer cancel()
 	}
-	how := "by reading every account"
+	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", b.countingHow())
+	return b.wl.Validate(ctx, b.database, b.economyStart)
+}
+
+// countingHow says how the closed economy's balances are added up.
+func (b *bench) countingHow() string {
 	if b.wl.ValidationMethod(b.database) == jsonreport.ByQuery {
-		how = "by one query"
+		return "by one query"
 	}
-	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", how)
-	return b.wl.Validate(ctx, b.database)
+	return "by reading every account"
+}
+
+// countStart adds up the closed economy's balances before the run's first
+// transfer, so that the run is judged on its own change and not on an
+// earlier run's (the forks compare with totalcash). It comes before the
+// wait for the start, so that in a fleet each client counts before any
+// transfers: with client.rendezvous no client starts before every one has
+// checked in, which each does after its count; with starttime a count
+// that ends after it may hold the others' first transfers, and is marked
+// late (settleStart), as is every count of a fleet without a common start.
+// Nothing for a load or the CoreWorkload.
+func (b *bench) countStart(ctx context.Context) error {
+	if !b.s.transactions || b.wl.Economy() == nil {
+		return nil
+	}
+	fmt.Fprintf(b.o.Stderr, "Counting the closed economy's balances before the run, %s.\n", b.countingHow())
+	t, err := b.wl.Count(ctx, b.database)
+	if err != nil {
+		return fmt.Errorf("closed economy: counting the balances before the run: %w", err)
+	}
+	b.economyStart = &jsonreport.Start{Tally: t}
+	b.economyCounted = time.Now()
+	return nil
+}
+
+// settleStart marks the start's count late, once the start is known: see
+// countStart.
+func (b *bench) settleStart() {
+	st, s := b.economyStart, b.s
+	if st == nil || !s.clients.Split() || s.meet.addr != "" {
+		return
+	}
+	st.Late = s.startTime.IsZero() || b.economyCounted.After(s.startTime)
 }
 
 // sloLatency is the latency the run's objectives read.

@@ -86,9 +86,13 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer b.stopProfile()
 	b.writeStartLines()
+	if err := b.countStart(ctx); err != nil {
+		return b.abandon(ctx, setupErr(ctx, err))
+	}
 	if err := b.waitForStart(ctx); err != nil {
 		return b.abandon(ctx, err)
 	}
+	b.settleStart()
 	err = b.report(ctx, b.execute(ctx))
 	b.linger(ctx)
 	return err

@@ -13,6 +13,7 @@ import (
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/runreport"
@@ -110,6 +111,10 @@ type bench struct {
 	prom     *prom.Exporter // nil without prometheus.addr
 	profile  *os.File       // the CPU profile being written, if any
 	seed     uint64         // the workers' seeds derive from it, for the report
+	// economyStart is the closed economy's balances before the run
+	// (countStart), counted at economyCounted; nil otherwise.
+	economyStart   *jsonreport.Start
+	economyCounted time.Time
 }
 
 // open takes the Prometheus port, the last check (a port in use is found

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
@@ -16,6 +17,10 @@ type testDriver struct {
 	opBlocks   bool  // every operation waits for ctx to end
 	insertErr  error // what every insert returns
 	readErr    func(key string) error
+	// failInserts, when set, says which inserts fail (with errDuplicate),
+	// by their number in the order the binding got them, from 1.
+	failInserts func(n int64) bool
+	inserts     atomic.Int64
 }
 
 func (d *testDriver) Open(ctx context.Context, _ *props.Properties, _ io.Writer) (db.DB, error) {
@@ -62,6 +67,9 @@ func (s testSession) Update(ctx context.Context, _, _ string, _ []db.Field) erro
 func (s testSession) Insert(ctx context.Context, _, _ string, _ []db.Field) error {
 	if err := s.wait(ctx); err != nil {
 		return err
+	}
+	if f := s.d.failInserts; f != nil && f(s.d.inserts.Add(1)) {
+		return errDuplicate
 	}
 	return s.d.insertErr
 }

@@ -245,28 +245,37 @@ func (w *CoreWorkload) Operations() int64 {
 	return n
 }
 
-// Validate checks the closed economy's invariant once the workers have
-// returned: the balances still add up to the total. By one statement of
+// Count adds up the balances now, as Validate does: by one statement of
 // the binding's (db.Summer) with validatebyquery, else by reading every
-// account through a session of its own. nil for the CoreWorkload.
-func (w *CoreWorkload) Validate(ctx context.Context, database db.DB) *jsonreport.Validation {
+// account through a session of its own. The runner counts them before a
+// run's first transfer, so that the run is judged on its own change.
+func (w *CoreWorkload) Count(ctx context.Context, database db.DB) (jsonreport.Tally, error) {
+	var t jsonreport.Tally
+	var err error
+	if w.ValidationMethod(database) == jsonreport.ByQuery {
+		t.Cash, t.Accounts, err = database.(db.Summer).Sum(ctx, w.Table, w.FieldNames[0])
+	} else {
+		t.Cash, t.Accounts, err = w.sumByReads(ctx, database, w.FieldNames[0])
+	}
+	return t, err
+}
+
+// Validate checks the closed economy's invariant once the workers have
+// returned: the balances add up to what they did at the run's start
+// (start, from Count; nil when it was not counted: then to totalcash).
+// nil for the CoreWorkload.
+func (w *CoreWorkload) Validate(ctx context.Context, database db.DB, start *jsonreport.Start) *jsonreport.Validation {
 	e := w.economy
 	if e == nil {
 		return nil
 	}
 	method := w.ValidationMethod(database)
-	var sum, accounts int64
-	var err error
-	if method == jsonreport.ByQuery {
-		sum, accounts, err = database.(db.Summer).Sum(ctx, w.Table, w.FieldNames[0])
-	} else {
-		sum, accounts, err = w.sumByReads(ctx, database, w.FieldNames[0])
-	}
+	end, err := w.Count(ctx, database)
 	if err != nil {
 		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: method, TotalCash: e.TotalCash,
 			ExpectedAccounts: w.RecordCount, Operations: w.Operations(), Error: err.Error()}
 	}
-	return jsonreport.NewValidation(method, e.TotalCash, sum, accounts, w.RecordCount, w.Operations())
+	return jsonreport.NewValidation(method, e.TotalCash, w.RecordCount, w.Operations(), start, end)
 }
 
 // ValidationMethod is how Validate will add up the balances on database:

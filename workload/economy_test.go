@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
@@ -193,7 +194,7 @@ func TestEconomyTransfers(t *testing.T) {
 		t.Errorf("%d transfers with %d retries, want about 2800 and some", rmw, retries)
 	}
 	ctx := context.Background()
-	v := wl.Validate(ctx, summing{mem})
+	v := wl.Validate(ctx, summing{mem}, nil)
 	if v.Status != jsonreport.ValidationSuccess || v.CountedCash != 601 || v.Accounts != 6 || v.Operations != 4000 || v.Method != jsonreport.ByQuery {
 		t.Errorf("validation %+v", v)
 	}
@@ -215,7 +216,7 @@ func TestEconomyTransfers(t *testing.T) {
 	s.Update(ctx, wl.Table, key, []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+40, 10))}})
 	for _, byQuery := range []bool{true, false} {
 		wl.economy.ValidateByQuery = byQuery
-		v := wl.Validate(ctx, summing{mem})
+		v := wl.Validate(ctx, summing{mem}, nil)
 		if v.Status != jsonreport.ValidationFailed || v.CountedCash != 641 || v.AnomalyScore != 40.0/4000 || v.Err() == nil {
 			t.Errorf("by query %v: validation %+v", byQuery, v)
 		}
@@ -223,7 +224,7 @@ func TestEconomyTransfers(t *testing.T) {
 	// A missing account: the count says so.
 	s.Delete(ctx, wl.Table, key)
 	wl.economy.ValidateByQuery = false
-	if v := wl.Validate(ctx, summing{mem}); v.Accounts != 5 || v.Status != jsonreport.ValidationFailed || !strings.Contains(v.Err().Error(), "5 accounts found, recordcount is 6") {
+	if v := wl.Validate(ctx, summing{mem}, nil); v.Accounts != 5 || v.Status != jsonreport.ValidationFailed || !strings.Contains(v.Err().Error(), "5 accounts found, recordcount is 6") {
 		t.Errorf("missing account: %+v, %v", v, v.Err())
 	}
 }
@@ -354,5 +355,58 @@ func BenchmarkTransfer(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		wk.DoTransaction(ctx)
+	}
+}
+
+// TestEconomyJudgesItsOwnRun: money lost before a run (an earlier run at
+// READ COMMITTED) is counted at the run's start and does not fail a clean
+// run, which states it apart; a change during the run fails it, by that
+// change alone. By query and by reads alike.
+func TestEconomyJudgesItsOwnRun(t *testing.T) {
+	for _, byQuery := range []bool{true, false} {
+		t.Run(fmt.Sprintf("byquery=%v", byQuery), func(t *testing.T) {
+			wl, mem, workers, _ := economyRig(t, 4, "recordcount", "6", "totalcash", "601", "readmodifywriteproportion", "1", "readproportion", "0")
+			wl.economy.ValidateByQuery = byQuery
+			ctx := context.Background()
+			s, _ := mem.Session(ctx, 0, 1)
+			setBalance := func(k, delta int64) {
+				b := balanceOf(t, s, wl, k)
+				if err := s.Update(ctx, wl.Table, KeyName(k, 1, false), []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+delta, 10))}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			setBalance(2, -26) // the earlier run's loss
+			start, err := wl.Count(ctx, summing{mem})
+			if err != nil || start != (jsonreport.Tally{Cash: 575, Accounts: 6}) {
+				t.Fatalf("start %+v, %v; want 575 in 6 accounts", start, err)
+			}
+			var wg sync.WaitGroup
+			for _, wk := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range 100 {
+						wk.DoTransaction(ctx)
+					}
+				}()
+			}
+			wg.Wait()
+			v := wl.Validate(ctx, summing{mem}, &jsonreport.Start{Tally: start})
+			if v.Status != jsonreport.ValidationSuccess || v.Err() != nil || v.CountedCash != 575 || v.TotalCash != 601 || *v.StartCash != 575 || *v.EarlierChange != -26 || v.AnomalyScore != 0 {
+				t.Errorf("clean run after a loss: %+v, %v", v, v.Err())
+			}
+			if len(v.Notes()) != 1 || !strings.Contains(v.Notes()[0], "26 less than totalcash 601") {
+				t.Errorf("notes %q", v.Notes())
+			}
+			// Judged as before, against totalcash, it would fail.
+			if old := wl.Validate(ctx, summing{mem}, nil); old.Status != jsonreport.ValidationFailed {
+				t.Errorf("without a start: %+v", old)
+			}
+			setBalance(4, 3) // this run's anomaly
+			v = wl.Validate(ctx, summing{mem}, &jsonreport.Start{Tally: start})
+			if v.Status != jsonreport.ValidationFailed || v.CountedCash != 578 || v.AnomalyScore != 3.0/400 || !strings.Contains(v.Err().Error(), "held 575 at its start and hold 578 now, +3") {
+				t.Errorf("a run that deposited 3: %+v, %v", v, v.Err())
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -47,6 +48,12 @@ func economyRun(t *testing.T, bin, table string, extra ...string) (int, string, 
 	if out, err := load.CombinedOutput(); err != nil {
 		t.Fatalf("load: %v\n%s", err, out)
 	}
+	return economyRunOnly(t, bin, table, extra...)
+}
+
+// economyRunOnly runs the economy on the table as it is, without a load.
+func economyRunOnly(t *testing.T, bin, table string, extra ...string) (int, string, string, *jsonreport.Report) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.json")
 	cmd := exec.Command(bin, append(append([]string{"run"}, economyArgs(table, extra...)...), "-p", "report.json="+path)...)
 	var so, se strings.Builder
@@ -163,6 +170,43 @@ func TestEconomyReadCommitted(t *testing.T) {
 	}
 }
 
+// TestEconomyAfterABrokenRun: a clean run (FOR UPDATE) on the table a
+// READ COMMITTED run left short counts the balances at its start, passes,
+// and states the earlier loss apart: the broken run's loss is not blamed
+// on it.
+func TestEconomyAfterABrokenRun(t *testing.T) {
+	c := needPG(t)
+	bin := ycsbtest.Binary(t)
+	economyTable(t, c, "econ_after")
+	code, out, errOut, _ := economyRun(t, bin, "econ_after", "-p", "jdbc.isolation=read_committed")
+	if code != 1 {
+		t.Fatalf("the broken run: exit %d, want 1\n%s\n%s", code, out, errOut)
+	}
+	left := rowInt(t, out, "VALIDATE", "COUNTED CASH")
+	if got := rowInt(t, out, "VALIDATE", "START CASH"); got != 5000 {
+		t.Errorf("the broken run's START CASH %d, want 5000", got)
+	}
+	code, out, errOut, rep := economyRunOnly(t, bin, "econ_after", "-p", "jdbc.isolation=read_committed", "-p", "jdbc.selectforupdate=true")
+	if code != 0 {
+		t.Fatalf("the clean run after it: exit %d, want 0\n%s\n%s", code, out, errOut)
+	}
+	for name, want := range map[string]int64{"TOTAL CASH": 5000, "START CASH": left, "COUNTED CASH": left, "EARLIER CHANGE": left - 5000} {
+		if got := rowInt(t, out, "VALIDATE", name); got != want {
+			t.Errorf("[VALIDATE], %s, %d; want %d", name, got, want)
+		}
+	}
+	if got := row(t, out, "VALIDATE", "STATUS"); got != "SUCCESS" {
+		t.Errorf("STATUS %s, want SUCCESS", got)
+	}
+	if !strings.Contains(errOut, "closed economy: before this run the accounts held "+strconv.FormatInt(left, 10)) {
+		t.Errorf("stderr does not state the earlier change:\n%s", errOut)
+	}
+	v := rep.Validation
+	if v == nil || v.Status != jsonreport.ValidationSuccess || v.StartCash == nil || *v.StartCash != left || *v.EarlierChange != left-5000 || v.AnomalyScore != 0 {
+		t.Errorf("JSON validation %+v", v)
+	}
+}
+
 // TestEconomyRefusedWithoutTransactions: a binding without transactions
 // refuses the closed economy in one line naming it, exit 2, before it
 // opens anything (pebble's directory is never created).
@@ -187,7 +231,7 @@ func TestEconomyRefusedWithoutTransactions(t *testing.T) {
 
 // TestEconomyFleet: two clients load their halves of the accounts and
 // transfer over all of them at SERIALIZABLE; each adds up the whole table
-// when it ends, and ycsb merge judges the fleet on the last check with
+// before the common start and when it ends, and ycsb merge judges the fleet on the last check with
 // the fleet's operations.
 func TestEconomyFleet(t *testing.T) {
 	c := needPG(t)
@@ -204,13 +248,21 @@ func TestEconomyFleet(t *testing.T) {
 	runAll(t, bin, [][]string{clientArgs(2, 0, args("load")...), clientArgs(2, 1, args("load")...)})
 	dir := t.TempDir()
 	paths := []string{filepath.Join(dir, "c0.json"), filepath.Join(dir, "c1.json")}
+	// A common start, so that each client counts the balances before
+	// either transfers.
+	start := time.Now().Add(5 * time.Second).UTC().Format(time.RFC3339Nano)
 	runAll(t, bin, [][]string{
-		clientArgs(2, 0, args("run", "-p", "jdbc.isolation=serializable", "-p", "report.json="+paths[0])...),
-		clientArgs(2, 1, args("run", "-p", "jdbc.isolation=serializable", "-p", "report.json="+paths[1])...),
+		clientArgs(2, 0, args("run", "-p", "jdbc.isolation=serializable", "-p", "starttime="+start, "-p", "report.json="+paths[0])...),
+		clientArgs(2, 1, args("run", "-p", "jdbc.isolation=serializable", "-p", "starttime="+start, "-p", "report.json="+paths[1])...),
 	})
 	for i, r := range readReports(t, paths...) {
 		if v := r.Validation; v == nil || v.Status != jsonreport.ValidationSuccess || v.Operations != 1500 || v.Accounts != 8 {
 			t.Errorf("client %d: validation %+v", i, v)
+		}
+		// Counted before the starttime both share (clientArgs), before any
+		// client transferred.
+		if v := r.Validation; v == nil || v.StartCash == nil || *v.StartCash != 8000 || v.StartLate {
+			t.Errorf("client %d: the start %+v, want 8000 counted in time", i, v)
 		}
 	}
 	cmd := exec.Command(bin, append([]string{"merge"}, paths...)...)

@@ -459,6 +459,15 @@ func (r *Report) check() error {
 		c.count("validation.accounts", v.Accounts)
 		c.count("validation.expected_accounts", v.ExpectedAccounts)
 		c.count("validation.operations", v.Operations)
+		if (v.StartCash == nil) != (v.StartAccounts == nil) || (v.StartCash == nil) != (v.EarlierChange == nil) {
+			c.fail("validation.start_cash", "start_cash, start_accounts and earlier_change come together")
+		} else if v.StartCash != nil {
+			c.count("validation.start_cash", *v.StartCash)
+			c.count("validation.start_accounts", *v.StartAccounts)
+			if *v.EarlierChange != *v.StartCash-v.TotalCash {
+				c.fail("validation.earlier_change", "%d is not start_cash %d less total_cash %d", *v.EarlierChange, *v.StartCash, v.TotalCash)
+			}
+		}
 		c.real("validation.anomaly_score", v.AnomalyScore)
 	}
 	if s := r.Schedule; s != nil {

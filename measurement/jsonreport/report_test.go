@@ -138,9 +138,20 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) { r.Measurements[0].Histogram = "" }, "measurements[0] (READ).histogram: missing, but count is 3"},
 		{func(r *Report) { r.Schedule.TargetOpsSec = -10 }, "schedule.target_ops_sec: -10 is negative"},
 		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
-		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 10, 5, 5, -1) }, "validation.operations: -1 is negative"},
-		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 10, 5, 5, 1) }, "validation.total_cash: -10 is negative"},
-		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 10, -5, 5, 1) }, "validation.accounts: -5 is negative"},
+		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 5, -1, nil, Tally{10, 5}) }, "validation.operations: -1 is negative"},
+		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 5, 1, nil, Tally{10, 5}) }, "validation.total_cash: -10 is negative"},
+		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 5, 1, nil, Tally{10, -5}) }, "validation.accounts: -5 is negative"},
+		{func(r *Report) {
+			r.Validation = NewValidation(ByQuery, 10, 5, 1, &Start{Tally: Tally{-3, 5}}, Tally{10, 5})
+		}, "validation.start_cash: -3 is negative"},
+		{func(r *Report) {
+			r.Validation = NewValidation(ByQuery, 10, 5, 1, &Start{Tally: Tally{8, 5}}, Tally{8, 5})
+			*r.Validation.EarlierChange = 0
+		}, "validation.earlier_change: 0 is not start_cash 8 less total_cash 10"},
+		{func(r *Report) {
+			r.Validation = NewValidation(ByQuery, 10, 5, 1, &Start{Tally: Tally{8, 5}}, Tally{8, 5})
+			r.Validation.StartAccounts = nil
+		}, "validation.start_cash: start_cash, start_accounts and earlier_change come together"},
 		{func(r *Report) { withCapacity(r).Steps[0].Operations = -5 }, "capacity.steps[0].operations: -5 is negative"},
 		{func(r *Report) { withCapacity(r).Steps[0].Failed = -1 }, "capacity.steps[0].failed_operations: -1 is negative"},
 		{func(r *Report) { withCapacity(r).Steps[0].Failed = 4 }, "capacity.steps[0].failed_operations: 4 is above operations 3"},

@@ -68,6 +68,7 @@ type Exporter struct {
 	mu        sync.Mutex
 	ops       map[opStatus]int64
 	overall   int64 // operations as [OVERALL] counts them
+	failed    int64 // those of them that failed (the errors objective's)
 	hists     map[histKey]*hist
 	warmupEnd time.Time // ycsb_warmup is 1 until then
 	judgement *slo.Judgement
@@ -195,6 +196,7 @@ func (e *Exporter) Observe(iv *measurement.Snapshot) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.overall += iv.Operations
+	e.failed += iv.Failed
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		for _, rc := range m.Returns {
@@ -252,6 +254,8 @@ func (e *Exporter) WriteText(b *bytes.Buffer) {
 
 	family(b, "ycsb_overall_operations_total", "counter", "Operations completed as [OVERALL] counts them: one per transaction or insert, a read-modify-write is one.")
 	fmt.Fprintf(b, "ycsb_overall_operations_total %d\n", e.overall)
+	family(b, "ycsb_overall_failed_operations_total", "counter", "Of the [OVERALL] operations, those that failed (the report's failed_operations, the errors objective's): a transaction with a failed call, an insert that did not go in.")
+	fmt.Fprintf(b, "ycsb_overall_failed_operations_total %d\n", e.failed)
 	family(b, "ycsb_operations_total", "counter", "Database calls completed (and data-integrity checks), by operation and return status: a read-modify-write is a read and an update.")
 	keys := make([]opStatus, 0, len(e.ops))
 	for k := range e.ops {

@@ -33,8 +33,11 @@ func harvest(t *testing.T, c *measurement.Collector, rec *measurement.Recorder, 
 	}
 	// Each read and each failed update is one operation of the worker loop,
 	// and every tenth read is a read-modify-write's (its update left out).
-	for i := 0; i < reads+failed-reads/10; i++ {
+	for i := 0; i < reads-reads/10; i++ {
 		rec.Operation()
+	}
+	for i := 0; i < failed; i++ {
+		rec.FailedOperation()
 	}
 	return c.Tick()
 }
@@ -93,6 +96,10 @@ func TestScrape(t *testing.T) {
 	ops := fams["ycsb_overall_operations_total"]
 	if ops == nil || len(ops.GetMetric()) != 1 || ops.GetMetric()[0].GetCounter().GetValue() != 100+3-10+50-5 {
 		t.Errorf("ycsb_overall_operations_total is not the 138 operations of the worker loops:\n%s", body)
+	}
+	failedOps := fams["ycsb_overall_failed_operations_total"]
+	if failedOps == nil || len(failedOps.GetMetric()) != 1 || failedOps.GetMetric()[0].GetCounter().GetValue() != 3 {
+		t.Errorf("ycsb_overall_failed_operations_total is not the 3 failed operations of the worker loops:\n%s", body)
 	}
 	lat := fams["ycsb_operation_latency_seconds"]
 	if lat == nil {
