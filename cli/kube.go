@@ -84,9 +84,14 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 		}
 		s.Binding = all.String("db", "")
 	}
-	driver, _, err := binding(s.Binding, all)
+	driver, primary, err := binding(s.Binding, all)
 	if err != nil {
 		return err
+	}
+	if db.KindOf(primary) == db.Embedded {
+		// Each pod's engine would be its own, and a run's pods would not
+		// have the store the load's pods wrote.
+		return usagef("ycsb kube cannot run %s, an embedded engine in each pod's own process: every pod would benchmark a store of its own, and a run's pods an empty one; run ycsb load and ycsb run on one machine, with -threads for more work", primary)
 	}
 	// The pods meet through a Service and start together, unless told a
 	// time (starttime, -start-in) or to start each on its own (-start-in 0).

@@ -17,6 +17,27 @@ type entry struct {
 	name    string
 	driver  Driver
 	summary string
+	kind    Kind
+}
+
+// Kind is where a binding's database does its work, as its registration
+// says: it decides what a client's CPU figures mean and whether clients on
+// several machines can share the database.
+type Kind uint8
+
+const (
+	// Server: the database runs apart from the client, which reaches it
+	// over the network (basic, which has none, counts as one: all it
+	// measures is the client).
+	Server Kind = iota
+	// Embedded: the engine runs inside the benchmark's own process, on
+	// the process's CPU, with its data in a local directory: another
+	// client process would have a store of its own.
+	Embedded
+)
+
+func (k Kind) String() string {
+	return [...]string{"server", "embedded"}[k]
 }
 
 // Register makes a driver available under name and its aliases (for example
@@ -24,6 +45,15 @@ type entry struct {
 // It panics on a nil driver or a name taken twice, as database/sql does:
 // both are programming errors caught by any test.
 func Register(name, summary string, d Driver, aliases ...string) {
+	register(Server, name, summary, d, aliases)
+}
+
+// RegisterEmbedded is Register for an embedded engine (Embedded).
+func RegisterEmbedded(name, summary string, d Driver, aliases ...string) {
+	register(Embedded, name, summary, d, aliases)
+}
+
+func register(kind Kind, name, summary string, d Driver, aliases []string) {
 	if d == nil {
 		panic("db: Register driver is nil")
 	}
@@ -32,7 +62,7 @@ func Register(name, summary string, d Driver, aliases ...string) {
 	if registry.drivers == nil {
 		registry.drivers = map[string]*entry{}
 	}
-	e := &entry{name: name, driver: d, summary: summary}
+	e := &entry{name: name, driver: d, summary: summary, kind: kind}
 	for _, n := range append([]string{name}, aliases...) {
 		if _, dup := registry.drivers[n]; dup {
 			panic("db: Register called twice for " + n)
@@ -64,6 +94,17 @@ func Lookup(name string) (Driver, string, error) {
 		return nil, "", fmt.Errorf("unknown binding %q (known: %s)", name, strings.Join(Drivers(), ", "))
 	}
 	return e.driver, e.name, nil
+}
+
+// KindOf is the kind of the binding registered under name or alias;
+// Server for a name that is not registered (Lookup reports it).
+func KindOf(name string) Kind {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	if e, ok := registry.drivers[name]; ok {
+		return e.kind
+	}
+	return Server
 }
 
 // Drivers returns the primary names of the registered bindings, sorted.

@@ -58,6 +58,10 @@ type Plan struct {
 	// the process keeps those it has busy (internal/procs): for workers
 	// that mostly wait on a server, unless the user set GOMAXPROCS.
 	AdaptProcs bool
+	// Embedded says the database is an engine in this process
+	// (db.Embedded): the client's CPU figures include the engine's work,
+	// and its verdict says so (Client.Embedded).
+	Embedded bool
 
 	// Outputs see every interval while the run goes (after grafana/k6's
 	// outputs), warm-up included, when nothing is recorded, and the last,
@@ -110,6 +114,9 @@ type Client struct {
 	Workers int   // the workers that ran
 	Target  int64 // ops/sec of all workers; 0 unthrottled
 	CPU     hostcpu.Usage
+	// Embedded: the database engine ran in this process (Plan.Embedded),
+	// its work in CPU.
+	Embedded bool
 }
 
 // clientCores is how many cores p's client may use: its affinity and

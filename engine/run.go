@@ -188,7 +188,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	res.GC = ends.gc
 	cores, known := clientCores(p)
 	res.Client = Client{Workers: len(workers), Target: p.Target,
-		CPU: hostcpu.Between(ends.cpuStart, ends.cpuEnd, cores, known)}
+		CPU: hostcpu.Between(ends.cpuStart, ends.cpuEnd, cores, known), Embedded: p.Embedded}
 	outs.endRun(end)
 	measure(res, p, workers, collector, wu, tick)
 	return res

@@ -160,8 +160,12 @@ func TestRunClient(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	res := Run(context.Background(), &p)
 	c := res.Client
-	if c.Workers != 5 || c.Target != 2000 {
-		t.Errorf("Client: %d workers at %d ops/s, want 5 at 2000", c.Workers, c.Target)
+	if c.Workers != 5 || c.Target != 2000 || c.Embedded {
+		t.Errorf("Client: %d workers at %d ops/s, embedded %v; want 5 at 2000, not embedded", c.Workers, c.Target, c.Embedded)
+	}
+	p.Embedded = true
+	if c := Run(context.Background(), &p).Client; !c.Embedded {
+		t.Error("Client of a plan with an embedded engine: not Embedded")
 	}
 	if runtime.GOOS != "linux" {
 		return

@@ -216,6 +216,12 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(": the client's threads limit the search (capacity.maxthreads=%d)", c.cs.maxThreads)
 		case j.Passed():
 			step.Verdict = capacity.Pass
+		case cpuBound(res) != "" && res.Client.Embedded:
+			// An embedded engine's CPU is the database's: the engine
+			// on this machine failed the step, the answer's limit is
+			// the system's.
+			step.Verdict = capacity.Fail
+			step.Why = capacity.FailedObjectives(j) + ", out of CPU: " + cpuBound(res)
 		case cpuBound(res) != "":
 			// A client out of CPU measures its own queue too: the step
 			// says nothing of the system.
@@ -409,6 +415,7 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 		plan.Outputs = append(plan.Outputs, promOutput{e: b.prom, warmup: c.cs.warmup})
 	}
 	_, plan.AdaptProcs = b.database.(db.Remote)
+	plan.Embedded = b.embedded
 	res := engine.Run(ctx, plan)
 	// The step's time limit stopped the workload; the next step runs it
 	// again.

@@ -23,6 +23,9 @@ func Check(p *props.Properties, d db.Driver, binding string, now time.Time) erro
 	if err != nil {
 		return err
 	}
+	if err := checkEmbeddedFleet(s.clients, binding); err != nil {
+		return err
+	}
 	if _, err := measurement.ParseConfig(p); err != nil {
 		return err
 	}

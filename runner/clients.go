@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/internal/rendezvous"
 	"github.com/goycsb/ycsb/internal/secret"
@@ -30,6 +31,19 @@ func clientShare(cl partition.Clients, name string, total int64) (int64, error) 
 		return 0, props.Errorf(name, "%d is less than client.count=%d: it is the total of all clients, and client %d would get none", total, cl.Count, cl.Index)
 	}
 	return share, nil
+}
+
+// checkEmbeddedFleet refuses client.count with an embedded engine
+// (db.Embedded), whose store is each client process's own: every client
+// would benchmark a store of its own, holding only its slice of the
+// records, and processes cannot share one directory (the engine locks
+// it). A fleet of one is refused too: it is one process, which needs no
+// client.count. binding is the binding's primary name.
+func checkEmbeddedFleet(cl partition.Clients, binding string) error {
+	if !cl.Split() || db.KindOf(binding) != db.Embedded {
+		return nil
+	}
+	return props.Errorf("client.count", "%s is an embedded engine, in each client's own process: every client would benchmark a store of its own (and processes cannot share engine.dir: the engine locks it); run one process, with -threads for more work", binding)
 }
 
 // How far from now a starttime may be: one a minute or more in the past is

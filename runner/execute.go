@@ -59,6 +59,7 @@ func (b *bench) enginePlan() *engine.Plan {
 		Outputs:     b.outs.list,
 	}
 	_, plan.AdaptProcs = b.database.(db.Remote)
+	plan.Embedded = b.embedded
 	if pl := b.progressLine(); pl != nil {
 		b.causes.SetSay(pl.message)
 		plan.Say = pl.message

@@ -32,6 +32,9 @@ type prepared struct {
 	outs      *intervalOutputs
 	wl        coreWorkload
 	cs        *capacitySettings // ycsb capacity's (Options.capacity), else nil
+	// embedded: the binding is an engine in this process (db.Embedded),
+	// which the engine's plans and so the client's verdict say.
+	embedded bool
 	// prelude holds the start-up lines, which wait until setup has
 	// worked: bad input gets its one error line and nothing else.
 	prelude bytes.Buffer
@@ -47,6 +50,10 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	if p.s, err = parseSettings(o.Props); err != nil {
 		return nil, err
 	}
+	if err := checkEmbeddedFleet(p.s.clients, o.Binding); err != nil {
+		return nil, err
+	}
+	p.embedded = db.KindOf(o.Binding) == db.Embedded
 	if p.mcfg, err = measurement.ParseConfig(o.Props); err != nil {
 		return nil, err
 	}

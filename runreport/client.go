@@ -77,6 +77,11 @@ var YCSBTerms = Terms{Threads: "-threads", Clients: "ycsb kube / client.count"}
 
 // ClientFigures are what the verdict reads: the measured window's figures.
 type ClientFigures struct {
+	// Embedded: the database engine ran in the client's process
+	// (db.Embedded), so CPU includes the engine's work, and more client
+	// processes would each have a store of their own.
+	Embedded bool
+
 	Window  time.Duration
 	Threads int
 	Target  int64 // ops/sec; 0 unthrottled
@@ -131,8 +136,8 @@ func (c *ClientCheck) KeptUp() bool { return len(c.Verdicts) == 1 && c.Verdicts[
 // ClientFiguresOf reads the figures of res; ok is false for a window that
 // measured nothing or is shorter than MinWindow.
 func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
-	f := ClientFigures{Window: res.End.Sub(res.Start), Threads: res.Client.Workers, Target: res.Client.Target,
-		Ops: res.Ops, CPU: res.Client.CPU}
+	f := ClientFigures{Embedded: res.Client.Embedded, Window: res.End.Sub(res.Start), Threads: res.Client.Workers,
+		Target: res.Client.Target, Ops: res.Ops, CPU: res.Client.CPU}
 	if f.Window < MinWindow || res.Ops == 0 || res.WarmupCut {
 		return f, false
 	}
@@ -232,11 +237,7 @@ func JudgeClient(f ClientFigures, t Terms) ClientCheck {
 			wait = u.Wait
 		}
 		if u.CPU+wait >= CPUBusy*u.Cores {
-			used := fmt.Sprintf("the client used %.2f of %s cores", u.CPU, cores(u.Cores))
-			if u.CPU < CPUBusy*u.Cores {
-				used += fmt.Sprintf(" and its threads waited for a CPU %.2f cores' worth (other processes on the machine, or more threads than cores)", wait)
-			}
-			add(CPUBound, used+": the client, not the database, may be the limit; use more client machines ("+t.Clients+") or fewer threads of work per client")
+			add(CPUBound, cpuBoundAdvice(f, wait, t))
 		}
 	}
 	if u := f.CPU; u.StealKnown && u.StealPct >= StealPct {
@@ -249,6 +250,26 @@ func JudgeClient(f ClientFigures, t Terms) ClientCheck {
 		c.Verdicts = []Verdict{KeptUp}
 	}
 	return c
+}
+
+// cpuBoundAdvice is CPUBound's sentence for f, whose threads waited for a
+// CPU wait cores' worth. An embedded engine's work is in the process's
+// CPU, and more client machines would each benchmark a store of their
+// own: the advice is fewer threads or a larger machine.
+func cpuBoundAdvice(f ClientFigures, wait float64, t Terms) string {
+	u := f.CPU
+	who := "the client"
+	if f.Embedded {
+		who = "the process (client and embedded engine)"
+	}
+	used := fmt.Sprintf("%s used %.2f of %s cores", who, u.CPU, cores(u.Cores))
+	if u.CPU < CPUBusy*u.Cores {
+		used += fmt.Sprintf(" and its threads waited for a CPU %.2f cores' worth (other processes on the machine, or more threads than cores)", wait)
+	}
+	if f.Embedded {
+		return used + ": the engine runs in the client's process, so this CPU is the database's as much as the client's, and the engine on this machine may be the limit; more client machines cannot share its store: use fewer threads (" + t.Threads + ") or a machine with more cores"
+	}
+	return used + ": the client, not the database, may be the limit; use more client machines (" + t.Clients + ") or fewer threads of work per client"
 }
 
 // latency is a mean latency for people: µs below a millisecond, ms above.
@@ -276,6 +297,10 @@ func round(x float64, d int) float64 {
 	return math.Round(x*p) / p
 }
 
+// EmbeddedRow is the value of the CLIENT section's Database row, there
+// for an embedded engine only.
+const EmbeddedRow = "embedded in this process (its work is in the CPU figures)"
+
 // ClientRows are the text report's CLIENT section: the figures, those
 // unknown left out, then a Verdict row per verdict.
 func ClientRows(c *ClientCheck) []export.Row {
@@ -285,7 +310,12 @@ func ClientRows(c *ClientCheck) []export.Row {
 	row := func(name string, v export.Value) export.Row {
 		return export.Row{Metric: "CLIENT", Name: name, Value: v}
 	}
-	rows := []export.Row{row("Threads", export.Int(int64(c.Threads)))}
+	var rows []export.Row
+	if c.Embedded {
+		// First: it says what the CPU rows below measure.
+		rows = append(rows, row("Database", export.Str(EmbeddedRow)))
+	}
+	rows = append(rows, row("Threads", export.Int(int64(c.Threads))))
 	u := c.CPU
 	if u.CoresKnown {
 		rows = append(rows, row("Cores", export.Float(round(u.Cores, 2))))
@@ -323,7 +353,11 @@ func (c *ClientCheck) Note() string {
 	if c == nil || c.KeptUp() {
 		return ""
 	}
-	return "note: the client did not keep up (" + verdictList(c.Verdicts) + "): " + strings.Join(c.Advice, "; ")
+	who := "the client"
+	if c.Embedded {
+		who = "the client and its embedded engine"
+	}
+	return "note: " + who + " did not keep up (" + verdictList(c.Verdicts) + "): " + strings.Join(c.Advice, "; ")
 }
 
 func verdictList(vs []Verdict) string {
@@ -355,6 +389,7 @@ func clientVerdict(c *ClientCheck) *jsonreport.ClientVerdict {
 	}
 	u := c.CPU
 	cv := &jsonreport.ClientVerdict{
+		Embedded:      c.Embedded,
 		Threads:       c.Threads,
 		TargetOpsSec:  c.Target,
 		Cores:         known(u.Cores, u.CoresKnown),

@@ -1,6 +1,7 @@
 package runreport
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -159,8 +160,12 @@ func TestClientFiguresOf(t *testing.T) {
 	if !f.MeanLatencyKnown || f.MeanLatencyUs < 1995 || f.MeanLatencyUs > 2005 {
 		t.Errorf("mean latency %v µs (known %v), want 2000", f.MeanLatencyUs, f.MeanLatencyKnown)
 	}
-	if f.Threads != 3 || f.Target != 100 || f.FinalLag != 250*time.Millisecond || f.GCPausePct != 2 || f.Window != 2*time.Second {
+	if f.Threads != 3 || f.Target != 100 || f.FinalLag != 250*time.Millisecond || f.GCPausePct != 2 || f.Window != 2*time.Second || f.Embedded {
 		t.Errorf("figures %+v", f)
+	}
+	res.Client.Embedded = true
+	if f, _ := ClientFiguresOf(res); !f.Embedded {
+		t.Error("figures of an embedded engine's run not marked Embedded")
 	}
 	// The pauses are over the time between the reads of the GC figures,
 	// which the CPU samples follow.
@@ -176,5 +181,103 @@ func TestClientFiguresOf(t *testing.T) {
 	res.Ops, res.End = 2, start.Add(MinWindow-time.Millisecond)
 	if CheckClient(res, YCSBTerms) != nil {
 		t.Error("a verdict on a window shorter than MinWindow")
+	}
+}
+
+// TestJudgeEmbedded: with an embedded engine the process's CPU is the
+// engine's as well as the client's: the verdict says so, and a CPU-bound
+// process is never told to add client machines, which would each open a
+// store of their own.
+func TestJudgeEmbedded(t *testing.T) {
+	with := func(f func(u *hostcpu.Usage)) hostcpu.Usage {
+		u := idle
+		f(&u)
+		return u
+	}
+	capacityTerms := Terms{Threads: "capacity.maxthreads", Clients: "client.count: a fleet runs a ladder of steps"}
+	for _, tc := range []struct {
+		name   string
+		f      ClientFigures
+		terms  Terms
+		want   []Verdict
+		advice []string // fragments of the one sentence
+	}{
+		{"kept up", ClientFigures{Embedded: true, Window: 10 * time.Second, Threads: 4, Ops: 1000, CPU: idle},
+			YCSBTerms, []Verdict{KeptUp}, nil},
+		{"cpu-bound", ClientFigures{Embedded: true, Window: 10 * time.Second, Threads: 16, Ops: 1e6,
+			CPU: with(func(u *hostcpu.Usage) { u.CPU = 1.97 })},
+			YCSBTerms, []Verdict{CPUBound}, []string{"the process (client and embedded engine) used 1.97 of 2 cores: ",
+				"the engine runs in the client's process, so this CPU is the database's as much as the client's",
+				"the engine on this machine may be the limit",
+				"use fewer threads (-threads) or a machine with more cores"}},
+		{"starved by other processes", ClientFigures{Embedded: true, Window: 10 * time.Second, Threads: 16, Ops: 1e6,
+			CPU: with(func(u *hostcpu.Usage) { u.CPU, u.Wait = 1.2, 0.7 })},
+			YCSBTerms, []Verdict{CPUBound}, []string{"the process (client and embedded engine) used 1.20 of 2 cores and its threads waited for a CPU 0.70 cores' worth",
+				"the engine runs in the client's process"}},
+		{"a search's terms", ClientFigures{Embedded: true, Window: 10 * time.Second, Threads: 16, Ops: 1e6,
+			CPU: with(func(u *hostcpu.Usage) { u.CPU = 1.97 })},
+			capacityTerms, []Verdict{CPUBound}, []string{"use fewer threads (capacity.maxthreads) or a machine with more cores"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := JudgeClient(tc.f, tc.terms)
+			if !reflect.DeepEqual(c.Verdicts, tc.want) {
+				t.Fatalf("verdicts %v, want %v", c.Verdicts, tc.want)
+			}
+			if tc.advice == nil {
+				if len(c.Advice) != 0 || c.Note() != "" {
+					t.Errorf("advice %q, note %q; want none", c.Advice, c.Note())
+				}
+				return
+			}
+			if len(c.Advice) != 1 {
+				t.Fatalf("advice %q, want one sentence", c.Advice)
+			}
+			for _, frag := range tc.advice {
+				if !strings.Contains(c.Advice[0], frag) {
+					t.Errorf("advice %q, want it to contain %q", c.Advice[0], frag)
+				}
+			}
+			for _, wrong := range []string{tc.terms.Clients, "use more client machines", "the client, not the database"} {
+				if strings.Contains(c.Advice[0], wrong) {
+					t.Errorf("advice %q says %q", c.Advice[0], wrong)
+				}
+			}
+			if n := c.Note(); !strings.HasPrefix(n, "note: the client and its embedded engine did not keep up (CPU-BOUND): ") {
+				t.Errorf("note %q", n)
+			}
+		})
+	}
+}
+
+// TestEmbeddedRowsAndJSON: the text rows say first that the engine runs
+// in the process, its work in the CPU figures; the JSON verdict has
+// "embedded": true. A server's rows and JSON have neither.
+func TestEmbeddedRowsAndJSON(t *testing.T) {
+	f := ClientFigures{Embedded: true, Window: 10 * time.Second, Threads: 4, Ops: 1000, CPU: idle}
+	c := JudgeClient(f, YCSBTerms)
+	rows := ClientRows(&c)
+	if got := "[" + rows[0].Metric + "], " + rows[0].Name + ", " + rows[0].Value.String(); got != "[CLIENT], Database, embedded in this process (its work is in the CPU figures)" {
+		t.Errorf("first row %q", got)
+	}
+	if rows[1].Name != "Threads" {
+		t.Errorf("second row %s, want Threads", rows[1].Name)
+	}
+	b, err := json.Marshal(clientVerdict(&c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"embedded":true`) {
+		t.Errorf("client_verdict %s, want \"embedded\":true", b)
+	}
+
+	f.Embedded = false
+	c = JudgeClient(f, YCSBTerms)
+	for _, r := range ClientRows(&c) {
+		if r.Name == "Database" {
+			t.Errorf("a server's rows have %v", r)
+		}
+	}
+	if b, _ := json.Marshal(clientVerdict(&c)); strings.Contains(string(b), "embedded") {
+		t.Errorf("a server's client_verdict %s mentions embedded", b)
 	}
 }

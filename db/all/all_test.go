@@ -49,3 +49,29 @@ func TestRetiredBindingNames(t *testing.T) {
 		}
 	}
 }
+
+// TestBindingKinds: the embedded engines are registered as such, under
+// every name, and the bindings with a server (or, for basic, none) are not.
+func TestBindingKinds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want db.Kind
+	}{
+		{"pebble", db.Embedded},
+		{"rocksdb", db.Embedded},
+		{"site.ycsb.db.rocksdb.RocksDBClient", db.Embedded},
+		{"basic", db.Server},
+		{"site.ycsb.BasicDB", db.Server},
+		{"cassandra-cql", db.Server},
+		{"jdbc", db.Server},
+		{"postgresql", db.Server},
+		{"cockroach", db.Server},
+	} {
+		if got := db.KindOf(tc.name); got != tc.want {
+			t.Errorf("KindOf(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if got := db.KindOf("no-such-binding"); got != db.Server {
+		t.Errorf("KindOf of an unknown name = %v, want %v", got, db.Server)
+	}
+}

@@ -33,7 +33,7 @@ import (
 const name = "pebble"
 
 func init() {
-	db.Register(name, "embedded Pebble engine (no server needed; data in engine.dir)", db.CheckedDriver{OpenFunc: Open, CheckFunc: Check})
+	db.RegisterEmbedded(name, "embedded Pebble engine (no server needed; data in engine.dir)", db.CheckedDriver{OpenFunc: Open, CheckFunc: Check})
 }
 
 // MergerName is stored in the database's OPTIONS: a directory written with

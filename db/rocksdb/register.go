@@ -20,5 +20,5 @@ func init() {
 	if !Built {
 		summary = "embedded RocksDB engine (not in this binary: rebuild with -tags rocksdb)"
 	}
-	db.Register(name, summary, db.DriverFunc(Open), "site.ycsb.db.rocksdb.RocksDBClient")
+	db.RegisterEmbedded(name, summary, db.DriverFunc(Open), "site.ycsb.db.rocksdb.RocksDBClient")
 }

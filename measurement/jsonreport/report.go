@@ -109,8 +109,13 @@ type ClientVerdict struct {
 	// "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES".
 	Verdicts []string `json:"verdicts"`
 	// Advice is a sentence per limit: what it was and what to change.
-	Advice  []string `json:"advice,omitempty"`
-	Threads int      `json:"threads"`
+	Advice []string `json:"advice,omitempty"`
+	// Embedded says the database engine ran in the client's process
+	// (pebble, rocksdb): the CPU figures include the engine's work, and
+	// a CPU-bound client is the engine on its machine as much as the
+	// client.
+	Embedded bool `json:"embedded,omitempty"`
+	Threads  int  `json:"threads"`
 	// Cores is how many cores the client may use (its CPU affinity,
 	// cgroup quota and GOMAXPROCS); CPUCores how many it used, and
 	// CPUWaitCores how many its threads spent waiting for one.
