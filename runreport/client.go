@@ -91,6 +91,9 @@ type ClientFigures struct {
 	CPU      hostcpu.Usage
 	// GCPausePct is the share of the window the runtime stopped the world.
 	GCPausePct float64
+	// WakeLate is how late the paced workers woke for their operations
+	// (with a target); unknown until the engine records it.
+	WakeLate WakeLateness
 }
 
 // MaxOffered is the most Threads can offer at MeanLatencyUs, each waiting
@@ -139,6 +142,9 @@ func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 	f.MeanLatencyUs, f.MeanLatencyKnown = MeanServiceUs(res.Total)
 	if res.Schedule != nil {
 		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
+		// The workers' wake-up lateness goes here once engine.Schedule
+		// records it, e.g.:
+		// f.WakeLate = WakeLateness{MeanUs: res.Schedule.WakeMeanUs, P99Us: res.Schedule.WakeP99Us, Known: true}
 	}
 	// Over the time between the two reads of the GC figures, which the
 	// CPU samples follow at once: the pauses fall within it.
