@@ -275,7 +275,8 @@ func (c *capacityStepper) detail(s *capacity.Step, res *engine.Result, j *slo.Ju
 	}
 	s.Detail = &jsonreport.CapacityStep{AskedOpsSec: s.Asked, ShareOpsSec: float64(share), AchievedOpsSec: s.Achieved, Threads: s.Threads,
 		StartMs: res.Start.Sub(c.start).Milliseconds(), MeasuredMs: res.End.Sub(res.Start).Milliseconds(), Operations: res.Ops,
-		Failed: res.Ops - res.Succeeded, Verdict: s.Verdict.String(), Why: s.Why, Trusted: trusted, SLO: j.JSON(), Measurements: ms}
+		Failed: res.Ops - res.Succeeded, Verdict: s.Verdict.String(), Why: s.Why, Trusted: trusted, SLO: j.JSON(), Measurements: ms,
+		Client: runreport.ClientVerdictOf(res, capacityTerms)}
 	return nil
 }
 

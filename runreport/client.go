@@ -348,6 +348,12 @@ func WriteClientNote(w io.Writer, res *engine.Result, t Terms) {
 	}
 }
 
+// ClientVerdictOf is the JSON report's client_verdict of res (a run's, a
+// capacity step's); nil for a window CheckClient does not judge.
+func ClientVerdictOf(res *engine.Result, t Terms) *jsonreport.ClientVerdict {
+	return clientVerdict(CheckClient(res, t))
+}
+
 // clientVerdict is the JSON report's client_verdict; nil without one.
 func clientVerdict(c *ClientCheck) *jsonreport.ClientVerdict {
 	if c == nil {

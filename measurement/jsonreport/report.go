@@ -190,6 +190,10 @@ type CapacityStep struct {
 	// Confirms is, for a step run again because the one before did not
 	// pass, that step's number (1-based); its verdict is the rate's.
 	Confirms int `json:"confirms,omitempty"`
+	// Client is the client's figures over the step and its verdicts (as
+	// a run's client_verdict), which say whether the client, not the
+	// system, explains a failure; absent for a step too short to judge.
+	Client *ClientVerdict `json:"client,omitempty"`
 	// Trusted says the step ran the operations its objectives'
 	// percentiles need (capacity.OpsToTrust).
 	Trusted bool `json:"trusted"`
