@@ -28,13 +28,13 @@ func Ladder(c Config) []float64 {
 // is noise, not capacity. A ladder whose every step passed has Above 0.
 func LadderAnswer(steps []Step) *Answer {
 	a := &Answer{Steps: steps}
-	for _, s := range steps {
+	for i, s := range steps {
 		if s.Verdict != Pass {
-			a.Above = s.Asked
+			a.Above, a.atAbove = s.Asked, i+1
 			a.Limited = s.Verdict == ClientLimited
 			break
 		}
-		a.Rate = s.Asked
+		a.Rate, a.atRate = s.Asked, i+1
 	}
 	return a
 }
@@ -52,6 +52,8 @@ func (a *Answer) LadderLimit(growth string) (word, why string) {
 		return "none", "no rate passed"
 	case a.Above == 0:
 		return "max", "the ladder's highest step passed"
+	case a.aboveUntrusted():
+		return LimitUntrusted, a.untrustedWhy("ops/s")
 	}
 	return "system", fmt.Sprintf("the system: the bracket is a step of the ladder (capacity.growth=%s)", growth)
 }

@@ -62,6 +62,8 @@ func TestParseVerdict(t *testing.T) {
 func TestLadderLimit(t *testing.T) {
 	limited := step(2, ClientLimited)
 	limited.Why = "2 of 3 clients could not offer their share"
+	short := step(2, Fail)
+	short.Untrusted = "too few operations"
 	for _, c := range []struct {
 		steps     []Step
 		word, why string
@@ -70,6 +72,8 @@ func TestLadderLimit(t *testing.T) {
 		{[]Step{step(1, Pass), limited}, "client", "the clients: 2 of 3 clients could not offer their share; the system's capacity is at least this"},
 		{[]Step{step(1, Fail)}, "none", "no rate passed"},
 		{[]Step{step(1, Pass), step(2, Pass)}, "max", "the ladder's highest step passed"},
+		// A failure too short to trust is not the system's.
+		{[]Step{step(1, Pass), short, step(4, Fail)}, "untrusted", "untrusted: the failing step that bounds it, step 2 at 2 ops/s, is not to be trusted (too few operations); neither the system nor the client is shown to be the limit"},
 	} {
 		if w, why := LadderAnswer(c.steps).LadderLimit("2"); w != c.word || why != c.why {
 			t.Errorf("%+v: %q %q, want %q %q", c.steps, w, why, c.word, c.why)

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goycsb/ycsb/slo"
 )
@@ -19,9 +20,15 @@ type Names struct {
 // early; a fleet client's interrupted ladder starts its sentence with it.
 const LimitInterrupted = "interrupted"
 
+// LimitUntrusted is the Limit of a search whose failing step that bounds
+// it ran too few operations to trust: neither the system nor the client
+// is shown to be the limit.
+const LimitUntrusted = "untrusted"
+
 // Limit says what ended the search a: a word for the JSON report
 // ("interrupted", "client", "steps", "none", "max", "system") and a
-// sentence for the reader.
+// sentence for the reader. The system is named only on a failure its
+// step could trust, confirmed (Search) and not the client's.
 func (a *Answer) Limit(c Config, n Names) (word, why string) {
 	switch {
 	case a.Interrupted:
@@ -34,8 +41,36 @@ func (a *Answer) Limit(c Config, n Names) (word, why string) {
 		return "none", "no rate passed"
 	case a.Above == 0:
 		return "max", fmt.Sprintf("%s (%g %s) passed", n.Max, c.Max, n.Unit)
+	case a.aboveUntrusted():
+		return LimitUntrusted, a.untrustedWhy(n.Unit)
 	}
 	return "system", "the system: the bracket is within " + n.Resolution
+}
+
+// aboveUntrusted says the step that set Above could not trust its figures.
+func (a *Answer) aboveUntrusted() bool {
+	return a.atAbove > 0 && a.Steps[a.atAbove-1].Untrusted != ""
+}
+
+// untrustedWhy is the sentence of LimitUntrusted.
+func (a *Answer) untrustedWhy(unit string) string {
+	s := a.Steps[a.atAbove-1]
+	return fmt.Sprintf("%s: the failing step that bounds it, step %d at %g %s, is not to be trusted (%s); neither the system nor the client is shown to be the limit",
+		LimitUntrusted, a.atAbove, s.Asked, unit, s.Untrusted)
+}
+
+// Untrusted says why the answer is not to be trusted: the steps that
+// decided it (the last run at Rate, and at Above) could not trust their
+// figures; "" when both could (or there are none).
+func (a *Answer) Untrusted(unit string) string {
+	var why []string
+	for _, i := range []int{a.atRate, a.atAbove} {
+		if i > 0 && a.Steps[i-1].Untrusted != "" {
+			s := a.Steps[i-1]
+			why = append(why, fmt.Sprintf("step %d (%g %s, %s): %s", i, s.Asked, unit, s.Verdict, s.Untrusted))
+		}
+	}
+	return strings.Join(why, "; ")
 }
 
 // interrupted says how far an interrupted search got: its steps, and the
@@ -52,12 +87,10 @@ func (a *Answer) interrupted(unit string) string {
 	return s + fmt.Sprintf("the system served at least %g %s", a.Rate, unit)
 }
 
-// limitingWhy is why the client limited the step at a.Above.
+// limitingWhy is why the client limited the step that set a.Above.
 func (a *Answer) limitingWhy() string {
-	for _, s := range a.Steps {
-		if s.Asked == a.Above && s.Verdict == ClientLimited {
-			return s.Why
-		}
+	if i := a.atAbove; i > 0 && a.Steps[i-1].Verdict == ClientLimited && a.Steps[i-1].Why != "" {
+		return a.Steps[i-1].Why
 	}
 	return "it could not offer the rate"
 }

@@ -19,7 +19,8 @@ const LimitFleet = "fleet"
 
 // Rows are the [CAPACITY] rows of a search, of one client's share of a
 // fleet's ladder, or of the fleet's merged ladder: a row per step, the
-// objectives, then the answer (none in a client's share).
+// objectives, then the answer (none in a client's share) and whether the
+// steps that decided it could trust their figures.
 func Rows(c *jsonreport.Capacity, objectives []string) []export.Row {
 	var rows []export.Row
 	for i := range c.Steps {
@@ -35,7 +36,16 @@ func Rows(c *jsonreport.Capacity, objectives []string) []export.Row {
 			rows = append(rows, export.Row{Metric: Section, Name: "FirstFailing(ops/sec)", Value: export.Float(c.FirstFailingOpsSec)})
 		}
 	}
-	return append(rows, export.Row{Metric: Section, Name: "Limit", Value: export.Str(c.LimitWhy)})
+	rows = append(rows, export.Row{Metric: Section, Name: "Limit", Value: export.Str(c.LimitWhy)})
+	if c.Limit != LimitFleet {
+		// Whether the steps that decided the answer could trust their
+		// figures, and why not.
+		rows = append(rows, export.Row{Metric: Section, Name: "Trusted", Value: export.Str(strconv.FormatBool(c.Untrusted == ""))})
+		if c.Untrusted != "" {
+			rows = append(rows, export.Row{Metric: Section, Name: "Untrusted", Value: export.Str(c.Untrusted)})
+		}
+	}
+	return rows
 }
 
 // StepLine is a step as one line: rates, threads, each objective's
@@ -72,6 +82,9 @@ func StepLine(s *jsonreport.CapacityStep) string {
 	}
 	if !s.Trusted {
 		b.WriteString(", too few operations to trust the percentiles (capacity.maxsteptime)")
+	}
+	if s.Confirms > 0 {
+		fmt.Fprintf(&b, ", confirming step %d", s.Confirms)
 	}
 	fmt.Fprintf(&b, ": %s", s.Verdict)
 	if s.Why != "" {

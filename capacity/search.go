@@ -1,14 +1,19 @@
 // Package capacity searches for the highest rate a system serves within
 // its service level objectives: open-loop steps at rising target rates,
 // geometric growth until a step fails, then bisection between the best
-// step that passed and the lowest that failed, to a resolution. It knows
-// no database and no engine: a Stepper runs each step.
+// step that passed and the lowest that failed, to a resolution. A step
+// that does not pass is run again, after the same idle cool-down as every
+// step, before it decides anything. It knows no database and no engine: a
+// Stepper runs each step.
 package capacity
 
 import (
 	"context"
 	"fmt"
 	"math"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/within"
 )
 
 // Config is a search's bounds.
@@ -22,9 +27,17 @@ type Config struct {
 	// Resolution ends the bisection once the bracket's width is at most
 	// this share of its lower end (e.g. 0.05).
 	Resolution float64
-	// MaxSteps bounds the number of steps.
+	// MaxSteps bounds the number of steps, confirmations included.
 	MaxSteps int
+	// Cooldown is the idle time before every step but the first: what the
+	// last step left queued (requests, flushes, compactions, the client's
+	// garbage) drains before the next step's warm-up, so that no step
+	// measures its predecessor's backlog. 0 runs the steps back to back.
+	Cooldown time.Duration
 }
+
+// MaxCooldown bounds Config.Cooldown.
+const MaxCooldown = time.Hour
 
 // Check says what is wrong with c, naming the field's property.
 func (c *Config) Check() error {
@@ -40,6 +53,8 @@ func (c *Config) Check() error {
 		return fmt.Errorf("resolution %g: want above 0 and at most 1 (a share of the rate)", c.Resolution)
 	case c.MaxSteps < 1 || c.MaxSteps > 1000:
 		return fmt.Errorf("steps %d: want 1 to 1000", c.MaxSteps)
+	case c.Cooldown < 0 || c.Cooldown > MaxCooldown:
+		return fmt.Errorf("cool-down %v: want 0 to %v", c.Cooldown, MaxCooldown)
 	}
 	return nil
 }
@@ -83,14 +98,28 @@ type Step struct {
 	Verdict  Verdict
 	// Why says what failed or what limited the client.
 	Why string
+	// Untrusted says why the step's figures cannot be trusted (its
+	// objectives' percentiles needed more operations than it could run);
+	// "" when they can.
+	Untrusted string
+	// Confirms is, for a step run again to confirm a step that did not
+	// pass, that step's number (1-based, in Answer.Steps); 0 otherwise.
+	Confirms int
 	// Detail is the Stepper's own record of the step (its objectives'
 	// results, the client's figures), for the report.
 	Detail any
 }
 
-// Stepper runs one step at rate with the threads it decides.
+// Ask is what a Stepper is asked to run: a rate, and for a confirmation
+// the number of the step it confirms (Step.Confirms).
+type Ask struct {
+	Rate     float64
+	Confirms int
+}
+
+// Stepper runs one step at the rate asked with the threads it decides.
 type Stepper interface {
-	Step(ctx context.Context, rate float64) (Step, error)
+	Step(ctx context.Context, ask Ask) (Step, error)
 }
 
 // Answer is a search's outcome.
@@ -104,6 +133,9 @@ type Answer struct {
 	// system: the answer is the client's limit, a lower bound of the
 	// system's.
 	Limited bool
+	// decided are the steps whose verdicts set Rate and Above: the last
+	// run at each (a confirmation, when there was one).
+	atRate, atAbove int // 1-based in Steps; 0 none
 	// Exhausted says MaxSteps ended it before the resolution.
 	Exhausted bool
 	// Interrupted says ctx or a step's error ended it early, after
@@ -113,7 +145,12 @@ type Answer struct {
 
 // Search runs steps at whole rates (ops/s, as targets are) until the
 // bracket [Rate, Above] is within the resolution or holds no whole rate,
-// Max passes, or MaxSteps are run.
+// Max passes, or MaxSteps are run. Every step but the first waits
+// Cooldown first. A step that does not pass is confirmed: run again at
+// the same rate, and the confirmation's verdict is the rate's (a failure
+// or a client's limit then brackets the search; a pass counts as a pass
+// and the search goes on). A failure with no step left to confirm it
+// brackets nothing: the search ends Exhausted.
 // ctx ending or a step's error stops it with the steps so far, marked
 // Interrupted, and the error.
 func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
@@ -123,32 +160,31 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	a := &Answer{}
 	rate := math.Round(c.Start)
 	for len(a.Steps) < c.MaxSteps {
-		s, err := st.Step(ctx, rate)
+		s, err := a.run(ctx, c, st, Ask{Rate: rate})
 		if err != nil {
-			a.Interrupted = true
 			return a, err
 		}
-		a.Steps = append(a.Steps, s)
 		if s.Asked > 0 {
 			rate = s.Asked // as the Stepper could ask it (whole ops/s)
 		}
-		if ctx.Err() != nil {
-			// A step that passed was measured in full; one that did not
-			// may have been cut short, and brackets nothing.
-			if s.Verdict == Pass {
-				a.Rate = math.Max(a.Rate, rate)
+		if s.Verdict != Pass {
+			if len(a.Steps) == c.MaxSteps {
+				break
 			}
-			a.Interrupted = true
-			return a, ctx.Err()
+			if s, err = a.run(ctx, c, st, Ask{Rate: rate, Confirms: len(a.Steps)}); err != nil {
+				return a, err
+			}
 		}
 		switch s.Verdict {
 		case Pass:
-			a.Rate = math.Max(a.Rate, rate)
+			if rate >= a.Rate {
+				a.Rate, a.atRate = rate, len(a.Steps)
+			}
 		case Fail, ClientLimited:
 			// A rate the client could not offer brackets the search as a
 			// failure does; the answer then says the client was the limit.
 			if a.Above == 0 || rate < a.Above {
-				a.Above = rate
+				a.Above, a.atAbove = rate, len(a.Steps)
 				a.Limited = s.Verdict == ClientLimited
 			}
 		}
@@ -161,6 +197,42 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 	a.Exhausted = true
 	return a, nil
 }
+
+// run idles the cool-down (but before the first step), runs the step
+// asked and keeps it. An error, or ctx ending, marks a Interrupted; a
+// step that passed before ctx ended was measured in full and counts, one
+// that did not may have been cut short and brackets nothing.
+func (a *Answer) run(ctx context.Context, c Config, st Stepper, ask Ask) (Step, error) {
+	if len(a.Steps) > 0 && !idle(ctx, c.Cooldown) {
+		a.Interrupted = true
+		return Step{}, ctx.Err()
+	}
+	s, err := st.Step(ctx, ask)
+	if err != nil {
+		a.Interrupted = true
+		return Step{}, err
+	}
+	s.Confirms = ask.Confirms
+	a.Steps = append(a.Steps, s)
+	if ctx.Err() != nil {
+		if s.Verdict == Pass {
+			rate := ask.Rate
+			if s.Asked > 0 {
+				rate = s.Asked
+			}
+			if rate >= a.Rate {
+				a.Rate, a.atRate = rate, len(a.Steps)
+			}
+		}
+		a.Interrupted = true
+		return s, ctx.Err()
+	}
+	return s, nil
+}
+
+// idle is the cool-down's wait; false when ctx ended during it. A
+// variable for the tests, which count the waits instead.
+var idle = within.Sleep
 
 // nextRate is the next step's rate, in whole ops/s (as a target is):
 // growth until a step fails (or, when the first fails, shrinking until

@@ -11,7 +11,8 @@ import (
 // offer up to client ops/s (0: any).
 type limit struct{ cap, client float64 }
 
-func (l limit) Step(_ context.Context, rate float64) (Step, error) {
+func (l limit) Step(_ context.Context, ask Ask) (Step, error) {
+	rate := ask.Rate
 	s := Step{Asked: rate, Achieved: math.Min(rate, l.cap), Verdict: Pass}
 	switch {
 	case l.client > 0 && rate > l.client:
@@ -34,21 +35,22 @@ func TestSearch(t *testing.T) {
 	}{
 		// 500..4000 pass, 8000 fails, then the bracket halves
 		// geometrically, in whole ops/s: 5657, 4757, 4362, 4177 fail; 4177 is within 5% of
-		// 4000.
-		{"known answer", base, limit{cap: 4000}, 4000, 4177, false, 9},
-		// 4000 fails; bisection up from 2000: 2828, 3364, 3668, 3830 pass.
-		{"just under", base, limit{cap: 3999}, 3830, 4000, false, 8},
+		// 4000. Each failure is confirmed: 4 passes and 5 failures
+		// twice.
+		{"known answer", base, limit{cap: 4000}, 4000, 4177, false, 14},
+		// 4000 fails (twice); bisection up from 2000: 2828, 3364, 3668, 3830 pass.
+		{"just under", base, limit{cap: 3999}, 3830, 4000, false, 9},
 		// 10000 and 5000 fail, 2500 passes; then 3536 fails, 2973
-		// passes, 3242 and 3105 fail.
-		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973, 3105, false, 7},
+		// passes, 3242 and 3105 fail: 2 passes, 5 failures twice.
+		{"first step fails", Config{Start: 10000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 3000}, 2973, 3105, false, 12},
 		{"max passes", Config{Start: 500, Max: 3000, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 1e9}, 3000, 0, false, 4},
 		// The client cannot offer above 3000: 4000 is client-limited, and
 		// the bisection lands just under 3000, limited by the client.
-		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953, 3084, true, 8},
-		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 4},
+		{"client limited", base, limit{cap: 1e9, client: 3000}, 2953, 3084, true, 11},
+		{"nothing passes", Config{Start: 8, Max: 100, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 0.5}, 0, 1, false, 8},
 		// Shrinking stops MaxShrink (64) times below the start: 6400 down
-		// to 100.
-		{"shrink floor", Config{Start: 6400, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 10}, 0, 100, false, 7},
+		// to 100, each twice.
+		{"shrink floor", Config{Start: 6400, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}, limit{cap: 10}, 0, 100, false, 14},
 	} {
 		a, err := Search(context.Background(), c.cfg, c.sys)
 		if err != nil {
@@ -116,7 +118,7 @@ func TestThreadsFor(t *testing.T) {
 func TestAnswerLimit(t *testing.T) {
 	c := Config{Start: 500, Max: 4000, Growth: 2, Resolution: 0.05, MaxSteps: 9}
 	n := Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s"}
-	client := &Answer{Rate: 2000, Above: 4000, Limited: true, Steps: []Step{{Asked: 4000, Verdict: ClientLimited, Why: "4 threads"}}}
+	client := &Answer{Rate: 2000, Above: 4000, Limited: true, atAbove: 1, Steps: []Step{{Asked: 4000, Verdict: ClientLimited, Why: "4 threads"}}}
 	for _, x := range []struct {
 		a          *Answer
 		word, want string
@@ -147,7 +149,8 @@ type stopAt struct {
 	run    int
 }
 
-func (s *stopAt) Step(ctx context.Context, rate float64) (Step, error) {
+func (s *stopAt) Step(ctx context.Context, ask Ask) (Step, error) {
+	rate := ask.Rate
 	s.run++
 	if s.run == s.n {
 		if s.err != nil {
@@ -159,7 +162,7 @@ func (s *stopAt) Step(ctx context.Context, rate float64) (Step, error) {
 		}
 		return Step{Asked: rate, Verdict: Fail, Why: "interrupted"}, nil
 	}
-	return s.limit.Step(ctx, rate)
+	return s.limit.Step(ctx, ask)
 }
 
 // TestSearchInterrupted: a search that ctx or a step's error ends says so,
@@ -200,12 +203,13 @@ func TestSearchInterrupted(t *testing.T) {
 // mode's Steppers do.
 type rounding struct{ limit }
 
-func (r rounding) Step(ctx context.Context, rate float64) (Step, error) {
-	return r.limit.Step(ctx, math.Round(rate))
+func (r rounding) Step(ctx context.Context, ask Ask) (Step, error) {
+	ask.Rate = math.Round(ask.Rate)
+	return r.limit.Step(ctx, ask)
 }
 
 // TestSearchWholeRates: a search asks whole ops/s and never the same rate
-// twice: the bisection ends when the next whole rate is one of the
+// twice but to confirm a step: the bisection ends when the next whole rate is one of the
 // bracket's ends, and growth too small to reach the next whole rate still
 // moves up.
 func TestSearchWholeRates(t *testing.T) {
@@ -233,8 +237,9 @@ func TestSearchWholeRates(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		seen := map[float64]bool{}
-		for _, s := range a.Steps {
-			if seen[s.Asked] || s.Asked != math.Round(s.Asked) {
+		for i, s := range a.Steps {
+			again := s.Confirms > 0 && a.Steps[s.Confirms-1].Asked == s.Asked && s.Confirms == i
+			if seen[s.Asked] != again || s.Asked != math.Round(s.Asked) {
 				t.Errorf("%s: %v asked again or not whole", c.name, s.Asked)
 			}
 			seen[s.Asked] = true

@@ -123,19 +123,22 @@ func headline(c *jsonreport.Capacity) string {
 	switch c.Limit {
 	case "client":
 		return fmt.Sprintf("at least %s%s: the client could not offer %s, so this is a lower bound, not the system's limit",
-			rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec))
+			rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec)) + untrusted(c)
 	case "none":
 		if c.FirstFailingOpsSec > 0 {
 			return fmt.Sprintf("no rate met the objectives (the lowest asked, %s, failed)", rate(c.FirstFailingOpsSec))
 		}
 		return "no rate met the objectives"
 	case "max":
-		return fmt.Sprintf("at least %s%s: the highest rate the search could ask passed", rate(c.MaxOpsSec), achieved)
+		return fmt.Sprintf("at least %s%s: the highest rate the search could ask passed", rate(c.MaxOpsSec), achieved) + untrusted(c)
 	case "steps":
 		return fmt.Sprintf("max %s%s, first failing %s: the steps ran out before the resolution", rate(c.MaxOpsSec), achieved,
-			rate(c.FirstFailingOpsSec))
+			rate(c.FirstFailingOpsSec)) + untrusted(c)
 	case "system":
-		return fmt.Sprintf("max %s%s, first failing %s", rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec))
+		return fmt.Sprintf("max %s%s, first failing %s", rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec)) + untrusted(c)
+	case capacity.LimitUntrusted:
+		return fmt.Sprintf("max %s%s, first failing %s, but that failure is not to be trusted: neither the system nor the client is shown to be the limit",
+			rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec)) + untrusted(c)
 	case capacity.LimitFleet:
 		return "not judged: one client's share of a fleet's steps; ycsb merge the clients' reports for the answer"
 	}
@@ -145,6 +148,15 @@ func headline(c *jsonreport.Capacity) string {
 		return c.LimitWhy
 	}
 	return fmt.Sprintf("the search ended by %q, with no answer given", c.Limit)
+}
+
+// untrusted is the headline's note of an answer whose deciding steps are
+// not to be trusted (jsonreport.Capacity.Untrusted); "" otherwise.
+func untrusted(c *jsonreport.Capacity) string {
+	if c.Untrusted == "" {
+		return ""
+	}
+	return "; not to be trusted: " + c.Untrusted
 }
 
 // capacityCharts gathers the searches' latency objectives, one chart per

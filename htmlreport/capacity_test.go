@@ -197,6 +197,11 @@ func TestCapacityHeadline(t *testing.T) {
 			"max 2000 ops/s (2001 achieved), first failing 4000 ops/s: the steps ran out before the resolution"},
 		{jsonreport.Capacity{Limit: "system", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100},
 			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s"},
+		// An answer on steps too short to trust says so.
+		{jsonreport.Capacity{Limit: "system", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100, Untrusted: "step 4 (2000 ops/s, PASS): too few operations"},
+			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s; not to be trusted: step 4 (2000 ops/s, PASS): too few operations"},
+		{jsonreport.Capacity{Limit: capacity.LimitUntrusted, MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100, Untrusted: "step 5 (2100 ops/s, FAIL): too few operations"},
+			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s, but that failure is not to be trusted: neither the system nor the client is shown to be the limit; not to be trusted: step 5 (2100 ops/s, FAIL): too few operations"},
 		// One client's share of a fleet's ladder has no answer.
 		{jsonreport.Capacity{Limit: capacity.LimitFleet, LimitWhy: "not judged: client 1 of 3; ycsb merge judges each step on the fleet's merged histograms"},
 			"not judged: one client's share of a fleet's steps; ycsb merge the clients' reports for the answer"},

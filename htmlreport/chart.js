@@ -363,11 +363,13 @@
         if (objs.indexOf(o.objective) < 0) objs.push(o.objective);
       });
     });
-    var head = ["step", "asked (ops/s)", "achieved (ops/s)", "threads", "measured", "operations"].concat(objs)
+    var head = ["step", "confirms", "asked (ops/s)", "achieved (ops/s)", "threads", "measured", "operations"].concat(objs)
       .concat([{ text: "verdict", cls: "l" }, { text: "why", cls: "l" }, "trusted"]);
     var div = htmlEl("div", { "class": "scroll" }, parent);
     table(div, head, r.capacity.steps.map(function (s, k) {
-      var cells = [k + 1, fmtInt(s.asked_ops_sec), fmtInt(s.achieved_ops_sec), s.threads, fmtSecs(s.measured_ms / 1000), fmtInt(s.operations)];
+      // A step run again to confirm one that did not pass names it; its
+      // verdict is the rate's.
+      var cells = [k + 1, s.confirms ? "step " + s.confirms : "", fmtInt(s.asked_ops_sec), fmtInt(s.achieved_ops_sec), s.threads, fmtSecs(s.measured_ms / 1000), fmtInt(s.operations)];
       objs.forEach(function (name) {
         var o = ((s.slo || {}).objectives || []).filter(function (o) { return o.objective === name; })[0];
         if (!o) { cells.push(""); return; }

@@ -14,7 +14,7 @@ import (
 // ladderKeys are the settings that make the clients' ladders one: the
 // same steps, timed alike (capacity.Ladder, the runner's step times).
 var ladderKeys = []string{"capacity.start", "capacity.growth", "capacity.max", "capacity.steps",
-	"capacity.steptime", "capacity.maxsteptime", "capacity.warmup", "client.count"}
+	"capacity.steptime", "capacity.maxsteptime", "capacity.warmup", "capacity.cooldown", "client.count"}
 
 // IsCapacity says whether any of reps is a capacity report (ycsb
 // capacity), which MergeCapacity merges.
@@ -72,7 +72,11 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		}
 		c.Steps = append(c.Steps, s)
 		v, _ := capacity.ParseVerdict(s.Verdict)
-		steps = append(steps, capacity.Step{Asked: s.AskedOpsSec, Achieved: s.AchievedOpsSec, Threads: s.Threads, Verdict: v, Why: s.Why})
+		st := capacity.Step{Asked: s.AskedOpsSec, Achieved: s.AchievedOpsSec, Threads: s.Threads, Verdict: v, Why: s.Why}
+		if !s.Trusted {
+			st.Untrusted = "too few operations to trust the percentiles (capacity.maxsteptime)"
+		}
+		steps = append(steps, st)
 	}
 	a := capacity.LadderAnswer(steps)
 	for _, r := range reps {
@@ -86,6 +90,7 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		}
 	}
 	c.Limit, c.LimitWhy = a.LadderLimit(first.Settings["capacity.growth"])
+	c.Untrusted = a.Untrusted("ops/s")
 	out.Capacity = c
 	var texts []string
 	for _, o := range objs {

@@ -95,7 +95,8 @@ func TestMergeCapacity(t *testing.T) {
 		if got := *s.SLO.Objectives[0].Measured; c.given == "" && got != c.measuredP99 {
 			t.Errorf("step 2's merged p99 %v, want %v", got, c.measuredP99)
 		}
-		if m.Clients != 3 || m.Settings["slo"] == "" || m.Sections[len(m.Sections)-1].Name != "Limit" {
+		last := m.Sections[len(m.Sections)-2:]
+		if m.Clients != 3 || m.Settings["slo"] == "" || last[0].Name != "Limit" || last[1].Name != "Trusted" {
 			t.Errorf("merged: %d clients, settings %v", m.Clients, m.Settings)
 		}
 	}

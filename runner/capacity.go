@@ -41,6 +41,7 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 	c.stepTime = r.Duration("capacity.steptime", time.Second, 10*time.Second, time.Second, time.Hour)
 	c.maxStep = r.Duration("capacity.maxsteptime", time.Second, 120*time.Second, time.Second, 24*time.Hour)
 	c.warmup = r.Duration("capacity.warmup", time.Second, 2*time.Second, 0, time.Hour)
+	c.search.Cooldown = r.Duration("capacity.cooldown", time.Second, DefaultCooldown, 0, capacity.MaxCooldown)
 	c.maxThreads = r.Int("capacity.maxthreads", max(s.threads, 256), props.Range(fmt.Sprintf("from threadcount (%d) to %d", s.threads, maxThreads),
 		func(n int64) bool { return n >= int64(s.threads) && n <= maxThreads }))
 	if err := r.Err(); err != nil {
@@ -126,8 +127,8 @@ func Capacity(ctx context.Context, o Options) error {
 		}
 		ans, searchErr = st.ladder(ctx)
 	} else {
-		fmt.Fprintf(o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up\n",
-			cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup)
+		fmt.Fprintf(o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up, %v idle before each; a step that does not pass is run again to confirm it\n",
+			cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup, cs.search.Cooldown)
 		st.start = time.Now()
 		ans, searchErr = capacity.Search(ctx, cs.search, st)
 	}
@@ -184,8 +185,11 @@ type capacityStepper struct {
 // maxRetries bounds the reruns of a step whose threads were too few.
 const maxRetries = 3
 
-func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step, error) {
-	target := int64(math.Round(rate))
+func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step, error) {
+	target := int64(math.Round(ask.Rate))
+	if ask.Confirms > 0 {
+		fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s did not pass: again, to confirm it\n", target)
+	}
 	dur, trusted := c.duration(float64(target))
 	c.sizeThreads(target)
 	for try := 0; ; try++ {
@@ -222,14 +226,17 @@ func (c *capacityStepper) Step(ctx context.Context, rate float64) (capacity.Step
 			// the system's.
 			step.Verdict = capacity.Fail
 			step.Why = capacity.FailedObjectives(j) + ", out of CPU: " + cpuBound(res)
-		case cpuBound(res) != "":
-			// A client out of CPU measures its own queue too: the step
-			// says nothing of the system.
+		case clientExplains(res, j) != "":
+			// A client out of CPU, or late for its own schedule, measured
+			// itself too: the step says nothing of the system.
 			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.FailedObjectives(j) + ", but " + cpuBound(res)
+			step.Why = capacity.FailedObjectives(j) + ", but " + clientExplains(res, j)
 		default:
 			step.Verdict = capacity.Fail
 			step.Why = capacity.FailedObjectives(j)
+		}
+		if !trusted {
+			step.Untrusted = untrustedStep
 		}
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
@@ -274,9 +281,22 @@ func (c *capacityStepper) detail(s *capacity.Step, res *engine.Result, j *slo.Ju
 	}
 	s.Detail = &jsonreport.CapacityStep{AskedOpsSec: s.Asked, ShareOpsSec: float64(share), AchievedOpsSec: s.Achieved, Threads: s.Threads,
 		StartMs: res.Start.Sub(c.start).Milliseconds(), MeasuredMs: res.End.Sub(res.Start).Milliseconds(), Operations: res.Ops,
-		Failed: res.Ops - res.Succeeded, Verdict: s.Verdict.String(), Why: s.Why, Trusted: trusted, SLO: j.JSON(), Measurements: ms}
+		Failed: res.Ops - res.Succeeded, Verdict: s.Verdict.String(), Why: s.Why, Trusted: trusted, SLO: j.JSON(), Measurements: ms,
+		Client: runreport.ClientVerdictOf(res, capacityTerms)}
 	return nil
 }
+
+// DefaultCooldown is capacity.cooldown's default: the idle time before
+// each step. A step that failed leaves the system a backlog (queued
+// requests, memtables to flush, compactions, connections to settle) and
+// the client garbage to collect; the next step's warm-up runs load and
+// would measure some of it. Two seconds, as long as the default warm-up,
+// add a fifth to a step of the default length (10 s).
+const DefaultCooldown = 2 * time.Second
+
+// untrustedStep is why a step whose objectives' percentiles needed more
+// operations than capacity.maxsteptime allowed is not to be trusted.
+const untrustedStep = "too few operations to trust the percentiles (capacity.maxsteptime)"
 
 // ladderGap separates a fleet's steps: room for a step's run to end
 // (its sessions closed) and the next one's sessions to open before the
@@ -286,7 +306,8 @@ const ladderGap = time.Second
 // ladder runs this client's share of a fleet's ladder
 // (capacity.Ladder): step k starts at the shared start plus the periods
 // of the steps before it, each its warm-up, its measured time (from the
-// fleet's rate, so the same on every client) and ladderGap. No step
+// fleet's rate, so the same on every client), ladderGap and the
+// cool-down (capacity.cooldown). No step
 // stops early and none is rerun: one client cannot judge the fleet, and
 // the schedule must hold. ctx ending keeps the steps done.
 func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) {
@@ -297,14 +318,14 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 	}
 	rates := capacity.Ladder(c.cs.search)
 	fmt.Fprintf(b.o.Stderr, "Capacity ladder of a fleet of %d clients, this one client.index=%d: %d steps from %g ops/s, x%g, each client its share; %v steps after %v of warm-up, %v apart; ycsb merge judges the fleet\n",
-		cl.Count, cl.Index, len(rates), rates[0], c.cs.search.Growth, c.cs.stepTime, c.cs.warmup, ladderGap)
+		cl.Count, cl.Index, len(rates), rates[0], c.cs.search.Growth, c.cs.stepTime, c.cs.warmup, ladderGap+c.cs.search.Cooldown)
 	var steps []capacity.Step
 	at := c.start
 	for k, rate := range rates {
 		target := int64(rate)
 		share := cl.Share(target)
 		dur, trusted := c.duration(rate)
-		next := at.Add(c.cs.warmup + dur + ladderGap)
+		next := at.Add(c.cs.warmup + dur + ladderGap + c.cs.search.Cooldown)
 		c.sizeThreads(share)
 		c.n++
 		sessions, err := c.sessions(ctx, c.threads)
@@ -430,13 +451,25 @@ var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "cl
 // otherwise.
 func cpuBound(res *engine.Result) string { return runreport.CPUBoundAdvice(res, capacityTerms) }
 
+// clientExplains is how the client explains the objectives j failed in
+// the step (runreport.ClientExplains), "" when it does not.
+func clientExplains(res *engine.Result, j *slo.Judgement) string {
+	f, ok := runreport.ClientFiguresOf(res)
+	if !ok {
+		return ""
+	}
+	return runreport.ClientExplains(f, j, capacityTerms)
+}
+
 // capacityObject is the JSON report's capacity: the steps and the answer
 // (none in a client's share of a fleet's ladder).
 func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *jsonreport.Capacity {
 	c := &jsonreport.Capacity{Steps: []jsonreport.CapacityStep{}, MaxOpsSec: a.Rate, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
 	for i := range a.Steps {
 		st := &a.Steps[i]
-		c.Steps = append(c.Steps, *st.Detail.(*jsonreport.CapacityStep))
+		d := *st.Detail.(*jsonreport.CapacityStep)
+		d.Confirms = st.Confirms
+		c.Steps = append(c.Steps, d)
 		if st.Verdict == capacity.Pass && st.Asked == a.Rate {
 			c.AchievedOpsSec = st.Achieved
 		}
@@ -452,6 +485,7 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 		return c
 	}
 	c.Limit, c.LimitWhy = a.Limit(cs.search, capacityNames)
+	c.Untrusted = a.Untrusted("ops/s")
 	return c
 }
 

@@ -2,9 +2,11 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,6 +32,9 @@ func capacityBasicOn(ctx context.Context, t *testing.T, extra map[string]string,
 		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000",
 		"readproportion": "1", "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false",
 		"capacity.steptime": "1", "capacity.warmup": "0.3", "slo": "READ.p90<=100ms",
+		// No idle time between the tests' steps: they judge the search's
+		// rows, not the system's recovery.
+		"capacity.cooldown": "0",
 	}
 	for k, v := range extra {
 		m[k] = v
@@ -89,6 +94,27 @@ func TestCapacityThreadBound(t *testing.T) {
 			t.Errorf("step %+v", s)
 		}
 	}
+	// Every step that did not pass was run again, at its rate, to
+	// confirm it, and both runs are in the rows and the report.
+	confirmed := 0
+	for i, s := range c.Steps {
+		if s.Confirms == 0 {
+			continue
+		}
+		confirmed++
+		if first := c.Steps[s.Confirms-1]; s.Confirms != i || first.Verdict == "PASS" || first.AskedOpsSec != s.AskedOpsSec {
+			t.Errorf("step %d confirms step %d: %+v", i+1, s.Confirms, first)
+		}
+		if !strings.Contains(out, fmt.Sprintf("[CAPACITY], Step %d, %.0f ops/s asked", i+1, s.AskedOpsSec)) || !strings.Contains(out, fmt.Sprintf("confirming step %d:", s.Confirms)) {
+			t.Errorf("no row of step %d confirming step %d:\n%s", i+1, s.Confirms, out)
+		}
+	}
+	if confirmed == 0 {
+		t.Errorf("no step confirmed:\n%s", out)
+	}
+	if v := row(t, out, "CAPACITY", "Trusted"); v != "true" || c.Untrusted != "" {
+		t.Errorf("Trusted %q, report %q", v, c.Untrusted)
+	}
 }
 
 // TestCapacityThreadsGrow: from one thread, the threads are raised by
@@ -130,6 +156,9 @@ func TestCapacityBadInput(t *testing.T) {
 		{map[string]string{"capacity.resolution": "2"}, "capacity.resolution"},
 		{map[string]string{"capacity.maxthreads": "0"}, "capacity.maxthreads"},
 		{map[string]string{"capacity.steptime": "0.1"}, "capacity.steptime"},
+		{map[string]string{"capacity.cooldown": "-1"}, "capacity.cooldown"},
+		{map[string]string{"capacity.cooldown": "3601"}, "capacity.cooldown"},
+		{map[string]string{"capacity.cooldown": "soon"}, "capacity.cooldown"},
 		{map[string]string{"client.count": "2", "client.index": "0"}, "client.count: a fleet's capacity runs a fixed ladder of steps on a schedule every client shares: give starttime or client.rendezvous"},
 		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.start": "2"}, "capacity.start: 2 is less than client.count=3"},
 		{map[string]string{"client.count": "3", "client.index": "0", "client.rendezvous": "127.0.0.1:7070", "capacity.resolution": "0.1"}, "capacity.resolution: a fleet"},
@@ -198,5 +227,26 @@ func TestCapacityLinger(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "Prometheus metrics stay at") || !strings.Contains(out, "[CAPACITY], Limit") {
 		t.Errorf("no linger after the report:\n%s\n%s", out, stderr)
+	}
+}
+
+// TestCapacityUntrusted: steps capped by capacity.maxsteptime below the
+// operations their p99.9 needs make an answer that says it is not to be
+// trusted, in the rows and the report.
+func TestCapacityUntrusted(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "c.json")
+	out, stderr, err := capacityBasic(t, map[string]string{"threadcount": "4", "capacity.start": "1000", "capacity.max": "2000",
+		"capacity.maxsteptime": "1", "slo": "READ.p99.9<=100ms", "report.json": report})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	// Step 2, or later when a step was confirmed on a busy machine.
+	want := regexp.MustCompile(`^step [0-9]+ \(2000 ops/s, PASS\): too few operations to trust the percentiles \(capacity.maxsteptime\)$`)
+	v, why := row(t, out, "CAPACITY", "Trusted"), row(t, out, "CAPACITY", "Untrusted")
+	if v != "false" || !want.MatchString(why) {
+		t.Errorf("Trusted %q, Untrusted %q, want false, %v\n%s", v, why, want, out)
+	}
+	if c := readReport(t, report).Capacity; c.Untrusted != why || c.Limit != "max" {
+		t.Errorf("report: untrusted %q, limit %q", c.Untrusted, c.Limit)
 	}
 }

@@ -96,6 +96,9 @@ type ClientFigures struct {
 	CPU      hostcpu.Usage
 	// GCPausePct is the share of the window the runtime stopped the world.
 	GCPausePct float64
+	// WakeLate is how late the paced workers woke for their operations
+	// (with a target); unknown until the engine records it.
+	WakeLate WakeLateness
 }
 
 // MaxOffered is the most Threads can offer at MeanLatencyUs, each waiting
@@ -144,6 +147,9 @@ func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 	f.MeanLatencyUs, f.MeanLatencyKnown = MeanServiceUs(res.Total)
 	if res.Schedule != nil {
 		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
+		// The workers' wake-up lateness goes here once engine.Schedule
+		// records it, e.g.:
+		// f.WakeLate = WakeLateness{MeanUs: res.Schedule.WakeMeanUs, P99Us: res.Schedule.WakeP99Us, Known: true}
 	}
 	// Over the time between the two reads of the GC figures, which the
 	// CPU samples follow at once: the pauses fall within it.
@@ -374,6 +380,12 @@ func WriteClientNote(w io.Writer, res *engine.Result, t Terms) {
 	if n := CheckClient(res, t).Note(); n != "" {
 		fmt.Fprintln(w, n)
 	}
+}
+
+// ClientVerdictOf is the JSON report's client_verdict of res (a run's, a
+// capacity step's); nil for a window CheckClient does not judge.
+func ClientVerdictOf(res *engine.Result, t Terms) *jsonreport.ClientVerdict {
+	return clientVerdict(CheckClient(res, t))
 }
 
 // clientVerdict is the JSON report's client_verdict; nil without one.

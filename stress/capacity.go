@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
+	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -45,7 +46,8 @@ type capStepper struct {
 // latency; then its summary. run runs one step at threads workers.
 func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Context, threads int) error) error {
 	c := r.s.Rate.Capacity
-	cfg := capacity.Config{Start: c.Start, Max: math.Max(capacityMax, c.Start), Growth: c.Growth, Resolution: c.Resolution, MaxSteps: capacitySteps}
+	cfg := capacity.Config{Start: c.Start, Max: math.Max(capacityMax, c.Start), Growth: c.Growth, Resolution: c.Resolution, MaxSteps: capacitySteps,
+		Cooldown: c.Cooldown}
 	st := &capStepper{r: r, run: run, threads: r.s.Rate.MinThreads}
 	ans, err := capacity.Search(ctx, cfg, st)
 	r.step = nil
@@ -62,9 +64,12 @@ func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Con
 	return nil
 }
 
-func (c *capStepper) Step(ctx context.Context, rate float64) (capacity.Step, error) {
+func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step, error) {
 	r := c.r
-	target := int64(math.Round(rate))
+	target := int64(math.Round(ask.Rate))
+	if ask.Confirms > 0 {
+		r.println(fmt.Sprintf("Capacity: %d op/s did not pass: again, to confirm it", target))
+	}
 	dur, trusted := c.duration(float64(target))
 	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, r.s.Rate.MaxThreads)
 	for try := 0; ; try++ {
@@ -97,18 +102,31 @@ func (c *capStepper) Step(ctx context.Context, rate float64) (capacity.Step, err
 			step.Why = capacity.OfferNote(step.Threads, mean, "op/s") + fmt.Sprintf(": the client's threads limit the search (threads<=%d)", r.s.Rate.MaxThreads)
 		case j.Passed():
 			step.Verdict = capacity.Pass
-		case runreport.CPUBoundAdvice(res, clientTerms) != "":
+		case clientExplains(res, j) != "":
+			// A client out of CPU, or late for its own schedule, measured
+			// itself too: the step says nothing of the node.
 			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.FailedObjectives(j) + ", but " + runreport.CPUBoundAdvice(res, clientTerms)
+			step.Why = capacity.FailedObjectives(j) + ", but " + clientExplains(res, j)
 		default:
 			step.Verdict = capacity.Fail
 			step.Why = capacity.FailedObjectives(j)
 		}
 		if !trusted && ctx.Err() == nil {
-			step.Why = joinWhy(step.Why, fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep))
+			step.Untrusted = fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
+			step.Why = joinWhy(step.Why, step.Untrusted)
 		}
 		return step, nil
 	}
+}
+
+// clientExplains is how the client explains the objectives j failed in
+// the step (runreport.ClientExplains), "" when it does not.
+func clientExplains(res *engine.Result, j *slo.Judgement) string {
+	f, ok := runreport.ClientFiguresOf(res)
+	if !ok {
+		return ""
+	}
+	return runreport.ClientExplains(f, j, clientTerms)
 }
 
 // joinWhy adds note to a step's why.
@@ -147,6 +165,9 @@ func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
 	r.println(fmt.Sprintf("%5s %12s %14s %8s  %s", "step", "asked op/s", "achieved op/s", "threads", "verdict"))
 	for i, s := range a.Steps {
 		line := fmt.Sprintf("%5d %12s %14s %8d  %s", i+1, jf(s.Asked, 0, true), jf(s.Achieved, 0, true), s.Threads, s.Verdict)
+		if s.Confirms > 0 {
+			line += fmt.Sprintf(" (confirms step %d)", s.Confirms)
+		}
 		if s.Why != "" {
 			line += ": " + s.Why
 		}
@@ -163,6 +184,9 @@ func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
 	_, limit := a.Limit(cfg, capacity.Names{Resolution: fmt.Sprintf("resolution=%g%%", cfg.Resolution*100),
 		Steps: "the steps", Max: "the highest rate", Unit: "op/s"})
 	r.println(fmt.Sprintf("%-26s: %s", "Limit", limit))
+	if why := a.Untrusted("op/s"); why != "" {
+		r.println(fmt.Sprintf("%-26s: no: %s", "Trusted", why))
+	}
 }
 
 // checkCapacity refuses what -rate capacity cannot honour, before

@@ -38,7 +38,7 @@ func TestCapacityStepTrust(t *testing.T) {
 			return nil
 		}
 		st := &capStepper{r: r, run: run, threads: s.Rate.MinThreads}
-		step, err := st.Step(context.Background(), s.Rate.Capacity.Start)
+		step, err := st.Step(context.Background(), capacity.Ask{Rate: s.Rate.Capacity.Start})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,6 +47,9 @@ func TestCapacityStepTrust(t *testing.T) {
 		}
 		if got := strings.Contains(step.Why, "too few operations to trust the percentiles"); got != tc.untrusted {
 			t.Errorf("%s at %s: Why %q: untrusted note %t, want %t", tc.slo, tc.start, step.Why, got, tc.untrusted)
+		}
+		if (step.Untrusted != "") != tc.untrusted {
+			t.Errorf("%s at %s: Untrusted %q, want %t", tc.slo, tc.start, step.Untrusted, tc.untrusted)
 		}
 	}
 }

@@ -170,6 +170,10 @@ type Capacity struct {
 	// Resolution is the bracket's width the search stops at, as a share
 	// of the rate.
 	Resolution float64 `json:"resolution"`
+	// Untrusted says why the answer is not to be trusted: the steps that
+	// decided it ran too few operations to trust their figures; absent
+	// when they did (and in reports written before it existed).
+	Untrusted string `json:"untrusted,omitempty"`
 }
 
 // CapacityStep is one step of a search: a run at a target rate, judged.
@@ -188,6 +192,13 @@ type CapacityStep struct {
 	Failed  int64  `json:"failed_operations,omitempty"`
 	Verdict string `json:"verdict"` // PASS, FAIL, CLIENT-LIMITED; NOT JUDGED in a client's share of a fleet
 	Why     string `json:"why,omitempty"`
+	// Confirms is, for a step run again because the one before did not
+	// pass, that step's number (1-based); its verdict is the rate's.
+	Confirms int `json:"confirms,omitempty"`
+	// Client is the client's figures over the step and its verdicts (as
+	// a run's client_verdict), which say whether the client, not the
+	// system, explains a failure; absent for a step too short to judge.
+	Client *ClientVerdict `json:"client,omitempty"`
 	// Trusted says the step ran the operations its objectives'
 	// percentiles need (capacity.OpsToTrust).
 	Trusted bool `json:"trusted"`
@@ -529,6 +540,9 @@ func (c *checker) capacity(cp *Capacity) {
 		c.duration(f+"measured_ms", st.MeasuredMs)
 		c.count(f+"operations", st.Operations)
 		c.count(f+"failed_operations", st.Failed)
+		if st.Confirms < 0 || st.Confirms > i {
+			c.fail(f+"confirms", "%d is not the number of a step before it", st.Confirms)
+		}
 		if st.Failed > st.Operations {
 			c.fail(f+"failed_operations", "%d is above operations %d", st.Failed, st.Operations)
 		}

@@ -37,7 +37,7 @@ var (
 	rateGroup = &group{
 		name:  "-rate",
 		desc:  "thread count and rate limit, or a thread count that ramps up (the default)",
-		forms: []string{"threads=? [throttle=?] [fixed=?]", "[threads>=?] [threads<=?] [auto]", "capacity [start=?] [growth=?] [resolution=?] [step=?] [threads>=?] [threads<=?]"},
+		forms: []string{"threads=? [throttle=?] [fixed=?]", "[threads>=?] [threads<=?] [auto]", "capacity [start=?] [growth=?] [resolution=?] [step=?] [cooldown=?] [threads>=?] [threads<=?]"},
 		opts: []opt{
 			{name: "threads=", arg: "N", desc: "run this many clients"},
 			{name: "throttle=", arg: "N/s", desc: "at most N operations per second across all clients, no schedule"},
@@ -50,6 +50,7 @@ var (
 			{name: "growth=", arg: "X", def: "2", desc: "capacity: the rate's factor from step to step until one fails"},
 			{name: "resolution=", arg: "N%", def: "5%", desc: "capacity: stop once the bracket is this narrow"},
 			{name: "step=", arg: "N[s|m]", def: "10s", desc: "capacity: each step's measured time (longer when its percentiles need more operations), after 2s of warm-up"},
+			{name: "cooldown=", arg: "N[s|m]", def: "2s", desc: "capacity: idle time before each step but the first (0: back to back); a step that does not pass runs again to confirm it"},
 		},
 		notes: []string{
 			"Default: threads=200 for write and counter_write with n=, otherwise auto with threads>=4 threads<=1000.",

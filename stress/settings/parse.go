@@ -657,7 +657,7 @@ func parseRate(s *Settings, params []string) error {
 		return err
 	}
 	r := RateSettings{}
-	capOpts := []string{"start=", "growth=", "resolution=", "step="}
+	capOpts := []string{"start=", "growth=", "resolution=", "step=", "cooldown="}
 	if !w.has("capacity") {
 		for _, o := range capOpts {
 			if w.has(o) {
@@ -731,7 +731,7 @@ func parseRate(s *Settings, params []string) error {
 
 // parseCapacity reads -rate capacity's options.
 func parseCapacity(w *words) (*CapacitySettings, error) {
-	c := &CapacitySettings{Start: 1000, Growth: 2, Resolution: 0.05, Step: 10 * time.Second}
+	c := &CapacitySettings{Start: 1000, Growth: 2, Resolution: 0.05, Step: 10 * time.Second, Cooldown: DefaultCooldown}
 	if v, ok := w.get("start="); ok {
 		n, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "/s"), "/S"), 64)
 		// Below 1 op/s a step's rate rounds to 0, which is unthrottled.
@@ -759,20 +759,38 @@ func parseCapacity(w *words) (*CapacitySettings, error) {
 		c.Resolution = n
 	}
 	if v, ok := w.get("step="); ok {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			// A bare number is seconds, range-checked before it is
-			// multiplied into a Duration, which would overflow.
-			if n, nerr := strconv.ParseInt(v, 10, 64); nerr == nil && n >= 1 && n <= 3600 {
-				d, err = time.Duration(n)*time.Second, nil
-			}
-		}
-		if err != nil || d < time.Second || d > time.Hour {
+		d, ok := capDuration(v, time.Second)
+		if !ok {
 			return nil, w.errf("step=", "expected step=N[s|m], from 1s to 1h")
 		}
 		c.Step = d
 	}
+	if v, ok := w.get("cooldown="); ok {
+		d, ok := capDuration(v, 0)
+		if !ok {
+			return nil, w.errf("cooldown=", "expected cooldown=N[s|m], from 0 to 1h")
+		}
+		c.Cooldown = d
+	}
 	return c, nil
+}
+
+// DefaultCooldown is -rate capacity's cooldown=, as the YCSB mode's
+// capacity.cooldown: time for what a step left queued to drain.
+const DefaultCooldown = 2 * time.Second
+
+// capDuration reads a capacity duration, from lo to an hour: a Go
+// duration or a bare number of seconds.
+func capDuration(v string, lo time.Duration) (time.Duration, bool) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		// A bare number is seconds, range-checked before it is
+		// multiplied into a Duration, which would overflow.
+		if n, nerr := strconv.ParseInt(v, 10, 64); nerr == nil && n >= 0 && n <= 3600 {
+			d, err = time.Duration(n)*time.Second, nil
+		}
+	}
+	return d, err == nil && d >= lo && d <= time.Hour
 }
 
 var reSeq = regexp.MustCompile(`^[0-9]+[MBKmbk]?\.\.+[0-9]+[MBKmbk]?$`)

@@ -170,7 +170,7 @@ func short(s *Settings) string {
 	line("graph", s.Graph, d.Graph, false)
 	line("tokenrange", s.TokenRange, d.TokenRange, false)
 	if c := s.Rate.Capacity; c != nil {
-		fmt.Fprintf(&b, "capacity: start=%g growth=%g resolution=%g step=%v threads %d..%d\n", c.Start, c.Growth, c.Resolution, c.Step, s.Rate.MinThreads, s.Rate.MaxThreads)
+		fmt.Fprintf(&b, "capacity: start=%g growth=%g resolution=%g step=%v cooldown=%v threads %d..%d\n", c.Start, c.Growth, c.Resolution, c.Step, c.Cooldown, s.Rate.MinThreads, s.Rate.MaxThreads)
 	}
 	if o := s.SLO; o.Objectives != nil {
 		var objs []string

@@ -100,7 +100,7 @@ func (c *CommandSettings) print(p printer) {
 func (r *RateSettings) print(p printer) {
 	p("Rate:")
 	if c := r.Capacity; c != nil {
-		p("  Capacity (ours): start=%g/s growth=%g resolution=%g%% step=%v", c.Start, c.Growth, c.Resolution*100, c.Step)
+		p("  Capacity (ours): start=%g/s growth=%g resolution=%g%% step=%v cooldown=%v", c.Start, c.Growth, c.Resolution*100, c.Step, c.Cooldown)
 		p("  Min Threads: %d", r.MinThreads)
 		p("  Max Threads: %d", r.MaxThreads)
 		return

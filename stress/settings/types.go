@@ -188,6 +188,8 @@ type RateSettings struct {
 type CapacitySettings struct {
 	Start, Growth, Resolution float64
 	Step                      time.Duration
+	// Cooldown is the idle time before each step but the first.
+	Cooldown time.Duration
 }
 
 // Ramp says the thread count ramps rather than being fixed.
