@@ -100,18 +100,6 @@ type Schedule struct {
 	Wake, Behind *hdrhistogram.Histogram
 }
 
-// WakeShare is the wake-ups' lateness as a share of all the paced
-// operations' intended latency: sum of lateness / sum of intended
-// latency (meanIntendedUs over ops operations); ok is false without
-// either.
-func (s *Schedule) WakeShare(ops int64, meanIntendedUs float64) (share float64, ok bool) {
-	if s == nil || s.Wake == nil || ops <= 0 || meanIntendedUs <= 0 {
-		return 0, false
-	}
-	late := s.Wake.Mean() * float64(s.Wake.TotalCount())
-	return min(late/(meanIntendedUs*float64(ops)), 1), true
-}
-
 // newSchedule sums the workers' lags over ops measured operations; total
 // holds the paced starts' histograms.
 func newSchedule(target, ops int64, workers []*worker, total *measurement.Snapshot) *Schedule {

@@ -75,10 +75,3 @@ func TestPacedStopWakesSleepers(t *testing.T) {
 		t.Fatal("the stop did not wake the sleeping workers")
 	}
 }
-
-func TestWakeShare(t *testing.T) {
-	var s *Schedule
-	if _, ok := s.WakeShare(10, 100); ok {
-		t.Error("a nil schedule has a share")
-	}
-}

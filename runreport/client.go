@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -32,10 +34,16 @@ const (
 	// GCPauses: the client's garbage collector stopped its workers for a
 	// share of the window.
 	GCPauses
+	// CPUWait: the client's threads waited for a CPU for ClientShare of
+	// the operations' latency or more, though it was not CPU-bound.
+	CPUWait
+	// LateWakeups: the paced workers woke late for their operations'
+	// due times for ClientShare of the intended latency or more.
+	LateWakeups
 )
 
 func (v Verdict) String() string {
-	return [...]string{"KEPT UP", "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES"}[v]
+	return [...]string{"KEPT UP", "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES", "CPU-WAIT", "LATE-WAKEUPS"}[v]
 }
 
 // The thresholds of the verdicts.
@@ -64,6 +72,12 @@ const (
 	// world: each pause stops every worker, so at 1% the slowest
 	// percent of operations may be measuring the client.
 	GCPausePct = 1.0
+	// ClientShare is the share of the operations' latency that the
+	// client's own waits (for a CPU, or waking late for a due time) may
+	// take before the verdict names them: intended latency holds them,
+	// the database never saw them, and beyond a tenth they move the
+	// percentiles that objectives judge.
+	ClientShare = 0.10
 )
 
 // Terms are the options a front end's user changes to act on a verdict.
@@ -96,9 +110,10 @@ type ClientFigures struct {
 	CPU      hostcpu.Usage
 	// GCPausePct is the share of the window the runtime stopped the world.
 	GCPausePct float64
-	// WakeLate is how late the paced workers woke for their operations
-	// (with a target); unknown until the engine records it.
-	WakeLate WakeLateness
+	// With a target: the mean lag behind the schedule over the measured
+	// operations (µs), and how late the paced workers woke for theirs.
+	MeanLagUs float64
+	WakeLate  WakeLateness
 }
 
 // MaxOffered is the most Threads can offer at MeanLatencyUs, each waiting
@@ -147,9 +162,8 @@ func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
 	f.MeanLatencyUs, f.MeanLatencyKnown = MeanServiceUs(res.Total)
 	if res.Schedule != nil {
 		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
-		// The workers' wake-up lateness goes here once engine.Schedule
-		// records it, e.g.:
-		// f.WakeLate = WakeLateness{MeanUs: res.Schedule.WakeMeanUs, P99Us: res.Schedule.WakeP99Us, Known: true}
+		f.MeanLagUs = res.Schedule.MeanLagUs
+		f.WakeLate = wakeLatenessOf(res.Schedule)
 	}
 	// Over the time between the two reads of the GC figures, which the
 	// CPU samples follow at once: the pauses fall within it.
@@ -252,6 +266,15 @@ func JudgeClient(f ClientFigures, t Terms) ClientCheck {
 	if f.GCPausePct >= GCPausePct {
 		add(GCPauses, fmt.Sprintf("the client's garbage collector stopped its workers for %.1f%% of the window: that much of the latency may be the client's; a larger GOGC makes collections rarer", f.GCPausePct))
 	}
+	if perOp, share, ok := f.CPUWaitShare(); ok && share >= ClientShare && !slices.Contains(c.Verdicts, CPUBound) {
+		add(CPUWait, fmt.Sprintf("the client's threads waited for a CPU %.2f cores' worth, %s per operation, about %.0f%% of the operations' latency: other processes on the machine, or more threads than cores; that wait is in the latency measured, not in the database",
+			f.CPU.Wait, latency(perOp), share*100))
+	}
+	if share, ok := f.WakeShare(); ok && share >= ClientShare {
+		w := f.WakeLate
+		add(LateWakeups, fmt.Sprintf("the paced workers woke %s late on average (p99 %s, max %s) for the operations they waited for: about %.0f%% of the intended latency is the client's own timing, not the database's (the [SCHEDULE] wake-up rows)%s",
+			latency(w.MeanUs), latency(w.P99Us), latency(w.MaxUs), share*100, wakeCause(f)))
+	}
 	if len(c.Verdicts) == 0 {
 		c.Verdicts = []Verdict{KeptUp}
 	}
@@ -276,6 +299,56 @@ func cpuBoundAdvice(f ClientFigures, wait float64, t Terms) string {
 		return used + ": the engine runs in the client's process, so this CPU is the database's as much as the client's, and the engine on this machine may be the limit; more client machines cannot share its store: use fewer threads (" + t.Threads + ") or a machine with more cores"
 	}
 	return used + ": the client, not the database, may be the limit; use more client machines (" + t.Clients + ") or fewer threads of work per client"
+}
+
+// intendedUs is an estimate of the mean intended latency of an operation
+// (µs): its lateness waking, its lag behind the schedule and its service
+// latency. The service latency is per database call, so a transaction of
+// several calls makes it low and the client's share high: the verdict
+// then errs towards naming the client.
+func (f *ClientFigures) intendedUs() (float64, bool) {
+	if !f.MeanLatencyKnown {
+		return 0, false
+	}
+	us := f.MeanLatencyUs + f.MeanLagUs + f.WakeLate.PerOpUs()
+	return us, us > 0
+}
+
+// WakeShare is the paced workers' lateness waking as a share of the
+// operations' intended latency; ok is false without a target, wake-ups
+// or a latency.
+func (f *ClientFigures) WakeShare() (share float64, ok bool) {
+	w := f.WakeLate
+	intended, known := f.intendedUs()
+	if f.Target <= 0 || !w.Known || w.WakeUps == 0 || !known {
+		return 0, false
+	}
+	return min(w.PerOpUs()/intended, 1), true
+}
+
+// CPUWaitShare is how long the client's threads waited for a CPU per
+// operation (µs), and that as a share of the operations' latency
+// (intended latency with a target, service latency without); ok is
+// false without the figures.
+func (f *ClientFigures) CPUWaitShare() (perOpUs, share float64, ok bool) {
+	u := f.CPU
+	intended, known := f.intendedUs()
+	if !u.WaitKnown || f.Ops <= 0 || f.Window <= 0 || !known {
+		return 0, 0, false
+	}
+	perOpUs = u.Wait * float64(f.Window.Microseconds()) / float64(f.Ops)
+	return perOpUs, min(perOpUs/(intended+perOpUs), 1), true
+}
+
+// wakeCause is what the lateness of f may come from, as a clause.
+func wakeCause(f ClientFigures) string {
+	switch {
+	case f.CPU.WaitKnown && f.CPU.Wait >= 0.05:
+		return fmt.Sprintf("; the client's threads waited for a CPU %.2f cores' worth (other processes on the machine, or more threads than cores)", f.CPU.Wait)
+	case !clock.Precise():
+		return "; this platform's timers are coarse (see docs/results.md)"
+	}
+	return "; at a latency this low the machine's wake-up time is much of what intended latency measures: service-time latency (measurement.interval=both) is the database's alone"
 }
 
 // latency is a mean latency for people: µs below a millisecond, ms above.
@@ -347,6 +420,12 @@ func ClientRows(c *ClientCheck) []export.Row {
 			rows = append(rows, row("MaxOffered(ops/sec)", export.Float(round(offered, 1))))
 		}
 	}
+	if _, share, ok := c.CPUWaitShare(); ok {
+		rows = append(rows, row("CPUWaitShare(%)", export.Float(round(share*100, 1))))
+	}
+	if share, ok := c.WakeShare(); ok {
+		rows = append(rows, row("WakeLateShare(%)", export.Float(round(share*100, 1))))
+	}
 	for _, v := range c.Verdicts {
 		rows = append(rows, row("Verdict", export.Str(v.String())))
 	}
@@ -417,6 +496,10 @@ func clientVerdict(c *ClientCheck) *jsonreport.ClientVerdict {
 		lag := c.FinalLag.Microseconds()
 		cv.FinalLagUs = &lag
 	}
+	if _, share, ok := c.CPUWaitShare(); ok {
+		cv.CPUWaitShare = &share
+	}
+	cv.WakeLateShare = known(c.WakeShare())
 	for _, v := range c.Verdicts {
 		cv.Verdicts = append(cv.Verdicts, v.String())
 	}

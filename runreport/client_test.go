@@ -70,6 +70,24 @@ func TestJudgeClient(t *testing.T) {
 			[]Verdict{Steal}, []string{"the machine lost 7.2% of its CPU to other guests (steal): figures may be low"}},
 		{"gc", ClientFigures{Window: 10 * time.Second, Threads: 4, Ops: 1000, GCPausePct: 1.4, CPU: idle},
 			[]Verdict{GCPauses}, []string{"stopped its workers for 1.4% of the window"}},
+		// 1000 paced operations a second: 990 woken 60 µs late on
+		// average, 10 started behind; 0.1 ms service, no lag: 59.4 µs
+		// of 159.4 µs per operation, 37%, is the client's.
+		{"late wake-ups", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 1000, Ops: 10000, MeanLatencyUs: 100, MeanLatencyKnown: true, CPU: idle,
+			WakeLate: WakeLateness{MeanUs: 60, P99Us: 400, MaxUs: 900, WakeUps: 9900, PacedOps: 10000, Known: true}},
+			[]Verdict{LateWakeups}, []string{"woke 60 µs late on average (p99 400 µs, max 900 µs) for the operations they waited for: about 37% of the intended latency is the client's own timing"}},
+		// The same lateness against a 2 ms service latency: 3%.
+		{"wake-ups late by little", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 1000, Ops: 10000, MeanLatencyUs: 2000, MeanLatencyKnown: true, CPU: idle,
+			WakeLate: WakeLateness{MeanUs: 60, P99Us: 400, MaxUs: 900, WakeUps: 9900, PacedOps: 10000, Known: true}},
+			[]Verdict{KeptUp}, nil},
+		// One thread kept its schedule, but waited for a CPU 0.38 cores'
+		// worth: 380 µs per operation at 1,000/s, against 100 µs of
+		// service latency and 500 µs late waking.
+		{"cpu wait on schedule", ClientFigures{Window: 10 * time.Second, Threads: 1, Target: 1000, Ops: 10000, MeanLatencyUs: 100, MeanLatencyKnown: true,
+			CPU:      with(func(u *hostcpu.Usage) { u.CPU, u.Wait = 0.2, 0.38 }),
+			WakeLate: WakeLateness{MeanUs: 500, P99Us: 30000, MaxUs: 45000, WakeUps: 10000, PacedOps: 10000, Known: true}},
+			[]Verdict{CPUWait, LateWakeups}, []string{"waited for a CPU 0.38 cores' worth, 380 µs per operation, about 39% of the operations' latency",
+				"about 83% of the intended latency is the client's own timing, not the database's (the [SCHEDULE] wake-up rows); the client's threads waited for a CPU 0.38 cores' worth"}},
 		{"all of them", ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 8000, Ops: 37000, MeanLatencyUs: 1060, MeanLatencyKnown: true,
 			GCPausePct: 2, CPU: with(func(u *hostcpu.Usage) { u.CPU, u.StealPct = 1.9, 10 })},
 			[]Verdict{ThreadBound, CPUBound, Steal, GCPauses}, []string{"raise -threads", "1.90 of 2 cores", "10.0%", "2.0%"}},
@@ -95,9 +113,12 @@ func TestJudgeClient(t *testing.T) {
 }
 
 func TestClientRows(t *testing.T) {
+	// 7,400 wake-ups 20 µs late of 7,500 paced operations, and 0.02
+	// cores of CPU wait: 10.7 µs per operation.
 	c := JudgeClient(ClientFigures{Window: 2 * time.Second, Threads: 4, Target: 8000, Ops: 7500, MeanLatencyUs: 1063.24,
-		MeanLatencyKnown: true, FinalLag: time.Second, GCPausePct: 0.04,
-		CPU: hostcpu.Usage{Wall: 2 * time.Second, Cores: 2, CoresKnown: true, CPU: 0.3123, CPUKnown: true, WaitKnown: true, StealPct: 0, StealKnown: true}}, YCSBTerms)
+		MeanLatencyKnown: true, FinalLag: time.Second, GCPausePct: 0.04, MeanLagUs: 50,
+		WakeLate: WakeLateness{MeanUs: 20, P99Us: 90, MaxUs: 300, WakeUps: 7400, PacedOps: 7500, Known: true},
+		CPU:      hostcpu.Usage{Wall: 2 * time.Second, Cores: 2, CoresKnown: true, CPU: 0.3123, CPUKnown: true, Wait: 0.02, WaitKnown: true, StealPct: 0, StealKnown: true}}, YCSBTerms)
 	var got []string
 	for _, r := range ClientRows(&c) {
 		got = append(got, "["+r.Metric+"], "+r.Name+", "+r.Value.String())
@@ -107,11 +128,15 @@ func TestClientRows(t *testing.T) {
 		"[CLIENT], Cores, 2.0",
 		"[CLIENT], CPU(cores), 0.31",
 		"[CLIENT], CPU(%), 15.6",
-		"[CLIENT], CPUWait(cores), 0.0",
+		"[CLIENT], CPUWait(cores), 0.02",
 		"[CLIENT], Steal(%), 0.0",
 		"[CLIENT], GCPause(%), 0.0",
 		"[CLIENT], MeanLatency(us), 1063.2",
 		"[CLIENT], MaxOffered(ops/sec), 3762.1",
+		// 5.33 / (1063.24 + 50 + 19.73 + 5.33)
+		"[CLIENT], CPUWaitShare(%), 0.5",
+		// 19.73 / (1063.24 + 50 + 19.73)
+		"[CLIENT], WakeLateShare(%), 1.7",
 		"[CLIENT], Verdict, THREAD-BOUND",
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -14,8 +16,36 @@ import (
 // schedule starts at once and is not late waking: that lag is the
 // system's latency holding it up.
 type WakeLateness struct {
-	MeanUs, P99Us float64
-	Known         bool
+	MeanUs, P99Us, MaxUs float64
+	// WakeUps is how many operations the workers slept for, PacedOps
+	// how many were paced in all (the wake-ups and the late starts).
+	WakeUps, PacedOps int64
+	Known             bool
+}
+
+// wakeLatenessOf reads s's wake-ups.
+func wakeLatenessOf(s *engine.Schedule) WakeLateness {
+	w := WakeLateness{Known: true}
+	if s.Behind != nil {
+		w.PacedOps = s.Behind.TotalCount()
+	}
+	if s.Wake == nil {
+		return w
+	}
+	st := measurement.StatsOf(s.Wake)
+	w.MeanUs, w.P99Us, w.MaxUs = st.Mean, float64(st.Percentile(99)), float64(st.Max)
+	w.WakeUps = st.Count
+	w.PacedOps += st.Count
+	return w
+}
+
+// PerOpUs is the lateness per paced operation (µs): the wake-ups' sum
+// spread over every paced operation, as intended latency's mean holds it.
+func (w WakeLateness) PerOpUs() float64 {
+	if w.PacedOps == 0 {
+		return 0
+	}
+	return w.MeanUs * float64(w.WakeUps) / float64(w.PacedOps)
 }
 
 // at is the lateness to set against an objective on stat at percentile

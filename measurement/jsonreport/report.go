@@ -106,7 +106,8 @@ type Report struct {
 // absent.
 type ClientVerdict struct {
 	// Verdicts is "KEPT UP" alone, or the limits the client ran into:
-	// "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES".
+	// "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES", "CPU-WAIT",
+	// "LATE-WAKEUPS".
 	Verdicts []string `json:"verdicts"`
 	// Advice is a sentence per limit: what it was and what to change.
 	Advice []string `json:"advice,omitempty"`
@@ -133,6 +134,12 @@ type ClientVerdict struct {
 	TargetOpsSec     int64    `json:"target_ops_sec,omitempty"`
 	MaxOfferedOpsSec *float64 `json:"max_offered_ops_sec,omitempty"`
 	FinalLagUs       *int64   `json:"final_lag_us,omitempty"`
+	// CPUWaitShare is the client's threads' wait for a CPU as a share of
+	// the operations' latency; WakeLateShare (with a target) the paced
+	// workers' lateness waking as a share of the intended latency
+	// (docs/results.md, the client's verdict).
+	CPUWaitShare  *float64 `json:"cpu_wait_share,omitempty"`
+	WakeLateShare *float64 `json:"wake_late_share,omitempty"`
 }
 
 // SLO is the objectives a run (or a merged fleet) was judged against.
