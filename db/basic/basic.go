@@ -10,6 +10,7 @@ package basic
 import (
 	"context"
 	"fmt"
+	"github.com/goycsb/ycsb/internal/clock"
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
@@ -97,8 +98,7 @@ func (b *basicDB) Session(_ context.Context, worker, _ int) (db.Session, error) 
 	s := &session{b: b}
 	if b.delay > 0 {
 		s.rng = rand.New(rand.NewPCG(uint64(worker), uint64(time.Now().UnixNano())))
-		s.timer = time.NewTimer(time.Hour)
-		s.timer.Stop()
+		s.timer = clock.NewTimer()
 	}
 	return s, nil
 }
@@ -125,9 +125,12 @@ const (
 )
 
 type session struct {
-	b     *basicDB
-	rng   *rand.Rand
-	timer *time.Timer
+	b   *basicDB
+	rng *rand.Rand
+	// timer sleeps the simulated delay: the runtime's timers wake up to a
+	// millisecond late on Linux (internal/clock), which would make a 1 ms
+	// delay take nearly 2.
+	timer *clock.Timer
 	line  strings.Builder
 }
 
@@ -149,16 +152,19 @@ func (s *session) wait(ctx context.Context) error {
 			return nil
 		}
 	}
-	s.timer.Reset(d)
-	select {
-	case <-s.timer.C:
-		return nil
-	case <-ctx.Done():
-		if !s.timer.Stop() {
-			<-s.timer.C
+	start := clock.Now()
+	stop := context.AfterFunc(ctx, s.timer.Interrupt)
+	slept := s.timer.SleepUntil(start + int64(d))
+	if !stop() {
+		// ctx ended: the Timer is interrupted for good, or is being, and
+		// the next wait needs a new one. This one is left to its
+		// finalizer, as Interrupt may still be running.
+		s.timer = clock.NewTimer()
+		if !slept {
+			return ctx.Err()
 		}
-		return ctx.Err()
 	}
+	return nil
 }
 
 func (s *session) countOp(i int, parts ...string) {
@@ -282,4 +288,9 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 	return nil
 }
 
-func (s *session) Close(context.Context) error { return nil }
+func (s *session) Close(context.Context) error {
+	if s.timer != nil {
+		s.timer.Close()
+	}
+	return nil
+}
