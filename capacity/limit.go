@@ -14,6 +14,7 @@ type Names struct {
 	Steps      string // "capacity.steps", "30 steps" (the count follows in parentheses)
 	Max        string // "capacity.max"
 	Unit       string // "ops/s", "op/s"
+	StepTime   string // "capacity.maxsteptime": what makes steps longer
 }
 
 // LimitInterrupted is the Limit of a search that ctx or an error ended
@@ -25,6 +26,10 @@ const LimitInterrupted = "interrupted"
 // is shown to be the limit.
 const LimitUntrusted = "untrusted"
 
+// LimitUnjudged is the Limit of a search that ended at a step whose
+// objectives could not be judged on the operations it ran (Step.Unjudged).
+const LimitUnjudged = "unjudged"
+
 // Limit says what ended the search a: a word for the JSON report
 // ("interrupted", "client", "steps", "none", "max", "system") and a
 // sentence for the reader. The system is named only on a failure its
@@ -35,6 +40,10 @@ func (a *Answer) Limit(c Config, n Names) (word, why string) {
 		return LimitInterrupted, a.interrupted(n.Unit)
 	case a.Limited:
 		return "client", "the client: " + a.limitingWhy() + "; the system's capacity is at least this"
+	case a.Unjudged:
+		st := a.Steps[len(a.Steps)-1]
+		return LimitUnjudged, fmt.Sprintf("step %d at %g %s could not be judged (%s): a lower rate runs fewer operations in a step; longer steps (%s) would judge it",
+			len(a.Steps), st.Asked, n.Unit, st.Why, n.StepTime)
 	case a.Exhausted:
 		return "steps", fmt.Sprintf("%s (%d) ran out before the resolution", n.Steps, c.MaxSteps)
 	case a.Rate == 0:

@@ -102,6 +102,10 @@ type Step struct {
 	// objectives' percentiles needed more operations than it could run);
 	// "" when they can.
 	Untrusted string
+	// Unjudged says that an objective could not be judged at all on the
+	// step's operations (slo's NO DATA): a lower rate runs fewer in the
+	// same time, so the search cannot go on below it.
+	Unjudged bool
 	// Confirms is, for a step run again to confirm a step that did not
 	// pass, that step's number (1-based, in Answer.Steps); 0 otherwise.
 	Confirms int
@@ -138,6 +142,10 @@ type Answer struct {
 	atRate, atAbove int // 1-based in Steps; 0 none
 	// Exhausted says MaxSteps ended it before the resolution.
 	Exhausted bool
+	// Unjudged says it ended at a step whose objectives could not be
+	// judged on the operations it ran (Step.Unjudged): Above is that
+	// step's rate, and what lies below it is unknown.
+	Unjudged bool
 	// Interrupted says ctx or a step's error ended it early, after
 	// len(Steps) steps: the answer is the steps', not the search's.
 	Interrupted bool
@@ -167,7 +175,9 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 		if s.Asked > 0 {
 			rate = s.Asked // as the Stepper could ask it (whole ops/s)
 		}
-		if s.Verdict != Pass {
+		if s.Verdict != Pass && !s.Unjudged {
+			// An unjudged step is not run again: the same rate runs as
+			// few operations.
 			if len(a.Steps) == c.MaxSteps {
 				break
 			}
@@ -186,6 +196,10 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 			if a.Above == 0 || rate < a.Above {
 				a.Above, a.atAbove = rate, len(a.Steps)
 				a.Limited = s.Verdict == ClientLimited
+			}
+			if s.Unjudged {
+				a.Unjudged = true
+				return a, nil
 			}
 		}
 		next, done := nextRate(c, a)

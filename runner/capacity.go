@@ -159,6 +159,10 @@ func Capacity(ctx context.Context, o Options) error {
 		return closeErr
 	}
 	if !p.s.clients.Split() && ans.Rate == 0 && ctx.Err() == nil {
+		if ans.Unjudged {
+			_, why := ans.Limit(capacity.Config{}, capacityNames)
+			return &slo.Unmet{Msg: "capacity: no rate was judged: " + why}
+		}
 		return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate met the objectives, down to %.0f ops/s", ans.Above)}
 	}
 	return nil
@@ -238,6 +242,7 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if !trusted {
 			step.Untrusted = untrustedStep
 		}
+		step.Unjudged = step.Verdict == capacity.Fail && j.Unjudged()
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
 		}
@@ -514,4 +519,4 @@ func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows
 }
 
 // capacityNames are the options the answer's sentences name.
-var capacityNames = capacity.Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s"}
+var capacityNames = capacity.Names{Resolution: "capacity.resolution", Steps: "capacity.steps", Max: "capacity.max", Unit: "ops/s", StepTime: "capacity.maxsteptime"}

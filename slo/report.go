@@ -40,6 +40,18 @@ func (j *Judgement) Judged() bool { return j.Share == "" }
 // Passed says whether the run met every objective; a share never fails.
 func (j *Judgement) Passed() bool { return !j.Judged() || Passed(j.Results) }
 
+// Unjudged says whether an objective of j could not be judged (NoData):
+// nothing it reads was measured, or too few operations for its
+// percentile.
+func (j *Judgement) Unjudged() bool {
+	for _, r := range j.Results {
+		if r.Verdict == NoData {
+			return true
+		}
+	}
+	return false
+}
+
 // Err is the Unmet error of a failed judgement, nil otherwise.
 func (j *Judgement) Err() error {
 	if j.Passed() {

@@ -58,6 +58,9 @@ func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Con
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
+	if ans.Rate == 0 && ans.Unjudged {
+		return &slo.Unmet{Msg: "-rate capacity: no rate was judged: the objectives could not be judged at " + jf(ans.Above, 0, true) + " op/s, and a lower rate runs fewer operations"}
+	}
 	if ans.Rate == 0 {
 		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate met -slo, down to %.0f op/s", ans.Above)}
 	}
@@ -115,6 +118,7 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 			step.Untrusted = fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
 			step.Why = joinWhy(step.Why, step.Untrusted)
 		}
+		step.Unjudged = step.Verdict == capacity.Fail && ctx.Err() == nil && j.Unjudged()
 		return step, nil
 	}
 }
@@ -182,7 +186,7 @@ func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
 		r.println(fmt.Sprintf("%-26s: %s op/s", "First failing op rate", jf(a.Above, 0, true)))
 	}
 	_, limit := a.Limit(cfg, capacity.Names{Resolution: fmt.Sprintf("resolution=%g%%", cfg.Resolution*100),
-		Steps: "the steps", Max: "the highest rate", Unit: "op/s"})
+		Steps: "the steps", Max: "the highest rate", Unit: "op/s", StepTime: fmt.Sprintf("a step runs at most %s", capacityMaxStep)})
 	r.println(fmt.Sprintf("%-26s: %s", "Limit", limit))
 	if why := a.Untrusted("op/s"); why != "" {
 		r.println(fmt.Sprintf("%-26s: no: %s", "Trusted", why))
