@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-network clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-network clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ bench-client: ## the client's speed goals with the basic binding (REFERENCE=1 al
 
 bench-memory: ## peak RSS of load and run with the basic binding at 1, 1000 and 4000 threads (THREADS="..." to change)
 	./scripts/bench-memory.sh
+
+bench-pacing: ## paced runs (-target) of workload C beside the reference YCSB: intended and wake-up latency, op/s, CPU per op, peak RSS (DURATION=10 RUNS=2)
+	./scripts/bench-pacing.sh
 
 fuzz-smoke: ## run every fuzz target briefly
 	./scripts/fuzz-smoke.sh
