@@ -214,3 +214,69 @@ func TestAnswerUntrusted(t *testing.T) {
 		}
 	}
 }
+
+// unjudgedAt fails the steps at its rates as unjudged (too few
+// operations to judge an objective), and follows limit elsewhere.
+type unjudgedAt struct {
+	limit
+	rates map[float64]bool
+	asks  []Ask
+}
+
+func (u *unjudgedAt) Step(ctx context.Context, ask Ask) (Step, error) {
+	u.asks = append(u.asks, ask)
+	s, _ := u.limit.Step(ctx, ask)
+	if u.rates[ask.Rate] {
+		s.Verdict, s.Why, s.Unjudged = Fail, "no data for READ.p99", true
+	}
+	return s, nil
+}
+
+// TestSearchUnjudged: a step that could not be judged ends the search at
+// once, unconfirmed, bracketing it; the answer's limit says why.
+func TestSearchUnjudged(t *testing.T) {
+	cfg := Config{Start: 1000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}
+	for _, tc := range []struct {
+		name        string
+		sys         unjudgedAt
+		asks        []float64
+		rate, above float64
+	}{
+		// The first step is unjudged: nothing below it is tried.
+		{"first step", unjudgedAt{limit: limit{cap: 1e5}, rates: map[float64]bool{1000: true}}, []float64{1000}, 0, 1000},
+		// 1000 and 2000 pass, 4000 fails and is confirmed; the
+		// bisection's 2828 (the geometric mean) cannot be judged.
+		{"in the bisection", unjudgedAt{limit: limit{cap: 2200}, rates: map[float64]bool{2828: true}}, []float64{1000, 2000, 4000, 4000, 2828}, 2000, 2828},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys := tc.sys
+			a, err := Search(context.Background(), cfg, &sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var asked []float64
+			for _, ask := range sys.asks {
+				asked = append(asked, ask.Rate)
+			}
+			if !slicesEqual(asked, tc.asks) || a.Rate != tc.rate || a.Above != tc.above || !a.Unjudged {
+				t.Fatalf("asked %v, answer %g below %g (unjudged %v); want %v, %g below %g, unjudged", asked, a.Rate, a.Above, a.Unjudged, tc.asks, tc.rate, tc.above)
+			}
+			word, why := a.Limit(cfg, Names{Unit: "ops/s", StepTime: "capacity.maxsteptime"})
+			if word != LimitUnjudged || !strings.Contains(why, "could not be judged (no data for READ.p99)") || !strings.Contains(why, "capacity.maxsteptime") {
+				t.Errorf("limit %q, %q", word, why)
+			}
+		})
+	}
+}
+
+func slicesEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

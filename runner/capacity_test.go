@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -231,22 +233,44 @@ func TestCapacityLinger(t *testing.T) {
 }
 
 // TestCapacityUntrusted: steps capped by capacity.maxsteptime below the
-// operations their p99.9 needs make an answer that says it is not to be
-// trusted, in the rows and the report.
+// operations their p99 needs to be trusted (but enough to judge it) make
+// an answer that says it is not to be trusted, in the rows and the report.
 func TestCapacityUntrusted(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "c.json")
-	out, stderr, err := capacityBasic(t, map[string]string{"threadcount": "4", "capacity.start": "1000", "capacity.max": "2000",
-		"capacity.maxsteptime": "1", "slo": "READ.p99.9<=100ms", "report.json": report})
+	out, stderr, err := capacityBasic(t, map[string]string{"threadcount": "4", "capacity.start": "1500", "capacity.max": "3000",
+		"capacity.maxsteptime": "1", "slo": "READ.p99<=100ms", "report.json": report})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	// Step 2, or later when a step was confirmed on a busy machine.
-	want := regexp.MustCompile(`^step [0-9]+ \(2000 ops/s, PASS\): too few operations to trust the percentiles \(capacity.maxsteptime\)$`)
+	want := regexp.MustCompile(`^step [0-9]+ \(3000 ops/s, PASS\): too few operations to trust the percentiles \(capacity.maxsteptime\)$`)
 	v, why := row(t, out, "CAPACITY", "Trusted"), row(t, out, "CAPACITY", "Untrusted")
 	if v != "false" || !want.MatchString(why) {
 		t.Errorf("Trusted %q, Untrusted %q, want false, %v\n%s", v, why, want, out)
 	}
 	if c := readReport(t, report).Capacity; c.Untrusted != why || c.Limit != "max" {
 		t.Errorf("report: untrusted %q, limit %q", c.Untrusted, c.Limit)
+	}
+}
+
+// TestCapacityUnjudged: a step too short for its objective's percentile
+// to be judged at all (NO DATA) ends the search there: a lower rate runs
+// fewer operations, and the answer says no rate was judged.
+func TestCapacityUnjudged(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "c.json")
+	out, stderr, err := capacityBasic(t, map[string]string{"threadcount": "4", "capacity.start": "1000", "capacity.max": "2000",
+		"capacity.maxsteptime": "1", "slo": "READ.p99.9<=100ms", "report.json": report})
+	var unmet *slo.Unmet
+	if !errors.As(err, &unmet) || !strings.Contains(err.Error(), "no rate was judged: step 1 at 1000 ops/s could not be judged") {
+		t.Fatalf("error %v, want no rate judged\n%s", err, stderr)
+	}
+	if n := strings.Count(stderr, "capacity: step "); n != 1 {
+		t.Errorf("%d steps, want the one that could not be judged\n%s", n, stderr)
+	}
+	if l := row(t, out, "CAPACITY", "Limit"); !strings.HasPrefix(l, "step 1 at 1000 ops/s could not be judged") {
+		t.Errorf("Limit %q", l)
+	}
+	if c := readReport(t, report).Capacity; c.Limit != capacity.LimitUnjudged {
+		t.Errorf("report: limit %q", c.Limit)
 	}
 }
