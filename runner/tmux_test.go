@@ -59,7 +59,7 @@ func TestProgressInTmux(t *testing.T) {
 	progressRe := regexp.MustCompile(`^\[[=> ]{20}\] +\d+% \d+:\d\d ETA [-\d:]+ \| .*ops \| .* ops/s now, .* avg`)
 
 	t.Run("wide", func(t *testing.T) {
-		capture := tmuxSession(t, 150, 40, run)
+		capture := tmuxSession(t, 150, 80, run) // tall enough for the whole report
 		var sawWarm, sawMeasured bool
 		deadline := time.Now().Add(20 * time.Second)
 		var screen string

@@ -442,7 +442,12 @@ func (c *ClientCheck) Note() string {
 	if c.Embedded {
 		who = "the client and its embedded engine"
 	}
-	return "note: " + who + " did not keep up (" + verdictList(c.Verdicts) + "): " + strings.Join(c.Advice, "; ")
+	what := " did not keep up ("
+	if !slices.ContainsFunc(c.Verdicts, func(v Verdict) bool { return v != CPUWait && v != LateWakeups }) {
+		// It kept up; its own waits are in the latency measured.
+		what = "'s own waits are in the latency measured ("
+	}
+	return "note: " + who + what + verdictList(c.Verdicts) + "): " + strings.Join(c.Advice, "; ")
 }
 
 func verdictList(vs []Verdict) string {

@@ -306,3 +306,17 @@ func TestEmbeddedRowsAndJSON(t *testing.T) {
 		t.Errorf("a server's client_verdict %s mentions embedded", b)
 	}
 }
+
+// TestNoteOwnWaits: a client that kept up but whose own waits are in the
+// latency does not say it did not keep up.
+func TestNoteOwnWaits(t *testing.T) {
+	late := WakeLateness{MeanUs: 60, P99Us: 400, MaxUs: 900, WakeUps: 9900, PacedOps: 10000, Known: true}
+	c := JudgeClient(ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 1000, Ops: 10000, MeanLatencyUs: 100, MeanLatencyKnown: true, CPU: idle, WakeLate: late}, YCSBTerms)
+	if n := c.Note(); !strings.HasPrefix(n, "note: the client's own waits are in the latency measured (LATE-WAKEUPS): the paced workers woke 60 µs late") {
+		t.Errorf("note %q", n)
+	}
+	c = JudgeClient(ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 1000, Ops: 10000, MeanLatencyUs: 100, MeanLatencyKnown: true, GCPausePct: 3, CPU: idle, WakeLate: late}, YCSBTerms)
+	if n := c.Note(); !strings.HasPrefix(n, "note: the client did not keep up (GC-PAUSES, LATE-WAKEUPS): ") {
+		t.Errorf("note %q", n)
+	}
+}

@@ -33,6 +33,14 @@ func writeClient(w io.Writer, c *runreport.ClientCheck) {
 	if offered, ok := c.MaxOffered(); ok && c.Target > 0 {
 		fmt.Fprintf(w, "Client max offered        : %8s op/s at %s ms mean latency, %d threads\n", jf(offered, 0, true), jf(c.MeanLatencyUs/1000, 3, false), c.Threads)
 	}
+	if wl := c.WakeLate; wl.Known && wl.WakeUps > 0 {
+		share := ""
+		if sh, ok := c.WakeShare(); ok {
+			share = fmt.Sprintf(", %s%% of intended latency", jf(sh*100, 1, false))
+		}
+		fmt.Fprintf(w, "Client wake-up lateness   : %s ms mean, %s ms p99, %s ms max over %s wake-ups%s\n",
+			jf(wl.MeanUs/1000, 3, false), jf(wl.P99Us/1000, 3, false), jf(wl.MaxUs/1000, 3, false), jf(float64(wl.WakeUps), 0, true), share)
+	}
 	for _, v := range c.Verdicts {
 		fmt.Fprintf(w, "Client verdict            : %s\n", v)
 	}
