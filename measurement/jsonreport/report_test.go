@@ -137,6 +137,15 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) { r.Measurements[0].Count = -3 }, "measurements[0] (READ).count: -3 is negative"},
 		{func(r *Report) { r.Measurements[0].Histogram = "" }, "measurements[0] (READ).histogram: missing, but count is 3"},
 		{func(r *Report) { r.Schedule.TargetOpsSec = -10 }, "schedule.target_ops_sec: -10 is negative"},
+		{func(r *Report) { r.Schedule.MeanLagUs = -5 }, "schedule.mean_lag_us: -5 is negative"},
+		{func(r *Report) { r.Schedule.MaxLagUs = -1 }, "schedule.max_lag_us: -1 is negative"},
+		{func(r *Report) { r.Schedule.FinalLagUs = -1 }, "schedule.final_lag_us: -1 is negative"},
+		{func(r *Report) {
+			r.Schedule.Wake = &Starts{Count: 4, MeanUs: 200, P50Us: 200, P99Us: 300, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
+		}, "schedule.wake.histogram: holds 3 values, count says 4"},
+		{func(r *Report) {
+			r.Schedule.Behind = &Starts{Count: 3, MeanUs: 200, P50Us: 300, P99Us: 200, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
+		}, "schedule.behind.p99_us: 200 is not between p50_us 300 and max_us 300"},
 		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 5, -1, nil, Tally{10, 5}) }, "validation.operations: -1 is negative"},
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 5, 1, nil, Tally{10, 5}) }, "validation.total_cash: -10 is negative"},
