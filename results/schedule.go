@@ -17,7 +17,7 @@ type schedule struct {
 	json         *jsonreport.Schedule
 	wake, behind *hdrhistogram.Histogram
 	// starts is false when a client's report has no paced starts
-	// (startsUnknown): the sums would leave its out.
+	// (jsonreport.Report.PacedStartsKnown): the sums would leave its out.
 	starts bool
 }
 
@@ -61,7 +61,7 @@ func mergeSchedule(paths []string, reps []*jsonreport.Report) (*schedule, error)
 		ops += r.Operations // addClients has checked that the sum fits
 		j.MaxLagUs = max(j.MaxLagUs, s.MaxLagUs)
 		j.FinalLagUs = max(j.FinalLagUs, s.FinalLagUs)
-		if startsUnknown(r) {
+		if !r.PacedStartsKnown() {
 			out.starts = false
 		}
 		for _, st := range []struct {
@@ -97,15 +97,6 @@ func mergeSchedule(paths []string, reps []*jsonreport.Report) (*schedule, error)
 	return out, nil
 }
 
-// startsUnknown says that r's schedule does not say how its paced
-// operations started: a run records every paced start as a wake-up or a
-// late start, so a schedule over operations with neither is a report
-// written before they were recorded.
-func startsUnknown(r *jsonreport.Report) bool {
-	s := r.Schedule
-	return s != nil && r.Operations > 0 && s.Wake == nil && s.Behind == nil
-}
-
 // scheduleWarnings says what a merge leaves out of the schedule: all of
 // it when some clients ran without a target, the paced starts when a
 // client's report does not have them.
@@ -129,7 +120,7 @@ func scheduleWarnings(paths []string, reps []*jsonreport.Report, idx []int) []st
 		return w
 	}
 	for i, r := range reps {
-		if startsUnknown(r) {
+		if !r.PacedStartsKnown() {
 			w = append(w, fmt.Sprintf("client %d (%s): its schedule does not say how its paced operations started (a report written before they were recorded): the merged schedule has its lags, but no wake-ups or late starts", idx[i], paths[i]))
 		}
 	}

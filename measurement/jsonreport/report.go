@@ -603,6 +603,16 @@ func NewStarts(h *hdrhistogram.Histogram, meanUs float64, p50Us, p99Us, maxUs in
 	return &Starts{Count: h.TotalCount(), MeanUs: meanUs, P50Us: p50Us, P99Us: p99Us, MaxUs: maxUs, Histogram: enc}, nil
 }
 
+// PacedStartsKnown says whether r's schedule says how its paced operations
+// started: a run records every paced start as a wake-up or a late start,
+// so a schedule over operations with neither is a report written before
+// they were recorded (or a merge of one), whose absent Wake and Behind
+// are not "none". False without a schedule.
+func (r *Report) PacedStartsKnown() bool {
+	s := r.Schedule
+	return s != nil && (r.Operations == 0 || s.Wake != nil || s.Behind != nil)
+}
+
 // StartsOf is h's Starts with measurement.StatsOf's figures, as a run's
 // report (runreport) and a merged one (ycsb merge) both write them; nil
 // for an empty h.

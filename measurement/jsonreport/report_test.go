@@ -241,3 +241,27 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestPacedStartsKnown: a schedule over operations says how they started
+// unless it has neither wake-ups nor late starts (a report written before
+// they were recorded).
+func TestPacedStartsKnown(t *testing.T) {
+	some := &Starts{Count: 1}
+	for _, tt := range []struct {
+		name  string
+		sched *Schedule
+		ops   int64
+		want  bool
+	}{
+		{"no schedule", nil, 10, false},
+		{"no operations", &Schedule{}, 0, true},
+		{"neither", &Schedule{}, 10, false},
+		{"wake-ups", &Schedule{Wake: some}, 10, true},
+		{"late starts", &Schedule{Behind: some}, 10, true},
+	} {
+		r := &Report{Schedule: tt.sched, Operations: tt.ops}
+		if got := r.PacedStartsKnown(); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
