@@ -2,8 +2,8 @@
 // self-contained HTML page (ycsb report --html): throughput over time,
 // latency percentiles over time per operation, the latency percentile
 // spectrum, a summary, the schedule of a paced run (-target) and the
-// settings of every run, with several runs
-// overlaid on the same charts, as cassandra-stress's -graph does. A report
+// settings of every run, with several runs overlaid on the same charts,
+// as cassandra-stress's -graph does. A report
 // judged against service level objectives (its slo) adds their table and
 // draws each objective as a dashed line on the charts it bounds. Capacity
 // searches (ycsb capacity) draw instead as latency against throughput, a
