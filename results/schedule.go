@@ -17,7 +17,8 @@ type schedule struct {
 	json         *jsonreport.Schedule
 	wake, behind *hdrhistogram.Histogram
 	// starts is false when a client's report has no paced starts
-	// (jsonreport.Report.PacedStartsKnown): the sums would leave its out.
+	// (jsonreport.Report.PacedStartsKnown): the sums would leave its out,
+	// so the merged schedule has none.
 	starts bool
 }
 
