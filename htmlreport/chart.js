@@ -510,6 +510,33 @@
       { text: "status", cls: "l" }], rows);
   }
 
+  // scheduleTable is each paced run's schedule (its [SCHEDULE] rows):
+  // the target, how far behind it the operations started, how late the
+  // workers woke for those they had time to wait for, and how many
+  // started late; dashes where an older report does not say.
+  function scheduleTable(parent, D, color) {
+    htmlEl("h2", {}, parent, "Schedule (-target)");
+    htmlEl("p", {}, parent, "Lag: how far behind its due time an operation started. Wake lateness: how late a worker woke for an " +
+      "operation it had time to wait for, the client's own timing. Late starts: operations started behind their due time.");
+    var share = D.runs.some(function (r) { return r.schedule && r.schedule.wake_late_share !== undefined; });
+    var rows = [];
+    D.runs.forEach(function (r, i) {
+      var s = r.schedule;
+      if (!s) return;
+      var w = s.wake, known = s.starts_known;
+      function wake(v) { return w ? fmtUs(v(w)) : "-"; }
+      var cells = [{ text: r.name, color: color(i), cls: "l" }, fmtInt(s.target_ops_sec), fmtUs(s.mean_lag_us), fmtUs(s.max_lag_us),
+        fmtUs(s.final_lag_us), known ? fmtInt(w ? w.count : 0) : "-", wake(function (w) { return w.mean_us; }),
+        wake(function (w) { return w.p50_us; }), wake(function (w) { return w.p99_us; }), wake(function (w) { return w.max_us; }),
+        known ? fmtInt(s.late_starts) : "-"];
+      if (share) cells.push(s.wake_late_share === undefined ? "-" : +(s.wake_late_share * 100).toPrecision(3) + "%");
+      rows.push({ cells: cells });
+    });
+    var head = ["run", "target (ops/s)", "mean lag", "max lag", "final lag", "wake-ups", "wake lateness: mean", "p50", "p99", "max",
+      "late starts"];
+    table(parent, share ? head.concat(["wake lateness / intended latency"]) : head, rows);
+  }
+
   function render(D) {
     var main = document.getElementById("main");
     var color = function (i) { return COLORS[i % COLORS.length]; };
@@ -535,6 +562,7 @@
     var thresholds = D.thresholds || [];
     if (thresholds.length) sloTable(main, D, color);
     if (D.runs.some(function (r) { return r.validation; })) economyTable(main, D, color);
+    if (D.runs.some(function (r) { return r.schedule; })) scheduleTable(main, D, color);
 
     // Throughput.
     var g = section(main, "Throughput");

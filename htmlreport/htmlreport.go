@@ -1,8 +1,9 @@
 // Package htmlreport turns one or more JSON reports into a single,
 // self-contained HTML page (ycsb report --html): throughput over time,
 // latency percentiles over time per operation, the latency percentile
-// spectrum, a summary and the settings of every run, with several runs
-// overlaid on the same charts, as cassandra-stress's -graph does. A report
+// spectrum, a summary, the schedule of a paced run (-target) and the
+// settings of every run, with several runs overlaid on the same charts,
+// as cassandra-stress's -graph does. A report
 // judged against service level objectives (its slo) adds their table and
 // draws each objective as a dashed line on the charts it bounds. Capacity
 // searches (ycsb capacity) draw instead as latency against throughput, a
@@ -130,6 +131,39 @@ type Run struct {
 	Capacity *CapacityRun `json:"capacity,omitempty"`
 	// Validation is the closed economy's check of its invariant.
 	Validation *jsonreport.Validation `json:"validation,omitempty"`
+	// Schedule is the run's pacing under -target; nil without one.
+	Schedule *Schedule `json:"schedule,omitempty"`
+}
+
+// Schedule is a paced run's schedule, the [SCHEDULE] rows' figures: its
+// target, how far behind it the operations started (µs), and the paced
+// starts split in two, the wake-ups (how late the workers woke for the
+// operations they had time to wait for: the client's own timing) and the
+// late starts (those started behind their due time, which the lags
+// measure).
+type Schedule struct {
+	TargetOpsSec int64   `json:"target_ops_sec"`
+	MeanLagUs    float64 `json:"mean_lag_us"`
+	MaxLagUs     int64   `json:"max_lag_us"`
+	FinalLagUs   int64   `json:"final_lag_us"`
+	// StartsKnown is false for a report that does not say how its paced
+	// operations started (jsonreport.Report.PacedStartsKnown): its
+	// wake-ups and late starts are unknown, not none.
+	StartsKnown bool    `json:"starts_known"`
+	Wake        *Starts `json:"wake,omitempty"` // nil: none
+	LateStarts  int64   `json:"late_starts"`
+	// WakeLateShare is the client verdict's: the wake-ups' lateness as a
+	// share of the intended latency; absent without one (merged reports).
+	WakeLateShare *float64 `json:"wake_late_share,omitempty"`
+}
+
+// Starts are the wake-ups' figures (µs), from their histogram.
+type Starts struct {
+	Count  int64   `json:"count"`
+	MeanUs float64 `json:"mean_us"`
+	P50Us  int64   `json:"p50_us"`
+	P99Us  int64   `json:"p99_us"`
+	MaxUs  int64   `json:"max_us"`
 }
 
 // Summary is one measurement's totals.
@@ -247,6 +281,10 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			}
 		}
 		run.Validation = r.Validation
+		var err error
+		if run.Schedule, err = schedule(r); err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
+		}
 		if r.SLO != nil {
 			run.SLO = r.SLO
 			if err := sloSpectra(&run, samples); err != nil {
@@ -260,6 +298,33 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 	sort.SliceStable(d.Operations, func(i, j int) bool { return rank[d.Operations[i]] < rank[d.Operations[j]] })
 	d.Settings = settings(inputs)
 	return d, nil
+}
+
+// schedule is r's Schedule for the page, the wake-ups' figures computed
+// from their histogram as the summary's are; nil without a target.
+func schedule(r *jsonreport.Report) (*Schedule, error) {
+	js := r.Schedule
+	if js == nil {
+		return nil, nil
+	}
+	s := &Schedule{TargetOpsSec: js.TargetOpsSec, MeanLagUs: js.MeanLagUs, MaxLagUs: js.MaxLagUs, FinalLagUs: js.FinalLagUs,
+		StartsKnown: r.PacedStartsKnown()}
+	if cv := r.ClientVerdict; cv != nil {
+		s.WakeLateShare = cv.WakeLateShare
+	}
+	if js.Behind != nil {
+		s.LateStarts = js.Behind.Count
+	}
+	if js.Wake == nil || js.Wake.Count == 0 {
+		return s, nil
+	}
+	h, err := jsonreport.DecodeHistogram(js.Wake.Histogram)
+	if err != nil {
+		return nil, fmt.Errorf("schedule.wake: %w", err)
+	}
+	st := measurement.StatsOf(h)
+	s.Wake = &Starts{Count: st.Count, MeanUs: round(st.Mean), P50Us: st.Percentile(50), P99Us: st.Percentile(99), MaxUs: st.Max}
+	return s, nil
 }
 
 // opRank is 0 for an operation's own measurement, 1 for its failures

@@ -206,6 +206,7 @@ func Warnings(paths []string, reps []*jsonreport.Report) []string {
 			w = append(w, fmt.Sprintf("load incomplete: %d of %d records inserted", done, want))
 		}
 	}
+	w = append(w, scheduleWarnings(paths, reps, idx)...)
 	if n, err := strconv.Atoi(reps[0].Settings["client.count"]); err == nil && n > 0 {
 		got := 0
 		for _, r := range reps {

@@ -141,7 +141,15 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	if out.Validation, err = mergeValidation(paths, reps); err != nil {
 		return nil, err
 	}
+	sched, err := mergeSchedule(paths, reps)
+	if err != nil {
+		return nil, err
+	}
 	out.Sections = textRows(out, hists)
+	if sched != nil {
+		out.Schedule = sched.json
+		out.Sections = append(out.Sections, sched.rows()...)
+	}
 	if out.Validation != nil {
 		out.Sections = append(out.Sections, out.Validation.Rows()...)
 	}

@@ -210,8 +210,7 @@ func Schedule(s *engine.Schedule) (*jsonreport.Schedule, error) {
 // StartsJSON is the JSON report's figures of a histogram of paced starts
 // (engine.Schedule's Wake or Behind); nil for none.
 func StartsJSON(h *hdrhistogram.Histogram) (*jsonreport.Starts, error) {
-	st := measurement.StatsOf(h)
-	return jsonreport.NewStarts(h, st.Mean, st.Percentile(50), st.Percentile(99), st.Max)
+	return jsonreport.StartsOf(h)
 }
 
 // Measurements are the JSON report's measurements of a snapshot.

@@ -4,7 +4,6 @@
 package runreport
 
 import (
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"math"
 	"runtime"
 	"slices"
@@ -43,40 +42,10 @@ func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []expor
 }
 
 // ScheduleRows are the text report's SCHEDULE section: the lag behind the
-// schedule, then the paced starts split in two: the wake-ups (how late the
-// workers woke for the operations they waited for: the client's own
-// timing) and the late starts (the operations started behind their due
-// time, which the lag rows measure).
+// schedule, then the paced starts split in two (measurement.StartRows).
 func ScheduleRows(s *engine.Schedule) []export.Row {
-	rows := []export.Row{
-		{Metric: "SCHEDULE", Name: "Target(ops/sec)", Value: export.Int(s.Target)},
-		{Metric: "SCHEDULE", Name: "MeanLag(us)", Value: export.Float(s.MeanLagUs)},
-		{Metric: "SCHEDULE", Name: "MaxLag(us)", Value: export.Int(s.MaxLagUs)},
-		{Metric: "SCHEDULE", Name: "FinalLag(us)", Value: export.Int(s.FinalLagUs)},
-	}
-	return append(rows, StartRows(s.Wake, s.Behind)...)
-}
-
-// StartRows are the SCHEDULE rows of the paced starts' histograms (µs;
-// nil is none): a run's (ScheduleRows) and a merged report's alike.
-func StartRows(wake, behind *hdrhistogram.Histogram) []export.Row {
-	row := func(name string, v export.Value) export.Row {
-		return export.Row{Metric: "SCHEDULE", Name: name, Value: v}
-	}
-	st := measurement.StatsOf(wake)
-	rows := []export.Row{row("WakeUps", export.Int(st.Count))}
-	if st.Count > 0 {
-		rows = append(rows,
-			row("AverageWakeLateness(us)", export.Float(round(st.Mean, 1))),
-			row("50thPercentileWakeLateness(us)", export.Int(st.Percentile(50))),
-			row("99thPercentileWakeLateness(us)", export.Int(st.Percentile(99))),
-			row("MaxWakeLateness(us)", export.Int(st.Max)))
-	}
-	var late int64
-	if behind != nil {
-		late = behind.TotalCount()
-	}
-	return append(rows, row("LateStarts", export.Int(late)))
+	rows := measurement.ScheduleRows(s.Target, s.MeanLagUs, s.MaxLagUs, s.FinalLagUs)
+	return append(rows, measurement.StartRows(s.Wake, s.Behind)...)
 }
 
 // overallEnd is the index after the last OVERALL row.

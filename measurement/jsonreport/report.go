@@ -22,6 +22,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 )
 
@@ -495,9 +496,9 @@ func (r *Report) check() error {
 	}
 	if s := r.Schedule; s != nil {
 		c.count("schedule.target_ops_sec", s.TargetOpsSec)
-		if math.IsNaN(s.MeanLagUs) || math.IsInf(s.MeanLagUs, 0) {
-			c.fail("schedule.mean_lag_us", "%v is not a finite number", s.MeanLagUs)
-		}
+		c.real("schedule.mean_lag_us", s.MeanLagUs)
+		c.count("schedule.max_lag_us", s.MaxLagUs)
+		c.count("schedule.final_lag_us", s.FinalLagUs)
 		c.starts("schedule.wake.", s.Wake)
 		c.starts("schedule.behind.", s.Behind)
 	}
@@ -600,6 +601,24 @@ func NewStarts(h *hdrhistogram.Histogram, meanUs float64, p50Us, p99Us, maxUs in
 		return nil, fmt.Errorf("encoding a schedule histogram: %w", err)
 	}
 	return &Starts{Count: h.TotalCount(), MeanUs: meanUs, P50Us: p50Us, P99Us: p99Us, MaxUs: maxUs, Histogram: enc}, nil
+}
+
+// PacedStartsKnown says whether r's schedule says how its paced operations
+// started: a run records every paced start as a wake-up or a late start,
+// so a schedule over operations with neither is a report written before
+// they were recorded (or a merge of one), whose absent Wake and Behind
+// are not "none". False without a schedule.
+func (r *Report) PacedStartsKnown() bool {
+	s := r.Schedule
+	return s != nil && (r.Operations == 0 || s.Wake != nil || s.Behind != nil)
+}
+
+// StartsOf is h's Starts with measurement.StatsOf's figures, as a run's
+// report (runreport) and a merged one (ycsb merge) both write them; nil
+// for an empty h.
+func StartsOf(h *hdrhistogram.Histogram) (*Starts, error) {
+	st := measurement.StatsOf(h)
+	return NewStarts(h, st.Mean, st.Percentile(50), st.Percentile(99), st.Max)
 }
 
 // starts checks a Schedule's Starts: figures that are not negative, in

@@ -137,6 +137,15 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) { r.Measurements[0].Count = -3 }, "measurements[0] (READ).count: -3 is negative"},
 		{func(r *Report) { r.Measurements[0].Histogram = "" }, "measurements[0] (READ).histogram: missing, but count is 3"},
 		{func(r *Report) { r.Schedule.TargetOpsSec = -10 }, "schedule.target_ops_sec: -10 is negative"},
+		{func(r *Report) { r.Schedule.MeanLagUs = -5 }, "schedule.mean_lag_us: -5 is negative"},
+		{func(r *Report) { r.Schedule.MaxLagUs = -1 }, "schedule.max_lag_us: -1 is negative"},
+		{func(r *Report) { r.Schedule.FinalLagUs = -1 }, "schedule.final_lag_us: -1 is negative"},
+		{func(r *Report) {
+			r.Schedule.Wake = &Starts{Count: 4, MeanUs: 200, P50Us: 200, P99Us: 300, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
+		}, "schedule.wake.histogram: holds 3 values, count says 4"},
+		{func(r *Report) {
+			r.Schedule.Behind = &Starts{Count: 3, MeanUs: 200, P50Us: 300, P99Us: 200, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
+		}, "schedule.behind.p99_us: 200 is not between p50_us 300 and max_us 300"},
 		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 5, -1, nil, Tally{10, 5}) }, "validation.operations: -1 is negative"},
 		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 5, 1, nil, Tally{10, 5}) }, "validation.total_cash: -10 is negative"},
@@ -231,4 +240,28 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("accepted operations %d, runtime %d, throughput %v", r.Operations, r.RunTimeMs, r.Throughput)
 		}
 	})
+}
+
+// TestPacedStartsKnown: a schedule over operations says how they started
+// unless it has neither wake-ups nor late starts (a report written before
+// they were recorded).
+func TestPacedStartsKnown(t *testing.T) {
+	some := &Starts{Count: 1}
+	for _, tt := range []struct {
+		name  string
+		sched *Schedule
+		ops   int64
+		want  bool
+	}{
+		{"no schedule", nil, 10, false},
+		{"no operations", &Schedule{}, 0, true},
+		{"neither", &Schedule{}, 10, false},
+		{"wake-ups", &Schedule{Wake: some}, 10, true},
+		{"late starts", &Schedule{Behind: some}, 10, true},
+	} {
+		r := &Report{Schedule: tt.sched, Operations: tt.ops}
+		if got := r.PacedStartsKnown(); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }

@@ -72,6 +72,9 @@ type Exporter struct {
 	hists     map[histKey]*hist
 	warmupEnd time.Time // ycsb_warmup is 1 until then
 	judgement *slo.Judgement
+	// wake and behind are the paced starts (Snapshot.Wake, Behind); nil
+	// until a harvest has any.
+	wake, behind *hist
 
 	ln  net.Listener
 	srv *http.Server
@@ -193,8 +196,13 @@ func (e *Exporter) Observe(iv *measurement.Snapshot) {
 		fill(&h, m.Hist)
 		adds = append(adds, add{h, histKey{Label(m.Operation), result(m), m.Intended}})
 	}
+	var wake, behind hist
+	fill(&wake, iv.Wake)
+	fill(&behind, iv.Behind)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.wake = addTo(e.wake, &wake)
+	e.behind = addTo(e.behind, &behind)
 	e.overall += iv.Operations
 	e.failed += iv.Failed
 	for i := range iv.Measurements {
@@ -204,24 +212,36 @@ func (e *Exporter) Observe(iv *measurement.Snapshot) {
 		}
 	}
 	for _, a := range adds {
-		h := e.hists[a.h]
-		if h == nil {
-			h = &hist{counts: make([]int64, len(Buckets)+1)}
-			e.hists[a.h] = h
-		}
-		for i, n := range a.k.counts {
-			h.counts[i] += n
-		}
-		h.count += a.k.count
-		h.sumSec += a.k.sumSec
+		e.hists[a.h] = addTo(e.hists[a.h], &a.k)
 	}
 }
 
-// fill sorts an interval's HdrHistogram (µs) into the fixed buckets. Each
-// HdrHistogram bucket goes where its lowest equivalent value falls; with
-// three significant digits that is within 0.1% of every value in it.
+// addTo adds an interval's h to the cumulative sum (nil: none yet) and
+// returns the sum; an empty h leaves a nil sum nil.
+func addTo(sum, h *hist) *hist {
+	if h.count == 0 {
+		return sum
+	}
+	if sum == nil {
+		sum = &hist{counts: make([]int64, len(Buckets)+1)}
+	}
+	for i, n := range h.counts {
+		sum.counts[i] += n
+	}
+	sum.count += h.count
+	sum.sumSec += h.sumSec
+	return sum
+}
+
+// fill sorts an interval's HdrHistogram (µs; nil is empty) into the fixed
+// buckets. Each HdrHistogram bucket goes where its lowest equivalent value
+// falls; with three significant digits that is within 0.1% of every value
+// in it.
 func fill(h *hist, hd *hdrhistogram.Histogram) {
 	h.counts = make([]int64, len(Buckets)+1)
+	if hd == nil {
+		return
+	}
 	for _, b := range hd.Distribution() {
 		if b.Count == 0 {
 			continue
@@ -287,19 +307,38 @@ func (e *Exporter) WriteText(b *bytes.Buffer) {
 		})
 		family(b, name, "histogram", help)
 		for _, k := range hk {
-			h := e.hists[k]
-			labels := "operation=" + quote(k.op) + ",result=" + quote(k.result)
-			var cum int64
-			for i, le := range Buckets {
-				cum += h.counts[i]
-				fmt.Fprintf(b, "%s_bucket{%s,le=\"%s\"} %d\n", name, labels, strconv.FormatFloat(le, 'g', -1, 64), cum)
-			}
-			fmt.Fprintf(b, "%s_bucket{%s,le=\"+Inf\"} %d\n", name, labels, h.count)
-			fmt.Fprintf(b, "%s_sum{%s} %s\n", name, labels, strconv.FormatFloat(h.sumSec, 'g', -1, 64))
-			fmt.Fprintf(b, "%s_count{%s} %d\n", name, labels, h.count)
+			writeHist(b, name, "operation="+quote(k.op)+",result="+quote(k.result), e.hists[k])
 		}
 	}
+	if e.wake != nil {
+		family(b, "ycsb_schedule_wake_lateness_seconds", "histogram", "With -target: how late the workers woke for the operations they had time to wait for (actual start less due time), the client's own timing error.")
+		writeHist(b, "ycsb_schedule_wake_lateness_seconds", "", e.wake)
+	}
+	if e.behind != nil {
+		family(b, "ycsb_schedule_late_start_seconds", "histogram", "With -target: how far behind its due time each operation started that the worker had no time to wait for, the lag a slow database causes.")
+		writeHist(b, "ycsb_schedule_late_start_seconds", "", e.behind)
+	}
 	e.writeSLO(b)
+}
+
+// writeHist writes one histogram's series; labels are its own ("" for
+// none), le added to them.
+func writeHist(b *bytes.Buffer, name, labels string, h *hist) {
+	sep := ""
+	if labels != "" {
+		sep = ","
+	}
+	var cum int64
+	for i, le := range Buckets {
+		cum += h.counts[i]
+		fmt.Fprintf(b, "%s_bucket{%s%sle=\"%s\"} %d\n", name, labels, sep, strconv.FormatFloat(le, 'g', -1, 64), cum)
+	}
+	fmt.Fprintf(b, "%s_bucket{%s%sle=\"+Inf\"} %d\n", name, labels, sep, h.count)
+	if labels != "" {
+		labels = "{" + labels + "}"
+	}
+	fmt.Fprintf(b, "%s_sum%s %s\n", name, labels, strconv.FormatFloat(h.sumSec, 'g', -1, 64))
+	fmt.Fprintf(b, "%s_count%s %d\n", name, labels, h.count)
 }
 
 // writeSLO writes the objectives' limits and, once judged, what the run

@@ -274,3 +274,65 @@ func TestSLOLabelEscapes(t *testing.T) {
 		}
 	}
 }
+
+// scheduleLines are the ycsb_schedule lines of e's exposition, comments
+// included, after Prometheus's parser has read all of it.
+func scheduleLines(t *testing.T, e *Exporter) string {
+	t.Helper()
+	var buf bytes.Buffer
+	e.WriteText(&buf)
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatalf("not the text exposition format: %v\n%s", err, buf.String())
+	}
+	for _, name := range []string{"ycsb_schedule_wake_lateness_seconds", "ycsb_schedule_late_start_seconds"} {
+		if f := fams[name]; f != nil && (len(f.GetMetric()) != 1 || f.GetMetric()[0].GetHistogram() == nil) {
+			t.Errorf("%s is not one histogram:\n%s", name, buf.String())
+		}
+	}
+	var out []string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(l, "ycsb_schedule_") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestSchedule: the paced starts of the interval harvests add up into
+// two histograms, how late the workers woke and how far behind the late
+// starts began (the lines are in testdata/schedule.golden); an unpaced
+// run serves neither.
+func TestSchedule(t *testing.T) {
+	cfg, err := measurement.ParseConfig(props.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := measurement.NewCollector(cfg, measurement.YCSB)
+	rec := c.NewRecorder()
+	e := New(Info{Binding: "basic", Phase: "run"})
+	e.Observe(harvest(t, c, rec, 10, 0))
+	if got := scheduleLines(t, e); got != "\n" {
+		t.Errorf("an unpaced run serves\n%s", got)
+	}
+	// Two harvests: 60 wake-ups 30 µs late and 3 of 2 ms, then 40 of
+	// 120 µs; 5 starts 700 µs behind, then 2 of 3 s.
+	for i := 0; i < 60; i++ {
+		rec.Woke(30_000)
+	}
+	for i := 0; i < 3; i++ {
+		rec.Woke(2_000_000)
+	}
+	for i := 0; i < 5; i++ {
+		rec.StartedBehind(700_000)
+	}
+	e.Observe(c.Tick())
+	for i := 0; i < 40; i++ {
+		rec.Woke(120_000)
+	}
+	rec.StartedBehind(3_000_000_000)
+	rec.StartedBehind(3_000_000_000)
+	e.Observe(c.Tick())
+	ycsbtest.Golden(t, filepath.Join("testdata", "schedule.golden"), []byte(scheduleLines(t, e)))
+}
