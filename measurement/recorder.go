@@ -340,19 +340,23 @@ func (r *Recorder) MeasureValue(op Op, us int64) {
 
 // Woke records how late (ns) the worker woke for a paced operation it had
 // waited for: its start minus its due time, the client's own timing error.
-func (r *Recorder) Woke(lateNs int64) { r.pacing(&r.cur.wake, lateNs) }
+func (r *Recorder) Woke(lateNs int64) { r.pacing(false, lateNs) }
 
 // StartedBehind records how far behind its due time (ns) a paced
 // operation started that the worker had no time to wait for: the schedule
 // lag that a slow database (or a starved client) causes.
-func (r *Recorder) StartedBehind(lagNs int64) { r.pacing(&r.cur.behind, lagNs) }
+func (r *Recorder) StartedBehind(lagNs int64) { r.pacing(true, lagNs) }
 
-func (r *Recorder) pacing(slot **series, ns int64) {
+func (r *Recorder) pacing(behind bool, ns int64) {
 	if r.warm {
 		return
 	}
 	us := r.clamp(ns / 1000)
-	r.mu.Lock()
+	r.mu.Lock() // before r.cur, which the Collector swaps
+	slot := &r.cur.wake
+	if behind {
+		slot = &r.cur.behind
+	}
 	s := *slot
 	if s == nil {
 		s = &series{min: -1, max: -1, rec: r.newHist()}
