@@ -10,7 +10,9 @@ import (
 
 func pacedPlan(wl Workload, threads int, target, ops int64) *Plan {
 	return &Plan{Threads: threads, OpCount: ops, Target: target, Workload: wl,
-		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Interval: time.Second}
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6},
+		// Ticks during the run: the Collector harvests while workers record.
+		Interval: 5 * time.Millisecond}
 }
 
 // TestScheduleSplitsStarts: every paced operation is recorded once, either
