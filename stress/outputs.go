@@ -1,17 +1,14 @@
 package stress
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/goycsb/ycsb/engine"
-	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/oserr"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/runreport"
@@ -69,16 +66,18 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 }
 
 // checkOutputs refuses, before anything is connected or created, an
-// output the run could not write at its end: -log file=, hdrfile= and
-// json= and -graph file= in a directory that does not exist or cannot
-// be written, naming a directory, or a file that cannot be written; two
-// of them naming the same file; and a -graph file= that exists and is
-// not a page of -graph, which is not overwritten.
+// output the run could not write at its end, by outfile's rule: -log
+// file=, hdrfile= and json= and -graph file= in a directory that does not
+// exist or cannot be written, naming a directory or a socket, or a file
+// that cannot be written; two of them naming the same file; and a -graph
+// file= that exists and is not a page of -graph, which is not overwritten.
+// A device, a FIFO or a descriptor (/dev/null, /dev/stdout) may be named
+// by more than one: what is written there is not replaced.
 func (r *stressRun) checkOutputs() error {
 	s := r.s
 	type output struct {
 		group, name, path string
-		atomic            bool // replaced whole: its directory must be writable
+		whole             bool // replaced whole at the end (a report, a page), not written as it goes (a log)
 	}
 	seen := map[string]string{}
 	for _, o := range []output{{"-log", "file=", s.Log.File, false}, {"-log", "hdrfile=", s.Log.HDRFile, false},
@@ -87,8 +86,15 @@ func (r *stressRun) checkOutputs() error {
 			continue
 		}
 		opt := s.Option(o.group, o.name, o.path)
-		if err := checkWritable(o.path, o.atomic); err != nil {
+		check := outfile.CheckInPlace
+		if o.whole {
+			check = outfile.Check
+		}
+		if err := check(o.path); err != nil {
 			return bad("%s: %v", opt, err)
+		}
+		if outfile.WrittenThrough(o.path) {
+			continue
 		}
 		key, err := filepath.Abs(o.path)
 		if err != nil {
@@ -107,38 +113,6 @@ func (r *stressRun) checkOutputs() error {
 		}
 	}
 	return nil
-}
-
-// checkWritable says why path cannot be written, or nil: its directory
-// must exist, path must not be a directory, an existing file must be
-// writable, and a new file (or, for atomic, any) must be creatable in the
-// directory. Nothing is left behind.
-func checkWritable(path string, atomic bool) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("directory %s does not exist", dir)
-	}
-	fi, err := os.Stat(path)
-	switch {
-	case err == nil && fi.IsDir():
-		return errors.New("is a directory; give a file name")
-	case err == nil && atomic && !fi.Mode().IsRegular():
-		return fmt.Errorf("is not a regular file (%s); give a file name", fi.Mode().Type())
-	case err == nil && fi.Mode().IsRegular():
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			return fmt.Errorf("cannot be written: %v", oserr.Reason(err))
-		}
-		f.Close()
-		if !atomic {
-			return nil
-		}
-	case err == nil:
-		return nil // a device such as /dev/null, or a pipe: opened as it is
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot be read: %v", oserr.Reason(err))
-	}
-	return atomicfile.CanCreate(path)
 }
 
 // sameFile says whether the paths a and b are one existing file.
@@ -178,7 +152,7 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.J
 		return err
 	}
 	summarise()
-	if err := atomicfile.Write(o.jsonPath, func(w io.Writer) error { _, err := w.Write(doc); return err }); err != nil {
+	if err := outfile.WriteBytes(o.jsonPath, doc); err != nil {
 		return fmt.Errorf("%s: %v", o.reportOpt(), err)
 	}
 	return nil
