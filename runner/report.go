@@ -10,6 +10,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
@@ -161,11 +162,14 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 		fmt.Fprintln(r.o.Stdout, "Raw data measurement: will output to stdout.")
 	}
 	if err := total.WriteRaw(w, r.mcfg); err != nil {
+		if r.rawOut != nil {
+			err = fmt.Errorf("cannot write %s: %v", r.mcfg.RawOutputFile, oserr.Reason(err))
+		}
 		errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
 	}
 	if r.rawOut != nil {
-		if err := r.rawOut.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
+		if err := r.rawOut.Close(); err != nil && len(errs) == 0 {
+			errs = append(errs, fmt.Errorf("measurement.raw.output_file: cannot write %s: %v", r.mcfg.RawOutputFile, oserr.Reason(err)))
 		}
 		r.rawOut = nil
 	}
