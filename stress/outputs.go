@@ -24,8 +24,12 @@ type runOutputs struct {
 	json     *runreport.Intervals // its intervals
 	temp     bool                 // jsonPath is a temporary report: for -graph, or json=-
 	block    bool                 // json=-: the report goes to the output as a block
-	hdr      *measurement.TaggedHdrLog
-	threads  int // the run's thread count, which names a ramp's revisions
+	// graphCopy is a temporary copy of the report for -graph to read back
+	// when json= is written through (a device, a FIFO, /dev/stdout),
+	// which gives nothing back; "" otherwise.
+	graphCopy string
+	hdr       *measurement.TaggedHdrLog
+	threads   int // the run's thread count, which names a ramp's revisions
 }
 
 // openOutputs opens the run's JSON report and creates the -log hdrfile=
@@ -49,6 +53,14 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 		f.Close()
 		o.block = o.jsonPath == "-"
 		o.jsonPath, o.temp = f.Name(), true
+	}
+	if s.Graph.File != "" && !o.temp && outfile.WrittenThrough(o.jsonPath) {
+		f, err := os.CreateTemp("", "ycsb-stress-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", s.Option("-graph", "file=", s.Graph.File), err)
+		}
+		f.Close()
+		o.graphCopy = f.Name()
 	}
 	if o.jsonPath != "" {
 		o.json = runreport.NewIntervals(0)
@@ -155,6 +167,11 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.J
 	if err := outfile.WriteBytes(o.jsonPath, doc); err != nil {
 		return fmt.Errorf("%s: %v", o.reportOpt(), err)
 	}
+	if o.graphCopy != "" {
+		if err := os.WriteFile(o.graphCopy, doc, 0o600); err != nil {
+			return fmt.Errorf("%s: %v", o.r.s.Option("-graph", "file=", o.r.s.Graph.File), err)
+		}
+	}
 	return nil
 }
 
@@ -208,12 +225,19 @@ func (o *runOutputs) graph() error {
 	if o.r.s.Rate.Ramp() {
 		revision = fmt.Sprintf("%s - %d threads", revision, o.threads)
 	}
-	return o.r.writeGraph(o.jsonPath, revision)
+	report := o.jsonPath
+	if o.graphCopy != "" {
+		report = o.graphCopy
+	}
+	return o.r.writeGraph(report, revision)
 }
 
 // release removes the temporary report.
 func (o *runOutputs) release() {
 	if o.temp {
 		os.Remove(o.jsonPath)
+	}
+	if o.graphCopy != "" {
+		os.Remove(o.graphCopy)
 	}
 }
