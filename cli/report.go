@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/htmlreport"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/results"
 )
 
@@ -70,8 +70,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 }
 
 // writePage draws inputs as the HTML report titled title into path (given
-// as opt) and returns its size. The page is readable by all: a page to
-// share, not a private temporary file.
+// as opt) and returns its size.
 func writePage(opt, path, title string, inputs []htmlreport.Input) (int, error) {
 	d, err := htmlreport.Build(title, inputs, time.Now())
 	if err != nil {
@@ -81,9 +80,8 @@ func writePage(opt, path, title string, inputs []htmlreport.Input) (int, error) 
 	if err := htmlreport.Write(&buf, d); err != nil {
 		return 0, err
 	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := outfile.WriteBytes(path, buf.Bytes()); err != nil {
 		return 0, fmt.Errorf("%s %s: %w", opt, path, err)
 	}
-	os.Chmod(path, 0o644)
 	return buf.Len(), nil
 }

@@ -5,14 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/goycsb/ycsb/htmlreport"
-	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -110,7 +109,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		if err := jsonreport.Write(&doc, merged); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(out, doc.Bytes()); err != nil {
+		if err := outfile.WriteBytes(out, doc.Bytes()); err != nil {
 			return fmt.Errorf("%s %s: %w", opts.name("o"), out, err)
 		}
 	}
@@ -319,10 +318,10 @@ func (o toolOpts) name(name string) string {
 }
 
 // checkOutputs refuses, before any input is read, an output file (by
-// option name, "" for none) that cannot be written: its directory is
-// missing or takes no new file, or it is a directory. The error names the
-// option as typed: "-html /nonexistent/x.html: directory /nonexistent does
-// not exist".
+// option name, "" for none) that cannot be written by outfile's rule: its
+// directory is missing or takes no new file, or it is a directory or a
+// socket. The error names the option as typed: "-html
+// /nonexistent/x.html: directory /nonexistent does not exist".
 func checkOutputs(opts toolOpts, outputs map[string]string) error {
 	names := slices.Sorted(maps.Keys(outputs))
 	for _, name := range names {
@@ -330,19 +329,11 @@ func checkOutputs(opts toolOpts, outputs map[string]string) error {
 		if path == "" {
 			continue
 		}
-		if err := atomicfile.Check(path); err != nil {
+		if err := outfile.Check(path); err != nil {
 			return usagef("%s %s: %v", opts.name(name), path, err)
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data beside path and renames it into place.
-func writeFileAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }
 
 // readAll reads every file with read; the first that fails is the input

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/internal/outfile"
 )
 
 // HdrLogs writes hdrhistogram.fileoutput: one HdrHistogram interval log per
@@ -79,7 +81,7 @@ func (l *HdrLogs) open(name string) (*hdrLog, error) {
 		return lg, nil
 	}
 	path := l.prefix + name + ".hdr"
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("hdrhistogram.fileoutput: %w", err)
 	}
@@ -130,7 +132,7 @@ type TaggedHdrLog struct {
 // (without its "#"), then baseMs (ms since the epoch) as both base and
 // start time.
 func CreateTaggedHdrLog(path, comment string, baseMs int64) (*TaggedHdrLog, error) {
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return nil, err
 	}

@@ -138,8 +138,12 @@ func Capacity(ctx context.Context, o Options) error {
 	}
 	c := capacityObject(ans, cs, p.s)
 	rows := capacity.Rows(c, objectiveTexts(p.s.objectives))
+	var exportErr error
 	if err := writeReport(o.Stdout, p.s, rows); err != nil {
-		return err
+		if p.s.exportFile == "" {
+			return err
+		}
+		exportErr = exportFailed(o.Stdout, rows, err)
 	}
 	if p.rep.json != nil {
 		doc, err := capacityReport(b, c, st.start, time.Now(), rows)
@@ -151,6 +155,11 @@ func Capacity(ctx context.Context, o Options) error {
 		}
 	}
 	b.causes.WriteSummary(o.Stderr)
+	for _, err := range []error{exportErr, b.stopProfile()} {
+		if closeErr == nil {
+			closeErr = err
+		}
+	}
 	b.linger(ctx)
 	if searchErr != nil && !errors.Is(searchErr, context.Canceled) {
 		return searchErr

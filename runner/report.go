@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
-	"github.com/goycsb/ycsb/internal/atomicfile"
+	"github.com/goycsb/ycsb/internal/oserr"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -50,42 +50,18 @@ type reporter struct {
 	validation *jsonreport.Validation
 }
 
-// checkDir says which property names a file in a missing directory.
-func checkDir(prop, path string) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return props.Errorf(prop, "directory %s does not exist", dir)
-	}
-	return nil
-}
-
 // checkWritable finds out before anything is opened, created or wiped
-// whether path can be written: its directory exists and takes a new file (a
-// temporary one, created and removed beside it), path is not a directory,
-// and, when inPlace (the file is opened where it is rather than renamed into
-// place), an existing file opens for writing. Nothing at path changes.
+// whether path can be written, by outfile's rule: replaced whole (a report)
+// or, when inPlace, opened where it stands (a log, a profile). Nothing at
+// path is opened or changed.
 func checkWritable(prop, path string, inPlace bool) error {
-	if err := checkDir(prop, path); err != nil {
-		return err
+	check := outfile.Check
+	if inPlace {
+		check = outfile.CheckInPlace
 	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return props.Errorf(prop, "%s is a directory, want a file name", path)
-		}
-		if inPlace {
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-			if err != nil {
-				return props.Errorf(prop, "cannot write %s: %v", path, err)
-			}
-			f.Close()
-		}
+	if err := check(path); err != nil {
+		return props.Errorf(prop, "%v", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".check*")
-	if err != nil {
-		return props.Errorf(prop, "cannot create a file in %s: %v", filepath.Dir(path), errors.Unwrap(err))
-	}
-	tmp.Close()
-	os.Remove(tmp.Name())
 	return nil
 }
 
@@ -127,7 +103,7 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *interva
 // has opened: until then a failed setup leaves nothing behind.
 func (r *reporter) create() error {
 	if r.mcfg.HasRaw() && r.mcfg.RawOutputFile != "" {
-		f, err := os.OpenFile(r.mcfg.RawOutputFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err := outfile.Append(r.mcfg.RawOutputFile)
 		if err != nil {
 			return props.Errorf("measurement.raw.output_file", "%v", err)
 		}
@@ -186,11 +162,14 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 		fmt.Fprintln(r.o.Stdout, "Raw data measurement: will output to stdout.")
 	}
 	if err := total.WriteRaw(w, r.mcfg); err != nil {
+		if r.rawOut != nil {
+			err = fmt.Errorf("cannot write %s: %v", r.mcfg.RawOutputFile, oserr.Reason(err))
+		}
 		errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
 	}
 	if r.rawOut != nil {
-		if err := r.rawOut.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("measurement.raw.output_file: %w", err))
+		if err := r.rawOut.Close(); err != nil && len(errs) == 0 {
+			errs = append(errs, fmt.Errorf("measurement.raw.output_file: cannot write %s: %v", r.mcfg.RawOutputFile, oserr.Reason(err)))
 		}
 		r.rawOut = nil
 	}
@@ -206,7 +185,8 @@ func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, er
 
 // writeMain writes the report in the exporter's format to exportfile or
 // stdout. When the file cannot be written the text report goes to stdout:
-// the run's figures must not be lost with the file.
+// the run's figures must not be lost with the file. The error, which says
+// so, is the run's one line about it.
 func (r *reporter) writeMain(m *engine.Result, rows []export.Row, jsonDoc []byte) error {
 	var err error
 	switch {
@@ -219,10 +199,17 @@ func (r *reporter) writeMain(m *engine.Result, rows []export.Row, jsonDoc []byte
 		err = writeReport(r.o.Stdout, r.s, rows)
 	}
 	if err != nil && r.s.exportFile != "" {
-		fmt.Fprintf(r.o.Stderr, "%v: the report follows on stdout\n", err)
-		exportRows(r.o.Stdout, "text", rows)
+		return exportFailed(r.o.Stdout, rows, err)
 	}
 	return err
+}
+
+// exportFailed prints rows as the text report on stdout after the
+// exportfile could not be written (err), and returns the error that says
+// so in one line.
+func exportFailed(stdout io.Writer, rows []export.Row, err error) error {
+	exportRows(stdout, "text", rows)
+	return fmt.Errorf("%w; the text report is on stdout", err)
 }
 
 // writeJSONReport writes report.json: to its file, or with "-" to stdout as
@@ -384,14 +371,15 @@ func writeReport(stdout io.Writer, s *settings, rows []export.Row) error {
 	})
 }
 
-// writeOut writes to path, or to stdout when path is empty. A file is
-// written beside its final name and renamed into place, so a failed run
-// never leaves half a report.
+// writeOut writes to path, or to stdout when path is empty. A regular file
+// is written beside its final name and renamed into place, so a failed run
+// never leaves half a report; a device or a FIFO is written through
+// (outfile).
 func writeOut(stdout io.Writer, prop, path string, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)
 	}
-	if err := atomicfile.Write(path, write); err != nil {
+	if err := outfile.Write(path, write); err != nil {
 		return fmt.Errorf("%s: %w", prop, err)
 	}
 	return nil

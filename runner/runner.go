@@ -94,6 +94,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	b.settleStart()
 	err = b.report(ctx, b.execute(ctx))
+	if perr := b.stopProfile(); err == nil {
+		err = perr
+	}
 	b.linger(ctx)
 	return err
 }

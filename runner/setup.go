@@ -11,6 +11,8 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/internal/oserr"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -116,7 +118,7 @@ type bench struct {
 	sessions []db.Session
 	engine   *engine.Engine // the workers, over the sessions
 	prom     *prom.Exporter // nil without prometheus.addr
-	profile  *os.File       // the CPU profile being written, if any
+	profile  *profileFile   // the CPU profile being written, if any
 	seed     uint64         // the workers' seeds derive from it, for the report
 	// economyStart is the closed economy's balances before the run
 	// (countStart), counted at economyCounted; nil otherwise.
@@ -213,24 +215,49 @@ func (b *bench) startProfile() error {
 	if b.s.cpuProfile == "" {
 		return nil
 	}
-	f, err := os.Create(b.s.cpuProfile)
+	f, err := outfile.Create(b.s.cpuProfile)
 	if err != nil {
 		return props.Errorf("cpuprofile", "%v", err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	b.profile = &profileFile{f: f}
+	if err := pprof.StartCPUProfile(b.profile); err != nil {
 		f.Close()
-		os.Remove(b.s.cpuProfile)
+		b.profile = nil
 		return props.Errorf("cpuprofile", "%v", err)
 	}
-	b.profile = f
 	return nil
 }
 
-// stopProfile ends the CPU profile, once the report is written.
-func (b *bench) stopProfile() {
-	if b.profile != nil {
-		pprof.StopCPUProfile()
-		b.profile.Close()
-		b.profile = nil
+// profileFile is cpuprofile's file. It keeps the first write error, which
+// pprof drops: a profile that could not be written fails the run.
+type profileFile struct {
+	f   *os.File
+	err error
+}
+
+func (p *profileFile) Write(b []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
 	}
+	n, err := p.f.Write(b)
+	p.err = err
+	return n, err
+}
+
+// stopProfile ends the CPU profile, once the report is written, and says
+// why it could not be written.
+func (b *bench) stopProfile() error {
+	p := b.profile
+	if p == nil {
+		return nil
+	}
+	b.profile = nil
+	pprof.StopCPUProfile()
+	if err := p.f.Close(); p.err == nil {
+		p.err = err
+	}
+	if p.err != nil {
+		return fmt.Errorf("cpuprofile: cannot write %s: %v", b.s.cpuProfile, oserr.Reason(p.err))
+	}
+	return nil
 }

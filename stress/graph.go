@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"time"
 
 	"github.com/goycsb/ycsb/htmlreport"
-	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/oserr"
+	"github.com/goycsb/ycsb/internal/outfile"
 	yresults "github.com/goycsb/ycsb/results"
 )
 
@@ -46,20 +45,23 @@ func (r *stressRun) writeGraph(reportPath, revision string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", opt, err)
 	}
-	err = atomicfile.Write(g.File, func(w io.Writer) error { return htmlreport.WriteWithInputs(w, d, inputs) })
+	err = outfile.Write(g.File, func(w io.Writer) error { return htmlreport.WriteWithInputs(w, d, inputs) })
 	if err != nil {
 		return fmt.Errorf("%s: %v", opt, oserr.Reason(err))
 	}
-	os.Chmod(g.File, 0o644) // a page to share
 	return nil
 }
 
 // readGraph reads back the page of -graph file=, when it exists, for its
-// title and runs (none when it does not). A file that is not such a page
-// is an error: it is not overwritten.
+// title and runs (none when it does not, or when the file is a device, a
+// FIFO or a descriptor, which is written through). A file that is not such
+// a page is an error: it is not overwritten.
 func (r *stressRun) readGraph() (title string, inputs []htmlreport.Input, err error) {
 	g := r.s.Graph
 	opt := r.s.Option("-graph", "file=", g.File)
+	if outfile.WrittenThrough(g.File) {
+		return "", nil, nil
+	}
 	old, err := infile.Read(r.ctx, g.File, infile.MaxReport)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -66,7 +66,7 @@ columnspec:
 		{[]string{"write", "n=10", "-insert", "visits=fixed(0)"}, "-insert visits=fixed(0): expected 1 to 2147483647 inserts per partition"},
 		// outputs
 		{[]string{"write", "n=10", "-log", "hdrfile=/proc/ycsb-hdr.log"}, "-log hdrfile=/proc/ycsb-hdr.log: cannot create a file in /proc: "},
-		{[]string{"write", "n=10", "-log", "hdrfile=" + files}, "-log hdrfile=" + files + ": is a directory; give a file name"},
+		{[]string{"write", "n=10", "-log", "hdrfile=" + files}, "-log hdrfile=" + files + ": " + files + " is a directory, want a file name"},
 		{[]string{"write", "n=10", "-log", "json=" + out("nodir/r.json"), "-rate", "threads=1"}, "-log json=" + out("nodir/r.json") + ": directory " + out("nodir") + " does not exist"},
 		{[]string{"write", "n=10", "-graph", "file=" + notPage}, "-graph file=" + notPage + ": exists and is not a page of -graph (it is not overwritten): "},
 		{[]string{"write", "n=10", "-graph", "file=/proc/ycsb.html"}, "-graph file=/proc/ycsb.html: cannot create a file in /proc: "},

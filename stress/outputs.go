@@ -1,17 +1,14 @@
 package stress
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/goycsb/ycsb/engine"
-	"github.com/goycsb/ycsb/internal/atomicfile"
 	"github.com/goycsb/ycsb/internal/oserr"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/runreport"
@@ -27,8 +24,12 @@ type runOutputs struct {
 	json     *runreport.Intervals // its intervals
 	temp     bool                 // jsonPath is a temporary report: for -graph, or json=-
 	block    bool                 // json=-: the report goes to the output as a block
-	hdr      *measurement.TaggedHdrLog
-	threads  int // the run's thread count, which names a ramp's revisions
+	// graphCopy is a temporary copy of the report for -graph to read back
+	// when json= is written through (a device, a FIFO, /dev/stdout),
+	// which gives nothing back; "" otherwise.
+	graphCopy string
+	hdr       *measurement.TaggedHdrLog
+	threads   int // the run's thread count, which names a ramp's revisions
 }
 
 // openOutputs opens the run's JSON report and creates the -log hdrfile=
@@ -53,6 +54,14 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 		o.block = o.jsonPath == "-"
 		o.jsonPath, o.temp = f.Name(), true
 	}
+	if s.Graph.File != "" && !o.temp && outfile.WrittenThrough(o.jsonPath) {
+		f, err := os.CreateTemp("", "ycsb-stress-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", s.Option("-graph", "file=", s.Graph.File), err)
+		}
+		f.Close()
+		o.graphCopy = f.Name()
+	}
 	if o.jsonPath != "" {
 		o.json = runreport.NewIntervals(0)
 	}
@@ -69,16 +78,18 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 }
 
 // checkOutputs refuses, before anything is connected or created, an
-// output the run could not write at its end: -log file=, hdrfile= and
-// json= and -graph file= in a directory that does not exist or cannot
-// be written, naming a directory, or a file that cannot be written; two
-// of them naming the same file; and a -graph file= that exists and is
-// not a page of -graph, which is not overwritten.
+// output the run could not write at its end, by outfile's rule: -log
+// file=, hdrfile= and json= and -graph file= in a directory that does not
+// exist or cannot be written, naming a directory or a socket, or a file
+// that cannot be written; two of them naming the same file; and a -graph
+// file= that exists and is not a page of -graph, which is not overwritten.
+// A device, a FIFO or a descriptor (/dev/null, /dev/stdout) may be named
+// by more than one: what is written there is not replaced.
 func (r *stressRun) checkOutputs() error {
 	s := r.s
 	type output struct {
 		group, name, path string
-		atomic            bool // replaced whole: its directory must be writable
+		whole             bool // replaced whole at the end (a report, a page), not written as it goes (a log)
 	}
 	seen := map[string]string{}
 	for _, o := range []output{{"-log", "file=", s.Log.File, false}, {"-log", "hdrfile=", s.Log.HDRFile, false},
@@ -87,8 +98,15 @@ func (r *stressRun) checkOutputs() error {
 			continue
 		}
 		opt := s.Option(o.group, o.name, o.path)
-		if err := checkWritable(o.path, o.atomic); err != nil {
+		check := outfile.CheckInPlace
+		if o.whole {
+			check = outfile.Check
+		}
+		if err := check(o.path); err != nil {
 			return bad("%s: %v", opt, err)
+		}
+		if outfile.WrittenThrough(o.path) {
+			continue
 		}
 		key, err := filepath.Abs(o.path)
 		if err != nil {
@@ -107,38 +125,6 @@ func (r *stressRun) checkOutputs() error {
 		}
 	}
 	return nil
-}
-
-// checkWritable says why path cannot be written, or nil: its directory
-// must exist, path must not be a directory, an existing file must be
-// writable, and a new file (or, for atomic, any) must be creatable in the
-// directory. Nothing is left behind.
-func checkWritable(path string, atomic bool) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("directory %s does not exist", dir)
-	}
-	fi, err := os.Stat(path)
-	switch {
-	case err == nil && fi.IsDir():
-		return errors.New("is a directory; give a file name")
-	case err == nil && atomic && !fi.Mode().IsRegular():
-		return fmt.Errorf("is not a regular file (%s); give a file name", fi.Mode().Type())
-	case err == nil && fi.Mode().IsRegular():
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			return fmt.Errorf("cannot be written: %v", oserr.Reason(err))
-		}
-		f.Close()
-		if !atomic {
-			return nil
-		}
-	case err == nil:
-		return nil // a device such as /dev/null, or a pipe: opened as it is
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot be read: %v", oserr.Reason(err))
-	}
-	return atomicfile.CanCreate(path)
 }
 
 // sameFile says whether the paths a and b are one existing file.
@@ -178,8 +164,13 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.J
 		return err
 	}
 	summarise()
-	if err := atomicfile.Write(o.jsonPath, func(w io.Writer) error { _, err := w.Write(doc); return err }); err != nil {
+	if err := outfile.WriteBytes(o.jsonPath, doc); err != nil {
 		return fmt.Errorf("%s: %v", o.reportOpt(), err)
+	}
+	if o.graphCopy != "" {
+		if err := os.WriteFile(o.graphCopy, doc, 0o600); err != nil {
+			return fmt.Errorf("%s: %v", o.r.s.Option("-graph", "file=", o.r.s.Graph.File), err)
+		}
 	}
 	return nil
 }
@@ -234,12 +225,19 @@ func (o *runOutputs) graph() error {
 	if o.r.s.Rate.Ramp() {
 		revision = fmt.Sprintf("%s - %d threads", revision, o.threads)
 	}
-	return o.r.writeGraph(o.jsonPath, revision)
+	report := o.jsonPath
+	if o.graphCopy != "" {
+		report = o.graphCopy
+	}
+	return o.r.writeGraph(report, revision)
 }
 
 // release removes the temporary report.
 func (o *runOutputs) release() {
 	if o.temp {
 		os.Remove(o.jsonPath)
+	}
+	if o.graphCopy != "" {
+		os.Remove(o.graphCopy)
 	}
 }

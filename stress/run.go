@@ -27,6 +27,8 @@ import (
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/oserr"
+	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/data"
@@ -132,7 +134,7 @@ func Main(ctx context.Context, args []string, env Env) error {
 	if err := r.openLog(); err != nil {
 		return &BadInput{Err: err}
 	}
-	return r.judged(r.run(ctx))
+	return r.judged(r.closeLog(r.run(ctx)))
 }
 
 // judged is the run's error, or, after a run that ended well, the
@@ -151,7 +153,7 @@ type stressRun struct {
 	s     *settings.Settings
 	env   Env
 	out   io.Writer // stdout, and the -log file= copy
-	log   *os.File
+	log   *logCopy
 	m     *model
 	kinds []kind
 	// the tables the command uses
@@ -457,13 +459,46 @@ func (r *stressRun) openLog() error {
 	if r.s.Log.File == "" {
 		return nil
 	}
-	f, err := os.Create(r.s.Log.File)
+	f, err := outfile.Create(r.s.Log.File)
 	if err != nil {
-		return fmt.Errorf("-log file=%s: %v", r.s.Log.File, err)
+		return fmt.Errorf("%s: %v", r.s.Option("-log", "file=", r.s.Log.File), err)
 	}
-	r.log = f
-	r.out = io.MultiWriter(r.env.Stdout, f)
+	r.log = &logCopy{f: f}
+	r.out = io.MultiWriter(r.env.Stdout, r.log)
 	return nil
+}
+
+// logCopy is -log file=. It keeps the first write error and takes no more
+// after it, while the output goes on: the run fails at its end, its lines
+// all printed.
+type logCopy struct {
+	f   *os.File
+	err error
+}
+
+func (l *logCopy) Write(p []byte) (int, error) {
+	if l.err == nil {
+		_, l.err = l.f.Write(p)
+	}
+	return len(p), nil
+}
+
+// closeLog closes -log file= after the run, whose error is err, and
+// returns err or, after a run that went well, why the log could not be
+// written.
+func (r *stressRun) closeLog(err error) error {
+	l := r.log
+	if l == nil {
+		return err
+	}
+	r.log = nil
+	if cerr := l.f.Close(); l.err == nil {
+		l.err = cerr
+	}
+	if err == nil && l.err != nil {
+		err = fmt.Errorf("%s: cannot write %s: %v", r.s.Option("-log", "file=", r.s.Log.File), r.s.Log.File, oserr.Reason(l.err))
+	}
+	return err
 }
 
 func (r *stressRun) close() {
@@ -473,9 +508,7 @@ func (r *stressRun) close() {
 	if r.m.session != nil {
 		closeSession(r.m.session)
 	}
-	if r.log != nil {
-		r.log.Close()
-	}
+	r.closeLog(nil)
 }
 
 func (r *stressRun) println(a ...any) { fmt.Fprintln(r.out, a...) }

@@ -566,7 +566,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		}
 	}
 	u := &userRun{stressRun: r, sessions: sessions, wires: wires, cluster: cluster, ops: ops}
-	return r.judged(u.work(ctx, specs))
+	return r.judged(r.closeLog(u.work(ctx, specs)))
 }
 
 // userSetup readies the node and the ops through admin, a session of no
