@@ -307,8 +307,26 @@ func (c *conn) do(ctx context.Context, call *Call) error {
 	c.mu.Unlock()
 	call.frame[2], call.frame[3] = byte(uint16(s)>>8), byte(s)
 	c.send(call.frame)
-	return <-call.done
+	err := <-call.done
+	if err == nil {
+		return nil
+	}
+	if _, answered := err.(*ServerError); answered {
+		return err
+	}
+	return &InFlightError{Err: err}
 }
+
+// InFlightError is a request's failure after it was queued on its
+// connection and before its response came: the connection broke, no
+// response came in time, the caller gave up, or the response could not be
+// read. The node may have received and executed it. A request that never
+// got that far (a dead connection, no free stream) fails with an error of
+// its own, and an ERROR response is a *ServerError.
+type InFlightError struct{ Err error }
+
+func (e *InFlightError) Error() string { return e.Err.Error() }
+func (e *InFlightError) Unwrap() error { return e.Err }
 
 // send queues fr; the first sender of an idle connection writes the queue
 // after letting goroutines already runnable queue their frames (as an
