@@ -714,11 +714,9 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 	if kind != kindInsert {
 		s.params = append(s.params, s.key(key))
 	}
+	open := !c.conn.IsClosed()
 	tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
-	if err != nil {
-		err = &sendError{err}
-	}
-	return tag.RowsAffected(), err
+	return tag.RowsAffected(), sent(err, open)
 }
 
 // wrote counts a write and, with jdbc.autocommit=false, commits every
@@ -743,10 +741,11 @@ func (s *session) commit(ctx context.Context) error {
 		if c.conn == nil || c.conn.TxStatus() == 'I' {
 			continue
 		}
+		open := !c.conn.IsClosed()
 		_, err := c.conn.Exec(s.wctx(ctx), "COMMIT").ReadAll()
 		s.settle(c, err)
 		if err != nil && first == nil {
-			first = &sendError{err}
+			first = sent(err, open)
 		}
 	}
 	return first
@@ -878,6 +877,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 				return err
 			}
 			s.params = b.appendParams(s.params[:0], start*cols, (start+n)*cols)
+			open := !c.conn.IsClosed()
 			tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 			if err != nil {
 				if start > 0 && s.d.cfg.autocommit {
@@ -885,7 +885,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 					// the batch's rows are in the table.
 					return db.OutcomeUnknown(err)
 				}
-				return &sendError{err}
+				return sent(err, open)
 			}
 			if tag.RowsAffected() != int64(n) {
 				return fmt.Errorf("batch of %d rows inserted %d", n, tag.RowsAffected())
@@ -904,6 +904,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 	}
 	// One Sync for the whole batch: the server runs it as one implicit
 	// transaction, all or nothing.
+	open := !c.conn.IsClosed()
 	mrr := c.conn.ExecBatch(s.wctx(ctx), &pb)
 	bad := 0
 	for mrr.NextResult() {
@@ -912,7 +913,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		}
 	}
 	if err := mrr.Close(); err != nil {
-		return &sendError{err}
+		return sent(err, open)
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.rows)

@@ -280,10 +280,7 @@ func (s *session) exec(ctx context.Context, sql string) error {
 	if c.conn == nil || c.conn.IsClosed() {
 		return errors.New("connection closed")
 	}
-	if err := c.conn.Exec(s.wctx(ctx), sql).Close(); err != nil {
-		return &sendError{err}
-	}
-	return nil
+	return sent(c.conn.Exec(s.wctx(ctx), sql).Close(), true)
 }
 
 // errAborted is a body that returned nil from a transaction the server
