@@ -317,17 +317,6 @@ func (c *conn) do(ctx context.Context, call *Call) error {
 	return &InFlightError{Err: err}
 }
 
-// InFlightError is a request's failure after it was queued on its
-// connection and before its response came: the connection broke, no
-// response came in time, the caller gave up, or the response could not be
-// read. The node may have received and executed it. A request that never
-// got that far (a dead connection, no free stream) fails with an error of
-// its own, and an ERROR response is a *ServerError.
-type InFlightError struct{ Err error }
-
-func (e *InFlightError) Error() string { return e.Err.Error() }
-func (e *InFlightError) Unwrap() error { return e.Err }
-
 // send queues fr; the first sender of an idle connection writes the queue
 // after letting goroutines already runnable queue their frames (as an
 // event loop flushes after its ready tasks), the flusher writes what came
