@@ -95,6 +95,14 @@ type Result struct {
 	Inserted  int64 // records inserted, warm-up included
 	Total     *measurement.Snapshot
 	Schedule  *Schedule // nil without a target
+
+	// Unknown is, of the failed operations (Ops - Succeeded), those that
+	// met a write whose outcome is unknown: the server may have applied
+	// it (db.UnknownOutcomeError). UnknownAll is the same with the
+	// warm-up, beside Inserted: a load put at least Inserted records in
+	// the table, and at most UnknownAll more.
+	Unknown, UnknownAll int64
+
 	// GC is the runtime's figures at both ends of the window.
 	GC GCWindow
 	// Client is the client itself over the window: what it used of its

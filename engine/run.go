@@ -261,6 +261,8 @@ func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, 
 		// succeed after all.
 		res.Succeeded += w.succeeded - w.warmSucceeded - w.session.Lost
 		res.Inserted += w.session.Inserted
+		res.Unknown += w.session.Unknown - w.warmUnknown
+		res.UnknownAll += w.session.Unknown
 	}
 	c.Tick()
 	res.Total = c.Total()

@@ -29,6 +29,9 @@ type worker struct {
 	succeeded, warmSucceeded int64
 	warming                  bool // still in the warm-up
 	pace                     pacer
+
+	// warmUnknown is the session's Unknown at the warm-up's end.
+	warmUnknown int64
 }
 
 // run is one worker's loop. With a target rate, operation k is due at
@@ -65,12 +68,14 @@ func (w *worker) run(ctx context.Context, p *Plan) {
 			break
 		}
 		w.finished++
+		w.session.EndTransaction(true)
 		w.session.Recorder().FailedOperation()
 		w.done.Store(w.finished)
 	}
 	if w.warming {
 		w.warmOps = w.finished
 		w.warmSucceeded = w.succeeded
+		w.warmUnknown = w.session.Unknown
 		w.pace.lag = scheduleLag{}
 	}
 	w.session.SetIntended(0)
@@ -91,6 +96,7 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			w.session.Recorder().SetWarmup(false)
 			w.warmOps = n
 			w.warmSucceeded = w.succeeded
+			w.warmUnknown = w.session.Unknown
 			w.pace.lag.sum, w.pace.lag.max = 0, 0
 		}
 		if tick > 0 {
@@ -124,6 +130,7 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			// failure (the end of the work) did nothing to count.
 			if !transactions && w.session.Failed > failed {
 				w.finished = n + 1
+				w.session.EndTransaction(true)
 				w.session.Recorder().FailedOperation()
 			}
 			return
@@ -134,8 +141,10 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 		// failures (slo.abort's error rate) are the verdict's.
 		if transactions && w.session.Failed == failed || !transactions && w.session.Inserted > inserted {
 			w.succeeded++
+			w.session.EndTransaction(false)
 			w.session.Recorder().Operation()
 		} else {
+			w.session.EndTransaction(true)
 			w.session.Recorder().FailedOperation()
 		}
 		if n&15 == 0 {

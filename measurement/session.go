@@ -44,6 +44,16 @@ type Session struct {
 	// whose batch could not be sent (db.LostBatchError): they are counted
 	// again under the batch's status, and no longer as inserted.
 	Lost int64
+	// Unknown counts the writes whose outcome is unknown
+	// (db.IsOutcomeUnknown: the server may have applied them), warm-up
+	// included: a failed transaction (a load's record, retries included)
+	// that met one counts once (EndTransaction), and so does each
+	// buffered write lost with a batch of unknown outcome. Each of them is
+	// a failed operation too.
+	Unknown int64
+	// unknown says that a call failed with an outcome unknown since the
+	// last EndTransaction.
+	unknown bool
 
 	// Causes, when set, is shown every failure's error (shared by the
 	// workers; only the error path reaches it).
@@ -162,9 +172,27 @@ func (s *Session) failed(op Op, st db.Status, err error) {
 		return
 	}
 	s.Failed++
+	if db.IsOutcomeUnknown(err) {
+		s.unknown = true
+	}
 	if s.Causes != nil {
 		s.Causes.Add(op, st, err)
 	}
+}
+
+// EndTransaction ends the worker's transaction (a load's insert with its
+// retries): when it failed and one of its calls failed with an outcome
+// unknown, it counts once in Unknown, however many of its calls or retries
+// did; one that succeeded in the end is known (an insert retried after a
+// timeout that went in is one record). It reports whether it counted.
+func (s *Session) EndTransaction(failed bool) bool {
+	unknown := s.unknown
+	s.unknown = false
+	if failed && unknown {
+		s.Unknown++
+		return true
+	}
+	return false
 }
 
 func recovered(err *error) {
@@ -272,6 +300,10 @@ func (s *Session) lostWrites(err error) {
 	s.rec.Reclassify(Insert, db.BatchedOK, st, int64(n))
 	s.Inserted -= int64(n)
 	s.Failed += int64(n)
+	if db.IsOutcomeUnknown(err) {
+		// Past records of their own: not the transaction in progress.
+		s.Unknown += int64(n)
+	}
 	if !s.rec.Warmup() {
 		s.Lost += int64(n)
 	}

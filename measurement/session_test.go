@@ -79,10 +79,12 @@ func TestGuardLetsOtherPanicsThrough(t *testing.T) {
 	t.Fatal("Guard swallowed a panic outside a binding call")
 }
 
-// batcher buffers every insert and loses them all at Close.
+// batcher buffers every insert and loses them all at Close, with closeErr
+// (a server that is gone, by default).
 type batcher struct {
 	panicky
 	buffered int
+	closeErr error
 }
 
 func (b *batcher) Insert(context.Context, string, string, []db.Field) error {
@@ -91,7 +93,76 @@ func (b *batcher) Insert(context.Context, string, string, []db.Field) error {
 }
 
 func (b *batcher) Close(context.Context) error {
-	return &db.LostBatchError{Acked: b.buffered, Err: db.WithStatus(db.ServiceUnavailable, errors.New("server gone"))}
+	err := b.closeErr
+	if err == nil {
+		err = db.WithStatus(db.ServiceUnavailable, errors.New("server gone"))
+	}
+	return &db.LostBatchError{Acked: b.buffered, Err: err}
+}
+
+// Writes lost with a batch whose outcome is unknown are each a write of
+// unknown outcome; with a batch refused for sure, none is.
+func TestLostBatchOfUnknownOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		err     error
+		unknown int64
+	}{
+		{"refused", nil, 0},
+		{"cut after sending", db.OutcomeUnknown(db.WithStatus(db.Error, errors.New("connection reset by peer"))), 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSession(&batcher{closeErr: tc.err}, NewCollector(config(t, nil), YCSB).NewRecorder())
+			ctx := context.Background()
+			for i := 0; i < 5; i++ {
+				s.Insert(ctx, "t", "k", nil)
+				s.EndTransaction(false)
+			}
+			s.Close(ctx)
+			if s.Unknown != tc.unknown || s.Failed != 5 {
+				t.Errorf("Unknown %d, Failed %d; want %d, 5", s.Unknown, s.Failed, tc.unknown)
+			}
+		})
+	}
+}
+
+// flaky fails its inserts with its errors in turn.
+type flaky struct {
+	panicky
+	errs []error
+}
+
+func (f *flaky) Insert(context.Context, string, string, []db.Field) error {
+	err := f.errs[0]
+	f.errs = f.errs[1:]
+	return err
+}
+
+// A transaction counts once in Unknown however many of its calls met a
+// write of unknown outcome, and not at all when it succeeded in the end.
+func TestUnknownOncePerTransaction(t *testing.T) {
+	cut := db.OutcomeUnknown(errors.New("connection reset by peer"))
+	refused := errors.New("duplicate key")
+	s := NewSession(&flaky{errs: []error{cut, cut, refused, cut, nil, refused}}, NewCollector(config(t, nil), YCSB).NewRecorder())
+	ctx := context.Background()
+	for i := 0; i < 3; i++ { // cut, cut, refused: given up
+		s.Insert(ctx, "t", "k", nil)
+	}
+	if !s.EndTransaction(true) {
+		t.Error("a failed transaction that met a cut is not counted")
+	}
+	s.Insert(ctx, "t", "k", nil) // cut, then in on the retry
+	s.Insert(ctx, "t", "k", nil)
+	if s.EndTransaction(false) {
+		t.Error("a transaction that went in is counted")
+	}
+	s.Insert(ctx, "t", "k", nil) // refused for sure
+	if s.EndTransaction(true) {
+		t.Error("a transaction refused for sure is counted")
+	}
+	if s.Unknown != 1 || s.Failed != 5 {
+		t.Errorf("Unknown %d, Failed %d; want 1, 5", s.Unknown, s.Failed)
+	}
 }
 
 // Writes acknowledged as BATCHED_OK whose batch is lost are counted under

@@ -203,7 +203,11 @@ func Warnings(paths []string, reps []*jsonreport.Report) []string {
 	}
 	if reps[0].Phase == "load" {
 		if done, want, ok := loadCounts(reps); ok && done < want {
-			w = append(w, fmt.Sprintf("load incomplete: %d of %d records inserted", done, want))
+			var unknown int64
+			for _, r := range reps {
+				unknown += r.UnknownOutcome
+			}
+			w = append(w, jsonreport.LoadIncomplete(done, unknown, want))
 		}
 	}
 	w = append(w, scheduleWarnings(paths, reps, idx)...)

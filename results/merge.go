@@ -138,6 +138,9 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	}
 	out.Measurements = ms
 	out.Failed = sumFailed(reps)
+	for _, r := range reps {
+		out.UnknownOutcome += r.UnknownOutcome
+	}
 	if out.Validation, err = mergeValidation(paths, reps); err != nil {
 		return nil, err
 	}
@@ -429,6 +432,9 @@ func textRows(r *jsonreport.Report, hists map[string]*hdrhistogram.Histogram) []
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(r.Throughput)},
 		{Metric: "OVERALL", Name: "Clients", Value: export.Int(int64(r.Clients))},
 		{Metric: "OVERALL", Name: "Operations", Value: export.Int(r.Operations)},
+	}
+	if r.UnknownOutcome > 0 {
+		rows = append(rows, export.Row{Metric: "OVERALL", Name: "UnknownOutcome", Value: export.Int(r.UnknownOutcome)})
 	}
 	return appendSections(rows, r, hists)
 }

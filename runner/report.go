@@ -272,7 +272,7 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 		return err
 	}
 	if !s.transactions && s.opCount > 0 && m.Inserted < s.opCount && !m.Stopped {
-		msg := fmt.Sprintf("load incomplete: %d of %d records inserted", m.Inserted, s.opCount)
+		msg := jsonreport.LoadIncomplete(m.Inserted, m.UnknownAll, s.opCount)
 		if first := b.causes.First(); first != "" {
 			msg += "; first error: " + first
 		}

@@ -20,7 +20,10 @@ type testDriver struct {
 	// failInserts, when set, says which inserts fail (with errDuplicate),
 	// by their number in the order the binding got them, from 1.
 	failInserts func(n int64) bool
-	inserts     atomic.Int64
+	// insertErrs, when set, gives the error of each insert by its number
+	// (nil: it went in).
+	insertErrs func(n int64) error
+	inserts    atomic.Int64
 }
 
 func (d *testDriver) Open(ctx context.Context, _ *props.Properties, _ io.Writer) (db.DB, error) {
@@ -70,6 +73,9 @@ func (s testSession) Insert(ctx context.Context, _, _ string, _ []db.Field) erro
 	}
 	if f := s.d.failInserts; f != nil && f(s.d.inserts.Add(1)) {
 		return errDuplicate
+	}
+	if f := s.d.insertErrs; f != nil {
+		return f(s.d.inserts.Add(1))
 	}
 	return s.d.insertErr
 }

@@ -154,6 +154,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 	}
 	failed := res.Ops - res.Succeeded
 	rep.Failed = &failed
+	rep.UnknownOutcome = res.Unknown
 	if run.SLO != nil {
 		rep.SLO = run.SLO.JSON()
 	}

@@ -31,6 +31,12 @@ func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []expor
 	// fast must not look fast.
 	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
 		Value: export.Float(rate(res.Succeeded, elapsed))})
+	if res.Unknown > 0 {
+		// Ours, only when there were some: of the failed operations,
+		// those whose write the server may have applied.
+		rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "UnknownOutcome",
+			Value: export.Int(res.Unknown)})
+	}
 	rows = append(rows, res.Total.Rows(mcfg)...)
 	if res.Schedule != nil {
 		rows = append(rows, ScheduleRows(res.Schedule)...)

@@ -410,7 +410,7 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 		err := s.leanExec(ctx, st, table, key, vals)
 		clear(s.vals)
 		if err != nil {
-			return s.fail(ctx, op, err)
+			return s.failWrite(ctx, op, err, wireUnsure(err))
 		}
 		s.backoff.Reset()
 		return nil
@@ -425,7 +425,7 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 		st.vals[i].b = nil
 	}
 	if err != nil {
-		return s.fail(ctx, op, err)
+		return s.failWrite(ctx, op, err, driverUnsure(err))
 	}
 	s.backoff.Reset()
 	return nil
@@ -441,7 +441,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 		err := s.leanExec(ctx, st, table, key, s.vals)
 		clear(s.vals)
 		if err != nil {
-			return s.fail(ctx, opDelete, err)
+			return s.failWrite(ctx, opDelete, err, wireUnsure(err))
 		}
 		s.backoff.Reset()
 		return nil
@@ -450,7 +450,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 	err := st.q.ExecContext(ctx)
 	st.key.s = ""
 	if err != nil {
-		return s.fail(ctx, opDelete, err)
+		return s.failWrite(ctx, opDelete, err, driverUnsure(err))
 	}
 	s.backoff.Reset()
 	return nil
@@ -473,6 +473,16 @@ func (s *session) fail(ctx context.Context, op opKind, err error) error {
 		s.backoff.Wait(ctx)
 	}
 	return fail(op, err)
+}
+
+// failWrite is fail for a write, marked as of unknown outcome
+// (db.OutcomeUnknown) when unsure.
+func (s *session) failWrite(ctx context.Context, op opKind, err error, unsure bool) error {
+	err = s.fail(ctx, op, err)
+	if unsure {
+		return db.OutcomeUnknown(err)
+	}
+	return err
 }
 
 // fail wraps an operation's error with its status.

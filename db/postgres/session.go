@@ -453,6 +453,15 @@ func (s *session) fail(op string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if db.IsOutcomeUnknown(err) {
+		// The wrapping below may drop the chain (a message with a
+		// password, a timeout): the mark goes on top.
+		return db.OutcomeUnknown(s.wrapFail(op, err))
+	}
+	return s.wrapFail(op, err)
+}
+
+func (s *session) wrapFail(op string, err error) error {
 	var se *db.StatusError
 	if errors.As(err, &se) && se.Err == nil {
 		return err // a sentinel
@@ -661,7 +670,7 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 		s.settle(c, err)
 		if err == nil {
 			if err = s.wrote(ctx); err != nil {
-				return s.fail("commit", err)
+				return s.fail("commit", sentUnsure(err))
 			}
 			if wantOne && n != 1 {
 				return db.ErrUnexpectedState
@@ -670,6 +679,12 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 		}
 		if s.again(ctx, err, attempt) {
 			continue
+		}
+		if s.d.cfg.autocommit {
+			// The statement commits itself: sent and unanswered, it may
+			// have. Without autocommit it is in a transaction that the
+			// failure ended uncommitted.
+			err = sentUnsure(err)
 		}
 		return s.fail(op, err)
 	}
@@ -699,8 +714,9 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 	if kind != kindInsert {
 		s.params = append(s.params, s.key(key))
 	}
+	open := !c.conn.IsClosed()
 	tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
-	return tag.RowsAffected(), err
+	return tag.RowsAffected(), sent(err, open)
 }
 
 // wrote counts a write and, with jdbc.autocommit=false, commits every
@@ -725,10 +741,11 @@ func (s *session) commit(ctx context.Context) error {
 		if c.conn == nil || c.conn.TxStatus() == 'I' {
 			continue
 		}
+		open := !c.conn.IsClosed()
 		_, err := c.conn.Exec(s.wctx(ctx), "COMMIT").ReadAll()
 		s.settle(c, err)
 		if err != nil && first == nil {
-			first = err
+			first = sent(err, open)
 		}
 	}
 	return first
@@ -821,9 +838,12 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 	for attempt := 0; ; attempt++ {
 		err := s.sendBatch(ctx, c)
 		s.settle(c, err)
+		if err != nil && s.d.cfg.autocommit {
+			err = sentUnsure(err)
+		}
 		if err == nil && !s.d.cfg.autocommit {
 			if err = s.commit(ctx); err != nil {
-				err = fmt.Errorf("commit: %w", err)
+				err = fmt.Errorf("commit: %w", sentUnsure(err))
 			}
 		}
 		if err == nil {
@@ -857,9 +877,15 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 				return err
 			}
 			s.params = b.appendParams(s.params[:0], start*cols, (start+n)*cols)
+			open := !c.conn.IsClosed()
 			tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 			if err != nil {
-				return err
+				if start > 0 && s.d.cfg.autocommit {
+					// The statements before this one went in: some of
+					// the batch's rows are in the table.
+					return db.OutcomeUnknown(err)
+				}
+				return sent(err, open)
 			}
 			if tag.RowsAffected() != int64(n) {
 				return fmt.Errorf("batch of %d rows inserted %d", n, tag.RowsAffected())
@@ -876,6 +902,9 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		s.params = b.appendParams(s.params[:0], r*cols, (r+1)*cols)
 		pb.ExecStatement(st.sd, s.params, nil, nil)
 	}
+	// One Sync for the whole batch: the server runs it as one implicit
+	// transaction, all or nothing.
+	open := !c.conn.IsClosed()
 	mrr := c.conn.ExecBatch(s.wctx(ctx), &pb)
 	bad := 0
 	for mrr.NextResult() {
@@ -884,7 +913,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		}
 	}
 	if err := mrr.Close(); err != nil {
-		return err
+		return sent(err, open)
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.rows)
@@ -908,7 +937,7 @@ func (s *session) Close(ctx context.Context) error {
 	err = lostBatch(lost, err)
 	if !s.d.cfg.autocommit {
 		if cerr := s.commit(ctx); cerr != nil && err == nil {
-			err = s.fail("commit", cerr)
+			err = s.fail("commit", sentUnsure(cerr))
 		}
 	}
 	s.end(start)

@@ -156,7 +156,10 @@ func runTxn(ctx context.Context, c txnConn, plan txnPlan, body txnBody, maxRetri
 			if err == nil {
 				return retries, nil
 			}
-			err = fmt.Errorf("commit: %w", err)
+			// Sent and unanswered, the commit may have been made: such a
+			// transaction is not retried (isRetryable), lest it be
+			// applied twice.
+			err = fmt.Errorf("commit: %w", sentUnsure(err))
 		}
 		if !isRetryable(err) || ctx.Err() != nil {
 			rollback(c)
@@ -277,7 +280,7 @@ func (s *session) exec(ctx context.Context, sql string) error {
 	if c.conn == nil || c.conn.IsClosed() {
 		return errors.New("connection closed")
 	}
-	return c.conn.Exec(s.wctx(ctx), sql).Close()
+	return sent(c.conn.Exec(s.wctx(ctx), sql).Close(), true)
 }
 
 // errAborted is a body that returned nil from a transaction the server

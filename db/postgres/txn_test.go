@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -213,5 +214,36 @@ func TestIsRetryable(t *testing.T) {
 		if got := isRetryable(tc.err); got != tc.want {
 			t.Errorf("isRetryable(%v) = %v, want %v", tc.err, got, tc.want)
 		}
+	}
+}
+
+// A COMMIT cut off after it was sent may have been made: the transaction
+// is of unknown outcome and is not run again, which would apply it twice.
+// One the server refused (a serialization failure) was not made and is
+// run again.
+func TestRunTxnCommitUnknown(t *testing.T) {
+	pg := planFor(dialect{}, serializable)
+	const begin = "BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT|ROLLBACK"
+	for _, tc := range []struct {
+		name    string
+		commit  error
+		unknown bool
+		retries int
+		wantLog string
+	}{
+		{"cut", sent(errors.New("unexpected EOF"), true), true, 0, begin},
+		{"cut, pgconn's conn closed", sent(fmt.Errorf("%w", pgconn.ErrConnClosed), true), true, 0, begin},
+		{"refused", sent(errSerialization, true), false, 1, begin + "|BEGIN ISOLATION LEVEL SERIALIZABLE|<body>|COMMIT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fakeTxn{commitStmt: "COMMIT", commitErrs: []error{tc.commit}}
+			retries, err := runTxn(context.Background(), &f, pg, &f, 10, noWait)
+			if got := strings.Join(f.log, "|"); got != tc.wantLog || retries != tc.retries {
+				t.Errorf("statements %s, %d retries; want %s, %d", got, retries, tc.wantLog, tc.retries)
+			}
+			if db.IsOutcomeUnknown(err) != tc.unknown {
+				t.Errorf("error %v: outcome unknown %v, want %v", err, !tc.unknown, tc.unknown)
+			}
+		})
 	}
 }

@@ -307,7 +307,14 @@ func (c *conn) do(ctx context.Context, call *Call) error {
 	c.mu.Unlock()
 	call.frame[2], call.frame[3] = byte(uint16(s)>>8), byte(s)
 	c.send(call.frame)
-	return <-call.done
+	err := <-call.done
+	if err == nil {
+		return nil
+	}
+	if _, answered := err.(*ServerError); answered {
+		return err
+	}
+	return &InFlightError{Err: err}
 }
 
 // send queues fr; the first sender of an idle connection writes the queue

@@ -286,6 +286,12 @@ func (c *conn) prepare(ctx context.Context, call *Call, cql string) (*prepared, 
 	}
 	call.frame = fr
 	if err := c.do(ctx, call); err != nil {
+		// A preparation changes no data: the statement was not executed,
+		// whatever became of the request.
+		var fe *InFlightError
+		if errors.As(err, &fe) {
+			err = fe.Err
+		}
 		return nil, fmt.Errorf("prepare %q: %w", cql, err)
 	}
 	r := reader{b: call.body}

@@ -85,6 +85,12 @@ type Report struct {
 	// Failed is how many of Operations failed; absent in reports written
 	// before it existed.
 	Failed *int64 `json:"failed_operations,omitempty"`
+	// UnknownOutcome is, of Failed, the operations that met a write whose
+	// outcome is unknown: the connection broke or timed out after the
+	// request was sent, or the server could not say (a Cassandra write
+	// timeout); the server may have applied it. Absent when there were
+	// none.
+	UnknownOutcome int64 `json:"unknown_outcome,omitempty"`
 	// SLO is the run's service level objectives (slo) with their
 	// verdicts; absent without objectives.
 	SLO *SLO `json:"slo,omitempty"`
@@ -425,6 +431,10 @@ func (r *Report) check() error {
 	c.duration("runtime_ms", r.RunTimeMs)
 	c.duration("warmup_ms", r.WarmupMs)
 	c.count("operations", r.Operations)
+	c.count("unknown_outcome", r.UnknownOutcome)
+	if r.UnknownOutcome > 0 && (r.Failed == nil || r.UnknownOutcome > *r.Failed) {
+		c.fail("unknown_outcome", "%d is above failed_operations (%s): each is a failed operation", r.UnknownOutcome, failedText(r.Failed))
+	}
 	c.real("throughput_ops_sec", r.Throughput)
 	if !r.Start.IsZero() && !r.End.IsZero() && r.End.Before(r.Start) {
 		c.fail("end", "%s is before start %s", r.End.Format(time.RFC3339Nano), r.Start.Format(time.RFC3339Nano))
@@ -503,6 +513,26 @@ func (r *Report) check() error {
 		c.starts("schedule.behind.", s.Behind)
 	}
 	return c.err
+}
+
+// LoadIncomplete is the line that says a load inserted fewer records than
+// want, as the client and ycsb merge say it: inserted that it knows went
+// in, and unknown more whose insert failed after it may have reached the
+// server (UnknownOutcome).
+func LoadIncomplete(inserted, unknown, want int64) string {
+	if unknown == 0 {
+		return fmt.Sprintf("load incomplete: %d of %d records inserted", inserted, want)
+	}
+	return fmt.Sprintf("load incomplete: at least %d of %d records inserted; %d more with unknown outcome (the server may have applied them)",
+		inserted, want, unknown)
+}
+
+// failedText is failed_operations as a reader of the report sees it.
+func failedText(n *int64) string {
+	if n == nil {
+		return "absent"
+	}
+	return strconv.FormatInt(*n, 10)
 }
 
 // checker keeps the first failed check of a report.
