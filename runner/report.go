@@ -264,7 +264,7 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 	// A run its time limit ended is complete; one a signal ended before
 	// its work was done says so in every report.
 	b.rep.interrupted = runreport.Interruption(m, string(stopsignal.By(ctx)), s.opCount, s.maxExecution)
-	rows := runreport.MarkInterrupted(runreport.Rows(m, b.mcfg, stats), b.rep.interrupted)
+	rows := jsonreport.MarkInterrupted(runreport.Rows(m, b.mcfg, stats), b.rep.interrupted)
 	if v := b.rep.validation; v != nil {
 		rows = append(rows, v.Rows()...)
 	}

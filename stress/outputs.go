@@ -170,7 +170,7 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.J
 		return nil
 	}
 	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms, Interrupted: in}
-	rows := runreport.MarkInterrupted(runreport.Rows(res, plan.Measurement, nil), in)
+	rows := jsonreport.MarkInterrupted(runreport.Rows(res, plan.Measurement, nil), in)
 	if j != nil {
 		rows = append(rows, j.Rows()...)
 		run.Settings["slo"] = o.r.s.SLO.Text

@@ -3,8 +3,15 @@ package jsonreport
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/goycsb/ycsb/measurement/export"
 )
+
+// InterruptedRow is the text report's row of an interrupted run, after the
+// reference's OVERALL rows.
+const InterruptedRow = "Interrupted"
 
 // Interrupted is how far a run stopped by a signal (Ctrl-C, SIGTERM) got
 // with its planned work.
@@ -75,4 +82,21 @@ func (c *checker) interrupted(r *Report, in *Interrupted) {
 	case in.Clients == 0 && in.DoneOperations < r.Operations:
 		c.fail("interrupted.done_operations", "%d is below the report's operations %d", in.DoneOperations, r.Operations)
 	}
+}
+
+// MarkInterrupted adds the row of an interrupted run (or merge) to rows,
+// after the OVERALL rows, so that parsers keyed on the reference's rows
+// keep working; rows as they are for a complete run (nil in).
+func MarkInterrupted(rows []export.Row, in *Interrupted) []export.Row {
+	if in == nil {
+		return rows
+	}
+	end := 0
+	for end < len(rows) && rows[end].Metric == "OVERALL" {
+		end++
+	}
+	// "by SIGTERM after 5299 of 100000 operations": the row's name says
+	// the rest.
+	v := strings.TrimPrefix(in.String(), "interrupted ")
+	return slices.Insert(rows, end, export.Row{Metric: "OVERALL", Name: InterruptedRow, Value: export.Str(v)})
 }

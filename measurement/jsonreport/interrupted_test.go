@@ -65,3 +65,25 @@ func TestInterruptedString(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadInterrupted: whatever Read accepts of an interrupted mark is
+// one a run could write.
+func FuzzReadInterrupted(f *testing.F) {
+	r := valid(f)
+	r.Interrupted = &Interrupted{By: "SIGTERM", PlannedOperations: 100, PlannedMs: 60000, DoneOperations: 3}
+	f.Add(encode(f, r))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"operations":5,"interrupted":{"by":"SIGINT","planned_operations":4,"done_operations":5}}`))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"clients":3,"interrupted":{"done_operations":0,"clients":2}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Read(data)
+		if err != nil || r.Interrupted == nil {
+			return
+		}
+		in := r.Interrupted
+		if (in.By != "" && in.By != "SIGINT" && in.By != "SIGTERM") || in.DoneOperations < 0 || in.PlannedOperations < 0 || in.PlannedMs < 0 ||
+			(in.PlannedOperations > 0 && in.DoneOperations > in.PlannedOperations) || in.Clients < 0 || in.Clients > r.Clients ||
+			(in.Clients == 0 && in.DoneOperations < r.Operations) {
+			t.Fatalf("accepted %+v in a report of %d operations and %d clients", in, r.Operations, r.Clients)
+		}
+	})
+}
