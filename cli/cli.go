@@ -164,7 +164,7 @@ Examples:
 Exit codes: 0 done, 1 the run failed, 2 bad input or the binding could not be
 set up, 3 the run finished but failed an objective (slo) or a gate (compare
 -gate), 4 compare -gate could not judge a gate and none failed (too few
-intervals or operations), 130 interrupted (the report of the work done is
+intervals or operations, or an interrupted report), 130 interrupted (the report of the work done is
 still printed).
 `)
 	io.WriteString(w, b.String())

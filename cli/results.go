@@ -19,13 +19,15 @@ import (
 	"github.com/goycsb/ycsb/slo"
 )
 
-const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] [-slo objectives] <report.json|log|- ...> | <log.hdr ...>"
+const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] [-slo objectives] [-allow-interrupted] <report.json|log|- ...> | <log.hdr ...>"
 
 // runMerge is ycsb merge: the combined report goes to stdout in the chosen
 // exporter's format and, with -o, as a JSON report to a file.
 func runMerge(ctx context.Context, env *Env, args []string) error {
 	out, html, exporter, objectives := "", "", "text", ""
-	files, opts, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter, "slo": &objectives}, nil)
+	allowInterrupted := false
+	files, opts, err := toolArgs(args, mergeUsage, map[string]*string{"o": &out, "html": &html, "exporter": &exporter, "slo": &objectives},
+		map[string]*bool{"allow-interrupted": &allowInterrupted})
 	if err != nil {
 		return err
 	}
@@ -81,6 +83,11 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		if err := results.Distinct(names, reps); err != nil {
 			return inputError(err)
 		}
+		if !allowInterrupted {
+			if err := results.MixedInterrupted(names, reps); err != nil {
+				return inputError(err)
+			}
+		}
 		merge := results.Merge
 		if results.IsCapacity(reps) {
 			merge = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
@@ -120,6 +127,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	}
 	for _, w := range results.Warnings(names, reps) {
 		fmt.Fprintf(env.Stderr, "ycsb merge: warning: %s\n", w)
+	}
+	if in := merged.Interrupted; in != nil {
+		fmt.Fprintf(env.Stderr, "ycsb merge: warning: %s: the merged report is marked interrupted\n", in)
 	}
 	if _, err = env.Stdout.Write(text.Bytes()); err != nil {
 		return err

@@ -109,6 +109,13 @@ type Result struct {
 	// machine, and its workers and target.
 	Client  Client
 	Stopped bool // by Ctrl-C, the time limit or an output, not by the end of the work
+	// Interrupted says the end of the run's context (Ctrl-C, SIGTERM)
+	// stopped it before its work was done; not the time limit or an
+	// output, which end a run as planned.
+	Interrupted bool
+	// Done is the operations done, the warm-up's included: what the
+	// plan's OpCount counts.
+	Done int64
 	// Halted is why an output stopped the run (a Halter); "" otherwise.
 	Halted string
 	// CloseErrs are the workers' failed session closes, by worker.

@@ -28,6 +28,9 @@ type stopper struct {
 	wl        Workload
 	once      sync.Once
 	stopped   atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
+	// interrupted: the end of the run's context (Ctrl-C, SIGTERM) stopped
+	// it, before the time limit or an output did.
+	interrupted atomic.Bool
 	// timers are the paced workers' (set before they start): a stop wakes
 	// those that sleep until their next operation is due, which at a low
 	// target can be seconds away.
@@ -38,7 +41,7 @@ type stopper struct {
 // halt stops the run for an output's reason (a Halter's). The reason is
 // kept only when it is what stopped the run: not after the time limit,
 // Ctrl-C or another halt, nor once the workers have joined (done).
-func (st *stopper) halt(reason string) { st.stopFor(&reason) }
+func (st *stopper) halt(reason string) { st.stopFor(&reason, false) }
 
 // done ends the stopper's part once the workers have joined: nothing can
 // stop the run after its work ended.
@@ -50,13 +53,17 @@ func newStopper(ctx context.Context, wl Workload) *stopper {
 	return st
 }
 
-func (st *stopper) stop() { st.stopFor(nil) }
+func (st *stopper) stop() { st.stopFor(nil, false) }
 
-func (st *stopper) stopFor(reason *string) {
+// interrupt stops the run because its context ended.
+func (st *stopper) interrupt() { st.stopFor(nil, true) }
+
+func (st *stopper) stopFor(reason *string, interrupted bool) {
 	st.once.Do(func() {
 		if reason != nil {
 			st.halted.Store(reason)
 		}
+		st.interrupted.Store(interrupted)
 		st.stopped.Store(true)
 		st.wl.Stop()
 		for _, t := range st.timers {
@@ -73,7 +80,7 @@ func (st *stopper) stopOnCancel(ctx context.Context) chan<- struct{} {
 	go func() {
 		select {
 		case <-ctx.Done():
-			st.stop()
+			st.interrupt()
 		case <-workDone:
 		}
 	}()
@@ -175,7 +182,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 		p.Ticker.Stop()
 	}
 	outs.stopTicking()
-	res := &Result{End: end, Stopped: st.stopped.Load()}
+	res := &Result{End: end, Stopped: st.stopped.Load(), Interrupted: st.interrupted.Load()}
 	if r := st.halted.Load(); r != nil {
 		res.Halted = *r
 	}
@@ -256,6 +263,7 @@ func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, 
 		res.Warmup = res.Start.Sub(wu.start)
 	}
 	for _, w := range workers {
+		res.Done += w.finished
 		res.Ops += w.finished - w.warmOps
 		// A write acknowledged as buffered whose batch was lost did not
 		// succeed after all.
@@ -263,6 +271,11 @@ func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, 
 		res.Inserted += w.session.Inserted
 		res.Unknown += w.session.Unknown - w.warmUnknown
 		res.UnknownAll += w.session.Unknown
+	}
+	// A stop that came once every planned operation was done interrupted
+	// nothing.
+	if p.OpCount > 0 && res.Done >= p.OpCount {
+		res.Interrupted = false
 	}
 	c.Tick()
 	res.Total = c.Total()

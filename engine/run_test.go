@@ -84,6 +84,10 @@ func TestRun(t *testing.T) {
 			if res.Stopped != tc.stopped {
 				t.Errorf("Stopped = %v", res.Stopped)
 			}
+			// Neither the end of the work nor the time limit interrupts.
+			if res.Interrupted || res.Done != res.Ops {
+				t.Errorf("Interrupted %v, Done %d; want false and Ops %d", res.Interrupted, res.Done, res.Ops)
+			}
 			if !out.started || out.n == 0 {
 				t.Errorf("the output started %v, saw %d intervals", out.started, out.n)
 			}
@@ -119,6 +123,24 @@ func TestRunCancelled(t *testing.T) {
 	if !res.Stopped || res.Ops == 0 || res.End.Before(res.Start) {
 		t.Errorf("Stopped %v after %d operations, window %v to %v", res.Stopped, res.Ops, res.Start, res.End)
 	}
+	if !res.Interrupted || res.Done != res.Ops {
+		t.Errorf("Interrupted %v, Done %d; want true and Ops %d", res.Interrupted, res.Done, res.Ops)
+	}
+}
+
+// TestRunCancelledAfterWork: a context that ends once every planned
+// operation is done interrupted nothing; Done counts the warm-up's
+// operations too, as OpCount does.
+func TestRunCancelledAfterWork(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	wl := &countWorkload{pause: 0}
+	p := &Plan{Threads: 2, OpCount: 20, Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	e := New(p)
+	cancel() // before the run: the workers may finish first, or be stopped
+	res := e.Run(ctx)
+	if res.Interrupted != (res.Done < 20) {
+		t.Errorf("Interrupted %v after %d of 20 operations", res.Interrupted, res.Done)
+	}
 }
 
 // halter halts the run at its third interval.
@@ -142,8 +164,8 @@ func TestRunHalted(t *testing.T) {
 	start := time.Now()
 	res := Run(context.Background(), &Plan{Threads: 2, Workload: wl, Interval: 10 * time.Millisecond,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Outputs: []Output{&halter{}}})
-	if !res.Stopped || res.Halted != "enough" || res.Ops == 0 {
-		t.Errorf("Stopped %v, Halted %q, %d operations", res.Stopped, res.Halted, res.Ops)
+	if !res.Stopped || res.Halted != "enough" || res.Ops == 0 || res.Interrupted {
+		t.Errorf("Stopped %v, Halted %q, %d operations, Interrupted %v", res.Stopped, res.Halted, res.Ops, res.Interrupted)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("ran %v: not halted", d)

@@ -558,6 +558,11 @@
           { text: r.start.replace("T", " ").replace("Z", ""), cls: "l" }, fmtSecs(r.runtime_ms / 1000),
           r.warmup_ms ? fmtSecs(r.warmup_ms / 1000) : "-", r.clients, fmtInt(r.operations), fmtInt(r.throughput)] };
       }));
+    // A run a signal stopped is not the run planned: said under the table,
+    // in the accent colour, before any figure is read off a chart.
+    D.runs.forEach(function (r) {
+      if (r.interrupted) htmlEl("p", { "class": "interrupted" }, main, r.name + ": " + r.interrupted + ". Its figures cover part of the planned run.");
+    });
 
     var thresholds = D.thresholds || [];
     if (thresholds.length) sloTable(main, D, color);

@@ -674,3 +674,26 @@ func TestChromiumEconomy(t *testing.T) {
 		}
 	}
 }
+
+// TestChromiumInterrupted draws a complete run beside one a signal
+// stopped: the page says which run was interrupted and how far it got.
+func TestChromiumInterrupted(t *testing.T) {
+	a, b := fakeReport(t, "pebble", 6, 100, 1), fakeReport(t, "pebble", 3, 100, 2)
+	b.Interrupted = &jsonreport.Interrupted{By: "SIGTERM", PlannedOperations: 100000, DoneOperations: b.Operations + 7}
+	d, err := Build("stopped", []Input{{"full", a}, {"stopped", b}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "interrupted by SIGTERM after 12007 of 100000 operations"
+	if d.Runs[0].Interrupted != "" || d.Runs[1].Interrupted != want {
+		t.Fatalf("data: %q and %q, want none and %q", d.Runs[0].Interrupted, d.Runs[1].Interrupted, want)
+	}
+	bin := chromium(t)
+	_, st := load(t, bin, t.TempDir(), d)
+	if !strings.Contains(st.dom, `<p class="interrupted">stopped: `+want+". Its figures cover part of the planned run.</p>") {
+		t.Errorf("the page does not mark the interrupted run:\n%s", st.dom)
+	}
+	if strings.Count(st.dom, `class="interrupted"`) != 1 {
+		t.Error("more than the interrupted run is marked")
+	}
+}

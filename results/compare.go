@@ -246,8 +246,8 @@ func betaCF(a, b, x float64) float64 {
 // Compare writes the side-by-side comparison of a and b.
 func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 	var out strings.Builder
-	fmt.Fprintf(&out, "A: %s (%s)\n", nameA, describe(a))
-	fmt.Fprintf(&out, "B: %s (%s)\n", nameB, describe(b))
+	fmt.Fprintf(&out, "A: %s (%s)%s\n", nameA, describe(a), interruptedNote(a))
+	fmt.Fprintf(&out, "B: %s (%s)%s\n", nameB, describe(b), interruptedNote(b))
 	if a.Phase != b.Phase {
 		fmt.Fprintf(&out, "note: A is a %s phase and B a %s phase\n", a.Phase, b.Phase)
 	}

@@ -133,7 +133,8 @@ func opNames(a, b *jsonreport.Report) []string {
 	return names
 }
 
-// JudgeGates judges every gate, B against A.
+// JudgeGates judges every gate, B against A; none over an interrupted
+// report (unjudgedInterrupted).
 func JudgeGates(gates []Gate, a, b *jsonreport.Report) []GateResult {
 	out := make([]GateResult, len(gates))
 	cache := seriesCache{}
@@ -144,6 +145,7 @@ func JudgeGates(gates []Gate, a, b *jsonreport.Report) []GateResult {
 			out[i] = judgeLatency(g, a, b, cache)
 		}
 	}
+	unjudgedInterrupted(out, a, b)
 	return out
 }
 

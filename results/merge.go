@@ -148,7 +148,8 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	if err != nil {
 		return nil, err
 	}
-	out.Sections = textRows(out, hists)
+	out.Interrupted = mergeInterrupted(reps)
+	out.Sections = jsonreport.MarkInterrupted(textRows(out, hists), out.Interrupted)
 	if sched != nil {
 		out.Schedule = sched.json
 		out.Sections = append(out.Sections, sched.rows()...)

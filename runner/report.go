@@ -13,6 +13,7 @@ import (
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
+	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
@@ -48,6 +49,8 @@ type reporter struct {
 	// validation is the closed economy's check after the run; nil for
 	// the CoreWorkload and for a load.
 	validation *jsonreport.Validation
+	// interrupted marks a run a signal stopped before its work was done.
+	interrupted *jsonreport.Interrupted
 }
 
 // checkWritable finds out before anything is opened, created or wiped
@@ -179,7 +182,7 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 // jsonDocument is the JSON report, for the exporter and report.json.
 func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, error) {
 	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
-		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo, Validation: r.validation}
+		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo, Validation: r.validation, Interrupted: r.interrupted}
 	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
@@ -245,7 +248,10 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 	}
 	closeErr := b.closeDB()
 	b.rep.seed = b.seed
-	rows := runreport.Rows(m, b.mcfg, stats)
+	// A run its time limit ended is complete; one a signal ended before
+	// its work was done says so in every report.
+	b.rep.interrupted = runreport.Interruption(m, string(stopsignal.By(ctx)), s.opCount, s.maxExecution)
+	rows := jsonreport.MarkInterrupted(runreport.Rows(m, b.mcfg, stats), b.rep.interrupted)
 	if v := b.rep.validation; v != nil {
 		rows = append(rows, v.Rows()...)
 	}
@@ -263,6 +269,9 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
 	runreport.WriteClientNote(b.o.Stderr, m, runreport.YCSBTerms)
+	if in := b.rep.interrupted; in != nil {
+		fmt.Fprintf(b.o.Stderr, "Run %s: the report covers the work done.\n", in)
+	}
 	if v := b.rep.validation; v != nil {
 		for _, note := range v.Notes() {
 			fmt.Fprintln(b.o.Stderr, note)

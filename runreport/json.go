@@ -107,6 +107,9 @@ type Run struct {
 	SLO *slo.Judgement
 	// Validation is the closed economy's check; nil for other workloads.
 	Validation *jsonreport.Validation
+	// Interrupted marks a run a signal stopped (Interruption); nil for a
+	// complete one.
+	Interrupted *jsonreport.Interrupted
 	// Terms are the options the client verdict's advice names; zero:
 	// the YCSB runner's.
 	Terms Terms
@@ -159,6 +162,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 		rep.SLO = run.SLO.JSON()
 	}
 	rep.Validation = run.Validation
+	rep.Interrupted = run.Interrupted
 	rep.Seed = run.Seed
 	if cl := run.Clients; cl.Split() {
 		rep.Client = &jsonreport.Client{Index: cl.Index, Count: cl.Count}

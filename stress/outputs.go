@@ -11,6 +11,7 @@ import (
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 )
@@ -148,13 +149,14 @@ func (o *runOutputs) outputs() []engine.Output {
 
 // writeReport writes the JSON report of the run of plan, whose result is
 // res, around summarise, which prints the Results block.
-func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.Judgement, summarise func()) error {
+// in marks a run a signal interrupted (runreport.Interruption).
+func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.Judgement, in *jsonreport.Interrupted, summarise func()) error {
 	if o.json == nil {
 		summarise()
 		return nil
 	}
-	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms}
-	rows := runreport.Rows(res, plan.Measurement, nil)
+	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms, Interrupted: in}
+	rows := jsonreport.MarkInterrupted(runreport.Rows(res, plan.Measurement, nil), in)
 	if j != nil {
 		rows = append(rows, j.Rows()...)
 		run.Settings["slo"] = o.r.s.SLO.Text

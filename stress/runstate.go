@@ -13,6 +13,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/runreport"
@@ -215,7 +216,13 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 		judgement, r.judgement = j, j
 	}
 	client := runreport.CheckClient(res, clientTerms)
-	err := outs.writeReport(plan, res, judgement, func() {
+	// The duration= is the time planned: plan.TimeLimit is not set for it.
+	planned := plan.TimeLimit
+	if s.Command.Stop == settings.StopDuration && r.step == nil {
+		planned = s.Command.Duration
+	}
+	in := runreport.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
+	err := outs.writeReport(plan, res, judgement, in, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
 			met.summarise(r.out)
 			writeClient(r.out, client)

@@ -104,6 +104,10 @@ type Report struct {
 	// Validation is the closed economy's check of its invariant after the
 	// run; absent for other workloads.
 	Validation *Validation `json:"validation,omitempty"`
+	// Interrupted says a signal stopped the run before its planned work
+	// was done; absent for a complete run, including one that ended at
+	// its maxexecutiontime.
+	Interrupted *Interrupted `json:"interrupted,omitempty"`
 	// Sections are every line of the text report, in order.
 	Sections []export.Row `json:"sections"`
 }
@@ -503,6 +507,9 @@ func (r *Report) check() error {
 			}
 		}
 		c.real("validation.anomaly_score", v.AnomalyScore)
+	}
+	if in := r.Interrupted; in != nil {
+		c.interrupted(r, in)
 	}
 	if s := r.Schedule; s != nil {
 		c.count("schedule.target_ops_sec", s.TargetOpsSec)

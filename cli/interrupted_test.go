@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/stopsignal"
+)
+
+// runToReport runs the basic binding with its JSON report at path, at
+// 2000 ops/s: 1000 operations, or, interrupted, 40000 that SIGTERM stops
+// after 300 ms. It returns the exit code.
+func runToReport(t *testing.T, path string, interrupted bool) int {
+	t.Helper()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	count := "1000"
+	if interrupted {
+		count = "40000"
+		time.AfterFunc(300*time.Millisecond, func() { cancel(&stopsignal.Cause{Signal: stopsignal.SIGTERM}) })
+	}
+	var out, errb bytes.Buffer
+	code := Run(ctx, []string{"run", "basic", "-P", "../workloads/workloada", "-p", "recordcount=200", "-p", "operationcount=" + count,
+		"-target", "2000", "-p", "report.json=" + path}, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+	if interrupted && (!strings.Contains(out.String(), "[OVERALL], Interrupted, by SIGTERM after ") ||
+		!strings.Contains(errb.String(), "Run interrupted by SIGTERM after ")) {
+		t.Errorf("an interrupted run does not say so:\n%s\n%s", out.String(), errb.String())
+	}
+	return code
+}
+
+// TestInterruptedReports: an interrupted run exits 130 with its report
+// marked; merge refuses it among complete reports unless
+// -allow-interrupted, and marks a merge of interrupted reports; compare
+// warns on its line and -gate judges nothing (exit 4).
+func TestInterruptedReports(t *testing.T) {
+	dir := t.TempDir()
+	full, stopped, stopped2 := filepath.Join(dir, "full.json"), filepath.Join(dir, "stopped.json"), filepath.Join(dir, "stopped2.json")
+	// At the same time, as a fleet's clients: merge sums a common window.
+	var wg sync.WaitGroup
+	codes := make([]int, 3)
+	for i, p := range []string{full, stopped, stopped2} {
+		wg.Go(func() { codes[i] = runToReport(t, p, i > 0) })
+	}
+	wg.Wait()
+	if codes[0] != ExitOK || codes[1] != ExitInterrupted || codes[2] != ExitInterrupted {
+		t.Fatalf("exit codes %v, want 0 for the complete run and %d for the interrupted ones", codes, ExitInterrupted)
+	}
+	data, err := os.ReadFile(stopped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"interrupted": {`)) || !bytes.Contains(data, []byte(`"by": "SIGTERM"`)) || !bytes.Contains(data, []byte(`"planned_operations": 40000`)) {
+		t.Fatalf("report.json is not marked:\n%s", data)
+	}
+
+	// merge: mixed refused, naming the file and the flag.
+	code, out, stderr := runCLI("merge", "-o", filepath.Join(dir, "m.json"), full, stopped)
+	if code != ExitBadInput || !strings.Contains(stderr, "ycsb: "+stopped+": interrupted by SIGTERM after ") || !strings.Contains(stderr, "-allow-interrupted") || out != "" {
+		t.Errorf("merge of a complete and an interrupted report: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.json")); err == nil {
+		t.Error("the refused merge wrote its -o file")
+	}
+	// ... merged and marked when allowed, and when every client was stopped.
+	for _, args := range [][]string{{"merge", "-allow-interrupted", full, stopped}, {"merge", stopped, stopped2}} {
+		code, out, stderr = runCLI(args...)
+		if code != ExitOK || !strings.Contains(out, "[OVERALL], Interrupted, ") ||
+			!strings.Contains(stderr, "ycsb merge: warning: ") || !strings.Contains(stderr, "the merged report is marked interrupted") {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, stderr)
+		}
+	}
+
+	// compare: the warning on B's line; the gate is not judged.
+	code, out, stderr = runCLI("compare", "-gate", "throughput:-5%", full, stopped)
+	lines := strings.Split(out, "\n")
+	if code != ExitNotJudged || len(lines) < 2 || strings.Contains(lines[0], "interrupted") ||
+		!strings.HasPrefix(lines[1], "B: "+stopped+" (") || !strings.Contains(lines[1], "warning: interrupted by SIGTERM after ") ||
+		!strings.Contains(out, "NO DATA") {
+		t.Errorf("compare -gate against an interrupted report: exit %d, want %d\n%s\n%s", code, ExitNotJudged, out, stderr)
+	}
+}
