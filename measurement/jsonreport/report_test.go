@@ -38,18 +38,51 @@ func TestReadRejects(t *testing.T) {
 }
 
 // TestReadVersion1Intervals: a version 1 report counted database calls in
-// its intervals (3 per verified read-modify-write); Read scales them to the
-// operations the report holds.
+// its intervals (2 per read-modify-write); Read scales them to the
+// operations the report holds, so that they add up to them exactly.
 func TestReadVersion1Intervals(t *testing.T) {
-	doc := `{"format":"ycsb-go-report","version":1,"operations":200,"intervals":[` +
-		`{"start_ms":0,"end_ms":1000,"ops":300},{"start_ms":1000,"end_ms":2000,"ops":300}],"measurements":[],"sections":[]}`
-	r, err := Read([]byte(doc))
+	r := valid(t)
+	r.Version = 1
+	r.Intervals[0].Ops, r.Intervals[1].Ops = 4, 2
+	got, err := Read(encode(t, r))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Intervals[0].Ops != 100 || r.Intervals[1].Ops != 100 {
-		t.Errorf("intervals %+v, want 100 operations each", r.Intervals)
+	if got.Intervals[0].Ops != 2 || got.Intervals[1].Ops != 1 {
+		t.Errorf("intervals %+v, want 2 and 1 operations", got.Intervals)
 	}
+	// Three intervals of 3 calls for 4 operations: 1.33 each, which
+	// rounding alone would make 3 in all.
+	r.Operations, r.Throughput = 4, 2
+	r.Intervals = append(r.Intervals, Interval{StartMs: 2000, EndMs: 2000})
+	r.Intervals[0].Ops, r.Intervals[1].Ops, r.Intervals[2].Ops = 3, 3, 3
+	r.Intervals[0].ByOp["READ"] = 3
+	r.Measurements = append(r.Measurements, Measurement{Name: "READ-FAILED", Operation: "READ", Count: 1, MeanUs: 100, MinUs: 100, MaxUs: 100, Histogram: hist(t, 100)})
+	r.Measurements[0].Returns = append(r.Measurements[0].Returns, Return{Status: "ERROR", Count: 1})
+	r.Measurements[0].Returns[0].Count = 3
+	if got, err = Read(encode(t, r)); err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, iv := range got.Intervals {
+		sum += iv.Ops
+	}
+	if sum != 4 {
+		t.Errorf("intervals %+v add up to %d, want 4", got.Intervals, sum)
+	}
+}
+
+// hist is the encoded histogram of values.
+func hist(t testing.TB, values ...int64) string {
+	h := hdrhistogram.New(1, 3_600_000_000, 3)
+	for _, v := range values {
+		h.RecordValue(v)
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
 }
 
 // valid is a small report that Read accepts; tests change one field.
@@ -69,7 +102,8 @@ func valid(t testing.TB) *Report {
 		Intervals: []Interval{
 			{StartMs: 0, EndMs: 1000, Ops: 2, ByOp: map[string]int64{"READ": 2},
 				Latency: map[string]IntervalLatency{"READ": {Count: 2, MeanUs: 150, MaxUs: 200, Percentiles: map[string]int64{"p50": 100}}}},
-			{StartMs: 1000, EndMs: 2000, Ops: 1, ByOp: map[string]int64{"READ": 1}},
+			{StartMs: 1000, EndMs: 2000, Ops: 1, ByOp: map[string]int64{"READ": 1},
+				Latency: map[string]IntervalLatency{"READ": {Count: 1, MeanUs: 300, MaxUs: 300, Percentiles: map[string]int64{"p50": 300}}}},
 		},
 		Measurements: []Measurement{{Name: "READ", Operation: "READ", Count: 3, MeanUs: 200, MinUs: 100, MaxUs: 300,
 			Percentiles: map[string]int64{"p50": 200}, Returns: []Return{{Status: "OK", Count: 3}}, Histogram: enc}},
@@ -80,6 +114,7 @@ func valid(t testing.TB) *Report {
 // withCapacity gives r a capacity search of one step, whose
 // measurements are r's, and returns it.
 func withCapacity(r *Report) *Capacity {
+	r.Phase = PhaseCapacity
 	r.Capacity = &Capacity{MaxOpsSec: 100, AchievedOpsSec: 99, Limit: "max", Resolution: 0.05,
 		Steps: []CapacityStep{{AskedOpsSec: 100, AchievedOpsSec: 99, Threads: 4, StartMs: 0, MeasuredMs: 1000,
 			Operations: 3, Verdict: "PASS", Trusted: true, Measurements: slices.Clone(r.Measurements)}}}
