@@ -723,7 +723,8 @@ func rescaleV1Intervals(r *Report) {
 		if i == len(r.Intervals)-1 {
 			n = r.Operations - taken // whatever the floats rounded to
 		}
-		r.Intervals[i].Ops, taken = max(n, 0), taken+n
+		n = max(n, 0)
+		r.Intervals[i].Ops, taken = n, taken+n
 	}
 }
 
