@@ -34,7 +34,7 @@ func TestRealReportsPassTheChecker(t *testing.T) {
 		name     string
 		workload string // a file of workloads/, or none
 		extra    map[string]string
-		driver   db.Driver // basic when nil
+		driver   db.Driver     // basic when nil
 		timeout  time.Duration // cancelled after it: the report is written all the same
 		wantErr  bool
 	}
