@@ -158,3 +158,37 @@ func set(t *testing.T, node any, keys []string, v any) {
 	}
 	t.Fatalf("cannot set %v in %T", keys, node)
 }
+
+// TestParseHdrLogRefuses: every line of an HDR log is an interval, a
+// comment, the legend or blank; the library's reader would skip a line it
+// cannot match and read "-5.000" as 5.
+func TestParseHdrLogRefuses(t *testing.T) {
+	good := string(hdrLog(t, []int64{100, 200}, []int64{300}))
+	if l, err := parseHdrLog("x.hdr", []byte(good)); err != nil || l.Hist.TotalCount() != 3 {
+		t.Fatalf("the good log: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(good, "\n"), "\n")
+	last := lines[len(lines)-1]
+	payload := last[strings.LastIndexByte(last, ',')+1:]
+	n := len(lines) + 1 // the edited line's number, appended
+	for _, tt := range []struct{ line, want string }{
+		{"-5.000,1.000,0.300," + payload, `StartTimestamp "-5.000" is not a number of 0 or more`},
+		{"5.000,-1.000,0.300," + payload, `Interval_Length "-1.000" is not a number of 0 or more`},
+		{"5.000,1.000,NaN," + payload, `Interval_Max "NaN" is not a number of 0 or more`},
+		{"1e3,1.000,0.300," + payload, `StartTimestamp "1e3" is not a number of 0 or more`},
+		{"garbage", "not an interval (StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram)"},
+		{"5.000,1.000," + payload, "not an interval (StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram)"},
+		{"Tag=READ", "a tag without an interval"},
+		{"5.000,1.000,0.300,HISTFAAAAnotbase64!!", "Interval_Compressed_Histogram: "},
+	} {
+		_, err := parseHdrLog("x.hdr", []byte(good+tt.line+"\n"))
+		want := "x.hdr: corrupt HdrHistogram log: line " + strconv.Itoa(n) + ": " + tt.want
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: got %v, want %s", tt.line, err, want)
+		}
+	}
+	// A tagged interval, as Java's HistogramLogWriter writes one, is read.
+	if l, err := parseHdrLog("x.hdr", []byte(good+"Tag=READ,"+last+"\n")); err != nil || l.Hist.TotalCount() != 4 {
+		t.Errorf("a tagged interval: %v", err)
+	}
+}
