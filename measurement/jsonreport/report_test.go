@@ -3,6 +3,8 @@ package jsonreport
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -227,6 +229,26 @@ func TestReadChecksFigures(t *testing.T) {
 	}
 }
 
+// goldens are reports the tool wrote, kept by the packages that read them.
+var goldens = []string{
+	filepath.Join("..", "..", "results", "testdata", "run.json"),
+	filepath.Join("..", "..", "results", "testdata", "merge.json"),
+	filepath.Join("..", "..", "htmlreport", "testdata", "capacity.json"),
+}
+
+// TestGoldensRead: the goldens pass every check.
+func TestGoldensRead(t *testing.T) {
+	for _, g := range goldens {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(data); err != nil {
+			t.Errorf("%s: %v", g, err)
+		}
+	}
+}
+
 // FuzzRead: no input makes Read panic, and every report it accepts holds
 // only figures merge, compare and report --html can use.
 func FuzzRead(f *testing.F) {
@@ -239,6 +261,14 @@ func FuzzRead(f *testing.F) {
 	withCapacity(withCap)
 	f.Add(encode(f, withCap))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"capacity":{"steps":[{"asked_ops_sec":100,"achieved_ops_sec":99,"threads":4,"start_ms":18446744075,"measured_ms":1000,"operations":3,"failed_operations":1,"verdict":"PASS","trusted":true,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}],"max_ops_sec":100,"limit":"max","resolution":0.05}}`))
+	// The reports a run, a merge and a capacity search wrote.
+	for _, golden := range goldens {
+		data, err := os.ReadFile(golden)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Read(data)
 		if err != nil {
