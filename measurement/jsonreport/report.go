@@ -437,9 +437,22 @@ func badTime(data []byte) error {
 		raw  json.RawMessage
 	}{{"start", times.Start}, {"end", times.End}, {"starttime", times.StartTime}} {
 		var t time.Time
-		if len(f.raw) > 0 && t.UnmarshalJSON(f.raw) != nil {
-			return fmt.Errorf("%s: %s is not a time in RFC 3339 form (2026-03-01T12:00:00Z)", f.name, f.raw)
+		if len(f.raw) == 0 || t.UnmarshalJSON(f.raw) == nil {
+			continue
 		}
+		var s string
+		shown := strconv.Quote(string(f.raw))
+		var compact bytes.Buffer
+		switch {
+		case json.Unmarshal(f.raw, &s) == nil:
+			shown = strconv.Quote(s)
+		case json.Compact(&compact, f.raw) == nil:
+			shown = compact.String() // one line
+		}
+		if len(shown) > 60 {
+			shown = shown[:57] + "..."
+		}
+		return fmt.Errorf("%s: %s is not a time in RFC 3339 form (2026-03-01T12:00:00Z)", f.name, shown)
 	}
 	return nil
 }
