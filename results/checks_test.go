@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // TestReadRefusesWhatCannotBe: reports edited by hand from the goldens (a
@@ -190,5 +192,31 @@ func TestParseHdrLogRefuses(t *testing.T) {
 	// A tagged interval, as Java's HistogramLogWriter writes one, is read.
 	if l, err := parseHdrLog("x.hdr", []byte(good+"Tag=READ,"+last+"\n")); err != nil || l.Hist.TotalCount() != 4 {
 		t.Errorf("a tagged interval: %v", err)
+	}
+}
+
+// TestHdrMergeReadBack: a merge of HdrHistogram logs, which has no phase,
+// no operations and whichever measurements the logs held (an intended
+// latency without its service latency), is read back as written.
+func TestHdrMergeReadBack(t *testing.T) {
+	data := bytes.Replace(hdrLog(t, []int64{100, 200}, []int64{300}), []byte("READ"), []byte("Intended-READ"), 1)
+	l, err := parseHdrLog("a-Intended-READ.hdr", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := MergeHdrLogs([]string{"a-Intended-READ.hdr"}, []*HdrLog{l}, []float64{50, 99})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := jsonreport.Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	r, err := jsonreport.Read(buf.Bytes())
+	if err != nil {
+		t.Fatalf("the merge read back: %v", err)
+	}
+	if len(r.Measurements) != 1 || r.Measurements[0].Name != "Intended-READ" || !r.Measurements[0].Intended {
+		t.Errorf("measurements %+v", r.Measurements)
 	}
 }
