@@ -11,6 +11,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement"
 )
 
 func TestMaskSettings(t *testing.T) {
@@ -329,4 +331,77 @@ func TestPacedStartsKnown(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// TestReadMeasurementRules: the measurements that follow rules of their
+// own are read as runs write them (a lost buffered insert, a verification
+// without a value, a failed close, the reference's read-modify-write), and
+// refused past those rules.
+func TestReadMeasurementRules(t *testing.T) {
+	m := func(name, op string, values []int64, returns ...Return) Measurement {
+		ms := Measurement{Name: name, Operation: op, Count: int64(len(values)), Returns: returns}
+		if len(values) > 0 {
+			h := hdrhistogram.New(1, 3_600_000_000, 3)
+			for _, v := range values {
+				h.RecordValue(v)
+			}
+			st := hdrStats(h)
+			ms.MeanUs, ms.MinUs, ms.MaxUs, ms.Histogram = st.mean, st.min, st.max, hist(t, values...)
+		}
+		ms.Intended = strings.HasPrefix(name, "Intended-")
+		return ms
+	}
+	ok := func(n int64) Return { return Return{Status: "OK", Count: n} }
+	fail := func(n int64) Return { return Return{Status: "ERROR", Count: n} }
+	for _, tt := range []struct {
+		name  string
+		extra []Measurement
+		byOp  map[string]int64 // added to the first interval's
+		want  string           // "" when read
+	}{
+		{"a lost buffered insert", []Measurement{m("INSERT", "INSERT", []int64{5, 6, 7}, ok(2), fail(2))}, map[string]int64{"INSERT": 5}, ""},
+		{"more lost than failed", []Measurement{m("INSERT", "INSERT", []int64{5, 6, 7}, ok(4), fail(1))}, map[string]int64{"INSERT": 5},
+			"measurements[1] (INSERT).returns: they add up to 5, but INSERT's measurements hold 3 latencies (one for each return)"},
+		{"a verification without its value", []Measurement{m("VERIFY", "VERIFY", nil, fail(3))}, map[string]int64{"VERIFY": 3}, ""},
+		{"a verification with fewer values", []Measurement{m("VERIFY", "VERIFY", []int64{1, 1}, fail(3))}, map[string]int64{"VERIFY": 3},
+			"measurements[1] (VERIFY).returns: they add up to 3, but VERIFY's measurements hold 2 latencies (one for each return)"},
+		{"a failed close", []Measurement{m("CLEANUP", "CLEANUP", []int64{40, 50}, fail(1))}, map[string]int64{"CLEANUP": 1}, ""},
+		{"more failed closes than closes", []Measurement{m("CLEANUP", "CLEANUP", []int64{40, 50}, fail(3))}, map[string]int64{"CLEANUP": 3},
+			"measurements[1] (CLEANUP).returns: they add up to 3, more than the 2 closes counted"},
+		{"the reference's read-modify-write", []Measurement{m("READ-MODIFY-WRITE", "READ-MODIFY-WRITE", []int64{9})}, nil, ""},
+		{"statuses on a failure's measurement", []Measurement{m("READ-FAILED", "READ", nil, fail(1))}, nil,
+			"measurements[1] (READ-FAILED).returns: on READ-FAILED, but statuses are counted on the operation's own measurement READ"},
+		{"an intended latency for each", []Measurement{m("Intended-READ", "READ", []int64{100, 250, 400})}, nil, ""},
+		{"an intended latency short", []Measurement{m("Intended-READ", "READ", []int64{100, 250})}, nil,
+			"measurements[1] (Intended-READ).count: 2, but READ counts 3 (intended latency is measured beside each service latency)"},
+		{"an intended latency alone", []Measurement{m("Intended-UPDATE", "UPDATE", []int64{100})}, nil,
+			"measurements[1] (Intended-UPDATE).count: 1 intended latencies, but there is no measurement UPDATE"},
+	} {
+		r := valid(t)
+		for i := range r.Intervals {
+			r.Intervals[i].Latency = nil // as reports written before it had none
+		}
+		r.Measurements = append(r.Measurements, tt.extra...)
+		for op, n := range tt.byOp {
+			r.Intervals[0].ByOp[op] = n
+		}
+		_, err := Read(encode(t, r))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || err.Error() != tt.want):
+			t.Errorf("%s: got %v, want %s", tt.name, err, tt.want)
+		}
+	}
+}
+
+type stats struct {
+	mean     float64
+	min, max int64
+}
+
+// hdrStats are h's figures as runs write them.
+func hdrStats(h *hdrhistogram.Histogram) stats {
+	st := measurement.StatsOf(h)
+	return stats{st.Mean, st.Min, st.Max}
 }
