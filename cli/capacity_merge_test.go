@@ -39,7 +39,11 @@ func writeLadder(t *testing.T, dir string) []string {
 			}
 			r.Capacity.Steps = append(r.Capacity.Steps, jsonreport.CapacityStep{AskedOpsSec: rate, ShareOpsSec: rate / 3, AchievedOpsSec: rate / 3,
 				Threads: 4, StartMs: int64(k) * 3000, MeasuredMs: 1200, Operations: 400, Verdict: "NOT JUDGED", Trusted: true,
-				Measurements: []jsonreport.Measurement{{Name: "Intended-READ", Operation: "READ", Intended: true, Count: 400, Histogram: enc}}})
+				Measurements: []jsonreport.Measurement{
+					{Name: "READ", Operation: "READ", Count: 400, MeanUs: 1000, MinUs: 1000, MaxUs: 1000, Histogram: enc,
+						Returns: []jsonreport.Return{{Status: "OK", Count: 400}}},
+					{Name: "Intended-READ", Operation: "READ", Intended: true, Count: 400, MeanUs: 1000, MinUs: 1000, MaxUs: 1000, Histogram: enc}}})
+			r.Operations += 400
 		}
 		var b bytes.Buffer
 		if err := jsonreport.Write(&b, r); err != nil {

@@ -20,7 +20,7 @@ var ladderKeys = []string{"capacity.start", "capacity.growth", "capacity.max", "
 // capacity), which MergeCapacity merges.
 func IsCapacity(reps []*jsonreport.Report) bool {
 	for _, r := range reps {
-		if r.Phase == "capacity" || r.Capacity != nil {
+		if r.Phase == jsonreport.PhaseCapacity || r.Capacity != nil {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,18 @@ func FuzzReadReports(f *testing.F) {
 		reportblock.Write(&fleet, one.Bytes())
 	}
 	f.Add(fleet.Bytes())
+	// The reports a run, a merge and a capacity search wrote, alone and
+	// as a log's report blocks.
+	var goldens bytes.Buffer
+	for _, g := range []string{"testdata/run.json", "testdata/merge.json", "../htmlreport/testdata/capacity.json"} {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		reportblock.Write(&goldens, data)
+	}
+	f.Add(goldens.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		named, err := ReadReports("in.log", data)
 		if err != nil {
@@ -106,6 +119,8 @@ func FuzzParseHdrLog(f *testing.F) {
 	f.Add(hdrLog(f, nil))
 	f.Add([]byte("#[Histogram log format version 1.3]\n0.0,1.0,0.1,HISTFAAAAnotbase64!!\n"))
 	f.Add([]byte("#[Histogram log format version 1.3]\n"))
+	f.Add([]byte("#[Histogram log format version 1.3]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n" +
+		"Tag=READ,0.127,1.007,2.769,HISTFAAAACZ42pJpmSzMwMDAzAABMJoRRFybvITB/gNE4DoLEyAAAP//YWoFZw==\n-5.000,1.000,0.300,HISTFAAAACZ42pJpmSzMwMDAzAABMJoRRFybvITB/gNE4DoLEyAAAP//YWoFZw==\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := parseHdrLog("x.hdr", data)
 		if err != nil {

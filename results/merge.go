@@ -484,7 +484,9 @@ func ReadHdrLog(ctx context.Context, path string) (*HdrLog, error) {
 	return parseHdrLog(path, data)
 }
 
-// parseHdrLog is ReadHdrLog of the log's content, data. The decoder
+// parseHdrLog is ReadHdrLog of the log's content, data. Every line is an
+// interval or a comment: the library's reader skips a line it cannot
+// match, and reads "-5.0" as 5, so the lines are read here. The decoder
 // refuses negative counts and totals beyond an int64 (FuzzParseHdrLog).
 func parseHdrLog(path string, data []byte) (*HdrLog, error) {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -494,16 +496,15 @@ func parseHdrLog(path string, data []byte) (*HdrLog, error) {
 	if !bytes.Contains(data, []byte("Histogram log format version")) && !bytes.Contains(data, []byte("HIST")) {
 		return nil, inputErr(path, "not an HdrHistogram log")
 	}
-	rd := hdrhistogram.NewHistogramLogReader(bytes.NewReader(data))
 	var total *hdrhistogram.Histogram
 	n := 0
-	for {
-		h, err := rd.NextIntervalHistogram()
+	for i, line := range strings.Split(string(data), "\n") {
+		h, err := hdrInterval(strings.TrimRight(line, "\r"))
 		if err != nil {
-			return nil, inputErr(path, "corrupt HdrHistogram log (interval %d): %v", n+1, err)
+			return nil, inputErr(path, "corrupt HdrHistogram log: line %d: %v", i+1, err)
 		}
 		if h == nil {
-			break
+			continue
 		}
 		n++
 		if total == nil {
@@ -514,13 +515,46 @@ func parseHdrLog(path string, data []byte) (*HdrLog, error) {
 			total, h = h, total
 		}
 		if dropped := total.Merge(h); dropped != 0 {
-			return nil, inputErr(path, "interval %d: %d values out of range", n, dropped)
+			return nil, inputErr(path, "line %d: %d values out of range", i+1, dropped)
 		}
 	}
 	if n == 0 {
 		return nil, inputErr(path, "no interval histograms (truncated or not an HdrHistogram log)")
 	}
 	return &HdrLog{Name: name, Hist: total}, nil
+}
+
+// hdrColumns are an interval line's columns (HdrHistogram's log format).
+var hdrColumns = []string{"StartTimestamp", "Interval_Length", "Interval_Max", "Interval_Compressed_Histogram"}
+
+// logSeconds is a time or a maximum as the log writes them: "12.345".
+var logSeconds = regexp.MustCompile(`^[0-9]*\.?[0-9]*$`)
+
+// hdrInterval is the histogram of one line of a log; nil for a comment,
+// the legend or a blank line.
+func hdrInterval(line string) (*hdrhistogram.Histogram, error) {
+	if strings.TrimSpace(line) == "" || line[0] == '#' || line[0] == '"' {
+		return nil, nil
+	}
+	if rest, ok := strings.CutPrefix(line, "Tag="); ok {
+		if _, line, ok = strings.Cut(rest, ","); !ok {
+			return nil, errors.New("a tag without an interval")
+		}
+	}
+	fields := strings.SplitN(line, ",", len(hdrColumns))
+	if len(fields) != len(hdrColumns) {
+		return nil, fmt.Errorf("not an interval (%s)", strings.Join(hdrColumns, ","))
+	}
+	for k, f := range fields[:3] {
+		if _, err := strconv.ParseFloat(f, 64); err != nil || !logSeconds.MatchString(f) {
+			return nil, fmt.Errorf("%s %q is not a number of 0 or more", hdrColumns[k], f)
+		}
+	}
+	h, err := hdrhistogram.Decode([]byte(strings.TrimSpace(fields[3])))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", hdrColumns[3], err)
+	}
+	return h, nil
 }
 
 // MergeHdrLogs merges logs by measurement name into a report that has

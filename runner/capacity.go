@@ -507,7 +507,7 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 // objectives and histograms, and the answer.
 func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows []export.Row) ([]byte, error) {
 	rep := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: runreport.Tool,
-		Binding: b.o.Binding, Phase: "capacity", MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
+		Binding: b.o.Binding, Phase: jsonreport.PhaseCapacity, MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
 		Settings: jsonreport.MaskSettings(b.o.Props.Map()), Clients: 1, Start: start.UTC(), End: end.UTC(),
 		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows, Capacity: c}
 	for _, s := range c.Steps {

@@ -43,7 +43,7 @@ const (
 )
 
 func (v Verdict) String() string {
-	return [...]string{"KEPT UP", "THREAD-BOUND", "CPU-BOUND", "STEAL", "GC-PAUSES", "CPU-WAIT", "LATE-WAKEUPS"}[v]
+	return jsonreport.ClientVerdicts[v]
 }
 
 // The thresholds of the verdicts.

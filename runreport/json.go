@@ -126,9 +126,9 @@ func (r *Run) terms() Terms {
 // Phase is the phase as reports name it.
 func Phase(load bool) string {
 	if load {
-		return "load"
+		return jsonreport.PhaseLoad
 	}
-	return "run"
+	return jsonreport.PhaseRun
 }
 
 // JSON assembles the JSON report from what the run measured, the text

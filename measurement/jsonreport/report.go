@@ -21,6 +21,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -404,6 +405,9 @@ func Read(data []byte) (*Report, error) {
 		if errors.As(err, &te) {
 			return nil, fmt.Errorf("%w: field %s has the wrong type", ErrNotReport, te.Field)
 		}
+		if terr := badTime(data); terr != nil {
+			return nil, terr
+		}
 		return nil, err
 	}
 	if dec.More() {
@@ -425,6 +429,42 @@ func Read(data []byte) (*Report, error) {
 		rescaleV1Intervals(&r)
 	}
 	return &r, nil
+}
+
+// badTime names the time field of data that is not a time, which the
+// decoder's error does not: "start: "not-a-date" is not a time ...".
+func badTime(data []byte) error {
+	var times struct {
+		Start     json.RawMessage `json:"start"`
+		End       json.RawMessage `json:"end"`
+		StartTime json.RawMessage `json:"starttime"`
+	}
+	if json.Unmarshal(data, &times) != nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"start", times.Start}, {"end", times.End}, {"starttime", times.StartTime}} {
+		var t time.Time
+		if len(f.raw) == 0 || t.UnmarshalJSON(f.raw) == nil {
+			continue
+		}
+		var s string
+		shown := strconv.Quote(string(f.raw))
+		var compact bytes.Buffer
+		switch {
+		case json.Unmarshal(f.raw, &s) == nil:
+			shown = strconv.Quote(s)
+		case json.Compact(&compact, f.raw) == nil:
+			shown = compact.String() // one line
+		}
+		if len(shown) > 60 {
+			shown = shown[:57] + "..."
+		}
+		return fmt.Errorf("%s: %s is not a time in RFC 3339 form (2026-03-01T12:00:00Z)", f.name, shown)
+	}
+	return nil
 }
 
 // check is Read's validation of the figures, so that merge, compare and
@@ -519,6 +559,7 @@ func (r *Report) check() error {
 		c.starts("schedule.wake.", s.Wake)
 		c.starts("schedule.behind.", s.Behind)
 	}
+	c.consistent(r)
 	return c.err
 }
 
@@ -561,6 +602,9 @@ func (c *checker) measurements(prefix string, ms []Measurement) {
 			c.count(f+"percentiles_us."+k, m.Percentiles[k])
 		}
 		for j, rc := range m.Returns {
+			if _, ok := db.ParseStatus(rc.Status); !ok {
+				c.fail(fmt.Sprintf("%sreturns[%d].status", f, j), "%q is not a status (OK, ERROR, NOT_FOUND, ...)", rc.Status)
+			}
 			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)
 		}
 		c.count(f+"retries", m.Retries)
@@ -708,18 +752,29 @@ func sortedKeys[V any](m map[string]V) []string {
 // rescaleV1Intervals corrects a version 1 report, whose interval ops
 // counted database calls (a read-modify-write twice, a verified read
 // twice): each interval is scaled so that they add up to Operations, which
-// was always counted right. Exact for a steady operation mix.
+// was always counted right. Exact for a steady operation mix. Each takes
+// the rounded running share less what those before it took, so that the
+// shares add up to Operations however they round.
 func rescaleV1Intervals(r *Report) {
 	var calls int64
 	for _, iv := range r.Intervals {
-		calls += iv.Ops
+		calls = addUp(calls, iv.Ops)
 	}
 	if calls <= r.Operations || calls == 0 {
 		return
 	}
 	f := float64(r.Operations) / float64(calls)
+	var cum float64
+	var taken int64
 	for i := range r.Intervals {
-		r.Intervals[i].Ops = int64(math.Round(float64(r.Intervals[i].Ops) * f))
+		prev := cum
+		cum += float64(r.Intervals[i].Ops)
+		n := int64(math.Round(cum*f)) - int64(math.Round(prev*f))
+		if i == len(r.Intervals)-1 {
+			n = r.Operations - taken // whatever the floats rounded to
+		}
+		n = max(n, 0)
+		r.Intervals[i].Ops, taken = n, taken+n
 	}
 }
 

@@ -3,12 +3,16 @@ package jsonreport
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/measurement"
 )
 
 func TestMaskSettings(t *testing.T) {
@@ -38,18 +42,51 @@ func TestReadRejects(t *testing.T) {
 }
 
 // TestReadVersion1Intervals: a version 1 report counted database calls in
-// its intervals (3 per verified read-modify-write); Read scales them to the
-// operations the report holds.
+// its intervals (2 per read-modify-write); Read scales them to the
+// operations the report holds, so that they add up to them exactly.
 func TestReadVersion1Intervals(t *testing.T) {
-	doc := `{"format":"ycsb-go-report","version":1,"operations":200,"intervals":[` +
-		`{"start_ms":0,"end_ms":1000,"ops":300},{"start_ms":1000,"end_ms":2000,"ops":300}],"measurements":[],"sections":[]}`
-	r, err := Read([]byte(doc))
+	r := valid(t)
+	r.Version = 1
+	r.Intervals[0].Ops, r.Intervals[1].Ops = 4, 2
+	got, err := Read(encode(t, r))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Intervals[0].Ops != 100 || r.Intervals[1].Ops != 100 {
-		t.Errorf("intervals %+v, want 100 operations each", r.Intervals)
+	if got.Intervals[0].Ops != 2 || got.Intervals[1].Ops != 1 {
+		t.Errorf("intervals %+v, want 2 and 1 operations", got.Intervals)
 	}
+	// Three intervals of 3 calls for 4 operations: 1.33 each, which
+	// rounding alone would make 3 in all.
+	r.Operations, r.Throughput = 4, 2
+	r.Intervals = append(r.Intervals, Interval{StartMs: 2000, EndMs: 2000})
+	r.Intervals[0].Ops, r.Intervals[1].Ops, r.Intervals[2].Ops = 3, 3, 3
+	r.Intervals[0].ByOp["READ"] = 3
+	r.Measurements = append(r.Measurements, Measurement{Name: "READ-FAILED", Operation: "READ", Count: 1, MeanUs: 100, MinUs: 100, MaxUs: 100, Histogram: hist(t, 100)})
+	r.Measurements[0].Returns = append(r.Measurements[0].Returns, Return{Status: "ERROR", Count: 1})
+	r.Measurements[0].Returns[0].Count = 3
+	if got, err = Read(encode(t, r)); err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, iv := range got.Intervals {
+		sum += iv.Ops
+	}
+	if sum != 4 {
+		t.Errorf("intervals %+v add up to %d, want 4", got.Intervals, sum)
+	}
+}
+
+// hist is the encoded histogram of values.
+func hist(t testing.TB, values ...int64) string {
+	h := hdrhistogram.New(1, 3_600_000_000, 3)
+	for _, v := range values {
+		h.RecordValue(v)
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
 }
 
 // valid is a small report that Read accepts; tests change one field.
@@ -69,7 +106,8 @@ func valid(t testing.TB) *Report {
 		Intervals: []Interval{
 			{StartMs: 0, EndMs: 1000, Ops: 2, ByOp: map[string]int64{"READ": 2},
 				Latency: map[string]IntervalLatency{"READ": {Count: 2, MeanUs: 150, MaxUs: 200, Percentiles: map[string]int64{"p50": 100}}}},
-			{StartMs: 1000, EndMs: 2000, Ops: 1, ByOp: map[string]int64{"READ": 1}},
+			{StartMs: 1000, EndMs: 2000, Ops: 1, ByOp: map[string]int64{"READ": 1},
+				Latency: map[string]IntervalLatency{"READ": {Count: 1, MeanUs: 300, MaxUs: 300, Percentiles: map[string]int64{"p50": 300}}}},
 		},
 		Measurements: []Measurement{{Name: "READ", Operation: "READ", Count: 3, MeanUs: 200, MinUs: 100, MaxUs: 300,
 			Percentiles: map[string]int64{"p50": 200}, Returns: []Return{{Status: "OK", Count: 3}}, Histogram: enc}},
@@ -80,6 +118,7 @@ func valid(t testing.TB) *Report {
 // withCapacity gives r a capacity search of one step, whose
 // measurements are r's, and returns it.
 func withCapacity(r *Report) *Capacity {
+	r.Phase = PhaseCapacity
 	r.Capacity = &Capacity{MaxOpsSec: 100, AchievedOpsSec: 99, Limit: "max", Resolution: 0.05,
 		Steps: []CapacityStep{{AskedOpsSec: 100, AchievedOpsSec: 99, Threads: 4, StartMs: 0, MeasuredMs: 1000,
 			Operations: 3, Verdict: "PASS", Trusted: true, Measurements: slices.Clone(r.Measurements)}}}
@@ -192,6 +231,26 @@ func TestReadChecksFigures(t *testing.T) {
 	}
 }
 
+// goldens are reports the tool wrote, kept by the packages that read them.
+var goldens = []string{
+	filepath.Join("..", "..", "results", "testdata", "run.json"),
+	filepath.Join("..", "..", "results", "testdata", "merge.json"),
+	filepath.Join("..", "..", "htmlreport", "testdata", "capacity.json"),
+}
+
+// TestGoldensRead: the goldens pass every check.
+func TestGoldensRead(t *testing.T) {
+	for _, g := range goldens {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(data); err != nil {
+			t.Errorf("%s: %v", g, err)
+		}
+	}
+}
+
 // FuzzRead: no input makes Read panic, and every report it accepts holds
 // only figures merge, compare and report --html can use.
 func FuzzRead(f *testing.F) {
@@ -204,6 +263,14 @@ func FuzzRead(f *testing.F) {
 	withCapacity(withCap)
 	f.Add(encode(f, withCap))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"capacity":{"steps":[{"asked_ops_sec":100,"achieved_ops_sec":99,"threads":4,"start_ms":18446744075,"measured_ms":1000,"operations":3,"failed_operations":1,"verdict":"PASS","trusted":true,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}],"max_ops_sec":100,"limit":"max","resolution":0.05}}`))
+	// The reports a run, a merge and a capacity search wrote.
+	for _, golden := range goldens {
+		data, err := os.ReadFile(golden)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Read(data)
 		if err != nil {
@@ -264,4 +331,77 @@ func TestPacedStartsKnown(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// TestReadMeasurementRules: the measurements that follow rules of their
+// own are read as runs write them (a lost buffered insert, a verification
+// without a value, a failed close, the reference's read-modify-write), and
+// refused past those rules.
+func TestReadMeasurementRules(t *testing.T) {
+	m := func(name, op string, values []int64, returns ...Return) Measurement {
+		ms := Measurement{Name: name, Operation: op, Count: int64(len(values)), Returns: returns}
+		if len(values) > 0 {
+			h := hdrhistogram.New(1, 3_600_000_000, 3)
+			for _, v := range values {
+				h.RecordValue(v)
+			}
+			st := hdrStats(h)
+			ms.MeanUs, ms.MinUs, ms.MaxUs, ms.Histogram = st.mean, st.min, st.max, hist(t, values...)
+		}
+		ms.Intended = strings.HasPrefix(name, "Intended-")
+		return ms
+	}
+	ok := func(n int64) Return { return Return{Status: "OK", Count: n} }
+	fail := func(n int64) Return { return Return{Status: "ERROR", Count: n} }
+	for _, tt := range []struct {
+		name  string
+		extra []Measurement
+		byOp  map[string]int64 // added to the first interval's
+		want  string           // "" when read
+	}{
+		{"a lost buffered insert", []Measurement{m("INSERT", "INSERT", []int64{5, 6, 7}, ok(2), fail(2))}, map[string]int64{"INSERT": 5}, ""},
+		{"more lost than failed", []Measurement{m("INSERT", "INSERT", []int64{5, 6, 7}, ok(4), fail(1))}, map[string]int64{"INSERT": 5},
+			"measurements[1] (INSERT).returns: they add up to 5, but INSERT's measurements hold 3 latencies (one for each return)"},
+		{"a verification without its value", []Measurement{m("VERIFY", "VERIFY", nil, fail(3))}, map[string]int64{"VERIFY": 3}, ""},
+		{"a verification with fewer values", []Measurement{m("VERIFY", "VERIFY", []int64{1, 1}, fail(3))}, map[string]int64{"VERIFY": 3},
+			"measurements[1] (VERIFY).returns: they add up to 3, but VERIFY's measurements hold 2 latencies (one for each return)"},
+		{"a failed close", []Measurement{m("CLEANUP", "CLEANUP", []int64{40, 50}, fail(1))}, map[string]int64{"CLEANUP": 1}, ""},
+		{"more failed closes than closes", []Measurement{m("CLEANUP", "CLEANUP", []int64{40, 50}, fail(3))}, map[string]int64{"CLEANUP": 3},
+			"measurements[1] (CLEANUP).returns: they add up to 3, more than the 2 closes counted"},
+		{"the reference's read-modify-write", []Measurement{m("READ-MODIFY-WRITE", "READ-MODIFY-WRITE", []int64{9})}, nil, ""},
+		{"statuses on a failure's measurement", []Measurement{m("READ-FAILED", "READ", nil, fail(1))}, nil,
+			"measurements[1] (READ-FAILED).returns: on READ-FAILED, but statuses are counted on the operation's own measurement READ"},
+		{"an intended latency for each", []Measurement{m("Intended-READ", "READ", []int64{100, 250, 400})}, nil, ""},
+		{"an intended latency short", []Measurement{m("Intended-READ", "READ", []int64{100, 250})}, nil,
+			"measurements[1] (Intended-READ).count: 2, but READ counts 3 (intended latency is measured beside each service latency)"},
+		{"an intended latency alone", []Measurement{m("Intended-UPDATE", "UPDATE", []int64{100})}, nil,
+			"measurements[1] (Intended-UPDATE).count: 1 intended latencies, but there is no measurement UPDATE"},
+	} {
+		r := valid(t)
+		for i := range r.Intervals {
+			r.Intervals[i].Latency = nil // as reports written before it had none
+		}
+		r.Measurements = append(r.Measurements, tt.extra...)
+		for op, n := range tt.byOp {
+			r.Intervals[0].ByOp[op] = n
+		}
+		_, err := Read(encode(t, r))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || err.Error() != tt.want):
+			t.Errorf("%s: got %v, want %s", tt.name, err, tt.want)
+		}
+	}
+}
+
+type stats struct {
+	mean     float64
+	min, max int64
+}
+
+// hdrStats are h's figures as runs write them.
+func hdrStats(h *hdrhistogram.Histogram) stats {
+	st := measurement.StatsOf(h)
+	return stats{st.Mean, st.Min, st.Max}
 }
