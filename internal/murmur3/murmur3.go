@@ -1,13 +1,31 @@
-package data
+// Package murmur3 is Cassandra's MurmurHash3: the hash of its
+// Murmur3Partitioner (the token of a partition key) and of cassandra-stress's
+// generator seeds.
+package murmur3
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
-// murmur3Cassandra returns the first half of Cassandra's
-// MurmurHash.hash3_x64_128 with seed 0 (utils/MurmurHash.java in
-// scylladb/cassandra-stress). It differs from MurmurHash3 in one place: tail
-// bytes are sign-extended before they are shifted in, so it only matches the
-// reference hash for ASCII tails. The original salts every generator with it.
-func murmur3Cassandra(key []byte) int64 {
+// Token is the Murmur3Partitioner token of a partition key as the node
+// sees it (the routing key: a single column's value, or the composite of
+// several): Hash, with the minimum moved to the maximum, the minimum being
+// no partition's (Murmur3Partitioner.getToken, normalize, in
+// org.apache.cassandra.dht of Cassandra 5.0).
+func Token(key []byte) int64 {
+	h := Hash(key)
+	if h == math.MinInt64 {
+		return math.MaxInt64
+	}
+	return h
+}
+
+// Hash returns the first half of Cassandra's MurmurHash.hash3_x64_128 with
+// seed 0 (org.apache.cassandra.utils.MurmurHash). It differs from
+// MurmurHash3 in one place: tail bytes are sign-extended before they are
+// shifted in, so it only matches MurmurHash3 for tails below 0x80.
+func Hash(key []byte) int64 {
 	const (
 		c1 = 0x87c37b91114253d5
 		c2 = 0x4cf5ad432745937f
