@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-network clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-network install-check image clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -23,7 +23,6 @@ test: ## the whole test suite: starts PostgreSQL and Cassandra, vet, gofmt, go t
 
 unit: ## unit tests only, no servers
 	YCSB_NO_SERVERS=1 $(GO) test $(GOFLAGS_TAGS) ./...
-	cd third_party/gocql && $(GO) test . ./lz4 ./snappy
 
 bench: ## benchmarks of the hot path (generators, measurement, workload, basic end to end, the CQL request path)
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./workload/... ./measurement/... ./db/basic/ ./runner/ ./internal/cqlwire/
@@ -69,6 +68,18 @@ compare-stress: ## ycsb stress vs the real cassandra-stress on the local node: o
 
 compare-engines: ## load and run workloads A-F on Pebble and RocksDB with identical settings; CAPACITY_SLO="READ.p99<=1ms" adds each one's capacity (needs librocksdb-dev)
 	./scripts/compare-engines.sh
+
+install-check: ## install cmd/ycsb with go install from the committed tree served as a module proxy would, run it; build a module importing our packages; the Dockerfile's steps as a script
+	./scripts/install-check.sh
+
+# The image of `ycsb kube`'s pods (Dockerfile), with docker or else podman.
+IMAGE   ?= ycsb:dev
+RUNTIME ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
+
+image: ## build the container image (IMAGE=ycsb:dev) with docker or podman, and run basic in it
+	@test -n "$(RUNTIME)" || (echo "image: neither docker nor podman is installed (scripts/image-steps.sh runs the build's steps without one)"; exit 2)
+	$(RUNTIME) build -t $(IMAGE) .
+	$(RUNTIME) run --rm $(IMAGE) run basic -P /workloads/workloadc -p recordcount=1000 -p operationcount=1000
 
 clean: ## remove build output and local data
 	rm -rf bin ycsb-data

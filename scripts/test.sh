@@ -3,7 +3,8 @@
 #
 # It prepares what the integration tests need (librocksdb-dev, a local
 # PostgreSQL, a local Cassandra node), then runs vet, a gofmt check, staticcheck and every
-# test with the race detector and the rocksdb build tag.
+# test with the race detector and the rocksdb build tag, then the install check
+# (scripts/install-check.sh: go install from a module proxy, the image build).
 #
 # With CI=true a missing server is a failure; otherwise the tests that need it
 # skip with a message. Set YCSB_NO_SERVERS=1 to skip starting servers.
@@ -78,5 +79,7 @@ say "staticcheck"
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $TAGS ./...
 say "go test -race $TAGS ./..."
 go test -race $TAGS -timeout 40m "$@" ./...
-say "the patched driver (third_party/gocql, a module of its own)"
-(cd third_party/gocql && go vet . ./lz4 ./snappy && go test -race -count=1 . ./lz4 ./snappy)
+say "tools/modzip (a module of its own)"
+(cd tools/modzip && go vet ./...)
+say "install-check: go install from a module proxy, a module importing ours, the image's build steps"
+scripts/install-check.sh

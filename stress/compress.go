@@ -4,9 +4,8 @@ import (
 	"sync/atomic"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
-	"github.com/apache/cassandra-gocql-driver/v2/lz4"
-	"github.com/apache/cassandra-gocql-driver/v2/snappy"
 
+	"github.com/goycsb/ycsb/internal/cqlcompress"
 	"github.com/goycsb/ycsb/stress/settings"
 )
 
@@ -35,13 +34,13 @@ func (c *usedCompressor) AppendCompressed(dst, src []byte) ([]byte, error) {
 	return c.Compressor.AppendCompressed(dst, src)
 }
 
-// newCompressor is the driver's compressor of -mode compression=, or nil.
+// newCompressor is the compressor (internal/cqlcompress) of -mode compression=, or nil.
 func newCompressor(c settings.Compression) *usedCompressor {
 	switch c {
 	case settings.CompressionLZ4:
-		return &usedCompressor{Compressor: lz4.LZ4Compressor{}}
+		return &usedCompressor{Compressor: cqlcompress.LZ4{}}
 	case settings.CompressionSnappy:
-		return &usedCompressor{Compressor: snappy.SnappyCompressor{}}
+		return &usedCompressor{Compressor: cqlcompress.Snappy{}}
 	}
 	return nil
 }

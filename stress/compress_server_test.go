@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
-	"github.com/apache/cassandra-gocql-driver/v2/lz4"
+
+	"github.com/goycsb/ycsb/internal/cqlcompress"
 )
 
 // clientsOf is the node's view (system_views.clients) of the connections
@@ -107,6 +108,6 @@ func TestCompression(t *testing.T) {
 }
 
 // unknownCompressor is lz4 under a name no node offers.
-type unknownCompressor struct{ lz4.LZ4Compressor }
+type unknownCompressor struct{ cqlcompress.LZ4 }
 
 func (unknownCompressor) Name() string { return "lz4-unknown" }

@@ -562,7 +562,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 			// reads the session.
 			pool := cqlwire.NewPool(o.Wire())
 			defer pool.Close()
-			wires[sp.p.Keyspace] = &userWire{pool: pool, policy: cc.PoolConfig.HostSelectionPolicy}
+			wires[sp.p.Keyspace] = &userWire{pool: pool, session: sess, policy: cc.PoolConfig.HostSelectionPolicy}
 		}
 	}
 	u := &userRun{stressRun: r, sessions: sessions, wires: wires, cluster: cluster, ops: ops}
@@ -860,10 +860,11 @@ func (w *userWorkload) take(n int) int {
 var _ engine.Workload = (*userWorkload)(nil)
 
 // userWire is a keyspace's lean request path, routed by its session's
-// host selection policy.
+// ring and host selection policy.
 type userWire struct {
-	pool   *cqlwire.Pool
-	policy gocql.HostSelectionPolicy
+	pool    *cqlwire.Pool
+	session *gocql.Session
+	policy  gocql.HostSelectionPolicy
 }
 
 // rawArg binds a value already serialized (nil: null).
@@ -1289,7 +1290,7 @@ func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.St
 	rt := wk.routers[ks]
 	if rt == nil {
 		uw := wk.w.wires[ks]
-		rt = uw.pool.Router(uw.policy, ks, true)
+		rt = uw.pool.Router(uw.session, uw.policy, ks, true)
 		wk.routers[ks] = rt
 	}
 	h, err := rt.Host(sp.p.Table, st.RoutingKey(&wk.rk, vals))

@@ -167,7 +167,7 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transac
 	}
 	if m.wire != nil {
 		wk.call = cqlwire.NewCall()
-		wk.router = m.wire.Router(m.policy, m.keyspace, true)
+		wk.router = m.wire.Router(m.session, m.policy, m.keyspace, true)
 	}
 	return wk
 }

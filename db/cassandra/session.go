@@ -112,7 +112,7 @@ func newSession(d *cassDB) *session {
 	s := &session{d: d}
 	if d != nil && d.wire != nil {
 		s.call = cqlwire.NewCall()
-		s.router = d.wire.Router(d.policy, d.cfg.keyspace, d.cfg.tokenAware)
+		s.router = d.wire.Router(d.session, d.policy, d.cfg.keyspace, d.cfg.tokenAware)
 	}
 	for i := range s.cache {
 		s.cache[i] = map[uint64][]*stmt{}

@@ -76,10 +76,10 @@ func (o Options) Config() *gocql.ClusterConfig {
 		cc.ReconnectInterval = o.Reconnect
 		cc.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: o.Reconnect / 2}
 	}
+	// 0 writes each frame at once, one system call each; the lean path
+	// (internal/cqlwire), which owns its connections, is the one that
+	// sends frames queued behind a write together (docs/cassandra.md).
 	cc.WriteCoalesceWaitTime = o.Coalesce
-	// Without a window, frames queued behind a write in progress go out
-	// together when it ends: fewer system calls under load, no delay.
-	cc.WriteCoalesceQueued = o.Coalesce == 0
 	if o.Username != "" {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: o.Username, Password: o.Password}
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/cassandra-gocql-driver/v2/lz4"
+	"github.com/goycsb/ycsb/internal/cqlcompress"
 )
 
 // fakeServer speaks enough of the CQL native protocol v4 for the request
@@ -144,7 +144,7 @@ func (c *srvConn) serve() {
 		if h[1]&flagCompress != 0 {
 			c.s.Compressed.Add(1)
 			var err error
-			if body, err = (lz4.LZ4Compressor{}).AppendDecompressedWithLength(nil, body); err != nil {
+			if body, err = (cqlcompress.LZ4{}).AppendDecompressedWithLength(nil, body); err != nil {
 				c.s.t.Errorf("fake server: decompress: %v", err)
 				return
 			}
@@ -350,7 +350,7 @@ func (c *srvConn) write(stream int16, op byte, body []byte, compress bool) {
 		c.s.CompOut.Add(1)
 		flags |= flagCompress
 		var err error
-		if body, err = (lz4.LZ4Compressor{}).AppendCompressedWithLength(nil, body); err != nil {
+		if body, err = (cqlcompress.LZ4{}).AppendCompressedWithLength(nil, body); err != nil {
 			c.s.t.Errorf("fake server: compress: %v", err)
 			return
 		}

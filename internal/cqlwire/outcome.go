@@ -22,7 +22,7 @@ func (e *InFlightError) Unwrap() error { return e.Err }
 // replicas may have written it: the coordinator could not gather the
 // acknowledgements its consistency level needs (Cassandra's
 // doc/native_protocol_v5.spec, "Error codes", 0x1100 and 0x1500, as
-// third_party/gocql/errors.go cites it). A server error is an unexpected
+// the driver's errors.go cites it). A server error is an unexpected
 // exception on the coordinator, which may come after it sent the mutation
 // on. Every other answer (unavailable, overloaded, bootstrapping, invalid,
 // unauthorized, ...) refuses the request before anything is written.

@@ -39,6 +39,7 @@ type Pool struct {
 	closed atomic.Bool
 	now    atomic.Int64 // coarse clock, ns, kept by the sweeper
 	stop   chan struct{}
+	rings  rings
 }
 
 // NewPool returns a pool with o; nothing is dialled yet. Close stops it.

@@ -1,38 +1,37 @@
 package cqlwire
 
 import (
+	"math/rand/v2"
+
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 )
 
-// Router picks the node of each request as the driver's host selection
-// policy would (token-aware when asked, only nodes the driver holds up).
-// It is one goroutine's.
+// Router picks the node of each request as the driver's token-aware host
+// selection policy would: a local replica that is up, the first from a
+// random one of the partition's replicas in ring order (the policy shuffles
+// replicas by default), looked up in the pool's own ring, which allocates
+// nothing; else the policy's choice (no ring, no replica up, or routing not
+// token-aware). It is one goroutine's.
 type Router struct {
-	pool       *Pool
-	policy     gocql.HostSelectionPolicy
-	replicas   replicaPicker // nil without the patched driver's lookup
-	tokenAware bool
-	route      routeStmt
-	hosts      map[*gocql.HostInfo]*Host
+	pool   *Pool
+	policy gocql.HostSelectionPolicy
+	ring   *Ring // nil when not token-aware
+	route  routeStmt
+	hosts  map[*gocql.HostInfo]*Host
 	// the last node picked, which on a one-node cluster is every one
 	lastInfo *gocql.HostInfo
 	last     *Host
 }
 
-// replicaPicker is the patched driver's allocation-free token-aware
-// lookup (third_party/gocql/PATCHES.md).
-type replicaPicker interface {
-	Replica(keyspace string, routingKey []byte) *gocql.HostInfo
-}
-
-// Router returns a router over policy, the one the driver's session was
-// created with (so initialised with the ring and the nodes' states), for
-// statements of keyspace.
-func (p *Pool) Router(policy gocql.HostSelectionPolicy, keyspace string, tokenAware bool) *Router {
-	r := &Router{pool: p, policy: policy, tokenAware: tokenAware, hosts: map[*gocql.HostInfo]*Host{}}
+// Router returns a router for statements of keyspace over policy, the one
+// the driver's session src was created with (so initialised with the nodes'
+// states). With tokenAware, requests go to replicas of their partition by
+// the pool's ring of keyspace, built from src.
+func (p *Pool) Router(src Cluster, policy gocql.HostSelectionPolicy, keyspace string, tokenAware bool) *Router {
+	r := &Router{pool: p, policy: policy, hosts: map[*gocql.HostInfo]*Host{}}
 	r.route.keyspace = keyspace
 	if tokenAware {
-		r.replicas, _ = policy.(replicaPicker)
+		r.ring = p.ring(src, keyspace, policy.IsLocal)
 	}
 	return r
 }
@@ -41,12 +40,12 @@ func (p *Pool) Router(policy gocql.HostSelectionPolicy, keyspace string, tokenAw
 // partition key, as the driver encodes it).
 func (r *Router) Host(table string, routingKey []byte) (*Host, error) {
 	var hi *gocql.HostInfo
-	if r.replicas != nil {
-		hi = r.replicas.Replica(r.route.keyspace, routingKey)
+	if r.ring != nil && routingKey != nil {
+		hi = upReplica(r.ring.Replicas(routingKey))
 	}
 	if hi == nil {
 		r.route.table = table
-		if r.tokenAware {
+		if r.ring != nil {
 			r.route.key = routingKey
 		}
 		sh := r.policy.Pick(&r.route)()
@@ -66,6 +65,25 @@ func (r *Router) Host(table string, routingKey []byte) (*Host, error) {
 	}
 	r.lastInfo, r.last = hi, h
 	return h, nil
+}
+
+// upReplica is the first of replicas that is up, from a random one on, or
+// nil.
+func upReplica(replicas []*gocql.HostInfo) *gocql.HostInfo {
+	n := len(replicas)
+	if n == 0 {
+		return nil
+	}
+	start := 0
+	if n > 1 {
+		start = rand.IntN(n)
+	}
+	for i := range n {
+		if h := replicas[(start+i)%n]; h.IsUp() {
+			return h
+		}
+	}
+	return nil
 }
 
 // routeStmt is what a host selection policy reads of a statement.

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
-	"github.com/apache/cassandra-gocql-driver/v2/lz4"
+
+	"github.com/goycsb/ycsb/internal/cqlcompress"
 )
 
 const selectCQL = "SELECT k, v FROM ks.t WHERE k = ?"
@@ -64,9 +65,9 @@ func TestRead(t *testing.T) {
 		{name: "plain"},
 		{name: "names from preparation", setup: func(s *fakeServer, o *Options) { s.NoMetadata = true }},
 		{name: "warnings", setup: func(s *fakeServer, o *Options) { s.Warn = true }},
-		{name: "lz4", setup: func(s *fakeServer, o *Options) { o.Compressor = lz4.LZ4Compressor{} }},
+		{name: "lz4", setup: func(s *fakeServer, o *Options) { o.Compressor = cqlcompress.LZ4{} }},
 		{name: "lz4 warnings no metadata", setup: func(s *fakeServer, o *Options) {
-			o.Compressor = lz4.LZ4Compressor{}
+			o.Compressor = cqlcompress.LZ4{}
 			s.Warn, s.NoMetadata = true, true
 		}},
 		{name: "keyspace", setup: func(s *fakeServer, o *Options) { o.Keyspace = "ks" }},
@@ -130,7 +131,7 @@ func TestConcurrentOutOfOrder(t *testing.T) {
 	s.Shuffle = true
 	s.start()
 	o := testOptions()
-	o.Compressor = lz4.LZ4Compressor{}
+	o.Compressor = cqlcompress.LZ4{}
 	p := NewPool(o)
 	defer p.Close()
 	const goroutines, requests = 32, 60
@@ -431,7 +432,7 @@ func TestAuth(t *testing.T) {
 			o := testOptions()
 			o.Auth = tc.auth
 			if tc.comp {
-				o.Compressor = lz4.LZ4Compressor{}
+				o.Compressor = cqlcompress.LZ4{}
 			}
 			p := NewPool(o)
 			defer p.Close()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/goycsb/ycsb/internal/murmur3"
 )
 
 // Defaults of the predefined commands (settings/SettingsCommandPreDefined.java
@@ -22,12 +24,12 @@ var identity = MustParseDist("uniform(1..100B)")
 
 // Salts: hash[0] of Cassandra's murmur3 of the generator's config string,
 // "randomstrkey" for the key and "randomstr"+name for each column.
-var keySalt = murmur3Cassandra([]byte("randomstrkey"))
+var keySalt = murmur3.Hash([]byte("randomstrkey"))
 
 // ColumnSalt is the salt of the value generator of the named column.
 func ColumnSalt(name string) int64 {
 	b := make([]byte, 0, 9+len(name))
-	return murmur3Cassandra(append(append(b, "randomstr"...), name...))
+	return murmur3.Hash(append(append(b, "randomstr"...), name...))
 }
 
 // AppendKey appends the partition key the original writes for population

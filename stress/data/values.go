@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"unsafe"
+
+	"github.com/goycsb/ycsb/internal/murmur3"
 )
 
 // The value generators of the user command: generate/values/*.java in
@@ -108,7 +110,7 @@ const seedForStress = "seed for stress"
 
 // GeneratorSalt is the salt of the named column's generator.
 func GeneratorSalt(column string) int64 {
-	return murmur3Cassandra([]byte(seedForStress + column))
+	return murmur3.Hash([]byte(seedForStress + column))
 }
 
 // Generator makes one column's values, deterministically from the seed
