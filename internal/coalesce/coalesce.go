@@ -1,0 +1,217 @@
+// Package coalesce sends the frames that many goroutines write to one
+// connection in as few system calls as it can without a timer: frames sent
+// while a write is in progress are queued, and the queue goes out in one
+// write when that write ends. No frame waits for anything but the write
+// before it. Both CQL request paths write through it: the lean path
+// (internal/cqlwire) and the driver's connections (Conn, dialed by
+// internal/cqlcluster).
+package coalesce
+
+import (
+	"io"
+	"net"
+	"runtime"
+	"sync"
+)
+
+// Writer queues frames for w. A queued frame counts as written: if its
+// write fails, onFail is called once with the error (the owner closes its
+// connection, which fails every request waiting on it), and every later
+// frame gets that error.
+type Writer struct {
+	w      io.Writer
+	onFail func(error)
+	kick   chan struct{} // capacity 1: wakes the flusher
+	quit   chan struct{}
+	done   chan struct{} // closed when the flusher has ended
+	once   sync.Once
+
+	mu    sync.Mutex
+	busy  bool   // a write is in progress or due: frames go to queue
+	queue []byte // frames waiting for the write in progress
+	spare []byte // the previous queue's buffer, reused
+	err   error  // the first write error, or net.ErrClosed after Close
+}
+
+// New returns a Writer for w and starts its flusher, a goroutine that
+// sleeps while nothing is queued; Close ends it.
+func New(w io.Writer, onFail func(error)) *Writer {
+	q := &Writer{
+		w:      w,
+		onFail: onFail,
+		kick:   make(chan struct{}, 1),
+		quit:   make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+	go q.run()
+	return q
+}
+
+// Write sends p. On an idle connection the caller writes it, after
+// letting the goroutines already runnable queue theirs (as an event loop
+// flushes after its ready tasks); behind a write in progress it is queued
+// and Write returns at once. For callers that nothing else serializes.
+func (q *Writer) Write(p []byte) (int, error) {
+	first, err := q.put(p)
+	if err != nil || !first {
+		if err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	runtime.Gosched()
+	if err := q.flushOnce(); err != nil {
+		q.onFail(err)
+		return 0, err
+	}
+	if !q.idle() {
+		q.wake()
+	}
+	return len(p), nil
+}
+
+// Enqueue queues p and returns at once; the flusher writes it. For
+// callers serialized above the Writer (the driver writes one frame at a
+// time under a lock of its own), where a write in the caller would keep
+// every other frame out of the queue until it ended.
+func (q *Writer) Enqueue(p []byte) error {
+	first, err := q.put(p)
+	if err == nil && first {
+		q.wake()
+	}
+	return err
+}
+
+// put appends p to the queue; first says the connection was idle, so
+// that the caller owns the write.
+func (q *Writer) put(p []byte) (first bool, err error) {
+	q.mu.Lock()
+	if q.err != nil {
+		err = q.err
+		q.mu.Unlock()
+		return false, err
+	}
+	q.queue = append(q.queue, p...)
+	first = !q.busy
+	q.busy = true
+	q.mu.Unlock()
+	return first, nil
+}
+
+func (q *Writer) wake() {
+	select {
+	case q.kick <- struct{}{}:
+	default:
+	}
+}
+
+// flushOnce writes the queue as it is. On an error the queue is dropped
+// and the Writer fails from then on.
+func (q *Writer) flushOnce() error {
+	q.mu.Lock()
+	buf := q.queue
+	if q.err != nil || len(buf) == 0 {
+		q.mu.Unlock()
+		return nil
+	}
+	q.queue = q.spare[:0]
+	q.mu.Unlock()
+	_, err := q.w.Write(buf)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if err != nil {
+		if q.err == nil {
+			q.err = err
+		}
+		q.queue, q.spare = nil, nil
+		return err
+	}
+	q.spare = buf[:0]
+	return nil
+}
+
+// idle ends the write in progress when nothing was queued behind it.
+func (q *Writer) idle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.queue) > 0 {
+		return false
+	}
+	q.busy = false
+	return true
+}
+
+func (q *Writer) run() {
+	err := q.flusher()
+	// done first: onFail may close the owner, which calls Close.
+	close(q.done)
+	if err != nil {
+		q.onFail(err)
+	}
+}
+
+// flusher writes the queue until it is empty, each time it is woken; it
+// returns when Close is called or a write fails.
+func (q *Writer) flusher() error {
+	for {
+		select {
+		case <-q.quit:
+			return nil
+		case <-q.kick:
+		}
+		for {
+			runtime.Gosched()
+			if err := q.flushOnce(); err != nil {
+				return err
+			}
+			if q.idle() {
+				break
+			}
+		}
+	}
+}
+
+// Close drops what is queued, fails later frames with net.ErrClosed and
+// waits for the flusher to end. A write in progress ends first: close the
+// connection under the Writer before Close.
+func (q *Writer) Close() {
+	q.once.Do(func() {
+		q.mu.Lock()
+		if q.err == nil {
+			q.err = net.ErrClosed
+		}
+		q.queue, q.spare = nil, nil
+		q.mu.Unlock()
+		close(q.quit)
+	})
+	<-q.done
+}
+
+// Conn is a connection whose writes go through a Writer's Enqueue: a nil
+// error from Write means the frame is queued, and a queued frame that
+// fails to go out closes the connection, so that its reader fails every
+// request waiting on it. Everything else is the connection's own.
+type Conn struct {
+	net.Conn
+	w *Writer
+}
+
+// NewConn returns nc writing through a Writer.
+func NewConn(nc net.Conn) *Conn {
+	return &Conn{Conn: nc, w: New(nc, func(error) { nc.Close() })}
+}
+
+// Write queues p (see Conn).
+func (c *Conn) Write(p []byte) (int, error) {
+	if err := c.w.Enqueue(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Close closes the connection, then ends its Writer.
+func (c *Conn) Close() error {
+	err := c.Conn.Close()
+	c.w.Close()
+	return err
+}
