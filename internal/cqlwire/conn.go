@@ -9,12 +9,13 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/internal/coalesce"
 )
 
 // Call is one goroutine's request in flight: reused from one request to
@@ -47,7 +48,7 @@ var abandoned = &Call{}
 const sweepEvery = 10 * time.Millisecond
 
 // conn is one connection: requests from any goroutine, a reader goroutine
-// that hands responses over, a flusher for frames queued behind a write.
+// that hands responses over, a coalescing writer.
 type conn struct {
 	addr    string
 	nc      net.Conn
@@ -63,15 +64,10 @@ type conn struct {
 	err   error   // set once the connection is broken
 	dead  atomic.Bool
 
-	// writer
-	wmu   sync.Mutex
-	busy  bool
-	queue []byte
-	spare []byte
-	kick  chan struct{}
+	// frames queued behind a write go out together when it ends
+	wr *coalesce.Writer
 
-	now    *atomic.Int64 // the pool's coarse clock, ns
-	closed chan struct{}
+	now *atomic.Int64 // the pool's coarse clock, ns
 }
 
 // dial connects to addr and makes the connection ready for requests:
@@ -103,8 +99,6 @@ func dial(ctx context.Context, addr, name string, o *Options, now *atomic.Int64)
 		timeout: int64(o.Timeout),
 		calls:   make([]*Call, maxStreams),
 		free:    make([]int16, 0, maxStreams),
-		kick:    make(chan struct{}, 1),
-		closed:  make(chan struct{}),
 	}
 	for s := maxStreams - 1; s >= 0; s-- {
 		c.free = append(c.free, int16(s))
@@ -127,8 +121,8 @@ func dial(ctx context.Context, addr, name string, o *Options, now *atomic.Int64)
 		c.w = raw
 		c.br = bufio.NewReaderSize(raw, 64<<10)
 	}
+	c.wr = coalesce.New(c.w, c.fail)
 	go c.readLoop()
-	go c.flusher()
 	return c, nil
 }
 
@@ -317,78 +311,10 @@ func (c *conn) do(ctx context.Context, call *Call) error {
 	return &InFlightError{Err: err}
 }
 
-// send queues fr; the first sender of an idle connection writes the queue
-// after letting goroutines already runnable queue their frames (as an
-// event loop flushes after its ready tasks), the flusher writes what came
-// in during that write.
+// send writes fr, or queues it behind the write in progress
+// (internal/coalesce); a failed write fails the connection.
 func (c *conn) send(fr []byte) {
-	c.wmu.Lock()
-	c.queue = append(c.queue, fr...)
-	if c.busy {
-		c.wmu.Unlock()
-		return
-	}
-	c.busy = true
-	c.wmu.Unlock()
-	runtime.Gosched()
-	if !c.flushOnce() || c.idle() {
-		return
-	}
-	select {
-	case c.kick <- struct{}{}:
-	default:
-	}
-}
-
-// flushOnce writes the queue as it is; false when the write failed (the
-// connection is then broken).
-func (c *conn) flushOnce() bool {
-	c.wmu.Lock()
-	buf := c.queue
-	c.queue = c.spare[:0]
-	c.wmu.Unlock()
-	_, err := c.w.Write(buf)
-	c.wmu.Lock()
-	c.spare = buf[:0]
-	if err != nil {
-		c.queue = c.queue[:0]
-		c.busy = true // nothing is written any more
-		c.wmu.Unlock()
-		c.fail(err)
-		return false
-	}
-	c.wmu.Unlock()
-	return true
-}
-
-// idle ends the write in progress when nothing was queued behind it.
-func (c *conn) idle() bool {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if len(c.queue) > 0 {
-		return false
-	}
-	c.busy = false
-	return true
-}
-
-func (c *conn) flusher() {
-	for {
-		select {
-		case <-c.closed:
-			return
-		case <-c.kick:
-		}
-		for {
-			runtime.Gosched()
-			if !c.flushOnce() {
-				return
-			}
-			if c.idle() {
-				break
-			}
-		}
-	}
+	c.wr.Write(fr)
 }
 
 // readLoop reads responses and hands each to its call.
@@ -486,8 +412,8 @@ func (c *conn) fail(err error) {
 		c.calls[s] = nil
 	}
 	c.mu.Unlock()
-	close(c.closed)
 	c.nc.Close()
+	c.wr.Close()
 }
 
 func (c *conn) close() { c.fail(net.ErrClosed) }
