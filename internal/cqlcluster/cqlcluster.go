@@ -7,11 +7,13 @@ package cqlcluster
 import (
 	"context"
 	"crypto/tls"
+	"net"
 	"sync"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
+	"github.com/goycsb/ycsb/internal/coalesce"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/within"
 )
@@ -76,10 +78,13 @@ func (o Options) Config() *gocql.ClusterConfig {
 		cc.ReconnectInterval = o.Reconnect
 		cc.ReconnectionPolicy = &gocql.ConstantReconnectionPolicy{MaxRetries: 1, Interval: o.Reconnect / 2}
 	}
-	// 0 writes each frame at once, one system call each; the lean path
-	// (internal/cqlwire), which owns its connections, is the one that
-	// sends frames queued behind a write together (docs/cassandra.md).
+	// With a window the driver's timer coalesces; without one, frames
+	// queued behind a write go out together when it ends, as on the lean
+	// path (internal/coalesce, docs/cassandra.md).
 	cc.WriteCoalesceWaitTime = o.Coalesce
+	if o.Coalesce == 0 {
+		cc.Dialer = queuedDialer{&net.Dialer{Timeout: cc.ConnectTimeout}}
+	}
 	if o.Username != "" {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: o.Username, Password: o.Password}
 	}
@@ -91,6 +96,21 @@ func (o Options) Config() *gocql.ClusterConfig {
 		cc.Compressor = o.Compressor
 	}
 	return cc
+}
+
+// queuedDialer dials as the driver's default dialer does (no HostDialer,
+// no SocketKeepalive: gocql's connConfig) and writes through a
+// coalesce.Conn. The driver writes one frame per Write under a lock of its
+// own, so the Conn queues every frame and its flusher writes; with TLS the
+// driver wraps the Conn (gocql's WrapTLS) and the records are coalesced.
+type queuedDialer struct{ d gocql.Dialer }
+
+func (q queuedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	nc, err := q.d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return coalesce.NewConn(nc), nil
 }
 
 // Lean says whether the hot path may take the lean request path
