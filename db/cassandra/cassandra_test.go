@@ -291,6 +291,9 @@ func TestConformance(t *testing.T) {
 		{"default", nil},
 		{"v4-no-token-aware", map[string]string{"cassandra.protocolversion": "4", "cassandra.tokenaware": "false",
 			"cassandra.maxconnections": "1", "cassandra.writeconsistencylevel": "ONE", "cassandra.localdc": "datacenter1"}},
+		// Every statement through the driver, its writes queued
+		// (internal/coalesce).
+		{"v5-driver-path", map[string]string{"cassandra.protocolversion": "5"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
