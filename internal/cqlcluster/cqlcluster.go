@@ -36,9 +36,10 @@ type Options struct {
 	Protocol int
 	// Reconnect is how often a node that went down is tried again.
 	Reconnect time.Duration
-	// Coalesce is the driver's timed write coalescing window: 0 sends each
-	// request at once (the driver's own default, 200 µs, would add up to
-	// that to every latency).
+	// Coalesce is the driver's timed write coalescing window: 0 sends a
+	// request at once, or with those queued behind the write in progress
+	// (internal/coalesce); the driver's own default, 200 µs, would add up
+	// to that to every latency.
 	Coalesce time.Duration
 
 	Username, Password string // no authentication without Username
@@ -114,9 +115,8 @@ func (q queuedDialer) DialContext(ctx context.Context, network, addr string) (ne
 }
 
 // Lean says whether the hot path may take the lean request path
-// (internal/cqlwire), which speaks protocol v4 and coalesces writes
-// without a timer: unless another protocol or a timed window was asked
-// for.
+// (internal/cqlwire), which speaks protocol v4 and has no timed window:
+// unless another protocol or a window was asked for.
 func (o Options) Lean() bool {
 	return (o.Protocol == 0 || o.Protocol == 4) && o.Coalesce == 0
 }
