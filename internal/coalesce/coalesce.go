@@ -9,10 +9,16 @@ package coalesce
 
 import (
 	"io"
+	"math"
 	"net"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 )
+
+// noDeadline is a frame's or a queue's deadline when it has none.
+const noDeadline = math.MaxInt64
 
 // Writer queues frames for w. A queued frame counts as written: if its
 // write fails, onFail is called once with the error (the owner closes its
@@ -20,6 +26,7 @@ import (
 // frame gets that error.
 type Writer struct {
 	w      io.Writer
+	wd     interface{ SetWriteDeadline(time.Time) error } // w's, or nil
 	onFail func(error)
 	kick   chan struct{} // capacity 1: wakes the flusher
 	quit   chan struct{}
@@ -30,7 +37,10 @@ type Writer struct {
 	busy  bool   // a write is in progress or due: frames go to queue
 	queue []byte // frames waiting for the write in progress
 	spare []byte // the previous queue's buffer, reused
+	due   int64  // the latest deadline of the queued frames, unix ns; 0 when none is queued
 	err   error  // the first write error, or net.ErrClosed after Close
+
+	set int64 // the deadline w has, written by the writing goroutine only
 }
 
 // New returns a Writer for w and starts its flusher, a goroutine that
@@ -42,7 +52,9 @@ func New(w io.Writer, onFail func(error)) *Writer {
 		kick:   make(chan struct{}, 1),
 		quit:   make(chan struct{}),
 		done:   make(chan struct{}),
+		set:    noDeadline,
 	}
+	q.wd, _ = w.(interface{ SetWriteDeadline(time.Time) error })
 	go q.run()
 	return q
 }
@@ -52,7 +64,7 @@ func New(w io.Writer, onFail func(error)) *Writer {
 // flushes after its ready tasks); behind a write in progress it is queued
 // and Write returns at once. For callers that nothing else serializes.
 func (q *Writer) Write(p []byte) (int, error) {
-	first, err := q.put(p)
+	first, err := q.put(p, noDeadline)
 	if err != nil || !first {
 		if err != nil {
 			return 0, err
@@ -70,12 +82,17 @@ func (q *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Enqueue queues p and returns at once; the flusher writes it. For
-// callers serialized above the Writer (the driver writes one frame at a
-// time under a lock of its own), where a write in the caller would keep
-// every other frame out of the queue until it ended.
-func (q *Writer) Enqueue(p []byte) error {
-	first, err := q.put(p)
+// Enqueue queues p and returns at once; the flusher writes it, by
+// deadline (zero for none) or, with the frames queued beside it, by the
+// latest of theirs. For callers serialized above the Writer (the driver
+// writes one frame at a time under a lock of its own), where a write in
+// the caller would keep every other frame out of the queue until it ended.
+func (q *Writer) Enqueue(p []byte, deadline time.Time) error {
+	due := int64(noDeadline)
+	if !deadline.IsZero() {
+		due = deadline.UnixNano()
+	}
+	first, err := q.put(p, due)
 	if err == nil && first {
 		q.wake()
 	}
@@ -84,7 +101,7 @@ func (q *Writer) Enqueue(p []byte) error {
 
 // put appends p to the queue; first says the connection was idle, so
 // that the caller owns the write.
-func (q *Writer) put(p []byte) (first bool, err error) {
+func (q *Writer) put(p []byte, due int64) (first bool, err error) {
 	q.mu.Lock()
 	if q.err != nil {
 		err = q.err
@@ -92,6 +109,7 @@ func (q *Writer) put(p []byte) (first bool, err error) {
 		return false, err
 	}
 	q.queue = append(q.queue, p...)
+	q.due = max(q.due, due)
 	first = !q.busy
 	q.busy = true
 	q.mu.Unlock()
@@ -115,8 +133,21 @@ func (q *Writer) flushOnce() error {
 		return nil
 	}
 	q.queue = q.spare[:0]
+	due := q.due
+	q.due = 0
 	q.mu.Unlock()
-	_, err := q.w.Write(buf)
+	var err error
+	if due != q.set && q.wd != nil {
+		t := time.Time{}
+		if due != noDeadline {
+			t = time.Unix(0, due)
+		}
+		err = q.wd.SetWriteDeadline(t)
+		q.set = due
+	}
+	if err == nil {
+		_, err = q.w.Write(buf)
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if err != nil {
@@ -190,10 +221,13 @@ func (q *Writer) Close() {
 // Conn is a connection whose writes go through a Writer's Enqueue: a nil
 // error from Write means the frame is queued, and a queued frame that
 // fails to go out closes the connection, so that its reader fails every
-// request waiting on it. Everything else is the connection's own.
+// request waiting on it. A write deadline applies to the frames written
+// after it is set (crypto/tls sets one in the past after its close alert);
+// the flusher sets the connection's. Reads are the connection's own.
 type Conn struct {
 	net.Conn
-	w *Writer
+	w        *Writer
+	deadline atomic.Int64 // the write deadline, unix ns; 0 for none
 }
 
 // NewConn returns nc writing through a Writer.
@@ -203,10 +237,30 @@ func NewConn(nc net.Conn) *Conn {
 
 // Write queues p (see Conn).
 func (c *Conn) Write(p []byte) (int, error) {
-	if err := c.w.Enqueue(p); err != nil {
+	var deadline time.Time
+	if ns := c.deadline.Load(); ns != 0 {
+		deadline = time.Unix(0, ns)
+	}
+	if err := c.w.Enqueue(p, deadline); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// SetWriteDeadline sets the deadline of the frames written from now on.
+func (c *Conn) SetWriteDeadline(t time.Time) error {
+	var ns int64
+	if !t.IsZero() {
+		ns = t.UnixNano()
+	}
+	c.deadline.Store(ns)
+	return nil
+}
+
+// SetDeadline sets the read deadline and the next frames' write deadline.
+func (c *Conn) SetDeadline(t time.Time) error {
+	c.SetWriteDeadline(t)
+	return c.Conn.SetReadDeadline(t)
 }
 
 // Close closes the connection, then ends its Writer.

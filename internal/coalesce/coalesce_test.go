@@ -22,6 +22,14 @@ type fakeConn struct {
 	err      error
 	closed   bool
 	pause    time.Duration // each Write sleeps, as a system call takes time
+	dls      []time.Time   // write deadlines set, in order
+}
+
+func (f *fakeConn) SetWriteDeadline(t time.Time) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dls = append(f.dls, t)
+	return nil
 }
 
 func gated() *fakeConn {
@@ -89,7 +97,7 @@ var modes = []struct {
 		}
 		return err
 	}},
-	{"Enqueue", func(q *Writer, p []byte) error { return q.Enqueue(p) }},
+	{"Enqueue", func(q *Writer, p []byte) error { return q.Enqueue(p, time.Time{}) }},
 }
 
 // Frames sent while a write is in progress go out together, in one write,
@@ -283,5 +291,43 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d goroutines after Close, %d before", runtime.NumGoroutine(), before)
 		}
+	}
+}
+
+// A batch goes out by the latest deadline of its frames; a deadline set
+// after a frame was written does not apply to it (crypto/tls sets one in
+// the past after queuing its close alert).
+func TestDeadlines(t *testing.T) {
+	f := gated()
+	c := NewConn(f)
+	defer c.Close()
+	base := time.Unix(1_000_000, 0)
+	d1, d2, d3 := base.Add(time.Second), base.Add(2*time.Second), base.Add(3*time.Second)
+	c.SetWriteDeadline(d1)
+	c.Write([]byte("a"))
+	<-f.entered
+	c.SetWriteDeadline(d3)
+	c.Write([]byte("b"))
+	c.SetWriteDeadline(d2)
+	c.Write([]byte("c"))
+	c.SetWriteDeadline(base) // long past: only later frames
+	close(f.release)
+	if got := f.waitWrites(t, 2); len(got) != 2 || got[1] != "bc" {
+		t.Fatalf("writes %q, want [a bc]", got)
+	}
+	f.mu.Lock()
+	dls := append([]time.Time(nil), f.dls...)
+	f.mu.Unlock()
+	if len(dls) != 2 || !dls[0].Equal(d1) || !dls[1].Equal(d3) {
+		t.Fatalf("deadlines set %v, want [%v %v]", dls, d1, d3)
+	}
+	// No deadline on a frame: the batch has none.
+	c.SetWriteDeadline(time.Time{})
+	c.Write([]byte("d"))
+	f.waitWrites(t, 3)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.dls) != 3 || !f.dls[2].IsZero() {
+		t.Fatalf("deadlines set %v, want the last one cleared", f.dls)
 	}
 }
