@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -258,7 +259,7 @@ func TestSearchUnjudged(t *testing.T) {
 			for _, ask := range sys.asks {
 				asked = append(asked, ask.Rate)
 			}
-			if !slicesEqual(asked, tc.asks) || a.Rate != tc.rate || a.Above != tc.above || !a.Unjudged {
+			if !slices.Equal(asked, tc.asks) || a.Rate != tc.rate || a.Above != tc.above || !a.Unjudged {
 				t.Fatalf("asked %v, answer %g below %g (unjudged %v); want %v, %g below %g, unjudged", asked, a.Rate, a.Above, a.Unjudged, tc.asks, tc.rate, tc.above)
 			}
 			word, why := a.Limit(cfg, Names{Unit: "ops/s", StepTime: "capacity.maxsteptime"})
@@ -267,16 +268,4 @@ func TestSearchUnjudged(t *testing.T) {
 			}
 		})
 	}
-}
-
-func slicesEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

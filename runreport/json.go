@@ -3,7 +3,6 @@ package runreport
 import (
 	"bytes"
 	"fmt"
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"sync"
 	"time"
 
@@ -203,19 +202,13 @@ func Schedule(s *engine.Schedule) (*jsonreport.Schedule, error) {
 	}
 	js := &jsonreport.Schedule{TargetOpsSec: s.Target, MeanLagUs: s.MeanLagUs, MaxLagUs: s.MaxLagUs, FinalLagUs: s.FinalLagUs}
 	var err error
-	if js.Wake, err = StartsJSON(s.Wake); err != nil {
+	if js.Wake, err = jsonreport.StartsOf(s.Wake); err != nil {
 		return nil, err
 	}
-	if js.Behind, err = StartsJSON(s.Behind); err != nil {
+	if js.Behind, err = jsonreport.StartsOf(s.Behind); err != nil {
 		return nil, err
 	}
 	return js, nil
-}
-
-// StartsJSON is the JSON report's figures of a histogram of paced starts
-// (engine.Schedule's Wake or Behind); nil for none.
-func StartsJSON(h *hdrhistogram.Histogram) (*jsonreport.Starts, error) {
-	return jsonreport.StartsOf(h)
 }
 
 // Measurements are the JSON report's measurements of a snapshot.

@@ -671,19 +671,6 @@ func (c *checker) real(field string, v float64) {
 	}
 }
 
-// NewStarts is h's Starts with its figures (measurement.StatsOf's, so that
-// they match the measurements'); nil for an empty h.
-func NewStarts(h *hdrhistogram.Histogram, meanUs float64, p50Us, p99Us, maxUs int64) (*Starts, error) {
-	if h == nil || h.TotalCount() == 0 {
-		return nil, nil
-	}
-	enc, err := EncodeHistogram(h)
-	if err != nil {
-		return nil, fmt.Errorf("encoding a schedule histogram: %w", err)
-	}
-	return &Starts{Count: h.TotalCount(), MeanUs: meanUs, P50Us: p50Us, P99Us: p99Us, MaxUs: maxUs, Histogram: enc}, nil
-}
-
 // PacedStartsKnown says whether r's schedule says how its paced operations
 // started: a run records every paced start as a wake-up or a late start,
 // so a schedule over operations with neither is a report written before
@@ -698,8 +685,15 @@ func (r *Report) PacedStartsKnown() bool {
 // report (runreport) and a merged one (ycsb merge) both write them; nil
 // for an empty h.
 func StartsOf(h *hdrhistogram.Histogram) (*Starts, error) {
+	if h == nil || h.TotalCount() == 0 {
+		return nil, nil
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a schedule histogram: %w", err)
+	}
 	st := measurement.StatsOf(h)
-	return NewStarts(h, st.Mean, st.Percentile(50), st.Percentile(99), st.Max)
+	return &Starts{Count: st.Count, MeanUs: st.Mean, P50Us: st.Percentile(50), P99Us: st.Percentile(99), MaxUs: st.Max, Histogram: enc}, nil
 }
 
 // starts checks a Schedule's Starts: figures that are not negative, in
