@@ -81,7 +81,7 @@ func parseStartTime(p *props.Properties, now time.Time) (time.Time, error) {
 
 // clientLine is the start-up line of a client of several: what it derived
 // from the totals, as users would otherwise compute by hand.
-func (p *prepared) clientLine(wl *workload.CoreWorkload) string {
+func (p *prepared) clientLine(wl *workload.Config) string {
 	cl, s := p.s.clients, p.s
 	if !cl.Split() {
 		return ""

@@ -243,7 +243,7 @@ func (b *bench) report(ctx context.Context, m *engine.Result) error {
 		stats = sr.Stats()
 	}
 	s := b.s
-	if s.transactions && b.wl.Economy() != nil {
+	if s.transactions && b.wl.validator() != nil {
 		b.rep.validation = b.validate(ctx)
 	}
 	closeErr := b.closeDB()
@@ -314,12 +314,12 @@ func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
 		defer cancel()
 	}
 	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", b.countingHow())
-	return b.wl.Validate(ctx, b.database, b.economyStart)
+	return b.wl.validator().Validate(ctx, b.database, b.economyStart)
 }
 
 // countingHow says how the closed economy's balances are added up.
 func (b *bench) countingHow() string {
-	if b.wl.ValidationMethod(b.database) == jsonreport.ByQuery {
+	if b.wl.validator().ValidationMethod(b.database) == jsonreport.ByQuery {
 		return "by one query"
 	}
 	return "by reading every account"
@@ -335,11 +335,12 @@ func (b *bench) countingHow() string {
 // late (settleStart), as is every count of a fleet without a common start.
 // Nothing for a load or the CoreWorkload.
 func (b *bench) countStart(ctx context.Context) error {
-	if !b.s.transactions || b.wl.Economy() == nil {
+	v := b.wl.validator()
+	if !b.s.transactions || v == nil {
 		return nil
 	}
 	fmt.Fprintf(b.o.Stderr, "Counting the closed economy's balances before the run, %s.\n", b.countingHow())
-	t, err := b.wl.Count(ctx, b.database)
+	t, err := v.Count(ctx, b.database)
 	if err != nil {
 		return fmt.Errorf("closed economy: counting the balances before the run: %w", err)
 	}

@@ -76,10 +76,10 @@ func parseSettingsOn(p *props.Properties, local bool, now time.Time) (*settings,
 	return s, nil
 }
 
-// checkWorkloadClass refuses a missing workload or any class but the
-// CoreWorkload and the closed economy.
+// checkWorkloadClass refuses a missing workload or any but the registered
+// ones (workload.Kinds).
 func checkWorkloadClass(p *props.Properties) error {
-	_, err := workload.ParseClass(p)
+	_, err := workload.ParseKind(p)
 	return err
 }
 

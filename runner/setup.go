@@ -32,7 +32,7 @@ type prepared struct {
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        coreWorkload
+	wl        runWorkload
 	cs        *capacitySettings // ycsb capacity's (Options.capacity), else nil
 	// embedded: the binding is an engine in this process (db.Embedded),
 	// which the engine's plans and so the client's verdict say.
@@ -87,16 +87,16 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 		p.release()
 		return nil, err
 	}
-	wl, err := workload.Build(ctx, wcfg, p.o.Stderr)
+	wl, err := wcfg.Workload(ctx, p.o.Stderr)
 	if err != nil {
 		p.release()
 		return nil, err
 	}
-	fmt.Fprint(&p.prelude, p.clientLine(wl))
-	if wl.DataIntegrity {
+	fmt.Fprint(&p.prelude, p.clientLine(wcfg))
+	if wcfg.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
-	p.wl = coreWorkload{wl}
+	p.wl = runWorkload{wl}
 	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}

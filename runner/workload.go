@@ -6,9 +6,16 @@ import (
 	"github.com/goycsb/ycsb/workload"
 )
 
-// coreWorkload is the CoreWorkload as an engine.Workload.
-type coreWorkload struct{ *workload.CoreWorkload }
+// runWorkload is the workload property's workload as an engine.Workload.
+type runWorkload struct{ workload.Workload }
 
-func (c coreWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
-	return c.CoreWorkload.NewWorker(s, seed)
+func (w runWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
+	return w.NewTransactor(s, seed)
+}
+
+// validator is the workload's check after the run (the closed economy's);
+// nil when it has none.
+func (w runWorkload) validator() workload.Validator {
+	v, _ := w.Workload.(workload.Validator)
+	return v
 }

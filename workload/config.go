@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"context"
+	"io"
 	"math"
 	"time"
 
@@ -82,6 +84,8 @@ type Config struct {
 	InsertionRetryInterval time.Duration // core_workload_insertion_retry_interval, given in seconds
 	InsertionKeepGoing     bool
 
+	// Kind is the workload property's workload.
+	Kind *Kind
 	// Economy is the closed economy's configuration (workload=
 	// site.ycsb.workloads.ClosedEconomyWorkload); nil for the CoreWorkload.
 	Economy *Economy
@@ -113,12 +117,12 @@ func ParseConfig(p *props.Properties, transactions bool) (*Config, error) {
 // zipfian chooser expects the inserts of the client's share of
 // operationcount.
 func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients) (*Config, error) {
-	class, err := classOf(p)
+	kind, err := kindOf(p)
 	if err != nil {
 		return nil, err
 	}
 	r := props.NewReader(p)
-	c := &Config{Clients: cl}
+	c := &Config{Kind: kind, Clients: cl}
 	c.Table = r.String("table", "usertable")
 	if c.Table == "" {
 		r.Fail(props.Invalid("table", "", "a table name"))
@@ -164,15 +168,25 @@ func ParseConfigFor(p *props.Properties, transactions bool, cl partition.Clients
 	c.readMix(r, transactions)
 	c.readKeyChooser(r)
 	c.readScanLength(r)
-	if class == ClosedEconomy && r.Err() == nil {
-		c.readEconomy(r, transactions)
+	if kind.Configure != nil && r.Err() == nil {
+		kind.Configure(c, r, transactions)
 	}
+	// Every workload's properties are accepted, so that one file serves
+	// several without a warning.
 	p.Accept(coreProperties...)
-	p.Accept(economyProperties...)
+	for _, k := range kinds {
+		p.Accept(k.Properties...)
+	}
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Workload builds the workload c describes, of its Kind. Messages the
+// reference prints during a run (insert retries) go to stderr.
+func (c *Config) Workload(ctx context.Context, stderr io.Writer) (Workload, error) {
+	return c.Kind.Build(ctx, c, stderr)
 }
 
 // coreProperties are all the properties ParseConfig understands. Those a

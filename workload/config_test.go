@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -43,4 +44,52 @@ func TestParseConfigOfShippedWorkloads(t *testing.T) {
 	if cfg, err := ParseConfig(write, true); err != nil || cfg.Mix.Reads() {
 		t.Errorf("an update-only mix: %v, reads %t", err, cfg != nil && cfg.Mix.Reads())
 	}
+}
+
+// TestKinds: every value of the workload property the reference or its
+// forks accept builds its workload, and only the closed economy checks the
+// database after its run.
+func TestKinds(t *testing.T) {
+	tests := []struct {
+		value     string
+		kind      string
+		validates bool
+	}{
+		{"site.ycsb.workloads.CoreWorkload", "core", false},
+		{"com.yahoo.ycsb.workloads.CoreWorkload", "core", false},
+		{"core", "core", false},
+		{"site.ycsb.workloads.ClosedEconomyWorkload", "closedeconomy", true},
+		{"com.yahoo.ycsb.workloads.ClosedEconomyWorkload", "closedeconomy", true},
+		{"closedeconomy", "closedeconomy", true},
+	}
+	for _, tt := range tests {
+		c, err := ParseConfig(newProps("workload", " "+tt.value+" ", "recordcount", "10"), true)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.value, err)
+		}
+		if c.Kind.Name != tt.kind {
+			t.Errorf("%s: kind %s, want %s", tt.value, c.Kind.Name, tt.kind)
+		}
+		wl, err := c.Workload(context.Background(), io.Discard)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.value, err)
+		}
+		if _, ok := wl.(Validator); ok != tt.validates {
+			t.Errorf("%s: a Validator: %v, want %v", tt.value, ok, tt.validates)
+		}
+	}
+	if _, err := ParseKind(newProps("workload", "site.ycsb.workloads.TimeSeriesWorkload")); err == nil ||
+		err.Error() != `workload: expected site.ycsb.workloads.CoreWorkload or site.ycsb.workloads.ClosedEconomyWorkload, got "site.ycsb.workloads.TimeSeriesWorkload"` {
+		t.Errorf("unknown workload: %v", err)
+	}
+}
+
+// TestRegisterTwice: a name taken by another workload is refused.
+func TestRegisterTwice(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	Register(&Kind{Name: "other", Classes: []string{"site.ycsb.workloads.CoreWorkload"}})
 }

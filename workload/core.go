@@ -150,9 +150,6 @@ func Build(ctx context.Context, c *Config, stderr io.Writer) (*CoreWorkload, err
 	return w, nil
 }
 
-// Economy is the closed economy's configuration; nil for the CoreWorkload.
-func (w *CoreWorkload) Economy() *Economy { return w.economy }
-
 // Clients is this client's place among several (client.count).
 func (w *CoreWorkload) Clients() partition.Clients { return w.clients }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/goycsb/ycsb/db"
@@ -14,54 +13,15 @@ import (
 	"github.com/goycsb/ycsb/props"
 )
 
-// Class is the workload property: which workload runs.
-type Class int
-
-const (
-	// Core is the reference's CoreWorkload.
-	Core Class = iota
-	// ClosedEconomy is YCSB+T's closed-economy workload (Dey, Fekete,
-	// Nambiar, Röhm, ICDE Workshops 2014), as its forks run it
-	// (akon-dey/YCSB, ClosedEconomyWorkload.java): accounts whose balances
-	// add up to a total, transfers between two of them in one transaction,
-	// and a check of the total after the run.
-	ClosedEconomy
-)
-
-var coreClasses = []string{"site.ycsb.workloads.CoreWorkload", "com.yahoo.ycsb.workloads.CoreWorkload", "core"}
-
-// ParseClass reads the workload property (with a note of surrounding
-// spaces).
-func ParseClass(p *props.Properties) (Class, error) {
-	wl, ok := p.Word("workload")
-	return parseClass(wl, ok)
-}
-
-// classOf is ParseClass for a second reading, without its note; a missing
-// workload, which the runner refuses, is the CoreWorkload.
-func classOf(p *props.Properties) (Class, error) {
-	wl, ok := p.Get("workload")
-	if !ok {
-		return Core, nil
-	}
-	return parseClass(strings.TrimSpace(wl), ok)
-}
-
-func parseClass(wl string, ok bool) (Class, error) {
-	if !ok {
-		return Core, props.Errorf("workload", "missing: give a workload file with -P (for example -P workloads/workloada) or -p workload=site.ycsb.workloads.CoreWorkload")
-	}
-	for _, c := range coreClasses {
-		if wl == c {
-			return Core, nil
-		}
-	}
-	for _, c := range db.ClosedEconomyClasses {
-		if wl == c {
-			return ClosedEconomy, nil
-		}
-	}
-	return Core, props.Invalid("workload", wl, "site.ycsb.workloads.CoreWorkload or site.ycsb.workloads.ClosedEconomyWorkload")
+// ClosedEconomyWorkload is YCSB+T's closed-economy workload (Dey, Fekete,
+// Nambiar, Röhm, ICDE Workshops 2014), as its forks run it (akon-dey/YCSB,
+// ClosedEconomyWorkload.java): accounts whose balances add up to a total,
+// transfers between two of them in one transaction, and a check of the
+// total after the run. It is the CoreWorkload with one field a record (the
+// balance) and the transfer in place of the read-modify-write, plus the
+// check (a Validator).
+type ClosedEconomyWorkload struct {
+	*CoreWorkload
 }
 
 // Economy is the closed economy's configuration.
@@ -235,7 +195,7 @@ func (wk *Worker) doTransfer(ctx context.Context) {
 // Operations is every run-phase operation the closed economy's workers
 // started (the forks' actual operation count): call it once they have
 // returned.
-func (w *CoreWorkload) Operations() int64 {
+func (w *ClosedEconomyWorkload) Operations() int64 {
 	w.workersMu.Lock()
 	defer w.workersMu.Unlock()
 	var n int64
@@ -249,7 +209,7 @@ func (w *CoreWorkload) Operations() int64 {
 // the binding's (db.Summer) with validatebyquery, else by reading every
 // account through a session of its own. The runner counts them before a
 // run's first transfer, so that the run is judged on its own change.
-func (w *CoreWorkload) Count(ctx context.Context, database db.DB) (jsonreport.Tally, error) {
+func (w *ClosedEconomyWorkload) Count(ctx context.Context, database db.DB) (jsonreport.Tally, error) {
 	var t jsonreport.Tally
 	var err error
 	if w.ValidationMethod(database) == jsonreport.ByQuery {
@@ -263,12 +223,8 @@ func (w *CoreWorkload) Count(ctx context.Context, database db.DB) (jsonreport.Ta
 // Validate checks the closed economy's invariant once the workers have
 // returned: the balances add up to what they did at the run's start
 // (start, from Count; nil when it was not counted: then to totalcash).
-// nil for the CoreWorkload.
-func (w *CoreWorkload) Validate(ctx context.Context, database db.DB, start *jsonreport.Start) *jsonreport.Validation {
+func (w *ClosedEconomyWorkload) Validate(ctx context.Context, database db.DB, start *jsonreport.Start) *jsonreport.Validation {
 	e := w.economy
-	if e == nil {
-		return nil
-	}
 	method := w.ValidationMethod(database)
 	end, err := w.Count(ctx, database)
 	if err != nil {
@@ -281,7 +237,7 @@ func (w *CoreWorkload) Validate(ctx context.Context, database db.DB, start *json
 // ValidationMethod is how Validate will add up the balances on database:
 // by one statement (jsonreport.ByQuery) when it is a db.Summer and
 // validatebyquery is on, else by reading every account.
-func (w *CoreWorkload) ValidationMethod(database db.DB) string {
+func (w *ClosedEconomyWorkload) ValidationMethod(database db.DB) string {
 	if _, ok := database.(db.Summer); ok && w.economy.ValidateByQuery {
 		return jsonreport.ByQuery
 	}
@@ -289,7 +245,7 @@ func (w *CoreWorkload) ValidationMethod(database db.DB) string {
 }
 
 // sumByReads reads every account's balance, one read each.
-func (w *CoreWorkload) sumByReads(ctx context.Context, database db.DB, field string) (sum, found int64, err error) {
+func (w *ClosedEconomyWorkload) sumByReads(ctx context.Context, database db.DB, field string) (sum, found int64, err error) {
 	s, err := database.Session(ctx, 0, 1)
 	if err != nil {
 		return 0, 0, fmt.Errorf("session: %w", err)

@@ -128,7 +128,7 @@ func (s *serialTxn) Retries() int64 { return s.retries }
 
 // economyRig loads an economy into a memory DB and returns a worker per
 // session.
-func economyRig(t testing.TB, workers int, kv ...string) (*CoreWorkload, *dbtest.Memory, []*Worker, *measurement.Collector) {
+func economyRig(t testing.TB, workers int, kv ...string) (*ClosedEconomyWorkload, *dbtest.Memory, []*Worker, *measurement.Collector) {
 	t.Helper()
 	kv = append([]string{"workload", economyClass}, kv...)
 	p := newProps(kv...)
@@ -156,7 +156,7 @@ func economyRig(t testing.TB, workers int, kv ...string) (*CoreWorkload, *dbtest
 		s, _ := mem.Session(context.Background(), i, workers)
 		out = append(out, run.NewWorker(measurement.NewSession(&serialTxn{Session: s, mu: &mu, failNth: 3}, coll.NewRecorder()), uint64(i+1)))
 	}
-	return run, mem, out, coll
+	return &ClosedEconomyWorkload{run}, mem, out, coll
 }
 
 // TestEconomyTransfers runs transfers from 8 goroutines on serializable
@@ -202,7 +202,7 @@ func TestEconomyTransfers(t *testing.T) {
 	s, _ := mem.Session(ctx, 0, 1)
 	moved := false
 	for k := range int64(6) {
-		b := balanceOf(t, s, wl, k)
+		b := balanceOf(t, s, wl.CoreWorkload, k)
 		if b != wl.economy.balance(k, 6) {
 			moved = true
 		}
@@ -212,7 +212,7 @@ func TestEconomyTransfers(t *testing.T) {
 	}
 	// A deposit from nowhere: found by both methods.
 	key := KeyName(3, 1, false)
-	b := balanceOf(t, s, wl, 3)
+	b := balanceOf(t, s, wl.CoreWorkload, 3)
 	s.Update(ctx, wl.Table, key, []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+40, 10))}})
 	for _, byQuery := range []bool{true, false} {
 		wl.economy.ValidateByQuery = byQuery
@@ -370,7 +370,7 @@ func TestEconomyJudgesItsOwnRun(t *testing.T) {
 			ctx := context.Background()
 			s, _ := mem.Session(ctx, 0, 1)
 			setBalance := func(k, delta int64) {
-				b := balanceOf(t, s, wl, k)
+				b := balanceOf(t, s, wl.CoreWorkload, k)
 				if err := s.Update(ctx, wl.Table, KeyName(k, 1, false), []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+delta, 10))}}); err != nil {
 					t.Fatal(err)
 				}

@@ -71,6 +71,11 @@ func (w *CoreWorkload) NewWorker(s *measurement.Session, seed uint64) *Worker {
 	return wk
 }
 
+// NewTransactor is NewWorker as a Workload's.
+func (w *CoreWorkload) NewTransactor(s *measurement.Session, seed uint64) Transactor {
+	return w.NewWorker(s, seed)
+}
+
 // key builds the key for keynum in the worker's buffer. The string shares
 // that buffer: it is valid until the next key is built, which the binding
 // contract allows (a binding that keeps a key copies it).
