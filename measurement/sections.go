@@ -65,12 +65,12 @@ func AppendRetries(rows []export.Row, name string, retries int64) []export.Row {
 // of this form, for run and for merge alike.
 func AppendHdrSection(rows []export.Row, name string, st *Stats, percentiles []float64, returns []StatusCount) []export.Row {
 	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
-	add("Operations", export.Int(st.Count))
-	add("AverageLatency(us)", export.Float(st.Mean))
-	add("MinLatency(us)", export.Int(st.Min))
-	add("MaxLatency(us)", export.Int(st.Max))
+	add(export.Operations, export.Int(st.Count))
+	add(export.AverageLatency, export.Float(st.Mean))
+	add(export.MinLatency, export.Int(st.Min))
+	add(export.MaxLatency, export.Int(st.Max))
 	for _, p := range percentiles {
-		add(javafmt.Ordinal(p)+"PercentileLatency(us)", export.Int(st.Percentile(p)))
+		add(export.PercentileLatency(p), export.Int(st.Percentile(p)))
 	}
 	return appendReturns(rows, name, returns)
 }
@@ -99,21 +99,21 @@ func (m *Measurement) appendBucketRows(rows []export.Row, cfg *Config, name stri
 	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
 	ops := float64(m.Count)
 	mean := float64(m.Sum) / ops
-	add("Operations", export.Int(m.Count))
-	add("AverageLatency(us)", export.Float(mean))
+	add(export.Operations, export.Int(m.Count))
+	add(export.AverageLatency, export.Float(mean))
 	add("LatencyVariance(us)", export.Float(m.SumSq/ops-mean*mean))
-	add("MinLatency(us)", export.Int(m.Min))
-	add("MaxLatency(us)", export.Int(m.Max))
+	add(export.MinLatency, export.Int(m.Min))
+	add(export.MaxLatency, export.Int(m.Max))
 	var cum int64
 	done95 := false
 	for i := 0; i < cfg.Buckets && i < len(m.Buckets); i++ {
 		cum += m.Buckets[i]
 		if !done95 && float64(cum)/ops >= 0.95 {
-			add("95thPercentileLatency(us)", export.Int(int64(i)*1000))
+			add(export.PercentileLatency(95), export.Int(int64(i)*1000))
 			done95 = true
 		}
 		if float64(cum)/ops >= 0.99 {
-			add("99thPercentileLatency(us)", export.Int(int64(i)*1000))
+			add(export.PercentileLatency(99), export.Int(int64(i)*1000))
 			break
 		}
 	}
@@ -140,10 +140,10 @@ func (m *Measurement) bucket(i int) int64 {
 // appendSeriesRows is OneMeasurementTimeSeries: one average per unit.
 func (m *Measurement) appendSeriesRows(rows []export.Row, name string) []export.Row {
 	add := func(n string, v export.Value) { rows = append(rows, export.Row{Metric: name, Name: n, Value: v}) }
-	add("Operations", export.Int(m.Count))
-	add("AverageLatency(us)", export.Float(float64(m.Sum)/float64(m.Count)))
-	add("MinLatency(us)", export.Int(m.Min))
-	add("MaxLatency(us)", export.Int(m.Max))
+	add(export.Operations, export.Int(m.Count))
+	add(export.AverageLatency, export.Float(float64(m.Sum)/float64(m.Count)))
+	add(export.MinLatency, export.Int(m.Min))
+	add(export.MaxLatency, export.Int(m.Max))
 	rows = appendReturns(rows, name, m.Returns)
 	rows = AppendRetries(rows, name, m.Retries)
 	for _, u := range m.Units {

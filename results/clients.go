@@ -305,9 +305,9 @@ func clientRows(out *jsonreport.Report, reps []*jsonreport.Report) []export.Row 
 		metric := "CLIENT-" + strconv.Itoa(idx[i])
 		_, n := failed(r)
 		rows = append(rows,
-			export.Row{Metric: metric, Name: "RunTime(ms)", Value: export.Int(r.RunTimeMs)},
-			export.Row{Metric: metric, Name: "Throughput(ops/sec)", Value: export.Float(r.Throughput)},
-			export.Row{Metric: metric, Name: "Operations", Value: export.Int(r.Operations)},
+			export.Row{Metric: metric, Name: export.RunTime, Value: export.Int(r.RunTimeMs)},
+			export.Row{Metric: metric, Name: export.Throughput, Value: export.Float(r.Throughput)},
+			export.Row{Metric: metric, Name: export.Operations, Value: export.Int(r.Operations)},
 			export.Row{Metric: metric, Name: "StartOffset(ms)", Value: export.Int(r.Start.Sub(out.Start).Milliseconds())},
 			export.Row{Metric: metric, Name: "FailedOperations", Value: export.Int(n)},
 		)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
@@ -256,8 +257,8 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 	fmt.Fprintln(tw, "\tA\tB\tchange\tthroughput difference\t")
 	secA, secB := seconds(a), seconds(b)
 	test := throughputTest(a, b, "")
-	fmt.Fprintf(tw, "[OVERALL] Throughput(ops/sec)\t%s\t%s\t%s\t%s\t\n", num(a.Throughput), num(b.Throughput), change(a.Throughput, b.Throughput), verdict(test))
-	fmt.Fprintf(tw, "[OVERALL] Operations\t%d\t%d\t%s\t\t\n", a.Operations, b.Operations, change(float64(a.Operations), float64(b.Operations)))
+	fmt.Fprintf(tw, "[%s] %s\t%s\t%s\t%s\t%s\t\n", export.Overall, export.Throughput, num(a.Throughput), num(b.Throughput), change(a.Throughput, b.Throughput), verdict(test))
+	fmt.Fprintf(tw, "[%s] %s\t%d\t%d\t%s\t\t\n", export.Overall, export.Operations, a.Operations, b.Operations, change(float64(a.Operations), float64(b.Operations)))
 	names := measurementNames(a, b)
 	for _, name := range names {
 		ma, mb := a.Find(name), b.Find(name)
@@ -275,15 +276,15 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 		}
 		if len(ma.Returns) > 0 && len(mb.Returns) > 0 {
 			t := throughputTest(a, b, name)
-			row("Throughput(ops/sec)", float64(ma.Count)/secA, float64(mb.Count)/secB, verdict(t))
+			row(export.Throughput, float64(ma.Count)/secA, float64(mb.Count)/secB, verdict(t))
 		}
-		row("Operations", float64(ma.Count), float64(mb.Count), "")
-		row("AverageLatency(us)", ma.MeanUs, mb.MeanUs, "")
+		row(export.Operations, float64(ma.Count), float64(mb.Count), "")
+		row(export.AverageLatency, ma.MeanUs, mb.MeanUs, "")
 		for _, p := range []float64{50, 95, 99, 99.9} {
 			k := jsonreport.PercentileKey(p)
 			row(k+"(us)", float64(ma.Percentiles[k]), float64(mb.Percentiles[k]), "")
 		}
-		row("MaxLatency(us)", float64(ma.MaxUs), float64(mb.MaxUs), "")
+		row(export.MaxLatency, float64(ma.MaxUs), float64(mb.MaxUs), "")
 	}
 	if err := tw.Flush(); err != nil {
 		return err

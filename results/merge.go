@@ -429,13 +429,13 @@ func share(n int64, from, to float64) int64 {
 // hdrhistogram form; hists are the merged histograms by measurement name.
 func textRows(r *jsonreport.Report, hists map[string]*hdrhistogram.Histogram) []export.Row {
 	rows := []export.Row{
-		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(r.RunTimeMs)},
-		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(r.Throughput)},
-		{Metric: "OVERALL", Name: "Clients", Value: export.Int(int64(r.Clients))},
-		{Metric: "OVERALL", Name: "Operations", Value: export.Int(r.Operations)},
+		{Metric: export.Overall, Name: export.RunTime, Value: export.Int(r.RunTimeMs)},
+		{Metric: export.Overall, Name: export.Throughput, Value: export.Float(r.Throughput)},
+		{Metric: export.Overall, Name: "Clients", Value: export.Int(int64(r.Clients))},
+		{Metric: export.Overall, Name: export.Operations, Value: export.Int(r.Operations)},
 	}
 	if r.UnknownOutcome > 0 {
-		rows = append(rows, export.Row{Metric: "OVERALL", Name: "UnknownOutcome", Value: export.Int(r.UnknownOutcome)})
+		rows = append(rows, export.Row{Metric: export.Overall, Name: export.UnknownOutcome, Value: export.Int(r.UnknownOutcome)})
 	}
 	return appendSections(rows, r, hists)
 }

@@ -25,16 +25,16 @@ func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []expor
 	if res.WarmedUp {
 		// After the reference's two OVERALL rows, so parsers keyed on them
 		// keep working.
-		rows = slices.Insert(rows, 2, export.Row{Metric: "OVERALL", Name: "Warmup(ms)", Value: export.Int(res.Warmup.Milliseconds())})
+		rows = slices.Insert(rows, 2, export.Row{Metric: export.Overall, Name: "Warmup(ms)", Value: export.Int(res.Warmup.Milliseconds())})
 	}
 	// Ours, after the reference's OVERALL rows: a dead cluster that fails
 	// fast must not look fast.
-	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "SuccessfulThroughput(ops/sec)",
+	rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: export.Overall, Name: "SuccessfulThroughput(ops/sec)",
 		Value: export.Float(rate(res.Succeeded, elapsed))})
 	if res.Unknown > 0 {
 		// Ours, only when there were some: of the failed operations,
 		// those whose write the server may have applied.
-		rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: "OVERALL", Name: "UnknownOutcome",
+		rows = slices.Insert(rows, overallEnd(rows), export.Row{Metric: export.Overall, Name: export.UnknownOutcome,
 			Value: export.Int(res.Unknown)})
 	}
 	rows = append(rows, res.Total.Rows(mcfg)...)
@@ -57,7 +57,7 @@ func ScheduleRows(s *engine.Schedule) []export.Row {
 // overallEnd is the index after the last OVERALL row.
 func overallEnd(rows []export.Row) int {
 	i := 0
-	for i < len(rows) && rows[i].Metric == "OVERALL" {
+	for i < len(rows) && rows[i].Metric == export.Overall {
 		i++
 	}
 	return i
@@ -100,8 +100,8 @@ func overallRows(elapsed time.Duration, ops int64, gcStart, gcEnd *runtime.MemSt
 		throughput = 0
 	}
 	return []export.Row{
-		{Metric: "OVERALL", Name: "RunTime(ms)", Value: export.Int(runtimeMs)},
-		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(throughput)},
+		{Metric: export.Overall, Name: export.RunTime, Value: export.Int(runtimeMs)},
+		{Metric: export.Overall, Name: export.Throughput, Value: export.Float(throughput)},
 		{Metric: "TOTAL_GCs", Name: "Count", Value: export.Int(gcs)},
 		{Metric: "TOTAL_GC_TIME", Name: "Time(ms)", Value: export.Int(gcMs)},
 		{Metric: "TOTAL_GC_TIME_%", Name: "Time(%)", Value: export.Float(gcPct)},

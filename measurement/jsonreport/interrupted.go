@@ -92,11 +92,11 @@ func MarkInterrupted(rows []export.Row, in *Interrupted) []export.Row {
 		return rows
 	}
 	end := 0
-	for end < len(rows) && rows[end].Metric == "OVERALL" {
+	for end < len(rows) && rows[end].Metric == export.Overall {
 		end++
 	}
 	// "by SIGTERM after 5299 of 100000 operations": the row's name says
 	// the rest.
 	v := strings.TrimPrefix(in.String(), "interrupted ")
-	return slices.Insert(rows, end, export.Row{Metric: "OVERALL", Name: InterruptedRow, Value: export.Str(v)})
+	return slices.Insert(rows, end, export.Row{Metric: export.Overall, Name: InterruptedRow, Value: export.Str(v)})
 }
