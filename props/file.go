@@ -14,17 +14,11 @@ import (
 // bound keeps -P /dev/zero or a mistaken data file from filling memory.
 const MaxFileSize = infile.MaxText
 
-// LoadFile reads one -P file: a regular file or a pipe (such as
+// LoadFileText reads one -P file: a regular file or a pipe (such as
 // -P <(printf 'recordcount=5\n')), at most MaxFileSize bytes of text. A
-// named pipe that waits for its writer waits only until ctx ends.
-func LoadFile(ctx context.Context, path string) (*Properties, error) {
-	p, _, err := LoadFileText(ctx, path)
-	return p, err
-}
-
-// LoadFileText is LoadFile that also returns the file's text, for a caller
-// that passes the file on (ycsb kube puts it in a ConfigMap): a pipe can be
-// read only once.
+// named pipe that waits for its writer waits only until ctx ends. It also
+// returns the file's text, for a caller that passes the file on (ycsb kube
+// puts it in a ConfigMap): a pipe can be read only once.
 func LoadFileText(ctx context.Context, path string) (*Properties, []byte, error) {
 	text, err := infile.Read(ctx, path, MaxFileSize)
 	if err != nil {

@@ -68,7 +68,7 @@ func TestLoadFileBounds(t *testing.T) {
 			f.Close()
 		}
 	}()
-	p, err := LoadFile(context.Background(), fifo)
+	p, err := loadFile(context.Background(), fifo)
 	if err != nil || p.String("recordcount", "") != "7" {
 		t.Fatalf("pipe: p=%v err=%v", p, err)
 	}
@@ -77,9 +77,9 @@ func TestLoadFileBounds(t *testing.T) {
 		dir:         "cannot read properties file: is a directory",
 		big:         "cannot read properties file: larger than 16 MiB",
 	} {
-		_, err := LoadFile(context.Background(), path)
+		_, err := loadFile(context.Background(), path)
 		if err == nil || !strings.Contains(err.Error(), want) || !IsBadInput(err) {
-			t.Errorf("LoadFile(context.Background(), %s) err = %v, want %q", path, err, want)
+			t.Errorf("loadFile(context.Background(), %s) err = %v, want %q", path, err, want)
 		}
 	}
 }
@@ -171,4 +171,10 @@ func TestWarningsSuggestSecretName(t *testing.T) {
 	if got != "warning: property cassandra.pasword is not used by this run (did you mean cassandra.password?)" {
 		t.Fatalf("warnings %q", got)
 	}
+}
+
+// loadFile is LoadFileText without the text.
+func loadFile(ctx context.Context, path string) (*Properties, error) {
+	p, _, err := LoadFileText(ctx, path)
+	return p, err
 }

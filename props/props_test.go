@@ -100,7 +100,7 @@ func TestOverrideAndMerge(t *testing.T) {
 }
 
 func TestLoadFileErrors(t *testing.T) {
-	_, err := LoadFile(context.Background(), filepath.Join(t.TempDir(), "nope"))
+	_, err := loadFile(context.Background(), filepath.Join(t.TempDir(), "nope"))
 	if err == nil || !strings.Contains(err.Error(), "cannot read properties file: no such file or directory") {
 		t.Fatalf("err = %v", err)
 	}
@@ -108,7 +108,7 @@ func TestLoadFileErrors(t *testing.T) {
 	if err := os.WriteFile(good, []byte("recordcount=5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := LoadFile(context.Background(), good)
+	p, err := loadFile(context.Background(), good)
 	if err != nil || p.String("recordcount", "") != "5" {
 		t.Fatalf("p=%v err=%v", p, err)
 	}

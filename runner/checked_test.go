@@ -83,7 +83,7 @@ func TestRealReportsPassTheChecker(t *testing.T) {
 	for _, rn := range runs {
 		m := map[string]string{"workload": "site.ycsb.workloads.CoreWorkload"}
 		if rn.workload != "" {
-			p, err := props.LoadFile(context.Background(), filepath.Join("..", "workloads", rn.workload))
+			p, _, err := props.LoadFileText(context.Background(), filepath.Join("..", "workloads", rn.workload))
 			if err != nil {
 				t.Fatal(err)
 			}

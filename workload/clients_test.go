@@ -72,7 +72,7 @@ func TestClientsLoadTheRecordsOnce(t *testing.T) {
 				t.Fatalf("%d keys inserted, %d stored; want %d", len(seen), mem.Len(), records)
 			}
 			for k := int64(0); k < records; k++ {
-				if n := seen[KeyName(k, 1, order == "ordered")]; n != 1 {
+				if n := seen[keyName(k, 1, order == "ordered")]; n != 1 {
 					t.Fatalf("key number %d inserted %d times", k, n)
 				}
 			}
@@ -105,7 +105,7 @@ func TestClientsRunInsertsNeverCollide(t *testing.T) {
 		}
 	}
 	for k := int64(0); k < records+3*perClient; k++ {
-		if n := seen[KeyName(k, 1, false)]; n != 1 {
+		if n := seen[keyName(k, 1, false)]; n != 1 {
 			t.Fatalf("key number %d inserted %d times", k, n)
 		}
 	}

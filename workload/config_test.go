@@ -24,7 +24,7 @@ func TestParseConfigOfShippedWorkloads(t *testing.T) {
 		{"workloade", Zipfian, db.Mix{0, 0, 0.05, 0.95, 0}, true},
 		{"workloadf", Zipfian, db.Mix{0.5, 0, 0, 0, 0.5}, true},
 	} {
-		p, err := props.LoadFile(context.Background(), filepath.Join("..", "workloads", c.file))
+		p, _, err := props.LoadFileText(context.Background(), filepath.Join("..", "workloads", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -211,7 +211,7 @@ func TestEconomyTransfers(t *testing.T) {
 		t.Error("no money moved")
 	}
 	// A deposit from nowhere: found by both methods.
-	key := KeyName(3, 1, false)
+	key := keyName(3, 1, false)
 	b := balanceOf(t, s, wl.CoreWorkload, 3)
 	s.Update(ctx, wl.Table, key, []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+40, 10))}})
 	for _, byQuery := range []bool{true, false} {
@@ -232,7 +232,7 @@ func TestEconomyTransfers(t *testing.T) {
 func balanceOf(t testing.TB, s db.Session, wl *CoreWorkload, k int64) int64 {
 	t.Helper()
 	var r db.Record
-	if err := s.Read(context.Background(), wl.Table, KeyName(k, 1, false), []string{"field0"}, &r); err != nil {
+	if err := s.Read(context.Background(), wl.Table, keyName(k, 1, false), []string{"field0"}, &r); err != nil {
 		t.Fatal(err)
 	}
 	n, err := strconv.ParseInt(string(r.Fields[0].Value), 10, 64)
@@ -371,7 +371,7 @@ func TestEconomyJudgesItsOwnRun(t *testing.T) {
 			s, _ := mem.Session(ctx, 0, 1)
 			setBalance := func(k, delta int64) {
 				b := balanceOf(t, s, wl.CoreWorkload, k)
-				if err := s.Update(ctx, wl.Table, KeyName(k, 1, false), []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+delta, 10))}}); err != nil {
+				if err := s.Update(ctx, wl.Table, keyName(k, 1, false), []db.Field{{Name: "field0", Value: []byte(strconv.FormatInt(b+delta, 10))}}); err != nil {
 					t.Fatal(err)
 				}
 			}

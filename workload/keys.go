@@ -83,8 +83,3 @@ func digits8(v uint32) uint64 {
 	x = q | (x-q*10)<<8
 	return x | 0x3030303030303030
 }
-
-// KeyName returns AppendKey as a string.
-func KeyName(keynum int64, zeropadding int, ordered bool) string {
-	return string(AppendKey(nil, keynum, zeropadding, ordered))
-}

@@ -36,8 +36,8 @@ func TestKeyNames(t *testing.T) {
 		{0, 25, false, "user0000006284781860667377211"},
 	}
 	for _, tt := range tests {
-		if got := KeyName(tt.keynum, tt.pad, tt.ordered); got != tt.want {
-			t.Errorf("KeyName(%d, %d, %v) = %q, want %q", tt.keynum, tt.pad, tt.ordered, got, tt.want)
+		if got := keyName(tt.keynum, tt.pad, tt.ordered); got != tt.want {
+			t.Errorf("keyName(%d, %d, %v) = %q, want %q", tt.keynum, tt.pad, tt.ordered, got, tt.want)
 		}
 	}
 }
@@ -188,7 +188,7 @@ func TestDataIntegrityRoundTrip(t *testing.T) {
 		t.Fatalf("operation counts: %v", got)
 	}
 	// Corrupt one record: verification must notice.
-	key := KeyName(3, 1, false)
+	key := keyName(3, 1, false)
 	s.Update(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte(strings.Repeat("x", 40))}})
 	wk.record.Reset()
 	wk.s.Read(ctx, "usertable", key, wl.FieldNames, &wk.record)
@@ -243,7 +243,7 @@ func TestOperationMix(t *testing.T) {
 	ctx := context.Background()
 	// Insert the records the run reads.
 	for i := int64(0); i < 50; i++ {
-		key := KeyName(i, 1, false)
+		key := keyName(i, 1, false)
 		wk.s.Unwrap().Insert(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte("v")}})
 	}
 	const n = 4000
@@ -407,7 +407,7 @@ func TestKeyCache(t *testing.T) {
 				if i%3 == 0 {
 					n = int64(i) // a stream of new keys, to evict
 				}
-				want := KeyName(n, pad, ordered == "ordered")
+				want := keyName(n, pad, ordered == "ordered")
 				if got := wk.runKey(n); got != want {
 					t.Fatalf("zeropadding=%d: runKey(%d) = %q, want %q", pad, n, got, want)
 				}
@@ -417,7 +417,7 @@ func TestKeyCache(t *testing.T) {
 	// Keys longer than a cache slot are built every time, and still right.
 	_, wk := newRig(t, true, "zeropadding", "40")
 	for i := int64(0); i < 3; i++ {
-		if got, want := wk.runKey(7), KeyName(7, 40, false); got != want {
+		if got, want := wk.runKey(7), keyName(7, 40, false); got != want {
 			t.Fatalf("long key %q, want %q", got, want)
 		}
 	}
@@ -440,7 +440,7 @@ func TestKeyCacheSizedByNeed(t *testing.T) {
 		src := wyrand(5)
 		for range tt.draws {
 			n := int64(src.next() % uint64(tt.distinct))
-			if got, want := wk.runKey(n), KeyName(n, 1, false); got != want {
+			if got, want := wk.runKey(n), keyName(n, 1, false); got != want {
 				t.Fatalf("recordcount=%d: runKey(%d) = %q, want %q", tt.records, n, got, want)
 			}
 		}
@@ -563,4 +563,9 @@ func TestReadModifyWriteInTransaction(t *testing.T) {
 	if retries != 300 {
 		t.Errorf("%d retries counted, want 300", retries)
 	}
+}
+
+// keyName returns AppendKey as a string.
+func keyName(keynum int64, zeropadding int, ordered bool) string {
+	return string(AppendKey(nil, keynum, zeropadding, ordered))
 }

@@ -98,7 +98,7 @@ func wantKeyNums(t *testing.T, got map[string]int, nums []int64) {
 		t.Errorf("%d distinct keys, want %d", len(got), len(nums))
 	}
 	for _, k := range nums {
-		name := workload.KeyName(k, 1, false)
+		name := string(workload.AppendKey(nil, k, 1, false))
 		if got[name] != 1 {
 			t.Fatalf("key %s (number %d) found %d times", name, k, got[name])
 		}

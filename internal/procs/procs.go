@@ -117,6 +117,3 @@ func (a *Adapter) Stop() {
 		}
 	})
 }
-
-// Procs is the processor count now.
-func Procs() int { return runtime.GOMAXPROCS(0) }

@@ -41,7 +41,7 @@ func TestAdaptGrowsUnderLoad(t *testing.T) {
 		t.Skip("one CPU: nothing to size")
 	}
 	a := Adapt()
-	if got := Procs(); got != 1 {
+	if got := gomaxprocs(); got != 1 {
 		t.Fatalf("started on %d processors, want 1", got)
 	}
 	var stop atomic.Bool
@@ -52,15 +52,15 @@ func TestAdaptGrowsUnderLoad(t *testing.T) {
 		}()
 	}
 	deadline := time.Now().Add(time.Duration(orig+20) * Window)
-	for Procs() < orig && time.Now().Before(deadline) {
+	for gomaxprocs() < orig && time.Now().Before(deadline) {
 		time.Sleep(Window / 4)
 	}
 	stop.Store(true)
-	if got := Procs(); got != orig {
+	if got := gomaxprocs(); got != orig {
 		t.Errorf("busy process on %d processors after %v, want %d", got, time.Duration(orig+20)*Window, orig)
 	}
 	a.Stop()
-	if got := Procs(); got != orig {
+	if got := gomaxprocs(); got != orig {
 		t.Errorf("after Stop %d processors, want %d", got, orig)
 	}
 }
@@ -74,13 +74,13 @@ func TestAdaptStaysWhenIdle(t *testing.T) {
 	}
 	a := Adapt()
 	time.Sleep(5 * Window)
-	got := Procs()
+	got := gomaxprocs()
 	a.Stop()
 	if got != 1 {
 		t.Errorf("idle process on %d processors, want 1", got)
 	}
-	if Procs() != orig {
-		t.Errorf("after Stop %d processors, want %d", Procs(), orig)
+	if gomaxprocs() != orig {
+		t.Errorf("after Stop %d processors, want %d", gomaxprocs(), orig)
 	}
 }
 
@@ -89,7 +89,7 @@ func TestAdaptPinned(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "2")
 	before := runtime.GOMAXPROCS(0)
 	a := Adapt()
-	if got := Procs(); got != before {
+	if got := gomaxprocs(); got != before {
 		t.Errorf("pinned count changed to %d, want %d", got, before)
 	}
 	a.Stop()
@@ -136,9 +136,12 @@ func TestAdaptUnknownCPU(t *testing.T) {
 	defer func(r func() (time.Duration, bool)) { readCPU = r }(readCPU)
 	readCPU = func() (time.Duration, bool) { return 0, false }
 	a := Adapt()
-	got := Procs()
+	got := gomaxprocs()
 	a.Stop()
 	if got != orig {
 		t.Errorf("unknown CPU: started on %d processors, want the runtime's %d", got, orig)
 	}
 }
+
+// gomaxprocs is the processor count now.
+func gomaxprocs() int { return runtime.GOMAXPROCS(0) }

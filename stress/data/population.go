@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/goycsb/ycsb/stress/settings"
 )
 
 // Population is -pop: where the population indexes (the original's seeds)
@@ -153,19 +152,6 @@ func DefaultPopulation(write bool, n int64) *Population {
 // SeqPopulation is -pop seq=lo..hi, with no-wrap as !wrap.
 func SeqPopulation(lo, hi int64, wrap bool) *Population {
 	return &Population{lo: lo, hi: hi, wrap: wrap, next: new(atomic.Int64)}
-}
-
-// ParseSeqPopulation parses the lo..hi of -pop seq= as the original does
-// (counts with k, m, b suffixes).
-func ParseSeqPopulation(spec string, wrap bool) (*Population, error) {
-	lo, hi, err := settings.ParseRange(spec)
-	if err != nil {
-		return nil, fmt.Errorf("invalid -pop seq=%s: %v", spec, err)
-	}
-	if lo > hi {
-		return nil, fmt.Errorf("invalid -pop seq=%s: start after end", spec)
-	}
-	return SeqPopulation(lo, hi, wrap), nil
 }
 
 // DistPopulation is -pop dist=d.

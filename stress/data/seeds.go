@@ -50,13 +50,6 @@ func NewSeedManager(pop *Population, visits, revisit settings.Dist) *SeedManager
 // write).
 func (m *SeedManager) Revisits() bool { return m.immediate }
 
-// CheckRevisit is the original's check of -insert revisit=.
-func CheckRevisit(revisit settings.Dist) bool {
-	r := FromSpec(revisit)
-	lo, hi := min(r.MinValue(), r.MaxValue()), max(r.MinValue(), r.MaxValue())
-	return lo >= 0 && 1+hi-lo <= 1<<31-1
-}
-
 // Next is the seed of the next operation (nil once a no-wrap sequence is
 // used up). A query takes the next population index, with the position of
 // an insert that is writing it; an insert revisits a partly written
