@@ -20,55 +20,11 @@ var now = time.Now
 
 // runKube is ycsb kube: the manifests go to stdout, for kubectl apply.
 func runKube(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 || (args[0] != "load" && args[0] != "run" && args[0] != "capacity") {
-		return usagef("ycsb kube needs load, run or capacity first (usage: %s)", kubeUsage)
-	}
-	s := kube.Spec{Phase: args[0], Image: "ycsb:" + Version, Secret: "ycsb-db", CPU: "1", Memory: "1Gi"}
-	rest := args[1:]
-	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
-		s.Binding, rest = rest[0], rest[1:]
-	}
-	var startIn time.Duration
-	startInSet, clients := false, ""
-	values := map[string]*string{"image": &s.Image, "name": &s.Name, "namespace": &s.Namespace, "secret": &s.Secret,
-		"cpu": &s.CPU, "memory": &s.Memory, "clients": &clients}
-	var start string
-	for i := 0; i < len(rest); i++ {
-		name := strings.TrimPrefix(strings.TrimPrefix(rest[i], "-"), "-")
-		v, ok := values[name]
-		if name == "start-in" {
-			v, ok, startInSet = &start, true, true
-		}
-		if !ok || !strings.HasPrefix(rest[i], "-") {
-			s.Args = append(s.Args, rest[i])
-			if (rest[i] == "-p" || rest[i] == "-P") && i+1 < len(rest) {
-				i++ // a value, even one that looks like an option of ours
-				s.Args = append(s.Args, rest[i])
-			}
-			continue
-		}
-		if i+1 >= len(rest) {
-			return usagef("option %s needs a value (usage: %s)", rest[i], kubeUsage)
-		}
-		i++
-		*v = rest[i]
-	}
-	if clients == "" {
-		return usagef("ycsb kube needs -clients N (usage: %s)", kubeUsage)
-	}
-	n, err := strconv.Atoi(clients)
+	s, startIn, startInSet, err := parseKubeArgs(args)
 	if err != nil {
-		return usagef("-clients: expected an integer, got %q", clients)
+		return err
 	}
-	if n < 1 || n > kube.MaxClients {
-		return usagef("-clients %d: want 1 to %d (client.count's bound)", n, kube.MaxClients)
-	}
-	s.Clients = n
-	if startInSet {
-		if startIn, err = time.ParseDuration(start); err != nil || startIn < 0 {
-			return usagef("-start-in: expected a duration such as 2m or 0, got %q", start)
-		}
-	}
+	n := s.Clients
 	// The usual options are checked as load and run check them.
 	p, err := parseArgs(s.Args, false)
 	if err != nil {
@@ -126,6 +82,61 @@ func runKube(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("stdout: %w", err)
 	}
 	return nil
+}
+
+// parseKubeArgs reads ycsb kube's command line: the phase, the binding,
+// its own options into a Spec, and the rest as the pods' arguments
+// (Spec.Args); startInSet says whether -start-in was given.
+func parseKubeArgs(args []string) (s kube.Spec, startIn time.Duration, startInSet bool, err error) {
+	if len(args) == 0 || (args[0] != "load" && args[0] != "run" && args[0] != "capacity") {
+		return kube.Spec{}, 0, false, usagef("ycsb kube needs load, run or capacity first (usage: %s)", kubeUsage)
+	}
+	s = kube.Spec{Phase: args[0], Image: "ycsb:" + Version, Secret: "ycsb-db", CPU: "1", Memory: "1Gi"}
+	rest := args[1:]
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		s.Binding, rest = rest[0], rest[1:]
+	}
+	clients := ""
+	values := map[string]*string{"image": &s.Image, "name": &s.Name, "namespace": &s.Namespace, "secret": &s.Secret,
+		"cpu": &s.CPU, "memory": &s.Memory, "clients": &clients}
+	var start string
+	for i := 0; i < len(rest); i++ {
+		name := strings.TrimPrefix(strings.TrimPrefix(rest[i], "-"), "-")
+		v, ok := values[name]
+		if name == "start-in" {
+			v, ok, startInSet = &start, true, true
+		}
+		if !ok || !strings.HasPrefix(rest[i], "-") {
+			s.Args = append(s.Args, rest[i])
+			if (rest[i] == "-p" || rest[i] == "-P") && i+1 < len(rest) {
+				i++ // a value, even one that looks like an option of ours
+				s.Args = append(s.Args, rest[i])
+			}
+			continue
+		}
+		if i+1 >= len(rest) {
+			return kube.Spec{}, 0, false, usagef("option %s needs a value (usage: %s)", rest[i], kubeUsage)
+		}
+		i++
+		*v = rest[i]
+	}
+	if clients == "" {
+		return kube.Spec{}, 0, false, usagef("ycsb kube needs -clients N (usage: %s)", kubeUsage)
+	}
+	n, err := strconv.Atoi(clients)
+	if err != nil {
+		return kube.Spec{}, 0, false, usagef("-clients: expected an integer, got %q", clients)
+	}
+	if n < 1 || n > kube.MaxClients {
+		return kube.Spec{}, 0, false, usagef("-clients %d: want 1 to %d (client.count's bound)", n, kube.MaxClients)
+	}
+	s.Clients = n
+	if startInSet {
+		if startIn, err = time.ParseDuration(start); err != nil || startIn < 0 {
+			return kube.Spec{}, 0, false, usagef("-start-in: expected a duration such as 2m or 0, got %q", start)
+		}
+	}
+	return s, startIn, startInSet, nil
 }
 
 // checkPods checks the configuration as the pods will read it, before

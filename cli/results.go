@@ -42,23 +42,9 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	if _, err := export.New(exporter, &bytes.Buffer{}); err != nil {
 		return usagef("-exporter: unknown exporter %q (text, json or jsonarray)", exporter)
 	}
-	hdr := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, ".hdr") || strings.HasSuffix(f, ".hlog") {
-			hdr++
-		}
-	}
-	if html != "" && hdr > 0 {
-		return usagef("%s needs JSON reports: HdrHistogram logs have no intervals to draw", opts.name("html"))
-	}
-	if opts.given("slo") && hdr > 0 {
-		// The logs hold latencies only: throughput and error rate
-		// objectives would be judged on zeros, and which latency (service
-		// or intended) the objectives read is in the reports (judgeFleet).
-		return usagef("%s needs JSON reports: HdrHistogram logs have no operation, failure or time counts, nor say which latency (service or intended) to judge", opts.name("slo"))
-	}
-	if hdr != 0 && hdr != len(files) {
-		return usagef("give either JSON reports or .hdr logs, not both")
+	hdr, err := hdrLogs(files, opts, html)
+	if err != nil {
+		return err
 	}
 	if err := checkOutputs(opts, map[string]string{"o": out, "html": html}); err != nil {
 		return err
@@ -66,39 +52,12 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	var merged *jsonreport.Report
 	var names []string
 	var reps []*jsonreport.Report
-	if hdr > 0 {
-		logs, err := readAll(ctx, files, results.ReadHdrLog)
-		if err != nil {
+	if hdr {
+		if merged, err = mergeHdrLogs(ctx, files); err != nil {
 			return err
 		}
-		m, err := results.MergeHdrLogs(files, logs, measurement.DefaultPercentiles)
-		if err != nil {
-			return inputError(err)
-		}
-		merged = m
-	} else {
-		if names, reps, err = readReports(ctx, env, files); err != nil {
-			return err
-		}
-		if err := results.Distinct(names, reps); err != nil {
-			return inputError(err)
-		}
-		if !allowInterrupted {
-			if err := results.MixedInterrupted(names, reps); err != nil {
-				return inputError(err)
-			}
-		}
-		merge := results.Merge
-		if results.IsCapacity(reps) {
-			merge = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
-				return results.MergeCapacity(names, reps, objectives)
-			}
-		}
-		m, err := merge(names, reps)
-		if err != nil {
-			return inputError(err)
-		}
-		merged = m
+	} else if merged, names, reps, err = mergeReports(ctx, env, files, allowInterrupted, objectives); err != nil {
+		return err
 	}
 
 	var judgement *slo.Judgement
@@ -144,6 +103,72 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		return &slo.Unmet{Msg: "capacity: no step of the fleet's ladder met the objectives"}
 	}
 	return nil
+}
+
+// hdrLogs says whether merge's files are HdrHistogram logs (.hdr, .hlog)
+// rather than JSON reports, and refuses a mix, and the options logs cannot
+// serve.
+func hdrLogs(files []string, opts toolOpts, html string) (bool, error) {
+	hdr := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".hdr") || strings.HasSuffix(f, ".hlog") {
+			hdr++
+		}
+	}
+	if html != "" && hdr > 0 {
+		return false, usagef("%s needs JSON reports: HdrHistogram logs have no intervals to draw", opts.name("html"))
+	}
+	if opts.given("slo") && hdr > 0 {
+		// The logs hold latencies only: throughput and error rate
+		// objectives would be judged on zeros, and which latency (service
+		// or intended) the objectives read is in the reports (judgeFleet).
+		return false, usagef("%s needs JSON reports: HdrHistogram logs have no operation, failure or time counts, nor say which latency (service or intended) to judge", opts.name("slo"))
+	}
+	if hdr != 0 && hdr != len(files) {
+		return false, usagef("give either JSON reports or .hdr logs, not both")
+	}
+	return hdr > 0, nil
+}
+
+// mergeHdrLogs reads and merges HdrHistogram logs.
+func mergeHdrLogs(ctx context.Context, files []string) (*jsonreport.Report, error) {
+	logs, err := readAll(ctx, files, results.ReadHdrLog)
+	if err != nil {
+		return nil, err
+	}
+	m, err := results.MergeHdrLogs(files, logs, measurement.DefaultPercentiles)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return m, nil
+}
+
+// mergeReports reads and merges JSON reports (or the logs holding them):
+// the merged report, and the names and reports merged.
+func mergeReports(ctx context.Context, env *Env, files []string, allowInterrupted bool, objectives string) (*jsonreport.Report, []string, []*jsonreport.Report, error) {
+	names, reps, err := readReports(ctx, env, files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := results.Distinct(names, reps); err != nil {
+		return nil, nil, nil, inputError(err)
+	}
+	if !allowInterrupted {
+		if err := results.MixedInterrupted(names, reps); err != nil {
+			return nil, nil, nil, inputError(err)
+		}
+	}
+	merge := results.Merge
+	if results.IsCapacity(reps) {
+		merge = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
+			return results.MergeCapacity(names, reps, objectives)
+		}
+	}
+	m, err := merge(names, reps)
+	if err != nil {
+		return nil, nil, nil, inputError(err)
+	}
+	return m, names, reps, nil
 }
 
 // judgeFleet judges the merged report against the objectives given (-slo)

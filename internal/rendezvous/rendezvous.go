@@ -132,116 +132,154 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 	context.AfterFunc(ctx, func() { ln.Close() })
 	cfg.Say(fmt.Sprintf("Rendezvous: client 0 listening on %s for clients 1 to %d (client.rendezvous.timeout %s)", ln.Addr(), cfg.Count-1, cfg.Timeout))
 
-	events := make(chan event)
-	post := func(ev event) bool {
-		select {
-		case events <- ev:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return // the listener is closed: the rendezvous is over
-			}
-			context.AfterFunc(ctx, func() { c.Close() })
-			go checkIn(c, cfg, post)
-		}
-	}()
-
-	members := map[int]member{}
-	refused := map[int]string{} // client.index → why it was refused
-	// over is the end at the timeout or the interruption. Once ctx has
-	// ended its connections are being closed: the members are taken as
-	// they were, not as the closing makes them look (clients leaving).
-	over := func() (time.Time, error) {
-		if parent.Err() != nil {
-			return time.Time{}, parent.Err()
-		}
-		return time.Time{}, fmt.Errorf("client 0: %d of %d clients checked in within client.rendezvous.timeout %s at %s; never came: %s%s",
-			len(members)+1, cfg.Count, cfg.Timeout, cfg.Addr, missing(members, cfg.Count), refusals(members, refused))
-	}
+	co := &coordinator{cfg: cfg, parent: parent, ctx: ctx, events: make(chan event),
+		members: map[int]member{}, refused: map[int]string{}}
+	go co.accept(ln)
 	beat := time.NewTicker(Heartbeat)
 	defer beat.Stop()
-	for len(members) < cfg.Count-1 {
+	for len(co.members) < cfg.Count-1 {
 		select {
-		case ev := <-events:
-			if ctx.Err() != nil {
-				return over()
+		case ev := <-co.events:
+			if ctx.Err() != nil || !co.handle(ev) {
+				return co.over()
 			}
-			if ev.refused != "" {
-				cfg.Say(fmt.Sprintf("Rendezvous: refused a client from %s: %s", ev.conn.RemoteAddr(), ev.refused))
-				if ev.index > 0 {
-					refused[ev.index] = ev.refused
-				}
-				continue
-			}
-			if ev.hello.kind == "" {
-				for i, m := range members {
-					if m.conn == ev.conn {
-						delete(members, i)
-						cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%v; %d of %d checked in)", i, ev.why, len(members)+1, cfg.Count))
-					}
-				}
-				continue
-			}
-			i := ev.hello.index
-			if _, dup := members[i]; dup {
-				why := fmt.Sprintf("client.index %d has checked in already, from %s", i, members[i].conn.RemoteAddr())
-				cfg.Say(fmt.Sprintf("Rendezvous: refused a client from %s: %s", ev.conn.RemoteAddr(), why))
-				send(ev.conn, message{kind: kindRefused, reason: why})
-				ev.conn.Close()
-				continue
-			}
-			members[i] = member{ev.conn}
-			cfg.Say(fmt.Sprintf("Rendezvous: client %d checked in from %s (%d of %d)", i, ev.conn.RemoteAddr(), len(members)+1, cfg.Count))
-			if send(ev.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}) != nil {
-				if ctx.Err() != nil {
-					return over()
-				}
-				delete(members, i)
-				ev.conn.Close()
-				continue
-			}
-			// The end of the connection, or anything sent, is a client
-			// leaving.
-			go func(c net.Conn) {
-				c.SetReadDeadline(time.Time{})
-				_, err := c.Read(make([]byte, 1))
-				if err == nil {
-					err = errors.New("it sent more than its HELLO")
-				}
-				post(event{conn: c, why: err})
-			}(ev.conn)
 		case <-beat.C:
-			if ctx.Err() != nil {
-				return over()
-			}
-			gone := map[int]error{}
-			for i, m := range members {
-				if err := send(m.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}); err != nil {
-					gone[i] = err
-				}
-			}
-			if ctx.Err() != nil {
-				return over() // the failures may be the closing's
-			}
-			for i, err := range gone {
-				members[i].conn.Close()
-				delete(members, i)
-				cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%v; %d of %d checked in)", i, err, len(members)+1, cfg.Count))
+			if ctx.Err() != nil || !co.heartbeat() {
+				return co.over()
 			}
 		case <-ctx.Done():
-			return over()
+			return co.over()
 		}
 	}
-	// Each START says what is left of Delay since the first was sent.
+	return co.start(), nil
+}
+
+// coordinator is client 0's state during the rendezvous: the clients
+// checked in, and those refused, by client.index.
+type coordinator struct {
+	cfg     Config
+	parent  context.Context // the caller's: its end is an interruption
+	ctx     context.Context // parent with client.rendezvous.timeout
+	events  chan event
+	members map[int]member
+	refused map[int]string // client.index → why it was refused
+}
+
+// post hands ev to the coordinator's loop; false once the rendezvous is
+// over.
+func (co *coordinator) post(ev event) bool {
+	select {
+	case co.events <- ev:
+		return true
+	case <-co.ctx.Done():
+		return false
+	}
+}
+
+// accept takes connections until the listener is closed, each checking in
+// on a goroutine of its own.
+func (co *coordinator) accept(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return // the listener is closed: the rendezvous is over
+		}
+		context.AfterFunc(co.ctx, func() { c.Close() })
+		go checkIn(c, co.cfg, co.post)
+	}
+}
+
+// over is the end at the timeout or the interruption. Once ctx has ended
+// its connections are being closed: the members are taken as they were,
+// not as the closing makes them look (clients leaving).
+func (co *coordinator) over() (time.Time, error) {
+	if co.parent.Err() != nil {
+		return time.Time{}, co.parent.Err()
+	}
+	cfg := co.cfg
+	return time.Time{}, fmt.Errorf("client 0: %d of %d clients checked in within client.rendezvous.timeout %s at %s; never came: %s%s",
+		len(co.members)+1, cfg.Count, cfg.Timeout, cfg.Addr, missing(co.members, cfg.Count), refusals(co.members, co.refused))
+}
+
+// handle takes one event: a refusal, a client leaving or a check-in. It
+// returns false when the rendezvous ended while it answered.
+func (co *coordinator) handle(ev event) bool {
+	cfg, members := co.cfg, co.members
+	if ev.refused != "" {
+		cfg.Say(fmt.Sprintf("Rendezvous: refused a client from %s: %s", ev.conn.RemoteAddr(), ev.refused))
+		if ev.index > 0 {
+			co.refused[ev.index] = ev.refused
+		}
+		return true
+	}
+	if ev.hello.kind == "" {
+		for i, m := range members {
+			if m.conn == ev.conn {
+				delete(members, i)
+				cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%v; %d of %d checked in)", i, ev.why, len(members)+1, cfg.Count))
+			}
+		}
+		return true
+	}
+	i := ev.hello.index
+	if _, dup := members[i]; dup {
+		why := fmt.Sprintf("client.index %d has checked in already, from %s", i, members[i].conn.RemoteAddr())
+		cfg.Say(fmt.Sprintf("Rendezvous: refused a client from %s: %s", ev.conn.RemoteAddr(), why))
+		send(ev.conn, message{kind: kindRefused, reason: why})
+		ev.conn.Close()
+		return true
+	}
+	members[i] = member{ev.conn}
+	cfg.Say(fmt.Sprintf("Rendezvous: client %d checked in from %s (%d of %d)", i, ev.conn.RemoteAddr(), len(members)+1, cfg.Count))
+	if send(ev.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}) != nil {
+		if co.ctx.Err() != nil {
+			return false
+		}
+		delete(members, i)
+		ev.conn.Close()
+		return true
+	}
+	// The end of the connection, or anything sent, is a client
+	// leaving.
+	go func(c net.Conn) {
+		c.SetReadDeadline(time.Time{})
+		_, err := c.Read(make([]byte, 1))
+		if err == nil {
+			err = errors.New("it sent more than its HELLO")
+		}
+		co.post(event{conn: c, why: err})
+	}(ev.conn)
+	return true
+}
+
+// heartbeat tells every member how many are in, and drops those it cannot
+// reach. It returns false when the rendezvous ended meanwhile.
+func (co *coordinator) heartbeat() bool {
+	cfg, members := co.cfg, co.members
+	gone := map[int]error{}
+	for i, m := range members {
+		if err := send(m.conn, message{kind: kindWait, checkedIn: len(members) + 1, count: cfg.Count}); err != nil {
+			gone[i] = err
+		}
+	}
+	if co.ctx.Err() != nil {
+		return false // the failures may be the closing's
+	}
+	for i, err := range gone {
+		members[i].conn.Close()
+		delete(members, i)
+		cfg.Say(fmt.Sprintf("Rendezvous: client %d left before the start (%v; %d of %d checked in)", i, err, len(members)+1, cfg.Count))
+	}
+	return true
+}
+
+// start sends every member its START and returns the instant to start at.
+// Each START says what is left of Delay since the first was sent.
+func (co *coordinator) start() time.Time {
+	cfg := co.cfg
 	first := time.Now()
 	var lost []int
-	for i, m := range members {
+	for i, m := range co.members {
 		if err := send(m.conn, message{kind: kindStart, delay: max(0, Delay-time.Since(first)).Truncate(time.Microsecond)}); err != nil {
 			lost = append(lost, i)
 		}
@@ -251,7 +289,7 @@ func coordinate(parent context.Context, cfg Config) (time.Time, error) {
 		cfg.Say(fmt.Sprintf("Rendezvous: warning: the START did not reach client.index %v, which will not run", lost))
 	}
 	cfg.Say(fmt.Sprintf("Rendezvous: all %d clients checked in; starting in %s", cfg.Count, Delay))
-	return first.Add(Delay), nil
+	return first.Add(Delay)
 }
 
 // missing lists the indexes that have not checked in, the first 20.
