@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -45,14 +46,44 @@ func Build(dir string) (string, error) {
 	return bin, nil
 }
 
-// Binary builds cmd/ycsb into a temporary directory of t.
+// binary is the one build of cmd/ycsb of a test binary (Binary), in dir,
+// which Main makes before the tests run and removes after.
+var binary struct {
+	dir  string
+	once sync.Once
+	path string
+	err  error
+}
+
+// Main runs a package's tests (call it from TestMain) and removes the
+// binary Binary built for them: a package whose tests call Binary has
+//
+//	func TestMain(m *testing.M) { ycsbtest.Main(m) }
+func Main(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ycsbtest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary.dir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Binary is cmd/ycsb built for the test binary, once: every test of the
+// package runs the same file (go build links it again each time, seconds
+// on two cores). The package's TestMain must call Main.
 func Binary(t testing.TB) string {
 	t.Helper()
-	bin, err := Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	if binary.dir == "" {
+		t.Fatal("ycsbtest.Binary: the package's TestMain must call ycsbtest.Main, which removes the binary")
 	}
-	return bin
+	binary.once.Do(func() { binary.path, binary.err = Build(binary.dir) })
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
 }
 
 // FreeAddr is a 127.0.0.1 address nothing listens on: a port taken and
