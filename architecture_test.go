@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,4 +75,163 @@ func TestFunctionLength(t *testing.T) {
 			}
 		}
 	}
+}
+
+// module is the import path of the module's root.
+const module = "github.com/goycsb/ycsb"
+
+// layers are the packages from the bottom of the tree to its top, by path
+// from the module's root: a package imports only packages of its own
+// layer or of the layers below (no import climbs). A path names that
+// package and those under it; the longest path that matches a package
+// gives its layer. Moving a package is one line here
+// (docs/layout-plan.md).
+var layers = []struct {
+	name  string
+	paths []string
+}{
+	{"leaves", []string{"internal"}},
+	{"internal over leaves", []string{"internal/cqlwire", "internal/infile", "internal/outfile", "internal/procs", "internal/progress"}},
+	{"internal over those", []string{"internal/cqlcluster"}},
+	{"properties", []string{"props"}},
+	{"binding contract", []string{"db", "db/dbtest"}},
+	{"measurement", []string{"measurement", "slo"}},
+	{"workload", []string{"workload"}},
+	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/postgres", "db/pebble", "db/rocksdb", "db/all"}},
+	{"engine", []string{"engine"}},
+	{"reports", []string{"runreport", "capacity", "results", "htmlreport"}},
+	{"front ends", []string{"runner", "stress", "kube"}},
+	{"command line", []string{"cli"}},
+	{"main", []string{"cmd", "tools", ""}},
+}
+
+// pending are arrows the layers allow today and docs/layout-plan.md
+// removes, each with its step there. Listed so that the plan stays true:
+// an arrow gone from the tree must go from here too.
+var pending = map[string]string{
+	"db -> props":                        "step 2: the binding contract imports only the standard library",
+	"measurement -> db":                  "step 3: measurement wraps an interface of its own",
+	"measurement/jsonreport -> db":       "step 3",
+	"workload -> measurement/jsonreport": "step 4: a workload's validation is its own type",
+	"measurement/prom -> slo":            "step 5: slo below measurement/prom, or prom told the judgement",
+	"stress -> htmlreport":               "step 6: the cassandra-stress front end writes its reports through report/",
+	"stress -> results":                  "step 6",
+}
+
+// layerOf is the index in layers of the package at path rel.
+func layerOf(t *testing.T, rel string) int {
+	best, layer := -1, -1
+	for i, l := range layers {
+		for _, p := range l.paths {
+			if (p == "" || rel == p || strings.HasPrefix(rel, p+"/")) && len(p) > best {
+				best, layer = len(p), i
+			}
+		}
+	}
+	if layer < 0 {
+		t.Fatalf("package %s is in no layer: add it to layers", rel)
+	}
+	return layer
+}
+
+// packages are the module's packages, by path from its root, with the
+// module's packages their files (tests left out) import.
+func packages(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs := map[string]map[string]bool{}
+	for _, path := range goFiles(t) {
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if dir == "." {
+			dir = ""
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			if pkgs[dir] == nil {
+				pkgs[dir] = map[string]bool{} // a package of tests alone
+			}
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pkgs[dir] == nil {
+			pkgs[dir] = map[string]bool{}
+		}
+		for _, im := range f.Imports {
+			p := strings.Trim(im.Path.Value, `"`)
+			if p == module || strings.HasPrefix(p, module+"/") {
+				pkgs[dir][strings.TrimPrefix(strings.TrimPrefix(p, module), "/")] = true
+			}
+		}
+	}
+	return pkgs
+}
+
+// TestImportsPointDown: no package imports one of a higher layer, and the
+// pending arrows are still there to remove.
+func TestImportsPointDown(t *testing.T) {
+	seen := map[string]bool{}
+	for pkg, imports := range packages(t) {
+		from := layerOf(t, pkg)
+		for im := range imports {
+			arrow := pkg + " -> " + im
+			if _, ok := pending[arrow]; ok {
+				seen[arrow] = true
+			}
+			if to := layerOf(t, im); to > from {
+				t.Errorf("%s climbs: %s (%s) is above %s (%s)", arrow, im, layers[to].name, pkg, layers[from].name)
+			}
+		}
+	}
+	for arrow, step := range pending {
+		if !seen[arrow] {
+			t.Errorf("pending arrow %s (%s) is gone: remove it from pending", arrow, step)
+		}
+	}
+}
+
+// TestLayoutListsEveryPackage: README's Layout names every package, by
+// its path anywhere in the block or by a first-column pattern with a
+// <placeholder> for one path element (db/<binding>).
+func TestLayoutListsEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "## Layout\n\n```\n")
+	if block, _, ok = strings.Cut(block, "```"); !ok {
+		t.Fatal("README.md: no ## Layout code block")
+	}
+	words := map[string]bool{}
+	var patterns []string
+	for _, line := range strings.Split(block, "\n") {
+		for i, w := range strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t,;:()", r) }) {
+			words[w] = true
+			if i == 0 && strings.Contains(w, "<") {
+				patterns = append(patterns, w)
+			}
+		}
+	}
+	for pkg := range packages(t) {
+		if pkg == "" || words[pkg] || slices.ContainsFunc(patterns, func(p string) bool { return matchesPattern(p, pkg) }) {
+			continue
+		}
+		t.Errorf("README.md's Layout does not name package %s", pkg)
+	}
+}
+
+// matchesPattern says whether pkg is pattern with each <placeholder> one
+// path element.
+func matchesPattern(pattern, pkg string) bool {
+	ps, ks := strings.Split(pattern, "/"), strings.Split(pkg, "/")
+	if len(ps) != len(ks) {
+		return false
+	}
+	for i := range ps {
+		if ps[i] != ks[i] && !strings.HasPrefix(ps[i], "<") {
+			return false
+		}
+	}
+	return true
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-
 )
 
 // Population is -pop: where the population indexes (the original's seeds)
