@@ -9,6 +9,7 @@ import (
 // naming the property, exit 2, before anything is allocated or created
 // (they used to panic or run out of memory).
 func TestInputThatCannotWork(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	bin, wl := binaryAndWorkload(t)
 	cases := []struct {
 		name string

@@ -13,6 +13,7 @@ import (
 // report ycsb run wrote) with exit code 2 and one line naming the file,
 // the field and what it should have agreed with, and write nothing.
 func TestImpossibleReportsRefused(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	bin, _ := binaryAndWorkload(t)
 	good, err := filepath.Abs("../../results/testdata/run.json")
 	if err != nil {

@@ -386,6 +386,7 @@ func TestClientsCassandra(t *testing.T) {
 // TestClientsBadInput: each mistake is one line and exit 2, before
 // anything is opened.
 func TestClientsBadInput(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	if testing.Short() {
 		t.Skip("builds the binary; -short")
 	}

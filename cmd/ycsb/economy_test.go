@@ -211,6 +211,7 @@ func TestEconomyAfterABrokenRun(t *testing.T) {
 // refuses the closed economy in one line naming it, exit 2, before it
 // opens anything (pebble's directory is never created).
 func TestEconomyRefusedWithoutTransactions(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	bin := ycsbtest.Binary(t)
 	dir := filepath.Join(t.TempDir(), "store")
 	for _, phase := range []string{"load", "run"} {

@@ -16,6 +16,7 @@ import (
 // naming the binding and the option, exit 2, with nothing written and the
 // engine's directory never created.
 func TestEmbeddedFleetRefused(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	bin := ycsbtest.Binary(t)
 	workload, err := filepath.Abs("../../workloads/workloada")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // stderr naming the gate and why; the gate's message and the comparison's
 // count the same intervals.
 func TestCompareGateNotJudged(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	bin, _ := binaryAndWorkload(t)
 	workloadc, err := filepath.Abs("../../workloads/workloadc")
 	if err != nil {

@@ -46,6 +46,7 @@ func smallRun(props ...string) []string {
 // link kept, a regular file is replaced by a rename and keeps its mode, a
 // new file takes the umask, and a device stays a device.
 func TestOutputPaths(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	if testing.Short() {
 		t.Skip("builds the binary; -short")
 	}
@@ -206,6 +207,7 @@ func TestOutputPaths(t *testing.T) {
 // device stays. The exportfile's report goes to stdout instead, as the
 // documentation says.
 func TestOutputWriteFails(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	if testing.Short() {
 		t.Skip("builds the binary; -short")
 	}

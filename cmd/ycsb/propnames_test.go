@@ -12,6 +12,7 @@ import (
 // maxexecutiontime=18446744074) and some values were blamed on another
 // property.
 func TestBadPropertyNamesItself(t *testing.T) {
+	t.Parallel() // its own temporary files and processes
 	bin, wl := binaryAndWorkload(t)
 	basic := func(phase string, ps ...string) []string {
 		args := []string{phase, "basic", "-P", wl, "-p", "recordcount=10", "-p", "operationcount=10"}
