@@ -16,7 +16,6 @@ import (
 // point at port 1); a named pipe with no writer waits only until the first
 // Ctrl-C, and the process then ends within 2 s with one line.
 func TestInputsAreBounded(t *testing.T) {
-	t.Parallel() // its own temporary files and processes
 	bin, wl := binaryAndWorkload(t)
 	base := t.TempDir()
 	fifo := filepath.Join(base, "fifo")
