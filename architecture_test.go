@@ -196,8 +196,9 @@ func TestLayoutListsEveryPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "## Layout\n\n```\n")
-	if block, _, ok = strings.Cut(block, "```"); !ok {
+	_, rest, found := strings.Cut(string(readme), "## Layout\n\n```\n")
+	block, _, closed := strings.Cut(rest, "```")
+	if !found || !closed {
 		t.Fatal("README.md: no ## Layout code block")
 	}
 	words := map[string]bool{}
