@@ -100,8 +100,8 @@ report() {
 	$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" { printf "throughput(ops/s)\t%.0f\n", $3 }
 	$1 == "[ENGINE]" && $2 == "DiskSize(bytes)" { printf "disk(MiB)\t%.1f\n", $3 / 1048576 }
 	$1 == "[ENGINE]" && $2 == "WriteAmplification" { printf "write-amp\t%s\n", $3 }
-	$1 == "[ENGINE]" && $2 == "BlockCacheHitRate(%)" { printf "cache-hit(%%)\t%s\n", $3 }
-	$1 == "[ENGINE]" && $2 == "BlockCacheDataHitRate(%)" { printf "cache-hit data(%%)\t%s\n", $3 }
+	$1 == "[ENGINE]" && $2 == "BlockCacheHitRate(%)" { hit = $3 }
+	$1 == "[ENGINE]" && $2 == "BlockCacheDataHitRate(%)" { datahit = $3 }
 	$1 == "[ENGINE]" && $2 == "CompactionBytesWritten" { printf "compaction written(MiB)\t%.1f\n", $3 / 1048576 }
 	$1 == "[ENGINE]" && $2 ~ /(AtStart|AtEnd|AfterSettle)$/ {
 		when = substr($2, match($2, /(AtStart|AtEnd|AfterSettle)$/))
@@ -119,6 +119,10 @@ report() {
 		seen[op] = 1
 	}
 	END {
+		# Every kind of block on both engines; data blocks alone where the
+		# engine counts them apart (RocksDB).
+		if (hit != "") printf "cache-hit(%%)\t%s\n", hit
+		if (hit != "") printf "cache-hit data blocks(%%)\t%s\n", (datahit == "" ? "-" : datahit)
 		# Compaction debt: pending MiB / L0 files / L0 sublevels / running compactions.
 		m = split("AtStart AtEnd AfterSettle", whens, " ")
 		for (i = 1; i <= m; i++) {
