@@ -122,6 +122,7 @@ func Run(t *testing.T, binding, other string, open Opener) {
 	t.Run("Stats", h.stats)
 	t.Run("SettleLeavesNoDebt", h.settle)
 	t.Run("NoSettleByDefault", h.noSettle)
+	t.Run("SettleInterruptedThenAgain", h.settleInterrupted)
 	t.Run("BlockCacheHoldsWhatFits", h.cacheFairness)
 	t.Run("OpeningLine", h.openingLine)
 }
@@ -831,5 +832,36 @@ func (h *harness) noSettle(t *testing.T) {
 	}
 	if n, _ := got["L0FilesAtEnd"].(int64); n < 2 {
 		t.Errorf("L0FilesAtEnd = %v, want the phase's flushed tables (Settle ran without engine.settle?)", got["L0FilesAtEnd"])
+	}
+}
+
+// settleInterrupted: a Settle whose context is already done gives up with
+// "interrupted" and leaves the store usable; a second Settle then settles
+// it (RocksDB's manual compactions, disabled to cancel the first, are
+// enabled again).
+func (h *harness) settleInterrupted(t *testing.T) {
+	extra := map[string]string{"engine.settle": "true"}
+	for k, v := range highL0Trigger {
+		extra[k] = v
+	}
+	d := h.mustOpen(t, t.TempDir(), extra)
+	defer d.Close()
+	h.writeL0(t, d, 4000)
+	done, cancel := context.WithCancel(ctx())
+	cancel()
+	st := d.(db.Settler)
+	err := st.Settle(done)
+	if err == nil || !strings.Contains(err.Error(), "(interrupted)") {
+		t.Fatalf("Settle with a cancelled context = %v, want it interrupted", err)
+	}
+	if got := statsOf(t, d); got["Settled"] != int64(0) {
+		t.Errorf("Settled = %v after an interrupted Settle, want 0", got["Settled"])
+	}
+	if err := st.Settle(ctx()); err != nil {
+		t.Fatalf("Settle after an interrupted one: %v", err)
+	}
+	got := statsOf(t, d)
+	if got["Settled"] != int64(1) || got["L0FilesAfterSettle"] != int64(0) {
+		t.Errorf("after a second Settle: Settled %v, L0FilesAfterSettle %v; want 1 and 0", got["Settled"], got["L0FilesAfterSettle"])
 	}
 }
