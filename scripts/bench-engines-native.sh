@@ -48,7 +48,6 @@ CACHE=${CACHE:-33554432}
 BLOCK=${BLOCK:-32768}
 BLOOM=${BLOOM:-10}
 ENGINES=${ENGINES:-"rocksdb pebble"}
-DIR=${DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-native.XXXXXX")}
 DB_BENCH=${DB_BENCH:-db_bench}
 
 for v in KEYS VALUE OPS THREADS RUNS CACHE BLOCK BLOOM; do
@@ -58,6 +57,7 @@ done
 for e in $ENGINES; do
 	case "$e" in rocksdb | pebble) ;; *) echo "bench-engines-native: ENGINES: unknown engine $e" >&2; exit 2 ;; esac
 done
+DIR=${DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-native.XXXXXX")}
 mkdir -p "$DIR"
 
 if [ -z "${YCSB:-}" ]; then

@@ -34,12 +34,12 @@ WORKLOADS=${WORKLOADS:-"a b c d e f"}
 ENGINES=${ENGINES:-"pebble rocksdb"}
 DATADIR=${DATADIR:-ycsb-data/compare}
 SETTLE=${SETTLE:-load}
-OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
 
 case "$SETTLE" in
 load | all | none) ;;
 *) echo "compare-engines: SETTLE=$SETTLE: want load, all or none" >&2; exit 2 ;;
 esac
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
 settle_load=() settle_run=()
 [ "$SETTLE" = none ] || settle_load=(-p engine.settle=true)
 [ "$SETTLE" != all ] || settle_run=(-p engine.settle=true)
@@ -53,7 +53,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	-h | --help)
-		sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
