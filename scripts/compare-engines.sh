@@ -39,7 +39,6 @@ case "$SETTLE" in
 load | all | none) ;;
 *) echo "compare-engines: SETTLE=$SETTLE: want load, all or none" >&2; exit 2 ;;
 esac
-OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
 settle_load=() settle_run=()
 [ "$SETTLE" = none ] || settle_load=(-p engine.settle=true)
 [ "$SETTLE" != all ] || settle_run=(-p engine.settle=true)
@@ -66,6 +65,7 @@ done
 for w in $WORKLOADS; do
 	[ -f "workloads/workload$w" ] || { echo "compare-engines: no workloads/workload$w" >&2; exit 2; }
 done
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
 
 if [ -z "${YCSB:-}" ]; then
 	YCSB="$OUT/ycsb"
