@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-network install-check image clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-engines-native bench-network install-check image clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -66,8 +66,11 @@ bench-network: ## jdbc and cassandra-cql beside the reference YCSB, and cassandr
 compare-stress: ## ycsb stress vs the real cassandra-stress on the local node: op/s, CPU per op, peak RSS (THREADS="8 64 500")
 	./scripts/compare-stress.sh
 
-compare-engines: ## load and run workloads A-F on Pebble and RocksDB with identical settings; CAPACITY_SLO="READ.p99<=1ms" adds each one's capacity (needs librocksdb-dev)
+compare-engines: ## load (settled) and run workloads A-F on Pebble and RocksDB with identical settings; CAPACITY_SLO="READ.p99<=1ms" adds each one's capacity (needs librocksdb-dev)
 	./scripts/compare-engines.sh
+
+bench-engines-native: ## random reads and updates on each engine beside its own tool (db_bench from rocksdb-tools, pebble bench at go.mod's version) at the same settings (KEYS=500000 VALUE=400)
+	./scripts/bench-engines-native.sh
 
 install-check: ## install cmd/ycsb with go install from the committed tree served as a module proxy would, run it; build a module importing our packages; the Dockerfile's steps as a script
 	./scripts/install-check.sh

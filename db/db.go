@@ -115,6 +115,16 @@ type StatsReporter interface {
 	Stats() []Stat
 }
 
+// Settler is an optional DB capability: after the measured phase and before
+// its report, Settle brings the store to a steady state (an embedded engine
+// with engine.settle waits until it has no compaction debt), so that the next
+// phase starts from it. Its time is in none of the phase's figures; the
+// binding reports it in its Stats. An error (it gave up) is a note, not a
+// failed phase.
+type Settler interface {
+	Settle(ctx context.Context) error
+}
+
 // Stat is one extra report row. Value is an int64 or a float64.
 type Stat struct {
 	Section string

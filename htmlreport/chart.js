@@ -648,7 +648,19 @@
     var head = ["measurement", "run", "count", "mean", "p50", "p95", "p99", "p99.9", "max", "not OK"];
     table(main, retried ? head.concat(["retries"]) : head, rows);
 
+    engineSection(main, D);
     settingsSection(main, D);
+  }
+
+  // The embedded engines' [ENGINE] rows, one column per run: what the
+  // engine did (I/O, block cache) and the compaction debt each phase
+  // started and ended with.
+  function engineSection(main, D) {
+    if (!D.engine || !D.engine.length) return;
+    htmlEl("h2", {}, main, "Engine statistics");
+    table(main, ["statistic"].concat(D.runs.map(function (r) { return r.name; })), D.engine.map(function (s) {
+      return { cells: [{ text: s.name, cls: "l" }].concat(s.values.map(function (v) { return v === "" ? "-" : v; })) };
+    })).className = "engine";
   }
 
   function settingsSection(main, D) {

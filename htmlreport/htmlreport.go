@@ -60,6 +60,11 @@ type Data struct {
 	Operations []string  `json:"operations"` // in the order of the first run that has them
 	Runs       []Run     `json:"runs"`
 	Settings   []Setting `json:"settings"`
+	// Engine is the embedded engines' statistics (the [ENGINE] rows: I/O,
+	// block cache, compaction debt, settling), one row per statistic in
+	// the order the runs report them, "" where a run lacks it; empty when
+	// no run has any.
+	Engine []EngineStat `json:"engine,omitempty"`
 	// Thresholds are the service level objectives of the runs, one per
 	// distinct objective (runs usually share them).
 	Thresholds []Threshold `json:"thresholds"`
@@ -192,6 +197,33 @@ type Setting struct {
 	Differ bool     `json:"differ"`
 }
 
+// EngineStat is one [ENGINE] row across the runs.
+type EngineStat struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+}
+
+// engineStats gathers the runs' [ENGINE] rows: names in first-seen order.
+func engineStats(inputs []Input) []EngineStat {
+	var out []EngineStat
+	at := map[string]int{}
+	for i, in := range inputs {
+		for _, r := range in.Report.Sections {
+			if r.Metric != "ENGINE" {
+				continue
+			}
+			j, ok := at[r.Name]
+			if !ok {
+				j = len(out)
+				at[r.Name] = j
+				out = append(out, EngineStat{Name: r.Name, Values: make([]string, len(inputs))})
+			}
+			out[j].Values[i] = r.Value.String()
+		}
+	}
+	return out
+}
+
 // SpectrumPercentiles are the points of the spectrum: 1-10^(-k/10) for k
 // up to 60 (99.9999%), the HdrHistogram plotter's log-scaled x axis, as far
 // as count samples resolve them.
@@ -303,6 +335,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 	// Plain operations first, then failures and intended latency.
 	sort.SliceStable(d.Operations, func(i, j int) bool { return rank[d.Operations[i]] < rank[d.Operations[j]] })
 	d.Settings = settings(inputs)
+	d.Engine = engineStats(inputs)
 	return d, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
@@ -695,5 +697,42 @@ func TestChromiumInterrupted(t *testing.T) {
 	}
 	if strings.Count(st.dom, `class="interrupted"`) != 1 {
 		t.Error("more than the interrupted run is marked")
+	}
+}
+
+// TestChromiumEngine: the [ENGINE] rows of two runs are one table on the
+// page, a statistic one run lacks shown as "-"; a page of runs without
+// them has no such section.
+func TestChromiumEngine(t *testing.T) {
+	a, b := fakeReport(t, "pebble", 4, 100, 1), fakeReport(t, "rocksdb", 4, 100, 2)
+	a.Sections = append(a.Sections,
+		export.Row{Metric: "ENGINE", Name: "L0SublevelsAtEnd", Value: export.Int(7)},
+		export.Row{Metric: "ENGINE", Name: "SettleTime(ms)", Value: export.Int(91234)})
+	b.Sections = append(b.Sections,
+		export.Row{Metric: "ENGINE", Name: "L0SublevelsAtEnd", Value: export.Int(3)},
+		export.Row{Metric: "ENGINE", Name: "BlockCacheDataHitRate(%)", Value: export.Float(61.5)})
+	d, err := Build("engines", []Input{{"pebble", a}, {"rocksdb", b}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []EngineStat{{"L0SublevelsAtEnd", []string{"7", "3"}}, {"SettleTime(ms)", []string{"91234", ""}},
+		{"BlockCacheDataHitRate(%)", []string{"", "61.5"}}}
+	if !reflect.DeepEqual(d.Engine, want) {
+		t.Fatalf("Engine %v, want %v", d.Engine, want)
+	}
+	bin := chromium(t)
+	_, st := load(t, bin, t.TempDir(), d)
+	for _, s := range []string{"<h2>Engine statistics</h2>", "<td class=\"l\">L0SublevelsAtEnd</td><td>7</td><td>3</td>",
+		"<td class=\"l\">SettleTime(ms)</td><td>91234</td><td>-</td>"} {
+		if !strings.Contains(st.dom, s) {
+			t.Errorf("no %q in the page", s)
+		}
+	}
+	plain, err := Build("plain", []Input{{"a", fakeReport(t, "basic", 4, 100, 1)}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, st := load(t, bin, t.TempDir(), plain); strings.Contains(st.dom, "<h2>Engine statistics</h2>") {
+		t.Error("a page without [ENGINE] rows has an engine section")
 	}
 }

@@ -105,3 +105,36 @@ func TestEmbeddedFleetRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedSettle: with engine.settle=true the phase ends settled: the
+// report says how long settling took, that it reached no debt, and the
+// debt after it, in the text report and in the JSON report's sections; the
+// phase's own rows (the debt it ended with) stay.
+func TestEmbeddedSettle(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	report := filepath.Join(t.TempDir(), "report.json")
+	out, stderr, err := runPebble(t, context.Background(), dir, map[string]string{"recordcount": "2000",
+		"engine.settle": "true", "report.json": report})
+	if err != nil {
+		t.Fatalf("load: %v\n%s", err, stderr)
+	}
+	for name, want := range map[string]string{"Settled": "1", "L0FilesAfterSettle": "0", "PendingCompactionBytesAfterSettle": "0",
+		"L0FilesAtStart": "0"} {
+		if got := row(t, out, "ENGINE", name); got != want {
+			t.Errorf("[ENGINE], %s, %s; want %s", name, got, want)
+		}
+	}
+	row(t, out, "ENGINE", "SettleTime(ms)")
+	row(t, out, "ENGINE", "L0FilesAtEnd")
+	found := map[string]bool{}
+	for _, r := range readReport(t, report).Sections {
+		if r.Metric == "ENGINE" {
+			found[r.Name] = true
+		}
+	}
+	for _, n := range []string{"SettleTime(ms)", "Settled", "L0SublevelsAtEnd", "RunningCompactionsAtStart"} {
+		if !found[n] {
+			t.Errorf("JSON sections lack ENGINE %s", n)
+		}
+	}
+}

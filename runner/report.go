@@ -238,6 +238,11 @@ func (r *reporter) writeJSONReport(jsonDoc []byte) error {
 // binding. A load that inserted fewer records than it was to fails, and
 // so does a run of the closed economy whose invariant broke.
 func (b *bench) report(ctx context.Context, m *engine.Result) error {
+	if st, ok := b.database.(db.Settler); ok {
+		if err := st.Settle(ctx); err != nil {
+			fmt.Fprintf(b.o.Stderr, "note: %s: settle: %v\n", b.o.Binding, err)
+		}
+	}
 	var stats []db.Stat
 	if sr, ok := b.database.(db.StatsReporter); ok {
 		stats = sr.Stats()

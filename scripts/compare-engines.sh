@@ -2,7 +2,8 @@
 # compare-engines.sh: run the same YCSB workloads on pebble and rocksdb with
 # identical settings, and print a side-by-side table (throughput, p50/p95/p99
 # per operation, errors, disk size, write amplification, block-cache hit
-# rate) parsed from the text reports.
+# rate, compaction debt at each phase's start and end, the time settling
+# took) parsed from the text reports, and an HTML page of every phase.
 #
 # Usage: scripts/compare-engines.sh [-p name=value]...
 #   Every -p is passed to every load and run, on both engines (for example
@@ -13,6 +14,9 @@
 #   WORKLOADS="a b c d e f"   workloads/workload<x> run in this order after one load
 #   ENGINES="pebble rocksdb"
 #   DATADIR=ycsb-data/compare  each engine gets DATADIR/<engine>, emptied at load
+#   SETTLE=load                after which phases each engine settles (engine.settle=true:
+#                              flush and compact until no compaction debt, docs/engines.md):
+#                              load, all (every phase) or none
 #   OUT=<temporary dir>        where the reports are kept
 #   YCSB=<path>                binary to use; default: build ./cmd/ycsb with -tags rocksdb
 #   CAPACITY_SLO=""            e.g. "READ.p99<=1ms": after the workloads, each engine's
@@ -29,7 +33,15 @@ THREADS=${THREADS:-2}
 WORKLOADS=${WORKLOADS:-"a b c d e f"}
 ENGINES=${ENGINES:-"pebble rocksdb"}
 DATADIR=${DATADIR:-ycsb-data/compare}
-OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
+SETTLE=${SETTLE:-load}
+
+case "$SETTLE" in
+load | all | none) ;;
+*) echo "compare-engines: SETTLE=$SETTLE: want load, all or none" >&2; exit 2 ;;
+esac
+settle_load=() settle_run=()
+[ "$SETTLE" = none ] || settle_load=(-p engine.settle=true)
+[ "$SETTLE" != all ] || settle_run=(-p engine.settle=true)
 
 extra=()
 while [ $# -gt 0 ]; do
@@ -40,7 +52,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	-h | --help)
-		sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -53,6 +65,7 @@ done
 for w in $WORKLOADS; do
 	[ -f "workloads/workload$w" ] || { echo "compare-engines: no workloads/workload$w" >&2; exit 2; }
 done
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/compare-engines.XXXXXX")}
 
 if [ -z "${YCSB:-}" ]; then
 	YCSB="$OUT/ycsb"
@@ -71,12 +84,12 @@ for e in $ENGINES; do
 	dir="$DATADIR/$e"
 	echo "$e: load ($RECORDCOUNT records) into $dir" >&2
 	"$YCSB" load "$e" -P workloads/workloada "${common[@]}" -p engine.dir="$dir" -p engine.fresh=true \
-		"${extra[@]}" >"$OUT/$e-load.txt" 2>"$OUT/$e-load.err" ||
+		-p report.json="$OUT/$e-load.json" "${settle_load[@]}" "${extra[@]}" >"$OUT/$e-load.txt" 2>"$OUT/$e-load.err" ||
 		{ echo "compare-engines: $e load failed:" >&2; tail -3 "$OUT/$e-load.err" >&2; exit 1; }
 	for w in $WORKLOADS; do
 		echo "$e: run workload$w ($OPERATIONCOUNT operations)" >&2
 		"$YCSB" run "$e" -P "workloads/workload$w" "${common[@]}" -p engine.dir="$dir" \
-			"${extra[@]}" >"$OUT/$e-$w.txt" 2>"$OUT/$e-$w.err" ||
+			-p report.json="$OUT/$e-$w.json" "${settle_run[@]}" "${extra[@]}" >"$OUT/$e-$w.txt" 2>"$OUT/$e-$w.err" ||
 			{ echo "compare-engines: $e workload$w failed:" >&2; tail -3 "$OUT/$e-$w.err" >&2; exit 1; }
 	done
 done
@@ -87,7 +100,16 @@ report() {
 	$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" { printf "throughput(ops/s)\t%.0f\n", $3 }
 	$1 == "[ENGINE]" && $2 == "DiskSize(bytes)" { printf "disk(MiB)\t%.1f\n", $3 / 1048576 }
 	$1 == "[ENGINE]" && $2 == "WriteAmplification" { printf "write-amp\t%s\n", $3 }
-	$1 == "[ENGINE]" && $2 == "BlockCacheHitRate(%)" { printf "cache-hit(%%)\t%s\n", $3 }
+	$1 == "[ENGINE]" && $2 == "BlockCacheHitRate(%)" { hit = $3 }
+	$1 == "[ENGINE]" && $2 == "BlockCacheDataHitRate(%)" { datahit = $3 }
+	$1 == "[ENGINE]" && $2 == "CompactionBytesWritten" { printf "compaction written(MiB)\t%.1f\n", $3 / 1048576 }
+	$1 == "[ENGINE]" && $2 ~ /(AtStart|AtEnd|AfterSettle)$/ {
+		when = substr($2, match($2, /(AtStart|AtEnd|AfterSettle)$/))
+		k = substr($2, 1, length($2) - length(when))
+		debt[when, k] = $3; debts[when] = 1
+	}
+	$1 == "[ENGINE]" && $2 == "SettleTime(ms)" { settle = sprintf("%.1f", $3 / 1000) }
+	$1 == "[ENGINE]" && $2 == "Settled" { settled = $3 }
 	$1 ~ /^\[(READ|UPDATE|INSERT|SCAN|READ-MODIFY-WRITE|DELETE)\]$/ {
 		op = substr($1, 2, length($1) - 2)
 		if ($2 == "50thPercentileLatency(us)") p50[op] = $3
@@ -97,6 +119,19 @@ report() {
 		seen[op] = 1
 	}
 	END {
+		# Every kind of block on both engines; data blocks alone where the
+		# engine counts them apart (RocksDB).
+		if (hit != "") printf "cache-hit(%%)\t%s\n", hit
+		if (hit != "") printf "cache-hit data blocks(%%)\t%s\n", (datahit == "" ? "-" : datahit)
+		# Compaction debt: pending MiB / L0 files / L0 sublevels / running compactions.
+		m = split("AtStart AtEnd AfterSettle", whens, " ")
+		for (i = 1; i <= m; i++) {
+			w = whens[i]
+			if (!(w in debts)) continue
+			printf "debt %s(pendMiB/L0files/subl/running)\t%.0f/%s/%s/%s\n", (w == "AtStart" ? "start" : w == "AtEnd" ? "end" : "settled"),
+				debt[w, "PendingCompactionBytes"] / 1048576, debt[w, "L0Files"], debt[w, "L0Sublevels"], debt[w, "RunningCompactions"]
+		}
+		if (settle != "") printf "settle(s)\t%s%s\n", settle, (settled == 1 ? "" : " (gave up)")
 		n = split("INSERT READ UPDATE SCAN READ-MODIFY-WRITE DELETE", order, " ")
 		for (i = 1; i <= n; i++) {
 			op = order[i]
@@ -129,6 +164,13 @@ printf '\nrecordcount=%s operationcount=%s threads=%s %s\n' "$RECORDCOUNT" "$OPE
 		done <<<"$keys"
 	done
 } | column -t -s $'\t'
+
+pages=()
+for e in "$@"; do
+	for ph in $phases; do pages+=("$e $ph=$OUT/$e-$ph.json"); done
+done
+"$YCSB" report --html -o "$OUT/engines.html" -title "pebble and rocksdb, recordcount=$RECORDCOUNT" "${pages[@]}" >/dev/null &&
+	printf '\npage: %s\n' "$OUT/engines.html"
 
 if [ -n "${CAPACITY_SLO:-}" ]; then
 	cw=${CAPACITY_WORKLOAD:-a}

@@ -91,6 +91,7 @@ func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+fo
 
 // DB is an open Pebble database shared by all workers.
 type DB struct {
+	cfg   engine.Config
 	stats engine.Reporter // counters since Open
 	db    *pebble.DB
 	cache *pebble.Cache
@@ -177,12 +178,12 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		cache.Unref()
 		return nil, err
 	}
-	d := &DB{db: pdb, cache: cache, wo: pebble.NoSync}
+	d := &DB{cfg: cfg, db: pdb, cache: cache, wo: pebble.NoSync}
 	d.room = startMemtableRoom(cache, budget, func() int64 { return int64(pdb.Metrics().MemTable.Size) })
 	if cfg.Sync {
 		d.wo = pebble.Sync
 	}
-	d.stats.Start(cfg.Dir, d.counters)
+	d.stats.Start(cfg.Dir, d.counters, d.Debt)
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }
@@ -212,6 +213,50 @@ func (d *DB) Close() error {
 
 // Stats implements db.StatsReporter: counters since Open.
 func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
+
+// Settle implements db.Settler: with engine.settle, it flushes, compacts the
+// whole key space and waits until Pebble reports no debt.
+func (d *DB) Settle(ctx context.Context) error {
+	if !d.cfg.Settle {
+		return nil
+	}
+	return d.stats.Settle(ctx, d, d.cfg.SettleTimeout)
+}
+
+// Debt reads Pebble's compaction debt: its estimated debt, L0's tables and
+// sublevels, the compactions in progress.
+func (d *DB) Debt() engine.Debt {
+	m := d.db.Metrics()
+	return engine.Debt{
+		PendingCompactionBytes: int64(m.Compact.EstimatedDebt),
+		L0Files:                m.Levels[0].TablesCount,
+		L0Sublevels:            int64(m.Levels[0].Sublevels),
+		RunningCompactions:     m.Compact.NumInProgress,
+	}
+}
+
+// CompactAll compacts the keys from the first to the last (Pebble's manual
+// compaction needs a range), parallelized over the engine's compaction
+// threads.
+func (d *DB) CompactAll(ctx context.Context) error {
+	it, err := d.db.NewIter(nil)
+	if err != nil {
+		return err
+	}
+	var first, last []byte
+	if it.First() {
+		first = append(first, it.Key()...)
+		it.Last()
+		last = append(last, it.Key()...)
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	if first == nil {
+		return nil
+	}
+	return d.db.Compact(ctx, first, append(last, 0), true)
+}
 
 func (d *DB) counters() engine.Stats {
 	m := d.db.Metrics()

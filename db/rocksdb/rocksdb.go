@@ -54,6 +54,7 @@ func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
 
 // DB is an open RocksDB database shared by all workers.
 type DB struct {
+	cfg   engine.Config
 	stats engine.Reporter // counters since Open
 	db    *grocksdb.DB
 	opts  *grocksdb.Options
@@ -76,8 +77,10 @@ func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksd
 	bbto.SetBlockSize(c.BlockSize)
 	// Pebble keeps index and filter blocks in its block cache; so does this
 	// binding, so that engine.cachesize bounds the same memory for both.
+	// They are not pinned (pin_l0_filter_and_index_blocks_in_cache stays
+	// false, as Pebble pins nothing): every index, filter and data block a
+	// read needs is looked up in the cache, and counted, on both engines.
 	bbto.SetCacheIndexAndFilterBlocks(true)
-	bbto.SetPinL0FilterAndIndexBlocksInCache(true)
 	if c.BloomBits > 0 {
 		bbto.SetFilterPolicy(grocksdb.NewBloomFilterFull(float64(c.BloomBits)))
 	}
@@ -142,10 +145,10 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		rdb.Close()
 		return nil, err
 	}
-	d := &DB{db: rdb, opts: o, bbto: bbto, cache: cache,
+	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache,
 		wo: grocksdb.NewDefaultWriteOptions(), ro: grocksdb.NewDefaultReadOptions()}
 	d.wo.SetSync(cfg.Sync)
-	d.stats.Start(cfg.Dir, d.counters)
+	d.stats.Start(cfg.Dir, d.counters, d.Debt)
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }
@@ -177,6 +180,53 @@ func (d *DB) Close() error {
 // Stats implements db.StatsReporter: counters since Open.
 func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 
+// Settle implements db.Settler: with engine.settle, it flushes, compacts the
+// whole key space and waits until RocksDB reports no pending compaction
+// bytes and no compaction running.
+func (d *DB) Settle(ctx context.Context) error {
+	if !d.cfg.Settle {
+		return nil
+	}
+	return d.stats.Settle(ctx, d, d.cfg.SettleTimeout)
+}
+
+// Debt reads RocksDB's compaction debt from its properties.
+func (d *DB) Debt() engine.Debt {
+	prop := func(name string) int64 {
+		v, _ := d.db.GetIntProperty(name)
+		return int64(v)
+	}
+	// A string property (GetIntProperty does not know it).
+	l0, _ := strconv.ParseInt(strings.TrimSpace(d.db.GetProperty("rocksdb.num-files-at-level0")), 10, 64)
+	return engine.Debt{
+		PendingCompactionBytes: prop("rocksdb.estimate-pending-compaction-bytes"),
+		L0Files:                l0,
+		L0Sublevels:            l0,
+		RunningCompactions:     prop("rocksdb.num-running-compactions"),
+	}
+}
+
+// CompactAll compacts the whole key space (CompactRange with no bounds). The
+// C call cannot be cancelled: when ctx is done first, manual compactions
+// are disabled, which makes RocksDB abandon the running one, and enabled
+// again once it has returned.
+func (d *DB) CompactAll(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d.db.CompactRange(grocksdb.Range{})
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		d.db.DisableManualCompaction()
+		<-done
+		d.db.EnableManualCompaction()
+		return ctx.Err()
+	}
+}
+
 func (d *DB) counters() engine.Stats {
 	tick, hist := parseStatistics(d.opts.GetStatisticsString())
 	var s engine.Stats
@@ -189,6 +239,14 @@ func (d *DB) counters() engine.Stats {
 	s.Compactions = int64(hist["rocksdb.compaction.times.micros"])
 	s.BlockCacheHits = int64(tick["rocksdb.block.cache.hit"])
 	s.BlockCacheMisses = int64(tick["rocksdb.block.cache.miss"])
+	s.BlockKinds = &engine.BlockKinds{
+		DataHits:     int64(tick["rocksdb.block.cache.data.hit"]),
+		DataMisses:   int64(tick["rocksdb.block.cache.data.miss"]),
+		IndexHits:    int64(tick["rocksdb.block.cache.index.hit"]),
+		IndexMisses:  int64(tick["rocksdb.block.cache.index.miss"]),
+		FilterHits:   int64(tick["rocksdb.block.cache.filter.hit"]),
+		FilterMisses: int64(tick["rocksdb.block.cache.filter.miss"]),
+	}
 	for l := 0; l < 7; l++ {
 		n, _ := strconv.Atoi(strings.TrimSpace(d.db.GetProperty("rocksdb.num-files-at-level" + strconv.Itoa(l))))
 		switch {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goycsb/ycsb/props"
 )
@@ -27,6 +28,8 @@ const (
 	PropMaxOpenFiles      = "engine.maxopenfiles"
 	PropCompactionThreads = "engine.compactionthreads"
 	PropFresh             = "engine.fresh"
+	PropSettle            = "engine.settle"
+	PropSettleTimeout     = "engine.settle.timeout"
 )
 
 // Defaults, identical for both engines.
@@ -38,6 +41,9 @@ const (
 	DefaultBlockSize         = 4 << 10
 	DefaultMaxOpenFiles      = 1000
 	DefaultCompactionThreads = 2
+	// DefaultSettleTimeout bounds engine.settle: a full compaction of a
+	// few GiB takes minutes on a small machine.
+	DefaultSettleTimeout = 30 * time.Minute
 )
 
 // Compression is engine.compression: a codec both engines support.
@@ -65,6 +71,10 @@ type Config struct {
 	MaxOpenFiles      int
 	CompactionThreads int
 	Fresh             bool
+	// Settle: after the measured phase, flush and compact until the engine
+	// reports no compaction debt (Settle), for at most SettleTimeout.
+	Settle        bool
+	SettleTimeout time.Duration
 }
 
 // DefaultDir is engine.dir's default: ycsb-data/<binding> under the working
@@ -102,6 +112,8 @@ func ParseConfig(binding string, p *props.Properties, dirAliases ...string) (Con
 	c.MaxOpenFiles = r.Int(PropMaxOpenFiles, DefaultMaxOpenFiles, between(16, 1<<31-1, "an integer of at least 16"))
 	c.CompactionThreads = r.Int(PropCompactionThreads, DefaultCompactionThreads, between(1, 64, "an integer between 1 and 64"))
 	c.Fresh = r.Bool(PropFresh, false)
+	c.Settle = r.Bool(PropSettle, false)
+	c.SettleTimeout = r.Duration(PropSettleTimeout, time.Second, DefaultSettleTimeout, time.Second, 24*time.Hour)
 	return c, r.Err()
 }
 
@@ -163,7 +175,11 @@ func FormatSize(n int64) string {
 // Summary is the one line a binding prints when it opens, so a run's output
 // says which engine settings produced it.
 func (c *Config) Summary(state string) string {
-	return fmt.Sprintf("%s: %s %s (sync=%t cache=%s memtable=%s compression=%s bloombits=%d blocksize=%s maxopenfiles=%d compactionthreads=%d)\n",
+	settle := ""
+	if c.Settle {
+		settle = fmt.Sprintf(" settle=%v", c.SettleTimeout)
+	}
+	return fmt.Sprintf("%s: %s %s (sync=%t cache=%s memtable=%s compression=%s bloombits=%d blocksize=%s maxopenfiles=%d compactionthreads=%d%s)\n",
 		c.Binding, state, c.Dir, c.Sync, FormatSize(c.CacheSize), FormatSize(c.MemtableSize), c.Compression,
-		c.BloomBits, FormatSize(int64(c.BlockSize)), c.MaxOpenFiles, c.CompactionThreads)
+		c.BloomBits, FormatSize(int64(c.BlockSize)), c.MaxOpenFiles, c.CompactionThreads, settle)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"testing"
+	"time"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
@@ -39,7 +40,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Binding: "pebble", Dir: "ycsb-data/pebble", CacheSize: 64 << 20, MemtableSize: 64 << 20,
-		Compression: "snappy", BloomBits: 10, BlockSize: 4096, MaxOpenFiles: 1000, CompactionThreads: 2}
+		Compression: "snappy", BloomBits: 10, BlockSize: 4096, MaxOpenFiles: 1000, CompactionThreads: 2, SettleTimeout: 30 * time.Minute}
 	if c != want {
 		t.Errorf("defaults %+v, want %+v", c, want)
 	}

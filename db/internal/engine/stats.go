@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"io/fs"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/goycsb/ycsb/db"
 )
@@ -26,6 +28,24 @@ type Stats struct {
 	BlockCacheHits         int64
 	BlockCacheMisses       int64
 	LiveSSTableBytes       int64
+	// BlockKinds splits the block cache's lookups by block kind, for an
+	// engine that counts them apart (RocksDB); nil otherwise (Pebble).
+	BlockKinds *BlockKinds
+}
+
+// BlockKinds are block cache lookups by kind of block.
+type BlockKinds struct {
+	DataHits, DataMisses     int64
+	IndexHits, IndexMisses   int64
+	FilterHits, FilterMisses int64
+}
+
+func (k BlockKinds) since(b BlockKinds) *BlockKinds {
+	return &BlockKinds{
+		DataHits: k.DataHits - b.DataHits, DataMisses: k.DataMisses - b.DataMisses,
+		IndexHits: k.IndexHits - b.IndexHits, IndexMisses: k.IndexMisses - b.IndexMisses,
+		FilterHits: k.FilterHits - b.FilterHits, FilterMisses: k.FilterMisses - b.FilterMisses,
+	}
 }
 
 // Since returns the counters of s accumulated after base, keeping s's
@@ -42,6 +62,9 @@ func (s Stats) Since(base Stats) Stats {
 	s.Compactions -= base.Compactions
 	s.BlockCacheHits -= base.BlockCacheHits
 	s.BlockCacheMisses -= base.BlockCacheMisses
+	if s.BlockKinds != nil && base.BlockKinds != nil {
+		s.BlockKinds = s.BlockKinds.since(*base.BlockKinds)
+	}
 	return s
 }
 
@@ -55,9 +78,11 @@ func (s *Stats) WriteAmplification() float64 {
 }
 
 // BlockCacheHitRate is hits / (hits + misses) in percent; 0 with no lookups.
-func (s *Stats) BlockCacheHitRate() float64 {
-	if t := s.BlockCacheHits + s.BlockCacheMisses; t > 0 {
-		return 100 * float64(s.BlockCacheHits) / float64(t)
+func (s *Stats) BlockCacheHitRate() float64 { return hitRate(s.BlockCacheHits, s.BlockCacheMisses) }
+
+func hitRate(hits, misses int64) float64 {
+	if t := hits + misses; t > 0 {
+		return 100 * float64(hits) / float64(t)
 	}
 	return 0
 }
@@ -77,10 +102,21 @@ func (s *Stats) Rows(dir string) []db.Stat {
 		stat("BlockCacheHits", s.BlockCacheHits),
 		stat("BlockCacheMisses", s.BlockCacheMisses),
 		stat("BlockCacheHitRate(%)", round2(s.BlockCacheHitRate())),
-		stat("LiveSSTableBytes", s.LiveSSTableBytes),
-		stat("DiskSize(bytes)", DiskUsage(dir)),
 	}
-	return rows
+	if k := s.BlockKinds; k != nil {
+		for _, kind := range []struct {
+			name         string
+			hits, misses int64
+		}{{"Data", k.DataHits, k.DataMisses}, {"Index", k.IndexHits, k.IndexMisses}, {"Filter", k.FilterHits, k.FilterMisses}} {
+			rows = append(rows,
+				stat("BlockCache"+kind.name+"Hits", kind.hits),
+				stat("BlockCache"+kind.name+"Misses", kind.misses),
+				stat("BlockCache"+kind.name+"HitRate(%)", round2(hitRate(kind.hits, kind.misses))))
+		}
+	}
+	return append(rows,
+		stat("LiveSSTableBytes", s.LiveSSTableBytes),
+		stat("DiskSize(bytes)", DiskUsage(dir)))
 }
 
 func stat(name string, v any) db.Stat { return db.Stat{Section: Section, Name: name, Value: v} }
@@ -113,22 +149,69 @@ func DiskUsage(dir string) int64 {
 }
 
 // Reporter gives a binding's DB its report rows: the engine's counters
-// since Start.
+// since Start, its compaction debt at Start and at the end of the phase, and
+// what settling after the phase (engine.settle) did.
 type Reporter struct {
-	dir  string
-	read func() Stats
-	base Stats // counters at Start
+	dir   string
+	read  func() Stats
+	debt  func() Debt
+	base  Stats // counters at Start
+	start Debt  // debt at Start
+
+	settled bool      // Settle ran
+	phase   []db.Stat // the phase's rows, taken when Settle began
+	end     Stats     // the counters then
+	took    time.Duration
+	ok      bool // Settle reached no debt
 }
 
-// Start takes the counters' base (at Open); read returns the engine's
-// counters now, dir is the data directory whose size is reported.
-func (r *Reporter) Start(dir string, read func() Stats) {
-	r.dir, r.read = dir, read
+// Start takes the counters' base and the debt at Open; read returns the
+// engine's counters now, debt its compaction debt now, dir is the data
+// directory whose size is reported.
+func (r *Reporter) Start(dir string, read func() Stats, debt func() Debt) {
+	r.dir, r.read, r.debt = dir, read, debt
 	r.base = read()
+	r.start = debt()
 }
 
-// Stats returns the counters since Start as report rows.
-func (r *Reporter) Stats() []db.Stat {
+// Settle runs engine.Settle on e after the measured phase. The phase's rows
+// are taken first, so that its counters, gauges and disk size are the
+// phase's and not the settling's, which Stats reports apart.
+func (r *Reporter) Settle(ctx context.Context, e Settling, timeout time.Duration) error {
+	r.phase = r.rows()
+	r.end = r.read()
+	r.settled = true
+	var err error
+	r.took, err = Settle(ctx, e, timeout)
+	r.ok = err == nil
+	return err
+}
+
+// rows are the counters since Start, then the debt at the start and now.
+func (r *Reporter) rows() []db.Stat {
 	s := r.read().Since(r.base)
-	return s.Rows(r.dir)
+	rows := s.Rows(r.dir)
+	rows = append(rows, r.start.Rows("AtStart")...)
+	return append(rows, r.debt().Rows("AtEnd")...)
+}
+
+// Stats returns the report rows: the counters since Start, the debt at the
+// start and at the end of the phase, then settling's rows when it ran:
+// SettleTime(ms), Settled (1, or 0 when it gave up), the flushes' and
+// compactions' bytes it wrote, the debt and the disk size after it.
+func (r *Reporter) Stats() []db.Stat {
+	if !r.settled {
+		return r.rows()
+	}
+	ok := int64(0)
+	if r.ok {
+		ok = 1
+	}
+	s := r.read().Since(r.end)
+	rows := append(r.phase[:len(r.phase):len(r.phase)],
+		stat("SettleTime(ms)", r.took.Milliseconds()),
+		stat("Settled", ok),
+		stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten)))
+	rows = append(rows, r.debt().Rows("AfterSettle")...)
+	return append(rows, stat("DiskSizeAfterSettle(bytes)", DiskUsage(r.dir)))
 }

@@ -120,6 +120,9 @@ func Run(t *testing.T, binding, other string, open Opener) {
 	t.Run("LockedByAnotherProcess", h.locked)
 	t.Run("SIGKILLLosesNoAcknowledgedInsert", h.sigkill)
 	t.Run("Stats", h.stats)
+	t.Run("SettleLeavesNoDebt", h.settle)
+	t.Run("NoSettleByDefault", h.noSettle)
+	t.Run("SettleInterruptedThenAgain", h.settleInterrupted)
 	t.Run("BlockCacheHoldsWhatFits", h.cacheFairness)
 	t.Run("OpeningLine", h.openingLine)
 }
@@ -489,6 +492,10 @@ func (h *harness) badProps(t *testing.T) {
 		{"engine.compactionthreads", "0"},
 		{"engine.fresh", "maybe"},
 		{"engine.dir", ""},
+		{"engine.settle", "soon"},
+		{"engine.settle.timeout", "0"},
+		{"engine.settle.timeout", "90000"},
+		{"engine.settle.timeout", "10m"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := h.wantOpenError(t, h.openProps(t.TempDir(), map[string]string{c.name: c.value}), c.name)
@@ -710,5 +717,151 @@ func (h *harness) openingLine(t *testing.T) {
 	line := out.String()
 	if !strings.HasPrefix(line, h.binding+": created "+dir+" (sync=false") || strings.Count(line, "\n") != 1 {
 		t.Errorf("opening line %q", line)
+	}
+}
+
+// statsOf returns d's report rows by name.
+func statsOf(t *testing.T, d db.DB) map[string]any {
+	t.Helper()
+	got := map[string]any{}
+	for _, s := range d.(db.StatsReporter).Stats() {
+		got[s.Name] = s.Value
+	}
+	return got
+}
+
+// writeL0 writes n records of 1KB with flushes in between, into a store
+// whose L0 trigger is high enough that nothing compacts them: the phase ends
+// with L0 tables, and settling has work to do.
+func (h *harness) writeL0(t *testing.T, d db.DB, n int) {
+	ss := session(t, d)
+	defer ss.Close(ctx())
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("user%05d", i*7919%n)
+		if err := ss.Insert(ctx(), "usertable", k, record(k, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if i%(n/4) == n/4-1 {
+			flush(t, d)
+		}
+	}
+	// An update left in the memtable, which settling must flush and fold.
+	if err := ss.Update(ctx(), "usertable", "user00001", []db.Field{{Name: "field9", Value: []byte("settled")}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// highL0Trigger keeps L0 tables uncompacted on both engines.
+// (Pebble's must stay under its L0 stop-writes threshold, 12.)
+var highL0Trigger = map[string]string{"pebble.l0compactionthreshold": "10", "rocksdb.level0filenumcompactiontrigger": "10"}
+
+// settle: with engine.settle=true, Settle flushes and compacts until the
+// engine reports no debt; the report keeps the phase's figures (the debt it
+// ended with, no compaction of its own) and reports the settling apart.
+func (h *harness) settle(t *testing.T) {
+	dir := t.TempDir()
+	extra := map[string]string{"engine.settle": "true"}
+	for k, v := range highL0Trigger {
+		extra[k] = v
+	}
+	d := h.mustOpen(t, dir, extra)
+	defer d.Close()
+	h.writeL0(t, d, 4000)
+	st, ok := d.(db.Settler)
+	if !ok {
+		t.Fatalf("%T is not a db.Settler", d)
+	}
+	if err := st.Settle(ctx()); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	for _, n := range []string{"PendingCompactionBytesAtStart", "L0FilesAtStart", "L0SublevelsAtStart", "RunningCompactionsAtStart",
+		"PendingCompactionBytesAtEnd", "L0SublevelsAtEnd", "RunningCompactionsAtEnd", "SettleTime(ms)", "SettleBytesWritten",
+		"DiskSizeAfterSettle(bytes)", "L0SublevelsAfterSettle"} {
+		if _, ok := got[n]; !ok {
+			t.Errorf("missing stat %s", n)
+		}
+	}
+	if got["L0FilesAtStart"] != int64(0) {
+		t.Errorf("an empty store starts with L0FilesAtStart = %v", got["L0FilesAtStart"])
+	}
+	if n, _ := got["L0FilesAtEnd"].(int64); n < 2 {
+		t.Errorf("L0FilesAtEnd = %v, want the phase's flushed tables (at least 2)", got["L0FilesAtEnd"])
+	}
+	if got["CompactionBytesWritten"] != int64(0) {
+		t.Errorf("CompactionBytesWritten = %v: the phase's figures count the settling's compaction", got["CompactionBytesWritten"])
+	}
+	if n, _ := got["SettleBytesWritten"].(int64); n < got["LiveSSTableBytes"].(int64)/2 {
+		t.Errorf("SettleBytesWritten = %v, want the compaction of the whole store", got["SettleBytesWritten"])
+	}
+	if got["Settled"] != int64(1) {
+		t.Errorf("Settled = %v, want 1", got["Settled"])
+	}
+	for _, n := range []string{"PendingCompactionBytesAfterSettle", "L0FilesAfterSettle", "L0SublevelsAfterSettle", "RunningCompactionsAfterSettle"} {
+		if got[n] != int64(0) {
+			t.Errorf("%s = %v, want 0", n, got[n])
+		}
+	}
+	ss := session(t, d)
+	defer ss.Close(ctx())
+	var r db.Record
+	if err := ss.Read(ctx(), "usertable", "user00001", nil, &r); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Get("field9"); string(v) != "settled" {
+		t.Errorf("after settling field9 = %q, want the merged update", v)
+	}
+	if v, _ := r.Get("field0"); string(v) != "user00001:field0:v0" {
+		t.Errorf("after settling field0 = %q", v)
+	}
+}
+
+// noSettle: without engine.settle, Settle does nothing and the report has
+// no settling rows, but has the debt at the start and the end.
+func (h *harness) noSettle(t *testing.T) {
+	d := h.mustOpen(t, t.TempDir(), highL0Trigger)
+	defer d.Close()
+	h.writeL0(t, d, 2000)
+	if err := d.(db.Settler).Settle(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	got := statsOf(t, d)
+	if _, ok := got["SettleTime(ms)"]; ok {
+		t.Errorf("SettleTime(ms) reported without engine.settle: %v", got)
+	}
+	if n, _ := got["L0FilesAtEnd"].(int64); n < 2 {
+		t.Errorf("L0FilesAtEnd = %v, want the phase's flushed tables (Settle ran without engine.settle?)", got["L0FilesAtEnd"])
+	}
+}
+
+// settleInterrupted: a Settle whose context is already done gives up with
+// "interrupted" and leaves the store usable; a second Settle then settles
+// it (RocksDB's manual compactions, disabled to cancel the first, are
+// enabled again).
+func (h *harness) settleInterrupted(t *testing.T) {
+	extra := map[string]string{"engine.settle": "true"}
+	for k, v := range highL0Trigger {
+		extra[k] = v
+	}
+	d := h.mustOpen(t, t.TempDir(), extra)
+	defer d.Close()
+	h.writeL0(t, d, 4000)
+	done, cancel := context.WithCancel(ctx())
+	cancel()
+	st := d.(db.Settler)
+	err := st.Settle(done)
+	if err == nil || !strings.Contains(err.Error(), "(interrupted)") {
+		t.Fatalf("Settle with a cancelled context = %v, want it interrupted", err)
+	}
+	if got := statsOf(t, d); got["Settled"] != int64(0) {
+		t.Errorf("Settled = %v after an interrupted Settle, want 0", got["Settled"])
+	}
+	if err := st.Settle(ctx()); err != nil {
+		t.Fatalf("Settle after an interrupted one: %v", err)
+	}
+	got := statsOf(t, d)
+	if got["Settled"] != int64(1) || got["L0FilesAfterSettle"] != int64(0) {
+		t.Errorf("after a second Settle: Settled %v, L0FilesAfterSettle %v; want 1 and 0", got["Settled"], got["L0FilesAfterSettle"])
 	}
 }
