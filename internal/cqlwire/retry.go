@@ -75,3 +75,9 @@ func Retryable(err error, idempotent bool) bool {
 	var ne net.Error
 	return idempotent && errors.As(err, &ne)
 }
+
+// NoAnswer says whether err is a request's that got no answer in time:
+// sending it again to the same node is no use.
+func NoAnswer(err error) bool {
+	return errors.Is(err, gocql.ErrTimeoutNoResponse) || errors.Is(err, context.DeadlineExceeded)
+}
