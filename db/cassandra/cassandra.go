@@ -117,7 +117,7 @@ type config struct {
 	retries   int
 	specDelay time.Duration
 	tracing   bool
-	debug          bool
+	debug     bool
 }
 
 // parseConfig reads and validates every property; its errors are props
