@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
@@ -717,6 +718,14 @@ func (r *stressRun) measure(ctx context.Context, wl engine.Workload, st *runStat
 	if !warmup {
 		// the failure line among the interval lines, as it happens
 		st.onFail = met.printLine
+		if s.Log.Level != settings.LevelMinimal {
+			var mu sync.Mutex
+			st.onRetry = func(err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintln(r.env.Stderr, err)
+			}
+		}
 	}
 	if outs.waits() {
 		st.waits.track(len(met.names))

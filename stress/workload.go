@@ -215,6 +215,9 @@ type worker struct {
 	lv     [][]byte
 	row1   [][]byte
 	router *cqlwire.Router
+	// failed is the node the operation's last try failed on: the next
+	// goes to another replica (nil: none failed)
+	failed *cqlwire.Host
 	vals   []byteArg
 	deltas []longArg
 	ds     []int64
@@ -307,6 +310,7 @@ func (wk *worker) DoTransaction(context.Context) bool {
 	}
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
+	wk.failed = nil
 	t, ok := wk.w.try(&wk.backoff, &wk.m.errs, wk.m.tries, wk.r,
 		func(ctx context.Context) error { return wk.attempt(ctx, k, idx) },
 		func(err error) bool { return err == errNotValidated || err == errNoRow })
@@ -610,12 +614,20 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 	vals = append(vals, wk.key.b)
 	wk.lv = vals
 	st := &wk.wst[k]
-	h, err := wk.router.Host("", wk.key.b)
+	var h *cqlwire.Host
+	var err error
+	if wk.failed != nil {
+		h, err = wk.router.Other("", wk.key.b, wk.failed)
+	} else {
+		h, err = wk.router.Host("", wk.key.b)
+	}
 	if err == nil {
 		err = h.Exec(ctx, wk.call, st, wk.m.cl, vals)
 	}
 	clear(wk.lv)
+	wk.failed = nil
 	if err != nil {
+		wk.failed = h
 		return err
 	}
 	switch k {
