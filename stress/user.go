@@ -905,7 +905,7 @@ type userWorker struct {
 	call    *cqlwire.Call
 	routers map[string]*cqlwire.Router
 	// failed is the node the operation's last try failed on
-	failed *cqlwire.Host
+	failed  *cqlwire.Host
 	stmts   map[*userQuery]*cqlwire.Stmt
 	inserts map[*userSpec]*cqlwire.Stmt
 	lv      [][]byte
