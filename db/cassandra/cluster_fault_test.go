@@ -147,6 +147,9 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if n < 5 {
 		t.Errorf("%d whole intervals within the freeze, want at least 5: %+v", n, rep.Intervals)
 	}
+	if t.Failed() {
+		t.Logf("the run's report:\n%s", stdout)
+	}
 
 	// One node of three still dead: at ALL every write fails (unavailable),
 	// after its retries, and is counted.

@@ -96,9 +96,12 @@ type Host struct {
 	downUntil atomic.Int64
 }
 
-// Down says whether h's last dial failed within the pool's Retry: its
-// requests fail at once until then.
+// Down says whether, within the pool's Retry, h's last dial failed (its
+// requests fail at once until then) or a speculative request to another
+// node answered before h did.
 func (h *Host) Down() bool { return h.p.now.Load() < h.downUntil.Load() }
+
+func (h *Host) markDown() { h.downUntil.Store(h.p.now.Load() + int64(h.p.o.Retry)) }
 
 // Addr is h's address, ip:port.
 func (h *Host) Addr() string { return h.addr }
@@ -170,7 +173,7 @@ func (h *Host) conn(ctx context.Context, call *Call) (*conn, error) {
 		// The driver's sentinel: no node could take the request.
 		h.last = fmt.Errorf("%w: %s: %v", gocql.ErrNoConnections, h.addr, err)
 		h.retry = time.Now().Add(h.p.o.Retry)
-		h.downUntil.Store(h.p.now.Load() + int64(h.p.o.Retry))
+		h.markDown()
 		return nil, h.last
 	}
 	if h.p.closed.Load() {

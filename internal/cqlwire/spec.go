@@ -153,6 +153,11 @@ func (sp *Speculator) fire() {
 	}
 	sp.state, sp.lane = specWon, ln
 	sp.mu.Unlock()
+	// The first node is slow or frozen: routers pass over it for the
+	// pool's Retry, as over a node whose dial failed. Requests keep going
+	// to a frozen node otherwise, until its socket's buffer is full and
+	// writes to it block the workers sending them.
+	first.markDown()
 	// Wake the first request's wait. Between a preparation and its
 	// execution it is in no stream: look again until it is, or until it
 	// answered by itself (the owner has then taken the answer: gen moved).

@@ -60,6 +60,10 @@ func TestSpeculationAnswersFromSecond(t *testing.T) {
 	if err != nil || !won || v != "v:slow" || sp.Sent() != 1 || sp.Won() != 1 {
 		t.Fatalf("slow: %q won=%t sent=%d won=%d err=%v; want the second's answer", v, won, sp.Sent(), sp.Won(), err)
 	}
+	// Routers pass over the node that lost for a while.
+	if !first.Down() || second.Down() {
+		t.Errorf("after the second won: first down %t, second down %t; want the first only", first.Down(), second.Down())
+	}
 	// The late answer of the given-up request is not taken for a later one.
 	mu.Lock()
 	for _, f := range hung {
