@@ -18,7 +18,7 @@
 #   freeze N      SIGSTOP node N (a node that hangs); thaw N sends SIGCONT
 #   start-node N  start node N if it is down and wait for its CQL (and, when
 #                 every node runs, for the whole cluster to be ready)
-#   wipe          stop every node and delete the cluster's directory
+#   wipe          kill every node and delete the cluster's directory
 #   hosts         print the nodes' addresses, comma-separated
 #   cql ...       run CQL on node 1 (scripts/cassandra/cql.py; --host H picks
 #                 another node, --consistency CL the consistency level)
@@ -229,7 +229,13 @@ cmd_status() {
 }
 
 cmd_wipe() {
-    cmd_stop || true
+    # The data goes: SIGKILL, not a drain of up to CASSANDRA_STOP_TIMEOUT.
+    local i pids=()
+    for ((i = 0; i < N; i++)); do
+        node "$i" kill &
+        pids+=($!)
+    done
+    for i in "${pids[@]}"; do wait "$i" || true; done
     case "$BASE" in
         "" | / | "$HOME" | "$REPO" | "$REPO/.cache") die "refusing to delete '$BASE'" ;;
     esac
