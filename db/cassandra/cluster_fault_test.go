@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,53 +11,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
-// ownCluster is a three-node cluster of the test's own
-// (scripts/cassandra-cluster.sh with addresses and a directory of its own),
-// which the fault test freezes and kills: never the shared cluster's nodes.
-// internal/ycsbtest's OwnCassandraCluster is the same for other packages.
-type ownCluster struct {
-	t     testing.TB
-	env   []string
-	hosts []string
+// event is a fault done to a node: the wall clock just before it was
+// asked for and just after it was done.
+type event struct {
+	before, after time.Time
+	err           error
 }
 
-func startOwnCluster(t testing.TB) *ownCluster {
-	t.Helper()
-	noServers(t)
-	c := &ownCluster{t: t, hosts: []string{"127.0.0.21", "127.0.0.22", "127.0.0.23"}}
-	c.env = append(os.Environ(), "CASSANDRA_CLUSTER_DIR="+t.TempDir(),
-		"CASSANDRA_CLUSTER_HOSTS="+strings.Join(c.hosts, ","), "CASSANDRA_CLUSTER_NAME=ycsb-fault-test")
-	t.Cleanup(func() { c.run("wipe") })
-	dbtest.NeedServer(t, "a three-node Cassandra cluster of the test's own (scripts/cassandra-cluster.sh start)", c.run("start"))
-	return c
-}
-
-func (c *ownCluster) run(args ...string) error {
-	script := filepath.Join(repoRoot(c.t), "scripts", "cassandra-cluster.sh")
-	if _, err := os.Stat(script); err != nil {
-		return err
-	}
-	cmd := exec.Command(script, args...)
-	cmd.Env = c.env
-	out, err := cmd.CombinedOutput()
-	c.t.Logf("cassandra-cluster.sh %s: %s", strings.Join(args, " "), strings.TrimSpace(string(out)))
-	if err != nil {
-		return fmt.Errorf("scripts/cassandra-cluster.sh %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	return nil
-}
-
-// at runs the script with args once d has passed since start, in the
-// background; the returned channel says it was done.
-func (c *ownCluster) at(start time.Time, d time.Duration, args ...string) <-chan error {
-	done := make(chan error, 1)
+// at runs do (a node's Kill, Freeze or Thaw) once d has passed since
+// start, in the background; the returned channel gives when it was done.
+func at(start time.Time, d time.Duration, do func() error) <-chan event {
+	done := make(chan event, 1)
 	go func() {
 		time.Sleep(time.Until(start.Add(d)))
-		done <- c.run(args...)
+		e := event{before: time.Now()}
+		e.err = do()
+		e.after = time.Now()
+		done <- e
 	}()
 	return done
 }
@@ -67,10 +40,10 @@ func (c *ownCluster) at(start time.Time, d time.Duration, args ...string) <-chan
 // node frozen for 10 s, another killed after it thawed.
 const (
 	faultTarget   = 2000
-	faultFreezeAt = 6 * time.Second
+	faultFreezeAt = 8 * time.Second // from the command's start: a few seconds paced before it
 	faultFreeze   = 10 * time.Second
-	faultKillAt   = 20 * time.Second
-	faultRunFor   = 30 // s
+	faultKillAt   = 22 * time.Second
+	faultRunFor   = 32 // s
 )
 
 // TestClusterFaultSchedule runs workload A at QUORUM on a cluster of its
@@ -83,8 +56,10 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts, freezes and kills a cluster of its own; skipped with -short")
 	}
-	c := startOwnCluster(t)
-	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + strings.Join(c.hosts, ","),
+	// A cluster of the test's own (its own block of loopback addresses and
+	// directory), which it freezes and kills: never the shared cluster.
+	c := ycsbtest.OwnCassandraCluster(t, ycsbtest.ClusterOptions{})
+	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + strings.Join(c.Hosts(), ","),
 		"-p", "cassandra.keyspace=ycsb_faults", "-p", "cassandra.createschema=true", "-p", "cassandra.replicationfactor=3",
 		"-p", "recordcount=2000", "-p", "cassandra.readconsistencylevel=QUORUM", "-p", "cassandra.writeconsistencylevel=QUORUM"}
 	if stdout, stderr, code := ycsb(t, 2*time.Minute, append([]string{"load", "cassandra-cql", "-threads", "8"}, common...)...); code != 0 {
@@ -96,14 +71,15 @@ func TestClusterFaultSchedule(t *testing.T) {
 	args = append(args, "-p", "operationcount=100000000", "-p", fmt.Sprintf("maxexecutiontime=%d", faultRunFor),
 		"-p", "cassandra.speculativedelaymillis=50", "-p", "report.json="+report)
 	start := time.Now()
-	freeze := c.at(start, faultFreezeAt, "freeze", "1")
-	thaw := c.at(start, faultFreezeAt+faultFreeze, "thaw", "1")
-	kill := c.at(start, faultKillAt, "kill", "2")
-	t.Cleanup(func() { c.run("thaw", "1") })
+	freeze := at(start, faultFreezeAt, func() error { return c.Freeze(0) })
+	thaw := at(start, faultFreezeAt+faultFreeze, func() error { return c.Thaw(0) })
+	kill := at(start, faultKillAt, func() error { return c.Kill(1) })
+	t.Cleanup(func() { c.Thaw(0) })
 	stdout, stderr, code := ycsb(t, 3*time.Minute, args...)
-	for _, ch := range []<-chan error{freeze, thaw, kill} {
-		if err := <-ch; err != nil {
-			t.Fatal(err)
+	var events [3]event
+	for i, ch := range []<-chan event{freeze, thaw, kill} {
+		if events[i] = <-ch; events[i].err != nil {
+			t.Fatal(events[i].err)
 		}
 	}
 	if code != 0 {
@@ -130,37 +106,7 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\[(READ|UPDATE)\], Retries, [1-9]`).MatchString(stdout) {
 		t.Errorf("no Retries row in the text report\n%s", stdout)
 	}
-	// The freeze, by the report's own clock: the whole seconds within it,
-	// a second's margin for the run's start and the freeze's, against the
-	// target or, on a machine too busy to keep it, the rate of the whole
-	// seconds before the freeze (after the first).
-	rate := func(iv jsonreport.Interval) float64 { return float64(iv.Ops) * 1000 / float64(iv.EndMs-iv.StartMs) }
-	whole := func(from, to time.Duration) []jsonreport.Interval {
-		var out []jsonreport.Interval
-		for _, iv := range rep.Intervals {
-			if iv.StartMs >= from.Milliseconds() && iv.EndMs <= to.Milliseconds() && iv.EndMs-iv.StartMs >= 900 {
-				out = append(out, iv)
-			}
-		}
-		return out
-	}
-	var before float64
-	pre := whole(time.Second, faultFreezeAt)
-	for _, iv := range pre {
-		before += rate(iv) / float64(len(pre))
-	}
-	want := min(float64(faultTarget), before) / 2
-	during := whole(faultFreezeAt+time.Second, faultFreezeAt+faultFreeze-time.Second)
-	for _, iv := range during {
-		if r := rate(iv); r < want {
-			t.Errorf("%d..%d ms, a node frozen: %.0f op/s, below half of %.0f (the target %d, or %.0f op/s before the freeze)",
-				iv.StartMs, iv.EndMs, r, 2*want, faultTarget, before)
-		}
-	}
-	if len(pre) < 3 || len(during) < 5 {
-		t.Errorf("%d whole intervals before the freeze and %d within it, want 3 and 5: %+v", len(pre), len(during), rep.Intervals)
-	}
-	t.Logf("%.0f op/s before the freeze (target %d); during it %d intervals", before, faultTarget, len(during))
+	checkFreezeRate(t, rep.Intervals, events[0], events[1])
 	if t.Failed() {
 		t.Logf("the run's report:\n%s", stdout)
 	}
@@ -176,4 +122,59 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\[UPDATE\], Return=SERVICE_UNAVAILABLE, [1-9]`).MatchString(stdout) {
 		t.Errorf("at ALL with a node dead: no failed update counted\n%s", stdout)
 	}
+}
+
+// checkFreezeRate asserts that each whole second of the freeze (by the
+// wall clock: the report's intervals against when the node was frozen and
+// thawed) completed at least half of what the cluster did before it: half
+// of the target, or of the rate of the whole seconds before the freeze
+// when the machine (two cores shared with other tests in CI) kept less.
+// The first second after the freeze began is left out: the requests then
+// in flight to the frozen node wait the speculative delay, and the live
+// coordinators' own reads at QUORUM wait for the frozen replica until
+// their table's speculative retry (p99 by default, on the server) sends
+// them elsewhere; after that second the client passes the node over
+// (Host.Down) and the servers read from the others. The logged table is
+// every interval, marked by where it lies.
+func checkFreezeRate(t *testing.T, ivs []jsonreport.Interval, freeze, thaw event) {
+	t.Helper()
+	rate := func(iv jsonreport.Interval) float64 { return float64(iv.Ops) * 1000 / float64(iv.EndMs-iv.StartMs) }
+	frozen, thawed := freeze.after.UnixMilli(), thaw.before.UnixMilli()
+	var pre, during []jsonreport.Interval
+	var table strings.Builder
+	for i, iv := range ivs {
+		where := ""
+		switch whole := iv.EndMs-iv.StartMs >= 900; {
+		case iv.EndUnixMs <= freeze.before.UnixMilli():
+			where = "before"
+			if whole && i > 0 { // the first: connecting, the pacing starting
+				pre = append(pre, iv)
+			}
+		case iv.StartUnixMs >= frozen+1000 && iv.EndUnixMs <= thawed:
+			where = "frozen"
+			if whole {
+				during = append(during, iv)
+			}
+		case iv.EndUnixMs > freeze.before.UnixMilli() && iv.StartUnixMs < thawed:
+			where = "frozen (first second, or partly)"
+		}
+		fmt.Fprintf(&table, "\n  %6d..%6d ms %6.0f op/s %s", iv.StartMs, iv.EndMs, rate(iv), where)
+	}
+	if len(pre) < 2 || len(during) < 6 {
+		t.Fatalf("%d whole intervals before the freeze and %d within it after its first second, want 2 and 6 (start_unix_ms missing?):%s",
+			len(pre), len(during), table.String())
+	}
+	var before float64
+	for _, iv := range pre {
+		before += rate(iv) / float64(len(pre))
+	}
+	want := min(float64(faultTarget), before) / 2
+	for _, iv := range during {
+		if r := rate(iv); r < want {
+			t.Errorf("%d..%d ms, a node frozen: %.0f op/s, below half of %.0f (the target %d, or %.0f op/s before the freeze)",
+				iv.StartMs, iv.EndMs, r, 2*want, faultTarget, before)
+		}
+	}
+	t.Logf("%.0f op/s before the freeze (target %d), at least %.0f wanted in each of its %d whole seconds after the first:%s",
+		before, faultTarget, want, len(during), table.String())
 }
