@@ -254,6 +254,9 @@ type metrics struct {
 	waits func(into []*hdrhistogram.Histogram)
 	// wallMs turns a Now value into ms since the epoch; tests fix it.
 	wallMs func(ns int64) int64
+	// spec, when set (-mode speculativeDelay=), gives the second requests
+	// sent and the operations they answered, for the Results block
+	spec func() (sent, won int64)
 
 	mu                  sync.Mutex
 	startNs             int64
@@ -475,6 +478,13 @@ func (m *metrics) summarise(w io.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	writeResults(w, m.sumTotal, m.totalGC, m.breakdown)
+	if m.spec != nil {
+		// Ours, after the errors and retries, as the JSON's
+		// [CASSANDRA] rows: a frozen or slow node's cost, cut.
+		sent, won := m.spec()
+		fmt.Fprintf(w, "Speculative requests      : %10s\n", jd(sent, true))
+		fmt.Fprintf(w, "Speculative wins          : %10s\n", jd(won, true))
+	}
 }
 
 // writeResults writes the Results block of a run's totals h and GC figures

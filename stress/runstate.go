@@ -13,6 +13,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
@@ -48,6 +49,17 @@ type runState struct {
 	onRetry func(error)
 	// waits are the wait times for -log hdrfile= under a rate
 	waits waitTimes
+	// specSent and specWon are the second requests -mode
+	// speculativeDelay= sent and the operations they answered
+	specSent, specWon atomic.Int64
+}
+
+// specCounts adds what spec sent and won since it last did.
+func (st *runState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
+	if n := spec.Sent() - sent; n > 0 {
+		st.specSent.Add(n)
+		st.specWon.Add(spec.Won() - won)
+	}
 }
 
 func (st *runState) StopFlag() *atomic.Bool { return &st.stop }

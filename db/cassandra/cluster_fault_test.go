@@ -22,16 +22,35 @@ type event struct {
 	err           error
 }
 
-// at runs do (a node's Kill, Freeze or Thaw) once d has passed since
-// start, in the background; the returned channel gives when it was done.
-func at(start time.Time, d time.Duration, do func() error) <-chan event {
-	done := make(chan event, 1)
+// fault is a node's Kill, Freeze or Thaw, done once after has passed
+// since the fault before it was done.
+type fault struct {
+	after time.Duration
+	do    func() error
+}
+
+// schedule does faults in turn in the background, the first after its
+// delay from start, each later one after its delay from when the one
+// before was done: sending a signal through the script can take seconds
+// on a busy machine, and a freeze must still last its length. The
+// channel gives when each was done, or stops at the first that failed.
+func schedule(start time.Time, faults ...fault) <-chan []event {
+	done := make(chan []event, 1)
 	go func() {
-		time.Sleep(time.Until(start.Add(d)))
-		e := event{before: time.Now()}
-		e.err = do()
-		e.after = time.Now()
-		done <- e
+		var evs []event
+		from := start
+		for _, f := range faults {
+			time.Sleep(time.Until(from.Add(f.after)))
+			e := event{before: time.Now()}
+			e.err = f.do()
+			e.after = time.Now()
+			evs = append(evs, e)
+			if e.err != nil {
+				break
+			}
+			from = e.after
+		}
+		done <- evs
 	}()
 	return done
 }
@@ -40,10 +59,10 @@ func at(start time.Time, d time.Duration, do func() error) <-chan event {
 // node frozen for 10 s, another killed after it thawed.
 const (
 	faultTarget   = 2000
-	faultFreezeAt = 8 * time.Second // from the command's start: a few seconds paced before it
-	faultFreeze   = 10 * time.Second
-	faultKillAt   = 22 * time.Second
-	faultRunFor   = 32 // s
+	faultFreezeAt = 8 * time.Second  // from the command's start: a few seconds paced before it
+	faultFreeze   = 10 * time.Second // from the freeze done to the thaw asked for
+	faultKillAt   = 4 * time.Second  // after the thaw
+	faultRunFor   = 34               // s
 )
 
 // TestClusterFaultSchedule runs workload A at QUORUM on a cluster of its
@@ -71,16 +90,20 @@ func TestClusterFaultSchedule(t *testing.T) {
 	args = append(args, "-p", "operationcount=100000000", "-p", fmt.Sprintf("maxexecutiontime=%d", faultRunFor),
 		"-p", "cassandra.speculativedelaymillis=50", "-p", "report.json="+report)
 	start := time.Now()
-	freeze := at(start, faultFreezeAt, func() error { return c.Freeze(0) })
-	thaw := at(start, faultFreezeAt+faultFreeze, func() error { return c.Thaw(0) })
-	kill := at(start, faultKillAt, func() error { return c.Kill(1) })
+	faults := schedule(start,
+		fault{faultFreezeAt, func() error { return c.Freeze(0) }},
+		fault{faultFreeze, func() error { return c.Thaw(0) }},
+		fault{faultKillAt, func() error { return c.Kill(1) }})
 	t.Cleanup(func() { c.Thaw(0) })
 	stdout, stderr, code := ycsb(t, 3*time.Minute, args...)
-	var events [3]event
-	for i, ch := range []<-chan event{freeze, thaw, kill} {
-		if events[i] = <-ch; events[i].err != nil {
-			t.Fatal(events[i].err)
+	events := <-faults
+	for _, e := range events {
+		if e.err != nil {
+			t.Fatal(e.err)
 		}
+	}
+	if len(events) != 3 || events[2].after.After(start.Add(faultRunFor*time.Second)) {
+		t.Fatalf("the faults were done at %+v, after the run's %d s", events, faultRunFor)
 	}
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
@@ -107,9 +130,9 @@ func TestClusterFaultSchedule(t *testing.T) {
 		t.Errorf("no Retries row in the text report\n%s", stdout)
 	}
 	checkFreezeRate(t, rep.Intervals, events[0], events[1])
-	if t.Failed() {
-		t.Logf("the run's report:\n%s", stdout)
-	}
+	t.Logf("froze node 0 in %v, thawed it %v later, killed node 1 in %v; the run's report:\n%s",
+		events[0].after.Sub(events[0].before).Round(time.Millisecond), events[1].before.Sub(events[0].after).Round(time.Millisecond),
+		events[2].after.Sub(events[2].before).Round(time.Millisecond), stdout)
 
 	// One node of three still dead: at ALL every write fails (unavailable),
 	// after its retries, and is counted.
@@ -158,11 +181,13 @@ func checkFreezeRate(t *testing.T, ivs []jsonreport.Interval, freeze, thaw event
 		case iv.EndUnixMs > freeze.before.UnixMilli() && iv.StartUnixMs < thawed:
 			where = "frozen (first second, or partly)"
 		}
-		fmt.Fprintf(&table, "\n  %6d..%6d ms %6.0f op/s %s", iv.StartMs, iv.EndMs, rate(iv), where)
+		fmt.Fprintf(&table, "\n  %6d..%6d ms %6.0f op/s, p50 read %6.1f ms, update %6.1f ms %s", iv.StartMs, iv.EndMs, rate(iv),
+			float64(iv.Latency["READ"].Percentiles["p50"])/1000, float64(iv.Latency["UPDATE"].Percentiles["p50"])/1000, where)
 	}
 	if len(pre) < 2 || len(during) < 6 {
-		t.Fatalf("%d whole intervals before the freeze and %d within it after its first second, want 2 and 6 (start_unix_ms missing?):%s",
+		t.Errorf("%d whole intervals before the freeze and %d within it after its first second, want 2 and 6 (start_unix_ms missing?):%s",
 			len(pre), len(during), table.String())
+		return
 	}
 	var before float64
 	for _, iv := range pre {

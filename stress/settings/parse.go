@@ -1154,6 +1154,15 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		return nil, err
 	}
 	m.RequestTimeout = time.Duration(ms) * time.Millisecond
+	spec, err := uintOpt(w, "speculativeDelay=", false, 0)
+	if err != nil {
+		return nil, err
+	}
+	if spec > 0 && spec >= ms {
+		// The request would have timed out before its second was sent.
+		return nil, w.errf("speculativeDelay=", "expected below requestTimeout= (%d ms)", ms)
+	}
+	m.SpeculativeDelay = time.Duration(spec) * time.Millisecond
 	if _, err := uintOpt(w, "port=", true, 0); err != nil {
 		return nil, err
 	}
