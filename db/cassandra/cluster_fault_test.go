@@ -162,6 +162,7 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\[UPDATE\], Return=SERVICE_UNAVAILABLE, [1-9]`).MatchString(stdout) {
 		t.Errorf("at ALL with a node dead: no failed update counted\n%s", stdout)
 	}
+	t.Logf("at ALL: %q", regexp.MustCompile(`(?m)^\[(READ|UPDATE|OVERALL)\], (Return=.*|Retries, .*|SuccessfulThroughput.*)$`).FindAllString(stdout, -1))
 }
 
 // checkFreezeRate asserts that each whole second of the freeze (by the
