@@ -477,19 +477,15 @@ func (m *metrics) breakdown(f func(t *timing) string, unit string) string {
 func (m *metrics) summarise(w io.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	writeResults(w, m.sumTotal, m.totalGC, m.breakdown)
-	if m.spec != nil {
-		// Ours, after the errors and retries, as the JSON's
-		// [CASSANDRA] rows: a frozen or slow node's cost, cut.
-		sent, won := m.spec()
-		fmt.Fprintf(w, "Speculative requests      : %10s\n", jd(sent, true))
-		fmt.Fprintf(w, "Speculative wins          : %10s\n", jd(won, true))
-	}
+	writeResults(w, m.sumTotal, m.totalGC, m.breakdown, m.spec)
 }
 
 // writeResults writes the Results block of a run's totals h and GC figures
 // g; breakdown renders a figure per operation ("[READ: …, WRITE: …]").
-func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *timing) string, unit string) string) {
+//
+// spec, when set (-mode speculativeDelay=), gives the second requests sent
+// and the operations they answered.
+func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *timing) string, unit string) string, spec func() (sent, won int64)) {
 	rate := func(f func(t *timing) float64) func(t *timing) string {
 		return func(t *timing) string { return jf(f(t), 0, true) }
 	}
@@ -513,6 +509,12 @@ func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *ti
 	if h.retries > 0 {
 		// Ours, only when there were any: the tries after the first.
 		fmt.Fprintf(w, "Total retries             : %10s %s\n", jd(h.retries, true), breakdown(func(t *timing) string { return jd(t.retries, true) }, ""))
+	}
+	if spec != nil {
+		// Ours, only with speculation, as the JSON's [CASSANDRA] rows.
+		sent, won := spec()
+		fmt.Fprintf(w, "Speculative requests      : %10s\n", jd(sent, true))
+		fmt.Fprintf(w, "Speculative wins          : %10s\n", jd(won, true))
 	}
 	fmt.Fprintf(w, "Total GC count            : %s\n", jf(g.count, 0, true))
 	fmt.Fprintf(w, "Total GC memory           : %s\n", prettyMemory(int64(g.bytes)))
