@@ -2,7 +2,10 @@
 # Run a client command against a three-node cluster under docs/cassandra.md's
 # fault schedule and print what it did each second: node 1 frozen (SIGSTOP)
 # from FREEZE_AT for FREEZE_FOR seconds, node 2 killed (SIGKILL) at KILL_AT,
-# every time from the command's start. The cluster is scripts/cassandra-cluster.sh's
+# every time from the command's start, or with FAULT_START_MARK from the first
+# line of its output that matches that regular expression (its first interval
+# line: a JVM's start can take tens of seconds on a busy machine, and the
+# schedule is the measured run's). The cluster is scripts/cassandra-cluster.sh's
 # at CASSANDRA_CLUSTER_HOSTS in CASSANDRA_CLUSTER_DIR: give addresses and a
 # directory of your own; the script refuses the shared cluster's
 # (127.0.0.2-4) and the single node's (127.0.0.1). It starts the nodes that
@@ -18,7 +21,10 @@
 # and ycsb stress: -log interval=1s; ycsb run: status.interval=1 and the JSON
 # report's intervals).
 #
-# Environment: FREEZE_AT (10), FREEZE_FOR (10), KILL_AT (30).
+# Environment: FREEZE_AT (10), FREEZE_FOR (10), KILL_AT (30); FAULT_START_MARK
+# (e.g. '^total,' for cassandra-stress and ycsb stress, ' [0-9]+ sec: ' for
+# ycsb run's status lines) and FAULT_START_FILE (out, the default, or err:
+# which of the command's outputs it is looked for in; 120 s at most).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,10 +50,17 @@ for n in "$FREEZE_AT" "$FREEZE_FOR" "$KILL_AT"; do
 done
 
 "$CLUSTER" start >&2
-t0=$(date +%s.%N)
-since() { echo "$(date +%s.%N) - $t0" | bc; }
 "$@" >"$out.out" 2>"$out.err" &
 pid=$!
+if [ -n "${FAULT_START_MARK:-}" ]; then
+    for _ in $(seq 1200); do
+        grep -Eq -- "$FAULT_START_MARK" "$out.${FAULT_START_FILE:-out}" 2>/dev/null && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+fi
+t0=$(date +%s.%N)
+since() { echo "$(date +%s.%N) - $t0" | bc; }
 {
     sleep "$FREEZE_AT"
     echo "freeze node 1 at $(since) s"
