@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop compare-stress compare-engines bench-engines-native bench-network install-check image clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop compare-stress compare-engines bench-engines-native bench-network install-check image clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -59,6 +59,12 @@ cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0
 
 cassandra-stop: ## stop it
 	./scripts/cassandra.sh stop
+
+cassandra-cluster-start: ## start (or complete) a three-node Cassandra 5.0 cluster on 127.0.0.2-4:9042, heaps 256m/512m, and wait until it is ready
+	./scripts/cassandra-cluster.sh start
+
+cassandra-cluster-stop: ## stop it
+	./scripts/cassandra-cluster.sh stop
 
 bench-network: ## jdbc and cassandra-cql beside the reference YCSB, and cassandra-cql and stress beside latte, on the local servers: op/s, client and server CPU per op (SUITES="pg cassandra latte")
 	./scripts/bench-network.sh

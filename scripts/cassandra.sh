@@ -3,12 +3,13 @@
 # the cassandra-all artifact and its runtime dependencies (no Docker, no
 # tarball download).
 #
-# Usage: scripts/cassandra.sh {fetch|start|stop|kill|status|wipe|cql|help} [args]
+# Usage: scripts/cassandra.sh {fetch|start|stop|kill|freeze|thaw|status|wipe|cql|help} [args]
 #
 #   fetch    resolve cassandra-all and its runtime jars into the cache (once)
 #   start    fetch if needed, write config, start the node, wait for CQL
 #   stop     SIGTERM, up to CASSANDRA_STOP_TIMEOUT seconds, then SIGKILL
 #   kill     SIGKILL at once (fault tests: the node comes back on next start)
+#   freeze   SIGSTOP (fault tests: a node that hangs); thaw sends SIGCONT
 #   status   exit 0 if the node runs and answers CQL, 1 otherwise
 #   wipe     stop and delete the node directory (data, commit log, logs)
 #   cql      run CQL statements: scripts/cassandra.sh cql "SELECT ..." ...
@@ -23,8 +24,18 @@
 # Environment:
 #   YCSB_CACHE               cache root (default: <repo>/.cache)
 #   CASSANDRA_HOME_DIR       node directory (default: <repo>/.cache/cassandra-node)
+#   CASSANDRA_HOST           listen and CQL address (default 127.0.0.1)
 #   CASSANDRA_PORT           CQL native port (default 9042)
 #   CASSANDRA_STORAGE_PORT   internode port (default 7000)
+#   CASSANDRA_SEEDS          seeds, comma-separated host:port (default the node itself)
+#   CASSANDRA_CLUSTER_NAME   cluster name (default ycsb-test)
+#   CASSANDRA_INITIAL_TOKEN  the node's token; when set, auto_bootstrap is off
+#                            (scripts/cassandra-cluster.sh sets these for its nodes)
+#   CASSANDRA_UNSAFE_SYSTEM  true (default): schema changes are not flushed, which
+#                            makes tests' CREATE/DROP fast. A node killed soon
+#                            after one comes back without it (the schema is read
+#                            before the commit log is replayed): a cluster's
+#                            nodes set false
 #   CASSANDRA_START_TIMEOUT  seconds to wait for CQL (default 240)
 #   CASSANDRA_STOP_TIMEOUT   seconds between SIGTERM and SIGKILL (default 30)
 #   CASSANDRA_HEAP_MIN/MAX   JVM heap (default 256m / 1g). Cassandra mlockall()s
@@ -59,11 +70,15 @@ LIB="$DIST/lib"
 MARKER="$DIST/.fetched"
 
 NODE="${CASSANDRA_HOME_DIR:-$REPO/.cache/cassandra-node}"
-HOST=127.0.0.1
+HOST="${CASSANDRA_HOST:-127.0.0.1}"
 # The node runs from its own directory and takes file:// URLs: use absolute paths.
 [[ "$NODE" == /* ]] || NODE="$PWD/$NODE"
 PORT="${CASSANDRA_PORT:-9042}"
 STORAGE_PORT="${CASSANDRA_STORAGE_PORT:-7000}"
+SEEDS="${CASSANDRA_SEEDS:-$HOST:$STORAGE_PORT}"
+CLUSTER_NAME="${CASSANDRA_CLUSTER_NAME:-ycsb-test}"
+INITIAL_TOKEN="${CASSANDRA_INITIAL_TOKEN:-}"
+UNSAFE_SYSTEM="${CASSANDRA_UNSAFE_SYSTEM:-true}"
 START_TIMEOUT="${CASSANDRA_START_TIMEOUT:-240}"
 STOP_TIMEOUT="${CASSANDRA_STOP_TIMEOUT:-30}"
 HEAP_MIN="${CASSANDRA_HEAP_MIN:-256m}"
@@ -81,8 +96,12 @@ PIDFILE="$NODE/cassandra.pid"
 SYSTEM_LOG="$LOG_DIR/system.log"
 STDOUT_LOG="$LOG_DIR/stdout.log"
 
-say() { echo "cassandra: $*"; }
-die() { echo "cassandra: $*" >&2; exit 1; }
+# A node on another address than the default names itself in every line
+# (scripts/cassandra-cluster.sh runs several at once).
+TAG=cassandra
+[[ "$HOST" == 127.0.0.1 ]] || TAG="cassandra $HOST"
+say() { echo "$TAG: $*"; }
+die() { echo "$TAG: $*" >&2; exit 1; }
 
 # lock: serialise start/stop/kill/wipe on one node.
 # The lock file sits beside the node directory so that wipe can remove the latter.
@@ -227,6 +246,7 @@ show_logs() {
 terminate() {
     local pid=$1 grace=$2
     kill -TERM "$pid" 2>/dev/null || return 0
+    kill -CONT "$pid" 2>/dev/null || true # a frozen node handles SIGTERM only once thawed
     wait_gone "$pid" "$grace" && return 0
     say "pid $pid still alive after ${grace}s, sending SIGKILL"
     kill -KILL "$pid" 2>/dev/null || true
@@ -254,10 +274,18 @@ write_config() {
         *) die "CASSANDRA_COMMITLOG_SYNC must be periodic or batch, not '$COMMITLOG_SYNC'" ;;
     esac
     sed -e "s|@DATA_DIR@|$DATA_DIR|g" \
+        -e "s|@HOST@|$HOST|g" \
+        -e "s|@SEEDS@|$SEEDS|g" \
+        -e "s|@CLUSTER_NAME@|$CLUSTER_NAME|g" \
         -e "s|@NATIVE_PORT@|$PORT|g" \
         -e "s|@STORAGE_PORT@|$STORAGE_PORT|g" \
         "${sync[@]}" \
         "$TEMPLATES/cassandra.yaml" >"$CONF_DIR/cassandra.yaml"
+    if [[ -n "$INITIAL_TOKEN" ]]; then
+        # A node of a cluster made at once: its token is given, it streams
+        # nothing from the others when it joins.
+        printf 'initial_token: %s\nauto_bootstrap: false\n' "$INITIAL_TOKEN" >>"$CONF_DIR/cassandra.yaml"
+    fi
     if [[ -n "${CASSANDRA_CLIENT_TLS_DIR:-}" ]]; then
         local tls="$CASSANDRA_CLIENT_TLS_DIR"
         [[ "$tls" == /* ]] || tls="$PWD/$tls"
@@ -295,7 +323,7 @@ jvm_flags() {
         "-Dlogback.configurationFile=$CONF_DIR/logback.xml"
         -Dcassandra-foreground=yes
         -Dcassandra.skip_wait_for_gossip_to_settle=0
-        -Dcassandra.unsafesystem=true
+        "-Dcassandra.unsafesystem=$UNSAFE_SYSTEM"
         "-Djava.io.tmpdir=$TMP_DIR" "-Djna.tmpdir=$TMP_DIR"
         -Djdk.attach.allowAttachSelf=true
         -Dio.netty.tryReflectionSetAccessible=true
@@ -423,6 +451,14 @@ cmd_kill() {
     say "killed pid $pid (SIGKILL)"
 }
 
+# signal_node SIG VERB: SIGSTOP/SIGCONT the running node.
+signal_node() {
+    local pid
+    pid=$(running_pid) || die "not running"
+    kill "-$1" "$pid" || die "could not send SIG$1 to pid $pid"
+    say "$2 pid $pid (SIG$1)"
+}
+
 cmd_status() {
     local pid
     if ! pid=$(running_pid); then
@@ -460,6 +496,8 @@ case "${1:-}" in
     start) lock; cmd_start ;;
     stop) lock; cmd_stop ;;
     kill) lock; cmd_kill ;;
+    freeze) signal_node STOP frozen ;;
+    thaw) signal_node CONT thawed ;;
     status) cmd_status ;;
     wipe) lock; cmd_wipe ;;
     cql) shift; cmd_cql "$@" ;;

@@ -30,6 +30,7 @@ type timing struct {
 	partitions int64
 	rows       int64
 	errors     int64
+	retries    int64 // tries after the first, of operations done or failed
 }
 
 const histMaxUs = 3_600_000_000 // one hour, the recorders' default bound
@@ -79,6 +80,7 @@ func (t *timing) runTime() time.Duration { return time.Duration(t.endNs - t.star
 // counts, nor in the latencies, where the original counts it too
 // (StressMetrics.record); see docs/stress.md.
 func (t *timing) file(ms *measurement.Measurement) bool {
+	t.retries += ms.Retries
 	switch {
 	case ms.Kind != measurement.KindOK && ms.Kind != kindNoRow:
 		if !ms.Intended {
@@ -98,7 +100,7 @@ func (t *timing) reset() {
 	t.response.Reset()
 	t.wait.Reset()
 	t.startNs, t.endNs = math.MaxInt64, math.MinInt64
-	t.partitions, t.rows, t.errors = 0, 0, 0
+	t.partitions, t.rows, t.errors, t.retries = 0, 0, 0, 0
 }
 
 func (t *timing) add(o *timing) {
@@ -107,6 +109,7 @@ func (t *timing) add(o *timing) {
 	t.partitions += o.partitions
 	t.rows += o.rows
 	t.errors += o.errors
+	t.retries += o.retries
 	t.service.Merge(o.service)
 	t.response.Merge(o.response)
 	t.wait.Merge(o.wait)
@@ -251,6 +254,9 @@ type metrics struct {
 	waits func(into []*hdrhistogram.Histogram)
 	// wallMs turns a Now value into ms since the epoch; tests fix it.
 	wallMs func(ns int64) int64
+	// spec, when set (-mode speculativeDelay=), gives the second requests
+	// sent and the operations they answered, for the Results block
+	spec func() (sent, won int64)
 
 	mu                  sync.Mutex
 	startNs             int64
@@ -471,12 +477,15 @@ func (m *metrics) breakdown(f func(t *timing) string, unit string) string {
 func (m *metrics) summarise(w io.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	writeResults(w, m.sumTotal, m.totalGC, m.breakdown)
+	writeResults(w, m.sumTotal, m.totalGC, m.breakdown, m.spec)
 }
 
 // writeResults writes the Results block of a run's totals h and GC figures
 // g; breakdown renders a figure per operation ("[READ: …, WRITE: …]").
-func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *timing) string, unit string) string) {
+//
+// spec, when set (-mode speculativeDelay=), gives the second requests sent
+// and the operations they answered.
+func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *timing) string, unit string) string, spec func() (sent, won int64)) {
 	rate := func(f func(t *timing) float64) func(t *timing) string {
 		return func(t *timing) string { return jf(f(t), 0, true) }
 	}
@@ -497,6 +506,16 @@ func writeResults(w io.Writer, h *timing, g gcStats, breakdown func(f func(t *ti
 	fmt.Fprintf(w, "Latency max               : %6s ms %s\n", jf(h.maxMs(), 1, false), breakdown(lat((*timing).maxMs), "ms"))
 	fmt.Fprintf(w, "Total partitions          : %10s %s\n", jd(h.partitions, true), breakdown(func(t *timing) string { return jd(t.partitions, true) }, ""))
 	fmt.Fprintf(w, "Total errors              : %10s %s\n", jd(h.errors, true), breakdown(func(t *timing) string { return jd(t.errors, true) }, ""))
+	if h.retries > 0 {
+		// Ours, only when there were any: the tries after the first.
+		fmt.Fprintf(w, "Total retries             : %10s %s\n", jd(h.retries, true), breakdown(func(t *timing) string { return jd(t.retries, true) }, ""))
+	}
+	if spec != nil {
+		// Ours, only with speculation, as the JSON's [CASSANDRA] rows.
+		sent, won := spec()
+		fmt.Fprintf(w, "Speculative requests      : %10s\n", jd(sent, true))
+		fmt.Fprintf(w, "Speculative wins          : %10s\n", jd(won, true))
+	}
 	fmt.Fprintf(w, "Total GC count            : %s\n", jf(g.count, 0, true))
 	fmt.Fprintf(w, "Total GC memory           : %s\n", prettyMemory(int64(g.bytes)))
 	fmt.Fprintf(w, "Total GC time             : %6s seconds\n", jf(g.sumMs/1000, 1, true))

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
@@ -31,6 +32,9 @@ type runOutputs struct {
 	graphCopy string
 	hdr       *measurement.TaggedHdrLog
 	threads   int // the run's thread count, which names a ramp's revisions
+	// stats, when set, are the client's counters for the JSON report's
+	// sections ([CASSANDRA] SpeculativeRequests, SpeculativeWins)
+	stats func() []db.Stat
 }
 
 // openOutputs opens the run's JSON report and creates the -log hdrfile=
@@ -156,7 +160,11 @@ func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.J
 		return nil
 	}
 	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms, Interrupted: in}
-	rows := jsonreport.MarkInterrupted(runreport.Rows(res, plan.Measurement, nil), in)
+	var stats []db.Stat
+	if o.stats != nil {
+		stats = o.stats()
+	}
+	rows := jsonreport.MarkInterrupted(runreport.Rows(res, plan.Measurement, stats), in)
 	if j != nil {
 		rows = append(rows, j.Rows()...)
 		run.Settings["slo"] = o.r.s.SLO.Text

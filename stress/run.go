@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
@@ -431,6 +432,7 @@ func (r *stressRun) connect(ctx context.Context) error {
 		r.m.wire = cqlwire.NewPool(o.Wire())
 		r.m.policy = cc.PoolConfig.HostSelectionPolicy
 		r.m.keyspace = sc.Keyspace
+		r.m.specDelay = s.Mode.SpeculativeDelay
 	}
 	r.m.cl = consistency(s.Command.CL)
 	r.m.serial = consistency(s.Command.SerialCL)
@@ -717,6 +719,24 @@ func (r *stressRun) measure(ctx context.Context, wl engine.Workload, st *runStat
 	if !warmup {
 		// the failure line among the interval lines, as it happens
 		st.onFail = met.printLine
+		if s.Log.Level != settings.LevelMinimal {
+			var mu sync.Mutex
+			st.onRetry = func(err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintln(r.env.Stderr, err)
+			}
+		}
+	}
+	// Only the predefined commands' workers speculate (docs/stress.md).
+	if _, predefined := wl.(*workload); predefined && !warmup && r.m != nil && r.m.specDelay > 0 {
+		met.spec = func() (int64, int64) { return st.specSent.Load(), st.specWon.Load() }
+		outs.stats = func() []db.Stat {
+			return []db.Stat{
+				{Section: "CASSANDRA", Name: "SpeculativeRequests", Value: st.specSent.Load()},
+				{Section: "CASSANDRA", Name: "SpeculativeWins", Value: st.specWon.Load()},
+			}
+		}
 	}
 	if outs.waits() {
 		st.waits.track(len(met.names))

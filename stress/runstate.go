@@ -13,6 +13,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
@@ -42,8 +43,23 @@ type runState struct {
 	// onFail, if set, prints the failure as it happens, as the original's
 	// Consumer prints its exception
 	onFail func(string)
+	// onRetry, if set, prints the error of each failed try, as the
+	// original's Operation.timeWithRetry prints each exception it catches
+	// at -log level=NORMAL (System.err.println)
+	onRetry func(error)
 	// waits are the wait times for -log hdrfile= under a rate
 	waits waitTimes
+	// specSent and specWon are the second requests -mode
+	// speculativeDelay= sent and the operations they answered
+	specSent, specWon atomic.Int64
+}
+
+// specCounts adds what spec sent and won since it last did.
+func (st *runState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
+	if n := spec.Sent() - sent; n > 0 {
+		st.specSent.Add(n)
+		st.specWon.Add(spec.Won() - won)
+	}
 }
 
 func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
@@ -100,6 +116,7 @@ func (st *runState) settle(b *backoff.Backoff, err error) {
 type tried struct {
 	err        error
 	tries      int   // as the failure line counts them
+	retries    int64 // the tries after the first
 	start, end int64 // from the first try to the end of the last
 }
 
@@ -117,8 +134,14 @@ func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 		if t.err == nil || ctx.Err() != nil || final(t.err) {
 			break
 		}
-		if t.tries+1 < n && !st.retryWait(b, errs, t.tries, r, t.err) {
-			return t, false
+		if st.onRetry != nil {
+			st.onRetry(t.err)
+		}
+		if t.tries+1 < n {
+			if !st.retryWait(b, errs, t.tries, r, t.err) {
+				return t, false
+			}
+			t.retries++
 		}
 	}
 	t.end = measurement.Now()
@@ -140,6 +163,9 @@ func (st *runState) finish(s *measurement.Session, waits *workerWaits, b *backof
 		waits.record(s, int(op), t.start)
 	}
 	s.Record(op, status, t.start, t.end)
+	if t.retries > 0 {
+		s.Recorder().Retried(op, t.retries)
+	}
 	if t.err != nil && !errs.Ignore {
 		st.fail(failLine())
 		return false

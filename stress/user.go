@@ -904,6 +904,8 @@ type userWorker struct {
 	// (nil: the insert), bound values and routing key
 	call    *cqlwire.Call
 	routers map[string]*cqlwire.Router
+	// failed is the node the operation's last try failed on
+	failed  *cqlwire.Host
 	stmts   map[*userQuery]*cqlwire.Stmt
 	inserts map[*userSpec]*cqlwire.Stmt
 	lv      [][]byte
@@ -1060,6 +1062,7 @@ func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partitio
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
 	var nparts, rows int
+	wk.failed = nil
 	t, ok := wk.w.try(&wk.backoff, &wk.w.r.m.errs, wk.w.r.m.tries, wk.r,
 		func(ctx context.Context) (err error) {
 			if o.tr != nil {
@@ -1293,12 +1296,24 @@ func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.St
 		rt = uw.pool.Router(uw.session, uw.policy, ks, true)
 		wk.routers[ks] = rt
 	}
-	h, err := rt.Host(sp.p.Table, st.RoutingKey(&wk.rk, vals))
+	rk := st.RoutingKey(&wk.rk, vals)
+	var h *cqlwire.Host
+	var err error
+	if wk.failed != nil {
+		// The try before failed there: another replica.
+		h, err = rt.Other(sp.p.Table, rk, wk.failed)
+	} else {
+		h, err = rt.Host(sp.p.Table, rk)
+	}
 	if err != nil {
 		return err
 	}
 	wk.host = h
-	return h.Exec(ctx, wk.call, st, cl, vals)
+	wk.failed = nil
+	if err = h.Exec(ctx, wk.call, st, cl, vals); err != nil {
+		wk.failed = h
+	}
+	return err
 }
 
 // leanRows counts the rows of the query leanExec ran, every page of them.

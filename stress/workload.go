@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -111,6 +112,8 @@ type model struct {
 	slice bool
 	// rowPop is -insert row-population-ratio= (nil: every column)
 	rowPop *data.Ratio
+	// specDelay is -mode speculativeDelay= (0: off)
+	specDelay time.Duration
 }
 
 // workload is one run's Workload: a mix of kinds (one for the predefined
@@ -168,8 +171,27 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transac
 	if m.wire != nil {
 		wk.call = cqlwire.NewCall()
 		wk.router = m.wire.Router(m.session, m.policy, m.keyspace, true)
+		if m.specDelay > 0 {
+			wk.spec = cqlwire.NewSpeculator(m.specDelay)
+		}
 	}
 	return wk
+}
+
+// exec runs st on h, with a second request to another replica after
+// -mode speculativeDelay= unless k's statement is not idempotent (a
+// counter's increment). It returns the request and statement whose
+// answer to read: the worker's, or the second request's that answered
+// first.
+func (wk *worker) exec(ctx context.Context, k kind, h *cqlwire.Host, st *cqlwire.Stmt, vals [][]byte) (*cqlwire.Call, *cqlwire.Stmt, error) {
+	if wk.spec == nil || k == kindCounterWrite {
+		return wk.call, st, h.Exec(ctx, wk.call, st, wk.m.cl, vals)
+	}
+	second, _ := wk.router.Other("", wk.key.b, h)
+	sent, won := wk.spec.Sent(), wk.spec.Won()
+	call, ast, _, err := wk.spec.Exec(ctx, wk.call, h, second, st, wk.m.cl, vals)
+	wk.w.specCounts(wk.spec, sent, won)
+	return call, ast, err
 }
 
 // byteArg binds a blob without copying it, or null.
@@ -215,6 +237,12 @@ type worker struct {
 	lv     [][]byte
 	row1   [][]byte
 	router *cqlwire.Router
+	// spec sends a second request to another replica after -mode
+	// speculativeDelay= (nil: off)
+	spec *cqlwire.Speculator
+	// failed is the node the operation's last try failed on: the next
+	// goes to another replica (nil: none failed)
+	failed *cqlwire.Host
 	vals   []byteArg
 	deltas []longArg
 	ds     []int64
@@ -307,6 +335,7 @@ func (wk *worker) DoTransaction(context.Context) bool {
 	}
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
+	wk.failed = nil
 	t, ok := wk.w.try(&wk.backoff, &wk.m.errs, wk.m.tries, wk.r,
 		func(ctx context.Context) error { return wk.attempt(ctx, k, idx) },
 		func(err error) bool { return err == errNotValidated || err == errNoRow })
@@ -610,12 +639,21 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 	vals = append(vals, wk.key.b)
 	wk.lv = vals
 	st := &wk.wst[k]
-	h, err := wk.router.Host("", wk.key.b)
+	var h *cqlwire.Host
+	var err error
+	if wk.failed != nil {
+		h, err = wk.router.Other("", wk.key.b, wk.failed)
+	} else {
+		h, err = wk.router.Host("", wk.key.b)
+	}
+	call := wk.call
 	if err == nil {
-		err = h.Exec(ctx, wk.call, st, wk.m.cl, vals)
+		call, st, err = wk.exec(ctx, k, h, st, vals)
 	}
 	clear(wk.lv)
+	wk.failed = nil
 	if err != nil {
+		wk.failed = h
 		return err
 	}
 	switch k {
@@ -623,7 +661,7 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 		return nil
 	}
 	n := 0
-	wk.row1, err = wk.call.Rows(st, func(_ []string, row [][]byte) bool {
+	wk.row1, err = call.Rows(st, func(_ []string, row [][]byte) bool {
 		n++
 		switch {
 		case k == kindCounterRead:

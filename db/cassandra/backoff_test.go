@@ -90,3 +90,36 @@ func TestDownNodeIsBackedOff(t *testing.T) {
 		t.Errorf("SuccessfulThroughput %s: the reads before the stop succeeded", ok[1])
 	}
 }
+
+// The driver's path's policy retries on the next node what
+// cqlwire.Retryable says, up to its bound, and counts each retry.
+func TestDriverRetry(t *testing.T) {
+	var n int64
+	p := &driverRetry{max: 2, n: &n}
+	try := func(attempts int, err error) gocql.RetryType {
+		p.Attempt(fakeRetryable{attempts})
+		return p.GetRetryType(err)
+	}
+	if got := try(1, gocql.ErrNoConnections); got != gocql.RetryNextHost {
+		t.Errorf("first failure: %v, want RetryNextHost", got)
+	}
+	if got := try(2, syscall.ECONNRESET); got != gocql.RetryNextHost {
+		t.Errorf("second failure: %v, want RetryNextHost", got)
+	}
+	if got := try(3, gocql.ErrNoConnections); got != gocql.Rethrow {
+		t.Errorf("past the bound: %v, want Rethrow", got)
+	}
+	if got := try(1, errors.New("syntax")); got != gocql.Rethrow {
+		t.Errorf("an error not to retry: %v, want Rethrow", got)
+	}
+	if n != 2 {
+		t.Errorf("%d retries counted, want 2", n)
+	}
+}
+
+type fakeRetryable struct{ n int }
+
+func (f fakeRetryable) Attempts() int                     { return f.n }
+func (f fakeRetryable) SetConsistency(gocql.Consistency)  {}
+func (f fakeRetryable) GetConsistency() gocql.Consistency { return gocql.One }
+func (f fakeRetryable) Context() context.Context          { return context.Background() }

@@ -72,6 +72,8 @@ const (
 	propReplication      = "cassandra.replicationfactor"
 	propReconnect        = "cassandra.reconnectintervalmillis"
 	propCoalesce         = "cassandra.writecoalescemicros"
+	propRetries          = "cassandra.retries"
+	propSpeculative      = "cassandra.speculativedelaymillis"
 	defaultKeyspace      = "ycsb"
 	defaultConsistency   = "ONE" // 0.17.0's (QUORUM in the reference's later master)
 	keyColumn            = "y_id"
@@ -79,6 +81,7 @@ const (
 	defaultReplication   = 1
 	defaultProtocol      = 0 // negotiate
 	defaultCoalesceMicro = 0 // coalescing delays each request by up to its window
+	maxRetries           = 100
 )
 
 // config is the parsed property set.
@@ -108,8 +111,13 @@ type config struct {
 	replication    int
 	reconnect      time.Duration
 	coalesce       time.Duration
-	tracing        bool
-	debug          bool
+	// retries bounds the retries of an operation on another node
+	// (cqlwire.Retryable); specDelay is the wait before a second request
+	// to another replica, 0 for none
+	retries   int
+	specDelay time.Duration
+	tracing   bool
+	debug     bool
 }
 
 // parseConfig reads and validates every property; its errors are props
@@ -191,6 +199,11 @@ func parseConfig(p *props.Properties) (*config, error) {
 	// A window delays every request by up to its length: a second is
 	// already far beyond any use.
 	c.coalesce = r.Duration(propCoalesce, time.Microsecond, defaultCoalesceMicro*time.Microsecond, 0, time.Second)
+	c.retries = r.Int(propRetries, cqlwire.MaxRetries, props.Range(fmt.Sprintf("an integer from 0 to %d", maxRetries),
+		func(n int64) bool { return n >= 0 && n <= maxRetries }))
+	// Off by default: a second request adds load to the cluster exactly
+	// when a node is slow, and the reference sends none.
+	c.specDelay = r.Duration(propSpeculative, time.Millisecond, 0, 0, time.Minute)
 	c.tracing = r.Bool(propTracing, false)
 	c.debug = r.Bool(propDebug, false)
 	if err := r.Err(); err != nil {
@@ -316,6 +329,9 @@ type cassDB struct {
 	qualified string // keyspace.table
 
 	tracer *countTracer
+
+	// speculative requests sent and those that answered first
+	specSent, specWon atomic.Int64
 }
 
 func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
@@ -457,10 +473,18 @@ func (d *cassDB) Close() error {
 
 // Stats reports the traced operations when cassandra.tracing is on.
 func (d *cassDB) Stats() []db.Stat {
-	if d.tracer == nil {
-		return nil
+	var stats []db.Stat
+	if d.tracer != nil {
+		stats = append(stats, db.Stat{Section: "CASSANDRA", Name: "TracedOperations", Value: d.tracer.n.Load()})
 	}
-	return []db.Stat{{Section: "CASSANDRA", Name: "TracedOperations", Value: d.tracer.n.Load()}}
+	if d.cfg != nil && d.cfg.specDelay > 0 {
+		// Ours: the second requests sent after cassandra.speculativedelaymillis,
+		// and the operations they answered.
+		stats = append(stats,
+			db.Stat{Section: "CASSANDRA", Name: "SpeculativeRequests", Value: d.specSent.Load()},
+			db.Stat{Section: "CASSANDRA", Name: "SpeculativeWins", Value: d.specWon.Load()})
+	}
+	return stats
 }
 
 // countTracer turns tracing on for the statements it is set on: the

@@ -169,6 +169,20 @@ func TestParseConfig(t *testing.T) {
 				t.Errorf("timeouts %v/%v, retry policy %v, %v: want the reference driver's 12 s and 5 s, no retries", cc.Timeout, cc.ConnectTimeout, cc.RetryPolicy, err)
 			}
 		}},
+		{"retries and speculation by default", map[string]string{"hosts": "h"}, "", func(t *testing.T, c *config) {
+			if c.retries != 3 || c.specDelay != 0 {
+				t.Errorf("retries %d, speculative delay %v; want 3 and none", c.retries, c.specDelay)
+			}
+		}},
+		{"retries and speculation set", map[string]string{"hosts": "h", "cassandra.retries": "0", "cassandra.speculativedelaymillis": "40"}, "", func(t *testing.T, c *config) {
+			if c.retries != 0 || c.specDelay != 40*time.Millisecond {
+				t.Errorf("retries %d, speculative delay %v", c.retries, c.specDelay)
+			}
+		}},
+		{"negative retries", map[string]string{"hosts": "h", "cassandra.retries": "-1"}, "cassandra.retries", nil},
+		{"too many retries", map[string]string{"hosts": "h", "cassandra.retries": "101"}, "cassandra.retries", nil},
+		{"negative speculative delay", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "-5"}, "cassandra.speculativedelaymillis", nil},
+		{"speculative delay above a minute", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "60001"}, "cassandra.speculativedelaymillis", nil},
 		{"zero read timeout", map[string]string{"hosts": "h", "cassandra.readtimeoutmillis": "0"}, "cassandra.readtimeoutmillis", nil},
 		{"zero connect timeout", map[string]string{"hosts": "h", "cassandra.connecttimeoutmillis": "0"}, "cassandra.connecttimeoutmillis", nil},
 		{"missing hosts", map[string]string{}, "hosts", nil},

@@ -16,6 +16,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/within"
 )
 
 // Operation kinds, for the statement cache and error messages.
@@ -106,13 +107,31 @@ type session struct {
 	vals   [][]byte
 	row    [][]byte
 	router *cqlwire.Router
+	// spec sends a second request to another replica after
+	// cassandra.speculativedelaymillis (nil: off); ans and ansSt are the
+	// request whose answer the last operation got
+	spec  *cqlwire.Speculator
+	ans   *cqlwire.Call
+	ansSt *cqlwire.Stmt
+
+	// retried is the retries of the session's operations, never reset
+	// (db.RetryCounter); retry is the driver's path's policy that counts
+	// them
+	retried int64
+	retry   *driverRetry
 }
 
 func newSession(d *cassDB) *session {
 	s := &session{d: d}
+	if d != nil && d.cfg != nil && d.cfg.retries > 0 {
+		s.retry = &driverRetry{max: d.cfg.retries, n: &s.retried}
+	}
 	if d != nil && d.wire != nil {
 		s.call = cqlwire.NewCall()
 		s.router = d.wire.Router(d.session, d.policy, d.cfg.keyspace, d.cfg.tokenAware)
+		if d.cfg.specDelay > 0 {
+			s.spec = cqlwire.NewSpeculator(d.cfg.specDelay)
+		}
 	}
 	for i := range s.cache {
 		s.cache[i] = map[uint64][]*stmt{}
@@ -252,9 +271,12 @@ func (s *session) prepare(op opKind, table string, fields []string) *stmt {
 	st.wire.CQL = cql
 	st.cl = cl
 	st.q = s.d.session.Query(cql, st.args...).Consistency(cl)
-	if op != opScan {
-		// Single-row statements are safe to send again.
-		st.q.Idempotent(true)
+	// Every statement is safe to send again: reads, and writes of given
+	// values (no conditions, no counters). The driver retries only those
+	// marked so, by the session's policy.
+	st.q.Idempotent(true)
+	if s.retry != nil {
+		st.q.RetryPolicy(s.retry)
 	}
 	if s.d.tracer != nil {
 		st.q.Trace(s.d.tracer)
@@ -407,10 +429,10 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 			vals = append(vals, keyBytes(key))
 		}
 		s.vals = vals
-		err := s.leanExec(ctx, st, table, key, vals)
+		unsure, err := s.leanExec(ctx, st, table, key, vals)
 		clear(s.vals)
 		if err != nil {
-			return s.failWrite(ctx, op, err, wireUnsure(err))
+			return s.failWrite(ctx, op, err, unsure)
 		}
 		s.backoff.Reset()
 		return nil
@@ -419,13 +441,15 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 	for i := range values {
 		st.vals[i].b = values[i].Value
 	}
+	retried := s.retried
 	err := st.q.ExecContext(ctx)
 	st.key.s = ""
 	for i := range st.vals {
 		st.vals[i].b = nil
 	}
 	if err != nil {
-		return s.failWrite(ctx, op, err, driverUnsure(err))
+		// An earlier try may have been applied: the driver does not say.
+		return s.failWrite(ctx, op, err, driverUnsure(err) || s.retried != retried)
 	}
 	s.backoff.Reset()
 	return nil
@@ -438,22 +462,61 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 	st := s.lookup(opDelete, table, nil, []db.Field{})
 	if s.call != nil {
 		s.vals = append(s.vals[:0], keyBytes(key))
-		err := s.leanExec(ctx, st, table, key, s.vals)
+		unsure, err := s.leanExec(ctx, st, table, key, s.vals)
 		clear(s.vals)
 		if err != nil {
-			return s.failWrite(ctx, opDelete, err, wireUnsure(err))
+			return s.failWrite(ctx, opDelete, err, unsure)
 		}
 		s.backoff.Reset()
 		return nil
 	}
 	s.bindKey(st, key)
+	retried := s.retried
 	err := st.q.ExecContext(ctx)
 	st.key.s = ""
 	if err != nil {
-		return s.failWrite(ctx, opDelete, err, driverUnsure(err))
+		return s.failWrite(ctx, opDelete, err, driverUnsure(err) || s.retried != retried)
 	}
 	s.backoff.Reset()
 	return nil
+}
+
+// Retries implements db.RetryCounter: the retries of the session's
+// operations on another node, on either path.
+func (s *session) Retries() int64 { return s.retried }
+
+// driverRetry is the driver's path's retry policy (the driver's public
+// RetryPolicy): an idempotent statement that failed as cqlwire.Retryable
+// says goes to the next node of the host selection policy's plan (the
+// partition's other replicas first when token-aware), up to max retries
+// after cqlwire.RetryDelay each. The driver asks Attempt, then
+// GetRetryType, from the goroutine running the statement: the session's,
+// as no driver speculation is set.
+type driverRetry struct {
+	max     int
+	n       *int64 // the session's retried
+	ok      bool   // Attempt's answer
+	attempt int    // tries made
+	ctx     context.Context
+}
+
+func (p *driverRetry) Attempt(q gocql.RetryableQuery) bool {
+	p.attempt, p.ctx = q.Attempts(), q.Context()
+	p.ok = p.attempt <= p.max
+	return p.ok
+}
+
+func (p *driverRetry) GetRetryType(err error) gocql.RetryType {
+	ctx := p.ctx
+	p.ctx = nil
+	if !p.ok || !cqlwire.Retryable(err, true) || ctx == nil || ctx.Err() != nil {
+		return gocql.Rethrow
+	}
+	if d := cqlwire.RetryDelay(p.attempt); d > 0 && !within.Sleep(ctx, d) {
+		return gocql.Rethrow
+	}
+	*p.n++
+	return gocql.RetryNextHost
 }
 
 // Close has nothing to flush: every write is sent when it is made.
@@ -528,24 +591,67 @@ func classify(err error) db.Status {
 	return db.Error
 }
 
-func (s *session) leanExec(ctx context.Context, st *stmt, table, key string, vals [][]byte) error {
-	h, err := s.router.Host(table, keyBytes(key))
-	if err != nil {
-		return err
+// leanExec runs st with vals on a replica of key, retrying a failure
+// that another node may not have (cqlwire.Retryable: every statement of
+// this binding is idempotent) on another replica, up to
+// cassandra.retries times, waiting cqlwire.RetryDelay before each. The
+// answer is in s.ans, for s.ansSt. unsure says whether a write may have
+// been applied although err says it failed: a try was in flight when it
+// failed, or the answer said so.
+func (s *session) leanExec(ctx context.Context, st *stmt, table, key string, vals [][]byte) (unsure bool, err error) {
+	rk := keyBytes(key)
+	h, err := s.router.Host(table, rk)
+	for retry := 0; ; retry++ {
+		if err == nil {
+			err = s.leanTry(ctx, st, table, rk, h, vals)
+		}
+		unsure = unsure || (err != nil && wireUnsure(err))
+		if err == nil || retry >= s.d.cfg.retries || ctx.Err() != nil || !cqlwire.Retryable(err, true) {
+			return unsure, err
+		}
+		if d := cqlwire.RetryDelay(retry + 1); d > 0 && !within.Sleep(ctx, d) {
+			return unsure, err
+		}
+		if h == nil {
+			h, err = s.router.Host(table, rk)
+		} else if next, nerr := s.router.Other(table, rk, h); next == h && cqlwire.NoAnswer(err) {
+			// The only node did not answer in time: it would not now.
+			return unsure, err
+		} else {
+			h, err = next, nerr
+		}
+		s.retried++
 	}
-	return h.Exec(ctx, s.call, &st.wire, st.cl, vals)
+}
+
+// leanTry is one try of leanExec on h, with a second request to another
+// replica after the speculative delay.
+func (s *session) leanTry(ctx context.Context, st *stmt, table string, rk []byte, h *cqlwire.Host, vals [][]byte) error {
+	if s.spec == nil {
+		s.ans, s.ansSt = s.call, &st.wire
+		return h.Exec(ctx, s.call, &st.wire, st.cl, vals)
+	}
+	second, _ := s.router.Other(table, rk, h)
+	sent, won := s.spec.Sent(), s.spec.Won()
+	call, wst, _, err := s.spec.Exec(ctx, s.call, h, second, &st.wire, st.cl, vals)
+	s.ans, s.ansSt = call, wst
+	if n := s.spec.Sent() - sent; n > 0 {
+		s.d.specSent.Add(n)
+		s.d.specWon.Add(s.spec.Won() - won)
+	}
+	return err
 }
 
 func (s *session) leanRead(ctx context.Context, st *stmt, table, key string, out *db.Record) error {
 	s.vals = append(s.vals[:0], keyBytes(key))
-	err := s.leanExec(ctx, st, table, key, s.vals)
+	_, err := s.leanExec(ctx, st, table, key, s.vals)
 	s.vals[0] = nil
 	if err != nil {
 		return s.fail(ctx, opRead, err)
 	}
 	found := false
 	base := len(out.Fields)
-	s.row, err = s.call.Rows(&st.wire, func(cols []string, vals [][]byte) bool {
+	s.row, err = s.ans.Rows(s.ansSt, func(cols []string, vals [][]byte) bool {
 		for i, v := range vals {
 			if cols[i] != keyColumn {
 				out.Add(cols[i], v)

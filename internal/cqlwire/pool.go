@@ -90,7 +90,21 @@ type Host struct {
 	mu    sync.Mutex // held while dialling
 	retry time.Time  // no dial before it, after a failed one
 	last  error      // that failure
+	// downUntil is retry on the pool's coarse clock (ns), read without
+	// the lock: routers pass over a host that is down while a replica
+	// that is not can take the request.
+	downUntil atomic.Int64
 }
+
+// Down says whether, within the pool's Retry, h's last dial failed (its
+// requests fail at once until then) or a speculative request to another
+// node answered before h did.
+func (h *Host) Down() bool { return h.p.now.Load() < h.downUntil.Load() }
+
+func (h *Host) markDown() { h.downUntil.Store(h.p.now.Load() + int64(h.p.o.Retry)) }
+
+// Addr is h's address, ip:port.
+func (h *Host) Addr() string { return h.addr }
 
 // Host returns the host dialled at addr (ip:port), whose TLS server name
 // is name's host part (the driver's HostInfo gives both:
@@ -159,6 +173,7 @@ func (h *Host) conn(ctx context.Context, call *Call) (*conn, error) {
 		// The driver's sentinel: no node could take the request.
 		h.last = fmt.Errorf("%w: %s: %v", gocql.ErrNoConnections, h.addr, err)
 		h.retry = time.Now().Add(h.p.o.Retry)
+		h.markDown()
 		return nil, h.last
 	}
 	if h.p.closed.Load() {

@@ -37,26 +37,104 @@ func (p *Pool) Router(src Cluster, policy gocql.HostSelectionPolicy, keyspace st
 }
 
 // Host is the node for a statement on table with routingKey (the
-// partition key, as the driver encodes it).
+// partition key, as the driver encodes it): a replica, from a random one
+// on, that the driver's session has up and whose last dial did not fail
+// within the pool's Retry (Host.Down); else the driver's policy's choice
+// (no ring, no replica up, or routing not token-aware), passing over a
+// down node while another is left.
 func (r *Router) Host(table string, routingKey []byte) (*Host, error) {
-	var hi *gocql.HostInfo
+	return r.pick(table, routingKey, nil)
+}
+
+// Other is Host for a request that failed on not, or that goes a second
+// time beside it (speculation): another replica when one is up, else
+// another node of the policy's, else not itself.
+func (r *Router) Other(table string, routingKey []byte, not *Host) (*Host, error) {
+	return r.pick(table, routingKey, not)
+}
+
+// maxPolicyHosts bounds the nodes of the policy's plan looked at for one
+// that is neither excluded nor down.
+const maxPolicyHosts = 16
+
+func (r *Router) pick(table string, routingKey []byte, not *Host) (*Host, error) {
+	var down *Host // a replica up in the session's view, down in the pool's
 	if r.ring != nil && routingKey != nil {
-		hi = upReplica(r.ring.Replicas(routingKey))
-	}
-	if hi == nil {
-		r.route.table = table
-		if r.ring != nil {
-			r.route.key = routingKey
+		replicas := r.ring.Replicas(routingKey)
+		if n := len(replicas); n > 0 {
+			start := 0
+			if n > 1 {
+				start = rand.IntN(n)
+			}
+			for i := range n {
+				hi := replicas[(start+i)%n]
+				if !hi.IsUp() {
+					continue
+				}
+				h := r.host(hi)
+				if h == not {
+					continue
+				}
+				if !h.Down() {
+					return h, nil
+				}
+				if down == nil {
+					down = h
+				}
+			}
 		}
-		sh := r.policy.Pick(&r.route)()
-		r.route.key = nil
+	}
+	h := r.fromPolicy(table, routingKey, not)
+	switch {
+	case h != nil && h != not && !h.Down():
+		return h, nil
+	case down != nil:
+		return down, nil
+	case h != nil:
+		return h, nil
+	case not != nil:
+		return not, nil
+	}
+	return nil, gocql.ErrNoConnections
+}
+
+// fromPolicy is the first node of the policy's plan that is neither not
+// nor down, else its first other than not, else not; nil when the plan is
+// empty.
+func (r *Router) fromPolicy(table string, routingKey []byte, not *Host) *Host {
+	r.route.table = table
+	if r.ring != nil {
+		r.route.key = routingKey
+	}
+	next := r.policy.Pick(&r.route)
+	r.route.key = nil
+	var other *Host
+	for range maxPolicyHosts {
+		sh := next()
 		if sh == nil {
-			return nil, gocql.ErrNoConnections
+			break
 		}
-		hi = sh.Info()
+		h := r.host(sh.Info())
+		if h == not {
+			continue
+		}
+		if !h.Down() {
+			return h
+		}
+		if other == nil {
+			other = h
+		}
 	}
+	if other != nil {
+		return other
+	}
+	return not
+}
+
+// host is the pool's host of hi, cached.
+func (r *Router) host(hi *gocql.HostInfo) *Host {
 	if hi == r.lastInfo {
-		return r.last, nil
+		return r.last
 	}
 	h := r.hosts[hi]
 	if h == nil {
@@ -64,26 +142,7 @@ func (r *Router) Host(table string, routingKey []byte) (*Host, error) {
 		r.hosts[hi] = h
 	}
 	r.lastInfo, r.last = hi, h
-	return h, nil
-}
-
-// upReplica is the first of replicas that is up, from a random one on, or
-// nil.
-func upReplica(replicas []*gocql.HostInfo) *gocql.HostInfo {
-	n := len(replicas)
-	if n == 0 {
-		return nil
-	}
-	start := 0
-	if n > 1 {
-		start = rand.IntN(n)
-	}
-	for i := range n {
-		if h := replicas[(start+i)%n]; h.IsUp() {
-			return h
-		}
-	}
-	return nil
+	return h
 }
 
 // routeStmt is what a host selection policy reads of a statement.

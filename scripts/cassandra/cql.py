@@ -5,10 +5,12 @@ Used by scripts/cassandra.sh to check that a node really answers CQL (not just
 that its port is open) and to run the odd statement in tests without cqlsh or
 a driver.
 
-    cql.py [--host H] [--port P] [--timeout S] [--quiet] [STATEMENT ...]
+    cql.py [--host H] [--port P] [--timeout S] [--consistency CL] [--quiet] [STATEMENT ...]
 
 Without a statement it runs `SELECT release_version FROM system.local`.
-Each statement is sent as a QUERY at consistency ONE. Rows are printed as
+Each statement is sent as a QUERY at consistency ONE, or --consistency
+(ONE, QUORUM, ALL: scripts/cassandra-cluster.sh writes at ALL through each
+node to prove every node sees the others up). Rows are printed as
 tab-separated values, schema changes as `SCHEMA_CHANGE ...`.
 Exit status: 0 on success, 1 when the server answers with an error,
 2 when the server cannot be reached or speaks something else.
@@ -30,7 +32,8 @@ OP_SUPPORTED = 0x06
 OP_QUERY = 0x07
 OP_RESULT = 0x08
 
-CONSISTENCY_ONE = 0x0001
+CONSISTENCY = {"ANY": 0x0000, "ONE": 0x0001, "TWO": 0x0002, "THREE": 0x0003, "QUORUM": 0x0004,
+               "ALL": 0x0005, "LOCAL_QUORUM": 0x0006, "LOCAL_ONE": 0x000A}
 
 
 class ProtocolError(Exception):
@@ -150,8 +153,8 @@ class Conn:
             raise ProtocolError("STARTUP answered with opcode 0x%02x (auth required?)" % op)
         return supported
 
-    def query(self, stmt):
-        body = enc_long_string(stmt) + struct.pack(">HB", CONSISTENCY_ONE, 0)
+    def query(self, stmt, consistency=CONSISTENCY["ONE"]):
+        body = enc_long_string(stmt) + struct.pack(">HB", consistency, 0)
         op, r = self.request(OP_QUERY, body)
         if op != OP_RESULT:
             raise ProtocolError("QUERY answered with opcode 0x%02x" % op)
@@ -256,6 +259,7 @@ def main():
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=9042)
     ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--consistency", default="ONE", type=str.upper, choices=sorted(CONSISTENCY))
     ap.add_argument("--quiet", action="store_true", help="print nothing on success")
     ap.add_argument("--header", action="store_true", help="print column names before rows")
     ap.add_argument("statements", nargs="*")
@@ -270,7 +274,7 @@ def main():
     try:
         conn.handshake()
         for stmt in stmts:
-            res = conn.query(stmt)
+            res = conn.query(stmt, CONSISTENCY[args.consistency])
             if args.quiet:
                 continue
             if res[0] == "rows":

@@ -20,6 +20,7 @@ func FuzzParse(f *testing.F) {
 		"read n=1000000000b -pop seq=1..1000000000b -rate threads=100000 -errors retries=2147483646 max-delay-ms=9223372036854",
 		"read err<0.1 n>2147483647 n<2147483647 -pop dist=~qextreme(-1000000000b..1000000000b,0.5,1048576) read-lookback=seq(1..2)",
 		"write n=1 -mode native cql3 maxPending=32768 requestTimeout=2147483647 -tokenrange split-factor=1048576",
+		"write n=1 -mode native cql3 requestTimeout=100 speculativeDelay=99",
 		"write n=1 -mode native cql3 user=u password=a b -node h",
 		"write n=1 -rate threads=4 -slo write.p99.9<=5ms, ALL.max<=1s errors<=0.1% abort",
 	} {

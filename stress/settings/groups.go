@@ -111,7 +111,7 @@ var (
 	modeGroup = &group{
 		name:  "-mode",
 		desc:  "protocol and connection options",
-		forms: []string{"native cql3 [prepared|unprepared] [compression=?] [protocolVersion=?] [user=?] [password=?] [auth-provider=?] [maxPending=?] [connectionsPerHost=?] [requestTimeout=?]"},
+		forms: []string{"native cql3 [prepared|unprepared] [compression=?] [protocolVersion=?] [user=?] [password=?] [auth-provider=?] [maxPending=?] [connectionsPerHost=?] [requestTimeout=?] [speculativeDelay=?]"},
 		opts: []opt{
 			{name: "native", kind: optFlag, desc: "the native protocol (the default)"},
 			{name: "4x", kind: optFlag, desc: "the original's driver-4 mode: the same native client, protocol version negotiated"},
@@ -126,6 +126,7 @@ var (
 			{name: "maxPending=", arg: "N", desc: "maximum pending requests per connection"},
 			{name: "connectionsPerHost=", arg: "N", def: "8", desc: "connections per host"},
 			{name: "requestTimeout=", arg: "MS", def: "12000", desc: "request timeout in milliseconds"},
+			{name: "speculativeDelay=", arg: "MS", def: "0", desc: "ours: after MS milliseconds without an answer, send the same idempotent request to another replica (0: never)"},
 			{name: "port=", arg: "N", desc: "accepted and ignored, as by the original; use -port native="},
 			{name: "thrift", kind: optFlag, desc: "not supported"},
 			{name: "simplenative", kind: optFlag, desc: "not supported"},

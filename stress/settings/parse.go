@@ -1154,6 +1154,24 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		return nil, err
 	}
 	m.RequestTimeout = time.Duration(ms) * time.Millisecond
+	spec, err := uintOpt(w, "speculativeDelay=", false, 0)
+	if err != nil {
+		return nil, err
+	}
+	if spec > 0 && spec >= ms {
+		// The request would have timed out before its second was sent.
+		return nil, w.errf("speculativeDelay=", "expected below requestTimeout= (%d ms)", ms)
+	}
+	m.SpeculativeDelay = time.Duration(spec) * time.Millisecond
+	if spec > 0 {
+		// Said, rather than silently not done (docs/stress.md).
+		switch {
+		case s.Command.Type == CmdUser:
+			notes = append(notes, Note{Option: w.word["speculativeDelay="], Text: "not applied to user profiles' queries: only the predefined commands' reads and writes are speculated"})
+		case (m.ProtocolVersion != 0 && m.ProtocolVersion != 4) || (m.API == APINative4 && m.ProtocolVersion == 0 && m.Compression != CompressionSnappy):
+			notes = append(notes, Note{Option: w.word["speculativeDelay="], Text: "not applied: only protocol v4's request path speculates, not 4x's negotiated version nor protocolVersion=2 or 3"})
+		}
+	}
 	if _, err := uintOpt(w, "port=", true, 0); err != nil {
 		return nil, err
 	}

@@ -220,6 +220,10 @@ func (m *ModeSettings) print(p printer) {
 	}
 	p("  Connections Per Host: %d", m.ConnectionsPerHost)
 	p("  Request Timeout: %d ms", m.RequestTimeout.Milliseconds())
+	if m.SpeculativeDelay > 0 {
+		// Ours, only when set: the original has no speculation.
+		p("  Speculative Delay: %d ms", m.SpeculativeDelay.Milliseconds())
+	}
 	p("  Compression: %s", m.Compression)
 }
 

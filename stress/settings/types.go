@@ -324,6 +324,10 @@ type ModeSettings struct {
 	MaxPending         int // per connection; 0 leaves the driver's default
 	ConnectionsPerHost int // default 8
 	RequestTimeout     time.Duration
+	// SpeculativeDelay is ours (speculativeDelay=, milliseconds): an
+	// idempotent request unanswered after it goes to another replica too;
+	// 0 sends none, as the original.
+	SpeculativeDelay time.Duration
 }
 
 // LoadBalance is -node loadbalance=.
