@@ -42,8 +42,8 @@ func loadDelta(after, before []ycsbtest.NodeLoad) []ycsbtest.NodeLoad {
 	return d
 }
 
-// dropKeyspace drops keyspace now and when the test ends.
-func dropKeyspace(t *testing.T, host, keyspace string) {
+// dropKeyspace drops keyspace now (or fails t) and when top ends.
+func dropKeyspace(t, top *testing.T, host, keyspace string) {
 	t.Helper()
 	drop := func() error {
 		_, err := ycsbtest.CassandraCQL(host, "DROP KEYSPACE IF EXISTS "+keyspace)
@@ -52,9 +52,9 @@ func dropKeyspace(t *testing.T, host, keyspace string) {
 	if err := drop(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	top.Cleanup(func() {
 		if err := drop(); err != nil {
-			t.Errorf("dropping %s: %v", keyspace, err)
+			top.Errorf("dropping %s: %v", keyspace, err)
 		}
 	})
 }
@@ -90,9 +90,11 @@ func (r routing) String() string {
 
 // checkOwnerRouted: with one replica, every request was coordinated by the
 // node that holds its partition: each node served locally exactly what it
-// coordinated, and the nodes forwarded almost nothing (the background:
-// under a tenth of the operations, where a request forwarded costs two
-// messages).
+// coordinated (a request sent elsewhere counts on one node as coordinated
+// and on another as served). The internode messages, logged, are not
+// checked: they count every table's, and other tests may be using the
+// cluster at the same time; alone on it a run here counted 70-120, against
+// 4,000 with tokenaware=false.
 func checkOwnerRouted(t *testing.T, d []ycsbtest.NodeLoad, ops int64) {
 	t.Helper()
 	r := routingOf(d)
@@ -105,9 +107,6 @@ func checkOwnerRouted(t *testing.T, d []ycsbtest.NodeLoad, ops int64) {
 	}
 	if r.total() < ops {
 		t.Errorf("the nodes coordinated %d requests, want at least the %d operations", r.total(), ops)
-	}
-	if r.internode > ops/10 {
-		t.Errorf("%d internode messages for %d operations each sent to its replica: requests were forwarded", r.internode, ops)
 	}
 }
 
@@ -128,7 +127,8 @@ func checkSpread(t *testing.T, d []ycsbtest.NodeLoad, lo, hi float64) {
 
 // checkForwarded: not routed by token, most requests reached a node that is
 // not their replica (with one replica and three nodes, two in three) and
-// were forwarded: at least half an internode message per operation.
+// were forwarded: at least half an internode message per operation (other
+// tests' messages only add to it).
 func checkForwarded(t *testing.T, d []ycsbtest.NodeLoad, ops int64) {
 	t.Helper()
 	r := routingOf(d)
@@ -166,12 +166,22 @@ func TestClusterRoutingCQL(t *testing.T) {
 			checkSpread(t, d, 0.2, 0.47)
 		}},
 		// A scan of up to 5 rows from a key of 1000 seldom crosses into the
-		// next node's range: the scans are routed to the start key's replica.
+		// next node's range: routed to the start key's replica, each node
+		// served about what it coordinated (within 3% of the scans). A weaker
+		// check than the reads' and writes' (sent round robin the counts would
+		// be close too); alone on the cluster it counted about 90 internode
+		// messages, against some 4,000 when forwarded.
 		{"scan_rf1", 1, scans, func(t *testing.T, d []ycsbtest.NodeLoad) {
-			r := routingOf(d)
-			t.Logf("%v", r)
-			if r.internode > routeOps/4 {
-				t.Errorf("%d internode messages for %d scans routed to their start key's replica", r.internode, routeOps)
+			t.Logf("%v", routingOf(d))
+			var total int64
+			for i, l := range d {
+				total += l.CoordScan
+				if diff := l.CoordScan - l.LocalScan; diff > routeOps*3/100 || -diff > routeOps*3/100 {
+					t.Errorf("node %d coordinated %d scans and served %d", i, l.CoordScan, l.LocalScan)
+				}
+			}
+			if total != routeOps {
+				t.Errorf("%d scans coordinated, want %d", total, routeOps)
 			}
 		}},
 		// Three replicas of each key: the requests spread evenly over the
@@ -185,16 +195,23 @@ func TestClusterRoutingCQL(t *testing.T) {
 			checkSpread(t, d, 0.23, 0.43)
 		}},
 	}
+	// One keyspace per replication factor, loaded once: the counters are
+	// read before and after each run.
+	loaded := map[int]bool{}
+	top := t
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ks := "routing_cql_" + c.name
-			dropKeyspace(t, hosts[0], ks)
+			ks := fmt.Sprintf("routing_cql_rf%d", c.rf)
 			common := []string{"-P", "workloads/workloada", "-p", "hosts=" + strings.Join(hosts, ","), "-p", "cassandra.keyspace=" + ks,
 				"-p", "recordcount=1000", "-p", "requestdistribution=uniform", "-threads", "4"}
-			load := append([]string{"load", "cassandra-cql"}, common...)
-			load = append(load, "-p", "cassandra.createschema=true", "-p", fmt.Sprintf("cassandra.replicationfactor=%d", c.rf))
-			if stdout, stderr, code := ycsb(t, 2*time.Minute, load...); code != 0 {
-				t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
+			if !loaded[c.rf] {
+				dropKeyspace(t, top, hosts[0], ks)
+				load := append([]string{"load", "cassandra-cql"}, common...)
+				load = append(load, "-p", "cassandra.createschema=true", "-p", fmt.Sprintf("cassandra.replicationfactor=%d", c.rf))
+				if stdout, stderr, code := ycsb(t, 2*time.Minute, load...); code != 0 {
+					t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
+				}
+				loaded[c.rf] = true
 			}
 			before := clusterLoad(t, hosts, ks, "usertable")
 			run := append([]string{"run", "cassandra-cql"}, common...)
@@ -209,35 +226,52 @@ func TestClusterRoutingCQL(t *testing.T) {
 	}
 }
 
+// checkOnlyFirst: node 0 coordinated every request, the others none.
+func checkOnlyFirst(t *testing.T, d []ycsbtest.NodeLoad) {
+	t.Helper()
+	r := routingOf(d)
+	t.Logf("%v", r)
+	if r.coord[0] == 0 || r.coord[0] != r.total() {
+		t.Errorf("coordinated %v: want every request on node 0, the only one whitelisted", r.coord)
+	}
+}
+
 // TestClusterRoutingStress does the same with `ycsb stress write` and
 // `read` (each operation's partition is its key) on the lean path and the
-// driver's (protocol v3).
+// driver's (protocol v3), and checks -node whitelist: only the nodes given
+// coordinate (without it the others, discovered, are routed to as well).
 func TestClusterRoutingStress(t *testing.T) {
 	hosts := ycsbtest.CassandraCluster(t)
+	all := []string{strings.Join(hosts, ",")}
+	driver := []string{"-mode", "native", "cql3", "protocolVersion=3"}
 	cases := []struct {
 		name  string
 		rf    int
+		node  []string // -node's words
 		mode  []string
 		check func(t *testing.T, d []ycsbtest.NodeLoad)
 	}{
-		{"lean_rf1", 1, nil, func(t *testing.T, d []ycsbtest.NodeLoad) { checkOwnerRouted(t, d, routeOps) }},
-		{"driver_rf1", 1, []string{"-mode", "native", "cql3", "protocolVersion=3"}, func(t *testing.T, d []ycsbtest.NodeLoad) {
-			checkOwnerRouted(t, d, routeOps)
-		}},
-		{"lean_rf3", 3, nil, func(t *testing.T, d []ycsbtest.NodeLoad) {
+		{"lean_rf1", 1, all, nil, func(t *testing.T, d []ycsbtest.NodeLoad) { checkOwnerRouted(t, d, routeOps) }},
+		{"driver_rf1", 1, all, driver, func(t *testing.T, d []ycsbtest.NodeLoad) { checkOwnerRouted(t, d, routeOps) }},
+		{"lean_rf3", 3, all, nil, func(t *testing.T, d []ycsbtest.NodeLoad) {
 			t.Logf("%v", routingOf(d))
 			checkSpread(t, d, 0.23, 0.43)
 		}},
+		{"one_contact_point", 1, []string{hosts[0]}, nil, func(t *testing.T, d []ycsbtest.NodeLoad) { checkOwnerRouted(t, d, routeOps) }},
+		{"lean_whitelist", 1, []string{hosts[0], "whitelist"}, nil, checkOnlyFirst},
+		{"driver_whitelist", 1, []string{hosts[0], "whitelist"}, driver, checkOnlyFirst},
 	}
+	top := t
+	made := map[int]bool{} // a keyspace per replication factor
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ks := "routing_stress_" + c.name
-			dropKeyspace(t, hosts[0], ks)
+			ks := fmt.Sprintf("routing_stress_rf%d", c.rf)
 			stress := func(cmd string, n int) {
 				args := []string{"stress", cmd, fmt.Sprintf("n=%d", n), "no-warmup", "cl=ONE",
 					"-pop", fmt.Sprintf("seq=1..%d", n),
-					"-node", strings.Join(hosts, ","), "-schema", "keyspace=" + ks, fmt.Sprintf("replication(factor=%d)", c.rf),
-					"-rate", "threads=4", "-log", "no-settings"}
+					"-schema", "keyspace=" + ks, fmt.Sprintf("replication(factor=%d)", c.rf),
+					"-rate", "threads=4", "-log", "no-settings", "-node"}
+				args = append(args, c.node...)
 				args = append(args, c.mode...)
 				if stdout, stderr, code := ycsb(t, 2*time.Minute, args...); code != 0 {
 					t.Fatalf("stress %s: exit %d\n%s\n%s", cmd, code, stdout, stderr)
@@ -245,7 +279,11 @@ func TestClusterRoutingStress(t *testing.T) {
 			}
 			// The schema first: the nodes' views of a table's counters take
 			// no keyspace that does not exist (a server error).
-			stress("write", 1)
+			if !made[c.rf] {
+				dropKeyspace(t, top, hosts[0], ks)
+				stress("write", 1)
+				made[c.rf] = true
+			}
 			before := clusterLoad(t, hosts, ks, "standard1")
 			stress("write", routeOps/2)
 			stress("read", routeOps/2)
