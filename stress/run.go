@@ -354,8 +354,17 @@ func (r *stressRun) options(keyspace string) cqlcluster.Options {
 		ConnectTimeout: 10 * time.Second, Timeout: s.Mode.RequestTimeout, Conns: s.Mode.ConnectionsPerHost,
 		Protocol: r.protocol(),
 		Username: s.Mode.User, Password: s.Mode.Password,
-		LocalDC: s.Node.Datacenter, TokenAware: true,
+		TokenAware: true, OnlyHosts: s.Node.WhiteList,
 		TLS: r.tls, VerifyHost: s.Transport.HostnameVerification,
+	}
+	// -node loadbalance= picks the policy under token awareness; by
+	// default datacenter= makes it DC-aware, and rack= with it rack-aware.
+	switch s.Node.LoadBalance {
+	case settings.LoadBalanceAuto, settings.LoadBalanceRackAware:
+		o.LocalDC, o.LocalRack = s.Node.Datacenter, s.Node.Rack
+	case settings.LoadBalanceDCAware:
+		o.LocalDC = s.Node.Datacenter
+	case settings.LoadBalanceRoundRobin:
 	}
 	if r.comp != nil {
 		o.Compressor = r.comp

@@ -44,8 +44,15 @@ type Options struct {
 
 	Username, Password string // no authentication without Username
 
-	LocalDC    string // "" for plain round robin over all nodes
+	LocalDC string // "" for plain round robin over all nodes
+	// LocalRack, with LocalDC, prefers the nodes of that rack, then the
+	// others of LocalDC (rack-aware round robin).
+	LocalRack  string
 	TokenAware bool
+	// OnlyHosts keeps the session to the nodes of Hosts: the others the
+	// cluster announces are never connected to nor routed to (the stress
+	// mode's -node whitelist).
+	OnlyHosts bool
 
 	TLS        *tls.Config // nil for plain connections
 	VerifyHost bool
@@ -90,6 +97,9 @@ func (o Options) Config() *gocql.ClusterConfig {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: o.Username, Password: o.Password}
 	}
 	cc.PoolConfig.HostSelectionPolicy = o.hostSelection()
+	if o.OnlyHosts {
+		cc.HostFilter = onlyHosts(o.Hosts)
+	}
 	if o.TLS != nil {
 		cc.SslOpts = &gocql.SslOptions{Config: o.TLS, EnableHostVerification: o.VerifyHost}
 	}
@@ -152,15 +162,37 @@ func (o Options) Wire() cqlwire.Options {
 
 func (o Options) hostSelection() gocql.HostSelectionPolicy {
 	var p gocql.HostSelectionPolicy
-	if o.LocalDC != "" {
+	switch {
+	case o.LocalDC != "" && o.LocalRack != "":
+		p = gocql.RackAwareRoundRobinPolicy(o.LocalDC, o.LocalRack)
+	case o.LocalDC != "":
 		p = gocql.DCAwareRoundRobinPolicy(o.LocalDC)
-	} else {
+	default:
 		p = gocql.RoundRobinHostPolicy()
 	}
 	if o.TokenAware {
 		p = gocql.TokenAwareHostPolicy(p)
 	}
 	return p
+}
+
+// onlyHosts accepts the nodes whose address is one of hosts' (names are
+// resolved once, here; a name that does not resolve matches nothing, and
+// connecting to it fails as a contact point). The driver's own
+// WhiteListHostFilter panics on a name it cannot resolve.
+func onlyHosts(hosts []string) gocql.HostFilter {
+	ips := map[string]bool{}
+	for _, h := range hosts {
+		if ip := net.ParseIP(h); ip != nil {
+			ips[ip.String()] = true
+			continue
+		}
+		addrs, _ := net.LookupIP(h)
+		for _, ip := range addrs {
+			ips[ip.String()] = true
+		}
+	}
+	return gocql.HostFilterFunc(func(h *gocql.HostInfo) bool { return ips[h.ConnectAddress().String()] })
 }
 
 // Connect is cc.CreateSession given up when ctx ends first (Ctrl-C): the

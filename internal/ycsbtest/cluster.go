@@ -228,3 +228,72 @@ func RepoRoot() (string, error) {
 		dir = up
 	}
 }
+
+// NodeLoad is what one node counted (Cassandra 5.0's system_views): the
+// reads, writes and range scans of a table it coordinated and those it
+// served from its own replica, and the messages it sent to other nodes for
+// any table (internode_outbound).
+type NodeLoad struct {
+	CoordRead, CoordWrite, CoordScan int64
+	LocalRead, LocalWrite, LocalScan int64
+	InternodeSent                    int64
+}
+
+// Sub is the load counted since before.
+func (l NodeLoad) Sub(before NodeLoad) NodeLoad {
+	return NodeLoad{
+		l.CoordRead - before.CoordRead, l.CoordWrite - before.CoordWrite, l.CoordScan - before.CoordScan,
+		l.LocalRead - before.LocalRead, l.LocalWrite - before.LocalWrite, l.LocalScan - before.LocalScan,
+		l.InternodeSent - before.InternodeSent,
+	}
+}
+
+// CassandraLoad reads the counters of the node at host:9042 for
+// keyspace.table.
+func CassandraLoad(host, keyspace, table string) (NodeLoad, error) {
+	var l NodeLoad
+	where := fmt.Sprintf(" WHERE keyspace_name = '%s' AND table_name = '%s'", keyspace, table)
+	fields := []struct {
+		view string
+		n    *int64
+	}{
+		{"coordinator_read_latency", &l.CoordRead}, {"coordinator_write_latency", &l.CoordWrite}, {"coordinator_scan_latency", &l.CoordScan},
+		{"local_read_latency", &l.LocalRead}, {"local_write_latency", &l.LocalWrite}, {"local_scan_latency", &l.LocalScan},
+	}
+	stmts := make([]string, 0, len(fields)+1)
+	for _, f := range fields {
+		stmts = append(stmts, "SELECT count FROM system_views."+f.view+where)
+	}
+	stmts = append(stmts, "SELECT sent_count FROM system_views.internode_outbound")
+	out, err := CassandraCQL(host, append([]string{"--header"}, stmts...)...)
+	if err != nil {
+		return l, err
+	}
+	// Each statement's rows follow a line of its column names: a table view
+	// has one row, or none before the table's first request on this node
+	// (zero); internode_outbound one per peer.
+	view := -1
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		switch line {
+		case "count":
+			view++
+			continue
+		case "sent_count":
+			view = len(fields)
+			continue
+		}
+		if view < 0 {
+			return l, fmt.Errorf("%s: unexpected counters:\n%s", host, out)
+		}
+		var n int64
+		if _, err := fmt.Sscan(line, &n); err != nil {
+			return l, fmt.Errorf("%s: a count %q: %v", host, line, err)
+		}
+		if view < len(fields) {
+			*fields[view].n = n
+		} else {
+			l.InternodeSent += n
+		}
+	}
+	return l, nil
+}

@@ -1217,6 +1217,16 @@ func parseNode(s *Settings, params []string) error {
 			return w.errf("loadbalance=", "expected loadbalance=round-robin, dc-aware or rack-aware")
 		}
 	}
+	// The rack- and DC-aware policies prefer nodes of a named DC and rack:
+	// without the name there would be no local node.
+	switch {
+	case n.Rack != "" && n.Datacenter == "":
+		return w.errf("rack=", "rack= needs datacenter=, the rack's data centre")
+	case n.LoadBalance == LoadBalanceDCAware && n.Datacenter == "":
+		return w.errf("loadbalance=", "loadbalance=dc-aware needs datacenter=")
+	case n.LoadBalance == LoadBalanceRackAware && n.Rack == "":
+		return w.errf("loadbalance=", "loadbalance=rack-aware needs datacenter= and rack=")
+	}
 	n.RemoteDCHosts, err = uintOpt(w, "remote-dc=", true, 0)
 	return err
 }
