@@ -16,8 +16,8 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/htmlreport"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/stress/data"
 )
@@ -27,12 +27,12 @@ const testNode = "127.0.0.1"
 // cluster connects to the shared node, or skips (fails in CI).
 func cluster(t *testing.T) *gocql.Session {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	cc := gocql.NewCluster(testNode)
 	cc.ConnectTimeout = 5 * time.Second
 	cc.Timeout = 30 * time.Second
 	s, err := cc.CreateSession()
-	dbtest.NeedServer(t, "Cassandra on "+testNode+":9042 (scripts/cassandra.sh start)", err)
+	ycsbtest.NeedServer(t, "Cassandra on "+testNode+":9042 (scripts/cassandra.sh start)", err)
 	t.Cleanup(s.Close)
 	return s
 }

@@ -14,7 +14,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -40,7 +40,7 @@ func freePort(t *testing.T) string {
 // startOwnNode starts a node with the extra environment (CASSANDRA_...=).
 func startOwnNode(t *testing.T, extra ...string) *ownNode {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	n := &ownNode{t: t, port: freePort(t)}
 	n.env = append(append(os.Environ(),
 		"CASSANDRA_HOME_DIR="+filepath.Join(t.TempDir(), "node"),
@@ -48,7 +48,7 @@ func startOwnNode(t *testing.T, extra ...string) *ownNode {
 		"CASSANDRA_STORAGE_PORT="+freePort(t),
 		"CASSANDRA_HEAP_MIN=128m", "CASSANDRA_HEAP_MAX=512m"), extra...)
 	t.Cleanup(func() { n.run("wipe") })
-	dbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", n.run("start"))
+	ycsbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", n.run("start"))
 	return n
 }
 

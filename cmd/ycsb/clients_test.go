@@ -17,7 +17,6 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/workload"
@@ -114,14 +113,14 @@ func pgURL() string {
 
 func needPG(t *testing.T) *pgx.Conn {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := pgx.Connect(ctx, pgURL())
 	if err == nil {
 		err = c.Ping(ctx)
 	}
-	dbtest.NeedServer(t, "PostgreSQL at "+pgURL(), err)
+	ycsbtest.NeedServer(t, "PostgreSQL at "+pgURL(), err)
 	t.Cleanup(func() { c.Close(context.Background()) })
 	return c
 }
@@ -337,7 +336,7 @@ func TestClientsCassandra(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; -short")
 	}
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	host, port := "127.0.0.1", "9042"
 	if p := os.Getenv("YCSB_CASSANDRA_PORT"); p != "" {
 		port = p
@@ -346,7 +345,7 @@ func TestClientsCassandra(t *testing.T) {
 	fmt.Sscan(port, &cc.Port)
 	cc.ConnectTimeout, cc.Timeout = 5*time.Second, 30*time.Second
 	s, err := cc.CreateSession()
-	dbtest.NeedServer(t, "Cassandra on "+host+":"+port, err)
+	ycsbtest.NeedServer(t, "Cassandra on "+host+":"+port, err)
 	defer s.Close()
 	const ks, table, records, clients = "ycsb_clients", "clients_load", 1501, 3
 	var cols strings.Builder

@@ -55,7 +55,7 @@ func needCassandra(t testing.TB) {
 	if err == nil {
 		s.Close()
 	}
-	dbtest.NeedServer(t, "Cassandra on "+testHost+":"+testPort()+" (scripts/cassandra.sh start)", err)
+	ycsbtest.NeedServer(t, "Cassandra on "+testHost+":"+testPort()+" (scripts/cassandra.sh start)", err)
 }
 
 func baseProps(keyspace string) map[string]string {
@@ -591,7 +591,7 @@ func startOwnNode(t testing.TB) *ownNode {
 		"CASSANDRA_STORAGE_PORT="+freePort(t),
 		"CASSANDRA_HEAP_MIN=128m", "CASSANDRA_HEAP_MAX=512m")
 	t.Cleanup(func() { n.run("wipe") })
-	dbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", n.run("start"))
+	ycsbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", n.run("start"))
 	return n
 }
 

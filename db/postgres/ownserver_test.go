@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // ownServer is a PostgreSQL instance a test starts for itself, on its own
@@ -35,10 +35,10 @@ type ownServer struct {
 // skips; in CI it fails.
 func startOwnServer(t testing.TB) *ownServer {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	bin, err := pgBinDir()
 	if err != nil {
-		dbtest.NeedServer(t, "the PostgreSQL server binaries (apt-get install postgresql)", err)
+		ycsbtest.NeedServer(t, "the PostgreSQL server binaries (apt-get install postgresql)", err)
 	}
 	s := &ownServer{t: t, bin: bin, asPG: os.Geteuid() == 0}
 	// Not t.TempDir: its parent is private to root, and the server must not

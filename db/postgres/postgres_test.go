@@ -17,6 +17,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -33,14 +34,14 @@ func testURL() string {
 // connection for test setup.
 func needPG(t testing.TB) *pgx.Conn {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := pgx.Connect(ctx, testURL())
 	if err == nil {
 		err = c.Ping(ctx)
 	}
-	dbtest.NeedServer(t, "PostgreSQL at "+testURL()+" (scripts/postgres.sh start)", err)
+	ycsbtest.NeedServer(t, "PostgreSQL at "+testURL()+" (scripts/postgres.sh start)", err)
 	t.Cleanup(func() { c.Close(context.Background()) })
 	return c
 }

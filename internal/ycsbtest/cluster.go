@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/db/dbtest"
 )
 
 // SharedClusterHosts are the addresses of the shared three-node Cassandra
@@ -39,7 +38,7 @@ var shared struct {
 // is for that).
 func CassandraCluster(t testing.TB) []string {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	SkipServerTests(t)
 	hosts := SharedClusterHosts()
 	shared.Lock()
 	defer shared.Unlock()
@@ -53,7 +52,7 @@ func CassandraCluster(t testing.TB) []string {
 				err = fmt.Errorf("scripts/cassandra-cluster.sh status: %v\n%s", err, out)
 			}
 		}
-		dbtest.NeedServer(t, "the Cassandra cluster on "+strings.Join(hosts, ", ")+" (make cassandra-cluster-start)", err)
+		NeedServer(t, "the Cassandra cluster on "+strings.Join(hosts, ", ")+" (make cassandra-cluster-start)", err)
 		shared.ready = true
 	}
 	return hosts
@@ -88,10 +87,10 @@ const ownClusterSlots = 20
 // outside CI when the cluster cannot start; in CI that is a failure.
 func OwnCassandraCluster(t testing.TB, opts ClusterOptions) *Cluster {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	SkipServerTests(t)
 	script, err := clusterScript()
 	if err != nil {
-		dbtest.NeedServer(t, "a Cassandra cluster of the test's own", err)
+		NeedServer(t, "a Cassandra cluster of the test's own", err)
 	}
 	var hosts []string
 	for slot := 0; slot < ownClusterSlots && hosts == nil; slot++ {
@@ -111,7 +110,7 @@ func OwnCassandraCluster(t testing.TB, opts ClusterOptions) *Cluster {
 		hosts = try
 	}
 	if hosts == nil {
-		dbtest.NeedServer(t, "a Cassandra cluster of the test's own", errors.New("every block of loopback addresses from 127.0.0.5 is taken"))
+		NeedServer(t, "a Cassandra cluster of the test's own", errors.New("every block of loopback addresses from 127.0.0.5 is taken"))
 	}
 	c := &Cluster{t: t, script: script, hosts: hosts}
 	c.env = append(os.Environ(),
@@ -123,7 +122,7 @@ func OwnCassandraCluster(t testing.TB, opts ClusterOptions) *Cluster {
 			t.Errorf("wiping the test's cluster: %v", err)
 		}
 	})
-	dbtest.NeedServer(t, "a Cassandra cluster of the test's own on "+strings.Join(hosts, ", ")+" (scripts/cassandra-cluster.sh start)", c.run("start"))
+	NeedServer(t, "a Cassandra cluster of the test's own on "+strings.Join(hosts, ", ")+" (scripts/cassandra-cluster.sh start)", c.run("start"))
 	return c
 }
 

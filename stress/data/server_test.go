@@ -15,8 +15,7 @@ import (
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
-
-	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // The server tests use the node of scripts/cassandra.sh start (make
@@ -24,7 +23,7 @@ import (
 // of their own.
 func testSession(t *testing.T, keyspace string) *gocql.Session {
 	t.Helper()
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	cc := gocql.NewCluster("127.0.0.1")
 	if p := os.Getenv("YCSB_CASSANDRA_PORT"); p != "" {
 		fmt.Sscan(p, &cc.Port)
@@ -34,7 +33,7 @@ func testSession(t *testing.T, keyspace string) *gocql.Session {
 	cc.Timeout = 20 * time.Second
 	cc.Consistency = gocql.One
 	s, err := cc.CreateSession()
-	dbtest.NeedServer(t, "Cassandra on 127.0.0.1:9042 (scripts/cassandra.sh start)", err)
+	ycsbtest.NeedServer(t, "Cassandra on 127.0.0.1:9042 (scripts/cassandra.sh start)", err)
 	t.Cleanup(s.Close)
 	return s
 }
