@@ -61,8 +61,8 @@ func New(w io.Writer, onFail func(error)) *Writer {
 
 // Write sends p. On an idle connection the caller writes it, after
 // letting the goroutines already runnable queue theirs (as an event loop
-// flushes after its ready tasks); behind a write in progress it is queued
-// and Write returns at once. For callers that nothing else serializes.
+// flushes after its ready tasks), and then what was queued during its
+// write; behind a write in progress it is queued and Write returns at once. For callers that nothing else serializes.
 func (q *Writer) Write(p []byte) (int, error) {
 	first, err := q.put(p, noDeadline)
 	if err != nil || !first {
@@ -71,15 +71,19 @@ func (q *Writer) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	runtime.Gosched()
-	if err := q.flushOnce(); err != nil {
-		q.onFail(err)
-		return 0, err
+	// The caller then writes what was queued behind its write, until
+	// nothing is: it would only wait for its response, and waking the
+	// flusher instead would cost a hand-over to another goroutine.
+	for {
+		runtime.Gosched()
+		if err := q.flushOnce(); err != nil {
+			q.onFail(err)
+			return 0, err
+		}
+		if q.idle() {
+			return len(p), nil
+		}
 	}
-	if !q.idle() {
-		q.wake()
-	}
-	return len(p), nil
 }
 
 // Enqueue queues p and returns at once; the flusher writes it, by

@@ -319,6 +319,11 @@ func (c *conn) send(fr []byte) {
 
 // readLoop reads responses and hands each to its call.
 func (c *conn) readLoop() {
+	if raw, ok := c.w.(*rawConn); ok {
+		var fr frames
+		c.fail(raw.readLoop(func(b []byte) (int, int, error) { return fr.take(c, b) }))
+		return
+	}
 	var h [headerSize]byte
 	var raw, plain []byte
 	for {
@@ -339,34 +344,67 @@ func (c *conn) readLoop() {
 			c.fail(err)
 			return
 		}
-		s := int16(binary.BigEndian.Uint16(h[2:]))
-		if s < 0 {
-			continue // an event: not registered for
-		}
-		c.mu.Lock()
-		call := c.calls[s]
-		if call == nil {
-			c.mu.Unlock()
-			continue
-		}
-		c.calls[s] = nil
-		c.free = append(c.free, s)
-		c.mu.Unlock()
-		if call == abandoned {
-			continue
-		}
-		msg, err := c.message(h[1], raw, plain)
-		if h[1]&flagCompress != 0 && err == nil {
-			plain = msg[:0]
-		}
-		if err == nil && h[4] == opError {
-			err = parseError(msg)
-		}
-		if err == nil {
-			call.body = append(call.body[:0], msg...)
-		}
-		call.done <- err
+		c.hand(h[:], raw, &plain)
 	}
+}
+
+// frames cuts a raw socket's reads into responses.
+type frames struct{ plain []byte }
+
+// take hands over the whole frames at the start of b and says how many
+// bytes they took and, when a frame is cut short, how long that frame is
+// in all (its header alone while the header is cut short).
+func (fr *frames) take(c *conn, b []byte) (used, need int, err error) {
+	for {
+		rest := b[used:]
+		if len(rest) < headerSize {
+			if len(rest) > 0 {
+				need = headerSize
+			}
+			return used, need, nil
+		}
+		n := int(binary.BigEndian.Uint32(rest[5:]))
+		if n > maxFrame {
+			return used, 0, fmt.Errorf("cqlwire: %s: response of %d bytes", c.addr, n)
+		}
+		if len(rest) < headerSize+n {
+			return used, headerSize + n, nil
+		}
+		c.hand(rest[:headerSize], rest[headerSize:headerSize+n], &fr.plain)
+		used += headerSize + n
+	}
+}
+
+// hand gives the response of header h and body raw to the call waiting
+// for it; *plain is reused for decompressed bodies.
+func (c *conn) hand(h, raw []byte, plain *[]byte) {
+	s := int16(binary.BigEndian.Uint16(h[2:]))
+	if s < 0 {
+		return // an event: not registered for
+	}
+	c.mu.Lock()
+	call := c.calls[s]
+	if call == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.calls[s] = nil
+	c.free = append(c.free, s)
+	c.mu.Unlock()
+	if call == abandoned {
+		return
+	}
+	msg, err := c.message(h[1], raw, *plain)
+	if h[1]&flagCompress != 0 && err == nil {
+		*plain = msg[:0]
+	}
+	if err == nil && h[4] == opError {
+		err = parseError(msg)
+	}
+	if err == nil {
+		call.body = append(call.body[:0], msg...)
+	}
+	call.done <- err
 }
 
 // sweep gives up requests past their deadline or whose context ended,

@@ -181,6 +181,11 @@ type Stmt struct {
 	// PageSize is the rows of a page, as the driver's page size (0: the
 	// whole result in one response).
 	PageSize int32
+	// Unprepared sends the statement as a QUERY, its text with the bound
+	// values, which the node parses at each request (cassandra-stress's
+	// -mode unprepared): it is never prepared, its routing key is unknown
+	// (RoutingKey is nil) and each response carries its rows' metadata.
+	Unprepared bool
 	// pk are the bound values that make the partition key, in its order,
 	// known from the first preparation (nil before it)
 	pk []int
@@ -254,6 +259,9 @@ func (h *Host) ExecPage(ctx context.Context, call *Call, st *Stmt, cl gocql.Cons
 	if err != nil {
 		return err
 	}
+	if st.Unprepared {
+		return c.query(ctx, call, st.CQL, cl, st.Serial, values, st.PageSize, paging)
+	}
 	p := st.on(h)
 	for attempt := 0; ; attempt++ {
 		if p == nil {
@@ -265,7 +273,7 @@ func (h *Host) ExecPage(ctx context.Context, call *Call, st *Stmt, cl gocql.Cons
 				st.pk = p.pk
 			}
 		}
-		if err = c.execute(ctx, call, p.id, cl, st.Serial, values, st.PageSize, paging); err == nil {
+		if err = c.execute(ctx, call, p.id, len(p.cols) > 0, cl, st.Serial, values, st.PageSize, paging); err == nil {
 			st.last, st.prep = h, p
 			return nil
 		}
@@ -354,11 +362,28 @@ func skipColumns(r *reader, flags int32, n int, name func([]byte)) (paging []byt
 	return paging, more
 }
 
-func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
+// With skipMeta (the preparation gave the result's columns) the node
+// sends rows without their metadata, as the drivers ask (Rows names the
+// columns from the preparation).
+func (c *conn) execute(ctx context.Context, call *Call, id []byte, skipMeta bool, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
 	fr := appendHeader(call.frame[:0], 0, opExecute)
-	start := len(fr)
 	fr = appendShort(fr, uint16(len(id)))
 	fr = append(fr, id...)
+	return c.run(ctx, call, fr, skipMeta, cl, serial, values, pageSize, paging)
+}
+
+// query runs cql unprepared: a QUERY with the same parameters as an
+// EXECUTE's.
+func (c *conn) query(ctx context.Context, call *Call, cql string, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
+	fr := appendHeader(call.frame[:0], 0, opQuery)
+	fr = appendLongString(fr, cql)
+	return c.run(ctx, call, fr, false, cl, serial, values, pageSize, paging)
+}
+
+// run appends the query parameters to fr, a request's header and the
+// start of its body (the prepared id or the query's text), and sends it.
+func (c *conn) run(ctx context.Context, call *Call, fr []byte, skipMeta bool, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
+	start := headerSize
 	fr = appendShort(fr, uint16(cl))
 	if len(values) > 65535 {
 		return fmt.Errorf("cqlwire: %d bound values, above the protocol's 65535", len(values))
@@ -366,6 +391,9 @@ func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial go
 	var flags byte
 	if len(values) > 0 {
 		flags |= 0x01
+	}
+	if skipMeta {
+		flags |= 0x02
 	}
 	if pageSize > 0 {
 		flags |= 0x04
