@@ -41,9 +41,9 @@ type fakeServer struct {
 	// (or chose never to).
 	OnExecute func(c *srvConn, stream int16, key []byte) bool
 
-	Prepares   atomic.Int32
-	Executes   atomic.Int32
-	SkipMeta   atomic.Int32 // EXECUTEs that asked for rows without metadata
+	Prepares atomic.Int32
+	Executes atomic.Int32
+	SkipMeta atomic.Int32 // EXECUTEs that asked for rows without metadata
 	// Statements are the texts of the QUERYs other than USE, which are
 	// answered as an EXECUTE of their first value.
 	Statements []string
