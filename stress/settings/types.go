@@ -314,7 +314,7 @@ func (c Compression) String() string { return [...]string{"NONE", "LZ4", "SNAPPY
 
 // ModeSettings is -mode.
 type ModeSettings struct {
-	API      API
+	API API
 	// Prepared is false with unprepared: the operations' statements are
 	// sent as QUERYs with their text (predefined commands, protocol v4).
 	Prepared bool
