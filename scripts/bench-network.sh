@@ -34,7 +34,9 @@
 #   ours         bin/ycsb with the jdbc or cassandra-cql binding (threads =
 #                requests in flight)
 #   reference    the reference YCSB (pg-*, cass-*)
-#   ours-stress  `ycsb stress user` with scripts/latte/basic.yaml (lat-*)
+#   ours-stress  `ycsb stress user` with scripts/latte/latte-basic.yaml on
+#                latte's own table when latte runs, else with
+#                scripts/latte/basic.yaml (lat-*)
 #   ours-pre     `ycsb stress read` / `write`, the predefined commands, on
 #                rows of one 8-byte column (-col n=fixed(1) size=fixed(8),
 #                keyspace ycsb_latte_pre, 100,000 keys, drawn uniformly)
@@ -52,10 +54,11 @@
 # of latte.basic, id bigint PRIMARY KEY, 100,000 ids) and write.rn (inserts
 # of one id); ours reads and updates one 8-byte field of keyspace
 # ycsb_small (100,000 rows, fieldcount=1, fieldlength=8, uniform), and
-# ours-stress reads and inserts the table of scripts/latte/basic.yaml
-# (ycsb_latte_basic.basic, shaped as latte.basic: 100,000 seeds loaded in
-# sequence, drawn uniformly by the runs; the id population uniform(1..100000)
-# maps them to about 44,000 distinct ids).
+# ours-stress reads and upserts latte.basic itself when latte runs
+# (scripts/latte/latte-basic.yaml), otherwise the table of
+# scripts/latte/basic.yaml (ycsb_latte_basic.basic, shaped as latte.basic:
+# 100,000 seeds loaded in sequence, drawn uniformly by the runs; the id
+# population uniform(1..100000) maps them to about 44,000 distinct ids).
 # Cassandra writes are upserts: an update of an existing row is the work of
 # latte's insert. Each lat-* table is loaded only when it does not hold its
 # rows already (a reload would leave each key in several SSTables, and the
@@ -117,7 +120,11 @@ cass_props=(-p hosts=127.0.0.1 -p port="$CASS_PORT" -p cassandra.keyspace=ycsb_b
 # The lat-* cases' rows for ours: one 8-byte field, as small as latte's.
 small_props=(-p hosts=127.0.0.1 -p port="$CASS_PORT" -p cassandra.keyspace=ycsb_small -p fieldcount=1 -p fieldlength=8
     -p recordcount=100000)
+# ours-stress reads and writes latte's own table when latte runs (the same
+# SSTables: the node's work per operation is the same for both), else a
+# table of the same shape in a keyspace of its own.
 STRESS_PROFILE=scripts/latte/basic.yaml
+[[ -x $LATTE && -r $LATTE_WORKLOADS/read.rn && -r $LATTE_WORKLOADS/write.rn ]] && STRESS_PROFILE=scripts/latte/latte-basic.yaml
 stress_conn=(-node 127.0.0.1 -port native="$CASS_PORT")
 # The predefined commands' rows (ours-pre): one 8-byte column.
 pre_props=(-col "n=fixed(1)" "size=fixed(8)" -schema keyspace=ycsb_latte_pre "replication(factor=1)")
@@ -332,7 +339,7 @@ prepare() {
                 -threads 16 >"$W/small-load.log" 2>&1 || { cat "$W/small-load.log" >&2; exit 1; }
         fi
         # 100,000 seeds hold about 44,000 distinct ids (see above)
-        if [[ $(rows ycsb_latte_basic.basic) -lt 40000 ]]; then
+        if [[ $STRESS_PROFILE == scripts/latte/basic.yaml && $(rows ycsb_latte_basic.basic) -lt 40000 ]]; then
             "$YCSB" stress user profile="$STRESS_PROFILE" "ops(insert=1)" n=100000 no-warmup -pop seq=1..100000 \
                 -rate threads=16 "${stress_conn[@]}" -log no-settings >"$W/stress-load.log" 2>&1 ||
                 { cat "$W/stress-load.log" >&2; exit 1; }
