@@ -70,9 +70,9 @@
 # p50 and p99 latency of each (ours and ours-stress from their JSON reports,
 # latte from its CYCLE LATENCY summary; the target is at 1 in flight). op/s
 # ratios at or above 1 and CPU and latency ratios at or below 1 are as good
-# as latte or better. `SUITES=latte` takes about 6 minutes with
-# DURATION=10 ROUNDS=1 and 11 with DURATION=10 ROUNDS=2 (6 cases, 4 tools,
-# the tables' loads the first time).
+# as latte or better. `SUITES=latte` alone runs 10 s runs, one round, by
+# default: about 5 minutes (6 cases, 4 tools; the tables' loads the first
+# time add about a minute), 10 with ROUNDS=2.
 #
 # The servers are the project's (scripts/postgres.sh, scripts/cassandra.sh),
 # started when not running. The reference runs when it is built under
@@ -87,14 +87,19 @@
 # columns stay empty. latte.basic is created (latte schema) and loaded
 # (latte load) only when it does not hold ids 0, 49999 and 99999 already.
 #
-# Usage: scripts/bench-network.sh   (DURATION=20 ROUNDS=2
+# Usage: scripts/bench-network.sh   (DURATION=20 ROUNDS=2, 10 and 1 for SUITES=latte;
 #        SUITES="pg cassandra latte" CASES="pg-read ..." to pick cases;
 #        YCSB=path/to/ycsb LATTE=path/to/latte)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SUITES=${SUITES:-pg cassandra latte}
+if [[ $SUITES == latte ]]; then
+    # the latte suite alone: about 5 minutes (24 runs of 10 s), 10 with ROUNDS=2
+    DURATION=${DURATION:-10}
+    ROUNDS=${ROUNDS:-1}
+fi
 DURATION=${DURATION:-20}
 ROUNDS=${ROUNDS:-2}
-SUITES=${SUITES:-pg cassandra latte}
 CASES=${CASES:-}
 REF_CACHE=${REF_CACHE:-$HOME/.cache/ycsb-reference}
 LATTE=${LATTE:-$REF_CACHE/latte/bin/latte}
