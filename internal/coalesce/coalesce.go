@@ -33,12 +33,14 @@ type Writer struct {
 	done   chan struct{} // closed when the flusher has ended
 	once   sync.Once
 
-	mu    sync.Mutex
-	busy  bool   // a write is in progress or due: frames go to queue
-	queue []byte // frames waiting for the write in progress
-	spare []byte // the previous queue's buffer, reused
-	due   int64  // the latest deadline of the queued frames, unix ns; 0 when none is queued
-	err   error  // the first write error, or net.ErrClosed after Close
+	mu   sync.Mutex
+	busy bool // a write is in progress or due: frames go to queue
+	// writing mirrors busy for Busy, read without the lock
+	writing atomic.Bool
+	queue   []byte // frames waiting for the write in progress
+	spare   []byte // the previous queue's buffer, reused
+	due     int64  // the latest deadline of the queued frames, unix ns; 0 when none is queued
+	err     error  // the first write error, or net.ErrClosed after Close
 
 	set int64 // the deadline w has, written by the writing goroutine only
 }
@@ -116,9 +118,14 @@ func (q *Writer) put(p []byte, due int64) (first bool, err error) {
 	q.due = max(q.due, due)
 	first = !q.busy
 	q.busy = true
+	q.writing.Store(true)
 	q.mu.Unlock()
 	return first, nil
 }
+
+// Busy says a write is in progress or due: a frame written now goes out
+// with it, in the same system call.
+func (q *Writer) Busy() bool { return q.writing.Load() }
 
 func (q *Writer) wake() {
 	select {
@@ -173,6 +180,7 @@ func (q *Writer) idle() bool {
 		return false
 	}
 	q.busy = false
+	q.writing.Store(false)
 	return true
 }
 

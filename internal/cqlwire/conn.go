@@ -47,6 +47,9 @@ var abandoned = &Call{}
 // goroutine sweeps all the pool's connections.
 const sweepEvery = 10 * time.Millisecond
 
+// crowdedBelow is the free streams under which a connection is crowded.
+const crowdedBelow = maxStreams / 8
+
 // conn is one connection: requests from any goroutine, a reader goroutine
 // that hands responses over, a coalescing writer.
 type conn struct {
@@ -63,6 +66,10 @@ type conn struct {
 	high  int     // streams ever used: calls[high:] are all nil
 	err   error   // set once the connection is broken
 	dead  atomic.Bool
+	// crowded says few streams are free: requests do not join the
+	// connection's write (Host.conn) then, so that one connection is not
+	// left without streams while the host's others have them
+	crowded atomic.Bool
 
 	// frames queued behind a write go out together when it ends
 	wr *coalesce.Writer
@@ -292,6 +299,9 @@ func (c *conn) do(ctx context.Context, call *Call) error {
 	}
 	s := c.free[len(c.free)-1]
 	c.free = c.free[:len(c.free)-1]
+	if len(c.free) == crowdedBelow {
+		c.crowded.Store(true)
+	}
 	if int(s) >= c.high {
 		c.high = int(s) + 1
 	}
@@ -390,6 +400,9 @@ func (c *conn) hand(h, raw []byte, plain *[]byte) {
 	}
 	c.calls[s] = nil
 	c.free = append(c.free, s)
+	if len(c.free) == crowdedBelow+1 {
+		c.crowded.Store(false)
+	}
 	c.mu.Unlock()
 	if call == abandoned {
 		return

@@ -135,6 +135,19 @@ func (p *Pool) Close() {
 // dialling it when it is missing or broken (unless a dial failed within
 // the pool's Retry). It takes no lock unless it dials.
 func (h *Host) conn(ctx context.Context, call *Call) (*conn, error) {
+	if len(h.conns) > 1 {
+		// A connection with a write in progress or due takes the request:
+		// it goes out in the same system call, and its response likely in
+		// the same read as theirs (with one processor the goroutines a
+		// read woke all join the first one's write). The next write
+		// starts on the call's turn, so the connections are all used over
+		// time; a crowded connection (few free streams) is not joined.
+		for i := range h.conns {
+			if c := h.conns[i].Load(); c != nil && !c.dead.Load() && !c.crowded.Load() && c.wr.Busy() {
+				return c, nil
+			}
+		}
+	}
 	call.turn++
 	i := int(call.turn % uint32(len(h.conns)))
 	if c := h.conns[i].Load(); c != nil && !c.dead.Load() {
