@@ -519,3 +519,47 @@ func TestFailureLineOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestModeUnprepared: -mode unprepared sends the predefined commands'
+// statements as QUERYs, which the node parses each time and never
+// prepares: the node's table of prepared statements gets none of the
+// operations' for the keyspace (the schema's are the driver's), and the
+// rows are written and read back; the same run prepared (the control)
+// adds them there.
+func TestModeUnprepared(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "unprepared")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	prepared := func() int {
+		t.Helper()
+		var n int
+		it := s.Query("SELECT logged_keyspace, query_string FROM system.prepared_statements").Iter()
+		for k, q := "", ""; it.Scan(&k, &q); {
+			if k == ks && !strings.HasPrefix(q, "CREATE ") {
+				n++
+			}
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	common := []string{"n=200", "no-warmup", "-pop", "seq=1..200", "-rate", "threads=4", "-schema", "replication(factor=1)",
+		"keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
+	for _, cmd := range []string{"write", "read", "counter_write", "counter_read"} {
+		out := run(t, append([]string{cmd}, append(common, "-mode", "native", "cql3", "unprepared")...)...)
+		if pk, errs, _ := results(t, out); pk != 200 || errs != 0 {
+			t.Errorf("%s unprepared: %d partitions, %d errors, want 200 and 0\n%s", cmd, pk, errs, out)
+		}
+	}
+	if n := count(t, s, ks+".standard1"); n != 200 {
+		t.Errorf("write unprepared: %d rows, want 200", n)
+	}
+	if n := prepared(); n != 0 {
+		t.Errorf("%d statements prepared on the node for %s by unprepared runs, want none", n, ks)
+	}
+	run(t, append([]string{"read"}, common...)...)
+	if n := prepared(); n == 0 {
+		t.Errorf("a prepared read prepared nothing for %s: the check cannot fail", ks)
+	}
+}

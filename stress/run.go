@@ -352,7 +352,7 @@ func (r *stressRun) options(keyspace string) cqlcluster.Options {
 	o := cqlcluster.Options{
 		Hosts: s.Node.Nodes, Port: s.Port.Native, Keyspace: keyspace, Consistency: consistency(s.Command.CL),
 		ConnectTimeout: 10 * time.Second, Timeout: s.Mode.RequestTimeout, Conns: s.Mode.ConnectionsPerHost,
-		Protocol: r.protocol(),
+		Protocol: s.Mode.Protocol(),
 		Username: s.Mode.User, Password: s.Mode.Password,
 		TokenAware: true, OnlyHosts: s.Node.WhiteList,
 		TLS: r.tls, VerifyHost: s.Transport.HostnameVerification,
@@ -370,24 +370,6 @@ func (r *stressRun) options(keyspace string) cqlcluster.Options {
 		o.Compressor = r.comp
 	}
 	return o
-}
-
-// protocol is the protocol version the driver is told: -mode
-// protocolVersion=, else what the original's client speaks.
-func (r *stressRun) protocol() int {
-	m := r.s.Mode
-	switch {
-	case m.ProtocolVersion > 0:
-		return m.ProtocolVersion
-	case m.API == settings.APINative4 && m.Compression != settings.CompressionSnappy:
-		// The original's Java driver 4 negotiates the highest version
-		// (v5 with Cassandra 4.0 and later); v5 has no snappy.
-		return 0
-	}
-	// The original's default client, Java driver 3, speaks up to v4
-	// (JavaDriverClient; the node reports it in system_views.clients):
-	// v5's framing costs both sides work the original does not do.
-	return 4
 }
 
 // connect creates the schema as the original's maybeCreateKeyspaces does
@@ -445,6 +427,7 @@ func (r *stressRun) connect(ctx context.Context) error {
 	}
 	r.m.cl = consistency(s.Command.CL)
 	r.m.serial = consistency(s.Command.SerialCL)
+	r.m.unprepared = !s.Mode.Prepared
 	return nil
 }
 

@@ -96,10 +96,13 @@ type model struct {
 	keyspace string
 	cl       gocql.Consistency
 	serial   gocql.Consistency
-	cols     *data.Columns
-	keySize  int
-	add      *data.Dist // counter increments
-	pop      *data.Population
+	// unprepared sends the lean path's statements as QUERYs (-mode
+	// unprepared), which only runs on it (protocol v4)
+	unprepared bool
+	cols       *data.Columns
+	keySize    int
+	add        *data.Dist // counter increments
+	pop        *data.Population
 	// seeds are the writes' seeds with -insert visits= averaging above 1
 	// (nil: the population's in turn)
 	seeds *data.SeedManager
@@ -161,7 +164,7 @@ func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transac
 			}
 		}
 		args = append(args, &wk.key)
-		wk.wst[k] = cqlwire.Stmt{CQL: m.cql[k], Serial: m.serial}
+		wk.wst[k] = cqlwire.Stmt{CQL: m.cql[k], Serial: m.serial, Unprepared: m.unprepared}
 		q := m.session.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
 		if m.serial != 0 {
 			q.SerialConsistency(m.serial)

@@ -33,12 +33,14 @@ type Writer struct {
 	done   chan struct{} // closed when the flusher has ended
 	once   sync.Once
 
-	mu    sync.Mutex
-	busy  bool   // a write is in progress or due: frames go to queue
-	queue []byte // frames waiting for the write in progress
-	spare []byte // the previous queue's buffer, reused
-	due   int64  // the latest deadline of the queued frames, unix ns; 0 when none is queued
-	err   error  // the first write error, or net.ErrClosed after Close
+	mu   sync.Mutex
+	busy bool // a write is in progress or due: frames go to queue
+	// writing mirrors busy for Busy, read without the lock
+	writing atomic.Bool
+	queue   []byte // frames waiting for the write in progress
+	spare   []byte // the previous queue's buffer, reused
+	due     int64  // the latest deadline of the queued frames, unix ns; 0 when none is queued
+	err     error  // the first write error, or net.ErrClosed after Close
 
 	set int64 // the deadline w has, written by the writing goroutine only
 }
@@ -61,8 +63,8 @@ func New(w io.Writer, onFail func(error)) *Writer {
 
 // Write sends p. On an idle connection the caller writes it, after
 // letting the goroutines already runnable queue theirs (as an event loop
-// flushes after its ready tasks); behind a write in progress it is queued
-// and Write returns at once. For callers that nothing else serializes.
+// flushes after its ready tasks), and then what was queued during its
+// write; behind a write in progress it is queued and Write returns at once. For callers that nothing else serializes.
 func (q *Writer) Write(p []byte) (int, error) {
 	first, err := q.put(p, noDeadline)
 	if err != nil || !first {
@@ -71,15 +73,19 @@ func (q *Writer) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	runtime.Gosched()
-	if err := q.flushOnce(); err != nil {
-		q.onFail(err)
-		return 0, err
+	// The caller then writes what was queued behind its write, until
+	// nothing is: it would only wait for its response, and waking the
+	// flusher instead would cost a hand-over to another goroutine.
+	for {
+		runtime.Gosched()
+		if err := q.flushOnce(); err != nil {
+			q.onFail(err)
+			return 0, err
+		}
+		if q.idle() {
+			return len(p), nil
+		}
 	}
-	if !q.idle() {
-		q.wake()
-	}
-	return len(p), nil
 }
 
 // Enqueue queues p and returns at once; the flusher writes it, by
@@ -112,9 +118,14 @@ func (q *Writer) put(p []byte, due int64) (first bool, err error) {
 	q.due = max(q.due, due)
 	first = !q.busy
 	q.busy = true
+	q.writing.Store(true)
 	q.mu.Unlock()
 	return first, nil
 }
+
+// Busy says a write is in progress or due: a frame written now goes out
+// with it, in the same system call.
+func (q *Writer) Busy() bool { return q.writing.Load() }
 
 func (q *Writer) wake() {
 	select {
@@ -169,6 +180,7 @@ func (q *Writer) idle() bool {
 		return false
 	}
 	q.busy = false
+	q.writing.Store(false)
 	return true
 }
 

@@ -134,6 +134,31 @@ func TestCoalescesBehindAWrite(t *testing.T) {
 	}
 }
 
+// A Write that found the connection idle returns only once it has also
+// written what was queued during its write: the writing caller writes
+// them, no other goroutine is woken to.
+func TestWriterWritesWhatQueuedBehind(t *testing.T) {
+	f := gated()
+	q := New(f, func(error) { t.Error("onFail called") })
+	defer q.Close()
+	first := make(chan error, 1)
+	go func() {
+		_, err := q.Write([]byte("a"))
+		first <- err
+	}()
+	<-f.entered
+	if _, err := q.Write([]byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	close(f.release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if got := f.got(); len(got) != 2 || got[1] != "b" {
+		t.Fatalf("writes %q when the first Write returned, want [a b]", got)
+	}
+}
+
 // Under concurrent senders every frame goes out once, whole, each
 // sender's in its order, in fewer writes than frames. Enqueue's senders
 // are serialized by a lock of their own, as the driver's are.

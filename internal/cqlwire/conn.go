@@ -47,6 +47,9 @@ var abandoned = &Call{}
 // goroutine sweeps all the pool's connections.
 const sweepEvery = 10 * time.Millisecond
 
+// crowdedBelow is the free streams under which a connection is crowded.
+const crowdedBelow = maxStreams / 8
+
 // conn is one connection: requests from any goroutine, a reader goroutine
 // that hands responses over, a coalescing writer.
 type conn struct {
@@ -63,6 +66,10 @@ type conn struct {
 	high  int     // streams ever used: calls[high:] are all nil
 	err   error   // set once the connection is broken
 	dead  atomic.Bool
+	// crowded says few streams are free: requests do not join the
+	// connection's write (Host.conn) then, so that one connection is not
+	// left without streams while the host's others have them
+	crowded atomic.Bool
 
 	// frames queued behind a write go out together when it ends
 	wr *coalesce.Writer
@@ -292,6 +299,9 @@ func (c *conn) do(ctx context.Context, call *Call) error {
 	}
 	s := c.free[len(c.free)-1]
 	c.free = c.free[:len(c.free)-1]
+	if len(c.free) == crowdedBelow {
+		c.crowded.Store(true)
+	}
 	if int(s) >= c.high {
 		c.high = int(s) + 1
 	}
@@ -319,6 +329,11 @@ func (c *conn) send(fr []byte) {
 
 // readLoop reads responses and hands each to its call.
 func (c *conn) readLoop() {
+	if raw, ok := c.w.(*rawConn); ok {
+		var fr frames
+		c.fail(raw.readLoop(func(b []byte) (int, int, error) { return fr.take(c, b) }))
+		return
+	}
 	var h [headerSize]byte
 	var raw, plain []byte
 	for {
@@ -339,34 +354,70 @@ func (c *conn) readLoop() {
 			c.fail(err)
 			return
 		}
-		s := int16(binary.BigEndian.Uint16(h[2:]))
-		if s < 0 {
-			continue // an event: not registered for
-		}
-		c.mu.Lock()
-		call := c.calls[s]
-		if call == nil {
-			c.mu.Unlock()
-			continue
-		}
-		c.calls[s] = nil
-		c.free = append(c.free, s)
-		c.mu.Unlock()
-		if call == abandoned {
-			continue
-		}
-		msg, err := c.message(h[1], raw, plain)
-		if h[1]&flagCompress != 0 && err == nil {
-			plain = msg[:0]
-		}
-		if err == nil && h[4] == opError {
-			err = parseError(msg)
-		}
-		if err == nil {
-			call.body = append(call.body[:0], msg...)
-		}
-		call.done <- err
+		c.hand(h[:], raw, &plain)
 	}
+}
+
+// frames cuts a raw socket's reads into responses.
+type frames struct{ plain []byte }
+
+// take hands over the whole frames at the start of b and says how many
+// bytes they took and, when a frame is cut short, how long that frame is
+// in all (its header alone while the header is cut short).
+func (fr *frames) take(c *conn, b []byte) (used, need int, err error) {
+	for {
+		rest := b[used:]
+		if len(rest) < headerSize {
+			if len(rest) > 0 {
+				need = headerSize
+			}
+			return used, need, nil
+		}
+		n := int(binary.BigEndian.Uint32(rest[5:]))
+		if n > maxFrame {
+			return used, 0, fmt.Errorf("cqlwire: %s: response of %d bytes", c.addr, n)
+		}
+		if len(rest) < headerSize+n {
+			return used, headerSize + n, nil
+		}
+		c.hand(rest[:headerSize], rest[headerSize:headerSize+n], &fr.plain)
+		used += headerSize + n
+	}
+}
+
+// hand gives the response of header h and body raw to the call waiting
+// for it; *plain is reused for decompressed bodies.
+func (c *conn) hand(h, raw []byte, plain *[]byte) {
+	s := int16(binary.BigEndian.Uint16(h[2:]))
+	if s < 0 {
+		return // an event: not registered for
+	}
+	c.mu.Lock()
+	call := c.calls[s]
+	if call == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.calls[s] = nil
+	c.free = append(c.free, s)
+	if len(c.free) == crowdedBelow+1 {
+		c.crowded.Store(false)
+	}
+	c.mu.Unlock()
+	if call == abandoned {
+		return
+	}
+	msg, err := c.message(h[1], raw, *plain)
+	if h[1]&flagCompress != 0 && err == nil {
+		*plain = msg[:0]
+	}
+	if err == nil && h[4] == opError {
+		err = parseError(msg)
+	}
+	if err == nil {
+		call.body = append(call.body[:0], msg...)
+	}
+	call.done <- err
 }
 
 // sweep gives up requests past their deadline or whose context ended,

@@ -41,8 +41,12 @@ type fakeServer struct {
 	// (or chose never to).
 	OnExecute func(c *srvConn, stream int16, key []byte) bool
 
-	Prepares   atomic.Int32
-	Executes   atomic.Int32
+	Prepares atomic.Int32
+	Executes atomic.Int32
+	SkipMeta atomic.Int32 // EXECUTEs that asked for rows without metadata
+	// Statements are the texts of the QUERYs other than USE, which are
+	// answered as an EXECUTE of their first value.
+	Statements []string
 	Accepted   atomic.Int32
 	Compressed atomic.Int32 // request frames that came compressed
 	CompOut    atomic.Int32 // response frames sent compressed
@@ -174,9 +178,23 @@ func (c *srvConn) serve() {
 		case opQuery:
 			q := string(r.take(int(r.int())))
 			c.s.mu.Lock()
-			c.s.queries = append(c.s.queries, q)
+			use := strings.HasPrefix(q, "USE ")
+			if use {
+				c.s.queries = append(c.s.queries, q)
+			} else {
+				c.s.Statements = append(c.s.Statements, q)
+			}
 			c.s.mu.Unlock()
-			c.write(stream, opResult, appendShort(appendInt(nil, resultKeyspace), 0), c.comp)
+			if use {
+				c.write(stream, opResult, appendShort(appendInt(nil, resultKeyspace), 0), c.comp)
+				break
+			}
+			r.short() // consistency
+			var key []byte
+			if f := r.take(1); len(f) == 1 && f[0]&0x01 != 0 && r.short() > 0 {
+				key = r.bytes()
+			}
+			c.Result(stream, c.s.rowsFor(nil, key, false))
 		case opPrepare:
 			c.s.Prepares.Add(1)
 			cql := string(r.take(int(r.int())))
@@ -261,7 +279,12 @@ func (c *srvConn) execute(stream int16, r *reader) {
 	id := r.shortBytes()
 	r.short() // consistency
 	var key []byte
-	if f := r.take(1); len(f) == 1 && f[0]&0x01 != 0 && r.short() > 0 {
+	f := r.take(1)
+	skip := len(f) == 1 && f[0]&0x02 != 0
+	if skip {
+		c.s.SkipMeta.Add(1)
+	}
+	if len(f) == 1 && f[0]&0x01 != 0 && r.short() > 0 {
 		key = r.bytes()
 	}
 	if r.err != nil {
@@ -292,32 +315,33 @@ func (c *srvConn) execute(stream int16, r *reader) {
 	if s.Shuffle {
 		go func() {
 			time.Sleep(time.Duration(rand.IntN(300)) * time.Microsecond)
-			c.answer(stream, id, key)
+			c.answer(stream, id, key, skip)
 		}()
 		return
 	}
-	c.answer(stream, id, key)
+	c.answer(stream, id, key, skip)
 }
 
 // answer writes the result of an EXECUTE of key.
-func (c *srvConn) answer(stream int16, id, key []byte) {
-	c.Result(stream, c.s.rowsFor(id, key))
+func (c *srvConn) answer(stream int16, id, key []byte, skipMeta bool) {
+	c.Result(stream, c.s.rowsFor(id, key, skipMeta))
 }
 
-// rowsFor is the RESULT body for key; nil rows mean void.
-func (s *fakeServer) rowsFor(id, key []byte) []byte {
+// rowsFor is the RESULT body for key, without metadata when asked; nil
+// rows mean void.
+func (s *fakeServer) rowsFor(id, key []byte, skipMeta bool) []byte {
 	if s.Rows == nil {
-		return appendRows(nil, s.rowsFlags(), s.Cols, [][][]byte{{key, append([]byte("v:"), key...)}})
+		return appendRows(nil, s.rowsFlags(skipMeta), s.Cols, [][][]byte{{key, append([]byte("v:"), key...)}})
 	}
 	rows := s.Rows(key)
 	if rows == nil {
 		return appendInt(nil, resultVoid)
 	}
-	return appendRows(nil, s.rowsFlags(), s.Cols, rows)
+	return appendRows(nil, s.rowsFlags(skipMeta), s.Cols, rows)
 }
 
-func (s *fakeServer) rowsFlags() int32 {
-	if s.NoMetadata {
+func (s *fakeServer) rowsFlags(skipMeta bool) int32 {
+	if s.NoMetadata || skipMeta {
 		return 0x0004
 	}
 	return 0x0001

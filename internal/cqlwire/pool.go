@@ -149,6 +149,19 @@ func (p *Pool) Close() {
 // dialling it when it is missing or broken (unless a dial failed within
 // the pool's Retry). It takes no lock unless it dials.
 func (h *Host) conn(ctx context.Context, call *Call) (*conn, error) {
+	if len(h.conns) > 1 {
+		// A connection with a write in progress or due takes the request:
+		// it goes out in the same system call, and its response likely in
+		// the same read as theirs (with one processor the goroutines a
+		// read woke all join the first one's write). The next write
+		// starts on the call's turn, so the connections are all used over
+		// time; a crowded connection (few free streams) is not joined.
+		for i := range h.conns {
+			if c := h.conns[i].Load(); c != nil && !c.dead.Load() && !c.crowded.Load() && c.wr.Busy() {
+				return c, nil
+			}
+		}
+	}
 	call.turn++
 	i := int(call.turn % uint32(len(h.conns)))
 	if c := h.conns[i].Load(); c != nil && !c.dead.Load() {
@@ -196,6 +209,11 @@ type Stmt struct {
 	// PageSize is the rows of a page, as the driver's page size (0: the
 	// whole result in one response).
 	PageSize int32
+	// Unprepared sends the statement as a QUERY, its text with the bound
+	// values, which the node parses at each request (cassandra-stress's
+	// -mode unprepared): it is never prepared, its routing key is unknown
+	// (RoutingKey is nil) and each response carries its rows' metadata.
+	Unprepared bool
 	// pk are the bound values that make the partition key, in its order,
 	// known from the first preparation (nil before it)
 	pk []int
@@ -269,6 +287,9 @@ func (h *Host) ExecPage(ctx context.Context, call *Call, st *Stmt, cl gocql.Cons
 	if err != nil {
 		return err
 	}
+	if st.Unprepared {
+		return c.query(ctx, call, st.CQL, cl, st.Serial, values, st.PageSize, paging)
+	}
 	p := st.on(h)
 	for attempt := 0; ; attempt++ {
 		if p == nil {
@@ -280,7 +301,7 @@ func (h *Host) ExecPage(ctx context.Context, call *Call, st *Stmt, cl gocql.Cons
 				st.pk = p.pk
 			}
 		}
-		if err = c.execute(ctx, call, p.id, cl, st.Serial, values, st.PageSize, paging); err == nil {
+		if err = c.execute(ctx, call, p.id, len(p.cols) > 0, cl, st.Serial, values, st.PageSize, paging); err == nil {
 			st.last, st.prep = h, p
 			return nil
 		}
@@ -369,11 +390,28 @@ func skipColumns(r *reader, flags int32, n int, name func([]byte)) (paging []byt
 	return paging, more
 }
 
-func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
+// With skipMeta (the preparation gave the result's columns) the node
+// sends rows without their metadata, as the drivers ask (Rows names the
+// columns from the preparation).
+func (c *conn) execute(ctx context.Context, call *Call, id []byte, skipMeta bool, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
 	fr := appendHeader(call.frame[:0], 0, opExecute)
-	start := len(fr)
 	fr = appendShort(fr, uint16(len(id)))
 	fr = append(fr, id...)
+	return c.run(ctx, call, fr, skipMeta, cl, serial, values, pageSize, paging)
+}
+
+// query runs cql unprepared: a QUERY with the same parameters as an
+// EXECUTE's.
+func (c *conn) query(ctx context.Context, call *Call, cql string, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
+	fr := appendHeader(call.frame[:0], 0, opQuery)
+	fr = appendLongString(fr, cql)
+	return c.run(ctx, call, fr, false, cl, serial, values, pageSize, paging)
+}
+
+// run appends the query parameters to fr, a request's header and the
+// start of its body (the prepared id or the query's text), and sends it.
+func (c *conn) run(ctx context.Context, call *Call, fr []byte, skipMeta bool, cl, serial gocql.Consistency, values [][]byte, pageSize int32, paging []byte) error {
+	start := headerSize
 	fr = appendShort(fr, uint16(cl))
 	if len(values) > 65535 {
 		return fmt.Errorf("cqlwire: %d bound values, above the protocol's 65535", len(values))
@@ -381,6 +419,9 @@ func (c *conn) execute(ctx context.Context, call *Call, id []byte, cl, serial go
 	var flags byte
 	if len(values) > 0 {
 		flags |= 0x01
+	}
+	if skipMeta {
+		flags |= 0x02
 	}
 	if pageSize > 0 {
 		flags |= 0x04

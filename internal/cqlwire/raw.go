@@ -92,3 +92,67 @@ func (r *rawConn) Write(p []byte) (int, error) {
 	}
 	return total - len(p), werr
 }
+
+// readLoop reads the socket into one buffer until it fails, giving take
+// what the buffer holds after each read: take consumes the whole frames at
+// its start and says how long the frame cut short there is (0 for none),
+// for which the buffer grows. It runs in a single wait on the socket, so
+// the poller's word that data came is never dropped between two reads
+// (each Read starts by forgetting it), and a read shorter than the room it
+// had means the socket was drained: the loop waits for the poller then
+// instead of reading again for EAGAIN, as tokio's reader does. That saves
+// one read system call per wake-up.
+func (r *rawConn) readLoop(take func(b []byte) (used, need int, err error)) error {
+	buf := make([]byte, 64<<10)
+	var start, end int
+	var rerr error
+	err := r.rc.Read(func(fd uintptr) bool {
+		for {
+			room := len(buf) - end
+			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[end])), uintptr(room))
+			switch e {
+			case 0:
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false
+			default:
+				rerr = e
+				return true
+			}
+			if m == 0 {
+				rerr = io.EOF
+				return true
+			}
+			end += int(m)
+			used, need, err := take(buf[start:end])
+			if err != nil {
+				rerr = err
+				return true
+			}
+			start += used
+			if start == end {
+				start, end = 0, 0
+			} else if end == len(buf) || start+need > len(buf) {
+				// Move the frame cut short to the front, in a larger
+				// buffer when it does not fit.
+				if need > len(buf) {
+					nb := make([]byte, need)
+					copy(nb, buf[start:end])
+					buf = nb
+				} else {
+					copy(buf, buf[start:end])
+				}
+				end -= start
+				start = 0
+			}
+			if int(m) < room {
+				return false
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return rerr
+}

@@ -111,6 +111,11 @@ func TestRead(t *testing.T) {
 			if n := s.Prepares.Load(); n != 1 {
 				t.Errorf("%d PREPAREs, want 1", n)
 			}
+			// Rows are asked for without their metadata, as the drivers
+			// do: the preparation named the columns.
+			if n := s.SkipMeta.Load(); n != s.Executes.Load() || n != 2 {
+				t.Errorf("%d EXECUTEs of 2 asked for rows without metadata", n)
+			}
 			if o.Compressor != nil && (s.Compressed.Load() == 0 || s.CompOut.Load() == 0) {
 				t.Errorf("lz4: %d requests and %d responses compressed", s.Compressed.Load(), s.CompOut.Load())
 			}
@@ -119,6 +124,48 @@ func TestRead(t *testing.T) {
 			}
 			if q := s.Queries(); o.Keyspace != "" && !slices.Equal(q, []string{`USE "ks"`}) {
 				t.Errorf("queries %q", q)
+			}
+		})
+	}
+}
+
+// An unprepared statement goes as a QUERY with its text and values at
+// each request: nothing is prepared or executed, the rows are named from
+// each response's metadata.
+func TestQueryUnprepared(t *testing.T) {
+	for _, comp := range []bool{false, true} {
+		t.Run(fmt.Sprint("lz4=", comp), func(t *testing.T) {
+			s := newFakeServer(t, "127.0.0.1:0").start()
+			o := testOptions()
+			if comp {
+				o.Compressor = cqlcompress.LZ4{}
+			}
+			p := NewPool(o)
+			defer p.Close()
+			c := newClient(p, s.Addr)
+			c.st.Unprepared = true
+			for _, key := range []string{"key1", "key2"} {
+				cols, rows, err := c.read(context.Background(), []byte(key))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := [][][]byte{{[]byte(key), []byte("v:" + key)}}; !equalRows(rows, want) {
+					t.Fatalf("rows %q, want %q", rows, want)
+				}
+				if !slices.Equal(cols, []string{"k", "v"}) {
+					t.Fatalf("columns %q", cols)
+				}
+			}
+			if n, m := s.Prepares.Load(), s.Executes.Load(); n != 0 || m != 0 {
+				t.Errorf("%d PREPAREs and %d EXECUTEs, want none", n, m)
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if !slices.Equal(s.Statements, []string{selectCQL, selectCQL}) {
+				t.Errorf("QUERYs %q, want the statement twice", s.Statements)
+			}
+			if comp && s.Compressed.Load() == 0 {
+				t.Error("lz4: no request compressed")
 			}
 		})
 	}

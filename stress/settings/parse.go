@@ -120,6 +120,12 @@ func Parse(args []string) (*Settings, []Note, error) {
 		}
 		notes = append(notes, n...)
 	}
+	if err := checkMaxPending(s); err != nil {
+		return nil, nil, err
+	}
+	if cmd == CmdUser && !s.Mode.Prepared {
+		return nil, nil, &Error{Group: "-mode", Word: "unprepared", Reason: "is only for the predefined commands; user prepares its profile's statements"}
+	}
 	if cmd == CmdUser && slices.ContainsFunc(sections, func(sec section) bool { return sec.name == "-schema" }) {
 		return nil, nil, &Error{Word: "-schema", Reason: "is only for the predefined commands; with user the profile's YAML defines the schema"}
 	}
@@ -1092,6 +1098,23 @@ func parseSchema(s *Settings, params []string) error {
 	return nil
 }
 
+// checkMaxPending refuses a -mode maxPending= that the run's requests in
+// flight could reach on one connection: each thread has one request in
+// flight, so one at most as many as the threads; below that, the
+// original's driver queues the requests beyond it, which is not done here.
+func checkMaxPending(s *Settings) error {
+	m, r := s.Mode, s.Rate
+	threads := r.Threads
+	if threads == 0 {
+		threads = r.MaxThreads
+	}
+	if m.MaxPending > 0 && m.MaxPending < threads {
+		return &Error{Group: "-mode", Word: fmt.Sprintf("maxPending=%d", m.MaxPending),
+			Reason: fmt.Sprintf("is below the %d threads: requests beyond it would wait in the original's driver, which is not done here; give at least the threads", threads)}
+	}
+	return nil
+}
+
 func parseMode(s *Settings, params []string) ([]Note, error) {
 	w, err := s.match(modeGroup, "-mode", params)
 	if err != nil {
@@ -1121,9 +1144,6 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		notes = append(notes, Note{Option: "-mode 4x", Text: "the original's Java driver 4 mode; the same native client is used here"})
 	}
 	m.Prepared = !w.has("unprepared")
-	if !m.Prepared {
-		notes = append(notes, Note{Option: "-mode " + w.word["unprepared"], Text: "not honoured: every statement is prepared here, where the original sends the CQL text with each request and the node parses it each time; the figures leave that parsing out"})
-	}
 	if v, ok := w.get("protocolVersion="); ok {
 		if len(v) != 1 || v[0] < '2' || v[0] > '4' {
 			return nil, w.errf("protocolVersion=", "expected protocolVersion=2, 3 or 4")
@@ -1143,6 +1163,19 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 	m.User, _ = w.get("user=")
 	m.Password, _ = w.get("password=")
 	m.AuthProvider, _ = w.get("auth-provider=")
+	if w.has("auth-provider=") {
+		// The original loads a Java class by this name; the password
+		// authenticator, which user= and password= give, is the only one
+		// here.
+		switch m.AuthProvider {
+		case "PlainTextAuthProvider", "com.datastax.driver.core.PlainTextAuthProvider":
+			if m.User == "" || m.Password == "" {
+				return nil, w.errf("auth-provider=", "PlainTextAuthProvider needs user= and password=")
+			}
+		default:
+			return nil, w.errf("auth-provider=", "no Java class is loaded here: only PlainTextAuthProvider, the password authenticator of user= and password=, is available")
+		}
+	}
 	if m.MaxPending, err = boundedOpt(w, "maxPending=", true, 0, MaxPending, "the original's driver takes at most 32768 requests per connection"); err != nil {
 		return nil, err
 	}
@@ -1177,6 +1210,14 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 	}
 	if w.has("port=") {
 		notes = append(notes, Note{Option: w.word["port="], Text: "unused, as in the original; the native port is -port native="})
+	}
+	// Unprepared statements go on the lean request path's QUERY frames,
+	// which speak v4; the driver prepares every statement with values.
+	if !m.Prepared && m.Protocol() != 4 {
+		if m.ProtocolVersion > 0 {
+			return nil, w.errf("unprepared", "needs protocol v4 (the default), not protocolVersion=%d: on other versions every statement is prepared", m.ProtocolVersion)
+		}
+		return nil, w.errf("unprepared", "needs protocol v4, which 4x negotiates above (add protocolVersion=4): on other versions every statement is prepared")
 	}
 	return notes, nil
 }

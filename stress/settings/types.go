@@ -314,8 +314,10 @@ func (c Compression) String() string { return [...]string{"NONE", "LZ4", "SNAPPY
 
 // ModeSettings is -mode.
 type ModeSettings struct {
-	API      API
-	Prepared bool // prepared statements (the default; unprepared turns it off)
+	API API
+	// Prepared is false with unprepared: the operations' statements are
+	// sent as QUERYs with their text (predefined commands, protocol v4).
+	Prepared bool
 	// ProtocolVersion is 2, 3 or 4; 0 lets the driver negotiate.
 	ProtocolVersion    int
 	Compression        Compression
@@ -328,6 +330,23 @@ type ModeSettings struct {
 	// idempotent request unanswered after it goes to another replica too;
 	// 0 sends none, as the original.
 	SpeculativeDelay time.Duration
+}
+
+// Protocol is the protocol version the driver is told: protocolVersion=,
+// else what the original's client speaks.
+func (m *ModeSettings) Protocol() int {
+	switch {
+	case m.ProtocolVersion > 0:
+		return m.ProtocolVersion
+	case m.API == APINative4 && m.Compression != CompressionSnappy:
+		// The original's Java driver 4 negotiates the highest version
+		// (v5 with Cassandra 4.0 and later); v5 has no snappy.
+		return 0
+	}
+	// The original's default client, Java driver 3, speaks up to v4
+	// (JavaDriverClient; the node reports it in system_views.clients):
+	// v5's framing costs both sides work the original does not do.
+	return 4
 }
 
 // LoadBalance is -node loadbalance=.
