@@ -12,8 +12,7 @@ import (
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
-
-	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 func TestConfig(t *testing.T) {
@@ -101,7 +100,7 @@ func (c countingConn) Write(p []byte) (int, error) {
 // answer, and requests queued behind a write share its system call: fewer
 // writes than requests.
 func TestDriverPathCoalesces(t *testing.T) {
-	dbtest.SkipServerTests(t)
+	ycsbtest.SkipServerTests(t)
 	host, port := "127.0.0.1", 9042
 	if p := os.Getenv("YCSB_CASSANDRA_PORT"); p != "" {
 		var err error
@@ -120,7 +119,7 @@ func TestDriverPathCoalesces(t *testing.T) {
 	q.d = countingDialer{q.d, &writes}
 	cc.Dialer = q
 	s, err := Connect(context.Background(), cc)
-	dbtest.NeedServer(t, "Cassandra on "+net.JoinHostPort(host, strconv.Itoa(port)), err)
+	ycsbtest.NeedServer(t, "Cassandra on "+net.JoinHostPort(host, strconv.Itoa(port)), err)
 	defer Close(s)
 
 	// Names that each select one row whose key is the name: an answer
