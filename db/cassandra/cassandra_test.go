@@ -469,7 +469,9 @@ func TestOpenErrorsCLI(t *testing.T) {
 		want string
 	}{
 		{"no hosts", nil, "hosts: required property missing"},
-		{"wrong host", []string{"-p", "hosts=127.0.0.2", "-p", "port=" + testPort()}, "cassandra: connect to 127.0.0.2"},
+		// 127.0.0.2-4 hold the shared cluster and 127.0.0.5 on the tests'
+		// own clusters: nothing listens on .254.
+		{"wrong host", []string{"-p", "hosts=127.0.0.254", "-p", "port=" + testPort()}, "cassandra: connect to 127.0.0.254"},
 		{"wrong port", []string{"-p", "hosts=" + testHost, "-p", "port=" + freePort(t)}, "cassandra: connect to " + testHost},
 		{"wrong credentials", []string{"-p", "hosts=" + testHost, "-p", "port=" + authPort, "-p", "cassandra.username=ycsb"}, "cassandra: connect to"},
 		{"missing keyspace", []string{"-p", "hosts=" + testHost, "-p", "port=" + testPort(), "-p", "cassandra.keyspace=no_such_ks"}, "keyspace no_such_ks does not exist"},
