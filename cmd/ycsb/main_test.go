@@ -25,12 +25,12 @@ func TestSignalsPrintTheReport(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(bin, "run", "basic", "-P", "../../workloads/workloada",
 				"-p", "operationcount=0", "-p", "basicdb.simulatedelay=1")
-			var stdout, stderr bytes.Buffer
+			var stdout, stderr lockedBuffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(700 * time.Millisecond)
+			waitStarted(t, cmd, &stderr)
 			cmd.Process.Signal(sig)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
@@ -70,15 +70,23 @@ func startRun(t *testing.T, bin string, extra ...string) (*exec.Cmd, *lockedBuff
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	waitStarted(t, cmd, &stderr)
+	return cmd, &stdout, &stderr
+}
+
+// waitStarted waits until the run cmd says "Starting test." on stderr (its
+// signal handling set up), however slow the machine is to get there, then
+// 700 ms for operations to be done.
+func waitStarted(t *testing.T, cmd *exec.Cmd, stderr *lockedBuffer) {
+	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "Starting test."); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Process.Kill()
 			cmd.Wait()
 			t.Fatalf("no \"Starting test.\" on stderr within 20 s:\n%s", stderr.String())
 		}
 	}
 	time.Sleep(700 * time.Millisecond)
-	return cmd, &stdout, &stderr
 }
 
 // wait waits for cmd, killing it (and failing) if it is still running after
