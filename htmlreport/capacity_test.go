@@ -250,6 +250,7 @@ func TestPageCapacity(t *testing.T) {
 // each, the failing step red, and its table; then two searches overlaid,
 // one client-limited.
 func TestChromiumCapacity(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	d, err := Build("basic capacity", []Input{{"basic capacity", realCapacity(t)}}, time.Now())
 	if err != nil {
@@ -317,6 +318,7 @@ func TestChromiumCapacity(t *testing.T) {
 // TestChromiumCapacityNoLatency: a search judged on its error rate alone
 // has no chart, says so, and still lists its steps.
 func TestChromiumCapacityNoLatency(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	r := clientSearch()
 	for i := range r.Capacity.Steps {

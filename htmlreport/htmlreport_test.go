@@ -308,6 +308,7 @@ func pixels(img image.Image, match func(r, g, b uint32) bool) int {
 // drawn and holding data; no console error may appear; and a screenshot
 // is taken and checked to be a real picture.
 func TestChromium(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	dir := t.TempDir()
 	a, b := fakeReport(t, "pebble", 12, 100, 1), fakeReport(t, "rocksdb", 12, 140, 2)
@@ -339,6 +340,7 @@ func TestChromium(t *testing.T) {
 // verdicts: each objective's line once on each chart it applies to, the
 // objectives' table and the verdicts in their colours.
 func TestChromiumSLO(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	dir := t.TempDir()
 	a := withSLO(fakeReport(t, "pebble", 12, 100, 1), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
@@ -657,6 +659,7 @@ func TestPageSLO(t *testing.T) {
 // held and one whose did not, with transaction retries: the economy's
 // table with both checks, and the summary's retries column.
 func TestChromiumEconomy(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	a, b := fakeReport(t, "jdbc", 6, 100, 1), fakeReport(t, "jdbc", 6, 100, 2)
 	a.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000, 20000, nil, jsonreport.Tally{Cash: 1000000, Accounts: 1000})
@@ -680,6 +683,7 @@ func TestChromiumEconomy(t *testing.T) {
 // TestChromiumInterrupted draws a complete run beside one a signal
 // stopped: the page says which run was interrupted and how far it got.
 func TestChromiumInterrupted(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	a, b := fakeReport(t, "pebble", 6, 100, 1), fakeReport(t, "pebble", 3, 100, 2)
 	b.Interrupted = &jsonreport.Interrupted{By: "SIGTERM", PlannedOperations: 100000, DoneOperations: b.Operations + 7}
 	d, err := Build("stopped", []Input{{"full", a}, {"stopped", b}}, time.Now())

@@ -99,6 +99,7 @@ func TestPageSchedule(t *testing.T) {
 // with its lags, wake-ups, late starts and the wake-ups' share of the
 // intended latency; the older one's unknown figures are dashes.
 func TestChromiumSchedule(t *testing.T) {
+	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	a := withSchedule(t, fakeReport(t, "pebble", 6, 100, 1), 8000, 0.125)
 	b := fakeReport(t, "rocksdb", 6, 100, 2)

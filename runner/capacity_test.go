@@ -222,8 +222,10 @@ func TestCapacityInterrupted(t *testing.T) {
 func TestCapacityLinger(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// One second's step (capacity.maxsteptime): the rows, not their trust,
+	// are what the linger follows.
 	out, stderr, err := capacityBasicOn(ctx, t, map[string]string{"threadcount": "2", "capacity.start": "200", "capacity.max": "200",
-		"prometheus.addr": ycsbtest.FreeAddr(t), "prometheus.linger": "3600"}, cancelOn{text: "prometheus.linger", cancel: cancel})
+		"capacity.maxsteptime": "1", "prometheus.addr": ycsbtest.FreeAddr(t), "prometheus.linger": "3600"}, cancelOn{text: "prometheus.linger", cancel: cancel})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}

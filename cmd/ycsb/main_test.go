@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -24,12 +25,12 @@ func TestSignalsPrintTheReport(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(bin, "run", "basic", "-P", "../../workloads/workloada",
 				"-p", "operationcount=0", "-p", "basicdb.simulatedelay=1")
-			var stdout, stderr bytes.Buffer
+			var stdout, stderr lockedBuffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(700 * time.Millisecond)
+			waitStarted(t, cmd, &stderr)
 			cmd.Process.Signal(sig)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
@@ -55,25 +56,42 @@ func TestSignalsPrintTheReport(t *testing.T) {
 
 // startRun starts a run of the basic binding with 4 threads that only a
 // signal ends, in a process group of its own (as a shell's job is), and
-// waits until it has started.
-func startRun(t *testing.T, bin string, extra ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+// waits until it has started: its signal handling set up and "Starting
+// test." said, however slow the machine is to get there, then 700 ms
+// for operations to be done.
+func startRun(t *testing.T, bin string, extra ...string) (*exec.Cmd, *lockedBuffer, *lockedBuffer) {
 	t.Helper()
 	args := append([]string{"run", "basic", "-P", "../../workloads/workloada", "-threads", "4",
 		"-p", "operationcount=100000000", "-p", "basicdb.simulatedelay=1"}, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(700 * time.Millisecond)
+	waitStarted(t, cmd, &stderr)
 	return cmd, &stdout, &stderr
+}
+
+// waitStarted waits until the run cmd says "Starting test." on stderr (its
+// signal handling set up), however slow the machine is to get there, then
+// 700 ms for operations to be done.
+func waitStarted(t *testing.T, cmd *exec.Cmd, stderr *lockedBuffer) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "Starting test."); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no \"Starting test.\" on stderr within 20 s:\n%s", stderr.String())
+		}
+	}
+	time.Sleep(700 * time.Millisecond)
 }
 
 // wait waits for cmd, killing it (and failing) if it is still running after
 // limit: a safety net, not a timing assertion.
-func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration, stderr *bytes.Buffer) {
+func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration, stderr fmt.Stringer) {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -194,7 +212,9 @@ func TestSecondInterruptExits(t *testing.T) {
 	bin := ycsbtest.Binary(t)
 	cmd, stdout, stderr := startRun(t, bin, "-p", "basicdb.simulatedelay=5000", "-p", "basicdb.randomizedelay=false")
 	cmd.Process.Signal(syscall.SIGINT)
-	time.Sleep(stopsignal.Window + 300*time.Millisecond)
+	// Well after Window: the process may take a while on a busy machine
+	// to note the first signal's arrival.
+	time.Sleep(stopsignal.Window + time.Second)
 	cmd.Process.Signal(syscall.SIGINT)
 	wait(t, cmd, 20*time.Second, stderr)
 	if code := cmd.ProcessState.ExitCode(); code != 130 {

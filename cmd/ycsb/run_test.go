@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,7 +43,7 @@ type outcome struct {
 // 30 s; with interruptAfter > 0 it sends SIGINT that long after the start.
 func runBinary(t *testing.T, bin string, interruptAfter time.Duration, args ...string) outcome {
 	t.Helper()
-	return runInterrupted(t, bin, func(*lockedBuffer) bool {
+	return runInterrupted(t, bin, func(int, *lockedBuffer) bool {
 		if interruptAfter <= 0 {
 			return false
 		}
@@ -50,11 +52,50 @@ func runBinary(t *testing.T, bin string, interruptAfter time.Duration, args ...s
 	}, args...)
 }
 
+// runBinaryWhenOpening is runBinary that sends SIGINT once a thread of the
+// process waits in open(2) for a named pipe's writer: once it waits, as
+// seen from /proc, however slow the machine is to get there.
+func runBinaryWhenOpening(t *testing.T, bin string, args ...string) outcome {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skipf("no /proc to see the process wait for the pipe: %v", err)
+	}
+	return runInterrupted(t, bin, func(pid int, _ *lockedBuffer) bool {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if waitsForPipe(pid) {
+				return true
+			}
+		}
+		t.Errorf("process %d did not wait for a named pipe within 20 s", pid)
+		return true
+	}, args...)
+}
+
+// openatSyscall is openat(2)'s number as /proc/<pid>/task/<tid>/syscall
+// shows it ("" where not known).
+var openatSyscall = map[string]string{"amd64": "257", "arm64": "56"}[runtime.GOARCH]
+
+// waitsForPipe says a thread of process pid sleeps in the kernel's wait
+// for a named pipe's other end (its wchan), or, where /proc does not name
+// kernel functions, in openat(2).
+func waitsForPipe(pid int) bool {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
+	for _, task := range tasks {
+		if wchan, err := os.ReadFile(filepath.Join(task, "wchan")); err == nil && string(wchan) == "wait_for_partner" {
+			return true
+		}
+		if sc, err := os.ReadFile(filepath.Join(task, "syscall")); err == nil && openatSyscall != "" && strings.HasPrefix(string(sc), openatSyscall+" ") {
+			return true
+		}
+	}
+	return false
+}
+
 // runBinaryUntil is runBinary that sends SIGINT once stderr holds marker:
 // at a known point of the run, however slow the machine is to get there.
 func runBinaryUntil(t *testing.T, bin, marker string, args ...string) outcome {
 	t.Helper()
-	return runInterrupted(t, bin, func(stderr *lockedBuffer) bool {
+	return runInterrupted(t, bin, func(_ int, stderr *lockedBuffer) bool {
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			if strings.Contains(stderr.String(), marker) {
 				return true
@@ -84,9 +125,9 @@ func (b *lockedBuffer) String() string {
 }
 
 // runInterrupted runs bin with args in an empty directory of its own, at
-// most 30 s, and sends SIGINT when interrupt, called once it has started,
-// returns true.
-func runInterrupted(t *testing.T, bin string, interrupt func(stderr *lockedBuffer) bool, args ...string) outcome {
+// most 30 s, and sends SIGINT when interrupt, called once it has started
+// with its process id, returns true.
+func runInterrupted(t *testing.T, bin string, interrupt func(pid int, stderr *lockedBuffer) bool, args ...string) outcome {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -98,7 +139,7 @@ func runInterrupted(t *testing.T, bin string, interrupt func(stderr *lockedBuffe
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if interrupt(&stderr) {
+	if interrupt(cmd.Process.Pid, &stderr) {
 		cmd.Process.Signal(syscall.SIGINT)
 	}
 	signalled := time.Now()

@@ -93,6 +93,7 @@ func TestSameKeysAndValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // two processes of their own, their stdout compared
 			common := []string{"-P", workload("workloada"), "-p", "dataintegrity=true", "-p", "basicdb.verbose=true"}
 			for _, p := range c.props {
 				common = append(common, "-p", p)
@@ -163,6 +164,7 @@ func TestSameReportLines(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // two processes of their own, their stdout compared
 			// Both at their defaults: 0.17.0's hdrhistogram.percentiles=95,99.
 			args := []string{"-P", workload("workloada"), "-p", "basicdb.verbose=false"}
 			args = append(args, c.props...)
@@ -233,6 +235,7 @@ func TestSameRunPhaseKeys(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // two processes of their own, their stdout compared
 			common := []string{"-P", workload("workloada"), "-p", "basicdb.verbose=true"}
 			for _, p := range c.props {
 				common = append(common, "-p", p)

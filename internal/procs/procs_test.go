@@ -2,9 +2,10 @@ package procs
 
 import (
 	"runtime"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/hostcpu"
 )
 
 func TestNext(t *testing.T) {
@@ -33,31 +34,40 @@ func TestNext(t *testing.T) {
 	}
 }
 
-// A busy process grows to the runtime's count; Stop gives it back.
+// busyCPU stands for a process that keeps every processor it has busy:
+// each read is an hour of CPU later than the one before, more than any
+// window's wall time, however long the machine makes the windows.
+func busyCPU() func() (time.Duration, bool) {
+	var cpu time.Duration
+	return func() (time.Duration, bool) {
+		cpu += time.Hour
+		return cpu, true
+	}
+}
+
+// A busy process grows to the runtime's count, one processor a window,
+// and the sizing then ends; Stop gives the count back. The load is read
+// through readCPU (a busy process on a machine that other processes keep
+// busy may not get its share: the sizing would rightly not grow it).
 func TestAdaptGrowsUnderLoad(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "")
 	orig := runtime.GOMAXPROCS(0)
 	if orig < 2 {
 		t.Skip("one CPU: nothing to size")
 	}
+	defer func(r func() (time.Duration, bool)) { readCPU = r }(readCPU)
+	readCPU = busyCPU()
 	a := Adapt()
 	if got := gomaxprocs(); got != 1 {
 		t.Fatalf("started on %d processors, want 1", got)
 	}
-	var stop atomic.Bool
-	for i := 0; i < orig; i++ {
-		go func() {
-			for !stop.Load() { // busy: the load to size for
-			}
-		}()
+	select {
+	case <-a.done: // the loop ends once at the runtime's count
+	case <-time.After(time.Minute):
+		t.Fatalf("busy process still sizing after a minute, on %d processors", gomaxprocs())
 	}
-	deadline := time.Now().Add(time.Duration(orig+20) * Window)
-	for gomaxprocs() < orig && time.Now().Before(deadline) {
-		time.Sleep(Window / 4)
-	}
-	stop.Store(true)
 	if got := gomaxprocs(); got != orig {
-		t.Errorf("busy process on %d processors after %v, want %d", got, time.Duration(orig+20)*Window, orig)
+		t.Errorf("busy process on %d processors, want %d", got, orig)
 	}
 	a.Stop()
 	if got := gomaxprocs(); got != orig {
@@ -65,19 +75,32 @@ func TestAdaptGrowsUnderLoad(t *testing.T) {
 	}
 }
 
-// An idle process stays on one processor.
+// An idle process stays on one processor over five windows (the sizing's
+// reads of its real CPU counted, not slept for).
 func TestAdaptStaysWhenIdle(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "")
 	orig := runtime.GOMAXPROCS(0)
 	if orig < 2 {
 		t.Skip("one CPU: nothing to size")
 	}
+	defer func(r func() (time.Duration, bool)) { readCPU = r }(readCPU)
+	reads := make(chan struct{})
+	readCPU = func() (time.Duration, bool) {
+		cpu, ok := hostcpu.ProcessCPU()
+		select {
+		case reads <- struct{}{}:
+		default: // Adapt's own read, or the test between two
+		}
+		return cpu, ok
+	}
 	a := Adapt()
-	time.Sleep(5 * Window)
+	for range 5 {
+		<-reads
+	}
 	got := gomaxprocs()
 	a.Stop()
 	if got != 1 {
-		t.Errorf("idle process on %d processors, want 1", got)
+		t.Errorf("idle process on %d processors after 5 windows, want 1", got)
 	}
 	if gomaxprocs() != orig {
 		t.Errorf("after Stop %d processors, want %d", gomaxprocs(), orig)

@@ -29,7 +29,8 @@ func meetAfter(ctx context.Context, wg *sync.WaitGroup, out *outcome, after time
 }
 
 // TestMeet: clients that come at different moments, one before client 0
-// listens, start at one instant.
+// listens, start at one instant. It runs alone (not in parallel): the
+// instants are compared.
 func TestMeet(t *testing.T) {
 	addr := ycsbtest.FreeAddr(t)
 	var wg sync.WaitGroup
@@ -53,13 +54,24 @@ func TestMeet(t *testing.T) {
 // a reason naming what differs, and client 0 then fails naming the index
 // that never came.
 func TestRefusedAndMissing(t *testing.T) {
+	t.Parallel()
 	addr := ycsbtest.FreeAddr(t)
 	var wg sync.WaitGroup
 	var coord outcome
 	var said []string
 	var mu sync.Mutex
-	say := func(l string) { mu.Lock(); said = append(said, l); mu.Unlock() }
-	meetAfter(context.Background(), &wg, &coord, 0, Config{Addr: addr, Count: 3, Index: 0, Fingerprint: "f1", Timeout: 3 * time.Second, Say: say})
+	checkedIn := make(chan struct{}, 1)
+	say := func(l string) {
+		mu.Lock()
+		said = append(said, l)
+		mu.Unlock()
+		if strings.HasPrefix(l, "Rendezvous: client 2 checked in") {
+			checkedIn <- struct{}{}
+		}
+	}
+	// Client 0's timeout, which it fails at, is what the steps below
+	// must fit in: each is a connection or two to 127.0.0.1.
+	meetAfter(context.Background(), &wg, &coord, 0, Config{Addr: addr, Count: 3, Index: 0, Fingerprint: "f1", Timeout: 5 * time.Second, Say: say})
 	for _, tc := range []struct {
 		cfg  Config
 		want string
@@ -77,7 +89,7 @@ func TestRefusedAndMissing(t *testing.T) {
 	// A duplicate index: the first holds its place, the second is refused.
 	var first outcome
 	meetAfter(context.Background(), &wg, &first, 0, Config{Addr: addr, Count: 3, Index: 2, Fingerprint: "f1", Timeout: 30 * time.Second})
-	time.Sleep(500 * time.Millisecond)
+	<-checkedIn
 	_, err := Meet(context.Background(), Config{Addr: addr, Count: 3, Index: 2, Fingerprint: "f1", Timeout: 3 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "client.index 2 has checked in already") {
 		t.Errorf("duplicate index: %v", err)
@@ -85,7 +97,7 @@ func TestRefusedAndMissing(t *testing.T) {
 	wg.Wait()
 	// Client 0 says who it refused, and that the one that never came was
 	// refused (client.index 1, for its fingerprint).
-	if coord.err == nil || !strings.Contains(coord.err.Error(), "2 of 3 clients checked in within client.rendezvous.timeout 3s") ||
+	if coord.err == nil || !strings.Contains(coord.err.Error(), "2 of 3 clients checked in within client.rendezvous.timeout 5s") ||
 		!strings.HasSuffix(coord.err.Error(), "never came: client.index 1; refused: client.index 1 (the experiment's fingerprint is f2, client 0's is f1: give every client the same properties, but for client.index and its outputs)") {
 		t.Errorf("client 0: %v (client 2: %v)\n%s", coord.err, first.err, strings.Join(said, "\n"))
 	}
@@ -104,6 +116,7 @@ func TestRefusedAndMissing(t *testing.T) {
 
 // TestNoCoordinator: a client that finds no client 0 fails at its timeout.
 func TestNoCoordinator(t *testing.T) {
+	t.Parallel()
 	addr := ycsbtest.FreeAddr(t)
 	_, err := Meet(context.Background(), Config{Addr: addr, Count: 2, Index: 1, Fingerprint: "f", Timeout: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "client 1: no client 0 at "+addr+" within client.rendezvous.timeout 1s") {
@@ -114,6 +127,7 @@ func TestNoCoordinator(t *testing.T) {
 // TestInterrupted: the end of ctx ends the wait at once, with ctx's
 // error, on both sides.
 func TestInterrupted(t *testing.T) {
+	t.Parallel()
 	addr := ycsbtest.FreeAddr(t)
 	for _, index := range []int{0, 1} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -151,6 +165,7 @@ func fakeCoordinator(t *testing.T, serve func(net.Conn)) string {
 // TestBadCoordinator: a client 0 that vanishes after the check-in, or a
 // peer that is not one, ends the wait with an error.
 func TestBadCoordinator(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		serve func(net.Conn)
@@ -199,6 +214,7 @@ func TestListenAddr(t *testing.T) {
 // moment, client 0 starting over): the client retries until its context
 // ends, as when nothing listens.
 func TestSilentPeerRetried(t *testing.T) {
+	t.Parallel()
 	addr := fakeCoordinator(t, func(c net.Conn) {})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
@@ -211,6 +227,7 @@ func TestSilentPeerRetried(t *testing.T) {
 // TestSilentPeerNamedAtTimeout: after retrying a peer that closes without
 // a word until the timeout, the error says so (it said "last: <nil>").
 func TestSilentPeerNamedAtTimeout(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -225,7 +242,10 @@ func TestSilentPeerNamedAtTimeout(t *testing.T) {
 			c.Close()
 		}
 	}()
-	_, err = Meet(context.Background(), Config{Addr: ln.Addr().String(), Count: 2, Index: 1, Fingerprint: "f", Timeout: 500 * time.Millisecond})
+	// Tries at 0, 0.1, 0.3, 0.7 and 1.5 s: the 2 s timeout ends the wait
+	// for the next, half a second after the last try, not a try itself
+	// (which would say the try's own error).
+	_, err = Meet(context.Background(), Config{Addr: ln.Addr().String(), Count: 2, Index: 1, Fingerprint: "f", Timeout: 2 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "closed without a word") {
 		t.Errorf("%v, want the timeout naming the silent peer", err)
 	}

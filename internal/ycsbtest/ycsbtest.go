@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -73,17 +74,43 @@ func Main(m *testing.M) {
 
 // Binary is cmd/ycsb built for the test binary, once: every test of the
 // package runs the same file (go build links it again each time, seconds
-// on two cores). The package's TestMain must call Main.
+// on two cores). It is the executable go run keeps in the build cache
+// (since Go 1.24), so the packages of one go test ./... (and the next go
+// test, while the sources are the same) share one link; where that cache
+// is not found, a build of the package's own. The package's TestMain must
+// call Main.
 func Binary(t testing.TB) string {
 	t.Helper()
 	if binary.dir == "" {
 		t.Fatal("ycsbtest.Binary: the package's TestMain must call ycsbtest.Main, which removes the binary")
 	}
-	binary.once.Do(func() { binary.path, binary.err = Build(binary.dir) })
+	binary.once.Do(func() {
+		if binary.path = cachedBinary(); binary.path == "" {
+			binary.path, binary.err = Build(binary.dir)
+		}
+	})
 	if binary.err != nil {
 		t.Fatal(binary.err)
 	}
 	return binary.path
+}
+
+// cachedBinary is the path of cmd/ycsb in the build cache, or "". go run
+// -exec echo prints the path of the executable it would run: the cached
+// one, or, the first time, a temporary one it removes on return and
+// caches, so that asking again finds it.
+func cachedBinary() string {
+	for range 2 {
+		out, err := exec.Command("go", "run", "-exec", "echo", "github.com/goycsb/ycsb/cmd/ycsb").Output()
+		if err != nil {
+			return ""
+		}
+		path := strings.TrimSpace(string(out))
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && filepath.Base(path) == "ycsb" {
+			return path
+		}
+	}
+	return ""
 }
 
 // FreeAddr is a 127.0.0.1 address nothing listens on: a port taken and

@@ -1,0 +1,26 @@
+package ycsbtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) { Main(m) }
+
+// TestBinary: the binary is built once per test binary and is cmd/ycsb,
+// which names its commands when given none it knows; the build cache's
+// copy, when there is one, is the one go run would run.
+func TestBinary(t *testing.T) {
+	bin := Binary(t)
+	if again := Binary(t); again != bin {
+		t.Errorf("second call %q, want the first's %q", again, bin)
+	}
+	out, _ := exec.Command(bin, "nosuchcommand").CombinedOutput()
+	if !strings.Contains(string(out), `ycsb: unknown command "nosuchcommand"`) {
+		t.Errorf("%s nosuchcommand said %q", bin, out)
+	}
+	if cached := cachedBinary(); cached != "" && cached != bin {
+		t.Errorf("Binary %q, but the cached build is %q", bin, cached)
+	}
+}
