@@ -11,7 +11,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // SharedClusterHosts are the addresses of the shared three-node Cassandra
