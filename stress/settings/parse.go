@@ -1155,26 +1155,8 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		return nil, err
 	}
 	m.Compression = Compression(c)
-	for _, n := range []string{"user=", "password="} {
-		if v, ok := w.get(n); ok && v == "" {
-			return nil, w.errf(n, "expected %sVALUE", n)
-		}
-	}
-	m.User, _ = w.get("user=")
-	m.Password, _ = w.get("password=")
-	m.AuthProvider, _ = w.get("auth-provider=")
-	if w.has("auth-provider=") {
-		// The original loads a Java class by this name; the password
-		// authenticator, which user= and password= give, is the only one
-		// here.
-		switch m.AuthProvider {
-		case "PlainTextAuthProvider", "com.datastax.driver.core.PlainTextAuthProvider":
-			if m.User == "" || m.Password == "" {
-				return nil, w.errf("auth-provider=", "PlainTextAuthProvider needs user= and password=")
-			}
-		default:
-			return nil, w.errf("auth-provider=", "no Java class is loaded here: only PlainTextAuthProvider, the password authenticator of user= and password=, is available")
-		}
+	if err := parseModeAuth(w, m); err != nil {
+		return nil, err
 	}
 	if m.MaxPending, err = boundedOpt(w, "maxPending=", true, 0, MaxPending, "the original's driver takes at most 32768 requests per connection"); err != nil {
 		return nil, err
@@ -1187,6 +1169,59 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		return nil, err
 	}
 	m.RequestTimeout = time.Duration(ms) * time.Millisecond
+	specNotes, err := parseSpeculativeDelay(s, w, ms)
+	if err != nil {
+		return nil, err
+	}
+	notes = append(notes, specNotes...)
+	if _, err := uintOpt(w, "port=", true, 0); err != nil {
+		return nil, err
+	}
+	if w.has("port=") {
+		notes = append(notes, Note{Option: w.word["port="], Text: "unused, as in the original; the native port is -port native="})
+	}
+	// Unprepared statements go on the lean request path's QUERY frames,
+	// which speak v4; the driver prepares every statement with values.
+	if !m.Prepared && m.Protocol() != 4 {
+		if m.ProtocolVersion > 0 {
+			return nil, w.errf("unprepared", "needs protocol v4 (the default), not protocolVersion=%d: on other versions every statement is prepared", m.ProtocolVersion)
+		}
+		return nil, w.errf("unprepared", "needs protocol v4, which 4x negotiates above (add protocolVersion=4): on other versions every statement is prepared")
+	}
+	return notes, nil
+}
+
+// parseModeAuth reads user=, password= and auth-provider=.
+func parseModeAuth(w *words, m *ModeSettings) error {
+	for _, n := range []string{"user=", "password="} {
+		if v, ok := w.get(n); ok && v == "" {
+			return w.errf(n, "expected %sVALUE", n)
+		}
+	}
+	m.User, _ = w.get("user=")
+	m.Password, _ = w.get("password=")
+	m.AuthProvider, _ = w.get("auth-provider=")
+	if w.has("auth-provider=") {
+		// The original loads a Java class by this name; the password
+		// authenticator, which user= and password= give, is the only one
+		// here.
+		switch m.AuthProvider {
+		case "PlainTextAuthProvider", "com.datastax.driver.core.PlainTextAuthProvider":
+			if m.User == "" || m.Password == "" {
+				return w.errf("auth-provider=", "PlainTextAuthProvider needs user= and password=")
+			}
+		default:
+			return w.errf("auth-provider=", "no Java class is loaded here: only PlainTextAuthProvider, the password authenticator of user= and password=, is available")
+		}
+	}
+	return nil
+}
+
+// parseSpeculativeDelay reads speculativeDelay= (ours), below the request
+// timeout of ms milliseconds, with a note where it is not applied.
+func parseSpeculativeDelay(s *Settings, w *words, ms int) ([]Note, error) {
+	m := &s.Mode
+	var notes []Note
 	spec, err := uintOpt(w, "speculativeDelay=", false, 0)
 	if err != nil {
 		return nil, err
@@ -1204,20 +1239,6 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		case (m.ProtocolVersion != 0 && m.ProtocolVersion != 4) || (m.API == APINative4 && m.ProtocolVersion == 0 && m.Compression != CompressionSnappy):
 			notes = append(notes, Note{Option: w.word["speculativeDelay="], Text: "not applied: only protocol v4's request path speculates, not 4x's negotiated version nor protocolVersion=2 or 3"})
 		}
-	}
-	if _, err := uintOpt(w, "port=", true, 0); err != nil {
-		return nil, err
-	}
-	if w.has("port=") {
-		notes = append(notes, Note{Option: w.word["port="], Text: "unused, as in the original; the native port is -port native="})
-	}
-	// Unprepared statements go on the lean request path's QUERY frames,
-	// which speak v4; the driver prepares every statement with values.
-	if !m.Prepared && m.Protocol() != 4 {
-		if m.ProtocolVersion > 0 {
-			return nil, w.errf("unprepared", "needs protocol v4 (the default), not protocolVersion=%d: on other versions every statement is prepared", m.ProtocolVersion)
-		}
-		return nil, w.errf("unprepared", "needs protocol v4, which 4x negotiates above (add protocolVersion=4): on other versions every statement is prepared")
 	}
 	return notes, nil
 }
