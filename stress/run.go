@@ -148,12 +148,22 @@ func (r *stressRun) judged(err error) error {
 }
 
 // stressRun is one command line being run.
+// errLine prints one line to stderr from any worker.
+func (r *stressRun) errLine(line any) {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	fmt.Fprintln(r.env.Stderr, line)
+}
+
 type stressRun struct {
 	// ctx is the run's: reading an input (a -graph page) honours it
-	ctx   context.Context
-	s     *settings.Settings
-	env   Env
-	out   io.Writer // stdout, and the -log file= copy
+	ctx context.Context
+	s   *settings.Settings
+	env Env
+	out io.Writer // stdout, and the -log file= copy
+	// errMu serializes the lines workers print to env.Stderr as they
+	// happen (failures, retried tries), which a test's buffer shares
+	errMu sync.Mutex
 	log   *logCopy
 	m     *model
 	kinds []kind
@@ -712,12 +722,7 @@ func (r *stressRun) measure(ctx context.Context, wl engine.Workload, st *runStat
 		// the failure line among the interval lines, as it happens
 		st.onFail = met.printLine
 		if s.Log.Level != settings.LevelMinimal {
-			var mu sync.Mutex
-			st.onRetry = func(err error) {
-				mu.Lock()
-				defer mu.Unlock()
-				fmt.Fprintln(r.env.Stderr, err)
-			}
+			st.onRetry = func(err error) { r.errLine(err) }
 		}
 	}
 	// Only the predefined commands' workers speculate (docs/stress.md).

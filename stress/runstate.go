@@ -206,7 +206,7 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 	}
 	s := r.s
 	plan.Ops = met.ops()
-	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { fmt.Fprintln(r.env.Stderr, line) })
+	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { r.errLine(line) })
 	var timer *time.Timer
 	objs := s.SLO.Objectives
 	if warmup {
