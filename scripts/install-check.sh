@@ -65,7 +65,9 @@ mkdir -p "$lib"
 cd "$lib"
 go mod init example.com/importer >/dev/null 2>&1
 go get "$module@$version" >/dev/null 2>&1 || go get "$module@$version"
-pkgs=$(go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' "$module/..." | grep -v '/internal/')
+# -e and .GoFiles: a directory of tests alone (the module root's
+# architecture test) is no package to import.
+pkgs=$(go list -e -f '{{if and (ne .Name "main") .GoFiles}}{{.ImportPath}}{{end}}' "$module/..." | grep -v '/internal/')
 {
     echo "// Command importer imports every importable package of $module."
     echo "package main"
