@@ -1169,11 +1169,9 @@ func parseMode(s *Settings, params []string) ([]Note, error) {
 		return nil, err
 	}
 	m.RequestTimeout = time.Duration(ms) * time.Millisecond
-	specNotes, err := parseSpeculativeDelay(s, w, ms)
-	if err != nil {
+	if err := parseSpeculativeDelay(s, w, ms); err != nil {
 		return nil, err
 	}
-	notes = append(notes, specNotes...)
 	if _, err := uintOpt(w, "port=", true, 0); err != nil {
 		return nil, err
 	}
@@ -1218,29 +1216,29 @@ func parseModeAuth(w *words, m *ModeSettings) error {
 }
 
 // parseSpeculativeDelay reads speculativeDelay= (ours), below the request
-// timeout of ms milliseconds, with a note where it is not applied.
-func parseSpeculativeDelay(s *Settings, w *words, ms int) ([]Note, error) {
+// timeout of ms milliseconds, and refuses it where it would not apply.
+func parseSpeculativeDelay(s *Settings, w *words, ms int) error {
 	m := &s.Mode
-	var notes []Note
 	spec, err := uintOpt(w, "speculativeDelay=", false, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if spec > 0 && spec >= ms {
 		// The request would have timed out before its second was sent.
-		return nil, w.errf("speculativeDelay=", "expected below requestTimeout= (%d ms)", ms)
+		return w.errf("speculativeDelay=", "expected below requestTimeout= (%d ms)", ms)
 	}
 	m.SpeculativeDelay = time.Duration(spec) * time.Millisecond
 	if spec > 0 {
-		// Said, rather than silently not done (docs/stress.md).
+		// Refused where no request would be speculated, rather than
+		// parsed and not done (docs/stress.md).
 		switch {
 		case s.Command.Type == CmdUser:
-			notes = append(notes, Note{Option: w.word["speculativeDelay="], Text: "not applied to user profiles' queries: only the predefined commands' reads and writes are speculated"})
+			return w.errf("speculativeDelay=", "applies to the predefined commands' reads and writes only, not to user profiles' queries")
 		case (m.ProtocolVersion != 0 && m.ProtocolVersion != 4) || (m.API == APINative4 && m.ProtocolVersion == 0 && m.Compression != CompressionSnappy):
-			notes = append(notes, Note{Option: w.word["speculativeDelay="], Text: "not applied: only protocol v4's request path speculates, not 4x's negotiated version nor protocolVersion=2 or 3"})
+			return w.errf("speculativeDelay=", "needs protocol v4's request path (the default), not 4x's negotiated version nor protocolVersion=2 or 3")
 		}
 	}
-	return notes, nil
+	return nil
 }
 
 func parseNode(s *Settings, params []string) error {
