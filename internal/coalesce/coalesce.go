@@ -76,14 +76,43 @@ func (q *Writer) Write(p []byte) (int, error) {
 	// The caller then writes what was queued behind its write, until
 	// nothing is: it would only wait for its response, and waking the
 	// flusher instead would cost a hand-over to another goroutine.
+	if err := q.drain(); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what is queued and what the goroutines already runnable
+// queue, in as few writes as it can; it returns at once when a write is in
+// progress or due, whose writer writes them. A connection's reader calls
+// it before it waits for the next response (Conn.Read): the requests that
+// the responses it handed over send are queued behind it, and go out in
+// its write rather than in the flusher's, which would have to be woken.
+func (q *Writer) Flush() error {
+	q.mu.Lock()
+	if q.err != nil || q.busy {
+		err := q.err
+		q.mu.Unlock()
+		return err
+	}
+	q.busy = true
+	q.writing.Store(true)
+	q.mu.Unlock()
+	return q.drain()
+}
+
+// drain writes the queue until it is empty, letting the runnable
+// goroutines queue their frames before each write (as an event loop
+// flushes after its ready tasks), for the goroutine that set busy.
+func (q *Writer) drain() error {
 	for {
 		runtime.Gosched()
 		if err := q.flushOnce(); err != nil {
 			q.onFail(err)
-			return 0, err
+			return err
 		}
 		if q.idle() {
-			return len(p), nil
+			return nil
 		}
 	}
 }
@@ -235,7 +264,8 @@ func (q *Writer) Close() {
 // fails to go out closes the connection, so that its reader fails every
 // request waiting on it. A write deadline applies to the frames written
 // after it is set (crypto/tls sets one in the past after its close alert);
-// the flusher sets the connection's. Reads are the connection's own.
+// the flusher sets the connection's. A read first writes what is queued
+// (Read).
 type Conn struct {
 	net.Conn
 	w        *Writer
@@ -257,6 +287,18 @@ func (c *Conn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// Read first writes what is queued and what the goroutines its last
+// responses woke queue (Writer.Flush), then reads: the driver's reader
+// calls Read when it has handed over every response its buffer held, so
+// that the requests they lead to go out in one write of the reader's,
+// without a hand-over to the flusher (as the lean path's callers write,
+// Writer.Write).
+func (c *Conn) Read(p []byte) (int, error) {
+	// A failed write has closed the connection: the read says so.
+	_ = c.w.Flush()
+	return c.Conn.Read(p)
 }
 
 // SetWriteDeadline sets the deadline of the frames written from now on.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"runtime"
 	"sync"
@@ -354,5 +355,43 @@ func TestDeadlines(t *testing.T) {
 	defer f.mu.Unlock()
 	if len(f.dls) != 3 || !f.dls[2].IsZero() {
 		t.Fatalf("deadlines set %v, want the last one cleared", f.dls)
+	}
+}
+
+// readConn is a fakeConn whose reads end at once.
+type readConn struct{ *fakeConn }
+
+func (readConn) Read([]byte) (int, error) { return 0, io.EOF }
+
+// A read first writes what the goroutines runnable when it is called
+// queue, in one write of the reader's own: the requests that the responses
+// the reader just handed over lead to go out before it waits for more,
+// with no flusher to wake. One processor, so that the senders run exactly
+// while the reader yields.
+func TestReadWritesWhatRunnableSendersQueue(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f := &fakeConn{}
+	c := NewConn(readConn{f})
+	defer c.Close()
+	const senders = 5
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range senders {
+		wg.Go(func() {
+			<-start
+			if _, err := c.Write([]byte{'0' + byte(i)}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	runtime.Gosched() // the senders wait on start
+	close(start)
+	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("read: %v", err)
+	}
+	got := f.got()
+	wg.Wait()
+	if len(got) != 1 || len(got[0]) != senders {
+		t.Fatalf("writes when the read returned: %q, want the %d senders' frames in one", got, senders)
 	}
 }
