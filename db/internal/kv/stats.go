@@ -1,4 +1,4 @@
-package engine
+package kv
 
 import (
 	"context"
@@ -174,7 +174,7 @@ func (r *Reporter) Start(dir string, read func() Stats, debt func() Debt) {
 	r.start = debt()
 }
 
-// Settle runs engine.Settle on e after the measured phase. The phase's rows
+// Settle runs kv.Settle on e after the measured phase. The phase's rows
 // are taken first, so that its counters, gauges and disk size are the
 // phase's and not the settling's, which Stats reports apart.
 func (r *Reporter) Settle(ctx context.Context, e Settling, timeout time.Duration) error {

@@ -1,10 +1,10 @@
-// Package engine holds what the embedded-engine bindings (pebble, rocksdb)
+// Package kv holds what the embedded-engine bindings (pebble, rocksdb)
 // share so that a comparison between them is fair by construction: the
 // engine-neutral properties and their defaults, the data directory checks,
 // the record encoding with its field-wise merge, the session that runs the
 // operations over each engine's Conn, and the shape of the engine statistics
 // in the report.
-package engine
+package kv
 
 import (
 	"fmt"

@@ -1,10 +1,10 @@
-// Package enginetest holds the checks both embedded engines must pass beyond
+// Package kvtest holds the checks both embedded engines must pass beyond
 // dbtest: concurrent field updates, reopening, crash safety with a real
 // SIGKILL, data directory errors, statistics, and the benchmarks.
 //
 // A binding's tests call Main from TestMain (the crash and lock checks
 // re-execute the test binary as a child process) and Run from a test.
-package enginetest
+package kvtest
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
-	"github.com/goycsb/ycsb/db/internal/engine"
+	"github.com/goycsb/ycsb/db/internal/kv"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -416,7 +416,7 @@ func (h *harness) dirErrors(t *testing.T) {
 	t.Run("OtherEngineMarker", func(t *testing.T) {
 		dir := filepath.Join(base, "other")
 		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, engine.MarkerFile), []byte(h.other+"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, kv.MarkerFile), []byte(h.other+"\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "000001.sst"), []byte("x"), 0o644)
 		h.wantOpenError(t, h.openProps(dir, nil), "holds a "+h.other+" database")
 	})
@@ -606,8 +606,8 @@ func (h *harness) stats(t *testing.T) {
 	ss.Close(ctx())
 	got := map[string]any{}
 	for _, s := range sr.Stats() {
-		if s.Section != engine.Section {
-			t.Errorf("section %q, want %q", s.Section, engine.Section)
+		if s.Section != kv.Section {
+			t.Errorf("section %q, want %q", s.Section, kv.Section)
 		}
 		switch s.Value.(type) {
 		case int64, float64:
@@ -648,8 +648,8 @@ func (h *harness) stats(t *testing.T) {
 func (h *harness) cacheFairness(t *testing.T) {
 	dir := t.TempDir()
 	defaults := map[string]string{
-		engine.PropCacheSize:    engine.FormatSize(engine.DefaultCacheSize),
-		engine.PropMemtableSize: engine.FormatSize(engine.DefaultMemtableSize),
+		kv.PropCacheSize:    kv.FormatSize(kv.DefaultCacheSize),
+		kv.PropMemtableSize: kv.FormatSize(kv.DefaultMemtableSize),
 	}
 	const n = 20000 // 10 fields of 100 bytes: about 20MB, a third of the cache
 	value := []byte(strings.Repeat("v", 100))
