@@ -98,7 +98,7 @@ var layers = []struct {
 	{"measurement", []string{"measurement", "slo"}},
 	{"workload", []string{"workload"}},
 	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/postgres", "db/pebble", "db/rocksdb", "db/all"}},
-	{"engine", []string{"engine"}},
+	{"run", []string{"run"}},
 	{"reports", []string{"runreport", "capacity", "results", "htmlreport"}},
 	{"front ends", []string{"runner", "stress", "kube"}},
 	{"command line", []string{"cli"}},

@@ -11,12 +11,12 @@ import (
 
 	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 )
@@ -270,7 +270,7 @@ func (c *capacityStepper) sizeThreads(target int64) {
 // offered is the step's mean service latency and the most its threads
 // could offer at it (Little's law; +Inf without a latency). It keeps the
 // latency for the next step's threads.
-func (c *capacityStepper) offered(res *engine.Result) (meanUs, offered float64) {
+func (c *capacityStepper) offered(res *run.Result) (meanUs, offered float64) {
 	mean, _ := runreport.MeanServiceUs(res.Total)
 	if mean > 0 {
 		c.meanUs = mean
@@ -278,7 +278,7 @@ func (c *capacityStepper) offered(res *engine.Result) (meanUs, offered float64) 
 	return mean, capacity.Offered(c.threads, mean)
 }
 
-func achieved(res *engine.Result) float64 {
+func achieved(res *run.Result) float64 {
 	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
 		return float64(res.Ops) / d
 	}
@@ -288,7 +288,7 @@ func achieved(res *engine.Result) float64 {
 // detail sets the step's record for the report: its figures, judgement
 // and histograms; share is this client's part of a fleet's rate (0: not
 // a fleet).
-func (c *capacityStepper) detail(s *capacity.Step, res *engine.Result, j *slo.Judgement, trusted bool, share int64) error {
+func (c *capacityStepper) detail(s *capacity.Step, res *run.Result, j *slo.Judgement, trusted bool, share int64) error {
 	ms, err := runreport.Measurements(res.Total, c.b.mcfg)
 	if err != nil {
 		return err
@@ -428,9 +428,9 @@ func (c *capacityStepper) sessions(ctx context.Context, n int) ([]db.Session, er
 
 // run runs one step: threads workers at target for a warm-up and dur,
 // stopped early, with abort, once an objective has failed beyond doubt.
-func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Duration, sessions []db.Session, abort bool) *engine.Result {
+func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Duration, sessions []db.Session, abort bool) *run.Result {
 	b := c.b
-	plan := &engine.Plan{
+	plan := &run.Plan{
 		Threads:     c.threads,
 		Target:      target,
 		Spin:        b.s.spin,
@@ -451,7 +451,7 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 	}
 	_, plan.AdaptProcs = b.database.(db.Remote)
 	plan.Embedded = b.embedded
-	res := engine.Run(ctx, plan)
+	res := run.Run(ctx, plan)
 	// The step's time limit stopped the workload; the next step runs it
 	// again.
 	b.wl.Resume()
@@ -463,11 +463,11 @@ var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "cl
 
 // cpuBound is the client's advice when it ran out of CPU in the step, ""
 // otherwise.
-func cpuBound(res *engine.Result) string { return runreport.CPUBoundAdvice(res, capacityTerms) }
+func cpuBound(res *run.Result) string { return runreport.CPUBoundAdvice(res, capacityTerms) }
 
 // clientExplains is how the client explains the objectives j failed in
 // the step (runreport.ClientExplains), "" when it does not.
-func clientExplains(res *engine.Result, j *slo.Judgement) string {
+func clientExplains(res *run.Result, j *slo.Judgement) string {
 	f, ok := runreport.ClientFiguresOf(res)
 	if !ok {
 		return ""

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/prom"
+	"github.com/goycsb/ycsb/run"
 )
 
 // execute runs the plan the properties describe after its start-up lines,
 // and returns what was measured.
-func (b *bench) execute(ctx context.Context) *engine.Result {
+func (b *bench) execute(ctx context.Context) *run.Result {
 	o, s := &b.o, b.s
 	fmt.Fprintln(o.Stderr, "Starting test.")
 	if s.warmup > 0 {
@@ -39,9 +39,9 @@ func (b *bench) execute(ctx context.Context) *engine.Result {
 
 // enginePlan is the run the settings describe, over the sessions opened,
 // with the status lines or the progress line.
-func (b *bench) enginePlan() *engine.Plan {
+func (b *bench) enginePlan() *run.Plan {
 	s := b.s
-	plan := &engine.Plan{
+	plan := &run.Plan{
 		Threads:     s.threads,
 		OpCount:     s.opCount,
 		Target:      s.target,

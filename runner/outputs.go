@@ -3,9 +3,9 @@ package runner
 import (
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/prom"
+	"github.com/goycsb/ycsb/run"
 )
 
 // intervalOutputs are the run's engine outputs (the HDR interval logs, the
@@ -13,7 +13,7 @@ import (
 // often they see an interval. Besides what the engine asks of them, an
 // output may end with the report or hold what the run must give back.
 type intervalOutputs struct {
-	list  []engine.Output
+	list  []run.Output
 	every time.Duration // report.interval
 }
 
@@ -26,7 +26,7 @@ type (
 	releaser interface{ release() }
 )
 
-func (o *intervalOutputs) add(out engine.Output) { o.list = append(o.list, out) }
+func (o *intervalOutputs) add(out run.Output) { o.list = append(o.list, out) }
 
 // closeReport closes the outputs that end with the report and returns the
 // first error.

@@ -5,21 +5,21 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/progress"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 )
 
 // progressLine redraws one line on a terminal after every collector tick
 // (report.interval) while the run goes; see internal/progress. It is an
-// engine.Output.
+// run.Output.
 type progressLine struct {
 	mu     sync.Mutex // the ticker draws, the time limit prints messages
 	out    io.Writer
 	fd     int // the terminal, for its width; -1 when forced onto a non-terminal
 	meter  progress.Meter
 	warmup time.Duration
-	prog   *engine.Progress
+	prog   *run.Progress
 	lat    []progress.Latency
 	ended  bool // the last line is drawn (set by the ticking goroutine)
 }
@@ -73,7 +73,7 @@ func (pl *progressLine) message(text string) {
 	io.WriteString(pl.out, "\r"+eraseLine+text+"\n")
 }
 
-func (pl *progressLine) WatchProgress(p *engine.Progress) { pl.prog = p }
+func (pl *progressLine) WatchProgress(p *run.Progress) { pl.prog = p }
 
 // StartRun draws the first line, before the first interval.
 func (pl *progressLine) StartRun(start time.Time, _ int64) {

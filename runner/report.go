@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
@@ -18,6 +17,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 )
@@ -126,7 +126,7 @@ func (r *reporter) release() {
 // finish writes the raw samples, closes the outputs that end with the
 // report (the HDR logs), and writes the report with the chosen exporter and
 // the JSON report.
-func (r *reporter) finish(m *engine.Result, rows []export.Row, outs *intervalOutputs) error {
+func (r *reporter) finish(m *run.Result, rows []export.Row, outs *intervalOutputs) error {
 	errs := r.writeRaw(m.Total)
 	if err := outs.closeReport(); err != nil {
 		errs = append(errs, err)
@@ -180,7 +180,7 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 }
 
 // jsonDocument is the JSON report, for the exporter and report.json.
-func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, error) {
+func (r *reporter) jsonDocument(m *run.Result, rows []export.Row) ([]byte, error) {
 	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
 		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo, Validation: r.validation, Interrupted: r.interrupted}
 	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
@@ -190,7 +190,7 @@ func (r *reporter) jsonDocument(m *engine.Result, rows []export.Row) ([]byte, er
 // stdout. When the file cannot be written the text report goes to stdout:
 // the run's figures must not be lost with the file. The error, which says
 // so, is the run's one line about it.
-func (r *reporter) writeMain(m *engine.Result, rows []export.Row, jsonDoc []byte) error {
+func (r *reporter) writeMain(m *run.Result, rows []export.Row, jsonDoc []byte) error {
 	var err error
 	switch {
 	case r.s.exporter == JSONReportExporter:
@@ -237,7 +237,7 @@ func (r *reporter) writeJSONReport(jsonDoc []byte) error {
 // report writes the final report of what execute measured and closes the
 // binding. A load that inserted fewer records than it was to fails, and
 // so does a run of the closed economy whose invariant broke.
-func (b *bench) report(ctx context.Context, m *engine.Result) error {
+func (b *bench) report(ctx context.Context, m *run.Result) error {
 	if st, ok := b.database.(db.Settler); ok {
 		if err := st.Settle(ctx); err != nil {
 			fmt.Fprintf(b.o.Stderr, "note: %s: settle: %v\n", b.o.Binding, err)

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 )
 
@@ -58,10 +58,10 @@ func TestJSONReportGolden(t *testing.T) {
 		{Metric: "OVERALL", Name: "Throughput(ops/sec)", Value: export.Float(350.46728971962617)},
 	}
 	rows = append(rows, c.Total().Rows(mcfg)...)
-	sched := &engine.Schedule{Target: 400, MeanLagUs: 12.5, MaxLagUs: 900, FinalLagUs: 0}
+	sched := &run.Schedule{Target: 400, MeanLagUs: 12.5, MaxLagUs: 900, FinalLagUs: 0}
 	rows = append(rows, runreport.ScheduleRows(sched)...)
-	m := &engine.Result{Start: start, End: end, Ops: 600, Succeeded: 597, Total: c.Total(), Schedule: sched,
-		Client: engine.Client{Workers: 4, Target: 400, CPU: hostcpu.Usage{Wall: 1712 * time.Millisecond,
+	m := &run.Result{Start: start, End: end, Ops: 600, Succeeded: 597, Total: c.Total(), Schedule: sched,
+		Client: run.Client{Workers: 4, Target: 400, CPU: hostcpu.Usage{Wall: 1712 * time.Millisecond,
 			Cores: 2, CoresKnown: true, CPU: 0.25, CPUKnown: true, Wait: 0.01, WaitKnown: true}}}
 	run := &runreport.Run{Binding: "basic", Load: !s.transactions, Settings: p.Map(), Clients: s.clients, StartTime: s.startTime}
 	rep, err := runreport.JSON(run, mcfg, m, rows, intervals)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
@@ -18,6 +17,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/workload"
 )
@@ -116,7 +116,7 @@ type bench struct {
 	database db.DB
 	causes   *measurement.Causes
 	sessions []db.Session
-	engine   *engine.Engine // the workers, over the sessions
+	engine   *run.Engine    // the workers, over the sessions
 	prom     *prom.Exporter // nil without prometheus.addr
 	profile  *profileFile   // the CPU profile being written, if any
 	seed     uint64         // the workers' seeds derive from it, for the report
@@ -152,7 +152,7 @@ func (p *prepared) open(ctx context.Context) (*bench, error) {
 	if err := b.startSessions(ctx); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
-	b.engine = engine.New(b.enginePlan())
+	b.engine = run.New(b.enginePlan())
 	if err := p.rep.create(); err != nil {
 		return nil, b.abandon(ctx, err)
 	}
@@ -167,7 +167,7 @@ func (p *prepared) open(ctx context.Context) (*bench, error) {
 
 // startSessions opens a session of the binding per worker.
 func (b *bench) startSessions(octx context.Context) error {
-	threads := (&engine.Plan{Threads: b.s.threads, OpCount: b.s.opCount}).Workers()
+	threads := (&run.Plan{Threads: b.s.threads, OpCount: b.s.opCount}).Workers()
 	b.sessions = make([]db.Session, 0, threads)
 	// Each client's own (partition.Clients.Seed), even if two clients
 	// read the same clock.

@@ -8,17 +8,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/javafmt"
+	"github.com/goycsb/ycsb/run"
 )
 
 // statusTicker prints the reference's status line every status.interval:
 // once at the start, at every deadline, and once at the end. It ticks the
-// collector (an engine.Ticker).
+// collector (an run.Ticker).
 type statusTicker struct {
 	out  io.Writer
 	s    *settings
-	prog *engine.Progress
+	prog *run.Progress
 
 	lastOps  int64
 	lastTime time.Time
@@ -26,7 +26,7 @@ type statusTicker struct {
 	done     chan struct{}
 }
 
-func (t *statusTicker) Start(p *engine.Progress) {
+func (t *statusTicker) Start(p *run.Progress) {
 	t.prog, t.lastTime = p, p.Start
 	t.quit, t.done = make(chan struct{}), make(chan struct{})
 	go t.loop()

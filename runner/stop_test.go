@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/run"
 )
 
 // TestTimeLimitCancelsHungOperations: operations that never return on their
@@ -21,7 +21,7 @@ func TestTimeLimitCancelsHungOperations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if limit := time.Second + engine.StopGrace + 2*time.Second; took > limit {
+	if limit := time.Second + run.StopGrace + 2*time.Second; took > limit {
 		t.Errorf("the run took %v, want under %v", took, limit)
 	}
 	if strings.Contains(out, "Return=OK") || strings.Contains(out, "Return=ERROR") {
@@ -38,7 +38,7 @@ func TestInterruptCancelsHungOperations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if took := time.Since(start); took > engine.StopGrace+3*time.Second {
+	if took := time.Since(start); took > run.StopGrace+3*time.Second {
 		t.Errorf("the run took %v after Ctrl-C", took)
 	}
 }

@@ -1,15 +1,15 @@
 package runner
 
 import (
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/workload"
 )
 
-// runWorkload is the workload property's workload as an engine.Workload.
+// runWorkload is the workload property's workload as an run.Workload.
 type runWorkload struct{ workload.Workload }
 
-func (w runWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
+func (w runWorkload) NewWorker(s *measurement.Session, seed uint64) run.Transactor {
 	return w.NewTransactor(s, seed)
 }
 

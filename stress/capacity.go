@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
-	"github.com/goycsb/ycsb/engine"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -125,7 +125,7 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 
 // clientExplains is how the client explains the objectives j failed in
 // the step (runreport.ClientExplains), "" when it does not.
-func clientExplains(res *engine.Result, j *slo.Judgement) string {
+func clientExplains(res *run.Result, j *slo.Judgement) string {
 	f, ok := runreport.ClientFiguresOf(res)
 	if !ok {
 		return ""

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/capacity"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/settings"
 )
@@ -33,7 +33,7 @@ func TestCapacityStepTrust(t *testing.T) {
 		r := &stressRun{s: s, out: &bytes.Buffer{}}
 		run := func(context.Context, int) error {
 			now := time.Unix(0, 0)
-			r.lastRes = &engine.Result{Start: now, End: now.Add(time.Second), Ops: 1, Succeeded: 1, Total: &measurement.Snapshot{}}
+			r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: 1, Succeeded: 1, Total: &measurement.Snapshot{}}
 			r.judgement = &slo.Judgement{}
 			return nil
 		}

@@ -52,7 +52,7 @@ func TestCompression(t *testing.T) {
 			mode = []string{"-mode", "4x", "cql3", "compression=" + c.name}
 		}
 		args := append([]string{"write", "n=500", "no-warmup", "-rate", "threads=4"}, mode...)
-		out := run(t, append(args, "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)...)
+		out := runLine(t, append(args, "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)...)
 		if !strings.Contains(out, "Compression: "+strings.ToUpper(c.name)) {
 			t.Errorf("%s: the settings do not show it\n%s", c.name, out)
 		}
@@ -79,7 +79,7 @@ func TestCompression(t *testing.T) {
 	uks := ks + "_user"
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + uks).Exec() })
 	testHookStart = func() { _, opts = clientsOf(t, s, uks) }
-	run(t, "user", "profile="+profileIn(t, "blogpost.yaml", uks), "ops(insert=1)", "n=50", "-rate", "threads=2",
+	runLine(t, "user", "profile="+profileIn(t, "blogpost.yaml", uks), "ops(insert=1)", "n=50", "-rate", "threads=2",
 		"-mode", "native", "cql3", "compression=lz4", "-node", testNode, "-log", "no-settings")
 	if len(opts) == 0 {
 		t.Errorf("user: the node shows no connection on %s", uks)

@@ -35,7 +35,7 @@ func TestErrorsStopTheRun(t *testing.T) {
 	ks := keyspace(t, s, "errors")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
 	common := []string{"-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
-	run(t, append([]string{"write", "n=10", "no-warmup", "-pop", "seq=1..10"}, common...)...)
+	runLine(t, append([]string{"write", "n=10", "no-warmup", "-pop", "seq=1..10"}, common...)...)
 
 	// Rows 11.. are missing: the read of 11 does not validate (not retried).
 	key := string(dataKey(11))
@@ -50,14 +50,14 @@ func TestErrorsStopTheRun(t *testing.T) {
 		t.Errorf("error: %v", err)
 	}
 
-	out = run(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40", "-errors", "ignore"}, common...)...)
+	out = runLine(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40", "-errors", "ignore"}, common...)...)
 	if pk, errs, _ := results(t, out); pk != 10 || errs != 30 {
 		t.Errorf("read -errors ignore: %d partitions, %d errors, want 10 and 30\n%s", pk, errs, out)
 	}
 
 	// skip-read-validation: a missing row is an operation of no row, as the
 	// original counts it (40 ops, 10 partitions, 0 errors there too).
-	out = run(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40", "-errors", "skip-read-validation"}, common...)...)
+	out = runLine(t, append([]string{"read", "n=40", "no-warmup", "-pop", "seq=1..40", "-errors", "skip-read-validation"}, common...)...)
 	if pk, errs, _ := results(t, out); pk != 10 || errs != 0 || !strings.Contains(out, "\ntotal,            40,") {
 		t.Errorf("read -errors skip-read-validation: %d partitions, %d errors, want 10 and 0 of 40 ops\n%s", pk, errs, out)
 	}
@@ -98,7 +98,7 @@ func TestUserErrorsStopTheRun(t *testing.T) {
 	if !want.MatchString(failureLine(t, out)) || strings.Contains(out, "Results:") || !strings.Contains(err.Error(), "insert: Operation x2 on key(s) [") {
 		t.Errorf("user insert into a dropped table: want %s\n%s\nerr %v", want, out, err)
 	}
-	out = run(t, append(line, "ignore")...)
+	out = runLine(t, append(line, "ignore")...)
 	if errs := breakdown(t, out, "Total errors"); errs["insert"] != 20 {
 		t.Errorf("-errors ignore: %v errors, want insert: 20\n%s", errs, out)
 	}
@@ -116,8 +116,8 @@ func TestReadLookback(t *testing.T) {
 		"keyspace=" + ks, "-node", testNode}
 	// While nothing is written the reads take the first seed, as in the
 	// original: write it first.
-	run(t, "write", "n=1", "no-warmup", "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)
-	out := run(t, append(common, "-pop", "seq=1..1000", "read-lookback=uniform(1..20)")...)
+	runLine(t, "write", "n=1", "no-warmup", "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)
+	out := runLine(t, append(common, "-pop", "seq=1..1000", "read-lookback=uniform(1..20)")...)
 	if !strings.Contains(out, "Read Look Back: ") {
 		t.Errorf("the settings do not show it:\n%s", out)
 	}
@@ -132,7 +132,7 @@ func TestReadLookback(t *testing.T) {
 	if err := s.Query("TRUNCATE " + ks + ".standard1").Exec(); err != nil {
 		t.Fatal(err)
 	}
-	out = run(t, append(common, "-pop", "seq=1..1000", "-errors", "ignore")...)
+	out = runLine(t, append(common, "-pop", "seq=1..1000", "-errors", "ignore")...)
 	if _, errs, _ := results(t, out); errs < 100 {
 		t.Errorf("without read-lookback: %d errors, want the reads of rows not written\n%s", errs, out)
 	}
@@ -147,14 +147,14 @@ func TestColSlice(t *testing.T) {
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
 	common := []string{"n=5", "no-warmup", "-pop", "seq=1..5", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace=" + ks,
 		"-node", testNode, "-log", "no-settings"}
-	run(t, append([]string{"write"}, common...)...)
+	runLine(t, append([]string{"write"}, common...)...)
 	out, _, _ := runFails(t, append(append([]string{"read"}, common...), "-col", "slice")...)
 	want := "Operation x0 on key(s) [0P37709P21 (hex: 30503337373039503231)]: Data returned was not validated: row 0 column count mismatch " +
 		"(expected 5 column(s) [C0..C4] / 170 bytes; got 6 column(s) / 180 bytes)"
 	if failureLine(t, out) != want {
 		t.Errorf("read -col slice: want the end\n%s\ngot\n%s", want, out)
 	}
-	out = run(t, append(append([]string{"read"}, common...), "-col", "slice", "-errors", "skip-read-validation")...)
+	out = runLine(t, append(append([]string{"read"}, common...), "-col", "slice", "-errors", "skip-read-validation")...)
 	if pk, errs, _ := results(t, out); pk != 5 || errs != 0 {
 		t.Errorf("read -col slice -errors skip-read-validation: %d partitions, %d errors\n%s", pk, errs, out)
 	}
@@ -172,7 +172,7 @@ func TestInsertPredefined(t *testing.T) {
 	common := []string{"n=20", "no-warmup", "-pop", "seq=1..20", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace=" + ks,
 		"-node", testNode, "-log", "no-settings"}
 	half := []string{"-insert", "row-population-ratio=fixed(1)/2"}
-	run(t, append(append([]string{"write"}, common...), half...)...)
+	runLine(t, append(append([]string{"write"}, common...), half...)...)
 	iter := s.Query(`SELECT "C0", "C1", "C2", "C3", "C4" FROM ` + ks + ".standard1").Iter()
 	var c [5][]byte
 	rows := 0
@@ -187,7 +187,7 @@ func TestInsertPredefined(t *testing.T) {
 	if err := iter.Close(); err != nil || rows != 20 {
 		t.Fatalf("%d rows, %v", rows, err)
 	}
-	out := run(t, append(append([]string{"read"}, common...), half...)...)
+	out := runLine(t, append(append([]string{"read"}, common...), half...)...)
 	if pk, errs, _ := results(t, out); pk != 20 || errs != 0 {
 		t.Errorf("read with the same ratio: %d partitions, %d errors", pk, errs)
 	}
@@ -228,7 +228,7 @@ func TestWarmupPopulation(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "warmup_pop")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
-	out := run(t, "write", "n=100", "-pop", "seq=1..1000", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace="+ks,
+	out := runLine(t, "write", "n=100", "-pop", "seq=1..1000", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace="+ks,
 		"-node", testNode, "-log", "no-settings")
 	if !strings.Contains(out, "Warming up WRITE with 25 iterations...") {
 		t.Fatalf("no warm-up:\n%s", out)

@@ -150,7 +150,7 @@ func TestIgnoreBacksOffDeadNode(t *testing.T) {
 			p := dbtest.NewProxy(t, testNode+":9042")
 			testHookStart = p.Kill
 			line := append(c.line, "-rate", "threads=4", "-node", testNode, "-port", "native="+p.PortString(), "-log", "no-settings")
-			out := run(t, line...)
+			out := runLine(t, line...)
 			_, errs, _ := results(t, out)
 			// Four threads over 3 s, each backing off from 1 ms to 1 s
 			// between the tries and the operations: with one try, a dozen

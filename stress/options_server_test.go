@@ -57,7 +57,7 @@ func TestInsertVisitsPredefined(t *testing.T) {
 			table = ks + ".counter1"
 		}
 		s.Query("TRUNCATE " + table).Exec()
-		out := run(t, append([]string{c.cmd}, append(common, "-insert", c.visits, "revisit=uniform(1..10)")...)...)
+		out := runLine(t, append([]string{c.cmd}, append(common, "-insert", c.visits, "revisit=uniform(1..10)")...)...)
 		if pk, errs, _ := results(t, out); pk != 1000 || errs != 0 {
 			t.Errorf("%s %s: %d partitions, %d errors, want 1000 and 0\n%s", c.cmd, c.visits, pk, errs, out)
 		}
@@ -68,7 +68,7 @@ func TestInsertVisitsPredefined(t *testing.T) {
 	// the reads of a mixed run are drawn as before: the sequence's seeds
 	// the writes did not take
 	s.Query("TRUNCATE " + ks + ".standard1").Exec()
-	out := run(t, append([]string{"mixed", "ratio(write=1,read=1)"}, append(common, "-insert", "visits=fixed(2)", "revisit=uniform(1..10)",
+	out := runLine(t, append([]string{"mixed", "ratio(write=1,read=1)"}, append(common, "-insert", "visits=fixed(2)", "revisit=uniform(1..10)",
 		"-errors", "ignore")...)...)
 	if n := count(t, s, ks+".standard1"); n != 10 {
 		t.Errorf("mixed visits=fixed(2) revisit=uniform(1..10): %d rows, want 10\n%s", n, out)
@@ -124,8 +124,8 @@ func TestUserReadLookback(t *testing.T) {
 		return append(append([]string{"user", "profile=" + f, "no-warmup"}, args...), "-rate", "threads=1", "-node", testNode, "-log", "no-settings")
 	}
 	// while nothing is written the queries take the first seed
-	run(t, user("ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
-	out := run(t, user("ops(insert=1,get=1)", "n=400", "-pop", "seq=1..1000", "read-lookback=uniform(1..20)")...)
+	runLine(t, user("ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
+	out := runLine(t, user("ops(insert=1,get=1)", "n=400", "-pop", "seq=1..1000", "read-lookback=uniform(1..20)")...)
 	parts := breakdown(t, out, "Total partitions")
 	if parts["get"] < 100 || parts["insert"]+parts["get"] != 400 {
 		t.Errorf("read-lookback: partitions %v, want every get to find its row (400 in all)\n%s", parts, out)
@@ -133,7 +133,7 @@ func TestUserReadLookback(t *testing.T) {
 	if n := count(t, s, ks+".kv"); n != parts["insert"] {
 		t.Errorf("%d rows, want the %d inserts' seeds 1..%d", n, parts["insert"], parts["insert"])
 	}
-	out = run(t, user("ops(insert=1,get=1)", "n=400", "-pop", "seq=1001..2000")...)
+	out = runLine(t, user("ops(insert=1,get=1)", "n=400", "-pop", "seq=1001..2000")...)
 	if parts := breakdown(t, out, "Total partitions"); parts["get"] != 0 || parts["insert"] < 100 {
 		t.Errorf("without read-lookback: partitions %v, want no get to find a row\n%s", parts, out)
 	}
@@ -186,7 +186,7 @@ func TestUserTokenRangeSplit(t *testing.T) {
 	if err := os.WriteFile(f, append(b, "token_range_queries:\n  all: {columns: '*', page_size: 7}\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run(t, interopWrite(40, f)...)
+	runLine(t, interopWrite(40, f)...)
 	var parts int64
 	it := s.Query("SELECT DISTINCT k, k2 FROM " + ks + ".alltypes").Iter()
 	parts = int64(it.NumRows())
@@ -220,7 +220,7 @@ func TestUserTokenRangeSplit(t *testing.T) {
 	}
 	read := []string{"user", "profile=" + f, "ops(all=1)", "n=1000", "no-warmup", "cl=ONE", "-rate", "threads=2", "-node", testNode,
 		"-tokenrange", "split-factor=4", "-log", "no-settings"}
-	outs := map[string]string{"ours": run(t, read...)}
+	outs := map[string]string{"ours": runLine(t, read...)}
 	if tool := realToolIfBuilt(); tool != "" {
 		outs["theirs"] = runReal(t, tool, read...)
 	} else {
@@ -282,19 +282,19 @@ func TestUserValidate(t *testing.T) {
 	user := func(f string, args ...string) []string {
 		return append(append([]string{"user", "profile=" + f, "no-warmup"}, args...), common...)
 	}
-	run(t, user(kv, "ops(insert=1)", "n=50", "-pop", "seq=1..50")...)
+	runLine(t, user(kv, "ops(insert=1)", "n=50", "-pop", "seq=1..50")...)
 	for _, f := range []string{kc, kcv} {
-		run(t, user(f, "ops(insert=1)", "n=50", "-pop", "seq=1..50", "contents=sorted")...)
+		runLine(t, user(f, "ops(insert=1)", "n=50", "-pop", "seq=1..50", "contents=sorted")...)
 	}
 	for _, f := range []string{kv, kc} {
-		out := run(t, user(f, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)")...)
+		out := runLine(t, user(f, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)")...)
 		parts, errs := breakdown(t, out, "Total partitions"), breakdown(t, out, "Total errors")
 		if errs["validate"] != 0 || parts["validate"] < 100 || !strings.Contains(out, "\nvalidate, ") {
 			t.Errorf("%s: validate: partitions %v, errors %v\n%s", f, parts, errs, out)
 		}
 	}
 	// a mix: the op's share is validate's
-	out := run(t, user(kc, "ops(insert=1,validate=3)", "n=400", "-pop", "dist=uniform(1..50)", "contents=sorted")...)
+	out := runLine(t, user(kc, "ops(insert=1,validate=3)", "n=400", "-pop", "dist=uniform(1..50)", "contents=sorted")...)
 	if errs := breakdown(t, out, "Total errors"); errs["validate"] != 0 || errs["insert"] != 0 {
 		t.Errorf("insert and validate: errors %v\n%s", errs, out)
 	}
@@ -303,7 +303,7 @@ func TestUserValidate(t *testing.T) {
 	if l := failureLine(t, out); !validateNull.MatchString(l) {
 		t.Errorf("validate with value columns: want %s\ngot %s\n%s", validateNull, l, out)
 	}
-	out = run(t, user(kcv, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)", "-errors", "ignore")...)
+	out = runLine(t, user(kcv, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)", "-errors", "ignore")...)
 	if parts, errs := breakdown(t, out, "Total partitions"), breakdown(t, out, "Total errors"); errs["validate"] < 50 || parts["validate"] < 30 {
 		t.Errorf("validate with value columns, -errors ignore: partitions %v, errors %v: want depth 0 validated, the others failed\n%s", parts, errs, out)
 	}
@@ -312,7 +312,7 @@ func TestUserValidate(t *testing.T) {
 	if err := s.Query("TRUNCATE " + ks + ".kc").Exec(); err != nil {
 		t.Fatal(err)
 	}
-	run(t, user(kc, "ops(insert=1)", "n=50", "-pop", "seq=1..50")...)
+	runLine(t, user(kc, "ops(insert=1)", "n=50", "-pop", "seq=1..50")...)
 	out, _, _ = runFails(t, user(kc, "ops(validate=1)", "n=300", "-pop", "dist=uniform(1..50)")...)
 	if l := failureLine(t, out); !validateMismatch.MatchString(l) {
 		t.Errorf("validate of unsorted rows: want %s\ngot %s\n%s", validateMismatch, l, out)
@@ -322,7 +322,7 @@ func TestUserValidate(t *testing.T) {
 	ks1 := keyspace(t, s, "stressrest_validate1")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks1).Exec() })
 	kv1 := writeProfile(t, lookbackProfile, ks1)
-	run(t, user(kv1, "ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
+	runLine(t, user(kv1, "ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
 	var k, v string
 	if err := s.Query("SELECT k, v FROM "+ks1+".kv").Scan(&k, &v); err != nil {
 		t.Fatal(err)
@@ -358,7 +358,7 @@ func TestUserShuffled(t *testing.T) {
 	ks := keyspace(t, s, "stressrest_shuffled")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
 	f := writeProfile(t, clusteredProfile, ks)
-	out := run(t, "user", "profile="+f, "ops(insert=1)", "n=20", "no-warmup", "-pop", "seq=1..20", "contents=shuffled", "-rate", "threads=2",
+	out := runLine(t, "user", "profile="+f, "ops(insert=1)", "n=20", "no-warmup", "-pop", "seq=1..20", "contents=shuffled", "-rate", "threads=2",
 		"-node", testNode)
 	if !strings.Contains(out, "  Order: SHUFFLED\n") {
 		t.Errorf("the settings do not show it:\n%s", out)
@@ -402,14 +402,14 @@ func TestUserValidateInterop(t *testing.T) {
 		return "validate: " + m[1]
 	}
 	for _, f := range []string{kc, kcv} {
-		run(t, user(f, "ops(insert=1)", "n=20", "-pop", "seq=1..20", "contents=sorted")...)
+		runLine(t, user(f, "ops(insert=1)", "n=20", "-pop", "seq=1..20", "contents=sorted")...)
 	}
 	validate := func(f string) []string { return user(f, "ops(validate=1)", "n=200", "-pop", "dist=uniform(1..20)") }
 	out := runReal(t, tool, validate(kc)...)
 	if errs := breakdown(t, out, "Total errors"); errs["validate"] != 0 {
 		t.Errorf("theirs: validate of what ours wrote sorted: errors %v\n%s", errs, out)
 	}
-	run(t, validate(kc)...)
+	runLine(t, validate(kc)...)
 	if l := theirsFail(validate(kcv)); !validateNull.MatchString(l) {
 		t.Errorf("theirs with value columns: %s, want %s", l, validateNull)
 	}
@@ -421,7 +421,7 @@ func TestUserValidateInterop(t *testing.T) {
 	if err := s.Query("TRUNCATE " + ks + ".kc").Exec(); err != nil {
 		t.Fatal(err)
 	}
-	run(t, user(kc, "ops(insert=1)", "n=20", "-pop", "seq=1..20")...)
+	runLine(t, user(kc, "ops(insert=1)", "n=20", "-pop", "seq=1..20")...)
 	if l := theirsFail(validate(kc)); !validateMismatch.MatchString(l) {
 		t.Errorf("theirs, unsorted: %s, want %s", l, validateMismatch)
 	}
@@ -431,7 +431,7 @@ func TestUserValidateInterop(t *testing.T) {
 	}
 
 	// one partition, a value changed: the same line
-	run(t, user(kv, "ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
+	runLine(t, user(kv, "ops(insert=1)", "n=1", "-pop", "seq=1..1")...)
 	var k string
 	if err := s.Query("SELECT k FROM " + ks + ".kv").Scan(&k); err != nil {
 		t.Fatal(err)
@@ -502,7 +502,7 @@ func TestFailureLineOrder(t *testing.T) {
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
 	common := []string{"n=5", "no-warmup", "-pop", "seq=1..5", "-rate", "threads=1", "-schema", "replication(factor=1)", "keyspace=" + ks,
 		"-node", testNode, "-log", "no-settings"}
-	run(t, append([]string{"write"}, common...)...)
+	runLine(t, append([]string{"write"}, common...)...)
 	read := append(append([]string{"read"}, common...), "-col", "slice")
 	ours, _, _ := runFails(t, read...)
 	want := []string{"header", "failure", "row", "FAILURE"}
@@ -547,7 +547,7 @@ func TestModeUnprepared(t *testing.T) {
 	common := []string{"n=200", "no-warmup", "-pop", "seq=1..200", "-rate", "threads=4", "-schema", "replication(factor=1)",
 		"keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
 	for _, cmd := range []string{"write", "read", "counter_write", "counter_read"} {
-		out := run(t, append([]string{cmd}, append(common, "-mode", "native", "cql3", "unprepared")...)...)
+		out := runLine(t, append([]string{cmd}, append(common, "-mode", "native", "cql3", "unprepared")...)...)
 		if pk, errs, _ := results(t, out); pk != 200 || errs != 0 {
 			t.Errorf("%s unprepared: %d partitions, %d errors, want 200 and 0\n%s", cmd, pk, errs, out)
 		}
@@ -558,7 +558,7 @@ func TestModeUnprepared(t *testing.T) {
 	if n := prepared(); n != 0 {
 		t.Errorf("%d statements prepared on the node for %s by unprepared runs, want none", n, ks)
 	}
-	run(t, append([]string{"read"}, common...)...)
+	runLine(t, append([]string{"read"}, common...)...)
 	if n := prepared(); n == 0 {
 		t.Errorf("a prepared read prepared nothing for %s: the check cannot fail", ks)
 	}

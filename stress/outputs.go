@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 )
@@ -144,17 +144,17 @@ func sameFile(a, b string) bool {
 
 // outputs are the engine outputs of the files: the JSON report's
 // intervals.
-func (o *runOutputs) outputs() []engine.Output {
+func (o *runOutputs) outputs() []run.Output {
 	if o.json == nil {
 		return nil
 	}
-	return []engine.Output{o.json}
+	return []run.Output{o.json}
 }
 
 // writeReport writes the JSON report of the run of plan, whose result is
 // res, around summarise, which prints the Results block.
 // in marks a run a signal interrupted (runreport.Interruption).
-func (o *runOutputs) writeReport(plan *engine.Plan, res *engine.Result, j *slo.Judgement, in *jsonreport.Interrupted, summarise func()) error {
+func (o *runOutputs) writeReport(plan *run.Plan, res *run.Result, j *slo.Judgement, in *jsonreport.Interrupted, summarise func()) error {
 	if o.json == nil {
 		summarise()
 		return nil

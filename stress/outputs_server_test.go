@@ -38,7 +38,7 @@ func TestOutputsWrittenThrough(t *testing.T) {
 		b, _ := os.ReadFile(fifo)
 		got <- b
 	}()
-	run(t, "write", "n=300", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+	runLine(t, "write", "n=300", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
 		"-node", testNode, "-log", "no-settings", "file="+logLink, "json="+fifo, "hdrfile=/dev/null",
 		"-graph", "file="+pageLink, "revision=r")
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 )
 
 // summariser is a run's metrics: the engine's interval output, and the
 // Results block at the end.
 type summariser interface {
-	engine.Output
+	run.Output
 	summarise(w io.Writer)
 	ops() *measurement.Ops // the run's operations, the metrics' rows
 }
@@ -24,10 +24,10 @@ type summariser interface {
 // target unless it is a warm-up, with an interval line every -log
 // interval=. The stress workloads talk to the driver themselves: the plan
 // has no binding's sessions.
-func (r *stressRun) plan(wl engine.Workload, threads int, count int64, warmup bool) *engine.Plan {
+func (r *stressRun) plan(wl run.Workload, threads int, count int64, warmup bool) *run.Plan {
 	s := r.s
 	rated := (s.Rate.OpsPerSecond > 0 || r.step != nil) && !warmup
-	p := &engine.Plan{
+	p := &run.Plan{
 		Threads:     threads,
 		OpCount:     max(count, 0),
 		Interval:    s.Log.Interval,
@@ -68,7 +68,7 @@ func measurementConfig(rated bool) *measurement.Config {
 // reportSettings are the settings the JSON report of a run of plan
 // records, under the YCSB names earlier reports of the stress mode have
 // (ycsb merge compares measurement.interval); jsonPath is the report's.
-func reportSettings(plan *engine.Plan, jsonPath string) map[string]string {
+func reportSettings(plan *run.Plan, jsonPath string) map[string]string {
 	m := map[string]string{
 		"threadcount":      strconv.Itoa(plan.Threads),
 		"measurement.type": string(measurement.HdrHistogram),

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run"
 )
 
 // TestPlanAsTheRunnerReadIt: the measurement configuration and the JSON
@@ -17,13 +17,13 @@ import (
 func TestPlanAsTheRunnerReadIt(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		plan       engine.Plan
+		plan       run.Plan
 		notFound   bool
 		properties map[string]string
 	}{
-		{"unrated user", engine.Plan{Threads: 4, Interval: time.Second}, false,
+		{"unrated user", run.Plan{Threads: 4, Interval: time.Second}, false,
 			map[string]string{"threadcount": "4", "measurement.type": "hdrhistogram", "progress": "false", "report.interval": "1", "report.json": "r.json"}},
-		{"rated write n=", engine.Plan{Threads: 8, OpCount: 1000, Target: 500, Interval: 250 * time.Millisecond}, true,
+		{"rated write n=", run.Plan{Threads: 8, OpCount: 1000, Target: 500, Interval: 250 * time.Millisecond}, true,
 			map[string]string{"threadcount": "8", "operationcount": "1000", "measurement.type": "hdrhistogram", "latencytrackederrors": "NOT_FOUND",
 				"progress": "false", "report.interval": "0.25", "target": "500", "measurement.interval": "both", "report.json": "r.json"}},
 	} {

@@ -24,13 +24,13 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -182,7 +182,7 @@ type stressRun struct {
 	// step is the capacity search's step being run (-rate capacity); nil
 	// otherwise. lastRes is the last measured run's result.
 	step    *capStep
-	lastRes *engine.Result
+	lastRes *run.Result
 }
 
 // newRun checks the command line and its outputs and reads its input
@@ -709,7 +709,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 // for count operations (-1: until duration= or err<), measured by met:
 // what the predefined commands' and user's runOnce share once each has
 // its workload and its metrics.
-func (r *stressRun) measure(ctx context.Context, wl engine.Workload, st *runState, plan *engine.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
+func (r *stressRun) measure(ctx context.Context, wl run.Workload, st *runState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
 	outs, err := r.openOutputs(threads, warmup)
 	if err != nil {

@@ -11,12 +11,12 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -200,7 +200,7 @@ func (st *runState) failed() string {
 // warm-up has neither. A failed operation ends the run in ErrFailure; a
 // failed run has no Results block, as the original's StressMetrics cancels
 // it.
-func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState, met summariser, outs *runOutputs, warmup bool) error {
+func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, met summariser, outs *runOutputs, warmup bool) error {
 	if err := ctx.Err(); err != nil {
 		return outs.done(err) // Ctrl-C before the run: nothing runs
 	}
@@ -228,7 +228,7 @@ func (r *stressRun) execute(ctx context.Context, plan *engine.Plan, st *runState
 	}
 	st.begin(ctx)
 	defer st.end()
-	res := engine.Run(ctx, plan)
+	res := run.Run(ctx, plan)
 	r.lastRes = res
 	if timer != nil {
 		timer.Stop()

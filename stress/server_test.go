@@ -46,8 +46,8 @@ func keyspace(t *testing.T, s *gocql.Session, name string) string {
 	return ks
 }
 
-// run runs a command line and returns stdout.
-func run(t *testing.T, line ...string) string {
+// runLine runs a command line and returns stdout.
+func runLine(t *testing.T, line ...string) string {
 	t.Helper()
 	pause = 0
 	var out, errOut bytes.Buffer
@@ -97,7 +97,7 @@ func TestPredefinedCommands(t *testing.T) {
 	common := []string{"-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
 	line := func(args ...string) []string { return append(args, common...) }
 
-	out := run(t, line("write", "n=2000", "cl=ONE", "-rate", "threads=8", "-col", "size=fixed(64)", "n=fixed(4)")...)
+	out := runLine(t, line("write", "n=2000", "cl=ONE", "-rate", "threads=8", "-col", "size=fixed(64)", "n=fixed(4)")...)
 	pk, errs, _ := results(t, out)
 	if pk != 2000 || errs != 0 {
 		t.Fatalf("write: %d partitions, %d errors\n%s", pk, errs, out)
@@ -106,12 +106,12 @@ func TestPredefinedCommands(t *testing.T) {
 		t.Errorf("write n=2000: %d rows in the table", n)
 	}
 
-	out = run(t, line("read", "n=2000", "no-warmup", "cl=ONE", "-rate", "threads=8", "-col", "size=fixed(64)", "n=fixed(4)")...)
+	out = runLine(t, line("read", "n=2000", "no-warmup", "cl=ONE", "-rate", "threads=8", "-col", "size=fixed(64)", "n=fixed(4)")...)
 	if pk, errs, _ = results(t, out); pk != 2000 || errs != 0 {
 		t.Fatalf("read of what write wrote: %d partitions, %d errors\n%s", pk, errs, out)
 	}
 
-	out = run(t, line("mixed", "ratio(write=1,read=3)", "n=2000", "cl=ONE", "-pop", "dist=UNIFORM(1..2000)", "-rate", "threads=4", "-col", "size=fixed(64)", "n=fixed(4)")...)
+	out = runLine(t, line("mixed", "ratio(write=1,read=3)", "n=2000", "cl=ONE", "-pop", "dist=UNIFORM(1..2000)", "-rate", "threads=4", "-col", "size=fixed(64)", "n=fixed(4)")...)
 	pk, errs, br := results(t, out)
 	if pk != 2000 || errs != 0 || !strings.Contains(br, "READ: ") || !strings.Contains(br, "WRITE: ") {
 		t.Fatalf("mixed: %d partitions, %d errors [%s]\n%s", pk, errs, br, out)
@@ -123,14 +123,14 @@ func TestPredefinedCommands(t *testing.T) {
 		t.Errorf("after mixed: %d rows in the table, want 2000", n)
 	}
 
-	out = run(t, line("counter_write", "n=500", "-rate", "threads=8")...)
+	out = runLine(t, line("counter_write", "n=500", "-rate", "threads=8")...)
 	if pk, errs, _ = results(t, out); pk != 500 || errs != 0 {
 		t.Fatalf("counter_write: %d partitions, %d errors\n%s", pk, errs, out)
 	}
 	if n := count(t, s, ks+".counter1"); n != 500 {
 		t.Errorf("counter_write n=500: %d rows in counter1", n)
 	}
-	out = run(t, line("counter_read", "n=500", "-rate", "threads=8")...)
+	out = runLine(t, line("counter_read", "n=500", "-rate", "threads=8")...)
 	if pk, errs, _ = results(t, out); pk != 500 || errs != 0 {
 		t.Fatalf("counter_read: %d partitions, %d errors\n%s", pk, errs, out)
 	}
@@ -142,11 +142,11 @@ func TestReadValidates(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "validate")
 	common := []string{"-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
-	run(t, append([]string{"write", "n=50", "no-warmup"}, common...)...)
+	runLine(t, append([]string{"write", "n=50", "no-warmup"}, common...)...)
 	if err := s.Query(`UPDATE ` + ks + `.standard1 SET "C0" = 0x00 WHERE key = 0x` + keyHex(1)).Exec(); err != nil {
 		t.Fatal(err)
 	}
-	out := run(t, append([]string{"read", "n=50", "no-warmup", "-pop", "seq=1..50", "-errors", "ignore"}, common...)...)
+	out := runLine(t, append([]string{"read", "n=50", "no-warmup", "-pop", "seq=1..50", "-errors", "ignore"}, common...)...)
 	if _, errs, _ := results(t, out); errs != 1 {
 		t.Errorf("read after changing one value: %d errors, want 1\n%s", errs, out)
 	}
@@ -193,11 +193,11 @@ func TestInterop(t *testing.T) {
 		}
 		if dir == "theirs-to-ours" {
 			real("write")
-			if _, errs, _ := results(t, run(t, args("read")...)); errs != 0 {
+			if _, errs, _ := results(t, runLine(t, args("read")...)); errs != 0 {
 				t.Errorf("our read of the real tool's write: %d errors", errs)
 			}
 		} else {
-			run(t, args("write")...)
+			runLine(t, args("write")...)
 			out := real("read")
 			if _, errs, _ := results(t, out); errs != 0 || !strings.Contains(out, "\nEND") {
 				t.Errorf("the real tool's read of our write: %d errors\n%s", errs, out)
@@ -214,7 +214,7 @@ func TestHdrFileRun(t *testing.T) {
 	s := cluster(t)
 	ks := keyspace(t, s, "hdrfile")
 	path := filepath.Join(t.TempDir(), "w.hdr")
-	run(t, "write", "n=600", "no-warmup", "-rate", "threads=4", "fixed=400/s", "-schema", "replication(factor=1)", "keyspace="+ks,
+	runLine(t, "write", "n=600", "no-warmup", "-rate", "threads=4", "fixed=400/s", "-schema", "replication(factor=1)", "keyspace="+ks,
 		"-node", testNode, "-log", "no-settings", "hdrfile="+path, "interval=1s")
 	f, err := os.Open(path)
 	if err != nil {
@@ -250,7 +250,7 @@ func TestJSONNames(t *testing.T) {
 		cmd, want string
 	}{{"write", "WRITE"}, {"counter_write", "COUNTER_WRITE"}, {"counter_read", "COUNTER_READ"}} {
 		path := filepath.Join(dir, c.cmd+".json")
-		run(t, c.cmd, "n=100", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+		runLine(t, c.cmd, "n=100", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
 			"-node", testNode, "-log", "no-settings", "json="+path)
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -279,7 +279,7 @@ func TestGraph(t *testing.T) {
 	ks := keyspace(t, s, "graph")
 	page := filepath.Join(t.TempDir(), "g.html")
 	for _, rev := range []string{"rev-a", "rev-b"} {
-		run(t, "write", "n=300", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+		runLine(t, "write", "n=300", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace="+ks,
 			"-node", testNode, "-log", "no-settings", "-graph", "file="+page, "revision="+rev, "title=two-writes")
 	}
 	b, err := os.ReadFile(page)
@@ -311,7 +311,7 @@ func TestGraphWithRamp(t *testing.T) {
 	ks := keyspace(t, s, "graphramp")
 	rampPause = 0
 	page := filepath.Join(t.TempDir(), "g.html")
-	run(t, "write", "n=300", "no-warmup", "-rate", "threads>=1", "threads<=2", "-schema", "replication(factor=1)", "keyspace="+ks,
+	runLine(t, "write", "n=300", "no-warmup", "-rate", "threads>=1", "threads<=2", "-schema", "replication(factor=1)", "keyspace="+ks,
 		"-node", testNode, "-log", "no-settings", "-graph", "file="+page, "revision=ramp", "title=ramped")
 	b, err := os.ReadFile(page)
 	if err != nil {

@@ -21,7 +21,7 @@ func TestSLO(t *testing.T) {
 	ks := keyspace(t, s, "slo")
 	report := filepath.Join(t.TempDir(), "r.json")
 	common := []string{"-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode}
-	out := run(t, append([]string{"write", "n=2000", "no-warmup", "-rate", "threads=4",
+	out := runLine(t, append([]string{"write", "n=2000", "no-warmup", "-rate", "threads=4",
 		"-log", "no-settings", "json=" + report, "-slo", "WRITE.p99<=60s, errors<=1%"}, common...)...)
 	for _, w := range []string{"Objectives (service latency):\nWRITE.p99<=60s            : PASS (", "errors<=1%                : PASS (0%)\nVerdict                   : PASS\n"} {
 		if !strings.Contains(out, w) {

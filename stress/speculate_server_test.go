@@ -25,7 +25,7 @@ func TestSpeculativeDelayCounted(t *testing.T) {
 	const ks = "stress_it_speculate"
 	for _, cmd := range []string{"write", "read"} {
 		report := filepath.Join(t.TempDir(), cmd+".json")
-		out := run(t, cmd, "n=2000", "cl=QUORUM", "no-warmup", "-rate", "threads=8",
+		out := runLine(t, cmd, "n=2000", "cl=QUORUM", "no-warmup", "-rate", "threads=8",
 			"-schema", "keyspace="+ks, "replication(factor=3)",
 			"-mode", "native", "cql3", "speculativeDelay=1",
 			"-log", "json="+report, "-node", strings.Join(hosts, ","))

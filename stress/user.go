@@ -18,10 +18,10 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/profile"
 	"github.com/goycsb/ycsb/stress/settings"
@@ -857,7 +857,7 @@ func (w *userWorkload) take(n int) int {
 	}
 }
 
-var _ engine.Workload = (*userWorkload)(nil)
+var _ run.Workload = (*userWorkload)(nil)
 
 // userWire is a keyspace's lean request path, routed by its session's
 // ring and host selection policy.
@@ -915,7 +915,7 @@ type userWorker struct {
 	page    []byte
 }
 
-func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
+func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) run.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	if len(w.wires) > 0 {

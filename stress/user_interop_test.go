@@ -127,7 +127,7 @@ func TestUserInterop(t *testing.T) {
 			}
 			ft, fo := profileIn(t, p.file, theirs), profileIn(t, p.file, ours)
 			runReal(t, tool, interopWriteVisits(p.parts, ft, p.visits, p.pop)...)
-			run(t, interopWriteVisits(p.parts, fo, p.visits, p.pop)...)
+			runLine(t, interopWriteVisits(p.parts, fo, p.visits, p.pop)...)
 			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
 			if len(a) == 0 {
 				t.Fatal("the real tool wrote nothing")
@@ -136,7 +136,7 @@ func TestUserInterop(t *testing.T) {
 			if d := diffLines(a, b); d != "" {
 				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
 			}
-			checkReads(t, "ours on theirs", run(t, interopRead(p.parts, ft, p.queries)...), p.queries)
+			checkReads(t, "ours on theirs", runLine(t, interopRead(p.parts, ft, p.queries)...), p.queries)
 			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, fo, p.queries)...), p.queries)
 		})
 	}
@@ -179,7 +179,7 @@ func TestUserInteropExamples(t *testing.T) {
 				files = append(files, f)
 			}
 			runReal(t, tool, interopWrite(p.parts, files[0])...)
-			run(t, interopWrite(p.parts, files[1])...)
+			runLine(t, interopWrite(p.parts, files[1])...)
 			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
 			if len(a) == 0 {
 				t.Fatal("the real tool wrote nothing")
@@ -188,7 +188,7 @@ func TestUserInteropExamples(t *testing.T) {
 			if d := diffLines(a, b); d != "" {
 				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
 			}
-			checkReads(t, "ours on theirs", run(t, interopRead(p.parts, files[0], p.queries)...), p.queries)
+			checkReads(t, "ours on theirs", runLine(t, interopRead(p.parts, files[0], p.queries)...), p.queries)
 			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, files[1], p.queries)...), p.queries)
 		})
 	}
@@ -233,7 +233,7 @@ func TestUserInteropTokenRange(t *testing.T) {
 	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run(t, interopWrite(40, f)...)
+	runLine(t, interopWrite(40, f)...)
 	var rows, parts int64
 	if err := s.Query("SELECT count(*) FROM " + ks + ".alltypes").Scan(&rows); err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestUserInteropTokenRange(t *testing.T) {
 	}
 	read := []string{"user", "profile=" + f, "ops(all=1)", "n=1000", "no-warmup", "cl=ONE", "-rate", "threads=1", "-node", testNode, "-log", "no-settings"}
 	total := regexp.MustCompile(`(?m)^total, +([0-9]+),`)
-	for who, out := range map[string]string{"ours": run(t, read...), "theirs": runReal(t, tool, read...)} {
+	for who, out := range map[string]string{"ours": runLine(t, read...), "theirs": runReal(t, tool, read...)} {
 		if got := breakdown(t, out, "Total partitions")["all"]; got != parts {
 			t.Errorf("%s: %d partitions, the table has %d\n%s", who, got, parts, out)
 		}

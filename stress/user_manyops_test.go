@@ -150,7 +150,7 @@ func TestUserManyOpsInterop(t *testing.T) {
 			"-rate", "threads=2", "-node", testNode, "-graph", "file=" + filepath.Join(dir, who+".html")}, log...)
 	}
 	theirOut := runReal(t, tool, args(theirs, "theirs")...)
-	ourOut := run(t, args(ours, "ours", "json="+filepath.Join(dir, "ours.json"))...)
+	ourOut := runLine(t, args(ours, "ours", "json="+filepath.Join(dir, "ours.json"))...)
 
 	names := manyOps()
 	running := "Running [" + strings.Join(names, ", ") + "] with 2 threads for 630 iteration"

@@ -63,8 +63,8 @@ func userProfileRun(t *testing.T, file, ks string, ops string, queries ...string
 	s := cluster(t)
 	keyspace(t, s, strings.TrimPrefix(ks, "stress_it_"))
 	f := profileIn(t, file, ks)
-	run(t, "user", "profile="+f, "ops(insert=1)", "n=200", "-pop", "seq=1..50", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
-	out := run(t, "user", "profile="+f, ops, "n=300", "-pop", "dist=uniform(1..50)", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
+	runLine(t, "user", "profile="+f, "ops(insert=1)", "n=200", "-pop", "seq=1..50", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
+	out := runLine(t, "user", "profile="+f, ops, "n=300", "-pop", "dist=uniform(1..50)", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
 	parts := breakdown(t, out, "Total partitions")
 	errs := breakdown(t, out, "Total errors")
 	for _, q := range queries {
@@ -97,7 +97,7 @@ func TestUserWarmupAndRamp(t *testing.T) {
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
 	rampPause = 0
 	f := profileIn(t, "types.yaml", ks)
-	out := run(t, "user", "profile="+f, "ops(insert=1,bykey=1)", "n=200", "-pop", "seq=1..50",
+	out := runLine(t, "user", "profile="+f, "ops(insert=1,bykey=1)", "n=200", "-pop", "seq=1..50",
 		"-rate", "threads>=1", "threads<=2", "-node", testNode, "-log", "no-settings")
 	for _, want := range []string{
 		"Warming up insert with 50 iterations...\nWarming up bykey with 50 iterations...\n",
@@ -124,7 +124,7 @@ func TestUserPermits(t *testing.T) {
 	dropKeyspace(t, s, ks)
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
 	f := profileIn(t, "types.yaml", ks)
-	out := run(t, "user", "profile="+f, "ops(insert=1)", "n=300", "no-warmup", "-insert", "partitions=fixed(3)",
+	out := runLine(t, "user", "profile="+f, "ops(insert=1)", "n=300", "no-warmup", "-insert", "partitions=fixed(3)",
 		"-pop", "seq=1..1000", "-rate", "threads=3", "-node", testNode, "-log", "no-settings")
 	if got := breakdown(t, out, "Total partitions")["insert"]; got != 300 {
 		t.Errorf("insert wrote %d partitions, want 300:\n%s", got, out)
@@ -196,7 +196,7 @@ func TestUserOutputs(t *testing.T) {
 	ks := keyspace(t, s, "userout")
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
 	f := profileIn(t, "blogpost.yaml", ks)
-	run(t, "user", "profile="+f, "ops(insert=1)", "n=200", "no-warmup", "-pop", "seq=1..50", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
+	runLine(t, "user", "profile="+f, "ops(insert=1)", "n=200", "no-warmup", "-pop", "seq=1..50", "-rate", "threads=4", "-node", testNode, "-log", "no-settings")
 	dir := t.TempDir()
 	page := filepath.Join(dir, "blog.html")
 	ops := []string{"insert", "singlepost", "timeline"}
@@ -206,7 +206,7 @@ func TestUserOutputs(t *testing.T) {
 		if rev == "rev-b" {
 			js = "-" // the report on stdout, as a block
 		}
-		out := run(t, "user", "profile="+f, "ops(insert=1,singlepost=2,timeline=1)", "n=300", "no-warmup", "-pop", "dist=uniform(1..50)",
+		out := runLine(t, "user", "profile="+f, "ops(insert=1,singlepost=2,timeline=1)", "n=300", "no-warmup", "-pop", "dist=uniform(1..50)",
 			"-rate", "threads=4", "fixed=600/s", "-node", testNode, "-log", "no-settings", "interval=1s", "hdrfile="+hdr, "json="+js,
 			"-graph", "file="+page, "revision="+rev, "title=blog")
 		parts := breakdown(t, out, "Total partitions")
@@ -381,7 +381,7 @@ func TestUserInteropHdrTags(t *testing.T) {
 	}
 	theirs, ours := filepath.Join(dir, "real.hdr"), filepath.Join(dir, "ours.hdr")
 	runReal(t, tool, args(theirs)...)
-	run(t, args(ours)...)
+	runLine(t, args(ours)...)
 	// Each interval's tags, in order: an operation with no sample in an
 	// interval may be left out of it (the real tool's first interval on a
 	// busy machine has had no insert), so each interval's order must be
@@ -451,7 +451,7 @@ func TestUserInsertOver65535Rows(t *testing.T) {
 	if err := os.WriteFile(f, []byte(profile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := run(t, "user", "profile="+f, "ops(insert=1)", "n=1", "no-warmup", "-pop", "seq=1..1", "-rate", "threads=1", "-node", testNode, "-log", "no-settings")
+	out := runLine(t, "user", "profile="+f, "ops(insert=1)", "n=1", "no-warmup", "-pop", "seq=1..1", "-rate", "threads=1", "-node", testNode, "-log", "no-settings")
 	if rows := breakdown(t, out, "Total errors"); rows["insert"] != 0 {
 		t.Fatalf("insert failed:\n%s", out)
 	}

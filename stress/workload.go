@@ -16,10 +16,10 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/stress/data"
 	"github.com/goycsb/ycsb/stress/settings"
 )
@@ -129,9 +129,9 @@ type workload struct {
 	runState
 }
 
-var _ engine.Workload = (*workload)(nil)
+var _ run.Workload = (*workload)(nil)
 
-func (w *workload) NewWorker(s *measurement.Session, seed uint64) engine.Transactor {
+func (w *workload) NewWorker(s *measurement.Session, seed uint64) run.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}

@@ -1,9 +1,9 @@
-// Package engine runs a typed plan: its workers with their pacing, the
+// Package run runs a typed plan: its workers with their pacing, the
 // warm-up, the time limit, the interval outputs and the stop on Ctrl-C,
 // and returns what was measured. It reads no properties and no command
 // line: the YCSB runner (runner) and the cassandra-stress mode (stress)
 // are its two front ends, each building plans from its own settings.
-package engine
+package run
 
 import (
 	"runtime"
