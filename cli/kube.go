@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/fleet/kube"
 	"github.com/goycsb/ycsb/frontend/ycsb"
-	"github.com/goycsb/ycsb/kube"
 	"github.com/goycsb/ycsb/props"
 )
 
