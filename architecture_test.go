@@ -100,7 +100,7 @@ var layers = []struct {
 	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/postgres", "db/pebble", "db/rocksdb", "db/all"}},
 	{"run", []string{"run"}},
 	{"reports", []string{"runreport", "capacity", "results", "htmlreport"}},
-	{"front ends", []string{"frontend", "stress", "fleet"}},
+	{"front ends", []string{"frontend", "fleet"}},
 	{"command line", []string{"cli"}},
 	{"main", []string{"cmd", "tools", ""}},
 }
