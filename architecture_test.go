@@ -99,7 +99,7 @@ var layers = []struct {
 	{"workload", []string{"workload"}},
 	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/postgres", "db/pebble", "db/rocksdb", "db/all"}},
 	{"run", []string{"run"}},
-	{"reports", []string{"runreport", "capacity", "results", "htmlreport"}},
+	{"reports", []string{"runreport", "results", "htmlreport"}},
 	{"front ends", []string{"frontend", "fleet"}},
 	{"command line", []string{"cli"}},
 	{"main", []string{"cmd", "tools", ""}},

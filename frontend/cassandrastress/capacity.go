@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 )

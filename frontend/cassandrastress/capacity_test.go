@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/slo"
 )
 

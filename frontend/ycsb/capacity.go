@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
@@ -17,6 +16,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
 )

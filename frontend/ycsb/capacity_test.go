@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/slo"
 )
 
