@@ -19,6 +19,7 @@ import (
 	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // capacitySettings are the capacity.* properties of ycsb capacity.
@@ -53,7 +54,7 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 		return nil, props.Errorf("capacity.max", "%g is below capacity.start rounded to whole ops/s (%g)", c.search.Max, math.Round(c.search.Start))
 	case c.maxStep < c.stepTime:
 		return nil, props.Errorf("capacity.maxsteptime", "%v is below capacity.steptime (%v)", c.maxStep, c.stepTime)
-	case db.RunsTransactions(p):
+	case workload.RunsTransactions(p):
 		return nil, props.Errorf("workload", "the closed economy is not offered with capacity: its check of the balances belongs to one run")
 	case s.objectives == nil:
 		return nil, props.Errorf("slo", "missing: capacity searches for the highest rate that meets objectives (e.g. -p slo=\"READ.p99<=5ms\")")

@@ -1,6 +1,7 @@
 package ycsb
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
@@ -36,10 +37,14 @@ func Check(p *props.Properties, d db.Driver, binding string, now time.Time) erro
 	if err != nil {
 		return err
 	}
-	if err := checkTransactions(wcfg, d, binding, p); err != nil {
+	bp, err := bindingProps(p)
+	if err != nil {
 		return err
 	}
-	return db.Check(d, p)
+	if err := checkTransactions(wcfg, d, binding, bp); err != nil {
+		return err
+	}
+	return db.Check(d, bp)
 }
 
 // checkTransactions refuses the closed economy on a binding whose sessions
@@ -49,5 +54,19 @@ func checkTransactions(wcfg *workload.Config, d db.Driver, binding string, p *pr
 	if wcfg.Economy == nil {
 		return nil
 	}
-	return db.CheckTransactions(d, binding, p)
+	return workload.CheckTransactions(d, binding, p)
+}
+
+// bindingProps is p as the binding reads it: a copy with what the phase
+// does (db.PropPhaseReads, db.PropPhaseTransactions), which the binding
+// contract cannot read from the workload's properties.
+func bindingProps(p *props.Properties) (*props.Properties, error) {
+	reads, err := workload.PhaseReads(p)
+	if err != nil {
+		return nil, err
+	}
+	bp := p.Clone()
+	bp.Set(db.PropPhaseReads, strconv.FormatBool(reads))
+	bp.Set(db.PropPhaseTransactions, strconv.FormatBool(workload.RunsTransactions(p)))
+	return bp, nil
 }

@@ -34,6 +34,9 @@ type prepared struct {
 	outs      *intervalOutputs
 	wl        runWorkload
 	cs        *capacitySettings // ycsb capacity's (Options.capacity), else nil
+	// bindingProps are the properties the binding is opened with
+	// (bindingProps).
+	bindingProps *props.Properties
 	// embedded: the binding is an engine in this process (db.Embedded),
 	// which the engine's plans and so the client's verdict say.
 	embedded bool
@@ -81,7 +84,10 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	fmt.Fprintln(&p.prelude, "Loading workload...")
 	wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
 	if err == nil {
-		err = checkTransactions(wcfg, o.Driver, o.Binding, o.Props)
+		p.bindingProps, err = bindingProps(o.Props)
+	}
+	if err == nil {
+		err = checkTransactions(wcfg, o.Driver, o.Binding, p.bindingProps)
 	}
 	if err != nil {
 		p.release()
@@ -143,7 +149,7 @@ func (p *prepared) open(ctx context.Context) (*bench, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	database, err := p.o.Driver.Open(ctx, p.o.Props, p.o.Stdout)
+	database, err := p.o.Driver.Open(ctx, p.bindingProps, p.o.Stdout)
 	if err != nil {
 		return nil, err // bindings name themselves or the property
 	}
