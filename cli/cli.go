@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/frontend/ycsb"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/results"
-	"github.com/goycsb/ycsb/runner"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -303,15 +303,15 @@ func binding(positional string, all *props.Properties) (db.Driver, string, error
 }
 
 func phase(transactions bool) func(ctx context.Context, env *Env, args []string) error {
-	return bindingCommand(map[bool]string{false: "load", true: "run"}[transactions], transactions, runner.Run)
+	return bindingCommand(map[bool]string{false: "load", true: "run"}[transactions], transactions, ycsb.Run)
 }
 
 // runCapacity is ycsb capacity: a run phase's options, searched.
-var runCapacity = bindingCommand("capacity", true, runner.Capacity)
+var runCapacity = bindingCommand("capacity", true, ycsb.Capacity)
 
 // bindingCommand is a command that takes a binding and the reference's
 // options, and runs them with run.
-func bindingCommand(name string, transactions bool, run func(context.Context, runner.Options) error) func(ctx context.Context, env *Env, args []string) error {
+func bindingCommand(name string, transactions bool, run func(context.Context, ycsb.Options) error) func(ctx context.Context, env *Env, args []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
 		// The binding is the first word, or only -db (the reference's own
 		// Client takes it that way).
@@ -337,7 +337,7 @@ func bindingCommand(name string, transactions bool, run func(context.Context, ru
 		if err != nil {
 			return err
 		}
-		return run(ctx, runner.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
+		return run(ctx, ycsb.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
 			CommandLine: args, Version: Version})
 	}
 }

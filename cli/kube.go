@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/kube"
+	"github.com/goycsb/ycsb/fleet/kube"
+	"github.com/goycsb/ycsb/frontend/ycsb"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/runner"
 )
 
 const kubeUsage = "ycsb kube <load|run|capacity> <binding> [ycsb options] -clients N [-image IMAGE] [-name NAME] [-namespace NS] [-secret NAME] [-start-in DURATION] [-cpu 1] [-memory 1Gi]"
@@ -157,9 +157,9 @@ func checkPods(s *kube.Spec, all *props.Properties, driver db.Driver) error {
 			pod.Set(kube.PropRendezvous, s.RendezvousAddr())
 		}
 		pod.Set(kube.PropReportJSON, "-")
-		check := runner.Check
+		check := ycsb.Check
 		if s.Phase == "capacity" {
-			check = runner.CheckCapacity
+			check = ycsb.CheckCapacity
 		}
 		if err := check(pod, driver, s.Binding, now()); err != nil {
 			if index > 0 {

@@ -104,7 +104,7 @@ type Session interface {
 
 // Remote is an optional DB capability: its operations wait on a server
 // over the network, so a worker does little between long waits and the
-// run sizes the client's processors to its load (engine.Plan.AdaptProcs).
+// run sizes the client's processors to its load (run.Plan.AdaptProcs).
 type Remote interface {
 	WaitsOnServer()
 }

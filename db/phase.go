@@ -1,60 +1,25 @@
 package db
 
-import (
-	"math"
+import "github.com/goycsb/ycsb/props"
 
-	"github.com/goycsb/ycsb/props"
-)
-
-// Mix is the run phase's operation proportions, the CoreWorkload's
-// (CoreWorkload.java at 0.17.0), indexed by the Mix kinds below. It lives
-// here, below both, because a binding may need to know whether the phase
-// reads (PhaseReads) and the workload draws its operations from it.
-type Mix [5]float64
-
-// The operation kinds of a Mix, in the reference's order.
+// Properties the front end sets, on the copy of the run's properties it
+// opens (or checks) the binding with, for a binding that refuses a setting
+// only for some runs: the binding contract knows no workload, so the front
+// end, which does, says what the phase does. Absent (a binding opened by
+// ycsb shell or by a program of its own) a phase reads and runs no
+// transactions.
 const (
-	MixRead = iota
-	MixUpdate
-	MixInsert
-	MixScan
-	MixReadModifyWrite
+	// PropPhaseReads is "true" when the phase reads: a run whose operation
+	// mix reads, scans or read-modify-writes (workload.PhaseReads).
+	PropPhaseReads = "phase.reads"
+	// PropPhaseTransactions is "true" when the workload is the closed
+	// economy, whose transfers are the binding's transactions
+	// (workload.RunsTransactions).
+	PropPhaseTransactions = "phase.transactions"
 )
 
-// mixProperties are the proportions' properties, by kind; mixDefaults
-// their defaults.
-var (
-	mixProperties = [5]string{"readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion"}
-	mixDefaults   = Mix{0.95, 0.05, 0, 0, 0}
-)
-
-// ReadMix reads the proportions from r, each at least 0, their sum finite;
-// errors go to r.
-func ReadMix(r *props.Reader) Mix {
-	var m Mix
-	total := 0.0
-	for op, name := range mixProperties {
-		m[op] = r.Float64(name, mixDefaults[op], props.Range("a proportion of at least 0", func(f float64) bool { return f >= 0 }))
-		total += m[op]
-		if math.IsInf(total, 1) && r.Err() == nil {
-			// The generator would drop the proportion that overflowed.
-			r.Errorf(name, "the operation proportions add up to more than %g: give them in smaller numbers", math.MaxFloat64)
-		}
-	}
-	return m
-}
-
-// Reads reports whether the mix reads: reads, scans or read-modify-writes.
-func (m *Mix) Reads() bool { return m[MixRead] > 0 || m[MixScan] > 0 || m[MixReadModifyWrite] > 0 }
-
-// PhaseReads reports whether the phase p describes reads: a run
-// (dotransactions, default true) whose mix reads. A load never reads. For
-// bindings that refuse a setting only for reads.
+// PhaseReads reports whether the front end says that the phase of p reads
+// (PropPhaseReads; true when it says nothing).
 func PhaseReads(p *props.Properties) (bool, error) {
-	r := props.NewReader(p)
-	if !r.Bool("dotransactions", true) {
-		return false, r.Err()
-	}
-	m := ReadMix(r)
-	return m.Reads(), r.Err()
+	return p.Bool(PropPhaseReads, true)
 }

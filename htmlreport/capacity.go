@@ -6,8 +6,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run/capacity"
 )
 
 // CapacityChart is one latency objective of the capacity searches drawn

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run/capacity"
 )
 
 // realCapacity is testdata/capacity.json: a real search of the basic

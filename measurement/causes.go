@@ -5,7 +5,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/secret"
 )
 
@@ -46,7 +46,7 @@ func (c *Causes) SetSay(say func(string)) {
 }
 
 // Add records one failed operation.
-func (c *Causes) Add(op Op, st db.Status, err error) {
+func (c *Causes) Add(op Op, st status.Status, err error) {
 	msg := secret.InText(err.Error())
 	name := c.ops.Name(op)
 	key := name + " " + st.String() + " " + digitsAlike(msg)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 )
 
 func TestCauses(t *testing.T) {
@@ -15,12 +16,12 @@ func TestCauses(t *testing.T) {
 	c := NewCauses(YCSB, func(l string) { shown = append(shown, l) })
 	// Messages that differ only in key numbers are one cause.
 	for i := 0; i < 5; i++ {
-		c.Add(Insert, db.Error, fmt.Errorf("duplicate key (ycsb_key)=(user%d)", i*7919))
+		c.Add(Insert, status.Error, fmt.Errorf("duplicate key (ycsb_key)=(user%d)", i*7919))
 	}
-	c.Add(Read, db.ServiceUnavailable, errors.New("no host available"))
-	c.Add(Insert, db.Error, errors.New("connect postgres://ycsb:s3cret@127.0.0.1/db: refused"))
+	c.Add(Read, status.ServiceUnavailable, errors.New("no host available"))
+	c.Add(Insert, status.Error, errors.New("connect postgres://ycsb:s3cret@127.0.0.1/db: refused"))
 	for i := 0; i < MaxCauses+3; i++ {
-		c.Add(Update, db.Error, fmt.Errorf("cause %c", 'a'+i))
+		c.Add(Update, status.Error, fmt.Errorf("cause %c", 'a'+i))
 	}
 	if len(shown) != MaxCauses {
 		t.Fatalf("%d lines shown, want %d: %q", len(shown), MaxCauses, shown)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -48,7 +48,7 @@ type Config struct {
 	Verbose          bool      // measurement.histogram.verbose
 	HighestLatencyUs int64     // largest latency a histogram tracks; larger values are clamped
 	// Tracked[s] files failures with status s under <OP>-<STATUS> instead of <OP>-FAILED.
-	Tracked [db.NumStatuses]bool
+	Tracked [status.NumStatuses]bool
 
 	Buckets       int    // histogram.buckets: 1-ms buckets of the histogram type
 	GranularityMs int64  // timeseries.granularity
@@ -110,12 +110,12 @@ func ParseConfig(p *props.Properties) (*Config, error) {
 		return nil, err
 	}
 	if each {
-		for s := db.Status(0); s < db.NumStatuses; s++ {
+		for s := status.Status(0); s < status.NumStatuses; s++ {
 			c.Tracked[s] = !s.IsOK()
 		}
 	} else if v, ok := p.Get("latencytrackederrors"); ok && strings.TrimSpace(v) != "" {
 		for _, name := range strings.Split(v, ",") {
-			s, ok := db.ParseStatus(strings.TrimSpace(name))
+			s, ok := status.ParseStatus(strings.TrimSpace(name))
 			if !ok || s.IsOK() {
 				return nil, props.Invalid("latencytrackederrors", v, "a comma-separated list of failure statuses such as ERROR,NOT_FOUND")
 			}
@@ -140,7 +140,7 @@ func parsePercentiles(v string) ([]float64, error) {
 }
 
 // KindOf returns where a sample with status s is filed.
-func (c *Config) KindOf(s db.Status) Kind {
+func (c *Config) KindOf(s status.Status) Kind {
 	if s.IsOK() {
 		return KindOK
 	}

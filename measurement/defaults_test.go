@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 )
 
 // TestDefaultsAre0170 pins the defaults of YCSB 0.17.0, the release users
@@ -26,7 +26,7 @@ func TestDefaultsAre0170(t *testing.T) {
 		}
 		col := NewCollector(cfg, YCSB)
 		r := col.NewRecorder()
-		r.Done(Read, db.OK, 0, 500_000, 0)
+		r.Done(Read, status.OK, 0, 500_000, 0)
 		snap := col.Tick()
 		sum := snap.Summary(cfg)
 		if got := strings.Contains(sum, ", 50="); got != c.want50th {

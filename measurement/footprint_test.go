@@ -9,7 +9,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 )
 
 // liveBytes returns the heap in use after a collection.
@@ -29,16 +29,16 @@ func TestRecorderFootprint(t *testing.T) {
 	const workers, limit = 200, 24 << 10 // measured: about 15 KiB
 	c := NewCollector(config(t, nil), YCSB)
 	warm := c.NewRecorder()
-	warm.Done(Read, db.OK, 0, 3_000, 0)
-	warm.Done(Update, db.OK, 0, 3_000, 0)
+	warm.Done(Read, status.OK, 0, 3_000, 0)
+	warm.Done(Update, status.OK, 0, 3_000, 0)
 	c.Tick() // the Collector's own histograms exist from here on
 	before := liveBytes()
 	recs := make([]*Recorder, workers)
 	record := func() {
 		for i, r := range recs {
 			for j := int64(0); j < 50; j++ {
-				r.Done(Read, db.OK, 0, 1_000+(int64(i)+j)*37, 0) // 1-10 µs
-				r.Done(Update, db.OK, 0, 2_000+(int64(i)+j)*53, 0)
+				r.Done(Read, status.OK, 0, 1_000+(int64(i)+j)*37, 0) // 1-10 µs
+				r.Done(Update, status.OK, 0, 2_000+(int64(i)+j)*53, 0)
 			}
 		}
 	}
@@ -77,7 +77,7 @@ func TestCollectorMatchesDense(t *testing.T) {
 		total := map[string]*hdrhistogram.Histogram{}
 		rng := rand.New(rand.NewPCG(3, 4))
 		top := math.Log2(float64(cfg.HighestLatencyUs)) + 2
-		statuses := []db.Status{db.OK, db.OK, db.OK, db.Error, db.NotFound}
+		statuses := []status.Status{status.OK, status.OK, status.OK, status.Error, status.NotFound}
 		for tick := 0; tick < 4; tick++ {
 			interval := map[string]*hdrhistogram.Histogram{}
 			add := func(name string, us int64) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 )
 
 // needPythonHdrh returns a python3 that can import hdrh, the PyPI
@@ -84,9 +84,9 @@ func TestHdrLogsIndependentReader(t *testing.T) {
 	wants := map[string][]want{}
 	for iv := int64(0); iv < 3; iv++ {
 		for i := int64(1); i <= 500*(iv+1); i++ {
-			r.Done(Read, db.OK, 0, (i*(iv+1)*37%90000+1)*1000, 0)
+			r.Done(Read, status.OK, 0, (i*(iv+1)*37%90000+1)*1000, 0)
 			if i%3 == 0 {
-				r.Done(Update, db.OK, 0, (i*1000+iv)*1000, 0)
+				r.Done(Update, status.OK, 0, (i*1000+iv)*1000, 0)
 			}
 		}
 		snap := c.Tick()

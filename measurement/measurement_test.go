@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/props"
@@ -29,17 +29,17 @@ func feed(c *Collector) {
 	ws := []*Recorder{c.NewRecorder(), c.NewRecorder()}
 	for i := int64(1); i <= 1000; i++ {
 		end := base0 + i*2_500_000 // 2.5 ms apart
-		ws[i%2].Done(Read, db.OK, end-i*1000, end, 0)
+		ws[i%2].Done(Read, status.OK, end-i*1000, end, 0)
 	}
 	for i := int64(0); i < 7; i++ {
 		end := base0 + i*300_000_000
-		ws[i%2].Done(Read, db.Error, end-(5000+i*10)*1000, end, 0)
-		ws[i%2].Done(Read, db.NotFound, end-(100+i)*1000, end, 0)
+		ws[i%2].Done(Read, status.Error, end-(5000+i*10)*1000, end, 0)
+		ws[i%2].Done(Read, status.NotFound, end-(100+i)*1000, end, 0)
 	}
 	for i := int64(0); i < 20; i++ {
 		us := 2000 + i*i*100
 		end := base0 + i*100_000_000
-		ws[i%2].Done(Update, db.OK, end-us*1000, end, end-us*1000-i*1_000_000)
+		ws[i%2].Done(Update, status.OK, end-us*1000, end, end-us*1000-i*1_000_000)
 	}
 	for _, w := range ws {
 		w.Measure(Cleanup, base0+3e9, base0+3e9+42_000, 0)
@@ -105,7 +105,7 @@ func TestTotalsAcrossTicks(t *testing.T) {
 			many := NewCollector(cfg, YCSB)
 			r := many.NewRecorder()
 			for i := int64(1); i <= 300; i++ {
-				r.Done(Insert, db.OK, 0, i*7_000_000, 0)
+				r.Done(Insert, status.OK, 0, i*7_000_000, 0)
 				if i%50 == 0 {
 					many.Tick()
 				}
@@ -113,7 +113,7 @@ func TestTotalsAcrossTicks(t *testing.T) {
 			single := NewCollector(cfg, YCSB)
 			r2 := single.NewRecorder()
 			for i := int64(1); i <= 300; i++ {
-				r2.Done(Insert, db.OK, 0, i*7_000_000, 0)
+				r2.Done(Insert, status.OK, 0, i*7_000_000, 0)
 			}
 			many.Tick()
 			single.Tick()
@@ -129,8 +129,8 @@ func TestWriteRaw(t *testing.T) {
 	cfg := config(t, map[string]string{"measurementtype": "hdrhistogram+raw"})
 	c := NewCollector(cfg, YCSB)
 	r := c.NewRecorder()
-	r.Done(Insert, db.OK, 0, 5_000_000, 0)
-	r.Done(Insert, db.OK, 0, 3_000_000, 0)
+	r.Done(Insert, status.OK, 0, 5_000_000, 0)
+	r.Done(Insert, status.OK, 0, 3_000_000, 0)
 	c.Tick()
 	var buf bytes.Buffer
 	if err := c.Total().WriteRaw(&buf, cfg); err != nil {
@@ -180,13 +180,13 @@ func TestDoneAllocs(t *testing.T) {
 		cfg := config(t, map[string]string{"measurementtype": typ, "measurement.interval": "both"})
 		c := NewCollector(cfg, YCSB)
 		r := c.NewRecorder()
-		r.Done(Read, db.OK, 0, 1000, 0)
-		r.Done(Read, db.Error, 0, 1000, 0)
+		r.Done(Read, status.OK, 0, 1000, 0)
+		r.Done(Read, status.Error, 0, 1000, 0)
 		var i int64
 		allocs := testing.AllocsPerRun(1000, func() {
 			i++
-			r.Done(Read, db.OK, 0, i*1000, 0)
-			r.Done(Read, db.Error, 0, i*1000, 0)
+			r.Done(Read, status.OK, 0, i*1000, 0)
+			r.Done(Read, status.Error, 0, i*1000, 0)
 		})
 		if allocs != 0 {
 			t.Errorf("%s: Done allocates %.1f times per call", typ, allocs)
@@ -203,7 +203,7 @@ func BenchmarkRecorderDone(b *testing.B) {
 			b.ReportAllocs()
 			start := Now()
 			for i := 0; b.Loop(); i++ {
-				r.Done(Read, db.OK, start, start+int64(i%5000)*1000+500, 0)
+				r.Done(Read, status.OK, start, start+int64(i%5000)*1000+500, 0)
 			}
 		})
 	}
@@ -227,7 +227,7 @@ func TestConcurrentHarvest(t *testing.T) {
 				go func() {
 					for i := int64(1); i <= per; i++ {
 						now := Now()
-						r.Done(Read, db.OK, now-i, now, 0)
+						r.Done(Read, status.OK, now-i, now, 0)
 					}
 					finished <- struct{}{}
 				}()

@@ -18,7 +18,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/clock"
 )
 
@@ -115,12 +115,12 @@ type Kind uint8
 const (
 	KindOK     Kind = 0
 	KindFailed Kind = 1
-	kindStatus Kind = 2 // + db.Status
-	NumKinds        = int(kindStatus) + int(db.NumStatuses)
+	kindStatus Kind = 2 // + status.Status
+	NumKinds        = int(kindStatus) + int(status.NumStatuses)
 )
 
 // StatusKind is the kind for a failed operation tracked under its own status.
-func StatusKind(s db.Status) Kind { return kindStatus + Kind(s) }
+func StatusKind(s status.Status) Kind { return kindStatus + Kind(s) }
 
 // Suffix is what k adds to an operation's name: nothing, -FAILED or
 // -<STATUS>.
@@ -131,7 +131,7 @@ func (k Kind) Suffix() string {
 	case k == KindFailed:
 		return "-FAILED"
 	default:
-		return "-" + db.Status(k-kindStatus).String()
+		return "-" + status.Status(k-kindStatus).String()
 	}
 }
 

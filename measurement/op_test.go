@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 )
 
 // TestNewOps: a table takes distinct, non-empty names, at most MaxOps;
@@ -65,10 +65,10 @@ func TestRunTable(t *testing.T) {
 	causes := NewCauses(ops, func(l string) { said = append(said, l) })
 	s := NewSession(okSession{}, c.NewRecorder())
 	for i := range names {
-		s.Record(Op(i), db.OK, 1000, 2000+int64(i)*1000)
+		s.Record(Op(i), status.OK, 1000, 2000+int64(i)*1000)
 	}
-	s.Record(20, db.Error, 1000, 9000)
-	causes.Add(20, db.Error, fmt.Errorf("timed out"))
+	s.Record(20, status.Error, 1000, 9000)
+	causes.Add(20, status.Error, fmt.Errorf("timed out"))
 	if err := s.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}

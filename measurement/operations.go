@@ -13,7 +13,7 @@ func (r *Recorder) Operation() {
 }
 
 // FailedOperation counts one finished operation of the owning worker's
-// loop that failed, as the engine judges it (engine/worker.go: a
+// loop that failed, as the engine judges it (run/worker.go: a
 // transaction during which the session's Failed grew, a load insert that
 // did not insert): an operation, and one of the interval's Failed. Like
 // Operation it takes no lock.

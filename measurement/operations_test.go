@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 )
 
 // TestOperationsPerInterval: a read-modify-write is two database calls
@@ -26,8 +26,8 @@ func TestOperationsPerInterval(t *testing.T) {
 			r.SetWarmup(false)
 			for range per {
 				now := Now()
-				r.Done(Read, db.OK, now-1000, now, 0)
-				r.Done(Update, db.OK, now-1000, now, 0)
+				r.Done(Read, status.OK, now-1000, now, 0)
+				r.Done(Update, status.OK, now-1000, now, 0)
 				r.Operation()
 			}
 		}()
@@ -75,11 +75,11 @@ func TestFailedPerInterval(t *testing.T) {
 			for i := range per {
 				now := Now()
 				if i%3 == 0 {
-					r.Done(Read, db.Error, now-1000, now, 0)
-					r.Done(Update, db.Error, now-1000, now, 0)
+					r.Done(Read, status.Error, now-1000, now, 0)
+					r.Done(Update, status.Error, now-1000, now, 0)
 					r.FailedOperation()
 				} else {
-					r.Done(Read, db.NotFound, now-1000, now, 0)
+					r.Done(Read, status.NotFound, now-1000, now, 0)
 					r.Operation()
 				}
 			}

@@ -6,7 +6,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
 )
 
@@ -123,7 +123,7 @@ type set struct {
 // opSet is one operation's series, by kind, and its status counts.
 type opSet struct {
 	op, intended [NumKinds]*series
-	returns      [db.NumStatuses]int64
+	returns      [status.NumStatuses]int64
 	retries      int64 // times the binding ran the operation again (db.RetryCounter)
 }
 
@@ -140,7 +140,7 @@ func (s *set) reset() {
 				x.reset()
 			}
 		}
-		so.returns = [db.NumStatuses]int64{}
+		so.returns = [status.NumStatuses]int64{}
 		so.retries = 0
 	}
 	s.ops, s.failed = 0, 0
@@ -304,7 +304,7 @@ func (r *Recorder) record(slot **series, first *atomic.Int64, us, endNs int64) {
 // Done records one finished database operation: its latency under the name
 // its status maps to and its status under the plain name. Times are Now()
 // values; intendedNs is the schedule's start time, or 0 when there is none.
-func (r *Recorder) Done(op Op, st db.Status, startNs, endNs, intendedNs int64) {
+func (r *Recorder) Done(op Op, st status.Status, startNs, endNs, intendedNs int64) {
 	if r.warm {
 		return
 	}
@@ -370,7 +370,7 @@ func (r *Recorder) pacing(behind bool, ns int64) {
 }
 
 // Return counts a status under op without a latency (VERIFY).
-func (r *Recorder) Return(op Op, st db.Status) {
+func (r *Recorder) Return(op Op, st status.Status) {
 	if r.warm {
 		return
 	}
@@ -391,7 +391,7 @@ func (r *Recorder) Retried(op Op, n int64) {
 
 // Reclassify moves n results of op from status from to status to: writes
 // acknowledged as buffered whose batch was then lost.
-func (r *Recorder) Reclassify(op Op, from, to db.Status, n int64) {
+func (r *Recorder) Reclassify(op Op, from, to status.Status, n int64) {
 	if r.warm {
 		return
 	}

@@ -255,7 +255,7 @@ func (s *Session) ReadModifyWrite(ctx context.Context, table, key string, fields
 }
 
 // errNoTransactions is a transaction asked of a binding without them; the
-// runner refuses such a run before it starts (db.CheckTransactions).
+// runner refuses such a run before it starts (workload.CheckTransactions).
 var errNoTransactions = errors.New("the binding's session runs no transactions")
 
 // Transact runs body as one transaction of the binding's

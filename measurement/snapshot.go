@@ -8,13 +8,13 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/javahash"
 )
 
 // StatusCount is one Return=<STATUS> line.
 type StatusCount struct {
-	Status db.Status
+	Status status.Status
 	Count  int64
 }
 
@@ -94,13 +94,13 @@ type Snapshot struct {
 
 // returnOrder is the order the reference prints Return= lines in (the
 // ConcurrentHashMap order of its Status objects).
-var returnOrder = []db.Status{db.OK, db.NotImplemented, db.BadRequest, db.Forbidden,
-	db.UnexpectedState, db.ServiceUnavailable, db.BatchedOK, db.NotFound, db.Error}
+var returnOrder = []status.Status{status.OK, status.NotImplemented, status.BadRequest, status.Forbidden,
+	status.UnexpectedState, status.ServiceUnavailable, status.BatchedOK, status.NotFound, status.Error}
 
 // SortReturns puts rs in returnOrder, keeping the order of equal statuses
 // and putting any status returnOrder lacks last.
 func SortReturns(rs []StatusCount) {
-	rank := func(s db.Status) int {
+	rank := func(s status.Status) int {
 		if i := slices.Index(returnOrder, s); i >= 0 {
 			return i
 		}

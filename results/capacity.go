@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/capacity"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/slo"
 )
 

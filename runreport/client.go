@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -153,7 +153,7 @@ func (c *ClientCheck) KeptUp() bool { return len(c.Verdicts) == 1 && c.Verdicts[
 
 // ClientFiguresOf reads the figures of res; ok is false for a window that
 // measured nothing or is shorter than MinWindow.
-func ClientFiguresOf(res *engine.Result) (ClientFigures, bool) {
+func ClientFiguresOf(res *run.Result) (ClientFigures, bool) {
 	f := ClientFigures{Embedded: res.Client.Embedded, Window: res.End.Sub(res.Start), Threads: res.Client.Workers,
 		Target: res.Client.Target, Ops: res.Ops, CPU: res.Client.CPU}
 	if f.Window < MinWindow || res.Ops == 0 || res.WarmupCut {
@@ -205,7 +205,7 @@ func MeanServiceUs(total *measurement.Snapshot) (float64, bool) {
 
 // CheckClient judges the client of res; nil for a window that measured
 // nothing or is shorter than MinWindow.
-func CheckClient(res *engine.Result, t Terms) *ClientCheck {
+func CheckClient(res *run.Result, t Terms) *ClientCheck {
 	f, ok := ClientFiguresOf(res)
 	if !ok {
 		return nil
@@ -216,7 +216,7 @@ func CheckClient(res *engine.Result, t Terms) *ClientCheck {
 
 // CPUBoundAdvice is the client's advice when it ran out of CPU in res
 // (CPUBound), "" otherwise.
-func CPUBoundAdvice(res *engine.Result, t Terms) string {
+func CPUBoundAdvice(res *run.Result, t Terms) string {
 	c := CheckClient(res, t)
 	if c == nil {
 		return ""
@@ -460,7 +460,7 @@ func verdictList(vs []Verdict) string {
 
 // WriteClientNote writes the note of res's client to w, when it did not
 // keep up.
-func WriteClientNote(w io.Writer, res *engine.Result, t Terms) {
+func WriteClientNote(w io.Writer, res *run.Result, t Terms) {
 	if n := CheckClient(res, t).Note(); n != "" {
 		fmt.Fprintln(w, n)
 	}
@@ -468,7 +468,7 @@ func WriteClientNote(w io.Writer, res *engine.Result, t Terms) {
 
 // ClientVerdictOf is the JSON report's client_verdict of res (a run's, a
 // capacity step's); nil for a window CheckClient does not judge.
-func ClientVerdictOf(res *engine.Result, t Terms) *jsonreport.ClientVerdict {
+func ClientVerdictOf(res *run.Result, t Terms) *jsonreport.ClientVerdict {
 	return clientVerdict(CheckClient(res, t))
 }
 

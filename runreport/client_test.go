@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/run"
 )
 
 // idle is a client that used a little of its two cores on a quiet machine.
@@ -173,9 +173,9 @@ func TestClientFiguresOf(t *testing.T) {
 	rec.MeasureCleanup(0, 50*ms)                          // 50 ms
 	c.Tick()
 	start := time.Unix(1000, 0)
-	res := &engine.Result{Start: start, End: start.Add(2 * time.Second), Ops: 2, Total: c.Total(),
-		Schedule: &engine.Schedule{Target: 100, FinalLagUs: 250000},
-		Client:   engine.Client{Workers: 3, Target: 100, CPU: idle}}
+	res := &run.Result{Start: start, End: start.Add(2 * time.Second), Ops: 2, Total: c.Total(),
+		Schedule: &run.Schedule{Target: 100, FinalLagUs: 250000},
+		Client:   run.Client{Workers: 3, Target: 100, CPU: idle}}
 	res.Client.CPU.Wall = 2 * time.Second
 	res.GC.Start.PauseTotalNs, res.GC.End.PauseTotalNs = 1e6, 41e6 // 40 ms of 2 s
 	f, ok := ClientFiguresOf(res)

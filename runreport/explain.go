@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -24,7 +24,7 @@ type WakeLateness struct {
 }
 
 // wakeLatenessOf reads s's wake-ups.
-func wakeLatenessOf(s *engine.Schedule) WakeLateness {
+func wakeLatenessOf(s *run.Schedule) WakeLateness {
 	w := WakeLateness{Known: true}
 	if s.Behind != nil {
 		w.PacedOps = s.Behind.TotalCount()

@@ -3,8 +3,8 @@ package runreport
 import (
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run"
 )
 
 // Interruption is the mark of a run that the end of its context (Ctrl-C,
@@ -12,7 +12,7 @@ import (
 // not known), plannedOps and planned the run's operations and time limit
 // (0: none); nil for a complete run, one that ended at its time limit
 // included.
-func Interruption(res *engine.Result, by string, plannedOps int64, planned time.Duration) *jsonreport.Interrupted {
+func Interruption(res *run.Result, by string, plannedOps int64, planned time.Duration) *jsonreport.Interrupted {
 	if !res.Interrupted {
 		return nil
 	}

@@ -6,11 +6,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -132,7 +132,7 @@ func Phase(load bool) string {
 
 // JSON assembles the JSON report from what the run measured, the text
 // report's rows (its sections) and the intervals.
-func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.Row, intervals []jsonreport.Interval) (*jsonreport.Report, error) {
+func JSON(run *Run, mcfg *measurement.Config, res *run.Result, rows []export.Row, intervals []jsonreport.Interval) (*jsonreport.Report, error) {
 	rep := &jsonreport.Report{
 		Format:          jsonreport.Format,
 		Version:         jsonreport.Version,
@@ -183,7 +183,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.
 }
 
 // Document is the JSON report, written out.
-func Document(run *Run, mcfg *measurement.Config, res *engine.Result, rows []export.Row, intervals []jsonreport.Interval) ([]byte, error) {
+func Document(run *Run, mcfg *measurement.Config, res *run.Result, rows []export.Row, intervals []jsonreport.Interval) ([]byte, error) {
 	rep, err := JSON(run, mcfg, res, rows, intervals)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ func Document(run *Run, mcfg *measurement.Config, res *engine.Result, rows []exp
 }
 
 // Schedule is the JSON report's schedule; nil without a target.
-func Schedule(s *engine.Schedule) (*jsonreport.Schedule, error) {
+func Schedule(s *run.Schedule) (*jsonreport.Schedule, error) {
 	if s == nil {
 		return nil, nil
 	}

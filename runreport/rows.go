@@ -10,16 +10,16 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/run"
 )
 
 // Rows are the text report's rows, in the reference's order with ours in
 // between where parsers keyed on the reference's rows still work: the
 // OVERALL and GC rows, the measurements', the schedule's under a target,
 // the binding's stats, and last the client's verdict (ClientRows).
-func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []export.Row {
+func Rows(res *run.Result, mcfg *measurement.Config, stats []db.Stat) []export.Row {
 	elapsed := res.End.Sub(res.Start)
 	rows := overallRows(elapsed, res.Ops, &res.GC.Start, &res.GC.End)
 	if res.WarmedUp {
@@ -49,7 +49,7 @@ func Rows(res *engine.Result, mcfg *measurement.Config, stats []db.Stat) []expor
 
 // ScheduleRows are the text report's SCHEDULE section: the lag behind the
 // schedule, then the paced starts split in two (measurement.StartRows).
-func ScheduleRows(s *engine.Schedule) []export.Row {
+func ScheduleRows(s *run.Schedule) []export.Row {
 	rows := measurement.ScheduleRows(s.Target, s.MeanLagUs, s.MaxLagUs, s.FinalLagUs)
 	return append(rows, measurement.StartRows(s.Wake, s.Behind)...)
 }

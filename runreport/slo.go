@@ -6,8 +6,8 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -34,7 +34,7 @@ func samples(s *measurement.Snapshot) []slo.Sample {
 // Judge judges the run's measured window against objs. share is "" for a
 // run judged on its own, or names this client's place in a fleet, whose
 // share is reported but not judged.
-func Judge(objs []slo.Objective, l slo.Latency, res *engine.Result, share string) (*slo.Judgement, error) {
+func Judge(objs []slo.Objective, l slo.Latency, res *run.Result, share string) (*slo.Judgement, error) {
 	// Successful operations only, as [OVERALL], SuccessfulThroughput: a
 	// cluster that fails fast must not meet a throughput objective.
 	perSec := rate(res.Succeeded, res.End.Sub(res.Start))

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/engine"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -17,7 +17,7 @@ import (
 // operation.
 func TestJudgeThroughputSucceeded(t *testing.T) {
 	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	res := &engine.Result{Start: start, End: start.Add(2 * time.Second), Ops: 10000, Succeeded: 1000, Total: &measurement.Snapshot{}}
+	res := &run.Result{Start: start, End: start.Add(2 * time.Second), Ops: 10000, Succeeded: 1000, Total: &measurement.Snapshot{}}
 	objs, err := slo.Parse("throughput>=1000, errors<=50%")
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestJudgeOwnRMW(t *testing.T) {
 		if total.OwnRMW() != own {
 			t.Fatalf("own %v: OwnRMW %v", own, total.OwnRMW())
 		}
-		res := &engine.Result{Start: start, End: start.Add(time.Second), Ops: 10, Succeeded: 10, Total: total}
+		res := &run.Result{Start: start, End: start.Add(time.Second), Ops: 10, Succeeded: 10, Total: total}
 		j, err := Judge(objs, slo.Service, res, "")
 		if err != nil {
 			t.Fatal(err)
@@ -84,7 +84,7 @@ func TestJudgeOwnRMW(t *testing.T) {
 }
 
 // TestSLOAbortCountsFailedOperations: slo.abort's error rate counts the
-// failed operations as the verdict does (engine.Result: Ops - Succeeded),
+// failed operations as the verdict does (run.Result: Ops - Succeeded),
 // not the measurements of failures: a NOT_FOUND is an answer, and a
 // read-modify-write whose read and update failed is one failed operation.
 func TestSLOAbortCountsFailedOperations(t *testing.T) {
@@ -93,7 +93,7 @@ func TestSLOAbortCountsFailedOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each records one operation of the worker loop as engine/worker.go
+	// Each records one operation of the worker loop as run/worker.go
 	// does, and says whether it failed (the session's Failed grew).
 	notFound := func(rec *measurement.Recorder, i int) bool {
 		rec.Done(measurement.Read, db.NotFound, 0, 1_000_000, 0)
@@ -157,7 +157,7 @@ func TestSLOAbortCountsFailedOperations(t *testing.T) {
 				if tot.Operations != 2000 || tot.Failed != tc.failed {
 					t.Errorf("total: %d operations, %d failed, want 2000 and %d", tot.Operations, tot.Failed, tc.failed)
 				}
-				res := &engine.Result{Start: start, End: start.Add(time.Second), Ops: 2000, Succeeded: 2000 - failed, Total: tot, Halted: why}
+				res := &run.Result{Start: start, End: start.Add(time.Second), Ops: 2000, Succeeded: 2000 - failed, Total: tot, Halted: why}
 				j, err := Judge(objs, slo.Service, res, "")
 				if err != nil {
 					t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 )
@@ -68,7 +67,7 @@ type Config struct {
 	WriteAllFields      bool
 	DataIntegrity       bool
 
-	Mix                   db.Mix
+	Mix                   Mix
 	RequestDist           RequestDistribution
 	ZipfianConstant       float64
 	HotspotDataFraction   float64
@@ -266,8 +265,8 @@ func (c *Config) readFieldLength(r *props.Reader) {
 var Fraction = props.Range("a fraction between 0 and 1", func(f float64) bool { return f >= 0 && f <= 1 })
 
 func (c *Config) readMix(r *props.Reader, transactions bool) {
-	c.Mix = db.ReadMix(r)
-	if transactions && c.Mix == (db.Mix{}) && r.Err() == nil {
+	c.Mix = ReadMix(r)
+	if transactions && c.Mix == (Mix{}) && r.Err() == nil {
 		r.Errorf("readproportion", "all operation proportions are zero (readproportion, updateproportion, insertproportion, scanproportion, readmodifywriteproportion): nothing to run")
 	}
 }

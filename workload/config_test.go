@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -16,13 +15,13 @@ func TestParseConfigOfShippedWorkloads(t *testing.T) {
 	for _, c := range []struct {
 		file  string
 		dist  RequestDistribution
-		mix   db.Mix
+		mix   Mix
 		reads bool
 	}{
-		{"workloada", Zipfian, db.Mix{0.5, 0.5, 0, 0, 0}, true},
-		{"workloadd", Latest, db.Mix{0.95, 0, 0.05, 0, 0}, true},
-		{"workloade", Zipfian, db.Mix{0, 0, 0.05, 0.95, 0}, true},
-		{"workloadf", Zipfian, db.Mix{0.5, 0, 0, 0, 0.5}, true},
+		{"workloada", Zipfian, Mix{0.5, 0.5, 0, 0, 0}, true},
+		{"workloadd", Latest, Mix{0.95, 0, 0.05, 0, 0}, true},
+		{"workloade", Zipfian, Mix{0, 0, 0.05, 0.95, 0}, true},
+		{"workloadf", Zipfian, Mix{0.5, 0, 0, 0, 0.5}, true},
 	} {
 		p, _, err := props.LoadFileText(context.Background(), filepath.Join("..", "workloads", c.file))
 		if err != nil {

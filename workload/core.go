@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload/generator"
@@ -25,11 +24,11 @@ import (
 
 // Operation kinds chosen by the operation mix, in the reference's order.
 const (
-	opRead            = db.MixRead
-	opUpdate          = db.MixUpdate
-	opInsert          = db.MixInsert
-	opScan            = db.MixScan
-	opReadModifyWrite = db.MixReadModifyWrite
+	opRead            = MixRead
+	opUpdate          = MixUpdate
+	opInsert          = MixInsert
+	opScan            = MixScan
+	opReadModifyWrite = MixReadModifyWrite
 )
 
 // CoreWorkload holds the parsed workload and its shared generators.

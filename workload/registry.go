@@ -124,12 +124,11 @@ func init() {
 	})
 }
 
-// closedEconomyClasses are db.ClosedEconomyClasses without ours (the
-// Kind's Name): the binding contract keeps the list, because a binding
-// asks whether the workload runs transactions (db.RunsTransactions).
+// closedEconomyClasses are ClosedEconomyClasses without ours (the
+// Kind's Name), which RunsTransactions reads whole.
 func closedEconomyClasses() []string {
 	var out []string
-	for _, c := range db.ClosedEconomyClasses {
+	for _, c := range ClosedEconomyClasses {
 		if c != "closedeconomy" {
 			out = append(out, c)
 		}

@@ -122,9 +122,9 @@ func TestParseConfig(t *testing.T) {
 			}
 		}},
 		{"ANY for reads of a run", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY"}, "cassandra.readconsistencylevel", nil},
-		{"ANY for reads of a run with scans only", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "any", "readproportion": "0", "updateproportion": "0.5", "scanproportion": "0.5"}, "cassandra.readconsistencylevel", nil},
-		{"ANY for reads of a write-only run", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", "readproportion": "0", "updateproportion": "1"}, "", nil},
-		{"ANY for reads of a load", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", "dotransactions": "false"}, "", nil},
+		{"ANY for reads of a phase that reads", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "any", db.PropPhaseReads: "true"}, "cassandra.readconsistencylevel", nil},
+		{"ANY for reads of a phase without reads (a load, a write-only run)", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", db.PropPhaseReads: "false"}, "", nil},
+		{"ANY for reads, the phase said badly", map[string]string{"hosts": "h", "cassandra.readconsistencylevel": "ANY", db.PropPhaseReads: "maybe"}, db.PropPhaseReads, nil},
 		{"ANY for writes", map[string]string{"hosts": "h", "cassandra.writeconsistencylevel": "ANY"}, "", func(t *testing.T, c *config) {
 			if c.writeCL != gocql.Any {
 				t.Errorf("write level %v", c.writeCL)

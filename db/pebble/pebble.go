@@ -2,7 +2,7 @@
 // needs no server and no C library, so `ycsb load pebble` works on a fresh
 // clone.
 //
-// It reads the engine-neutral engine.* properties (db/internal/engine and
+// It reads the engine-neutral engine.* properties (db/internal/kv and
 // docs/engines.md), the same as the rocksdb binding, so that the two compare
 // on equal terms. Engine-specific extras: pebble.l0compactionthreshold
 // (Pebble's default, 4) and pebble.lbasemaxbytes (Pebble's default, 64MiB).
@@ -26,7 +26,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/db/internal/engine"
+	"github.com/goycsb/ycsb/db/internal/kv"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -38,7 +38,7 @@ func init() {
 
 // MergerName is stored in the database's OPTIONS: a directory written with
 // another merge operator refuses to open.
-const MergerName = engine.MergerName
+const MergerName = kv.MergerName
 
 // Merger folds update operands into records field by field.
 var Merger = &pebble.Merger{
@@ -58,7 +58,7 @@ var Merger = &pebble.Merger{
 var mergers = sync.Pool{New: func() any { return new(valueMerger) }}
 
 type valueMerger struct {
-	f   engine.Folder
+	f   kv.Folder
 	buf []byte
 }
 
@@ -91,8 +91,8 @@ func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+fo
 
 // DB is an open Pebble database shared by all workers.
 type DB struct {
-	cfg   engine.Config
-	stats engine.Reporter // counters since Open
+	cfg   kv.Config
+	stats kv.Reporter // counters since Open
 	db    *pebble.DB
 	cache *pebble.Cache
 	room  *memtableRoom // keeps the blocks' room at engine.cachesize
@@ -100,20 +100,20 @@ type DB struct {
 }
 
 // Options turns the neutral configuration into Pebble options.
-func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
+func Options(c *kv.Config, p *props.Properties) (*pebble.Options, error) {
 	r := props.NewReader(p)
 	l0 := r.Int("pebble.l0compactionthreshold", 4, props.Positive)
-	lbase := engine.ReadSize(r, "pebble.lbasemaxbytes", 64<<20, engine.AtLeastMiB)
+	lbase := kv.ReadSize(r, "pebble.lbasemaxbytes", 64<<20, kv.AtLeastMiB)
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
 	var comp *sstable.CompressionProfile
 	switch c.Compression {
-	case engine.NoCompression:
+	case kv.NoCompression:
 		comp = sstable.NoCompression
-	case engine.Snappy:
+	case kv.Snappy:
 		comp = sstable.SnappyCompression
-	case engine.Zstd:
+	case kv.Zstd:
 		comp = sstable.ZstdCompression
 	}
 	n := c.CompactionThreads
@@ -142,7 +142,7 @@ func Options(c *engine.Config, p *props.Properties) (*pebble.Options, error) {
 // Check validates the properties as Open does, without touching engine.dir
 // (db.Checker).
 func Check(p *props.Properties) error {
-	cfg, err := engine.ParseConfig(name, p)
+	cfg, err := kv.ParseConfig(name, p)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func Check(p *props.Properties) error {
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
 func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
-	cfg, err := engine.ParseConfig(name, p)
+	cfg, err := kv.ParseConfig(name, p)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	if err != nil {
 		return nil, err
 	}
-	state, err := engine.PrepareDir(&cfg)
+	state, err := kv.PrepareDir(&cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +171,9 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	pdb, err := pebble.Open(cfg.Dir, opts)
 	if err != nil {
 		cache.Unref()
-		return nil, engine.LockedError(&cfg, err)
+		return nil, kv.LockedError(&cfg, err)
 	}
-	if err := engine.WriteMarker(&cfg, state); err != nil {
+	if err := kv.WriteMarker(&cfg, state); err != nil {
 		pdb.Close()
 		cache.Unref()
 		return nil, err
@@ -225,9 +225,9 @@ func (d *DB) Settle(ctx context.Context) error {
 
 // Debt reads Pebble's compaction debt: its estimated debt, L0's tables and
 // sublevels, the compactions in progress.
-func (d *DB) Debt() engine.Debt {
+func (d *DB) Debt() kv.Debt {
 	m := d.db.Metrics()
-	return engine.Debt{
+	return kv.Debt{
 		PendingCompactionBytes: int64(m.Compact.EstimatedDebt),
 		L0Files:                m.Levels[0].TablesCount,
 		L0Sublevels:            int64(m.Levels[0].Sublevels),
@@ -258,9 +258,9 @@ func (d *DB) CompactAll(ctx context.Context) error {
 	return d.db.Compact(ctx, first, append(last, 0), true)
 }
 
-func (d *DB) counters() engine.Stats {
+func (d *DB) counters() kv.Stats {
 	m := d.db.Metrics()
-	var s engine.Stats
+	var s kv.Stats
 	s.UserBytesWritten = m.WAL.BytesIn
 	s.WALBytesWritten = m.WAL.BytesWritten
 	for i := range m.Levels {
@@ -280,10 +280,10 @@ func (d *DB) counters() engine.Stats {
 
 // Session returns a worker's session with its own scratch buffers.
 func (d *DB) Session(context.Context, int, int) (db.Session, error) {
-	return engine.NewSession(name, &conn{d: d}), nil
+	return kv.NewSession(name, &conn{d: d}), nil
 }
 
-// conn is a session's engine.Conn.
+// conn is a session's kv.Conn.
 type conn struct {
 	d      *DB
 	closer io.Closer // of the last Get's value
@@ -312,7 +312,7 @@ func (c *conn) Put(key, value []byte) error   { return c.d.db.Set(key, value, c.
 func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(key, value, c.d.wo) }
 func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(key, c.d.wo) }
 
-func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
+func (c *conn) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	c.iterO.LowerBound = lower
 	c.iterO.UpperBound = upper
 	it, err := c.d.db.NewIter(&c.iterO)
@@ -325,7 +325,7 @@ func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
 
 func (c *conn) Close() error { return nil }
 
-// iter is a Pebble iterator as an engine.Iterator.
+// iter is a Pebble iterator as an kv.Iterator.
 type iter struct{ *pebble.Iterator }
 
 func (it *iter) Value() ([]byte, error) { return it.ValueAndErr() }

@@ -10,16 +10,16 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
 
-	"github.com/goycsb/ycsb/db/internal/engine/enginetest"
+	"github.com/goycsb/ycsb/db/internal/kv/kvtest"
 )
 
-var open = enginetest.Registered("pebble", "pebble")
+var open = kvtest.Registered("pebble", "pebble")
 
-func TestMain(m *testing.M) { enginetest.Main(m, open) }
+func TestMain(m *testing.M) { kvtest.Main(m, open) }
 
-func TestEngine(t *testing.T) { enginetest.Run(t, "pebble", "rocksdb", open) }
+func TestEngine(t *testing.T) { kvtest.Run(t, "pebble", "rocksdb", open) }
 
-func BenchmarkOps(b *testing.B) { enginetest.Bench(b, open) }
+func BenchmarkOps(b *testing.B) { kvtest.Bench(b, open) }
 
 // Pebble charges memtables to its block cache, which the binding sizes at
 // cachesize + 2 x memtablesize; idle memtable room must not become extra

@@ -58,7 +58,7 @@ func parseIsolation(v string) (isolation, bool) {
 func readTxnConfig(r *props.Reader, cfg *config) {
 	cfg.rmwInTxn = r.Bool(propRMWInTxn, false)
 	cfg.selectForUpdate = r.Bool(propSelectForUpdate, false)
-	cfg.economy = db.RunsTransactions(r.Props())
+	cfg.economy = r.Bool(db.PropPhaseTransactions, false)
 	if cfg.selectForUpdate && !cfg.rmwInTxn && !cfg.economy {
 		r.Errorf(propSelectForUpdate, "needs %s=true or the closed-economy workload: FOR UPDATE locks rows only within a transaction", propRMWInTxn)
 	}

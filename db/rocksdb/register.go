@@ -4,7 +4,7 @@
 // registered and its Open says how to get it.
 //
 // It reads the same engine-neutral engine.* properties as the pebble binding
-// (db/internal/engine and docs/engines.md), with the same defaults, so that
+// (db/internal/kv and docs/engines.md), with the same defaults, so that
 // the two compare on equal terms. rocksdb.dir, the reference's name for the
 // data directory, is read when engine.dir is absent. Engine-specific extras:
 // rocksdb.level0filenumcompactiontrigger (RocksDB's default, 4) and

@@ -13,7 +13,7 @@ import (
 	"github.com/linxGnu/grocksdb"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/db/internal/engine"
+	"github.com/goycsb/ycsb/db/internal/kv"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -21,7 +21,7 @@ import (
 const Built = true
 
 // MergerName is stored in the database's OPTIONS file.
-const MergerName = engine.MergerName
+const MergerName = kv.MergerName
 
 // fieldMerge folds update operands into records field by field.
 type fieldMerge struct{}
@@ -31,7 +31,7 @@ func (fieldMerge) Name() string { return MergerName }
 // FullMerge applies operands (oldest first) onto existing, which is nil for
 // a missing key; the result is then an update-only value, read as absent.
 func (fieldMerge) FullMerge(_, existing []byte, operands [][]byte) ([]byte, bool) {
-	var f engine.Folder
+	var f kv.Folder
 	for i := len(operands) - 1; i >= 0; i-- {
 		if f.AddOlder(operands[i]) != nil {
 			return nil, false
@@ -45,7 +45,7 @@ func (fieldMerge) FullMerge(_, existing []byte, operands [][]byte) ([]byte, bool
 
 // PartialMerge combines two operands into one (left is older).
 func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
-	var f engine.Folder
+	var f kv.Folder
 	if f.AddOlder(right) != nil || f.AddOlder(left) != nil {
 		return nil, false
 	}
@@ -54,8 +54,8 @@ func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
 
 // DB is an open RocksDB database shared by all workers.
 type DB struct {
-	cfg   engine.Config
-	stats engine.Reporter // counters since Open
+	cfg   kv.Config
+	stats kv.Reporter // counters since Open
 	db    *grocksdb.DB
 	opts  *grocksdb.Options
 	bbto  *grocksdb.BlockBasedTableOptions
@@ -64,10 +64,10 @@ type DB struct {
 	ro    *grocksdb.ReadOptions
 }
 
-func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.BlockBasedTableOptions, *grocksdb.Cache, error) {
+func options(c *kv.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.BlockBasedTableOptions, *grocksdb.Cache, error) {
 	r := props.NewReader(p)
 	l0 := r.Int("rocksdb.level0filenumcompactiontrigger", 4, props.Positive)
-	lbase := engine.ReadSize(r, "rocksdb.maxbytesforlevelbase", 256<<20, engine.AtLeastMiB)
+	lbase := kv.ReadSize(r, "rocksdb.maxbytesforlevelbase", 256<<20, kv.AtLeastMiB)
 	if err := r.Err(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -91,11 +91,11 @@ func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksd
 	o.SetMaxWriteBufferNumber(2) // Pebble's MemTableStopWritesThreshold
 	o.SetMaxOpenFiles(c.MaxOpenFiles)
 	switch c.Compression {
-	case engine.NoCompression:
+	case kv.NoCompression:
 		o.SetCompression(grocksdb.NoCompression)
-	case engine.Snappy:
+	case kv.Snappy:
 		o.SetCompression(grocksdb.SnappyCompression)
-	case engine.Zstd:
+	case kv.Zstd:
 		o.SetCompression(grocksdb.ZSTDCompression)
 	}
 	// Deprecated in favour of max_background_jobs, which lets RocksDB split
@@ -121,7 +121,7 @@ func options(c *engine.Config, p *props.Properties) (*grocksdb.Options, *grocksd
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
 func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
-	cfg, err := engine.ParseConfig(name, p, "rocksdb.dir")
+	cfg, err := kv.ParseConfig(name, p, "rocksdb.dir")
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	if err != nil {
 		return nil, err
 	}
-	state, err := engine.PrepareDir(&cfg)
+	state, err := kv.PrepareDir(&cfg)
 	if err != nil {
 		bbto.Destroy()
 		cache.Destroy()
@@ -139,9 +139,9 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	if err != nil {
 		bbto.Destroy()
 		cache.Destroy()
-		return nil, engine.LockedError(&cfg, err)
+		return nil, kv.LockedError(&cfg, err)
 	}
-	if err := engine.WriteMarker(&cfg, state); err != nil {
+	if err := kv.WriteMarker(&cfg, state); err != nil {
 		rdb.Close()
 		return nil, err
 	}
@@ -191,14 +191,14 @@ func (d *DB) Settle(ctx context.Context) error {
 }
 
 // Debt reads RocksDB's compaction debt from its properties.
-func (d *DB) Debt() engine.Debt {
+func (d *DB) Debt() kv.Debt {
 	prop := func(name string) int64 {
 		v, _ := d.db.GetIntProperty(name)
 		return int64(v)
 	}
 	// A string property (GetIntProperty does not know it).
 	l0, _ := strconv.ParseInt(strings.TrimSpace(d.db.GetProperty("rocksdb.num-files-at-level0")), 10, 64)
-	return engine.Debt{
+	return kv.Debt{
 		PendingCompactionBytes: prop("rocksdb.estimate-pending-compaction-bytes"),
 		L0Files:                l0,
 		L0Sublevels:            l0,
@@ -227,9 +227,9 @@ func (d *DB) CompactAll(ctx context.Context) error {
 	}
 }
 
-func (d *DB) counters() engine.Stats {
+func (d *DB) counters() kv.Stats {
 	tick, hist := parseStatistics(d.opts.GetStatisticsString())
-	var s engine.Stats
+	var s kv.Stats
 	s.UserBytesWritten = tick["rocksdb.bytes.written"]
 	s.WALBytesWritten = tick["rocksdb.wal.bytes"]
 	s.FlushBytesWritten = tick["rocksdb.flush.write.bytes"]
@@ -239,7 +239,7 @@ func (d *DB) counters() engine.Stats {
 	s.Compactions = int64(hist["rocksdb.compaction.times.micros"])
 	s.BlockCacheHits = int64(tick["rocksdb.block.cache.hit"])
 	s.BlockCacheMisses = int64(tick["rocksdb.block.cache.miss"])
-	s.BlockKinds = &engine.BlockKinds{
+	s.BlockKinds = &kv.BlockKinds{
 		DataHits:     int64(tick["rocksdb.block.cache.data.hit"]),
 		DataMisses:   int64(tick["rocksdb.block.cache.data.miss"]),
 		IndexHits:    int64(tick["rocksdb.block.cache.index.hit"]),
@@ -290,10 +290,10 @@ func parseStatistics(text string) (tickers, histCounts map[string]uint64) {
 
 // Session returns a worker's session with its own scratch buffers.
 func (d *DB) Session(context.Context, int, int) (db.Session, error) {
-	return engine.NewSession(name, &conn{d: d}), nil
+	return kv.NewSession(name, &conn{d: d}), nil
 }
 
-// conn is a session's engine.Conn.
+// conn is a session's kv.Conn.
 type conn struct {
 	d  *DB
 	h  *grocksdb.PinnableSliceHandle // the last Get's value
@@ -324,7 +324,7 @@ func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(c.d.wo, key
 
 // NewIter keeps a pointer to upper in the read options: RocksDB reads it
 // while the iterator lives.
-func (c *conn) NewIter(lower, upper []byte) (engine.Iterator, error) {
+func (c *conn) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	if c.ro == nil {
 		c.ro = grocksdb.NewDefaultReadOptions()
 	}
@@ -341,7 +341,7 @@ func (c *conn) Close() error {
 	return nil
 }
 
-// iter is a RocksDB iterator as an engine.Iterator.
+// iter is a RocksDB iterator as an kv.Iterator.
 type iter struct {
 	it    *grocksdb.Iterator
 	lower []byte

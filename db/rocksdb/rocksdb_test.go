@@ -10,29 +10,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/db/internal/engine"
-	"github.com/goycsb/ycsb/db/internal/engine/enginetest"
+	"github.com/goycsb/ycsb/db/internal/kv"
+	"github.com/goycsb/ycsb/db/internal/kv/kvtest"
 	"github.com/goycsb/ycsb/props"
 
 	_ "github.com/goycsb/ycsb/db/pebble"
 )
 
 // open looks the binding up by the reference's class name, its alias.
-var open = enginetest.Registered("site.ycsb.db.rocksdb.RocksDBClient", "rocksdb")
+var open = kvtest.Registered("site.ycsb.db.rocksdb.RocksDBClient", "rocksdb")
 
-func TestMain(m *testing.M) { enginetest.Main(m, open) }
+func TestMain(m *testing.M) { kvtest.Main(m, open) }
 
-func TestEngine(t *testing.T) { enginetest.Run(t, "rocksdb", "pebble", open) }
+func TestEngine(t *testing.T) { kvtest.Run(t, "rocksdb", "pebble", open) }
 
-func BenchmarkOps(b *testing.B) { enginetest.Bench(b, open) }
+func BenchmarkOps(b *testing.B) { kvtest.Bench(b, open) }
 
 // TestRealFilesOfTheOtherEngine opens each engine's real directory with the
 // other engine, with and without the marker file.
 func TestRealFilesOfTheOtherEngine(t *testing.T) {
-	pebbleOpen := enginetest.Registered("pebble", "pebble")
+	pebbleOpen := kvtest.Registered("pebble", "pebble")
 	for _, c := range []struct {
 		writer, reader string
-		create, open   enginetest.Opener
+		create, open   kvtest.Opener
 	}{
 		{"pebble", "rocksdb", pebbleOpen, open},
 		{"rocksdb", "pebble", open, pebbleOpen},
@@ -45,7 +45,7 @@ func TestRealFilesOfTheOtherEngine(t *testing.T) {
 			}
 			d.Close()
 			if !marker {
-				os.Remove(filepath.Join(dir, engine.MarkerFile))
+				os.Remove(filepath.Join(dir, kv.MarkerFile))
 			}
 			_, err = c.open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir}), io.Discard)
 			want := "holds a " + c.writer + " database"
@@ -61,8 +61,8 @@ func TestRealFilesOfTheOtherEngine(t *testing.T) {
 // refused by either binding and leaves every file as it was, and reopening a
 // store of the same engine does not mark it as ours.
 func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
-	pebbleOpen := enginetest.Registered("pebble", "pebble")
-	openers := map[string]enginetest.Opener{"pebble": pebbleOpen, "rocksdb": open}
+	pebbleOpen := kvtest.Registered("pebble", "pebble")
+	openers := map[string]kvtest.Opener{"pebble": pebbleOpen, "rocksdb": open}
 	for writer, create := range openers {
 		for reader, reopen := range openers {
 			dir := t.TempDir()
@@ -71,7 +71,7 @@ func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			d.Close()
-			os.Remove(filepath.Join(dir, engine.MarkerFile))
+			os.Remove(filepath.Join(dir, kv.MarkerFile))
 			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("precious"), 0o644)
 			before, _ := os.ReadDir(dir)
 			_, err = reopen(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.fresh": "true"}), io.Discard)
@@ -93,7 +93,7 @@ func TestFreshNeverEmptiesAnotherProgramsStore(t *testing.T) {
 				t.Fatalf("%s reopening its own kind of store written by another program: %v", reader, err)
 			}
 			d.Close()
-			if _, err := os.Stat(filepath.Join(dir, engine.MarkerFile)); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, kv.MarkerFile)); err == nil {
 				t.Errorf("%s marked another program's store as its own", reader)
 			}
 		}

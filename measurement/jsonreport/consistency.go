@@ -9,7 +9,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -492,7 +492,7 @@ func (c *checker) capacityAgrees(r *Report, cp *Capacity) {
 // its latency is in the operation's plain measurement. The statuses are
 // known (checker.measurements).
 func okStatus(s string) bool {
-	st, _ := db.ParseStatus(s)
+	st, _ := status.ParseStatus(s)
 	return st.IsOK()
 }
 

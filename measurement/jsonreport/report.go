@@ -21,7 +21,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
@@ -602,7 +602,7 @@ func (c *checker) measurements(prefix string, ms []Measurement) {
 			c.count(f+"percentiles_us."+k, m.Percentiles[k])
 		}
 		for j, rc := range m.Returns {
-			if _, ok := db.ParseStatus(rc.Status); !ok {
+			if _, ok := status.ParseStatus(rc.Status); !ok {
 				c.fail(fmt.Sprintf("%sreturns[%d].status", f, j), "%q is not a status (OK, ERROR, NOT_FOUND, ...)", rc.Status)
 			}
 			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)

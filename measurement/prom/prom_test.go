@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
@@ -26,10 +26,10 @@ func harvest(t *testing.T, c *measurement.Collector, rec *measurement.Recorder, 
 		if i%5 == 4 {
 			lat = 30_000_000
 		}
-		rec.Done(measurement.Read, db.OK, 0, lat, 0)
+		rec.Done(measurement.Read, status.OK, 0, lat, 0)
 	}
 	for i := 0; i < failed; i++ {
-		rec.Done(measurement.Update, db.Error, 0, 2_000_000, 0)
+		rec.Done(measurement.Update, status.Error, 0, 2_000_000, 0)
 	}
 	// Each read and each failed update is one operation of the worker loop,
 	// and every tenth read is a read-modify-write's (its update left out).

@@ -1,0 +1,157 @@
+package kv
+
+import (
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
+)
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"4096", 4096, true},
+		{"64MiB", 64 << 20, true},
+		{"64mb", 64 << 20, true},
+		{"64m", 64 << 20, true},
+		{"1g", 1 << 30, true},
+		{"8KiB", 8 << 10, true},
+		{"0", 0, true},
+		{"", 0, false},
+		{"-1", 0, false},
+		{"1.5g", 0, false},
+		{"lots", 0, false},
+		{"99999999999t", 0, false},
+	} {
+		got, err := ParseSize(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d, ok=%t", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := ParseConfig("pebble", props.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Binding: "pebble", Dir: "ycsb-data/pebble", CacheSize: 64 << 20, MemtableSize: 64 << 20,
+		Compression: "snappy", BloomBits: 10, BlockSize: 4096, MaxOpenFiles: 1000, CompactionThreads: 2, SettleTimeout: 30 * time.Minute}
+	if c != want {
+		t.Errorf("defaults %+v, want %+v", c, want)
+	}
+	c, _ = ParseConfig("rocksdb", props.FromMap(map[string]string{"rocksdb.dir": "/x"}), "rocksdb.dir")
+	if c.Dir != "/x" {
+		t.Errorf("alias not read: %q", c.Dir)
+	}
+	c, _ = ParseConfig("rocksdb", props.FromMap(map[string]string{"rocksdb.dir": "/x", "engine.dir": "/y"}), "rocksdb.dir")
+	if c.Dir != "/y" {
+		t.Errorf("engine.dir does not win over the alias: %q", c.Dir)
+	}
+}
+
+func enc(kind byte, kv ...string) []byte {
+	var f []db.Field
+	for i := 0; i < len(kv); i += 2 {
+		f = append(f, db.Field{Name: kv[i], Value: []byte(kv[i+1])})
+	}
+	return AppendValue(nil, kind, f)
+}
+
+func decode(t *testing.T, v []byte) map[string]string {
+	t.Helper()
+	var d Decoder
+	var r db.Record
+	if err := d.Decode(v, nil, &r); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, f := range r.Fields {
+		m[f.Name] = string(f.Value)
+	}
+	return m
+}
+
+func TestDecodeSubset(t *testing.T) {
+	v := enc(KindRecord, "field0", "x", "field1", "y", "field2", "z")
+	var d Decoder
+	var r db.Record
+	if err := d.Decode(v, []string{"field2", "field0", "nope"}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Len() != 2 || r.Fields[0].Name != "field0" || r.Fields[1].Name != "field2" {
+		t.Errorf("subset read %+v", r.Fields)
+	}
+	if err := d.Decode([]byte{KindRecord, 3, 'a'}, nil, &r); err == nil {
+		t.Error("truncated value decoded")
+	}
+}
+
+func TestDecodeAllocatesNothing(t *testing.T) {
+	v := enc(KindRecord, "field0", "x", "field1", "y")
+	var d Decoder
+	var r db.Record
+	d.Decode(v, nil, &r)
+	if n := testing.AllocsPerRun(100, func() { r.Reset(); d.Decode(v, nil, &r) }); n != 0 {
+		t.Errorf("Decode allocates %.0f times per call", n)
+	}
+}
+
+func TestFolderBothDirections(t *testing.T) {
+	vals := [][]byte{ // oldest first
+		enc(KindRecord, "a", "1", "b", "2", "c", "3"),
+		enc(KindUpdate, "b", "20"),
+		enc(KindUpdate, "c", "30", "d", "40"),
+		enc(KindUpdate, "b", "200"),
+	}
+	want := map[string]string{"a": "1", "b": "200", "c": "30", "d": "40"}
+	var older, newer Folder
+	for i := len(vals) - 1; i >= 0; i-- {
+		if err := older.AddOlder(vals[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range vals {
+		if err := newer.AddNewer(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, f := range map[string]*Folder{"older": &older, "newer": &newer} {
+		v := f.AppendTo(nil)
+		if !Exists(v) {
+			t.Errorf("%s: fold onto a record is not a record", name)
+		}
+		got := decode(t, v)
+		if len(got) != len(want) {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+		for k, w := range want {
+			if got[k] != w {
+				t.Errorf("%s: %s = %q, want %q", name, k, got[k], w)
+			}
+		}
+	}
+	// Operands alone stay an update; folding them first then onto the
+	// record (a partial merge) gives the same result.
+	var part Folder
+	part.AddOlder(vals[3])
+	part.AddOlder(vals[2])
+	part.AddOlder(vals[1])
+	p := part.AppendTo(nil)
+	if Exists(p) {
+		t.Error("operands alone became a record")
+	}
+	var full Folder
+	full.AddOlder(p)
+	full.AddOlder(vals[0])
+	if got := decode(t, full.AppendTo(nil)); got["b"] != "200" || got["a"] != "1" || got["d"] != "40" {
+		t.Errorf("partial then full merge: %v", got)
+	}
+	if err := part.AddOlder([]byte{KindUpdate, 9}); err == nil {
+		t.Error("corrupt operand accepted")
+	}
+}

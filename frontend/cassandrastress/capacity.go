@@ -1,0 +1,222 @@
+package stress
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/run/capacity"
+	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/slo"
+)
+
+// capacityWarmup is each step's warm-up, not measured (as the YCSB mode's
+// capacity.warmup); capacityMaxStep bounds a step that its percentiles
+// would make longer; capacityMax and capacitySteps bound the search.
+const (
+	capacityWarmup  = 2 * time.Second
+	capacityMaxStep = 120 * time.Second
+	capacityMax     = 1e7
+	capacitySteps   = 30
+)
+
+// capStep is the step a capacity search runs: the plan takes its rate,
+// warm-up and time limit (plan), the run its line (stopMode).
+type capStep struct {
+	n    int // 1-based
+	rate int64
+	dur  time.Duration
+}
+
+// capStepper runs the steps of -rate capacity; run runs one at threads.
+type capStepper struct {
+	r       *stressRun
+	run     func(ctx context.Context, threads int) error
+	threads int
+	meanUs  float64
+	n       int
+}
+
+// capacitySearch is -rate capacity (ours): the search of package capacity
+// over runs at a fixed= rate, each judged against -slo on intended
+// latency; then its summary. run runs one step at threads workers.
+func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Context, threads int) error) error {
+	c := r.s.Rate.Capacity
+	cfg := capacity.Config{Start: c.Start, Max: math.Max(capacityMax, c.Start), Growth: c.Growth, Resolution: c.Resolution, MaxSteps: capacitySteps,
+		Cooldown: c.Cooldown}
+	st := &capStepper{r: r, run: run, threads: r.s.Rate.MinThreads}
+	ans, err := capacity.Search(ctx, cfg, st)
+	r.step = nil
+	r.judgement = nil // each step's; the search's answer is below
+	if ans != nil {
+		r.writeCapacity(ans, cfg)
+	}
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	if ans.Rate == 0 && ans.Unjudged {
+		return &slo.Unmet{Msg: "-rate capacity: no rate was judged: the objectives could not be judged at " + jf(ans.Above, 0, true) + " op/s, and a lower rate runs fewer operations"}
+	}
+	if ans.Rate == 0 {
+		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate met -slo, down to %.0f op/s", ans.Above)}
+	}
+	return nil
+}
+
+func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step, error) {
+	r := c.r
+	target := int64(math.Round(ask.Rate))
+	if ask.Confirms > 0 {
+		r.println(fmt.Sprintf("Capacity: %d op/s did not pass: again, to confirm it", target))
+	}
+	dur, trusted := c.duration(float64(target))
+	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, r.s.Rate.MaxThreads)
+	for try := 0; ; try++ {
+		c.n++
+		r.step = &capStep{n: c.n, rate: target, dur: dur}
+		r.println("")
+		if err := c.run(ctx, c.threads); err != nil {
+			return capacity.Step{}, err
+		}
+		res, j := r.lastRes, r.judgement
+		step := capacity.Step{Asked: float64(target), Threads: c.threads}
+		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
+			step.Achieved = float64(res.Ops) / d
+		}
+		mean, _ := runreport.MeanServiceUs(res.Total)
+		if mean > 0 {
+			c.meanUs = mean
+		}
+		offered := capacity.Offered(c.threads, mean)
+		short := offered < float64(target)
+		switch {
+		case ctx.Err() != nil:
+			step.Verdict, step.Why = capacity.Fail, "interrupted"
+		case short && c.threads < r.s.Rate.MaxThreads && try < 3:
+			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, r.s.Rate.MaxThreads)
+			r.println(fmt.Sprintf("Capacity: %s; again with %d threads", capacity.OfferNote(step.Threads, mean, "op/s"), c.threads))
+			continue
+		case short:
+			step.Verdict = capacity.ClientLimited
+			step.Why = capacity.OfferNote(step.Threads, mean, "op/s") + fmt.Sprintf(": the client's threads limit the search (threads<=%d)", r.s.Rate.MaxThreads)
+		case j.Passed():
+			step.Verdict = capacity.Pass
+		case clientExplains(res, j) != "":
+			// A client out of CPU, or late for its own schedule, measured
+			// itself too: the step says nothing of the node.
+			step.Verdict = capacity.ClientLimited
+			step.Why = capacity.FailedObjectives(j) + ", but " + clientExplains(res, j)
+		default:
+			step.Verdict = capacity.Fail
+			step.Why = capacity.FailedObjectives(j)
+		}
+		if !trusted && ctx.Err() == nil {
+			step.Untrusted = fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
+			step.Why = joinWhy(step.Why, step.Untrusted)
+		}
+		step.Unjudged = step.Verdict == capacity.Fail && ctx.Err() == nil && j.Unjudged()
+		return step, nil
+	}
+}
+
+// clientExplains is how the client explains the objectives j failed in
+// the step (runreport.ClientExplains), "" when it does not.
+func clientExplains(res *run.Result, j *slo.Judgement) string {
+	f, ok := runreport.ClientFiguresOf(res)
+	if !ok {
+		return ""
+	}
+	return runreport.ClientExplains(f, j, clientTerms)
+}
+
+// joinWhy adds note to a step's why.
+func joinWhy(why, note string) string {
+	if why == "" {
+		return note
+	}
+	return why + "; " + note
+}
+
+// duration is a step's measured time at rate: step=, longer when the
+// objectives' percentiles need more operations to be trusted.
+func (c *capStepper) duration(rate float64) (time.Duration, bool) {
+	var need int64
+	for _, o := range c.r.s.SLO.Objectives {
+		if o.Stat == slo.Percentile {
+			need = max(need, capacity.OpsToTrust(o.Percentile))
+		}
+	}
+	d := max(c.r.s.Rate.Capacity.Step, time.Duration(float64(need)/rate*float64(time.Second)))
+	if d > capacityMaxStep {
+		return capacityMaxStep, false
+	}
+	return d, true
+}
+
+// writeCapacity writes the search's summary: a line per step, then the
+// answer.
+func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
+	var objs []string
+	for _, o := range r.s.SLO.Objectives {
+		objs = append(objs, o.Text)
+	}
+	r.println("")
+	r.println("Capacity (ours), against " + strings.Join(objs, ", ") + " on intended latency:")
+	r.println(fmt.Sprintf("%5s %12s %14s %8s  %s", "step", "asked op/s", "achieved op/s", "threads", "verdict"))
+	for i, s := range a.Steps {
+		line := fmt.Sprintf("%5d %12s %14s %8d  %s", i+1, jf(s.Asked, 0, true), jf(s.Achieved, 0, true), s.Threads, s.Verdict)
+		if s.Confirms > 0 {
+			line += fmt.Sprintf(" (confirms step %d)", s.Confirms)
+		}
+		if s.Why != "" {
+			line += ": " + s.Why
+		}
+		r.println(line)
+	}
+	answer := "none: no rate met the objectives"
+	if a.Rate > 0 {
+		answer = jf(a.Rate, 0, true) + " op/s"
+	}
+	r.println(fmt.Sprintf("%-26s: %s", "Max op rate meeting -slo", answer))
+	if a.Above > 0 {
+		r.println(fmt.Sprintf("%-26s: %s op/s", "First failing op rate", jf(a.Above, 0, true)))
+	}
+	_, limit := a.Limit(cfg, capacity.Names{Resolution: fmt.Sprintf("resolution=%g%%", cfg.Resolution*100),
+		Steps: "the steps", Max: "the highest rate", Unit: "op/s", StepTime: fmt.Sprintf("a step runs at most %s", capacityMaxStep)})
+	r.println(fmt.Sprintf("%-26s: %s", "Limit", limit))
+	if why := a.Untrusted("op/s"); why != "" {
+		r.println(fmt.Sprintf("%-26s: no: %s", "Trusted", why))
+	}
+}
+
+// checkCapacity refuses what -rate capacity cannot honour, before
+// anything is opened.
+func checkCapacity(s *settings.Settings) error {
+	if s.Rate.Capacity == nil {
+		return nil
+	}
+	switch {
+	case s.SLO.Objectives == nil:
+		return bad("-rate capacity: searches for the highest rate that meets objectives: give them with -slo (e.g. -slo \"write.p99<=5ms\")")
+	case s.Log.JSONFile != "":
+		return bad("%s: not offered with -rate capacity yet (one report per run)", s.Option("-log", "json=", s.Log.JSONFile))
+	case s.Graph.File != "":
+		return bad("%s: not offered with -rate capacity yet", s.Option("-graph", "file=", s.Graph.File))
+	}
+	for _, o := range s.SLO.Objectives {
+		if o.Stat == slo.Throughput {
+			return bad("-slo %s: -rate capacity finds the throughput; give latency and error objectives", o.Text)
+		}
+	}
+	cmd := s.Command.Type.String()
+	for _, name := range []string{"n=", "duration=", "err<", "n>", "n<"} {
+		if w := s.Typed(cmd, name); w != "" {
+			return bad("%s: -rate capacity times its steps itself (-rate capacity step=)", w)
+		}
+	}
+	return nil
+}

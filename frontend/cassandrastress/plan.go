@@ -1,0 +1,106 @@
+package stress
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
+)
+
+// summariser is a run's metrics: the engine's interval output, and the
+// Results block at the end.
+type summariser interface {
+	run.Output
+	summarise(w io.Writer)
+	ops() *measurement.Ops // the run's operations, the metrics' rows
+}
+
+// plan is the engine's plan for one run of wl on threads workers: count
+// operations (0: until the workload or duration= stops it), at -rate's
+// target unless it is a warm-up, with an interval line every -log
+// interval=. The stress workloads talk to the driver themselves: the plan
+// has no binding's sessions.
+func (r *stressRun) plan(wl run.Workload, threads int, count int64, warmup bool) *run.Plan {
+	s := r.s
+	rated := (s.Rate.OpsPerSecond > 0 || r.step != nil) && !warmup
+	p := &run.Plan{
+		Threads:     threads,
+		OpCount:     max(count, 0),
+		Interval:    s.Log.Interval,
+		Workload:    wl,
+		Measurement: measurementConfig(rated),
+		Seed:        uint64(time.Now().UnixNano()),
+		// Every stress operation waits on a node.
+		AdaptProcs: true,
+	}
+	if rated {
+		p.Target = int64(s.Rate.OpsPerSecond)
+	}
+	if st := r.step; st != nil && !warmup {
+		// A capacity step: its rate, its warm-up, its time.
+		p.Target, p.Warmup, p.TimeLimit = st.rate, capacityWarmup, capacityWarmup+st.dur
+	}
+	return p
+}
+
+// measurementConfig is how a stress run is measured: HDR histograms, with
+// the defaults of the YCSB measurement properties (measurement.ParseConfig);
+// under a rate both the service time and the time from the intended
+// start, which fixed= shows, as the original's TimingInterval does.
+func measurementConfig(rated bool) *measurement.Config {
+	c := &measurement.Config{
+		Type:             measurement.HdrHistogram,
+		Percentiles:      measurement.DefaultPercentiles,
+		HighestLatencyUs: int64(time.Hour / time.Microsecond),
+		Buckets:          1000,
+		GranularityMs:    int64(time.Second / time.Millisecond),
+	}
+	if rated {
+		c.Interval = measurement.IntervalBoth
+	}
+	return c
+}
+
+// reportSettings are the settings the JSON report of a run of plan
+// records, under the YCSB names earlier reports of the stress mode have
+// (ycsb merge compares measurement.interval); jsonPath is the report's.
+func reportSettings(plan *run.Plan, jsonPath string) map[string]string {
+	m := map[string]string{
+		"threadcount":      strconv.Itoa(plan.Threads),
+		"measurement.type": string(measurement.HdrHistogram),
+		"progress":         "false",
+		"report.interval":  strconv.FormatFloat(plan.Interval.Seconds(), 'f', -1, 64),
+		"report.json":      jsonPath,
+	}
+	if plan.OpCount > 0 {
+		m["operationcount"] = strconv.FormatInt(plan.OpCount, 10)
+	}
+	var tracked []string
+	for st, on := range plan.Measurement.Tracked {
+		if on {
+			tracked = append(tracked, db.Status(st).String())
+		}
+	}
+	if tracked != nil {
+		m["latencytrackederrors"] = strings.Join(tracked, ",")
+	}
+	if plan.Target > 0 {
+		m["target"] = strconv.FormatInt(plan.Target, 10)
+		m["measurement.interval"] = "both"
+	}
+	return m
+}
+
+// testHookStart, if set, is called as each measured run starts, its
+// connections open: tests look at them from the node's side.
+var testHookStart func()
+
+// startHook calls fn as the run starts.
+type startHook func()
+
+func (startHook) AddInterval(int64, int64, *measurement.Snapshot) {}
+func (h startHook) StartRun(time.Time, int64)                     { h() }

@@ -1,0 +1,346 @@
+package stress
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/stopsignal"
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/slo"
+)
+
+// runState is what a run's workload, the predefined commands' or user's,
+// shares with the engine and the metrics: the stop flag the engine polls,
+// the first operation that failed after its tries, and the contexts of
+// the run's requests and waits.
+type runState struct {
+	stop atomic.Bool
+	// abort is the context of the run's requests: Ctrl-C ends it, and the
+	// requests in flight are abandoned, neither done nor failed (the
+	// engine would give them StopGrace, and a hung node the request
+	// timeout)
+	abort context.Context
+	// stopped ends with the run (Stop or Ctrl-C): it cuts a worker's
+	// backoff short
+	stopped    context.Context
+	endStopped context.CancelFunc
+	// failure is the first operation that failed after its tries without
+	// -errors ignore: as in the original, it ends the run with FAILURE.
+	failure atomic.Pointer[string]
+	// onFail, if set, prints the failure as it happens, as the original's
+	// Consumer prints its exception
+	onFail func(string)
+	// onRetry, if set, prints the error of each failed try, as the
+	// original's Operation.timeWithRetry prints each exception it catches
+	// at -log level=NORMAL (System.err.println)
+	onRetry func(error)
+	// waits are the wait times for -log hdrfile= under a rate
+	waits waitTimes
+	// specSent and specWon are the second requests -mode
+	// speculativeDelay= sent and the operations they answered
+	specSent, specWon atomic.Int64
+}
+
+// specCounts adds what spec sent and won since it last did.
+func (st *runState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
+	if n := spec.Sent() - sent; n > 0 {
+		st.specSent.Add(n)
+		st.specWon.Add(spec.Won() - won)
+	}
+}
+
+func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
+
+func (st *runState) Stop() {
+	st.stop.Store(true)
+	if st.endStopped != nil {
+		st.endStopped()
+	}
+}
+
+// begin sets the run's contexts from ctx, which Ctrl-C ends, before the
+// workers start; end releases them.
+func (st *runState) begin(ctx context.Context) {
+	st.abort = ctx
+	st.stopped, st.endStopped = context.WithCancel(ctx)
+}
+
+func (st *runState) end() { st.endStopped() }
+
+// interrupted reports whether the operation that ended with err was
+// abandoned on Ctrl-C: the worker then ends, the operation not counted.
+func (st *runState) interrupted(err error) bool { return err != nil && st.abort.Err() != nil }
+
+// retryWait waits before the next try of an operation that failed with
+// err: the original's delay-policy= for an overloaded coordinator (as its
+// Operation.timeWithRetry sleeps), else the backoff while no node can
+// take it. False: the run stopped meanwhile, and the operation is
+// abandoned, as on Ctrl-C (a stop must not turn it into the run's
+// failure).
+func (st *runState) retryWait(b *backoff.Backoff, errs *settings.ErrorSettings, try int, r *rand.Rand, err error) bool {
+	switch {
+	case isOverloaded(err):
+		sleep(st.stopped, errs.NextDelay(try, r.Float64()))
+	case backoff.NoCQLNode(err):
+		b.Wait(st.stopped)
+	}
+	return st.stopped.Err() == nil
+}
+
+// settle ends an operation that ended with err: an answer from a node
+// resets the worker's backoff; a failure for want of one waits it out,
+// so that against a dead node each thread fails a few operations a
+// second instead of spinning (-errors ignore goes on after them).
+func (st *runState) settle(b *backoff.Backoff, err error) {
+	if err != nil && backoff.NoCQLNode(err) {
+		b.Wait(st.stopped)
+		return
+	}
+	b.Reset()
+}
+
+// tried is what the tries of one operation came to.
+type tried struct {
+	err        error
+	tries      int   // as the failure line counts them
+	retries    int64 // the tries after the first
+	start, end int64 // from the first try to the end of the last
+}
+
+// try runs the tries of one operation, as the original's
+// Operation.timeWithRetry: attempt, under the run's abort context, up to
+// n times, timed from the first to the end of the last, waiting between
+// tries as retryWait does; final says whether an error ends the tries at
+// once. False: the run stopped before the next try, or Ctrl-C abandoned
+// the operation, which is then not counted, and the worker ends.
+func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int, r *rand.Rand, attempt func(context.Context) error, final func(error) bool) (tried, bool) {
+	ctx := st.abort
+	t := tried{start: measurement.Now()}
+	for ; t.tries < n; t.tries++ {
+		t.err = attempt(ctx)
+		if t.err == nil || ctx.Err() != nil || final(t.err) {
+			break
+		}
+		if st.onRetry != nil {
+			st.onRetry(t.err)
+		}
+		if t.tries+1 < n {
+			if !st.retryWait(b, errs, t.tries, r, t.err) {
+				return t, false
+			}
+			t.retries++
+		}
+	}
+	t.end = measurement.Now()
+	return t, !st.interrupted(t.err)
+}
+
+// finish records in s the operation op that t came to, with status
+// unless it failed: a success with its wait time, a failure with its
+// cause. A failure without -errors ignore then ends the run with the
+// line failLine gives. False: the worker ends.
+func (st *runState) finish(s *measurement.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
+	if t.err != nil {
+		status = db.Error
+		s.Failed++
+		if s.Causes != nil {
+			s.Causes.Add(op, status, cause)
+		}
+	} else {
+		waits.record(s, int(op), t.start)
+	}
+	s.Record(op, status, t.start, t.end)
+	if t.retries > 0 {
+		s.Recorder().Retried(op, t.retries)
+	}
+	if t.err != nil && !errs.Ignore {
+		st.fail(failLine())
+		return false
+	}
+	st.settle(b, t.err)
+	return true
+}
+
+// fail records the run's first failed operation and stops the run, as the
+// original's Consumer does with the IOException of Operation.error: it
+// stops the work of every thread and cancels the metrics.
+func (st *runState) fail(msg string) {
+	if st.failure.CompareAndSwap(nil, &msg) {
+		if st.onFail != nil {
+			st.onFail(msg)
+		}
+		st.Stop()
+	}
+}
+
+// failed is the first failed operation's message, or "".
+func (st *runState) failed() string {
+	if p := st.failure.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// execute runs plan, whose workload's state is st, with the metrics met
+// and the outputs outs: the metrics see every interval and, unless the
+// run failed, print the Results block; then the outputs are finished. A
+// warm-up has neither. A failed operation ends the run in ErrFailure; a
+// failed run has no Results block, as the original's StressMetrics cancels
+// it.
+func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, met summariser, outs *runOutputs, warmup bool) error {
+	if err := ctx.Err(); err != nil {
+		return outs.done(err) // Ctrl-C before the run: nothing runs
+	}
+	s := r.s
+	plan.Ops = met.ops()
+	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { r.errLine(line) })
+	var timer *time.Timer
+	objs := s.SLO.Objectives
+	if warmup {
+		objs = nil
+	}
+	latency := runreport.SLOLatency(plan.Target, plan.Measurement)
+	if !warmup {
+		plan.Outputs = append(outs.outputs(), met, startHook(func() {
+			if testHookStart != nil {
+				testHookStart()
+			}
+			if s.Command.Stop == settings.StopDuration && r.step == nil {
+				timer = time.AfterFunc(s.Command.Duration, plan.Workload.Stop)
+			}
+		}))
+		if objs != nil && (s.SLO.Abort || r.step != nil) {
+			plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
+		}
+	}
+	st.begin(ctx)
+	defer st.end()
+	res := run.Run(ctx, plan)
+	r.lastRes = res
+	if timer != nil {
+		timer.Stop()
+	}
+	var judgement *slo.Judgement
+	if objs != nil {
+		j, err := runreport.Judge(objs, latency, res, "")
+		if err != nil {
+			return outs.done(err)
+		}
+		judgement, r.judgement = j, j
+	}
+	client := runreport.CheckClient(res, clientTerms)
+	// The duration= is the time planned: plan.TimeLimit is not set for it.
+	planned := plan.TimeLimit
+	if s.Command.Stop == settings.StopDuration && r.step == nil {
+		planned = s.Command.Duration
+	}
+	in := runreport.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
+	err := outs.writeReport(plan, res, judgement, in, func() {
+		if !warmup && !s.Log.NoSummary && st.failed() == "" {
+			met.summarise(r.out)
+			writeClient(r.out, client)
+		}
+		if judgement != nil && st.failed() == "" {
+			writeObjectives(r.out, judgement)
+		}
+	})
+	plan.Causes.WriteSummary(r.env.Stderr)
+	if n := client.Note(); !warmup && n != "" {
+		fmt.Fprintln(r.env.Stderr, n)
+	}
+	if err = outs.done(err); err != nil {
+		return err
+	}
+	if msg := st.failed(); msg != "" {
+		// The original's Consumer prints the exception to the output (and
+		// its -log file=) as it happens (onFail), then StressAction prints
+		// FAILURE; the warm-up's goes here.
+		if warmup {
+			r.println(msg)
+		}
+		return fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
+	}
+	return outs.graph()
+}
+
+// waitTimes are a run's wait times (intended start to start), for -log
+// hdrfile= under a rate: the engine records service and response times
+// only. Each worker keeps its own histograms, by operation (the metrics'
+// rows); the metrics harvest them each interval.
+type waitTimes struct {
+	n       int // histograms per worker; 0: not tracked
+	mu      sync.Mutex
+	workers []*workerWaits
+}
+
+// workerWaits are one worker's wait times; its mutex is shared with the
+// harvest only, once per interval.
+type workerWaits struct {
+	mu    sync.Mutex
+	hists []*lazyhdr.Histogram
+}
+
+// track has the workers made from here on record the wait times of n
+// indexes.
+func (u *waitTimes) track(n int) { u.n = n }
+
+// newWorker is a new worker's histograms for the indexes it records, nil
+// when wait times are not tracked.
+func (u *waitTimes) newWorker(indexes []int) *workerWaits {
+	if u.n == 0 {
+		return nil
+	}
+	ww := &workerWaits{hists: make([]*lazyhdr.Histogram, u.n)}
+	for _, i := range indexes {
+		ww.hists[i] = lazyhdr.New(1, histMaxUs, 3)
+	}
+	u.mu.Lock()
+	u.workers = append(u.workers, ww)
+	u.mu.Unlock()
+	return ww
+}
+
+// record files the wait of the operation of index i that started at start
+// (a Now value), when the engine gave it an intended start.
+func (ww *workerWaits) record(s *measurement.Session, i int, start int64) {
+	if ww == nil || ww.hists[i] == nil {
+		return
+	}
+	in := s.Intended()
+	if in == 0 {
+		return
+	}
+	ww.mu.Lock()
+	ww.hists[i].RecordValue(max(0, start-in) / 1000)
+	ww.mu.Unlock()
+}
+
+// harvest adds every worker's wait times since the last call to into, by
+// index (nil: not wanted), and clears them.
+func (u *waitTimes) harvest(into []*hdrhistogram.Histogram) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, ww := range u.workers {
+		ww.mu.Lock()
+		for i, h := range ww.hists {
+			if h != nil && into[i] != nil && h.TotalCount() > 0 {
+				h.MergeInto(into[i])
+				h.Reset()
+			}
+		}
+		ww.mu.Unlock()
+	}
+}

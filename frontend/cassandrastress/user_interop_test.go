@@ -1,0 +1,260 @@
+package stress
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+)
+
+// realTool is the original cassandra-stress built by the shared
+// cassandra-stress.sh (scylladb/cassandra-stress 9f184f2a15), or CSTRESS.
+func realTool(t *testing.T) string {
+	t.Helper()
+	tool := os.Getenv("CSTRESS")
+	if tool == "" {
+		home, _ := os.UserHomeDir()
+		tool = filepath.Join(home, ".cache/ycsb-reference/cassandra-stress/bin/cassandra-stress")
+	}
+	if _, err := os.Stat(tool); err != nil {
+		t.Skip("the real cassandra-stress is not built (see scripts/compare-stress.sh); set CSTRESS")
+	}
+	return tool
+}
+
+func runReal(t *testing.T, tool string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	c := exec.Command(tool, args...)
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil || !strings.Contains(out.String(), "\nEND") {
+		t.Fatalf("cassandra-stress %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}
+
+// interopProfiles: the profiles both tools write and read, the insert
+// overrides that make a write deterministic (every row of each partition,
+// one partition per insert, so -pop seq=1..parts writes the same rows
+// whichever tool runs it), and the queries read back.
+var interopProfiles = []struct {
+	name, file, table string
+	parts             int
+	queries           []string
+	visits            int // -insert visits=fixed(N) revisit=fixed(1): each partition over N inserts in turn
+	pop               string
+}{
+	{"blog", "blogpost.yaml", "blogposts", 3, []string{"singlepost", "timeline"}, 0, ""},
+	{"types", "types.yaml", "alltypes", 20, []string{"bykey", "byrow", "multi"}, 0, ""},
+	{"clustered", "clustered.yaml", "clustered", 10, []string{"first", "from"}, 0, ""},
+	{"visits", "blogpost.yaml", "blogposts", 2, []string{"singlepost", "timeline"}, 7, ""},
+	// sorted levels with a visit limit: which rows each insert writes
+	// depends on the order
+	{"sorted", "sorted.yaml", "sorted", 12, []string{"first"}, 3, "contents=sorted"},
+}
+
+func interopWrite(parts int, f string) []string { return interopWriteVisits(parts, f, 0, "") }
+
+func interopWriteVisits(parts int, f string, visits int, pop string) []string {
+	seq := []string{"seq=1.." + strconv.Itoa(parts)}
+	if pop != "" {
+		seq = append(seq, pop)
+	}
+	in := []string{"partitions=fixed(1)", "select-ratio=fixed(1)/1"}
+	n := parts
+	if visits > 0 {
+		in = append(in, "visits=fixed("+strconv.Itoa(visits)+")", "revisit=fixed(1)")
+		n = parts * visits
+	}
+	return append(append([]string{"user", "profile=" + f, "ops(insert=1)", "n=" + strconv.Itoa(n), "no-warmup", "cl=ONE",
+		"-pop"}, append(append(seq, "-insert"), in...)...),
+		"-rate", "threads=1", "-node", testNode, "-log", "no-settings")
+}
+
+func interopRead(parts int, f string, queries []string) []string {
+	var ops []string
+	for _, q := range queries {
+		ops = append(ops, q+"=1")
+	}
+	// clustering=fixed(1): each draw of an op runs it once, so that in 60
+	// operations every query is drawn (the default gaussian(1..10) runs
+	// each draw up to 10 times, and a query may go undrawn).
+	return []string{"user", "profile=" + f, "ops(" + strings.Join(ops, ",") + ")", "n=60", "clustering=fixed(1)", "no-warmup", "cl=ONE",
+		"-pop", "dist=uniform(1.." + strconv.Itoa(parts) + ")", "-rate", "threads=2", "-node", testNode, "-log", "no-settings"}
+}
+
+// checkReads: every query read rows, and nothing failed.
+func checkReads(t *testing.T, who, out string, queries []string) {
+	t.Helper()
+	rows := breakdown(t, out, "Total partitions")
+	for _, q := range queries {
+		if rows[q] == 0 {
+			t.Errorf("%s: %s read nothing:\n%s", who, q, out)
+		}
+	}
+	for op, n := range breakdown(t, out, "Total errors") {
+		if n != 0 {
+			t.Errorf("%s: %s: %d errors\n%s", who, op, n, out)
+		}
+	}
+}
+
+func dropKeyspace(t *testing.T, s *gocql.Session, ks string) {
+	if err := s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUserInterop: the real cassandra-stress and ours write the same
+// profile with the same population, each into its own keyspace; the two
+// tables hold the same rows, value for value, and each tool's queries read
+// what the other wrote.
+func TestUserInterop(t *testing.T) {
+	s := cluster(t)
+	tool := realTool(t)
+	for _, p := range interopProfiles {
+		t.Run(p.name, func(t *testing.T) {
+			theirs, ours := "ks_userprof_theirs_"+p.name, "ks_userprof_ours_"+p.name
+			for _, ks := range []string{theirs, ours} {
+				dropKeyspace(t, s, ks)
+				t.Cleanup(func() { dropKeyspace(t, s, ks) })
+			}
+			ft, fo := profileIn(t, p.file, theirs), profileIn(t, p.file, ours)
+			runReal(t, tool, interopWriteVisits(p.parts, ft, p.visits, p.pop)...)
+			runLine(t, interopWriteVisits(p.parts, fo, p.visits, p.pop)...)
+			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
+			if len(a) == 0 {
+				t.Fatal("the real tool wrote nothing")
+			}
+			t.Logf("%d rows theirs, %d ours", len(a), len(b))
+			if d := diffLines(a, b); d != "" {
+				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
+			}
+			checkReads(t, "ours on theirs", runLine(t, interopRead(p.parts, ft, p.queries)...), p.queries)
+			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, fo, p.queries)...), p.queries)
+		})
+	}
+}
+
+// TestUserInteropExamples: the same for the original's own example
+// profiles (examples/*.yaml of scylladb/cassandra-stress), when
+// CSTRESS_EXAMPLES names a folder holding them (scripts/compare-stress.sh
+// profile extracts them from the fetched repository).
+func TestUserInteropExamples(t *testing.T) {
+	dir := os.Getenv("CSTRESS_EXAMPLES")
+	if dir == "" {
+		t.Skip("CSTRESS_EXAMPLES not set")
+	}
+	s := cluster(t)
+	tool := realTool(t)
+	for _, p := range []struct {
+		name, file, table string
+		parts             int
+		queries           []string
+	}{
+		{"example", "cqlstress-example.yaml", "typestest", 4, []string{"simple1", "range1"}},
+		{"insanity", "cqlstress-insanity-example.yaml", "insanitytest", 10, []string{"simple1"}},
+		{"counter", "cqlstress-counter-example.yaml", "counttest", 10, []string{"simple1"}},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, p.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, ours := "ks_userprof_theirs_ex_"+p.name, "ks_userprof_ours_ex_"+p.name
+			var files []string
+			for _, ks := range []string{theirs, ours} {
+				dropKeyspace(t, s, ks)
+				t.Cleanup(func() { dropKeyspace(t, s, ks) })
+				f := filepath.Join(t.TempDir(), p.file)
+				if err := os.WriteFile(f, []byte(strings.ReplaceAll(string(src), "stresscql", ks)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, f)
+			}
+			runReal(t, tool, interopWrite(p.parts, files[0])...)
+			runLine(t, interopWrite(p.parts, files[1])...)
+			a, b := dumpTable(t, s, theirs, p.table), dumpTable(t, s, ours, p.table)
+			if len(a) == 0 {
+				t.Fatal("the real tool wrote nothing")
+			}
+			t.Logf("%d rows theirs, %d ours", len(a), len(b))
+			if d := diffLines(a, b); d != "" {
+				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
+			}
+			checkReads(t, "ours on theirs", runLine(t, interopRead(p.parts, files[0], p.queries)...), p.queries)
+			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, files[1], p.queries)...), p.queries)
+		})
+	}
+}
+
+// diffLines lists up to 10 lines only in a (-) or only in b (+), both sorted.
+func diffLines(a, b []string) string {
+	var out []string
+	i, j := 0, 0
+	for (i < len(a) || j < len(b)) && len(out) < 10 {
+		switch {
+		case j >= len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, "- "+a[i])
+			i++
+		case i >= len(a) || b[j] < a[i]:
+			out = append(out, "+ "+b[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestUserInteropTokenRange: a token range query read page by page reads
+// every row and partition once, as the original's does, in as many
+// operations (pages).
+func TestUserInteropTokenRange(t *testing.T) {
+	s := cluster(t)
+	tool := realTool(t)
+	ks := "ks_userprof_trq"
+	dropKeyspace(t, s, ks)
+	t.Cleanup(func() { dropKeyspace(t, s, ks) })
+	f := profileIn(t, "types.yaml", ks)
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := string(b) + "token_range_queries:\n  all:\n    columns: '*'\n    page_size: 7\n  vals: {columns: 'v_int, v_text', page_size: 1000}\n"
+	y = strings.Replace(y, "v_frozen frozen<list<bigint>>,", "v_frozen frozen<list<bigint>>, v_text text,", 1)
+	if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runLine(t, interopWrite(40, f)...)
+	var rows, parts int64
+	if err := s.Query("SELECT count(*) FROM " + ks + ".alltypes").Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	it := s.Query("SELECT DISTINCT k, k2 FROM " + ks + ".alltypes").Iter()
+	parts = int64(it.NumRows())
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	read := []string{"user", "profile=" + f, "ops(all=1)", "n=1000", "no-warmup", "cl=ONE", "-rate", "threads=1", "-node", testNode, "-log", "no-settings"}
+	total := regexp.MustCompile(`(?m)^total, +([0-9]+),`)
+	for who, out := range map[string]string{"ours": runLine(t, read...), "theirs": runReal(t, tool, read...)} {
+		if got := breakdown(t, out, "Total partitions")["all"]; got != parts {
+			t.Errorf("%s: %d partitions, the table has %d\n%s", who, got, parts, out)
+		}
+		m := total.FindAllStringSubmatch(out, -1)
+		if len(m) == 0 {
+			t.Fatalf("%s: no total line\n%s", who, out)
+		}
+		if ops, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64); ops != (rows+6)/7 {
+			t.Errorf("%s: %d operations, want a page of 7 of %d rows each", who, ops, rows)
+		}
+	}
+}

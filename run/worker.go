@@ -1,0 +1,166 @@
+package run
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement"
+)
+
+// closeTimeout bounds a session's close, which sends its buffered writes.
+const closeTimeout = 5 * time.Second
+
+// worker is one client thread.
+type worker struct {
+	id       int
+	closeErr error // the session's Close, for the Result
+	opCount  int64 // 0: until stopped
+	session  *measurement.Session
+	wl       Transactor
+	done     atomic.Int64 // operations done, published every few operations
+	_        [56]byte     // keep neighbours' counters off this cache line
+	finished int64
+	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
+	warmOps  int64 // operations done during the warm-up
+	// Transactions that succeeded (see successful), in all and during the
+	// warm-up.
+	succeeded, warmSucceeded int64
+	warming                  bool // still in the warm-up
+	pace                     pacer
+
+	// warmUnknown is the session's Unknown at the warm-up's end.
+	warmUnknown int64
+}
+
+// run is one worker's loop. With a target rate, operation k is due at
+// start + k*tick (see pacer), and each operation's intended start time is
+// its due time.
+func (w *worker) run(ctx context.Context, p *Plan) {
+	defer func() {
+		w.done.Store(w.finished)
+		// Reported by Run after the join: workers must not share a writer.
+		// The close sends what the session buffered, so it gets a context
+		// of its own: a stop (Ctrl-C, the time limit) cancels ctx, and the
+		// buffered writes, already counted as BATCHED_OK, must still go out
+		// or be counted as lost.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		defer cancel()
+		w.closeErr = w.close(cctx)
+	}()
+	if w.pace.tick >= int64(time.Millisecond) {
+		// Spread workers over the first tick so they do not fire together.
+		if !w.pace.sleepUntil(measurement.Now() + rand.Int64N(w.pace.tick)) {
+			return
+		}
+	}
+	w.pace.start = measurement.Now()
+	// During the warm-up the worker reads the clock before each operation
+	// and compares it with its read-only warmEnd; after it, nothing.
+	w.warming = w.warmEnd > 0
+	w.session.Recorder().SetWarmup(w.warming)
+	loop := func() { w.loop(ctx, p) }
+	for !w.session.Guard(ctx, loop) {
+		// The binding panicked: that operation was counted as an ERROR and
+		// the rest of its transaction abandoned. The transaction is done.
+		if ctx.Err() != nil {
+			break
+		}
+		w.finished++
+		w.session.EndTransaction(true)
+		w.session.Recorder().FailedOperation()
+		w.done.Store(w.finished)
+	}
+	if w.warming {
+		w.warmOps = w.finished
+		w.warmSucceeded = w.succeeded
+		w.warmUnknown = w.session.Unknown
+		w.pace.lag = scheduleLag{}
+	}
+	w.session.SetIntended(0)
+}
+
+// loop runs transactions until the worker is done. It may be cut short by a
+// binding's panic (see measurement.Session.Guard) and called again: all it
+// needs to go on is in w.
+func (w *worker) loop(ctx context.Context, p *Plan) {
+	trackIntended := p.Measurement.Interval != measurement.IntervalOp
+	transactions := !p.Load
+	tick, n, warming := w.pace.tick, w.finished, w.warming
+	stop := p.Workload.StopFlag()
+	for (w.opCount == 0 || n < w.opCount) && !stop.Load() {
+		if warming && measurement.Now() >= w.warmEnd {
+			warming = false
+			w.warming = false
+			w.session.Recorder().SetWarmup(false)
+			w.warmOps = n
+			w.warmSucceeded = w.succeeded
+			w.warmUnknown = w.session.Unknown
+			w.pace.lag.sum, w.pace.lag.max = 0, 0
+		}
+		if tick > 0 {
+			due, ok := w.pace.wait(n)
+			if !ok {
+				return // stopped while it waited: nothing started
+			}
+			if trackIntended {
+				w.session.SetIntended(due)
+			}
+		}
+		// A transaction succeeded when none of its operations failed
+		// (OK, BATCHED_OK or NOT_FOUND); a load's insert when the record
+		// went in, after retries if need be.
+		var ok bool
+		failed, inserted := w.session.Failed, w.session.Inserted
+		if transactions {
+			ok = w.wl.DoTransaction(ctx)
+		} else {
+			ok = w.wl.DoInsert(ctx)
+		}
+		if ctx.Err() != nil {
+			return // the last operation was interrupted and is not counted
+		}
+		if !ok {
+			// A load's insert that failed for good stops its worker (the
+			// reference's doInsert returning false). It was attempted and
+			// failed: an operation like any other, so that Throughput,
+			// the failed operations and the error rate count it as the
+			// [INSERT] Return= rows do. A worker that stops without a
+			// failure (the end of the work) did nothing to count.
+			if !transactions && w.session.Failed > failed {
+				w.finished = n + 1
+				w.session.EndTransaction(true)
+				w.session.Recorder().FailedOperation()
+			}
+			return
+		}
+		n++
+		w.finished = n
+		// Counted as the Result counts them, so that an interval's
+		// failures (slo.abort's error rate) are the verdict's.
+		if transactions && w.session.Failed == failed || !transactions && w.session.Inserted > inserted {
+			w.succeeded++
+			w.session.EndTransaction(false)
+			w.session.Recorder().Operation()
+		} else {
+			w.session.EndTransaction(true)
+			w.session.Recorder().FailedOperation()
+		}
+		if n&15 == 0 {
+			w.done.Store(n)
+		}
+	}
+}
+
+// close closes the worker's session. Without a binding's (the workload
+// talks to its driver itself) there is nothing to close, and the CLEANUP
+// is timed all the same.
+func (w *worker) close(ctx context.Context) error {
+	if w.session.Unwrap() == nil {
+		start := measurement.Now()
+		w.session.Recorder().MeasureCleanup(start, measurement.Now())
+		return nil
+	}
+	return w.session.Close(ctx)
+}
