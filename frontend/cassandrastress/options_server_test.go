@@ -563,3 +563,47 @@ func TestModeUnprepared(t *testing.T) {
 		t.Errorf("a prepared read prepared nothing for %s: the check cannot fail", ks)
 	}
 }
+
+// A table with a map column (a type the generator has not, as the
+// original's): refused with one line naming the column and the option;
+// with -errors skip-unsupported-columns the rows are written without it.
+func TestUserSkipUnsupportedColumns(t *testing.T) {
+	s := cluster(t)
+	ks := keyspace(t, s, "stressrest_skipcols")
+	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
+	const y = `keyspace: KS
+keyspace_definition: |
+  CREATE KEYSPACE KS WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+table: kv
+table_definition: |
+  CREATE TABLE kv (k text PRIMARY KEY, v text, m map<text, int>)
+columnspec:
+  - {name: k, size: fixed(12)}
+queries: {}
+`
+	f := writeProfile(t, y, ks)
+	user := func(args ...string) []string {
+		return append(append([]string{"user", "profile=" + f, "ops(insert=1)", "n=50", "no-warmup", "-pop", "seq=1..50"}, args...),
+			"-rate", "threads=1", "-node", testNode, "-log", "no-settings")
+	}
+	if _, err := runBad(t, user()...); err == nil || !strings.Contains(err.Error(), "column m: type map<text, int> is not supported") ||
+		!strings.Contains(err.Error(), "-errors skip-unsupported-columns") {
+		t.Errorf("map column without the option: %v", err)
+	}
+	pause = 0
+	var out, errOut bytes.Buffer
+	if err := Main(context.Background(), user("-errors", "skip-unsupported-columns"), Env{Stdout: &out, Stderr: &errOut, Version: "test"}); err != nil {
+		t.Fatalf("with skip-unsupported-columns: %v\n%s\n%s", err, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "skipping columns of types not generated (-errors skip-unsupported-columns): m map<text, int>") {
+		t.Errorf("no line names the skipped column\n%s", errOut.String())
+	}
+	if n := count(t, s, ks+".kv"); n != 50 {
+		t.Errorf("%d rows, want 50", n)
+	}
+	var v string
+	var m map[string]int
+	if err := s.Query("SELECT v, m FROM " + ks + ".kv LIMIT 1").Scan(&v, &m); err != nil || v == "" || len(m) != 0 {
+		t.Errorf("a row: v %q, m %v, %v: want v generated and m unset", v, m, err)
+	}
+}

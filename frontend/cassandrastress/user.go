@@ -203,11 +203,16 @@ func (r *stressRun) userSchema(ctx context.Context, sess *gocql.Session, sp *use
 	var c column
 	var typ string
 	var cols []column
+	var skipped []string
 	for iter.Scan(&c.name, &c.kind, &c.pos, &typ) {
-		t, err := data.ParseCQLType(typ)
+		t, keep, err := columnType(c.kind, typ, r.s.Errors.SkipUnsupportedColumns)
 		if err != nil {
 			iter.Close()
 			return fmt.Errorf("%s: table %s.%s column %s: %v", p.File, p.Keyspace, p.Table, c.name, err)
+		}
+		if !keep {
+			skipped = append(skipped, c.name+" "+typ)
+			continue
 		}
 		c.typ = t
 		c.spec = p.Column(c.name)
@@ -215,6 +220,10 @@ func (r *stressRun) userSchema(ctx context.Context, sess *gocql.Session, sp *use
 	}
 	if err := iter.Close(); err != nil {
 		return fmt.Errorf("%s: columns of %s.%s: %v", p.File, p.Keyspace, p.Table, err)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(r.env.Stderr, "%s: table %s.%s: skipping columns of types not generated (-errors skip-unsupported-columns): %s\n",
+			p.File, p.Keyspace, p.Table, strings.Join(skipped, ", "))
 	}
 	if err := sp.setColumns(cols); err != nil {
 		return err
@@ -514,7 +523,7 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 	}
 	// The sizes the profiles generate, before anything is created when
 	// their table_definition says the columns, else once the node does.
-	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return definedColumns(sp.p) }, false); err != nil {
+	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return definedColumns(sp.p, s.Errors.SkipUnsupportedColumns) }, false); err != nil {
 		return err
 	}
 	for _, n := range notes {
@@ -718,21 +727,42 @@ func (r *stressRun) userChecks(specs []*userSpec, ops []*userOp, cols func(*user
 }
 
 // definedColumns are the columns of p's table_definition (ok false: none,
-// or not understood, or of a type not generated).
-func definedColumns(p *profile.Profile) ([]column, bool) {
+// or not understood, or of a type not generated and not skipped).
+func definedColumns(p *profile.Profile, skipUnsupported bool) ([]column, bool) {
 	dcs, ok := p.DefinedColumns()
 	if !ok {
 		return nil, false
 	}
 	var cols []column
 	for _, dc := range dcs {
-		t, err := data.ParseCQLType(dc.Type)
+		t, keep, err := columnType(dc.Kind, dc.Type, skipUnsupported)
 		if err != nil {
 			return nil, false
 		}
-		cols = append(cols, column{name: dc.Name, kind: dc.Kind, pos: dc.Position, typ: t, spec: p.Column(dc.Name)})
+		if keep {
+			cols = append(cols, column{name: dc.Name, kind: dc.Kind, pos: dc.Position, typ: t, spec: p.Column(dc.Name)})
+		}
 	}
 	return cols, true
+}
+
+// columnType is the type of a column of the given kind (partition_key,
+// clustering, regular, static). A type that is not generated is an error,
+// or, with -errors skip-unsupported-columns, leaves a column that is no
+// key out of the rows generated (keep false), as the original's Scylla
+// fork does with maps and nested collections. A key column is always
+// generated.
+func columnType(kind, typ string, skipUnsupported bool) (t data.CQLType, keep bool, err error) {
+	t, err = data.ParseCQLType(typ)
+	switch {
+	case err == nil:
+		return t, true, nil
+	case skipUnsupported && (kind == "regular" || kind == "static"):
+		return t, false, nil
+	case kind == "regular" || kind == "static":
+		return t, false, fmt.Errorf("%v (-errors skip-unsupported-columns leaves such a column out of the rows generated)", err)
+	}
+	return t, false, err
 }
 
 // tokenRanges are the ring's token ranges split by -tokenrange
