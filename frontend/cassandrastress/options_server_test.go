@@ -603,7 +603,7 @@ queries: {}
 	}
 	var v string
 	var m map[string]int
-	if err := s.Query("SELECT v, m FROM " + ks + ".kv LIMIT 1").Scan(&v, &m); err != nil || v == "" || len(m) != 0 {
+	if err := s.Query("SELECT v, m FROM "+ks+".kv LIMIT 1").Scan(&v, &m); err != nil || v == "" || len(m) != 0 {
 		t.Errorf("a row: v %q, m %v, %v: want v generated and m unset", v, m, err)
 	}
 }
