@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/session"
 )
 
 // Workload is a built workload as a run drives it: one Transactor per
@@ -19,7 +19,7 @@ import (
 type Workload interface {
 	// NewTransactor returns one worker's operations, recorded through s,
 	// drawing from a random source seeded with seed.
-	NewTransactor(s *measurement.Session, seed uint64) Transactor
+	NewTransactor(s *session.Session, seed uint64) Transactor
 	// Stop asks every worker to finish its current operation and return.
 	Stop()
 	// Resume clears Stop for another run of the same workload.

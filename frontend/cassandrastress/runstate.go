@@ -19,6 +19,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/slo"
 )
 
@@ -152,7 +153,7 @@ func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 // unless it failed: a success with its wait time, a failure with its
 // cause. A failure without -errors ignore then ends the run with the
 // line failLine gives. False: the worker ends.
-func (st *runState) finish(s *measurement.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
+func (st *runState) finish(s *session.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
 	if t.err != nil {
 		status = db.Error
 		s.Failed++
@@ -315,7 +316,7 @@ func (u *waitTimes) newWorker(indexes []int) *workerWaits {
 
 // record files the wait of the operation of index i that started at start
 // (a Now value), when the engine gave it an intended start.
-func (ww *workerWaits) record(s *measurement.Session, i int, start int64) {
+func (ww *workerWaits) record(s *session.Session, i int, start int64) {
 	if ww == nil || ww.hists[i] == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package measurement
+package session
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
 )
 
 // Session measures every call of one worker's db.Session into that worker's
@@ -22,7 +23,7 @@ import (
 // binding's panic through.
 type Session struct {
 	db  db.Session
-	rec *Recorder
+	rec *measurement.Recorder
 	// rmw is db when it runs read-modify-writes as transactions; rc is db
 	// when it counts its retries, and retried the count seen last.
 	rmw     db.ReadModifyWriter
@@ -57,16 +58,16 @@ type Session struct {
 
 	// Causes, when set, is shown every failure's error (shared by the
 	// workers; only the error path reaches it).
-	Causes *Causes
+	Causes *measurement.Causes
 
 	// The binding call in progress, for Guard to charge if it panics.
 	calling   bool
-	callOp    Op
+	callOp    measurement.Op
 	callStart int64
 }
 
 // NewSession wraps s so that its operations are recorded into rec.
-func NewSession(s db.Session, rec *Recorder) *Session {
+func NewSession(s db.Session, rec *measurement.Recorder) *Session {
 	ms := &Session{db: s, rec: rec}
 	ms.rmw, _ = s.(db.ReadModifyWriter)
 	ms.txn, _ = s.(db.Transactional)
@@ -82,7 +83,7 @@ func NewSession(s db.Session, rec *Recorder) *Session {
 func (s *Session) ReadModifyWrites() bool { return s.rmw != nil }
 
 // Recorder returns the worker's Recorder.
-func (s *Session) Recorder() *Recorder { return s.rec }
+func (s *Session) Recorder() *measurement.Recorder { return s.rec }
 
 // SetIntended sets the intended start time (a Now value, 0 for none) of
 // the transaction about to run: the pacer's due time under a target rate.
@@ -94,14 +95,14 @@ func (s *Session) Intended() int64 { return s.intended }
 // MeasureTransaction records a transaction of several operations (a
 // read-modify-write) that ran from start to end, from its intended start
 // under a target rate.
-func (s *Session) MeasureTransaction(op Op, start, end int64) {
+func (s *Session) MeasureTransaction(op measurement.Op, start, end int64) {
 	s.rec.Measure(op, start, end, s.intended)
 }
 
 // Record records an operation that ran outside the session's own calls
 // (a workload that talks to its database itself), from its intended start
 // under a target rate.
-func (s *Session) Record(op Op, st db.Status, start, end int64) {
+func (s *Session) Record(op measurement.Op, st db.Status, start, end int64) {
 	s.rec.Done(op, st, start, end, s.intended)
 }
 
@@ -134,13 +135,13 @@ func (s *Session) Guard(ctx context.Context, fn func()) (returned bool) {
 	return true
 }
 
-func (s *Session) enter(op Op, start int64) {
+func (s *Session) enter(op measurement.Op, start int64) {
 	s.calling, s.callOp, s.callStart = true, op, start
 }
 
 // countRetries files the retries the binding made during op, if it counts
 // them: one interface call, no allocation.
-func (s *Session) countRetries(op Op) {
+func (s *Session) countRetries(op measurement.Op) {
 	if s.rc == nil {
 		return
 	}
@@ -150,7 +151,7 @@ func (s *Session) countRetries(op Op) {
 	}
 }
 
-func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
+func (s *Session) done(ctx context.Context, op measurement.Op, err error, start int64) {
 	s.countRetries(op)
 	if err != nil && ctx.Err() != nil {
 		// Interrupted by the end of the run (Ctrl-C, maxexecutiontime): the
@@ -161,11 +162,11 @@ func (s *Session) done(ctx context.Context, op Op, err error, start int64) {
 	if err != nil {
 		s.failed(op, st, err)
 	}
-	s.rec.Done(op, st, start, Now(), s.intended)
+	s.rec.Done(op, st, start, measurement.Now(), s.intended)
 }
 
 // failed counts a failed operation; the error path only.
-func (s *Session) failed(op Op, st db.Status, err error) {
+func (s *Session) failed(op measurement.Op, st db.Status, err error) {
 	if st.IsOK() || st == db.NotFound {
 		// A missing record is an answer, not a failure: not a cause to
 		// show, and it may be most reads, which must not meet a lock.
@@ -202,43 +203,43 @@ func recovered(err *error) {
 }
 
 func (s *Session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	start := Now()
-	s.enter(Read, start)
+	start := measurement.Now()
+	s.enter(measurement.Read, start)
 	err := s.db.Read(ctx, table, key, fields, out)
 	s.calling = false
-	s.done(ctx, Read, err, start)
+	s.done(ctx, measurement.Read, err, start)
 	return err
 }
 
 func (s *Session) Scan(ctx context.Context, table, startKey string, count int, fields []string, out *db.Rows) error {
-	start := Now()
-	s.enter(Scan, start)
+	start := measurement.Now()
+	s.enter(measurement.Scan, start)
 	err := s.db.Scan(ctx, table, startKey, count, fields, out)
 	s.calling = false
-	end := Now()
-	s.countRetries(Scan)
+	end := measurement.Now()
+	s.countRetries(measurement.Scan)
 	if err != nil && ctx.Err() != nil {
 		return err
 	}
 	st := db.StatusOf(err)
 	if err != nil {
-		s.failed(Scan, st, err)
+		s.failed(measurement.Scan, st, err)
 	}
-	s.rec.Done(Scan, st, start, end, s.intended)
+	s.rec.Done(measurement.Scan, st, start, end, s.intended)
 	if err == nil && out.Len() > 0 {
 		// The reference (HEAD) divides by the row count and crashes on an
 		// empty scan; an empty scan simply has no per-record figure here.
-		s.rec.MeasureValue(ScanLatencyPerRecord, (end-start)/1000/int64(out.Len()))
+		s.rec.MeasureValue(measurement.ScanLatencyPerRecord, (end-start)/1000/int64(out.Len()))
 	}
 	return err
 }
 
 func (s *Session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	start := Now()
-	s.enter(Update, start)
+	start := measurement.Now()
+	s.enter(measurement.Update, start)
 	err := s.db.Update(ctx, table, key, values)
 	s.calling = false
-	s.done(ctx, Update, err, start)
+	s.done(ctx, measurement.Update, err, start)
 	return err
 }
 
@@ -246,11 +247,11 @@ func (s *Session) Update(ctx context.Context, table, key string, values []db.Fie
 // binding's (see ReadModifyWrites), measured as one READ-MODIFY-WRITE with
 // its status and retries; there is no READ or UPDATE of it.
 func (s *Session) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
-	start := Now()
-	s.enter(ReadModifyWrite, start)
+	start := measurement.Now()
+	s.enter(measurement.ReadModifyWrite, start)
 	err := s.rmw.ReadModifyWrite(ctx, table, key, fields, out, values)
 	s.calling = false
-	s.done(ctx, ReadModifyWrite, err, start)
+	s.done(ctx, measurement.ReadModifyWrite, err, start)
 	return err
 }
 
@@ -260,8 +261,8 @@ var errNoTransactions = errors.New("the binding's session runs no transactions")
 
 // Transact runs body as one transaction of the binding's
 // (db.Transactional), measured as op with its status and retries.
-func (s *Session) Transact(ctx context.Context, op Op, body db.TxnBody) error {
-	start := Now()
+func (s *Session) Transact(ctx context.Context, op measurement.Op, body db.TxnBody) error {
+	start := measurement.Now()
 	s.enter(op, start)
 	err := errNoTransactions
 	if s.txn != nil {
@@ -273,7 +274,7 @@ func (s *Session) Transact(ctx context.Context, op Op, body db.TxnBody) error {
 }
 
 func (s *Session) Insert(ctx context.Context, table, key string, values []db.Field) (err error) {
-	start := Now()
+	start := measurement.Now()
 	func() {
 		defer recovered(&err)
 		err = s.db.Insert(ctx, table, key, values)
@@ -282,7 +283,7 @@ func (s *Session) Insert(ctx context.Context, table, key string, values []db.Fie
 		s.Inserted++
 	}
 	s.lostWrites(err)
-	s.done(ctx, Insert, err, start)
+	s.done(ctx, measurement.Insert, err, start)
 	return err
 }
 
@@ -297,7 +298,7 @@ func (s *Session) lostWrites(err error) {
 	if st.IsOK() {
 		st = db.Error
 	}
-	s.rec.Reclassify(Insert, db.BatchedOK, st, int64(n))
+	s.rec.Reclassify(measurement.Insert, db.BatchedOK, st, int64(n))
 	s.Inserted -= int64(n)
 	s.Failed += int64(n)
 	if db.IsOutcomeUnknown(err) {
@@ -311,11 +312,11 @@ func (s *Session) lostWrites(err error) {
 }
 
 func (s *Session) Delete(ctx context.Context, table, key string) error {
-	start := Now()
-	s.enter(Delete, start)
+	start := measurement.Now()
+	s.enter(measurement.Delete, start)
 	err := s.db.Delete(ctx, table, key)
 	s.calling = false
-	s.done(ctx, Delete, err, start)
+	s.done(ctx, measurement.Delete, err, start)
 	return err
 }
 
@@ -324,14 +325,13 @@ func (s *Session) Delete(ctx context.Context, table, key string) error {
 // counted as [CLEANUP], Return=<STATUS>: the reference has no such line,
 // and a clean run still prints none.
 func (s *Session) Close(ctx context.Context) (err error) {
-	start := Now()
+	start := measurement.Now()
 	func() {
 		defer recovered(&err)
 		err = s.db.Close(ctx)
 	}()
 	s.lostWrites(err)
-	t := s.rec.table
-	if !s.rec.MeasureCleanup(start, Now()) {
+	if !s.rec.MeasureCleanup(start, measurement.Now()) {
 		return err
 	}
 	if err != nil {
@@ -339,7 +339,7 @@ func (s *Session) Close(ctx context.Context) (err error) {
 		if st.IsOK() {
 			st = db.Error
 		}
-		s.rec.Return(t.cleanup, st)
+		s.rec.Return(s.rec.CleanupOp(), st)
 	}
 	return err
 }

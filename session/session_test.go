@@ -1,4 +1,4 @@
-package measurement
+package session
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measurement"
 )
 
 // panicky panics in every call whose key is "boom".
@@ -31,7 +32,7 @@ func (panicky) Close(context.Context) error                                   { 
 
 func TestSessionChargesBindingPanics(t *testing.T) {
 	cfg := config(t, nil)
-	c := NewCollector(cfg, YCSB)
+	c := measurement.NewCollector(cfg, measurement.YCSB)
 	s := NewSession(panicky{}, c.NewRecorder())
 	ctx := context.Background()
 	calls := []func(key string){
@@ -69,7 +70,7 @@ func TestSessionChargesBindingPanics(t *testing.T) {
 }
 
 func TestGuardLetsOtherPanicsThrough(t *testing.T) {
-	s := NewSession(panicky{}, NewCollector(config(t, nil), YCSB).NewRecorder())
+	s := NewSession(panicky{}, measurement.NewCollector(config(t, nil), measurement.YCSB).NewRecorder())
 	defer func() {
 		if r := recover(); r != "ours" {
 			t.Fatalf("recovered %v, want the panic outside the binding", r)
@@ -112,7 +113,7 @@ func TestLostBatchOfUnknownOutcome(t *testing.T) {
 		{"cut after sending", db.OutcomeUnknown(db.WithStatus(db.Error, errors.New("connection reset by peer"))), 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewSession(&batcher{closeErr: tc.err}, NewCollector(config(t, nil), YCSB).NewRecorder())
+			s := NewSession(&batcher{closeErr: tc.err}, measurement.NewCollector(config(t, nil), measurement.YCSB).NewRecorder())
 			ctx := context.Background()
 			for i := 0; i < 5; i++ {
 				s.Insert(ctx, "t", "k", nil)
@@ -143,7 +144,7 @@ func (f *flaky) Insert(context.Context, string, string, []db.Field) error {
 func TestUnknownOncePerTransaction(t *testing.T) {
 	cut := db.OutcomeUnknown(errors.New("connection reset by peer"))
 	refused := errors.New("duplicate key")
-	s := NewSession(&flaky{errs: []error{cut, cut, refused, cut, nil, refused}}, NewCollector(config(t, nil), YCSB).NewRecorder())
+	s := NewSession(&flaky{errs: []error{cut, cut, refused, cut, nil, refused}}, measurement.NewCollector(config(t, nil), measurement.YCSB).NewRecorder())
 	ctx := context.Background()
 	for i := 0; i < 3; i++ { // cut, cut, refused: given up
 		s.Insert(ctx, "t", "k", nil)
@@ -169,7 +170,7 @@ func TestUnknownOncePerTransaction(t *testing.T) {
 // the batch's status, no longer as inserted, and as failed operations.
 func TestLostBatchMovesWritesOutOfBatchedOK(t *testing.T) {
 	cfg := config(t, nil)
-	c := NewCollector(cfg, YCSB)
+	c := measurement.NewCollector(cfg, measurement.YCSB)
 	s := NewSession(&batcher{}, c.NewRecorder())
 	ctx := context.Background()
 	for i := 0; i < 5; i++ {
@@ -209,10 +210,10 @@ func (missing) Read(context.Context, string, string, []string, *db.Record) error
 // NOT_FOUND is an answer: counted, but neither a failure nor a cause shown.
 func TestNotFoundIsNoCause(t *testing.T) {
 	cfg := config(t, nil)
-	c := NewCollector(cfg, YCSB)
+	c := measurement.NewCollector(cfg, measurement.YCSB)
 	s := NewSession(missing{}, c.NewRecorder())
 	var said []string
-	s.Causes = NewCauses(YCSB, func(line string) { said = append(said, line) })
+	s.Causes = measurement.NewCauses(measurement.YCSB, func(line string) { said = append(said, line) })
 	for i := 0; i < 3; i++ {
 		s.Guard(context.Background(), func() { s.Read(context.Background(), "t", "k", nil, &db.Record{}) })
 	}
@@ -250,14 +251,14 @@ func TestRetriesRows(t *testing.T) {
 	for _, typ := range []string{"hdrhistogram", "histogram", "timeseries", "raw", "hdrhistogram+histogram"} {
 		t.Run(typ, func(t *testing.T) {
 			cfg := config(t, map[string]string{"measurementtype": typ})
-			c := NewCollector(cfg, YCSB)
+			c := measurement.NewCollector(cfg, measurement.YCSB)
 			b := &txnBinding{retries: 5} // retries before the session: not counted
 			s := NewSession(b, c.NewRecorder())
 			ctx := context.Background()
 			if !s.ReadModifyWrites() {
 				t.Fatal("the session does not see the binding's ReadModifyWrite")
 			}
-			causes := NewCauses(YCSB, func(string) {})
+			causes := measurement.NewCauses(measurement.YCSB, func(string) {})
 			s.Causes = causes
 			_ = s.Read(ctx, "t", "k", nil, &db.Record{})
 			_ = s.ReadModifyWrite(ctx, "t", "k", nil, &db.Record{}, nil)
