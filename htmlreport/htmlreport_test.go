@@ -23,6 +23,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // fakeReport is a run of n seconds with READ and UPDATE latencies around
@@ -662,14 +663,14 @@ func TestChromiumEconomy(t *testing.T) {
 	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	a, b := fakeReport(t, "jdbc", 6, 100, 1), fakeReport(t, "jdbc", 6, 100, 2)
-	a.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000, 20000, nil, jsonreport.Tally{Cash: 1000000, Accounts: 1000})
-	b.Validation = jsonreport.NewValidation(jsonreport.ByQuery, 1000000, 1000, 20000, nil, jsonreport.Tally{Cash: 999674, Accounts: 1000})
+	a.Validation = workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 1000000, Accounts: 1000})
+	b.Validation = workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 999674, Accounts: 1000})
 	a.Measurements[1].Retries = 2833
 	d, err := Build("economy", []Input{{"serializable", a}, {"read committed", b}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Runs[1].Validation.Status != jsonreport.ValidationFailed || d.Runs[0].Summary[1].Retries != 2833 {
+	if d.Runs[1].Validation.Status != workload.ValidationFailed || d.Runs[0].Summary[1].Retries != 2833 {
 		t.Fatalf("data: validation %+v, summary %+v", d.Runs[1].Validation, d.Runs[0].Summary[1])
 	}
 	_, st := load(t, bin, t.TempDir(), d)

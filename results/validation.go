@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // mergeValidation is a fleet's check of the closed economy. Every client
@@ -15,7 +16,7 @@ import (
 // fleet's: transfers keep the total, so a total that was wrong once stays
 // wrong unless another anomaly undoes it. nil when no client ran the
 // closed economy.
-func mergeValidation(paths []string, reps []*jsonreport.Report) (*jsonreport.Validation, error) {
+func mergeValidation(paths []string, reps []*jsonreport.Report) (*workload.Validation, error) {
 	last, n := -1, 0
 	var ops int64
 	for i, r := range reps {
@@ -46,27 +47,27 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*jsonreport.Val
 		}
 	}
 	start, startNote := fleetStart(paths, reps, last)
-	var out *jsonreport.Validation
-	if f.Status == jsonreport.ValidationError {
-		out = &jsonreport.Validation{Status: f.Status, Method: f.Method, TotalCash: f.TotalCash, ExpectedAccounts: f.ExpectedAccounts,
+	var out *workload.Validation
+	if f.Status == workload.ValidationError {
+		out = &workload.Validation{Status: f.Status, Method: f.Method, TotalCash: f.TotalCash, ExpectedAccounts: f.ExpectedAccounts,
 			Operations: ops, Error: fmt.Sprintf("%s: %s", paths[last], f.Error)}
 	} else {
-		out = jsonreport.NewValidation(f.Method, f.TotalCash, f.ExpectedAccounts, ops, start, jsonreport.Tally{Cash: f.CountedCash, Accounts: f.Accounts})
+		out = workload.NewValidation(f.Method, f.TotalCash, f.ExpectedAccounts, ops, start, workload.Tally{Cash: f.CountedCash, Accounts: f.Accounts})
 	}
 	// A failed check anywhere fails the fleet; one that could not be made
 	// leaves it unknown, never failed.
 	for i, r := range reps {
 		v := r.Validation
 		switch {
-		case v.Status == jsonreport.ValidationFailed && out.Status == jsonreport.ValidationError:
+		case v.Status == workload.ValidationFailed && out.Status == workload.ValidationError:
 			// The last check has no figures: this one's are the evidence.
-			out = jsonreport.NewValidation(v.Method, v.TotalCash, v.ExpectedAccounts, ops, start, jsonreport.Tally{Cash: v.CountedCash, Accounts: v.Accounts})
+			out = workload.NewValidation(v.Method, v.TotalCash, v.ExpectedAccounts, ops, start, workload.Tally{Cash: v.CountedCash, Accounts: v.Accounts})
 			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d); %s's could not be made", paths[i], v.CountedCash, v.Baseline().Cash, paths[last])
-		case v.Status == jsonreport.ValidationFailed && out.Passed():
-			out.Status = jsonreport.ValidationFailed
+		case v.Status == workload.ValidationFailed && out.Passed():
+			out.Status = workload.ValidationFailed
 			out.Error = fmt.Sprintf("%s's check found FAILED (counted %d of %d)", paths[i], v.CountedCash, v.Baseline().Cash)
-		case v.Status == jsonreport.ValidationError && out.Passed():
-			out.Status = jsonreport.ValidationError
+		case v.Status == workload.ValidationError && out.Passed():
+			out.Status = workload.ValidationError
 			out.Error = fmt.Sprintf("%s's check could not be made: %s", paths[i], v.Error)
 		}
 	}
@@ -83,7 +84,7 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*jsonreport.Val
 // client's in the order given; else the first late one's, marked late;
 // nil when no client counted one (reports written before they did, judged
 // against totalcash). The note names timely tallies that disagree.
-func fleetStart(paths []string, reps []*jsonreport.Report, last int) (*jsonreport.Start, string) {
+func fleetStart(paths []string, reps []*jsonreport.Report, last int) (*workload.Start, string) {
 	start, from := reps[last].Validation.Start(), last
 	for i, r := range reps {
 		s := r.Validation.Start()

@@ -12,6 +12,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // Tool is the program's name in JSON reports and the YCSB banner.
@@ -105,7 +106,7 @@ type Run struct {
 	// SLO is the objectives' verdict; nil without objectives.
 	SLO *slo.Judgement
 	// Validation is the closed economy's check; nil for other workloads.
-	Validation *jsonreport.Validation
+	Validation *workload.Validation
 	// Interrupted marks a run a signal stopped (Interruption); nil for a
 	// complete one.
 	Interrupted *jsonreport.Interrupted

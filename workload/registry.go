@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/session"
 )
@@ -41,10 +40,10 @@ type Transactor interface {
 // economy's balances).
 type Validator interface {
 	// Count takes the tally the invariant is about, now.
-	Count(ctx context.Context, database db.DB) (jsonreport.Tally, error)
+	Count(ctx context.Context, database db.DB) (Tally, error)
 	// Validate checks the invariant once the workers have returned,
 	// against start (from Count; nil when it was not counted).
-	Validate(ctx context.Context, database db.DB, start *jsonreport.Start) *jsonreport.Validation
+	Validate(ctx context.Context, database db.DB, start *Start) *Validation
 	// ValidationMethod is how Count and Validate will read database.
 	ValidationMethod(database db.DB) string
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // checkExporter accepts the reference's exporters and ours.
@@ -48,7 +49,7 @@ type reporter struct {
 	slo      *slo.Judgement // the objectives' verdict, if the run has objectives
 	// validation is the closed economy's check after the run; nil for
 	// the CoreWorkload and for a load.
-	validation *jsonreport.Validation
+	validation *workload.Validation
 	// interrupted marks a run a signal stopped before its work was done.
 	interrupted *jsonreport.Interrupted
 }
@@ -312,7 +313,7 @@ const interruptedValidation = 1500 * time.Millisecond
 // joined, before the binding closes, against the balances counted at the
 // start (countStart); after Ctrl-C too, within interruptedValidation,
 // since the work done is what the report is about.
-func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
+func (b *bench) validate(ctx context.Context) *workload.Validation {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.Background(), interruptedValidation)
@@ -324,7 +325,7 @@ func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
 
 // countingHow says how the closed economy's balances are added up.
 func (b *bench) countingHow() string {
-	if b.wl.validator().ValidationMethod(b.database) == jsonreport.ByQuery {
+	if b.wl.validator().ValidationMethod(b.database) == workload.ByQuery {
 		return "by one query"
 	}
 	return "by reading every account"
@@ -349,7 +350,7 @@ func (b *bench) countStart(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("closed economy: counting the balances before the run: %w", err)
 	}
-	b.economyStart = &jsonreport.Start{Tally: t}
+	b.economyStart = &workload.Start{Tally: t}
 	b.economyCounted = time.Now()
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/run"
@@ -128,7 +127,7 @@ type bench struct {
 	seed     uint64         // the workers' seeds derive from it, for the report
 	// economyStart is the closed economy's balances before the run
 	// (countStart), counted at economyCounted; nil otherwise.
-	economyStart   *jsonreport.Start
+	economyStart   *workload.Start
 	economyCounted time.Time
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // Format identifies the document; Version changes when a reader of an older
@@ -104,7 +105,7 @@ type Report struct {
 	ClientVerdict *ClientVerdict `json:"client_verdict,omitempty"`
 	// Validation is the closed economy's check of its invariant after the
 	// run; absent for other workloads.
-	Validation *Validation `json:"validation,omitempty"`
+	Validation *workload.Validation `json:"validation,omitempty"`
 	// Interrupted says a signal stopped the run before its planned work
 	// was done; absent for a complete run, including one that ended at
 	// its maxexecutiontime.
@@ -529,7 +530,7 @@ func (r *Report) check() error {
 	}
 	if v := r.Validation; v != nil {
 		switch v.Status {
-		case ValidationSuccess, ValidationFailed, ValidationError:
+		case workload.ValidationSuccess, workload.ValidationFailed, workload.ValidationError:
 		default:
 			c.fail("validation.status", "%q is not SUCCESS, FAILED or ERROR", v.Status)
 		}

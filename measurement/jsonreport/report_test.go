@@ -13,6 +13,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/workload"
 )
 
 func TestMaskSettings(t *testing.T) {
@@ -185,19 +186,25 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) {
 			r.Schedule.Behind = &Starts{Count: 3, MeanUs: 200, P50Us: 300, P99Us: 200, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
 		}, "schedule.behind.p99_us: 200 is not between p50_us 300 and max_us 300"},
-		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
-		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 5, -1, nil, Tally{10, 5}) }, "validation.operations: -1 is negative"},
-		{func(r *Report) { r.Validation = NewValidation(ByQuery, -10, 5, 1, nil, Tally{10, 5}) }, "validation.total_cash: -10 is negative"},
-		{func(r *Report) { r.Validation = NewValidation(ByQuery, 10, 5, 1, nil, Tally{10, -5}) }, "validation.accounts: -5 is negative"},
+		{func(r *Report) { r.Validation = &workload.Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
 		{func(r *Report) {
-			r.Validation = NewValidation(ByQuery, 10, 5, 1, &Start{Tally: Tally{-3, 5}}, Tally{10, 5})
+			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, -1, nil, workload.Tally{Cash: 10, Accounts: 5})
+		}, "validation.operations: -1 is negative"},
+		{func(r *Report) {
+			r.Validation = workload.NewValidation(workload.ByQuery, -10, 5, 1, nil, workload.Tally{Cash: 10, Accounts: 5})
+		}, "validation.total_cash: -10 is negative"},
+		{func(r *Report) {
+			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, nil, workload.Tally{Cash: 10, Accounts: -5})
+		}, "validation.accounts: -5 is negative"},
+		{func(r *Report) {
+			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: -3, Accounts: 5}}, workload.Tally{Cash: 10, Accounts: 5})
 		}, "validation.start_cash: -3 is negative"},
 		{func(r *Report) {
-			r.Validation = NewValidation(ByQuery, 10, 5, 1, &Start{Tally: Tally{8, 5}}, Tally{8, 5})
+			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: 8, Accounts: 5}}, workload.Tally{Cash: 8, Accounts: 5})
 			*r.Validation.EarlierChange = 0
 		}, "validation.earlier_change: 0 is not start_cash 8 less total_cash 10"},
 		{func(r *Report) {
-			r.Validation = NewValidation(ByQuery, 10, 5, 1, &Start{Tally: Tally{8, 5}}, Tally{8, 5})
+			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: 8, Accounts: 5}}, workload.Tally{Cash: 8, Accounts: 5})
 			r.Validation.StartAccounts = nil
 		}, "validation.start_cash: start_cash, start_accounts and earlier_change come together"},
 		{func(r *Report) { withCapacity(r).Steps[0].Operations = -5 }, "capacity.steps[0].operations: -5 is negative"},

@@ -1,4 +1,4 @@
-package jsonreport
+package workload
 
 import (
 	"strings"
