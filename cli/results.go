@@ -15,8 +15,8 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/results"
-	"github.com/goycsb/ycsb/slo"
 )
 
 const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] [-slo objectives] [-allow-interrupted] <report.json|log|- ...> | <log.hdr ...>"

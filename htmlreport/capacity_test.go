@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run/capacity"
 )
 
@@ -54,8 +55,8 @@ func fakeCapacity(binding string, limitUs float64, steps []capStep, max, failing
 			v = "FAIL"
 		}
 		c.Steps = append(c.Steps, jsonreport.CapacityStep{AskedOpsSec: s.asked, AchievedOpsSec: s.achieved, Threads: 8,
-			Verdict: s.verdict, Trusted: true, SLO: &jsonreport.SLO{Latency: "intended", Judged: true, Passed: v == "PASS",
-				Objectives: []jsonreport.SLOObjective{{Objective: "READ.p99<=2ms", Operation: "READ", Statistic: "p99",
+			Verdict: s.verdict, Trusted: true, SLO: &slo.SLO{Latency: "intended", Judged: true, Passed: v == "PASS",
+				Objectives: []slo.SLOObjective{{Objective: "READ.p99<=2ms", Operation: "READ", Statistic: "p99",
 					Comparison: "<=", Limit: limitUs, Unit: "us", Measured: &m, Verdict: v}}}})
 		if s.asked == max && s.verdict == "PASS" {
 			c.AchievedOpsSec = s.achieved
@@ -323,7 +324,7 @@ func TestChromiumCapacityNoLatency(t *testing.T) {
 	r := clientSearch()
 	for i := range r.Capacity.Steps {
 		m := 0.0
-		r.Capacity.Steps[i].SLO.Objectives = []jsonreport.SLOObjective{{Objective: "errors<=1%", Statistic: "errors", Comparison: "<=",
+		r.Capacity.Steps[i].SLO.Objectives = []slo.SLOObjective{{Objective: "errors<=1%", Statistic: "errors", Comparison: "<=",
 			Limit: 0.01, Unit: "fraction", Measured: &m, Verdict: "PASS"}}
 	}
 	d, err := Build("t", []Input{{"rocksdb", r}}, time.Now())

@@ -33,7 +33,7 @@ import (
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -127,7 +127,7 @@ type Run struct {
 	Spectrum map[string][][2]float64 `json:"spectrum"`
 	Summary  []Summary               `json:"summary"`
 	// SLO is the report's objectives and verdicts, if it has any.
-	SLO *jsonreport.SLO `json:"slo,omitempty"`
+	SLO *slo.SLO `json:"slo,omitempty"`
 	// SLOSpectrum is the spectrum of each operation an objective bounds
 	// (by Threshold.Spectrum: the lower-case operation, or ALL), read as
 	// the verdict reads it: failures included, ALL merging every
@@ -482,7 +482,7 @@ func thresholds(inputs []Input, d *Data) []Threshold {
 	return out
 }
 
-func newThreshold(o *jsonreport.SLOObjective, latency string, r *jsonreport.Report, d *Data) Threshold {
+func newThreshold(o *slo.SLOObjective, latency string, r *jsonreport.Report, d *Data) Threshold {
 	t := Threshold{Objective: o.Objective, Operation: o.Operation, Statistic: o.Statistic, Comparison: o.Comparison,
 		Limit: o.Limit, Unit: o.Unit, Verdicts: []Verdict{}}
 	if o.Unit != "us" {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -441,7 +442,7 @@ func TestSettingsMasked(t *testing.T) {
 // sloObjectives are the objectives the SLO tests give a report: one of
 // each kind, a percentile the intervals do not keep (p75), and verdicts
 // as given.
-var sloObjectives = []jsonreport.SLOObjective{
+var sloObjectives = []slo.SLOObjective{
 	{Objective: "READ.p99<=300us", Operation: "READ", Statistic: "p99", Comparison: "<=", Limit: 300, Unit: "us"},
 	{Objective: "UPDATE.p99.9<=2ms", Operation: "UPDATE", Statistic: "p99.9", Comparison: "<=", Limit: 2000, Unit: "us"},
 	{Objective: "ALL.max<=100ms", Operation: "ALL", Statistic: "max", Comparison: "<=", Limit: 100000, Unit: "us"},
@@ -455,7 +456,7 @@ var sloObjectives = []jsonreport.SLOObjective{
 // order; "" when not judged) and a measure for each that has a verdict
 // other than NO DATA, which says why it has none.
 func withSLO(r *jsonreport.Report, latency string, verdicts ...string) *jsonreport.Report {
-	s := &jsonreport.SLO{Latency: latency, Judged: verdicts[0] != "", Passed: true}
+	s := &slo.SLO{Latency: latency, Judged: verdicts[0] != "", Passed: true}
 	for i, o := range sloObjectives {
 		o.Verdict = verdicts[i]
 		if o.Verdict == "NO DATA" {

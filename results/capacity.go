@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run/capacity"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // ladderKeys are the settings that make the clients' ladders one: the

@@ -17,7 +17,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // How latency gates are tested.

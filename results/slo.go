@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // FleetObjectives are the objectives a merged run is judged against: the

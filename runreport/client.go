@@ -13,8 +13,8 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // Verdict is one finding about whether the client kept up with its work

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // WakeLateness is how late the paced workers woke for their operations'

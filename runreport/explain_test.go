@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/hostcpu"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // judged is a judgement of text's objectives at the measured figures, in

@@ -10,8 +10,8 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/workload"
 )
 

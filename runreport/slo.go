@@ -7,8 +7,8 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // SLOLatency is the latency a run's objectives read: intended with a

@@ -7,9 +7,9 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // TestJudgeThroughputSucceeded: a run whose every operation failed, fast,

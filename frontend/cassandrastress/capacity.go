@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // capacityWarmup is each step's warm-up, not measured (as the YCSB mode's

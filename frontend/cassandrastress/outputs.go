@@ -12,9 +12,9 @@ import (
 	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // runOutputs are the files one measured run writes besides its lines:

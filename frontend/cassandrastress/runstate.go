@@ -17,10 +17,10 @@ import (
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/session"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // runState is what a run's workload, the predefined commands' or user's,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // TestSLO: -slo judges the measured run: its lines after the Results

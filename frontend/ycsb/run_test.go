@@ -17,9 +17,9 @@ import (
 	"github.com/goycsb/ycsb/db"
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/results"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // syncBuffer is a bytes.Buffer safe for a run's goroutines and a reader.

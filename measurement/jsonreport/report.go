@@ -25,6 +25,7 @@ import (
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -95,7 +96,7 @@ type Report struct {
 	UnknownOutcome int64 `json:"unknown_outcome,omitempty"`
 	// SLO is the run's service level objectives (slo) with their
 	// verdicts; absent without objectives.
-	SLO *SLO `json:"slo,omitempty"`
+	SLO *slo.SLO `json:"slo,omitempty"`
 	// Capacity is a capacity search's steps and answer (phase
 	// "capacity"); absent otherwise.
 	Capacity *Capacity `json:"capacity,omitempty"`
@@ -155,22 +156,6 @@ type ClientVerdict struct {
 	WakeLateShare *float64 `json:"wake_late_share,omitempty"`
 }
 
-// SLO is the objectives a run (or a merged fleet) was judged against.
-type SLO struct {
-	// Latency is the latency the objectives read: "intended" (from each
-	// operation's intended start, with a target) or "service" (from its
-	// actual start).
-	Latency string `json:"latency"`
-	// Judged is false in a report of one client of several: its share of
-	// the work is not judged, the merged report is (ycsb merge).
-	Judged bool `json:"judged"`
-	// Passed: every objective passed (false when not judged).
-	Passed bool `json:"passed"`
-	// Aborted is the objective that stopped the run early (slo.abort).
-	Aborted    string         `json:"aborted,omitempty"`
-	Objectives []SLOObjective `json:"objectives"`
-}
-
 // Capacity is a capacity search (ycsb capacity).
 type Capacity struct {
 	Steps []CapacityStep `json:"steps"`
@@ -223,26 +208,9 @@ type CapacityStep struct {
 	// percentiles need (capacity.OpsToTrust).
 	Trusted bool `json:"trusted"`
 	// SLO is the step's objectives, judged on intended latency.
-	SLO *SLO `json:"slo"`
+	SLO *slo.SLO `json:"slo"`
 	// Measurements are the step's latency histograms (as Report's).
 	Measurements []Measurement `json:"measurements,omitempty"`
-}
-
-// SLOObjective is one objective and what the run measured for it.
-type SLOObjective struct {
-	Objective  string  `json:"objective"`           // as written, spaces removed
-	Operation  string  `json:"operation,omitempty"` // READ, ALL; none for errors and throughput
-	Statistic  string  `json:"statistic"`           // p99, p99.9, mean, max, errors, throughput
-	Comparison string  `json:"comparison"`          // <=, <, >=, >
-	Limit      float64 `json:"limit"`
-	Unit       string  `json:"unit"` // us, fraction, ops/s
-	// Measured is absent when the run measured nothing the objective
-	// reads, or too few operations for its percentile (Why says which).
-	Measured *float64 `json:"measured,omitempty"`
-	Verdict  string   `json:"verdict"` // PASS, FAIL, NO DATA; "" when not judged
-	// Why says why there is no figure ("12 READ operations; a p99 needs
-	// at least 1000 operations, 10 beyond it"); absent with one.
-	Why string `json:"why,omitempty"`
 }
 
 // Interval is one sampling interval.

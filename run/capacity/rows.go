@@ -7,7 +7,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // Section is the name of the report's rows.
@@ -93,7 +93,7 @@ func StepLine(s *jsonreport.CapacityStep) string {
 	return b.String()
 }
 
-func measuredText(o jsonreport.SLOObjective) string {
+func measuredText(o slo.SLOObjective) string {
 	if o.Unit == "fraction" {
 		return strconv.FormatFloat(*o.Measured*100, 'g', 3, 64) + "%"
 	}

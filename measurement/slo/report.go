@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 )
 
 // Unmet is the error of a run that finished, with its report, but failed
@@ -112,10 +111,10 @@ func (j *Judgement) verdict() string {
 }
 
 // JSON is the JSON report's form of j.
-func (j *Judgement) JSON() *jsonreport.SLO {
-	out := &jsonreport.SLO{Latency: j.Latency.String(), Judged: j.Judged(), Passed: j.Judged() && j.Passed(), Aborted: j.Aborted}
+func (j *Judgement) JSON() *SLO {
+	out := &SLO{Latency: j.Latency.String(), Judged: j.Judged(), Passed: j.Judged() && j.Passed(), Aborted: j.Aborted}
 	for _, r := range j.Results {
-		o := jsonreport.SLOObjective{Objective: r.Text, Operation: r.Op, Statistic: r.statName(),
+		o := SLOObjective{Objective: r.Text, Operation: r.Op, Statistic: r.statName(),
 			Comparison: r.Cmp.String(), Limit: r.Limit, Unit: r.unit()}
 		if r.Verdict != NoData {
 			m := r.Measured
