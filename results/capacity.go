@@ -9,6 +9,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run/capacity"
+	"github.com/goycsb/ycsb/runreport"
 )
 
 // ladderKeys are the settings that make the clients' ladders one: the
@@ -96,7 +97,7 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 	for _, o := range objs {
 		texts = append(texts, o.Text)
 	}
-	out.Sections = capacity.Rows(c, texts)
+	out.Sections = runreport.CapacityRows(c, texts)
 	return out, nil
 }
 

@@ -138,7 +138,7 @@ func Capacity(ctx context.Context, o Options) error {
 		return searchErr
 	}
 	c := capacityObject(ans, cs, p.s)
-	rows := capacity.Rows(c, objectiveTexts(p.s.objectives))
+	rows := runreport.CapacityRows(c, objectiveTexts(p.s.objectives))
 	var exportErr error
 	if err := writeReport(o.Stdout, p.s, rows); err != nil {
 		if p.s.exportFile == "" {
@@ -256,7 +256,7 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
 		}
-		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, capacity.StepLine(step.Detail.(*jsonreport.CapacityStep)))
+		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, runreport.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
 		return step, nil
 	}
 }
@@ -379,7 +379,7 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		if err := c.detail(&step, res, j, trusted, share); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(b.o.Stderr, "capacity: step %d of %d: %s\n", k+1, len(rates), capacity.StepLine(step.Detail.(*jsonreport.CapacityStep)))
+		fmt.Fprintf(b.o.Stderr, "capacity: step %d of %d: %s\n", k+1, len(rates), runreport.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
 		steps = append(steps, step)
 		at = next
 	}
