@@ -18,8 +18,8 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/session"
 )
 
@@ -213,7 +213,7 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	if warmup {
 		objs = nil
 	}
-	latency := runreport.SLOLatency(plan.Target, plan.Measurement)
+	latency := report.SLOLatency(plan.Target, plan.Measurement)
 	if !warmup {
 		plan.Outputs = append(outs.outputs(), met, startHook(func() {
 			if testHookStart != nil {
@@ -224,7 +224,7 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 			}
 		}))
 		if objs != nil && (s.SLO.Abort || r.step != nil) {
-			plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
+			plan.Outputs = append(plan.Outputs, report.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
 		}
 	}
 	st.begin(ctx)
@@ -236,19 +236,19 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	}
 	var judgement *slo.Judgement
 	if objs != nil {
-		j, err := runreport.Judge(objs, latency, res, "")
+		j, err := report.Judge(objs, latency, res, "")
 		if err != nil {
 			return outs.done(err)
 		}
 		judgement, r.judgement = j, j
 	}
-	client := runreport.CheckClient(res, clientTerms)
+	client := report.CheckClient(res, clientTerms)
 	// The duration= is the time planned: plan.TimeLimit is not set for it.
 	planned := plan.TimeLimit
 	if s.Command.Stop == settings.StopDuration && r.step == nil {
 		planned = s.Command.Duration
 	}
-	in := runreport.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
+	in := report.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
 	err := outs.writeReport(plan, res, judgement, in, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
 			met.summarise(r.out)

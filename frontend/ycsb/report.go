@@ -11,15 +11,15 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
-	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/block"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -42,8 +42,8 @@ type reporter struct {
 	s    *settings
 	mcfg *measurement.Config
 
-	jsonPath string               // report.json: a JSON report written besides the chosen exporter
-	json     *runreport.Intervals // the JSON report's intervals; nil when no JSON report is written
+	jsonPath string            // report.json: a JSON report written besides the chosen exporter
+	json     *report.Intervals // the JSON report's intervals; nil when no JSON report is written
 	rawOut   *os.File
 	seed     uint64         // the base of the workers' seeds, for the JSON report
 	slo      *slo.Judgement // the objectives' verdict, if the run has objectives
@@ -97,7 +97,7 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *interva
 		}
 	}
 	if r.jsonPath != "" || s.exporter == JSONReportExporter {
-		r.json = runreport.NewIntervals(s.warmup)
+		r.json = report.NewIntervals(s.warmup)
 		outs.add(r.json)
 	}
 	return r, nil
@@ -182,9 +182,9 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 
 // jsonDocument is the JSON report, for the exporter and report.json.
 func (r *reporter) jsonDocument(m *run.Result, rows []export.Row) ([]byte, error) {
-	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
+	run := &report.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
 		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo, Validation: r.validation, Interrupted: r.interrupted}
-	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
+	return report.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
 // writeMain writes the report in the exporter's format to exportfile or
@@ -256,13 +256,13 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	b.rep.seed = b.seed
 	// A run its time limit ended is complete; one a signal ended before
 	// its work was done says so in every report.
-	b.rep.interrupted = runreport.Interruption(m, string(stopsignal.By(ctx)), s.opCount, s.maxExecution)
-	rows := jsonreport.MarkInterrupted(runreport.Rows(m, b.mcfg, stats), b.rep.interrupted)
+	b.rep.interrupted = report.Interruption(m, string(stopsignal.By(ctx)), s.opCount, s.maxExecution)
+	rows := jsonreport.MarkInterrupted(report.Rows(m, b.mcfg, stats), b.rep.interrupted)
 	if v := b.rep.validation; v != nil {
 		rows = append(rows, v.Rows()...)
 	}
 	if s.objectives != nil {
-		j, err := runreport.Judge(s.objectives, s.sloLatency(b.mcfg), m, s.share())
+		j, err := report.Judge(s.objectives, s.sloLatency(b.mcfg), m, s.share())
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	}
 	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
-	runreport.WriteClientNote(b.o.Stderr, m, runreport.YCSBTerms)
+	report.WriteClientNote(b.o.Stderr, m, report.YCSBTerms)
 	if in := b.rep.interrupted; in != nil {
 		fmt.Fprintf(b.o.Stderr, "Run %s: the report covers the work done.\n", in)
 	}
@@ -367,7 +367,7 @@ func (b *bench) settleStart() {
 
 // sloLatency is the latency the run's objectives read.
 func (s *settings) sloLatency(mcfg *measurement.Config) slo.Latency {
-	return runreport.SLOLatency(s.target, mcfg)
+	return report.SLOLatency(s.target, mcfg)
 }
 
 // share names this client's place in a fleet, whose objectives ycsb merge
