@@ -13,9 +13,9 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/frontend/ycsb"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/results"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // Exit codes.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/reportblock"
+	"github.com/goycsb/ycsb/report/block"
 )
 
 // TestMergeFromLogs runs two clients that print their reports as blocks

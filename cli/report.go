@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/outfile"
-	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]report.json ...>"

@@ -9,14 +9,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/results"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] [-slo objectives] [-allow-interrupted] <report.json|log|- ...> | <log.hdr ...>"

@@ -18,7 +18,7 @@ import (
 
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/report/json"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {

@@ -9,8 +9,8 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // basicPaced is a run of the basic binding whose every operation takes

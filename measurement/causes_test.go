@@ -1,13 +1,11 @@
 package measurement
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/status"
 )
 
@@ -43,28 +41,5 @@ func TestCauses(t *testing.T) {
 	}
 	if c.First() != shown[0] {
 		t.Errorf("First %q", c.First())
-	}
-}
-
-// okSession succeeds at everything.
-type okSession struct{ db.Session }
-
-func (okSession) Read(context.Context, string, string, []string, *db.Record) error { return nil }
-func (okSession) Close(context.Context) error                                      { return nil }
-
-// TestSessionSuccessAllocs: with Causes set, a successful operation
-// allocates nothing (and takes no lock: Causes is reached on errors only).
-func TestSessionSuccessAllocs(t *testing.T) {
-	cfg := config(t, nil)
-	s := NewSession(okSession{}, NewCollector(cfg, YCSB).NewRecorder())
-	s.Causes = NewCauses(YCSB, func(string) { t.Error("a cause for a success") })
-	ctx := context.Background()
-	var rec db.Record
-	s.Read(ctx, "t", "k", nil, &rec)
-	if allocs := testing.AllocsPerRun(1000, func() { s.Read(ctx, "t", "k", nil, &rec) }); allocs != 0 {
-		t.Errorf("a successful read allocates %.1f times", allocs)
-	}
-	if s.Failed != 0 {
-		t.Errorf("Failed %d", s.Failed)
 	}
 }

@@ -456,3 +456,7 @@ func (r *Recorder) MeasureCleanup(start, end int64) bool {
 	r.Measure(r.table.cleanup, start, end, 0)
 	return true
 }
+
+// CleanupOp is the run's CLEANUP operation, under which MeasureCleanup
+// records (meaningful when that returns true).
+func (r *Recorder) CleanupOp() Op { return r.table.cleanup }

@@ -10,7 +10,7 @@ import (
 
 // ScheduleRows are the text report's SCHEDULE section's lag rows: the
 // target and how far behind it the paced operations started. A run's rows
-// (runreport) and a merged report's (ycsb merge) come from here, so that
+// (report) and a merged report's (ycsb merge) come from here, so that
 // they are the same rows; StartRows follow them.
 func ScheduleRows(targetOpsSec int64, meanLagUs float64, maxLagUs, finalLagUs int64) []export.Row {
 	return []export.Row{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 // patternSession answers its calls in turn from a fixed cycle of results.
@@ -37,13 +38,13 @@ func (p *patternSession) Close(context.Context) error                           
 // read, then an update; its inserts one insert.
 type rmwWorkload struct{ stop atomic.Bool }
 
-func (w *rmwWorkload) NewWorker(s *measurement.Session, seed uint64) Transactor {
+func (w *rmwWorkload) NewWorker(s *session.Session, seed uint64) Transactor {
 	return &rmwWorker{s: s}
 }
 func (w *rmwWorkload) Stop()                  { w.stop.Store(true) }
 func (w *rmwWorkload) StopFlag() *atomic.Bool { return &w.stop }
 
-type rmwWorker struct{ s *measurement.Session }
+type rmwWorker struct{ s *session.Session }
 
 func (w *rmwWorker) DoTransaction(ctx context.Context) bool {
 	start := measurement.Now()
@@ -110,7 +111,7 @@ func TestRunIntervalsFailed(t *testing.T) {
 // CoreWorkload's do without core_workload_insertion_keep_going_on_error.
 type stopOnFailure struct{ rmwWorkload }
 
-func (w *stopOnFailure) NewWorker(s *measurement.Session, seed uint64) Transactor {
+func (w *stopOnFailure) NewWorker(s *session.Session, seed uint64) Transactor {
 	return &stopOnFailureWorker{rmwWorker{s: s}}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 // StopGrace is how long operations in flight may take to finish once the run
@@ -21,7 +22,7 @@ const StopGrace = 2 * time.Second
 // atomic flag and start nothing new; the operations in flight get StopGrace
 // to finish, then their context (ops, which Ctrl-C does not cancel by
 // itself) is cancelled, so a hung server cannot hold the run past the
-// limit. A cancelled operation is not counted (measurement.Session).
+// limit. A cancelled operation is not counted (session.Session).
 type stopper struct {
 	ops       context.Context
 	cancelOps context.CancelFunc
@@ -211,7 +212,7 @@ func newWorkers(p *Plan, c *measurement.Collector) []*worker {
 		if p.Sessions != nil {
 			sess = p.Sessions[i]
 		}
-		ms := measurement.NewSession(sess, c.NewRecorder())
+		ms := session.NewSession(sess, c.NewRecorder())
 		ms.Causes = p.Causes
 		w := &worker{id: i, session: ms, wl: p.Workload.NewWorker(ms, p.Seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = p.OpCount / int64(n)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 // countWorkload counts its transactions and inserts; each takes pause.
@@ -17,7 +18,7 @@ type countWorkload struct {
 	txns, inserts atomic.Int64
 }
 
-func (c *countWorkload) NewWorker(s *measurement.Session, seed uint64) Transactor {
+func (c *countWorkload) NewWorker(s *session.Session, seed uint64) Transactor {
 	return &countWorker{c: c, s: s}
 }
 func (c *countWorkload) Stop()                  { c.stop.Store(true) }
@@ -25,7 +26,7 @@ func (c *countWorkload) StopFlag() *atomic.Bool { return &c.stop }
 
 type countWorker struct {
 	c *countWorkload
-	s *measurement.Session
+	s *session.Session
 }
 
 func (w *countWorker) do(n *atomic.Int64) bool {

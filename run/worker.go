@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 // closeTimeout bounds a session's close, which sends its buffered writes.
@@ -17,7 +18,7 @@ type worker struct {
 	id       int
 	closeErr error // the session's Close, for the Result
 	opCount  int64 // 0: until stopped
-	session  *measurement.Session
+	session  *session.Session
 	wl       Transactor
 	done     atomic.Int64 // operations done, published every few operations
 	_        [56]byte     // keep neighbours' counters off this cache line
@@ -82,7 +83,7 @@ func (w *worker) run(ctx context.Context, p *Plan) {
 }
 
 // loop runs transactions until the worker is done. It may be cut short by a
-// binding's panic (see measurement.Session.Guard) and called again: all it
+// binding's panic (see session.Session.Guard) and called again: all it
 // needs to go on is in w.
 func (w *worker) loop(ctx context.Context, p *Plan) {
 	trackIntended := p.Measurement.Interval != measurement.IntervalOp

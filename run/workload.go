@@ -4,14 +4,14 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 // Workload is what the workers run: the YCSB CoreWorkload, a
 // cassandra-stress command, over the same workers, pacing and measurement.
 type Workload interface {
 	// NewWorker returns one worker's operations; s records them.
-	NewWorker(s *measurement.Session, seed uint64) Transactor
+	NewWorker(s *session.Session, seed uint64) Transactor
 	// Stop asks every worker to finish its current operation and return.
 	Stop()
 	// StopFlag is the flag Stop sets. The workers poll it before each

@@ -10,6 +10,7 @@ import (
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 // inserts is a session over a shared in-memory store that remembers which
@@ -46,7 +47,7 @@ func clientWorkers(t *testing.T, mem *dbtest.Memory, seen map[string]int, transa
 			t.Fatal(err)
 		}
 		s, _ := mem.Session(context.Background(), 0, 1)
-		ms := measurement.NewSession(&inserts{Session: s, keys: seen}, coll.NewRecorder())
+		ms := session.NewSession(&inserts{Session: s, keys: seen}, coll.NewRecorder())
 		out = append(out, wl.NewWorker(ms, cl.Seed(1)))
 	}
 	return out, coll

@@ -9,7 +9,6 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -209,10 +208,10 @@ func (w *ClosedEconomyWorkload) Operations() int64 {
 // the binding's (db.Summer) with validatebyquery, else by reading every
 // account through a session of its own. The runner counts them before a
 // run's first transfer, so that the run is judged on its own change.
-func (w *ClosedEconomyWorkload) Count(ctx context.Context, database db.DB) (jsonreport.Tally, error) {
-	var t jsonreport.Tally
+func (w *ClosedEconomyWorkload) Count(ctx context.Context, database db.DB) (Tally, error) {
+	var t Tally
 	var err error
-	if w.ValidationMethod(database) == jsonreport.ByQuery {
+	if w.ValidationMethod(database) == ByQuery {
 		t.Cash, t.Accounts, err = database.(db.Summer).Sum(ctx, w.Table, w.FieldNames[0])
 	} else {
 		t.Cash, t.Accounts, err = w.sumByReads(ctx, database, w.FieldNames[0])
@@ -223,25 +222,25 @@ func (w *ClosedEconomyWorkload) Count(ctx context.Context, database db.DB) (json
 // Validate checks the closed economy's invariant once the workers have
 // returned: the balances add up to what they did at the run's start
 // (start, from Count; nil when it was not counted: then to totalcash).
-func (w *ClosedEconomyWorkload) Validate(ctx context.Context, database db.DB, start *jsonreport.Start) *jsonreport.Validation {
+func (w *ClosedEconomyWorkload) Validate(ctx context.Context, database db.DB, start *Start) *Validation {
 	e := w.economy
 	method := w.ValidationMethod(database)
 	end, err := w.Count(ctx, database)
 	if err != nil {
-		return &jsonreport.Validation{Status: jsonreport.ValidationError, Method: method, TotalCash: e.TotalCash,
+		return &Validation{Status: ValidationError, Method: method, TotalCash: e.TotalCash,
 			ExpectedAccounts: w.RecordCount, Operations: w.Operations(), Error: err.Error()}
 	}
-	return jsonreport.NewValidation(method, e.TotalCash, w.RecordCount, w.Operations(), start, end)
+	return NewValidation(method, e.TotalCash, w.RecordCount, w.Operations(), start, end)
 }
 
 // ValidationMethod is how Validate will add up the balances on database:
-// by one statement (jsonreport.ByQuery) when it is a db.Summer and
+// by one statement (ByQuery) when it is a db.Summer and
 // validatebyquery is on, else by reading every account.
 func (w *ClosedEconomyWorkload) ValidationMethod(database db.DB) string {
 	if _, ok := database.(db.Summer); ok && w.economy.ValidateByQuery {
-		return jsonreport.ByQuery
+		return ByQuery
 	}
-	return jsonreport.ByReads
+	return ByReads
 }
 
 // sumByReads reads every account's balance, one read each.

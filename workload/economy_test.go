@@ -15,8 +15,8 @@ import (
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/session"
 )
 
 const economyClass = "site.ycsb.workloads.ClosedEconomyWorkload"
@@ -140,7 +140,7 @@ func economyRig(t testing.TB, workers int, kv ...string) (*ClosedEconomyWorkload
 	coll := measurement.NewCollector(mcfg, measurement.YCSB)
 	mem := dbtest.NewMemory()
 	s, _ := mem.Session(context.Background(), 0, 1)
-	lw := load.NewWorker(measurement.NewSession(s, coll.NewRecorder()), 1)
+	lw := load.NewWorker(session.NewSession(s, coll.NewRecorder()), 1)
 	for range load.RecordCount {
 		if !lw.DoInsert(context.Background()) {
 			t.Fatal("load failed")
@@ -154,7 +154,7 @@ func economyRig(t testing.TB, workers int, kv ...string) (*ClosedEconomyWorkload
 	var out []*Worker
 	for i := range workers {
 		s, _ := mem.Session(context.Background(), i, workers)
-		out = append(out, run.NewWorker(measurement.NewSession(&serialTxn{Session: s, mu: &mu, failNth: 3}, coll.NewRecorder()), uint64(i+1)))
+		out = append(out, run.NewWorker(session.NewSession(&serialTxn{Session: s, mu: &mu, failNth: 3}, coll.NewRecorder()), uint64(i+1)))
 	}
 	return &ClosedEconomyWorkload{run}, mem, out, coll
 }
@@ -195,7 +195,7 @@ func TestEconomyTransfers(t *testing.T) {
 	}
 	ctx := context.Background()
 	v := wl.Validate(ctx, summing{mem}, nil)
-	if v.Status != jsonreport.ValidationSuccess || v.CountedCash != 601 || v.Accounts != 6 || v.Operations != 4000 || v.Method != jsonreport.ByQuery {
+	if v.Status != ValidationSuccess || v.CountedCash != 601 || v.Accounts != 6 || v.Operations != 4000 || v.Method != ByQuery {
 		t.Errorf("validation %+v", v)
 	}
 	// The money moved: not every account holds its starting balance.
@@ -217,14 +217,14 @@ func TestEconomyTransfers(t *testing.T) {
 	for _, byQuery := range []bool{true, false} {
 		wl.economy.ValidateByQuery = byQuery
 		v := wl.Validate(ctx, summing{mem}, nil)
-		if v.Status != jsonreport.ValidationFailed || v.CountedCash != 641 || v.AnomalyScore != 40.0/4000 || v.Err() == nil {
+		if v.Status != ValidationFailed || v.CountedCash != 641 || v.AnomalyScore != 40.0/4000 || v.Err() == nil {
 			t.Errorf("by query %v: validation %+v", byQuery, v)
 		}
 	}
 	// A missing account: the count says so.
 	s.Delete(ctx, wl.Table, key)
 	wl.economy.ValidateByQuery = false
-	if v := wl.Validate(ctx, summing{mem}, nil); v.Accounts != 5 || v.Status != jsonreport.ValidationFailed || !strings.Contains(v.Err().Error(), "5 accounts found, recordcount is 6") {
+	if v := wl.Validate(ctx, summing{mem}, nil); v.Accounts != 5 || v.Status != ValidationFailed || !strings.Contains(v.Err().Error(), "5 accounts found, recordcount is 6") {
 		t.Errorf("missing account: %+v, %v", v, v.Err())
 	}
 }
@@ -377,7 +377,7 @@ func TestEconomyJudgesItsOwnRun(t *testing.T) {
 			}
 			setBalance(2, -26) // the earlier run's loss
 			start, err := wl.Count(ctx, summing{mem})
-			if err != nil || start != (jsonreport.Tally{Cash: 575, Accounts: 6}) {
+			if err != nil || start != (Tally{Cash: 575, Accounts: 6}) {
 				t.Fatalf("start %+v, %v; want 575 in 6 accounts", start, err)
 			}
 			var wg sync.WaitGroup
@@ -391,20 +391,20 @@ func TestEconomyJudgesItsOwnRun(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			v := wl.Validate(ctx, summing{mem}, &jsonreport.Start{Tally: start})
-			if v.Status != jsonreport.ValidationSuccess || v.Err() != nil || v.CountedCash != 575 || v.TotalCash != 601 || *v.StartCash != 575 || *v.EarlierChange != -26 || v.AnomalyScore != 0 {
+			v := wl.Validate(ctx, summing{mem}, &Start{Tally: start})
+			if v.Status != ValidationSuccess || v.Err() != nil || v.CountedCash != 575 || v.TotalCash != 601 || *v.StartCash != 575 || *v.EarlierChange != -26 || v.AnomalyScore != 0 {
 				t.Errorf("clean run after a loss: %+v, %v", v, v.Err())
 			}
 			if len(v.Notes()) != 1 || !strings.Contains(v.Notes()[0], "26 less than totalcash 601") {
 				t.Errorf("notes %q", v.Notes())
 			}
 			// Judged as before, against totalcash, it would fail.
-			if old := wl.Validate(ctx, summing{mem}, nil); old.Status != jsonreport.ValidationFailed {
+			if old := wl.Validate(ctx, summing{mem}, nil); old.Status != ValidationFailed {
 				t.Errorf("without a start: %+v", old)
 			}
 			setBalance(4, 3) // this run's anomaly
-			v = wl.Validate(ctx, summing{mem}, &jsonreport.Start{Tally: start})
-			if v.Status != jsonreport.ValidationFailed || v.CountedCash != 578 || v.AnomalyScore != 3.0/400 || !strings.Contains(v.Err().Error(), "held 575 at its start and hold 578 now, +3") {
+			v = wl.Validate(ctx, summing{mem}, &Start{Tally: start})
+			if v.Status != ValidationFailed || v.CountedCash != 578 || v.AnomalyScore != 3.0/400 || !strings.Contains(v.Err().Error(), "held 575 at its start and hold 578 now, +3") {
 				t.Errorf("a run that deposited 3: %+v, %v", v, v.Err())
 			}
 		})

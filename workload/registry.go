@@ -8,9 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/session"
 )
 
 // Workload is a built workload as a run drives it: one Transactor per
@@ -19,7 +18,7 @@ import (
 type Workload interface {
 	// NewTransactor returns one worker's operations, recorded through s,
 	// drawing from a random source seeded with seed.
-	NewTransactor(s *measurement.Session, seed uint64) Transactor
+	NewTransactor(s *session.Session, seed uint64) Transactor
 	// Stop asks every worker to finish its current operation and return.
 	Stop()
 	// Resume clears Stop for another run of the same workload.
@@ -41,10 +40,10 @@ type Transactor interface {
 // economy's balances).
 type Validator interface {
 	// Count takes the tally the invariant is about, now.
-	Count(ctx context.Context, database db.DB) (jsonreport.Tally, error)
+	Count(ctx context.Context, database db.DB) (Tally, error)
 	// Validate checks the invariant once the workers have returned,
 	// against start (from Count; nil when it was not counted).
-	Validate(ctx context.Context, database db.DB, start *jsonreport.Start) *jsonreport.Validation
+	Validate(ctx context.Context, database db.DB, start *Start) *Validation
 	// ValidationMethod is how Count and Validate will read database.
 	ValidationMethod(database db.DB) string
 }

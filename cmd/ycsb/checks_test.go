@@ -15,7 +15,7 @@ import (
 func TestImpossibleReportsRefused(t *testing.T) {
 	t.Parallel() // its own temporary files and processes
 	bin, _ := binaryAndWorkload(t)
-	good, err := filepath.Abs("../../results/testdata/run.json")
+	good, err := filepath.Abs("../../report/merge/testdata/run.json")
 	if err != nil {
 		t.Fatal(err)
 	}

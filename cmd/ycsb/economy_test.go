@@ -14,7 +14,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // The closed economy (issue 29, part 4) against the real PostgreSQL: five
@@ -122,7 +123,7 @@ func TestEconomySerializable(t *testing.T) {
 		t.Errorf("%d operations returned, want 3000\n%s", done, out)
 	}
 	v := rep.Validation
-	if v == nil || v.Status != jsonreport.ValidationSuccess || v.CountedCash != 5000 || v.Operations != 3000 || v.AnomalyScore != 0 || v.Accounts != 5 {
+	if v == nil || v.Status != workload.ValidationSuccess || v.CountedCash != 5000 || v.Operations != 3000 || v.AnomalyScore != 0 || v.Accounts != 5 {
 		t.Errorf("JSON validation %+v", v)
 	}
 	var sum int64
@@ -156,7 +157,7 @@ func TestEconomyReadCommitted(t *testing.T) {
 	}
 	v := rep.Validation
 	want := float64(max(counted-5000, 5000-counted)) / 3000
-	if v == nil || v.Status != jsonreport.ValidationFailed || v.AnomalyScore != want {
+	if v == nil || v.Status != workload.ValidationFailed || v.AnomalyScore != want {
 		t.Errorf("JSON validation %+v, want anomaly score %g", v, want)
 	}
 	if !strings.Contains(errOut, "ycsb: closed economy: the invariant broke") {
@@ -202,7 +203,7 @@ func TestEconomyAfterABrokenRun(t *testing.T) {
 		t.Errorf("stderr does not state the earlier change:\n%s", errOut)
 	}
 	v := rep.Validation
-	if v == nil || v.Status != jsonreport.ValidationSuccess || v.StartCash == nil || *v.StartCash != left || *v.EarlierChange != left-5000 || v.AnomalyScore != 0 {
+	if v == nil || v.Status != workload.ValidationSuccess || v.StartCash == nil || *v.StartCash != left || *v.EarlierChange != left-5000 || v.AnomalyScore != 0 {
 		t.Errorf("JSON validation %+v", v)
 	}
 }
@@ -257,7 +258,7 @@ func TestEconomyFleet(t *testing.T) {
 		clientArgs(2, 1, args("run", "-p", "jdbc.isolation=serializable", "-p", "starttime="+start, "-p", "report.json="+paths[1])...),
 	})
 	for i, r := range readReports(t, paths...) {
-		if v := r.Validation; v == nil || v.Status != jsonreport.ValidationSuccess || v.Operations != 1500 || v.Accounts != 8 {
+		if v := r.Validation; v == nil || v.Status != workload.ValidationSuccess || v.Operations != 1500 || v.Accounts != 8 {
 			t.Errorf("client %d: validation %+v", i, v)
 		}
 		// Counted before the starttime both share (clientArgs), before any

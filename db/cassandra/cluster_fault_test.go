@@ -16,7 +16,7 @@ import (
 
 	"github.com/goycsb/ycsb/cli"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/report/json"
 )
 
 // event is a fault done to a node: the wall clock just before it was

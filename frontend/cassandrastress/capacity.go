@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
-	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // capacityWarmup is each step's warm-up, not measured (as the YCSB mode's
@@ -87,7 +87,7 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
 			step.Achieved = float64(res.Ops) / d
 		}
-		mean, _ := runreport.MeanServiceUs(res.Total)
+		mean, _ := report.MeanServiceUs(res.Total)
 		if mean > 0 {
 			c.meanUs = mean
 		}
@@ -124,13 +124,13 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 }
 
 // clientExplains is how the client explains the objectives j failed in
-// the step (runreport.ClientExplains), "" when it does not.
+// the step (report.ClientExplains), "" when it does not.
 func clientExplains(res *run.Result, j *slo.Judgement) string {
-	f, ok := runreport.ClientFiguresOf(res)
+	f, ok := report.ClientFiguresOf(res)
 	if !ok {
 		return ""
 	}
-	return runreport.ClientExplains(f, j, clientTerms)
+	return report.ClientExplains(f, j, clientTerms)
 }
 
 // joinWhy adds note to a step's why.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // TestCapacity: -rate capacity runs steps at rising fixed= rates, each

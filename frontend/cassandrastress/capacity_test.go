@@ -9,9 +9,9 @@ import (
 
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // TestCapacityStepTrust: a step capped at capacityMaxStep before its

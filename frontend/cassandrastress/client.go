@@ -5,17 +5,17 @@ import (
 	"io"
 	"math"
 
-	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/report"
 )
 
 // clientTerms are the options the stress mode's user changes to act on the
 // client's verdict.
-var clientTerms = runreport.Terms{Threads: "-rate threads=", Clients: "a stress process on each, sharing the rate"}
+var clientTerms = report.Terms{Threads: "-rate threads=", Clients: "a stress process on each, sharing the rate"}
 
-// writeClient writes the client's verdict (runreport.JudgeClient) after the
+// writeClient writes the client's verdict (report.JudgeClient) after the
 // Results block, in its style: a line per figure the platform reports,
 // then the verdicts. Nothing for a run that measured nothing.
-func writeClient(w io.Writer, c *runreport.ClientCheck) {
+func writeClient(w io.Writer, c *report.ClientCheck) {
 	if c == nil {
 		return
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/hostcpu"
-	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/report"
 )
 
 // TestWriteClientWakeUps: a paced run (-rate fixed= or throttle=) says
@@ -15,9 +15,9 @@ import (
 // material share of the intended latency.
 func TestWriteClientWakeUps(t *testing.T) {
 	cpu := hostcpu.Usage{Wall: 10 * time.Second, Cores: 2, CoresKnown: true, CPU: 0.3, CPUKnown: true}
-	c := runreport.JudgeClient(runreport.ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 1000, Ops: 10000,
+	c := report.JudgeClient(report.ClientFigures{Window: 10 * time.Second, Threads: 4, Target: 1000, Ops: 10000,
 		MeanLatencyUs: 100, MeanLatencyKnown: true, CPU: cpu,
-		WakeLate: runreport.WakeLateness{MeanUs: 60, P99Us: 400, MaxUs: 900, WakeUps: 9900, PacedOps: 10000, Known: true}}, clientTerms)
+		WakeLate: report.WakeLateness{MeanUs: 60, P99Us: 400, MaxUs: 900, WakeUps: 9900, PacedOps: 10000, Known: true}}, clientTerms)
 	var b bytes.Buffer
 	writeClient(&b, &c)
 	for _, want := range []string{

@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
-	yresults "github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/html"
+	yresults "github.com/goycsb/ycsb/report/merge"
 )
 
 // writeGraph is -graph file= title= revision= op=: the run's JSON report

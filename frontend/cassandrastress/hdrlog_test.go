@@ -13,7 +13,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
-	yresults "github.com/goycsb/ycsb/results"
+	yresults "github.com/goycsb/ycsb/report/merge"
 )
 
 // hdrRun feeds a metrics with an hdrfile= log two intervals of a mixed run,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // writeObjectives writes the -slo verdict after the Results block, in its

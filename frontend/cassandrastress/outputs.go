@@ -9,12 +9,12 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
-	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/block"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // runOutputs are the files one measured run writes besides its lines:
@@ -22,10 +22,10 @@ import (
 // -graph file=, the predefined commands' and user's alike.
 type runOutputs struct {
 	r        *stressRun
-	jsonPath string               // the run's JSON report, "" for none
-	json     *runreport.Intervals // its intervals
-	temp     bool                 // jsonPath is a temporary report: for -graph, or json=-
-	block    bool                 // json=-: the report goes to the output as a block
+	jsonPath string            // the run's JSON report, "" for none
+	json     *report.Intervals // its intervals
+	temp     bool              // jsonPath is a temporary report: for -graph, or json=-
+	block    bool              // json=-: the report goes to the output as a block
 	// graphCopy is a temporary copy of the report for -graph to read back
 	// when json= is written through (a device, a FIFO, /dev/stdout),
 	// which gives nothing back; "" otherwise.
@@ -68,7 +68,7 @@ func (r *stressRun) openOutputs(threads int, warmup bool) (*runOutputs, error) {
 		o.graphCopy = f.Name()
 	}
 	if o.jsonPath != "" {
-		o.json = runreport.NewIntervals(0)
+		o.json = report.NewIntervals(0)
 	}
 	if s.Log.HDRFile != "" {
 		now := time.Now().UnixMilli()
@@ -153,23 +153,23 @@ func (o *runOutputs) outputs() []run.Output {
 
 // writeReport writes the JSON report of the run of plan, whose result is
 // res, around summarise, which prints the Results block.
-// in marks a run a signal interrupted (runreport.Interruption).
+// in marks a run a signal interrupted (report.Interruption).
 func (o *runOutputs) writeReport(plan *run.Plan, res *run.Result, j *slo.Judgement, in *jsonreport.Interrupted, summarise func()) error {
 	if o.json == nil {
 		summarise()
 		return nil
 	}
-	run := &runreport.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms, Interrupted: in}
+	run := &report.Run{Binding: "cassandra-stress", Settings: reportSettings(plan, o.jsonPath), Seed: plan.Seed, SLO: j, Terms: clientTerms, Interrupted: in}
 	var stats []db.Stat
 	if o.stats != nil {
 		stats = o.stats()
 	}
-	rows := jsonreport.MarkInterrupted(runreport.Rows(res, plan.Measurement, stats), in)
+	rows := jsonreport.MarkInterrupted(report.Rows(res, plan.Measurement, stats), in)
 	if j != nil {
 		rows = append(rows, j.Rows()...)
 		run.Settings["slo"] = o.r.s.SLO.Text
 	}
-	doc, err := runreport.Document(run, plan.Measurement, res, rows, o.json.List())
+	doc, err := report.Document(run, plan.Measurement, res, rows, o.json.List())
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/goycsb/ycsb/htmlreport"
+	"github.com/goycsb/ycsb/report/html"
 )
 
 // TestOutputsWrittenThrough runs with every output at something other

@@ -32,8 +32,8 @@ import (
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // BadInput is a command line or setup that cannot work: one line, exit 2.

@@ -17,9 +17,10 @@ import (
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
+	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/session"
 )
 
 // runState is what a run's workload, the predefined commands' or user's,
@@ -152,7 +153,7 @@ func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 // unless it failed: a success with its wait time, a failure with its
 // cause. A failure without -errors ignore then ends the run with the
 // line failLine gives. False: the worker ends.
-func (st *runState) finish(s *measurement.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
+func (st *runState) finish(s *session.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
 	if t.err != nil {
 		status = db.Error
 		s.Failed++
@@ -212,7 +213,7 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	if warmup {
 		objs = nil
 	}
-	latency := runreport.SLOLatency(plan.Target, plan.Measurement)
+	latency := report.SLOLatency(plan.Target, plan.Measurement)
 	if !warmup {
 		plan.Outputs = append(outs.outputs(), met, startHook(func() {
 			if testHookStart != nil {
@@ -223,7 +224,7 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 			}
 		}))
 		if objs != nil && (s.SLO.Abort || r.step != nil) {
-			plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
+			plan.Outputs = append(plan.Outputs, report.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
 		}
 	}
 	st.begin(ctx)
@@ -235,19 +236,19 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	}
 	var judgement *slo.Judgement
 	if objs != nil {
-		j, err := runreport.Judge(objs, latency, res, "")
+		j, err := report.Judge(objs, latency, res, "")
 		if err != nil {
 			return outs.done(err)
 		}
 		judgement, r.judgement = j, j
 	}
-	client := runreport.CheckClient(res, clientTerms)
+	client := report.CheckClient(res, clientTerms)
 	// The duration= is the time planned: plan.TimeLimit is not set for it.
 	planned := plan.TimeLimit
 	if s.Command.Stop == settings.StopDuration && r.step == nil {
 		planned = s.Command.Duration
 	}
-	in := runreport.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
+	in := report.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
 	err := outs.writeReport(plan, res, judgement, in, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
 			met.summarise(r.out)
@@ -315,7 +316,7 @@ func (u *waitTimes) newWorker(indexes []int) *workerWaits {
 
 // record files the wait of the operation of index i that started at start
 // (a Now value), when the engine gave it an intended start.
-func (ww *workerWaits) record(s *measurement.Session, i int, start int64) {
+func (ww *workerWaits) record(s *session.Session, i int, start int64) {
 	if ww == nil || ww.hists[i] == nil {
 		return
 	}

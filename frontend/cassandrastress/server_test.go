@@ -17,9 +17,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/json"
 )
 
 const testNode = "127.0.0.1"

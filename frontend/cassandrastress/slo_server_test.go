@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/infile"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report/json"
 )
 
 // TestSLO: -slo judges the measured run: its lines after the Results

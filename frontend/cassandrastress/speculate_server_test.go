@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/report/json"
 )
 
 // TestSpeculativeDelayCounted: with -mode speculativeDelay= on the shared

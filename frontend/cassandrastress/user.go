@@ -25,6 +25,7 @@ import (
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/session"
 )
 
 // The user command: `user profile=a.yaml[,b.yaml] ops(insert=1,q=2)`, the
@@ -910,7 +911,7 @@ type userGen struct {
 
 type userWorker struct {
 	w    *userWorkload
-	s    *measurement.Session
+	s    *session.Session
 	r    *rand.Rand
 	gens map[*userSpec]*userGen
 	args []any
@@ -945,7 +946,7 @@ type userWorker struct {
 	page    []byte
 }
 
-func (w *userWorkload) NewWorker(s *measurement.Session, seed uint64) run.Transactor {
+func (w *userWorkload) NewWorker(s *session.Session, seed uint64) run.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	if len(w.wires) > 0 {

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
-	yresults "github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/html"
+	yresults "github.com/goycsb/ycsb/report/merge"
 )
 
 // manyOps are the ops of ops(insert=1,q01=1,…,q20=1) over

@@ -13,12 +13,12 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/htmlreport"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	yresults "github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/json"
+	yresults "github.com/goycsb/ycsb/report/merge"
 )
 
 // userHdrOps are two ops of ops(singlepost=2,insert=1), given out of their

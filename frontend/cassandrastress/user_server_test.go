@@ -16,9 +16,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/htmlreport"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	yresults "github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/json"
+	yresults "github.com/goycsb/ycsb/report/merge"
 )
 
 // profileIn writes the testdata profile name with its keyspace renamed to ks.

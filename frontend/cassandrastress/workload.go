@@ -22,6 +22,7 @@ import (
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/session"
 )
 
 // kind is one of the predefined operations.
@@ -131,7 +132,7 @@ type workload struct {
 
 var _ run.Workload = (*workload)(nil)
 
-func (w *workload) NewWorker(s *measurement.Session, seed uint64) run.Transactor {
+func (w *workload) NewWorker(s *session.Session, seed uint64) run.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
@@ -228,7 +229,7 @@ func (a *longArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
 type worker struct {
 	w   *workload
 	m   *model
-	s   *measurement.Session
+	s   *session.Session
 	r   *rand.Rand
 	row *data.Row
 

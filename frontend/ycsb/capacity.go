@@ -13,12 +13,12 @@ import (
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
-	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -138,7 +138,7 @@ func Capacity(ctx context.Context, o Options) error {
 		return searchErr
 	}
 	c := capacityObject(ans, cs, p.s)
-	rows := capacity.Rows(c, objectiveTexts(p.s.objectives))
+	rows := report.CapacityRows(c, objectiveTexts(p.s.objectives))
 	var exportErr error
 	if err := writeReport(o.Stdout, p.s, rows); err != nil {
 		if p.s.exportFile == "" {
@@ -213,7 +213,7 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 			return capacity.Step{}, err
 		}
 		res := c.run(ctx, target, dur, sessions, true)
-		j, err := runreport.Judge(c.b.s.objectives, slo.Intended, res, "")
+		j, err := report.Judge(c.b.s.objectives, slo.Intended, res, "")
 		if err != nil {
 			return capacity.Step{}, err
 		}
@@ -256,7 +256,7 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
 		}
-		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, capacity.StepLine(step.Detail.(*jsonreport.CapacityStep)))
+		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, report.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
 		return step, nil
 	}
 }
@@ -272,7 +272,7 @@ func (c *capacityStepper) sizeThreads(target int64) {
 // could offer at it (Little's law; +Inf without a latency). It keeps the
 // latency for the next step's threads.
 func (c *capacityStepper) offered(res *run.Result) (meanUs, offered float64) {
-	mean, _ := runreport.MeanServiceUs(res.Total)
+	mean, _ := report.MeanServiceUs(res.Total)
 	if mean > 0 {
 		c.meanUs = mean
 	}
@@ -290,14 +290,14 @@ func achieved(res *run.Result) float64 {
 // and histograms; share is this client's part of a fleet's rate (0: not
 // a fleet).
 func (c *capacityStepper) detail(s *capacity.Step, res *run.Result, j *slo.Judgement, trusted bool, share int64) error {
-	ms, err := runreport.Measurements(res.Total, c.b.mcfg)
+	ms, err := report.Measurements(res.Total, c.b.mcfg)
 	if err != nil {
 		return err
 	}
 	s.Detail = &jsonreport.CapacityStep{AskedOpsSec: s.Asked, ShareOpsSec: float64(share), AchievedOpsSec: s.Achieved, Threads: s.Threads,
 		StartMs: res.Start.Sub(c.start).Milliseconds(), MeasuredMs: res.End.Sub(res.Start).Milliseconds(), Operations: res.Ops,
 		Failed: res.Ops - res.Succeeded, Verdict: s.Verdict.String(), Why: s.Why, Trusted: trusted, SLO: j.JSON(), Measurements: ms,
-		Client: runreport.ClientVerdictOf(res, capacityTerms)}
+		Client: report.ClientVerdictOf(res, capacityTerms)}
 	return nil
 }
 
@@ -358,7 +358,7 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		if ctx.Err() != nil {
 			return &capacity.Answer{Steps: steps, Interrupted: true}, ctx.Err() // an unfinished step is not kept
 		}
-		j, err := runreport.Judge(b.s.objectives, slo.Intended, res, b.s.share())
+		j, err := report.Judge(b.s.objectives, slo.Intended, res, b.s.share())
 		if err != nil {
 			return nil, err
 		}
@@ -379,7 +379,7 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		if err := c.detail(&step, res, j, trusted, share); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(b.o.Stderr, "capacity: step %d of %d: %s\n", k+1, len(rates), capacity.StepLine(step.Detail.(*jsonreport.CapacityStep)))
+		fmt.Fprintf(b.o.Stderr, "capacity: step %d of %d: %s\n", k+1, len(rates), report.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
 		steps = append(steps, step)
 		at = next
 	}
@@ -445,7 +445,7 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 		Seed:        b.seed + uint64(c.n)*0x9e3779b97f4a7c15,
 	}
 	if abort {
-		plan.Outputs = append(plan.Outputs, runreport.NewSLOAbort(b.s.objectives, slo.Intended, b.mcfg, 0))
+		plan.Outputs = append(plan.Outputs, report.NewSLOAbort(b.s.objectives, slo.Intended, b.mcfg, 0))
 	}
 	if b.prom != nil {
 		plan.Outputs = append(plan.Outputs, promOutput{e: b.prom, warmup: c.cs.warmup})
@@ -460,20 +460,20 @@ func (c *capacityStepper) run(ctx context.Context, target int64, dur time.Durati
 }
 
 // capacityTerms are the options the client's advice names in a search.
-var capacityTerms = runreport.Terms{Threads: "capacity.maxthreads", Clients: "client.count: a fleet runs a ladder of steps"}
+var capacityTerms = report.Terms{Threads: "capacity.maxthreads", Clients: "client.count: a fleet runs a ladder of steps"}
 
 // cpuBound is the client's advice when it ran out of CPU in the step, ""
 // otherwise.
-func cpuBound(res *run.Result) string { return runreport.CPUBoundAdvice(res, capacityTerms) }
+func cpuBound(res *run.Result) string { return report.CPUBoundAdvice(res, capacityTerms) }
 
 // clientExplains is how the client explains the objectives j failed in
-// the step (runreport.ClientExplains), "" when it does not.
+// the step (report.ClientExplains), "" when it does not.
 func clientExplains(res *run.Result, j *slo.Judgement) string {
-	f, ok := runreport.ClientFiguresOf(res)
+	f, ok := report.ClientFiguresOf(res)
 	if !ok {
 		return ""
 	}
-	return runreport.ClientExplains(f, j, capacityTerms)
+	return report.ClientExplains(f, j, capacityTerms)
 }
 
 // capacityObject is the JSON report's capacity: the steps and the answer
@@ -507,7 +507,7 @@ func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *json
 // capacityReport is the JSON report of a search: its steps with their
 // objectives and histograms, and the answer.
 func capacityReport(b *bench, c *jsonreport.Capacity, start, end time.Time, rows []export.Row) ([]byte, error) {
-	rep := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: runreport.Tool,
+	rep := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: report.Tool,
 		Binding: b.o.Binding, Phase: jsonreport.PhaseCapacity, MeasurementType: string(b.mcfg.Type), Percentiles: b.mcfg.Percentiles,
 		Settings: jsonreport.MaskSettings(b.o.Props.Map()), Clients: 1, Start: start.UTC(), End: end.UTC(),
 		RunTimeMs: end.Sub(start).Milliseconds(), Seed: b.seed, Intervals: []jsonreport.Interval{}, Sections: rows, Capacity: c}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // TestCapacityFleet is the known answer of a fleet of three clients: each

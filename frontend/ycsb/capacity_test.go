@@ -14,10 +14,10 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run/capacity"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // capacityBasic runs ycsb capacity on basic, every operation taking 1 ms.

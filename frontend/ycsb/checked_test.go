@@ -14,9 +14,9 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // TestRealReportsPassTheChecker: every report a real run writes passes

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/stopsignal"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/report/json"
 )
 
 // TestInterruptedRunSaysSo: a run a signal stopped before its planned

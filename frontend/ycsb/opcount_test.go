@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/htmlreport"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
-	"github.com/goycsb/ycsb/results"
+	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // TestIntervalsCountOperations runs workload F (half read-modify-writes)

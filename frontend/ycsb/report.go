@@ -11,15 +11,16 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
-	"github.com/goycsb/ycsb/internal/reportblock"
 	"github.com/goycsb/ycsb/internal/stopsignal"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/block"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // checkExporter accepts the reference's exporters and ours.
@@ -41,14 +42,14 @@ type reporter struct {
 	s    *settings
 	mcfg *measurement.Config
 
-	jsonPath string               // report.json: a JSON report written besides the chosen exporter
-	json     *runreport.Intervals // the JSON report's intervals; nil when no JSON report is written
+	jsonPath string            // report.json: a JSON report written besides the chosen exporter
+	json     *report.Intervals // the JSON report's intervals; nil when no JSON report is written
 	rawOut   *os.File
 	seed     uint64         // the base of the workers' seeds, for the JSON report
 	slo      *slo.Judgement // the objectives' verdict, if the run has objectives
 	// validation is the closed economy's check after the run; nil for
 	// the CoreWorkload and for a load.
-	validation *jsonreport.Validation
+	validation *workload.Validation
 	// interrupted marks a run a signal stopped before its work was done.
 	interrupted *jsonreport.Interrupted
 }
@@ -96,7 +97,7 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *interva
 		}
 	}
 	if r.jsonPath != "" || s.exporter == JSONReportExporter {
-		r.json = runreport.NewIntervals(s.warmup)
+		r.json = report.NewIntervals(s.warmup)
 		outs.add(r.json)
 	}
 	return r, nil
@@ -181,9 +182,9 @@ func (r *reporter) writeRaw(total *measurement.Snapshot) []error {
 
 // jsonDocument is the JSON report, for the exporter and report.json.
 func (r *reporter) jsonDocument(m *run.Result, rows []export.Row) ([]byte, error) {
-	run := &runreport.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
+	run := &report.Run{Binding: r.o.Binding, Load: !r.s.transactions, Settings: r.o.Props.Map(),
 		Seed: r.seed, Clients: r.s.clients, StartTime: r.s.startTime, SLO: r.slo, Validation: r.validation, Interrupted: r.interrupted}
-	return runreport.Document(run, r.mcfg, m, rows, r.json.List())
+	return report.Document(run, r.mcfg, m, rows, r.json.List())
 }
 
 // writeMain writes the report in the exporter's format to exportfile or
@@ -255,13 +256,13 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	b.rep.seed = b.seed
 	// A run its time limit ended is complete; one a signal ended before
 	// its work was done says so in every report.
-	b.rep.interrupted = runreport.Interruption(m, string(stopsignal.By(ctx)), s.opCount, s.maxExecution)
-	rows := jsonreport.MarkInterrupted(runreport.Rows(m, b.mcfg, stats), b.rep.interrupted)
+	b.rep.interrupted = report.Interruption(m, string(stopsignal.By(ctx)), s.opCount, s.maxExecution)
+	rows := jsonreport.MarkInterrupted(report.Rows(m, b.mcfg, stats), b.rep.interrupted)
 	if v := b.rep.validation; v != nil {
 		rows = append(rows, v.Rows()...)
 	}
 	if s.objectives != nil {
-		j, err := runreport.Judge(s.objectives, s.sloLatency(b.mcfg), m, s.share())
+		j, err := report.Judge(s.objectives, s.sloLatency(b.mcfg), m, s.share())
 		if err != nil {
 			return err
 		}
@@ -273,7 +274,7 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	}
 	err := b.rep.finish(m, rows, b.outs)
 	b.causes.WriteSummary(b.o.Stderr)
-	runreport.WriteClientNote(b.o.Stderr, m, runreport.YCSBTerms)
+	report.WriteClientNote(b.o.Stderr, m, report.YCSBTerms)
 	if in := b.rep.interrupted; in != nil {
 		fmt.Fprintf(b.o.Stderr, "Run %s: the report covers the work done.\n", in)
 	}
@@ -312,7 +313,7 @@ const interruptedValidation = 1500 * time.Millisecond
 // joined, before the binding closes, against the balances counted at the
 // start (countStart); after Ctrl-C too, within interruptedValidation,
 // since the work done is what the report is about.
-func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
+func (b *bench) validate(ctx context.Context) *workload.Validation {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.Background(), interruptedValidation)
@@ -324,7 +325,7 @@ func (b *bench) validate(ctx context.Context) *jsonreport.Validation {
 
 // countingHow says how the closed economy's balances are added up.
 func (b *bench) countingHow() string {
-	if b.wl.validator().ValidationMethod(b.database) == jsonreport.ByQuery {
+	if b.wl.validator().ValidationMethod(b.database) == workload.ByQuery {
 		return "by one query"
 	}
 	return "by reading every account"
@@ -349,7 +350,7 @@ func (b *bench) countStart(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("closed economy: counting the balances before the run: %w", err)
 	}
-	b.economyStart = &jsonreport.Start{Tally: t}
+	b.economyStart = &workload.Start{Tally: t}
 	b.economyCounted = time.Now()
 	return nil
 }
@@ -366,7 +367,7 @@ func (b *bench) settleStart() {
 
 // sloLatency is the latency the run's objectives read.
 func (s *settings) sloLatency(mcfg *measurement.Config) slo.Latency {
-	return runreport.SLOLatency(s.target, mcfg)
+	return report.SLOLatency(s.target, mcfg)
 }
 
 // share names this client's place in a fleet, whose objectives ycsb merge

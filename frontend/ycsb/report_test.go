@@ -13,10 +13,10 @@ import (
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
 )
 
 // TestJSONReportGolden builds the JSON report from fixed measurements,
@@ -59,12 +59,12 @@ func TestJSONReportGolden(t *testing.T) {
 	}
 	rows = append(rows, c.Total().Rows(mcfg)...)
 	sched := &run.Schedule{Target: 400, MeanLagUs: 12.5, MaxLagUs: 900, FinalLagUs: 0}
-	rows = append(rows, runreport.ScheduleRows(sched)...)
+	rows = append(rows, report.ScheduleRows(sched)...)
 	m := &run.Result{Start: start, End: end, Ops: 600, Succeeded: 597, Total: c.Total(), Schedule: sched,
 		Client: run.Client{Workers: 4, Target: 400, CPU: hostcpu.Usage{Wall: 1712 * time.Millisecond,
 			Cores: 2, CoresKnown: true, CPU: 0.25, CPUKnown: true, Wait: 0.01, WaitKnown: true}}}
-	run := &runreport.Run{Binding: "basic", Load: !s.transactions, Settings: p.Map(), Clients: s.clients, StartTime: s.startTime}
-	rep, err := runreport.JSON(run, mcfg, m, rows, intervals)
+	run := &report.Run{Binding: "basic", Load: !s.transactions, Settings: p.Map(), Clients: s.clients, StartTime: s.startTime}
+	rep, err := report.JSON(run, mcfg, m, rows, intervals)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,10 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	_ "github.com/goycsb/ycsb/db/basic"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/results"
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // syncBuffer is a bytes.Buffer safe for a run's goroutines and a reader.

@@ -19,7 +19,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/runreport"
+	"github.com/goycsb/ycsb/report"
 )
 
 // SetupError is a failure before the run started: bad input, a binding that
@@ -68,7 +68,7 @@ func (o *Options) banner() string {
 	if o.CommandLine == nil {
 		return ""
 	}
-	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), runreport.Tool, o.Version, o.Binding)
+	return fmt.Sprintf("Command line: %s\n%s %s, binding %s\n\n", strings.Join(secret.Args(o.CommandLine), " "), report.Tool, o.Version, o.Binding)
 }
 
 // Run runs one phase and writes its report. It returns after the report is

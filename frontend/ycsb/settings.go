@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/slo"
 	"github.com/goycsb/ycsb/workload"
 )
 

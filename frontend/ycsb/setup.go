@@ -14,11 +14,10 @@ import (
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/measurement/jsonreport"
 	"github.com/goycsb/ycsb/measurement/prom"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report"
 	"github.com/goycsb/ycsb/run"
-	"github.com/goycsb/ycsb/runreport"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -78,7 +77,7 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 		return nil, err
 	}
 	if p.s.sloAbort && p.s.share() == "" {
-		p.outs.add(runreport.NewSLOAbort(p.s.objectives, p.s.sloLatency(p.mcfg), p.mcfg, p.s.opCount))
+		p.outs.add(report.NewSLOAbort(p.s.objectives, p.s.sloLatency(p.mcfg), p.mcfg, p.s.opCount))
 	}
 	fmt.Fprint(&p.prelude, p.o.banner())
 	fmt.Fprintln(&p.prelude, "Loading workload...")
@@ -128,7 +127,7 @@ type bench struct {
 	seed     uint64         // the workers' seeds derive from it, for the report
 	// economyStart is the closed economy's balances before the run
 	// (countStart), counted at economyCounted; nil otherwise.
-	economyStart   *jsonreport.Start
+	economyStart   *workload.Start
 	economyCounted time.Time
 }
 
@@ -139,7 +138,7 @@ type bench struct {
 func (p *prepared) open(ctx context.Context) (*bench, error) {
 	b := &bench{prepared: p}
 	if p.s.promAddr != "" {
-		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: runreport.Phase(!p.s.transactions), SLO: p.s.objectives})
+		e, err := prom.Listen(p.s.promAddr, prom.Info{Binding: p.o.Binding, Phase: report.Phase(!p.s.transactions), SLO: p.s.objectives})
 		if err != nil {
 			return nil, props.Errorf("prometheus.addr", "%v", err)
 		}

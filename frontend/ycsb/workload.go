@@ -1,15 +1,15 @@
 package ycsb
 
 import (
-	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/run"
+	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
 // runWorkload is the workload property's workload as an run.Workload.
 type runWorkload struct{ workload.Workload }
 
-func (w runWorkload) NewWorker(s *measurement.Session, seed uint64) run.Transactor {
+func (w runWorkload) NewWorker(s *session.Session, seed uint64) run.Transactor {
 	return w.NewTransactor(s, seed)
 }
 

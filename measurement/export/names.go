@@ -4,7 +4,7 @@ import "github.com/goycsb/ycsb/internal/javafmt"
 
 // The names of the text report's lines, as the reference's
 // OneMeasurement classes and Client print them at 0.17.0: their one home,
-// for a run's report (measurement, runreport), ycsb merge and ycsb compare
+// for a run's report (measurement, report), ycsb merge and ycsb compare
 // (results).
 const (
 	// Overall is the section of the run as a whole.

@@ -13,8 +13,8 @@ import (
 	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/slo"
 )
 
 // harvest records samples into a Collector and returns its next harvest.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/slo"
+	"github.com/goycsb/ycsb/measurement/slo"
 )
 
 // Command is the first word of the command line.
