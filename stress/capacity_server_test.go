@@ -19,9 +19,9 @@ import (
 // before the steps (cooldown=0): the test judges the search's rows, not
 // the node's recovery.
 func TestCapacity(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	ks := keyspace(t, s, "capacity")
-	pause = 0
 	var stdout, stderr bytes.Buffer
 	err := Main(context.Background(), []string{"write", "no-warmup", "-rate", "capacity", "start=1000/s", "growth=4",
 		"resolution=50%", "step=1s", "cooldown=0", "threads<=8", "-slo", "write.p50<=1s",

@@ -19,7 +19,6 @@ import (
 // and print nothing on stdout; it returns stderr and the error.
 func runBad(t *testing.T, line ...string) (string, error) {
 	t.Helper()
-	pause = 0
 	var out, errOut bytes.Buffer
 	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
 	var bi *BadInput
@@ -376,6 +375,7 @@ func TestUserShuffled(t *testing.T) {
 // NullPointerException's line, and on a changed value both print the same
 // mismatch.
 func TestUserValidateInterop(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	tool := realTool(t)
 	ks := keyspace(t, s, "stressrest_validate_interop")
