@@ -33,7 +33,7 @@ func capacityBasicOn(ctx context.Context, t *testing.T, extra map[string]string,
 	m := map[string]string{
 		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000",
 		"readproportion": "1", "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false",
-		"capacity.steptime": "1", "capacity.warmup": "0.3", "slo": "READ.p90<=100ms",
+		"capacity.steptime": "0.3", "capacity.warmup": "0.3", "slo": "READ.p90<=100ms",
 		// No idle time between the tests' steps: they judge the search's
 		// rows, not the system's recovery.
 		"capacity.cooldown": "0",
