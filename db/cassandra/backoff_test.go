@@ -41,7 +41,6 @@ func TestDownNodeIsBackedOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Cassandra node of its own; skipped with -short")
 	}
-	t.Parallel() // its own node, ports and directory
 	n := startOwnNode(t)
 	common := []string{"-P", "workloads/workloadc", "-p", "hosts=" + testHost, "-p", "port=" + n.port, "-p", "cassandra.keyspace=ycsb_backoff",
 		"-p", "cassandra.createschema=true", "-p", "recordcount=1000", "-p", "cassandra.readtimeoutmillis=2000",

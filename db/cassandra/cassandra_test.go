@@ -601,7 +601,6 @@ func (n *ownNode) must(arg string) {
 // and starts it again: the operations in between fail and are counted, the
 // run goes on, reconnects and ends with its report and exit code 0.
 func TestNodeRestartDuringRun(t *testing.T) {
-	t.Parallel() // its own node, ports and directory
 	n := startOwnNode(t)
 	node := n.must
 

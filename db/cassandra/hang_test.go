@@ -53,7 +53,6 @@ func TestFrozenNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and freezes a node of its own; skipped with -short")
 	}
-	t.Parallel() // its own node, ports and directory
 	n := startOwnNode(t)
 	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + testHost, "-p", "port=" + n.port, "-p", "cassandra.keyspace=ycsb_frozen",
 		"-p", "cassandra.createschema=true", "-p", "recordcount=1000", "-threads", "4"}
