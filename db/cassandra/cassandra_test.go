@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -393,30 +392,13 @@ func repoRoot(t testing.TB) string {
 	return root
 }
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// ycsbBinary builds cmd/ycsb once for the command-line tests.
+// ycsbBinary is cmd/ycsb for the command-line tests, linked once for the
+// packages that run it (ycsbtest.Binary; TestMain calls ycsbtest.Main).
 func ycsbBinary(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ycsb-cassandra-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath, buildErr = ycsbtest.Build(dir)
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
+	return ycsbtest.Binary(t)
 }
 
-// ycsb runs the command line and returns stdout, stderr and the exit code.
 func ycsb(t testing.TB, timeout time.Duration, args ...string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -21,6 +21,7 @@ func TestRestartMidRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and restarts a server of its own; skipped with -short")
 	}
+	t.Parallel() // a server, port and directory of its own
 	srv := startOwnServer(t)
 	out, _ := runThroughRestart(t, srv, "workloada", 10, "-s", "-p", "db.driver=org.postgresql.Driver",
 		"-p", "table=ycsb_fault", "-p", "recordcount=2000", "-p", "threadcount=4")
@@ -55,6 +56,7 @@ func TestEconomyRestartMidRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and restarts a server of its own; skipped with -short")
 	}
+	t.Parallel() // a server, port and directory of its own
 	srv := startOwnServer(t)
 	out, _ := runThroughRestart(t, srv, "closedeconomy", 8, "-p", "table=economy_fault", "-p", "recordcount=50",
 		"-p", "threadcount=8", "-p", "jdbc.isolation=serializable")

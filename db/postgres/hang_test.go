@@ -23,6 +23,7 @@ func TestFrozenServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and freezes a server of its own; skipped with -short")
 	}
+	t.Parallel() // a server, port and directory of its own
 	srv := startOwnServer(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {

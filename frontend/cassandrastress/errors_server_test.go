@@ -15,7 +15,6 @@ import (
 // stdout, stderr and the error.
 func runFails(t *testing.T, line ...string) (string, string, error) {
 	t.Helper()
-	pause = 0
 	var out, errOut bytes.Buffer
 	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
 	if err == nil || !errors.Is(err, ErrFailure) || props.IsBadInput(err) {
@@ -197,7 +196,6 @@ func TestInsertPredefined(t *testing.T) {
 	}
 
 	var o, e bytes.Buffer
-	pause = 0
 	err := Main(context.Background(), append(append([]string{"write"}, common...), "-insert", "partitions=fixed(2)", "batchtype=unlogged"),
 		Env{Stdout: &o, Stderr: &e})
 	if err != nil || !strings.Contains(e.String(), "-insert partitions=: no effect on the predefined commands, as in the original: each operation writes one partition of one row\n") ||

@@ -52,7 +52,6 @@ const interruptBound = 5 * time.Second
 // each of them in the table.
 func TestInterruptWithFrozenNode(t *testing.T) {
 	s := cluster(t)
-	pause = 0
 	ks := keyspace(t, s, "faults_frozen")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
 	for _, c := range []struct {
@@ -134,7 +133,6 @@ var opRateLine = regexp.MustCompile(`(?m)^Op rate +: +([0-9,]+) op/s`)
 // of operations; the failures are errors, never op rate.
 func TestIgnoreBacksOffDeadNode(t *testing.T) {
 	s := cluster(t)
-	pause = 0
 	ks := keyspace(t, s, "faults_dead")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
 	t.Cleanup(func() { testHookStart = nil })

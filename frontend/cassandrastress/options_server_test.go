@@ -19,7 +19,6 @@ import (
 // and print nothing on stdout; it returns stderr and the error.
 func runBad(t *testing.T, line ...string) (string, error) {
 	t.Helper()
-	pause = 0
 	var out, errOut bytes.Buffer
 	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
 	var bi *BadInput
@@ -376,6 +375,7 @@ func TestUserShuffled(t *testing.T) {
 // NullPointerException's line, and on a changed value both print the same
 // mismatch.
 func TestUserValidateInterop(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	tool := realTool(t)
 	ks := keyspace(t, s, "stressrest_validate_interop")
@@ -590,7 +590,6 @@ queries: {}
 		!strings.Contains(err.Error(), "-errors skip-unsupported-columns") {
 		t.Errorf("map column without the option: %v", err)
 	}
-	pause = 0
 	var out, errOut bytes.Buffer
 	if err := Main(context.Background(), user("-errors", "skip-unsupported-columns"), Env{Stdout: &out, Stderr: &errOut, Version: "test"}); err != nil {
 		t.Fatalf("with skip-unsupported-columns: %v\n%s\n%s", err, out.String(), errOut.String())

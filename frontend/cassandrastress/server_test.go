@@ -49,7 +49,6 @@ func keyspace(t *testing.T, s *gocql.Session, name string) string {
 // runLine runs a command line and returns stdout.
 func runLine(t *testing.T, line ...string) string {
 	t.Helper()
-	pause = 0
 	var out, errOut bytes.Buffer
 	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
 	if err != nil {
@@ -170,6 +169,7 @@ func keyHex(idx int64) string {
 // TestInterop: our read validates what the real cassandra-stress wrote,
 // and its read validates ours.
 func TestInterop(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	home, _ := os.UserHomeDir()
 	tool := filepath.Join(home, ".cache/ycsb-reference/cassandra-stress/bin/cassandra-stress")

@@ -42,7 +42,6 @@ func TestSLO(t *testing.T) {
 
 	// Missed: the report is printed, the run ends with END, the error is
 	// Unmet.
-	pause = 0
 	var stdout, stderr bytes.Buffer
 	err = Main(context.Background(), append([]string{"read", "n=1000", "no-warmup", "-rate", "threads=2",
 		"-pop", "dist=uniform(1..2000)", "-slo", "read.max<=1us", "throughput>=1e9"}, common...), Env{Stdout: &stdout, Stderr: &stderr, Version: "test"})

@@ -21,7 +21,6 @@ import (
 // 2,000 requests always take over 1 ms.
 func TestSpeculativeDelayCounted(t *testing.T) {
 	hosts := ycsbtest.CassandraCluster(t)
-	pause = 0
 	const ks = "stress_it_speculate"
 	for _, cmd := range []string{"write", "read"} {
 		report := filepath.Join(t.TempDir(), cmd+".json")

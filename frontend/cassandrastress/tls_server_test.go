@@ -119,7 +119,6 @@ func TestTransportTLS(t *testing.T) {
 		var protos []string
 		testHookStart = func() { conns, protos = tlsOf() }
 		var out, errOut bytes.Buffer
-		pause = 0
 		line := append(append([]string{"write"}, common...), append([]string{"-transport"}, c.opts...)...)
 		err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut})
 		if err != nil {

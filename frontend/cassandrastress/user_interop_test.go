@@ -116,10 +116,12 @@ func dropKeyspace(t *testing.T, s *gocql.Session, ks string) {
 // tables hold the same rows, value for value, and each tool's queries read
 // what the other wrote.
 func TestUserInterop(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	tool := realTool(t)
 	for _, p := range interopProfiles {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel() // keyspaces of its own
 			theirs, ours := "ks_userprof_theirs_"+p.name, "ks_userprof_ours_"+p.name
 			for _, ks := range []string{theirs, ours} {
 				dropKeyspace(t, s, ks)
@@ -218,6 +220,7 @@ func diffLines(a, b []string) string {
 // every row and partition once, as the original's does, in as many
 // operations (pages).
 func TestUserInteropTokenRange(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	tool := realTool(t)
 	ks := "ks_userprof_trq"

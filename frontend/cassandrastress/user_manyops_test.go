@@ -133,6 +133,7 @@ func hdrTags(t *testing.T, path string) []string {
 // lines, each Results line, the -log hdrfile= tags), and in its own
 // -log json= report and -graph page.
 func TestUserManyOpsInterop(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	s := cluster(t)
 	tool := realTool(t)
 	theirs, ours := "ks_userprof_theirs_manyops", "ks_userprof_ours_manyops"

@@ -177,7 +177,6 @@ func TestUserPrepared(t *testing.T) {
 	if err := os.WriteFile(f, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pause = 0
 	var out, errOut strings.Builder
 	err = Main(context.Background(), []string{"user", "profile=" + f, "ops(singlepost=1)", "n=10", "-node", testNode}, Env{Stdout: &out, Stderr: &errOut})
 	var bi *BadInput
@@ -259,7 +258,6 @@ func TestUserOutputs(t *testing.T) {
 		reps = append(reps, rep)
 	}
 	// ycsb merge: two clients at the same time
-	pause = 0
 	var clients []string
 	var creps []*jsonreport.Report
 	errs := make([]error, 2)
@@ -369,6 +367,7 @@ func hdrCounts(t *testing.T, path string) map[string]int64 {
 // log's intervals alike: <op>-st, -rt and -wt by the op's name, in the
 // names' order.
 func TestUserInteropHdrTags(t *testing.T) {
+	t.Parallel() // keyspaces, files and processes of its own on the shared node
 	tool := realTool(t)
 	s := cluster(t)
 	ks := keyspace(t, s, "userout_real")

@@ -39,8 +39,8 @@ func parseCapacity(p *props.Properties, s *settings, mcfg *measurement.Config) (
 	c.search.Growth = r.Float64("capacity.growth", 2, props.Range("above 1 and at most 100", func(v float64) bool { return v > 1 && v <= 100 }))
 	c.search.Resolution = r.Float64("capacity.resolution", 0.05, props.Range("a share of the rate above 0 and at most 1 (0.05 is 5%)", func(v float64) bool { return v > 0 && v <= 1 }))
 	c.search.MaxSteps = r.Int("capacity.steps", 30, props.Range("1 to 1000", func(n int64) bool { return n >= 1 && n <= 1000 }))
-	c.stepTime = r.Duration("capacity.steptime", time.Second, 10*time.Second, time.Second, time.Hour)
-	c.maxStep = r.Duration("capacity.maxsteptime", time.Second, 120*time.Second, time.Second, 24*time.Hour)
+	c.stepTime = r.Duration("capacity.steptime", time.Second, 10*time.Second, minStepTime, time.Hour)
+	c.maxStep = r.Duration("capacity.maxsteptime", time.Second, 120*time.Second, minStepTime, 24*time.Hour)
 	c.warmup = r.Duration("capacity.warmup", time.Second, 2*time.Second, 0, time.Hour)
 	c.search.Cooldown = r.Duration("capacity.cooldown", time.Second, DefaultCooldown, 0, capacity.MaxCooldown)
 	c.maxThreads = r.Int("capacity.maxthreads", max(s.threads, 256), props.Range(fmt.Sprintf("from threadcount (%d) to %d", s.threads, maxThreads),
@@ -300,6 +300,11 @@ func (c *capacityStepper) detail(s *capacity.Step, res *run.Result, j *slo.Judge
 		Client: report.ClientVerdictOf(res, capacityTerms)}
 	return nil
 }
+
+// minStepTime is the least capacity.steptime and capacity.maxsteptime. A
+// variable for the package's tests alone, whose searches run shorter steps
+// (testmain_test.go).
+var minStepTime = time.Second
 
 // DefaultCooldown is capacity.cooldown's default: the idle time before
 // each step. A step that failed leaves the system a backlog (queued

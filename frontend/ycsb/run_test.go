@@ -144,8 +144,15 @@ func TestWarmup(t *testing.T) {
 		if iv.StartMs < 0 || iv.EndMs < iv.StartMs {
 			t.Errorf("interval %+v", iv)
 		}
-		if iv.Ops > 0 && iv.Latency["READ"].Count == 0 {
-			t.Errorf("interval without latency: %+v", iv)
+		// Each operation the interval holds has its latencies there (a
+		// short last interval on a loaded machine may hold no READ).
+		for op, n := range iv.ByOp {
+			if n > 0 && iv.Latency[op].Count == 0 {
+				t.Errorf("interval without %s latency: %+v", op, iv)
+			}
+		}
+		if iv.Ops > 0 && len(iv.ByOp) == 0 {
+			t.Errorf("interval without operations by kind: %+v", iv)
 		}
 	}
 	if ivOps != measured {

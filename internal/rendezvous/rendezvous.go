@@ -342,13 +342,16 @@ func checkIn(c net.Conn, cfg Config, post func(event) bool) {
 	m, err := newLineReader(c).read()
 	refuse := func(format string, args ...any) {
 		why := fmt.Sprintf(format, args...)
-		send(c, message{kind: kindRefused, reason: why})
-		c.Close()
 		ev := event{conn: c, refused: why}
 		if m.kind == kindHello && m.index >= 1 && m.index < cfg.Count {
 			ev.index = m.index
 		}
+		// Posted before the client hears it: a client that tries again
+		// at once is refused again after this, and its latest reason is
+		// the one client 0 names.
 		post(ev)
+		send(c, message{kind: kindRefused, reason: why})
+		c.Close()
 	}
 	switch {
 	case err != nil:

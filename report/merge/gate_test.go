@@ -174,6 +174,34 @@ func newSynth(seed uint64, n, perInterval int, scale, rate float64) synth {
 	return s
 }
 
+// synthRuns keeps the synthetic runs (and their series) the statistics
+// tests made: their cases judge the same runs under several gates, and
+// making a run costs as much as judging it. A run is a pure function of
+// its arguments, so a kept one is the one newSynth would make again.
+type synthRuns map[synthKey]*synthRun
+
+type synthKey struct {
+	seed        uint64
+	n, per      int
+	scale, rate float64
+}
+
+type synthRun struct {
+	synth
+	ser *series
+}
+
+func (c synthRuns) get(seed uint64, n, perInterval int, scale, rate float64) *synthRun {
+	k := synthKey{seed, n, perInterval, scale, rate}
+	if r, ok := c[k]; ok {
+		return r
+	}
+	r := &synthRun{synth: newSynth(seed, n, perInterval, scale, rate)}
+	r.ser = r.synth.series()
+	c[k] = r
+	return r
+}
+
 // bucketTop is the highest value of v's bucket in an HdrHistogram of 2
 // significant figures from 1 (sub-buckets of 256: values below 256 are
 // exact, above them buckets are 2^(bits−8) wide), as pointsOf reports
@@ -235,7 +263,9 @@ func TestGateStatistics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("400 pairs of synthetic runs")
 	}
+	t.Parallel() // its own runs, judged by pure functions
 	const pairs = 100
+	runs := synthRuns{}
 	for _, tt := range []struct {
 		name          string
 		gate          string
@@ -258,13 +288,13 @@ func TestGateStatistics(t *testing.T) {
 		}
 		fails := 0
 		for i := range uint64(pairs) {
-			a := newSynth(2*i+1, 60, 100, 1, 1000)
-			b := newSynth(2*i+2, 60, 100, tt.scaleB, tt.rateB)
+			a := runs.get(2*i+1, 60, 100, 1, 1000)
+			b := runs.get(2*i+2, 60, 100, tt.scaleB, tt.rateB)
 			var r GateResult
 			if g[0].Stat == GateThroughput {
 				r = JudgeGates(g, a.report(false), b.report(false))[0]
 			} else {
-				r = judgeSeries(g[0], a.series(), b.series())
+				r = judgeSeries(g[0], a.ser, b.ser)
 			}
 			if r.Verdict == Fail {
 				fails++
@@ -288,7 +318,9 @@ func TestGateStatisticsByLength(t *testing.T) {
 	if testing.Short() {
 		t.Skip("600 pairs of synthetic runs")
 	}
+	t.Parallel() // its own runs, judged by pure functions
 	const pairs = 100
+	runs := synthRuns{}
 	for _, tt := range []struct {
 		gate      string
 		intervals int
@@ -304,13 +336,13 @@ func TestGateStatisticsByLength(t *testing.T) {
 		g, _ := ParseGates(tt.gate)
 		fails := 0
 		for i := range uint64(pairs) {
-			a := newSynth(1000+2*i, tt.intervals, 6000/tt.intervals, 1, 1000)
-			b := newSynth(1001+2*i, tt.intervals, 6000/tt.intervals, 1, 1000)
+			a := runs.get(1000+2*i, tt.intervals, 6000/tt.intervals, 1, 1000)
+			b := runs.get(1001+2*i, tt.intervals, 6000/tt.intervals, 1, 1000)
 			var r GateResult
 			if g[0].Stat == GateThroughput {
 				r = JudgeGates(g, a.report(false), b.report(false))[0]
 			} else {
-				r = judgeSeries(g[0], a.series(), b.series())
+				r = judgeSeries(g[0], a.ser, b.ser)
 			}
 			if r.Verdict == Fail {
 				fails++
