@@ -136,7 +136,7 @@ db_bench_common=(--db="$DIR/db_bench" --num="$KEYS" --key_size=32 --value_size="
 	--write_buffer_size=67108864 --max_write_buffer_number=2 --max_background_compactions=2 --max_background_flushes=1
 	--level0_file_num_compaction_trigger=4 --max_bytes_for_level_base=268435456 --bytes_per_sync=524288
 	--open_files=16384 --statistics=1 --sync=0 --disable_wal=0 --threads="$THREADS" --seed=1
-	--enable_pipelined_write=false --merge_operator=put)
+	--enable_pipelined_write=false --merge_operator=put --partition_index=true --metadata_block_size="$BLOCK" --pin_top_level_index_and_filter=true)
 
 rocksdb_native_load() {
 	log="$DIR/db_bench-load.log"

@@ -68,6 +68,10 @@ func options(c *kv.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.Bl
 	r := props.NewReader(p)
 	l0 := r.Int("rocksdb.level0filenumcompactiontrigger", 4, props.Positive)
 	lbase := kv.ReadSize(r, "rocksdb.maxbytesforlevelbase", 256<<20, kv.AtLeastMiB)
+	index := r.String("rocksdb.indextype", "twolevel")
+	if index != "twolevel" && index != "binary" {
+		r.Errorf("rocksdb.indextype", "%q: want twolevel or binary", index)
+	}
 	if err := r.Err(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -81,6 +85,16 @@ func options(c *kv.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.Bl
 	// false, as Pebble pins nothing): every index, filter and data block a
 	// read needs is looked up in the cache, and counted, on both engines.
 	bbto.SetCacheIndexAndFilterBlocks(true)
+	// Pebble splits a table's index into blocks of its block size, under a
+	// top-level index, once it outgrows one (LevelOptions.IndexBlockSize);
+	// RocksDB's default is one index block a table (64MiB of 4KiB blocks:
+	// about 0.5MB), which a cache miss reads and parses whole. Two levels
+	// with partitions of the block size give RocksDB Pebble's structure;
+	// rocksdb.indextype=binary keeps RocksDB's default.
+	if index == "twolevel" {
+		bbto.SetIndexType(grocksdb.KTwoLevelIndexSearchIndexType)
+		bbto.SetMetadataBlockSize(uint64(c.BlockSize))
+	}
 	if c.BloomBits > 0 {
 		bbto.SetFilterPolicy(grocksdb.NewBloomFilterFull(float64(c.BloomBits)))
 	}
