@@ -50,7 +50,19 @@ func (c *Collector) newSeries() *series { return newSeries(c.cfg) }
 
 // Tick harvests every Recorder and returns what was recorded since the last
 // Tick. The snapshot is valid until the next Tick.
-func (c *Collector) Tick() *Snapshot {
+func (c *Collector) Tick() *Snapshot { return c.tick(Now()) }
+
+// TickUntil is Tick for a run's last harvest: its interval ends at endNs
+// (Now's clock), when the run's last operation ended, not when the harvest
+// is made, which on a loaded machine can be seconds later (the workers'
+// sessions closed, the outputs stopped): the report's intervals then
+// stay within its run time. An interval already harvested past endNs
+// leaves the last one empty and of no length.
+func (c *Collector) TickUntil(endNs int64) *Snapshot {
+	return c.tick(max(min(Now(), endNs), c.lastTick))
+}
+
+func (c *Collector) tick(now int64) *Snapshot {
 	c.interval.reset()
 	c.mu.Lock()
 	recs := c.recs
@@ -62,7 +74,6 @@ func (c *Collector) Tick() *Snapshot {
 		r.giveBack(old)
 	}
 	c.interval.mergeInto(c.total, c.newSeries, c.newHist)
-	now := Now()
 	snap := newSnapshot(c.cfg, c.ops, c.interval)
 	if c.OnInterval != nil {
 		c.OnInterval(c.lastTick, now, snap)

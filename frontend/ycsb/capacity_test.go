@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,8 +66,20 @@ func TestCapacityThreadBound(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	max, _ := strconv.ParseFloat(row(t, out, "CAPACITY", "MaxThroughput(ops/sec)"), 64)
-	if max < 2800 || max > 4000 {
-		t.Errorf("MaxThroughput %v, want just under 4000\n%s", max, out)
+	// What the threads offer is 4,000 ops/s less what the sleeps oversleep,
+	// which a loaded machine makes half a millisecond or more: the bound
+	// is the one the search measured and printed, not a constant.
+	offers := regexp.MustCompile(`offer at most (\d+) ops/s`).FindAllStringSubmatch(out, -1)
+	if len(offers) == 0 {
+		t.Fatalf("no step says what the threads offer:\n%s", out)
+	}
+	lowest := math.Inf(1)
+	for _, o := range offers {
+		v, _ := strconv.ParseFloat(o[1], 64)
+		lowest = math.Min(lowest, v)
+	}
+	if max > 4000 || max < 0.9*lowest {
+		t.Errorf("MaxThroughput %v, want at most 4000 and at least 90%% of the least the threads offered (%v)\n%s", max, lowest, out)
 	}
 	if l := row(t, out, "CAPACITY", "Limit"); !strings.HasPrefix(l, "the client: 4 threads at ") || !strings.Contains(l, "capacity.maxthreads=4") {
 		t.Errorf("Limit %q", l)
