@@ -2,6 +2,7 @@ package measurement
 
 import (
 	"sync"
+	"sync/atomic"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -21,6 +22,7 @@ type Collector struct {
 	// OnInterval, if set, sees every tick's harvest (HDR interval logs).
 	OnInterval func(startNs, endNs int64, iv *Snapshot)
 	lastTick   int64
+	end        atomic.Int64 // EndAt's, Now's clock; 0 while the run goes on
 }
 
 // NewCollector returns a Collector for cfg that measures the operations
@@ -50,17 +52,19 @@ func (c *Collector) newSeries() *series { return newSeries(c.cfg) }
 
 // Tick harvests every Recorder and returns what was recorded since the last
 // Tick. The snapshot is valid until the next Tick.
-func (c *Collector) Tick() *Snapshot { return c.tick(Now()) }
-
-// TickUntil is Tick for a run's last harvest: its interval ends at endNs
-// (Now's clock), when the run's last operation ended, not when the harvest
-// is made, which on a loaded machine can be seconds later (the workers'
-// sessions closed, the outputs stopped): the report's intervals then
-// stay within its run time. An interval already harvested past endNs
-// leaves the last one empty and of no length.
-func (c *Collector) TickUntil(endNs int64) *Snapshot {
-	return c.tick(max(min(Now(), endNs), c.lastTick))
+func (c *Collector) Tick() *Snapshot {
+	now := Now()
+	if end := c.end.Load(); end != 0 && now > end {
+		now = max(end, c.lastTick)
+	}
+	return c.tick(now)
 }
+
+// EndAt tells the collector the run ended at endNs (Now's clock), when its
+// last operation ended: a harvest made later (the outputs' last tick, the
+// run's final one, seconds late on a loaded machine) ends its interval
+// there, so that the report's intervals stay within its run time.
+func (c *Collector) EndAt(endNs int64) { c.end.Store(endNs) }
 
 func (c *Collector) tick(now int64) *Snapshot {
 	c.interval.reset()

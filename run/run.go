@@ -173,7 +173,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	limit := startTimeLimit(p.TimeLimit, p.Say, st)
 
 	end := runWorkers(st.ops, p, workers)
-	endNs := measurement.Now()
+	collector.EndAt(measurement.Now())
 	st.done() // no stop can use the timers after this
 	for _, t := range st.timers {
 		t.Close()
@@ -199,7 +199,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	res.Client = Client{Workers: len(workers), Target: p.Target,
 		CPU: hostcpu.Between(ends.cpuStart, ends.cpuEnd, cores, known), Embedded: p.Embedded}
 	outs.endRun(end)
-	measure(res, p, workers, collector, wu, tick, endNs)
+	measure(res, p, workers, collector, wu, tick)
 	return res
 }
 
@@ -255,7 +255,7 @@ func runWorkers(ctx context.Context, p *Plan, workers []*worker) time.Time {
 }
 
 // measure fills in what the workers measured in the window after wu.
-func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, wu warmup, tick, endNs int64) {
+func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, wu warmup, tick int64) {
 	// With a warm-up, the run time, the throughput and the operations cover
 	// the measured part only.
 	res.Start = wu.measuredFrom(res.End)
@@ -279,7 +279,7 @@ func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, 
 	if p.OpCount > 0 && res.Done >= p.OpCount {
 		res.Interrupted = false
 	}
-	c.TickUntil(endNs)
+	c.Tick()
 	res.Total = c.Total()
 	if tick > 0 {
 		res.Schedule = newSchedule(p.Target, res.Ops, workers, res.Total)

@@ -109,11 +109,13 @@ go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $TAGS ./...
 wait_cluster
 # Most of the tests' time is spent waiting on servers (nodes and clusters
 # of their own starting, runs at a fixed rate, the real cassandra-stress):
-# the test processes use under half of the two cores. So three packages run
-# at once, not one per core, and the two longest (minutes each, mostly
-# waiting) start first instead of last in the alphabet, beside the rest.
-say "go test -race $TAGS -p 3 ./frontend/cassandrastress ./db/cassandra ./..."
-go test -race $TAGS -p 3 -timeout 40m "$@" ./frontend/cassandrastress ./db/cassandra ./...
+# the two longest packages (minutes each, mostly waiting) start first
+# instead of last in the alphabet, beside the rest. Two packages run at once:
+# with three, the tests that time sleeps and paced runs (frontend/ycsb's
+# capacity and client-verdict tests, gate statistics) failed under the
+# load in two of two runs.
+say "go test -race $TAGS -p 2 ./frontend/cassandrastress ./db/cassandra ./..."
+go test -race $TAGS -p 2 -timeout 40m "$@" ./frontend/cassandrastress ./db/cassandra ./...
 say "tools/modzip (a module of its own)"
 (cd tools/modzip && go vet ./...)
 say "install-check: go install from a module proxy, a module importing ours, the image's build steps"
