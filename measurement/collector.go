@@ -50,6 +50,12 @@ func (c *Collector) newHist() *hdrhistogram.Histogram {
 
 func (c *Collector) newSeries() *series { return newSeries(c.cfg) }
 
+// EndAt tells the collector the run ended at endNs (Now's clock), when its
+// last operation ended: a harvest made later (the outputs' last tick, the
+// run's final one, seconds late on a loaded machine) ends its interval
+// there, so that the report's intervals stay within its run time.
+func (c *Collector) EndAt(endNs int64) { c.end.Store(endNs) }
+
 // Tick harvests every Recorder and returns what was recorded since the last
 // Tick. The snapshot is valid until the next Tick.
 func (c *Collector) Tick() *Snapshot {
@@ -57,16 +63,6 @@ func (c *Collector) Tick() *Snapshot {
 	if end := c.end.Load(); end != 0 && now > end {
 		now = max(end, c.lastTick)
 	}
-	return c.tick(now)
-}
-
-// EndAt tells the collector the run ended at endNs (Now's clock), when its
-// last operation ended: a harvest made later (the outputs' last tick, the
-// run's final one, seconds late on a loaded machine) ends its interval
-// there, so that the report's intervals stay within its run time.
-func (c *Collector) EndAt(endNs int64) { c.end.Store(endNs) }
-
-func (c *Collector) tick(now int64) *Snapshot {
 	c.interval.reset()
 	c.mu.Lock()
 	recs := c.recs

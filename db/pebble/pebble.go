@@ -325,7 +325,7 @@ func (c *conn) NewIter(lower, upper []byte) (kv.Iterator, error) {
 
 func (c *conn) Close() error { return nil }
 
-// iter is a Pebble iterator as an kv.Iterator.
+// iter is a Pebble iterator as a kv.Iterator.
 type iter struct{ *pebble.Iterator }
 
 func (it *iter) Value() ([]byte, error) { return it.ValueAndErr() }

@@ -355,7 +355,7 @@ func (c *conn) Close() error {
 	return nil
 }
 
-// iter is a RocksDB iterator as an kv.Iterator.
+// iter is a RocksDB iterator as a kv.Iterator.
 type iter struct {
 	it    *grocksdb.Iterator
 	lower []byte
