@@ -25,17 +25,28 @@ if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
     say "note: uncommitted changes are not checked (the commit $REV is)"
 fi
 
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# One fixed directory, emptied before and after (flock: one check at a
+# time): the module cache's paths are then the same from one check to the
+# next, so the build cache, which keys a package by its directory as well
+# as its content, compiles only what changed.
+work="${TMPDIR:-/tmp}/ycsb-install-check"
+exec 9>"$work.lock"
+flock 9
+wipe() { chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"; }
+wipe
+trap wipe EXIT
+mkdir -p "$work"
 proxy="$work/proxy"
 mv=$(cd tools/modzip && go run . -repo ../.. -rev "$REV" -out "$proxy")
 version=${mv#*@}
 module=${mv%@*}
 say "serving $mv from file://$proxy"
 
-# A clean GOPATH, module cache and build cache: nothing of this machine's
-# builds is reused; downloads come through the proxies below.
-export GOPATH="$work/gopath" GOMODCACHE="$work/gopath/pkg/mod" GOCACHE="$work/gocache"
+# A clean GOPATH and module cache: every module is resolved and extracted
+# afresh, downloads come through the proxies below. The build cache is the
+# machine's: it is keyed by content, so sharing it changes no result, only
+# the time (two cold builds of every dependency took minutes of the suite).
+export GOPATH="$work/gopath" GOMODCACHE="$work/gopath/pkg/mod"
 export GOBIN="$work/bin"
 upstream=$(go env GOPROXY)
 cache="$(cd "$(dirname "$0")/.." && GOPATH= GOMODCACHE= go env GOMODCACHE)/cache/download"

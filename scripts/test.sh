@@ -3,16 +3,18 @@
 #
 # It prepares what the integration tests need (librocksdb-dev, a local
 # PostgreSQL, a local Cassandra node, a three-node Cassandra cluster on
-# 127.0.0.2-4 started in the background meanwhile), then runs vet, a gofmt check, staticcheck and every
-# test with the race detector and the rocksdb build tag, then the install check
-# (scripts/install-check.sh: go install from a module proxy, the image build).
+# 127.0.0.2-4 started in the background meanwhile), runs vet and a gofmt
+# check, then every test with the race detector and the rocksdb build tag,
+# with staticcheck and the install check (scripts/install-check.sh: go
+# install from a module proxy, the image build) beside them.
 #
 # With CI=true a missing server is a failure; otherwise the tests that need it
 # skip with a message. Set YCSB_NO_SERVERS=1 to skip starting servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { echo "test: $*"; }
+# Each line says how long the suite has run, so that a slow phase shows.
+say() { echo "test: [${SECONDS}s] $*"; }
 
 have_rocksdb() { [[ -e /usr/include/rocksdb/c.h ]]; }
 
@@ -43,7 +45,11 @@ else
 fi
 
 started=()
+bg_pids=()
 cleanup() {
+    for p in "${bg_pids[@]}"; do
+        kill -- "$p" 2>/dev/null || true
+    done
     for s in "${started[@]}"; do
         "scripts/$s.sh" stop >/dev/null 2>&1 || true
     done
@@ -97,15 +103,47 @@ wait_cluster() {
 
 say "go vet"
 go vet $TAGS ./...
+(cd tools/modzip && go vet ./...) # a module of its own
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [[ -n "$unformatted" ]]; then
     echo "test: gofmt needed on:" >&2
     echo "$unformatted" >&2
     exit 1
 fi
-say "staticcheck"
+
+# staticcheck and the install check need no server and are short or mostly
+# wait (on the proxies and the checksum database): they run beside the
+# tests, each's output shown when it ends, its failure the suite's.
+bg_names=() bg_logs=()
+background() {
+    local name=$1 log
+    shift
+    log=$(mktemp)
+    "$@" >"$log" 2>&1 &
+    bg_names+=("$name") bg_pids+=($!) bg_logs+=("$log")
+    say "$name: started beside the tests"
+}
+# wait_background: every background check has ended and said how; returns
+# how many failed.
+wait_background() {
+    local i failed=0
+    for i in "${!bg_pids[@]}"; do
+        if wait "${bg_pids[$i]}"; then
+            say "${bg_names[$i]}: passed"
+            cat "${bg_logs[$i]}"
+        else
+            cat "${bg_logs[$i]}" >&2
+            say "${bg_names[$i]}: FAILED" >&2
+            failed=$((failed + 1))
+        fi
+        rm -f "${bg_logs[$i]}"
+    done
+    bg_pids=()
+    return $failed
+}
 # A fixed version, run without entering go.mod (see the Makefile's lint).
-go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $TAGS ./...
+background staticcheck go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $TAGS ./...
+background "install-check (go install from a module proxy, a module importing ours, the image's build steps)" scripts/install-check.sh
 wait_cluster
 # Most of the tests' time is spent waiting on servers (nodes and clusters
 # of their own starting, runs at a fixed rate, the real cassandra-stress):
@@ -115,8 +153,12 @@ wait_cluster
 # capacity and client-verdict tests, gate statistics) failed under the
 # load in two of two runs.
 say "go test -race $TAGS -p 2 ./frontend/cassandrastress ./db/cassandra ./..."
-go test -race $TAGS -p 2 -timeout 40m "$@" ./frontend/cassandrastress ./db/cassandra ./...
-say "tools/modzip (a module of its own)"
-(cd tools/modzip && go vet ./...)
-say "install-check: go install from a module proxy, a module importing ours, the image's build steps"
-scripts/install-check.sh
+tests=0
+go test -race $TAGS -p 2 -timeout 40m "$@" ./frontend/cassandrastress ./db/cassandra ./... || tests=$?
+checks=0
+wait_background || checks=$?
+if ((tests != 0 || checks != 0)); then
+    say "FAILED: go test exit $tests, $checks background check(s) failed" >&2
+    exit 1
+fi
+say "passed"
