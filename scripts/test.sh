@@ -80,23 +80,33 @@ if [[ -z "${YCSB_NO_SERVERS:-}" ]]; then
         fi
     done
     # The cluster (about 20 s on a quiet 2-core machine, longer beside the
-    # checks) starts while vet and staticcheck run; go test waits for it.
+    # checks) starts in the background while vet runs and the tests build;
+    # the tests that use it wait for its start to end
+    # (YCSB_CLUSTER_STARTED, read by ycsbtest.CassandraCluster): the file
+    # is empty until the start ends, then says "ready" or "failed".
     if scripts/cassandra-cluster.sh status >/dev/null 2>&1; then
         say "cassandra-cluster already running"
     else
         started+=(cassandra-cluster)
         cluster_log=$(mktemp)
-        cluster_t0=$SECONDS
-        scripts/cassandra-cluster.sh start >"$cluster_log" 2>&1 &
+        export YCSB_CLUSTER_STARTED
+        YCSB_CLUSTER_STARTED=$(mktemp)
+        (if scripts/cassandra-cluster.sh start >"$cluster_log" 2>&1; then
+            echo ready >"$YCSB_CLUSTER_STARTED"
+        else
+            echo failed >"$YCSB_CLUSTER_STARTED"
+            exit 1
+        fi) &
         cluster_pid=$!
     fi
 fi
 
-# wait_cluster: the cluster's start has ended; fatal in CI if it failed.
+# wait_cluster: the cluster's start has ended and said how; fatal in CI if
+# it failed.
 wait_cluster() {
     [[ -n "${cluster_pid:-}" ]] || return 0
     if wait "$cluster_pid"; then
-        say "cassandra-cluster $(tail -n 1 "$cluster_log" | sed "s/^cassandra-cluster: //") (waited $((SECONDS - cluster_t0))s since its start)"
+        say "cassandra-cluster $(tail -n 1 "$cluster_log" | sed "s/^cassandra-cluster: //")"
     elif [[ "${CI:-}" == "true" ]]; then
         cat "$cluster_log" >&2
         echo "test: could not start cassandra-cluster" >&2
@@ -105,7 +115,7 @@ wait_cluster() {
         tail -n 20 "$cluster_log"
         say "could not start cassandra-cluster: its tests will skip"
     fi
-    rm -f "$cluster_log"
+    rm -f "$cluster_log" "${YCSB_CLUSTER_STARTED:-}"
     cluster_pid=""
 }
 
@@ -152,7 +162,6 @@ wait_background() {
 # A fixed version, run without entering go.mod (see the Makefile's lint).
 background staticcheck go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $TAGS ./...
 background "install-check (go install from a module proxy, a module importing ours, the image's build steps)" scripts/install-check.sh
-wait_cluster
 # Much of the tests' time is spent waiting on servers (nodes and clusters
 # of their own starting, runs at a fixed rate, the real cassandra-stress):
 # the two longest packages (minutes each, mostly waiting) start first
@@ -162,6 +171,7 @@ wait_cluster
 say "go test -race $TAGS -p 3 ./frontend/cassandrastress ./db/cassandra ./..."
 tests=0
 go test -race $TAGS -p 3 -timeout 40m "$@" ./frontend/cassandrastress ./db/cassandra ./... || tests=$?
+wait_cluster
 checks=0
 wait_background || checks=$?
 if ((tests != 0 || checks != 0)); then

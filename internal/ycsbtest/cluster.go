@@ -44,6 +44,9 @@ func CassandraCluster(t testing.TB) []string {
 	if !shared.ready {
 		script, err := clusterScript()
 		if err == nil {
+			err = awaitClusterStart()
+		}
+		if err == nil {
 			cmd := exec.Command(script, "status")
 			cmd.Env = append(os.Environ(), "CASSANDRA_CLUSTER_HOSTS="+strings.Join(hosts, ","))
 			var out []byte
@@ -294,4 +297,36 @@ func CassandraLoad(host, keyspace, table string) (NodeLoad, error) {
 		}
 	}
 	return l, nil
+}
+
+// clusterStartWait bounds the wait for a start of the shared cluster that
+// scripts/test.sh began in the background (the script's own wait for a
+// node is 240 s; three start at once).
+const clusterStartWait = 6 * time.Minute
+
+// awaitClusterStart waits, when YCSB_CLUSTER_STARTED names a file (set by
+// scripts/test.sh, which starts the cluster beside the tests' build), until
+// the file says how the start ended: "ready", or "failed".
+func awaitClusterStart() error {
+	path := os.Getenv("YCSB_CLUSTER_STARTED")
+	if path == "" {
+		return nil
+	}
+	for deadline := time.Now().Add(clusterStartWait); ; {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("YCSB_CLUSTER_STARTED=%s: %w", path, err)
+		}
+		switch state := strings.TrimSpace(string(b)); state {
+		case "ready":
+			return nil
+		case "":
+			if time.Now().After(deadline) {
+				return fmt.Errorf("the cluster's start (YCSB_CLUSTER_STARTED=%s) had not ended after %v", path, clusterStartWait)
+			}
+			time.Sleep(500 * time.Millisecond)
+		default:
+			return fmt.Errorf("the cluster's start ended: %s (scripts/test.sh prints its log)", state)
+		}
+	}
 }
