@@ -337,7 +337,9 @@ type series struct {
 	count          []int64   // samples per unit
 	sum            []float64 // µs per unit
 	grid           []int64   // distinct values (highest equivalent of an HdrHistogram bucket), ascending
-	cum            [][]int64 // cum[i][j]: samples of unit i at or below grid[j]
+	// cum[j*len(count)+i]: samples of unit i at or below grid[j]; a grid
+	// value's counts side by side, as a bisection step reads them.
+	cum []int64
 }
 
 // point is one non-empty histogram bucket.
@@ -380,16 +382,16 @@ func newSeries(pts [][]point, counts []int64, sums []float64) *series {
 	}
 	slices.Sort(s.grid)
 	s.grid = slices.Compact(s.grid)
-	for _, u := range merged {
-		cum := make([]int64, len(s.grid))
+	units := len(merged)
+	s.cum = make([]int64, len(s.grid)*units)
+	for i, u := range merged {
 		for _, p := range u {
 			j, _ := slices.BinarySearch(s.grid, p.v)
-			cum[j] += p.n
+			s.cum[j*units+i] += p.n
 		}
-		for j := 1; j < len(cum); j++ {
-			cum[j] += cum[j-1]
+		for j := 1; j < len(s.grid); j++ {
+			s.cum[j*units+i] += s.cum[(j-1)*units+i]
 		}
-		s.cum = append(s.cum, cum)
 	}
 	return s
 }
@@ -508,10 +510,11 @@ func (s *series) figure(g Gate, w []int64) (v float64, ok bool) {
 // merged count reaches the rank p/100·total (rounded, at least 1).
 func (s *series) percentile(w []int64, total int64, p float64) int64 {
 	rank := min(max(int64(p/100*float64(total)+0.5), 1), total)
+	units := len(s.count)
 	j := sort.Search(len(s.grid), func(j int) bool {
 		var n int64
-		for i, c := range s.cum {
-			n += w[i] * c[j]
+		for i, c := range s.cum[j*units : (j+1)*units] {
+			n += w[i] * c
 		}
 		return n >= rank
 	})
