@@ -17,6 +17,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
+	"github.com/goycsb/ycsb/cli"
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
@@ -597,11 +598,34 @@ func (n *ownNode) must(arg string) {
 	}
 }
 
-// TestNodeRestartDuringRun stops the test's own node in the middle of a run
-// and starts it again: the operations in between fail and are counted, the
-// run goes on, reconnects and ends with its report and exit code 0.
-func TestNodeRestartDuringRun(t *testing.T) {
+// on is the node as seen from t, a subtest of the one that started it: its
+// logs and failures are t's.
+func (n *ownNode) on(t testing.TB) *ownNode {
+	c := *n
+	c.t = t
+	return &c
+}
+
+// TestOwnNode starts one node of the test's own and does to it, in turn,
+// what each fault test needs: a freeze (thawed after), a stop and a start,
+// and a stop for good. One node for the three saves two starts (seconds of
+// CPU each); the test runs beside the package's other long tests, which
+// touch nothing of it (its own ports and directory).
+func TestOwnNode(t *testing.T) {
+	noServers(t)
+	t.Parallel()
 	n := startOwnNode(t)
+	t.Run("FrozenNode", func(t *testing.T) { testFrozenNode(t, n.on(t)) })
+	t.Run("NodeRestartDuringRun", func(t *testing.T) { testNodeRestartDuringRun(t, n.on(t)) })
+	// Last: it leaves the node stopped.
+	t.Run("DownNodeIsBackedOff", func(t *testing.T) { testDownNodeIsBackedOff(t, n.on(t)) })
+}
+
+// testNodeRestartDuringRun stops the node in the middle of a run and
+// starts it again: the operations in between fail and are counted, the
+// run goes on and reconnects, and once its status lines show it recovered
+// a Ctrl-C ends it with its report.
+func testNodeRestartDuringRun(t *testing.T, n *ownNode) {
 	node := n.must
 
 	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + testHost, "-p", "port=" + n.port, "-p", "cassandra.keyspace=ycsb_fault",
@@ -611,29 +635,55 @@ func TestNodeRestartDuringRun(t *testing.T) {
 		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
-	// Long enough for a slow stop (the script waits up to 30 s) and a start.
-	const runFor = 55
-	ctx, cancel := context.WithTimeout(context.Background(), 2*runFor*time.Second)
+	// A bound only: long enough for a slow stop (the script waits up to
+	// 30 s), a start and the recovery; the test ends the run with SIGINT
+	// once the status lines show it recovered.
+	const runCap = 150
+	ctx, cancel := context.WithTimeout(context.Background(), 2*runCap*time.Second)
 	defer cancel()
 	args := append([]string{"run", "cassandra-cql"}, common...)
-	args = append(args, "-p", "operationcount=100000000", "-p", fmt.Sprintf("maxexecutiontime=%d", runFor),
+	args = append(args, "-p", "operationcount=100000000", "-p", fmt.Sprintf("maxexecutiontime=%d", runCap),
 		"-target", "300", "-s", "-p", "status.interval=1")
 	cmd := exec.CommandContext(ctx, ycsbBinary(t), args...)
 	cmd.Dir = repoRoot(t)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stdout bytes.Buffer
+	stderr := &stampWriter{}
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
 	time.Sleep(6 * time.Second)
 	node("stop")
 	time.Sleep(3 * time.Second)
 	node("start")
 	back := time.Since(start)
 	t.Logf("node back after %.1fs of the run", back.Seconds())
-	err := cmd.Wait()
-	if err != nil {
+	// The status lines from the one after the start on; the run ends when
+	// three in a row (whole seconds) show the rate the check below wants,
+	// or at runCap.
+	fromLine := len(statusRates(stderr.String())) + 1
+	var err error
+	interruptedAt := -1 // status lines printed when SIGINT was sent
+	for wait := time.NewTicker(100 * time.Millisecond); ; {
+		select {
+		case err = <-exited:
+		case <-wait.C:
+			rates := statusRates(stderr.String())
+			if k := len(rates); k-3 >= fromLine && min(rates[k-3], rates[k-2], rates[k-1]) >= 100 {
+				interruptedAt = k
+				cmd.Process.Signal(os.Interrupt)
+				err = <-exited
+			} else {
+				continue
+			}
+		}
+		wait.Stop()
+		break
+	}
+	if ee := (*exec.ExitError)(nil); err != nil && (interruptedAt < 0 || !errors.As(err, &ee) || ee.ExitCode() != cli.ExitInterrupted) {
 		t.Fatalf("run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
@@ -652,27 +702,40 @@ func TestNodeRestartDuringRun(t *testing.T) {
 	if failed == 0 {
 		t.Errorf("no operation failed while the node was down:\n%s", out)
 	}
-	// Reconnected: the status lines of the last seconds show operations again.
-	var tail []float64
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if i := strings.Index(line, " current ops/sec"); i > 0 {
-			f := strings.Fields(line[:i])
-			var v float64
-			fmt.Sscan(f[len(f)-1], &v)
-			tail = append(tail, v)
-		}
-	}
+	// Reconnected: the status lines of the last whole seconds (before the
+	// SIGINT, or before the last, partial one) show operations again.
+	tail := statusRates(stderr.String())
 	t.Logf("ops/sec per second of the run: %v", tail)
 	if len(tail) < 5 {
 		t.Fatalf("too few status lines:\n%s", stderr.String())
 	}
-	last := tail[len(tail)-4 : len(tail)-1]
+	end := len(tail) - 1
+	if interruptedAt >= 0 {
+		end = interruptedAt
+	}
+	last := tail[end-3 : end]
 	for _, v := range last {
 		if v < 100 {
 			t.Errorf("throughput did not recover after the restart: last status rates %v", last)
 			break
 		}
 	}
+}
+
+// statusRates are the rates of the whole status lines in stderr ("...
+// N current ops/sec; ..."), in order.
+func statusRates(stderr string) []float64 {
+	var rates []float64
+	lines := strings.Split(stderr, "\n")
+	for _, line := range lines[:len(lines)-1] { // the last is not ended yet
+		if i := strings.Index(line, " current ops/sec"); i > 0 {
+			f := strings.Fields(line[:i])
+			var v float64
+			fmt.Sscan(f[len(f)-1], &v)
+			rates = append(rates, v)
+		}
+	}
+	return rates
 }
 
 // TestTracingAndDebug checks that cassandra.tracing traces every statement

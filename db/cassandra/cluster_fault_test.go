@@ -80,6 +80,9 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts, freezes and kills a cluster of its own; skipped with -short")
 	}
+	noServers(t)
+	// Beside the package's other long tests: its cluster is its own.
+	t.Parallel()
 	// A cluster of the test's own (its own block of loopback addresses and
 	// directory), which it freezes and kills: never the shared cluster.
 	c := ycsbtest.OwnCassandraCluster(t, ycsbtest.ClusterOptions{})

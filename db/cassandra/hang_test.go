@@ -44,16 +44,15 @@ func (n *ownNode) freeze() (thaw func()) {
 	return thaw
 }
 
-// TestFrozenNode runs `ycsb run cassandra-cql` against a node of its own
-// that is frozen with SIGSTOP mid-run: the run must still end close to
-// maxexecutiontime with its report, counting the requests that ran out of
-// cassandra.readtimeoutmillis, and a Ctrl-C during the freeze must end it
-// within seconds.
-func TestFrozenNode(t *testing.T) {
+// testFrozenNode (TestOwnNode) runs `ycsb run cassandra-cql` against a
+// node of its own that is frozen with SIGSTOP mid-run: the run must still
+// end close to maxexecutiontime with its report, counting the requests that
+// ran out of cassandra.readtimeoutmillis, and a Ctrl-C during the freeze
+// must end it within seconds.
+func testFrozenNode(t *testing.T, n *ownNode) {
 	if testing.Short() {
-		t.Skip("starts and freezes a node of its own; skipped with -short")
+		t.Skip("freezes a node of its own; skipped with -short")
 	}
-	n := startOwnNode(t)
 	common := []string{"-P", "workloads/workloada", "-p", "hosts=" + testHost, "-p", "port=" + n.port, "-p", "cassandra.keyspace=ycsb_frozen",
 		"-p", "cassandra.createschema=true", "-p", "recordcount=1000", "-threads", "4"}
 	if stdout, stderr, code := ycsb(t, time.Minute, append([]string{"load", "cassandra-cql"}, common...)...); code != 0 {
@@ -77,7 +76,7 @@ func TestFrozenNode(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(3 * time.Second)
-		thaw := n.freeze()
+		thaw := n.on(t).freeze()
 		defer thaw()
 		if during != nil {
 			time.Sleep(2 * time.Second)

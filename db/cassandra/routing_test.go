@@ -1,8 +1,10 @@
 package cassandra
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,18 +22,39 @@ import (
 // (gossip: a few messages a second per node).
 const routeOps = 3000
 
-// clusterLoad is what every node of hosts counted for keyspace.table.
+// clusterLoad is what every node of hosts counted for keyspace.table, the
+// nodes asked at once.
 func clusterLoad(t *testing.T, hosts []string, keyspace, table string) []ycsbtest.NodeLoad {
 	t.Helper()
 	loads := make([]ycsbtest.NodeLoad, len(hosts))
+	errs := make([]error, len(hosts))
+	var wg sync.WaitGroup
 	for i, h := range hosts {
-		l, err := ycsbtest.CassandraLoad(h, keyspace, table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		loads[i] = l
+		wg.Go(func() { loads[i], errs[i] = ycsbtest.CassandraLoad(h, keyspace, table) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 	return loads
+}
+
+// routingMu keeps the routing tests, which run beside the package's other
+// long tests, from running at the same time as each other: what they
+// check is each table's counters, but their runs would slow each other.
+var routingMu sync.Mutex
+
+// routingTest is a routing test's start: it runs in parallel with the
+// package's other long tests but alone among the routing tests. It
+// returns the shared cluster's hosts.
+func routingTest(t *testing.T) []string {
+	t.Helper()
+	noServers(t)
+	t.Parallel()
+	hosts := ycsbtest.CassandraCluster(t)
+	routingMu.Lock()
+	t.Cleanup(routingMu.Unlock)
+	return hosts
 }
 
 func loadDelta(after, before []ycsbtest.NodeLoad) []ycsbtest.NodeLoad {
@@ -143,7 +166,7 @@ func checkForwarded(t *testing.T, d []ycsbtest.NodeLoad, ops int64) {
 // which protocol v5 takes; scans, always the driver's) and checks, from the
 // nodes' counters, where the requests went.
 func TestClusterRoutingCQL(t *testing.T) {
-	hosts := ycsbtest.CassandraCluster(t)
+	hosts := routingTest(t)
 	mix := []string{"-p", "readproportion=0.5", "-p", "updateproportion=0.5", "-p", "scanproportion=0", "-p", "insertproportion=0"}
 	scans := []string{"-p", "readproportion=0", "-p", "updateproportion=0", "-p", "scanproportion=1", "-p", "insertproportion=0",
 		"-p", "maxscanlength=5", "-p", "scanlengthdistribution=uniform"}
@@ -241,7 +264,7 @@ func checkOnlyFirst(t *testing.T, d []ycsbtest.NodeLoad) {
 // driver's (protocol v3), and checks -node whitelist: only the nodes given
 // coordinate (without it the others, discovered, are routed to as well).
 func TestClusterRoutingStress(t *testing.T) {
-	hosts := ycsbtest.CassandraCluster(t)
+	hosts := routingTest(t)
 	all := []string{strings.Join(hosts, ",")}
 	driver := []string{"-mode", "native", "cql3", "protocolVersion=3"}
 	cases := []struct {

@@ -1,10 +1,34 @@
 package cassandra
 
 import (
+	"flag"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
-// TestMain builds cmd/ycsb once for the package's tests (ycsbtest.Binary).
-func TestMain(m *testing.M) { ycsbtest.Main(m) }
+// longTests is how many of the package's parallel tests run at once unless
+// -parallel says otherwise: all of its long tests (TestOwnNode,
+// TestClusterFaultSchedule, TestClusterRoutingCQL and
+// TestClusterRoutingStress), which mostly wait on servers of their own or
+// on paced runs. GOMAXPROCS, the default, would run two at once on a 2-core
+// machine; and with fewer than all of them, a routing test waiting for the
+// other (routingMu) would hold the place of the one left out.
+const longTests = 4
+
+// TestMain builds cmd/ycsb once for the package's tests (ycsbtest.Binary)
+// and runs the long tests side by side.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", fmt.Sprint(longTests)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	ycsbtest.Main(m)
+}
