@@ -35,10 +35,10 @@ func clientsOf(t *testing.T, s *gocql.Session, ks string) (versions []int, opts 
 // compressed, as the node sees them, and they speak the original's protocol:
 // v4, its Java driver 3's highest, unless -mode 4x (driver 4 negotiates v5).
 func TestCompression(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "compression")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
-	t.Cleanup(func() { testHookStart = nil })
 	for _, c := range []struct {
 		name    string
 		driver4 bool
@@ -46,13 +46,13 @@ func TestCompression(t *testing.T) {
 	}{{"lz4", false, 4}, {"snappy", false, 4}, {"none", false, 4}, {"lz4", true, 5}, {"snappy", true, 4}, {"none", true, 5}} {
 		var versions []int
 		var opts []map[string]string
-		testHookStart = func() { versions, opts = clientsOf(t, s, ks) }
+		onStart := func() { versions, opts = clientsOf(t, s, ks) }
 		mode := []string{"-mode", "native", "cql3", "compression=" + c.name}
 		if c.driver4 {
 			mode = []string{"-mode", "4x", "cql3", "compression=" + c.name}
 		}
 		args := append([]string{"write", "n=500", "no-warmup", "-rate", "threads=4"}, mode...)
-		out := runLine(t, append(args, "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)...)
+		out := runLineOnStart(t, onStart, append(args, "-schema", "replication(factor=1)", "keyspace="+ks, "-node", testNode)...)
 		if !strings.Contains(out, "Compression: "+strings.ToUpper(c.name)) {
 			t.Errorf("%s: the settings do not show it\n%s", c.name, out)
 		}
@@ -78,8 +78,7 @@ func TestCompression(t *testing.T) {
 	var opts []map[string]string
 	uks := ks + "_user"
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + uks).Exec() })
-	testHookStart = func() { _, opts = clientsOf(t, s, uks) }
-	runLine(t, "user", "profile="+profileIn(t, "blogpost.yaml", uks), "ops(insert=1)", "n=50", "-rate", "threads=2",
+	runLineOnStart(t, func() { _, opts = clientsOf(t, s, uks) }, "user", "profile="+profileIn(t, "blogpost.yaml", uks), "ops(insert=1)", "n=50", "-rate", "threads=2",
 		"-mode", "native", "cql3", "compression=lz4", "-node", testNode, "-log", "no-settings")
 	if len(opts) == 0 {
 		t.Errorf("user: the node shows no connection on %s", uks)

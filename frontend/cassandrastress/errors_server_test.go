@@ -15,8 +15,14 @@ import (
 // stdout, stderr and the error.
 func runFails(t *testing.T, line ...string) (string, string, error) {
 	t.Helper()
+	return runFailsOnStart(t, nil, line...)
+}
+
+// runFailsOnStart is runFails calling onStart as each measured run starts.
+func runFailsOnStart(t *testing.T, onStart func(), line ...string) (string, string, error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
+	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test", onStart: onStart})
 	if err == nil || !errors.Is(err, ErrFailure) || props.IsBadInput(err) {
 		t.Fatalf("%s: err %v, want the run's failure (exit 1)\nstdout:\n%s\nstderr:\n%s", strings.Join(line, " "), err, out.String(), errOut.String())
 	}
@@ -30,6 +36,7 @@ func runFails(t *testing.T, line ...string) (string, string, error) {
 // still fails after its tries ends the run with FAILURE and no Results, as
 // in the original; with ignore the run goes on and counts the errors.
 func TestErrorsStopTheRun(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "errors")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -80,24 +87,24 @@ func TestErrorsStopTheRun(t *testing.T) {
 // dropped as the run starts) ends the run; with -errors ignore it is
 // counted.
 func TestUserErrorsStopTheRun(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "user_errors")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
-	t.Cleanup(func() { testHookStart = nil })
 	f := profileIn(t, "blogpost.yaml", ks)
-	testHookStart = func() {
+	dropTable := func() {
 		if err := s.Query("DROP TABLE IF EXISTS " + ks + ".blogposts").Exec(); err != nil {
 			t.Error(err)
 		}
 	}
 	line := []string{"user", "profile=" + f, "ops(insert=1)", "n=20", "-pop", "seq=1..20", "-rate", "threads=1", "-node", testNode,
 		"-log", "no-settings", "-errors", "retries=1"}
-	out, _, err := runFails(t, line...)
+	out, _, err := runFailsOnStart(t, dropTable, line...)
 	want := regexp.MustCompile(`^insert: Operation x2 on key\(s\) \[[^\]]+\]: Error executing: .*blogposts.*$`)
 	if !want.MatchString(failureLine(t, out)) || strings.Contains(out, "Results:") || !strings.Contains(err.Error(), "insert: Operation x2 on key(s) [") {
 		t.Errorf("user insert into a dropped table: want %s\n%s\nerr %v", want, out, err)
 	}
-	out = runLine(t, append(line, "ignore")...)
+	out = runLineOnStart(t, dropTable, append(line, "ignore")...)
 	if errs := breakdown(t, out, "Total errors"); errs["insert"] != 20 {
 		t.Errorf("-errors ignore: %v errors, want insert: 20\n%s", errs, out)
 	}
@@ -108,6 +115,7 @@ func TestUserErrorsStopTheRun(t *testing.T) {
 // operation), so every read validates; without it the reads take seeds
 // from the same sequence and find rows not written.
 func TestReadLookback(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "lookback")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -141,6 +149,7 @@ func TestReadLookback(t *testing.T) {
 // the columns) fails validation as in the original (the real
 // cassandra-stress prints this line); with skip-read-validation it reads.
 func TestColSlice(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "slice")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -165,6 +174,7 @@ func TestColSlice(t *testing.T) {
 // average of 1 and revisit= with it among them; TestInsertVisitsPredefined
 // has visits= above 1).
 func TestInsertPredefined(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "insert")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -223,6 +233,7 @@ func TestInsertPredefined(t *testing.T) {
 // sequence from its first seed, as in the original (whose write n=100 -pop
 // seq=1..1000 leaves 100 rows).
 func TestWarmupPopulation(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "warmup_pop")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })

@@ -132,10 +132,10 @@ var opRateLine = regexp.MustCompile(`(?m)^Op rate +: +([0-9,]+) op/s`)
 // the cassandra-cql binding does instead of failing hundreds of thousands
 // of operations; the failures are errors, never op rate.
 func TestIgnoreBacksOffDeadNode(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "faults_dead")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
-	t.Cleanup(func() { testHookStart = nil })
 	for _, c := range []struct {
 		name string
 		line []string
@@ -146,9 +146,8 @@ func TestIgnoreBacksOffDeadNode(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := dbtest.NewProxy(t, testNode+":9042")
-			testHookStart = p.Kill
 			line := append(c.line, "-rate", "threads=4", "-node", testNode, "-port", "native="+p.PortString(), "-log", "no-settings")
-			out := runLine(t, line...)
+			out := runLineOnStart(t, p.Kill, line...)
 			_, errs, _ := results(t, out)
 			// Four threads over 3 s, each backing off from 1 ms to 1 s
 			// between the tries and the operations: with one try, a dozen
@@ -172,9 +171,8 @@ func TestIgnoreBacksOffDeadNode(t *testing.T) {
 	// and its failure ends the run.
 	t.Run("retries", func(t *testing.T) {
 		p := dbtest.NewProxy(t, testNode+":9042")
-		testHookStart = p.Kill
 		start := time.Now()
-		out, _, _ := runFails(t, "write", "duration=60s", "no-warmup", "-errors", "retries=5", "-rate", "threads=2", "-schema", "replication(factor=1)",
+		out, _, _ := runFailsOnStart(t, p.Kill, "write", "duration=60s", "no-warmup", "-errors", "retries=5", "-rate", "threads=2", "-schema", "replication(factor=1)",
 			"keyspace="+ks, "-node", testNode, "-port", "native="+p.PortString(), "-log", "no-settings")
 		if !strings.Contains(out, "Operation x6 on key(s) [") {
 			t.Errorf("retries=5: want the failure after 6 tries\n%s", out)

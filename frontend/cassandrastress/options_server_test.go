@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -37,6 +36,7 @@ func runBad(t *testing.T, line ...string) (string, error) {
 // back to one of them, so write n=1000 leaves 10 rows, in the original and
 // here. visits=fixed(1) changes nothing.
 func TestInsertVisitsPredefined(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "stressrest_visits")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -115,6 +115,7 @@ func writeProfile(t *testing.T, y, ks string) string {
 // inserts' partitions and the queries' together. Without it the queries
 // take seeds of the same sequence, which no insert writes: none finds one.
 func TestUserReadLookback(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "stressrest_lookback")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -173,6 +174,7 @@ func lastTotal(t *testing.T, out string) int64 {
 // per range), in as many pages as the quarters' rows make, which is what
 // the real cassandra-stress does with the same table.
 func TestUserTokenRangeSplit(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := "stressrest_trsplit"
 	dropKeyspace(t, s, ks)
@@ -271,6 +273,7 @@ var validateMismatch = regexp.MustCompile(`(?s)^validate: Operation x0 on key\(s
 // of depth 0 validate. A changed value and a missing row end the run with
 // the original's lines.
 func TestUserValidate(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "stressrest_validate")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -353,6 +356,7 @@ func TestUserValidate(t *testing.T) {
 // in a shuffled order: every row (select fixed(1)/1), and rows the sorted
 // order's validate op does not find, as the original's would not either.
 func TestUserShuffled(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "stressrest_shuffled")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -388,16 +392,14 @@ func TestUserValidateInterop(t *testing.T) {
 		return append(append([]string{"user", "profile=" + f, "no-warmup", "cl=ONE"}, args...), common...)
 	}
 	theirsFail := func(args []string) string {
-		var out bytes.Buffer
-		c := exec.Command(tool, args...)
-		c.Stdout, c.Stderr = &out, &out
-		if err := c.Run(); err == nil || !strings.Contains(out.String(), "\nFAILURE\n") {
-			t.Fatalf("theirs %v: %v, want FAILURE\n%s", args, err, out.String())
+		out, err := realRun(tool, args...)
+		if err == nil || !strings.Contains(out, "\nFAILURE\n") {
+			t.Fatalf("theirs %v: %v, want FAILURE\n%s", args, err, out)
 		}
 		// the message, up to the stack trace (a key may hold a newline)
-		m := regexp.MustCompile(`(?s)\njava\.io\.IOException: (Operation x.*?)\n\n\tat `).FindStringSubmatch(out.String())
+		m := regexp.MustCompile(`(?s)\njava\.io\.IOException: (Operation x.*?)\n\n\tat `).FindStringSubmatch(out)
 		if m == nil {
-			t.Fatalf("theirs %v: no failure line\n%s", args, out.String())
+			t.Fatalf("theirs %v: no failure line\n%s", args, out)
 		}
 		return "validate: " + m[1]
 	}
@@ -497,6 +499,7 @@ func outline(out string) []string {
 // operation, as the original prints it (its Consumer prints the exception,
 // then StressMetrics records the last interval).
 func TestFailureLineOrder(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "stressrest_order")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -510,12 +513,9 @@ func TestFailureLineOrder(t *testing.T) {
 		t.Errorf("ours: %v, want %v\n%s", got, want, ours)
 	}
 	if tool := realToolIfBuilt(); tool != "" {
-		var theirs bytes.Buffer
-		c := exec.Command(tool, read...)
-		c.Stdout, c.Stderr = &theirs, &theirs
-		c.Run()
-		if got := outline(theirs.String()); !slices.Equal(got, want) {
-			t.Errorf("theirs: %v, want %v\n%s", got, want, theirs.String())
+		theirs, _ := realRun(tool, read...)
+		if got := outline(theirs); !slices.Equal(got, want) {
+			t.Errorf("theirs: %v, want %v\n%s", got, want, theirs)
 		}
 	}
 }
@@ -527,6 +527,7 @@ func TestFailureLineOrder(t *testing.T) {
 // rows are written and read back; the same run prepared (the control)
 // adds them there.
 func TestModeUnprepared(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "unprepared")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })
@@ -568,6 +569,7 @@ func TestModeUnprepared(t *testing.T) {
 // original's): refused with one line naming the column and the option;
 // with -errors skip-unsupported-columns the rows are written without it.
 func TestUserSkipUnsupportedColumns(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "stressrest_skipcols")
 	t.Cleanup(func() { s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec() })

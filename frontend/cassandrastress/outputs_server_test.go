@@ -22,6 +22,7 @@ import (
 // -log file= that takes nothing (/dev/full) fails the run at its end with
 // one line naming it.
 func TestOutputsWrittenThrough(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "outputs")
 	dir, other := t.TempDir(), t.TempDir()

@@ -95,10 +95,6 @@ func reportSettings(plan *run.Plan, jsonPath string) map[string]string {
 	return m
 }
 
-// testHookStart, if set, is called as each measured run starts, its
-// connections open: tests look at them from the node's side.
-var testHookStart func()
-
 // startHook calls fn as the run starts.
 type startHook func()
 

@@ -97,6 +97,10 @@ var rampPause = 15 * time.Second
 type Env struct {
 	Stdout, Stderr io.Writer
 	Version        string
+	// onStart, if set, is called as each measured run starts, its
+	// connections open: tests look at them from the node's side. A field
+	// of the run's, not a package variable, so those tests run in parallel.
+	onStart func()
 }
 
 // Main runs a cassandra-stress command line (without the program name).

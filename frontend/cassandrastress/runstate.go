@@ -216,8 +216,8 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	latency := report.SLOLatency(plan.Target, plan.Measurement)
 	if !warmup {
 		plan.Outputs = append(outs.outputs(), met, startHook(func() {
-			if testHookStart != nil {
-				testHookStart()
+			if r.env.onStart != nil {
+				r.env.onStart()
 			}
 			if s.Command.Stop == settings.StopDuration && r.step == nil {
 				timer = time.AfterFunc(s.Command.Duration, plan.Workload.Stop)

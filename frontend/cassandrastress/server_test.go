@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -49,8 +48,14 @@ func keyspace(t *testing.T, s *gocql.Session, name string) string {
 // runLine runs a command line and returns stdout.
 func runLine(t *testing.T, line ...string) string {
 	t.Helper()
+	return runLineOnStart(t, nil, line...)
+}
+
+// runLineOnStart is runLine calling onStart as each measured run starts.
+func runLineOnStart(t *testing.T, onStart func(), line ...string) string {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test"})
+	err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, Version: "test", onStart: onStart})
 	if err != nil {
 		t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(line, " "), err, out.String(), errOut.String())
 	}
@@ -91,6 +96,7 @@ func count(t *testing.T, s *gocql.Session, table string) int64 {
 // TestPredefinedCommands runs the issue's command lines, scaled down,
 // and checks the Results against the table.
 func TestPredefinedCommands(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "commands")
 	common := []string{"-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
@@ -138,6 +144,7 @@ func TestPredefinedCommands(t *testing.T) {
 // TestReadValidates: a read of data that are not the original's is an
 // error (counted with -errors ignore; TestErrorsStopTheRun has the default).
 func TestReadValidates(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "validate")
 	common := []string{"-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
@@ -183,13 +190,11 @@ func TestInterop(t *testing.T) {
 				"-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
 		}
 		real := func(cmd string) string {
-			var out bytes.Buffer
-			c := exec.Command(tool, args(cmd)...)
-			c.Stdout, c.Stderr = &out, &out
-			if err := c.Run(); err != nil {
-				t.Fatalf("cassandra-stress %s: %v\n%s", cmd, err, out.String())
+			out, err := realRun(tool, args(cmd)...)
+			if err != nil {
+				t.Fatalf("cassandra-stress %s: %v\n%s", cmd, err, out)
 			}
-			return out.String()
+			return out
 		}
 		if dir == "theirs-to-ours" {
 			real("write")
@@ -211,6 +216,7 @@ func dataKey(idx int64) []byte { return data.AppendKey(nil, idx, data.DefaultKey
 // TestHdrFileRun: -log hdrfile= under a fixed rate logs WRITE-st, -rt
 // and -wt intervals that add up to the run's operations.
 func TestHdrFileRun(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "hdrfile")
 	path := filepath.Join(t.TempDir(), "w.hdr")
@@ -243,6 +249,7 @@ func TestHdrFileRun(t *testing.T) {
 // TestJSONNames: the -log json= report names the operations as the
 // original does (WRITE, COUNTER_WRITE, COUNTER_READ), not by YCSB's slots.
 func TestJSONNames(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "jsonnames")
 	dir := t.TempDir()
@@ -275,6 +282,7 @@ func TestJSONNames(t *testing.T) {
 // TestGraph: two runs into one -graph file give a page with both
 // revisions, the second added to the first.
 func TestGraph(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "graph")
 	page := filepath.Join(t.TempDir(), "g.html")
@@ -307,9 +315,9 @@ func TestGraph(t *testing.T) {
 // the page, named as the original's StressGraph names it ("REV - N
 // threads").
 func TestGraphWithRamp(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "graphramp")
-	rampPause = 0
 	page := filepath.Join(t.TempDir(), "g.html")
 	runLine(t, "write", "n=300", "no-warmup", "-rate", "threads>=1", "threads<=2", "-schema", "replication(factor=1)", "keyspace="+ks,
 		"-node", testNode, "-log", "no-settings", "-graph", "file="+page, "revision=ramp", "title=ramped")

@@ -17,6 +17,7 @@ import (
 // block, the JSON report's slo and [SLO] rows, and the Unmet error (exit
 // code 3) when an objective fails; abort stops a run that cannot meet it.
 func TestSLO(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "slo")
 	report := filepath.Join(t.TempDir(), "r.json")

@@ -20,6 +20,7 @@ import (
 // requests and the operations they answered. On two shared cores some of
 // 2,000 requests always take over 1 ms.
 func TestSpeculativeDelayCounted(t *testing.T) {
+	t.Parallel()
 	hosts := ycsbtest.CassandraCluster(t)
 	const ks = "stress_it_speculate"
 	for _, cmd := range []string{"write", "read"} {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,19 +38,41 @@ func freePort(t *testing.T) string {
 	return port
 }
 
-// startOwnNode starts a node with the extra environment (CASSANDRA_...=).
-func startOwnNode(t *testing.T, extra ...string) *ownNode {
+// ownNodeJVMOptions: the node serves a few hundred operations, for which
+// the client compiler alone costs about half the CPU of starting the
+// default tiers (scripts/cassandra.sh appends CASSANDRA_JVM_OPTS); one set
+// in the environment is used instead.
+const ownNodeJVMOptions = "CASSANDRA_JVM_OPTS=-XX:TieredStopAtLevel=1"
+
+// startOwnNode starts a node with the extra environment (CASSANDRA_...=) in
+// the background; the function it returns waits for it. Called before
+// t.Parallel, the node starts while the test waits for its turn.
+func startOwnNode(t *testing.T, extra ...string) func() *ownNode {
 	t.Helper()
 	ycsbtest.SkipServerTests(t)
 	n := &ownNode{t: t, port: freePort(t)}
-	n.env = append(append(os.Environ(),
+	n.env = append(append(append([]string{ownNodeJVMOptions}, os.Environ()...),
 		"CASSANDRA_HOME_DIR="+filepath.Join(t.TempDir(), "node"),
 		"CASSANDRA_PORT="+n.port,
 		"CASSANDRA_STORAGE_PORT="+freePort(t),
 		"CASSANDRA_HEAP_MIN=128m", "CASSANDRA_HEAP_MAX=512m"), extra...)
-	t.Cleanup(func() { n.run("wipe") })
-	ycsbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", n.run("start"))
-	return n
+	started := make(chan error, 1)
+	go func() { started <- n.run("start") }()
+	var once sync.Once
+	var err error
+	wait := func() error {
+		once.Do(func() { err = <-started })
+		return err
+	}
+	t.Cleanup(func() {
+		wait()
+		n.run("wipe")
+	})
+	return func() *ownNode {
+		t.Helper()
+		ycsbtest.NeedServer(t, "a Cassandra node of the test's own (scripts/cassandra.sh start)", wait())
+		return n
+	}
 }
 
 func (n *ownNode) run(arg string) error {
@@ -75,7 +98,9 @@ func TestTransportTLS(t *testing.T) {
 	srv, key := p.leaf(t, "127.0.0.1", true, net.ParseIP("127.0.0.1"))
 	p.write(t, "server.pem", pemOf(t, key, srv, p.ca))
 	p.write(t, "client-ca.pem", pemOf(t, nil, p.ca))
-	n := startOwnNode(t, "CASSANDRA_CLIENT_TLS_DIR="+p.dir)
+	started := startOwnNode(t, "CASSANDRA_CLIENT_TLS_DIR="+p.dir)
+	t.Parallel()
+	n := started()
 
 	cc := gocql.NewCluster(testNode)
 	cc.Port = atoiT(t, n.port)
@@ -103,7 +128,6 @@ func TestTransportTLS(t *testing.T) {
 		}
 		return n, protocols
 	}
-	t.Cleanup(func() { testHookStart = nil })
 	common := []string{"n=200", "no-warmup", "-rate", "threads=2", "-schema", "replication(factor=1)", "keyspace=" + ks,
 		"-node", testNode, "-port", "native=" + n.port}
 	for _, c := range []struct {
@@ -117,10 +141,9 @@ func TestTransportTLS(t *testing.T) {
 	} {
 		var conns int
 		var protos []string
-		testHookStart = func() { conns, protos = tlsOf() }
 		var out, errOut bytes.Buffer
 		line := append(append([]string{"write"}, common...), append([]string{"-transport"}, c.opts...)...)
-		err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut})
+		err := Main(context.Background(), line, Env{Stdout: &out, Stderr: &errOut, onStart: func() { conns, protos = tlsOf() }})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s\n%s", strings.Join(c.opts, " "), err, out.String(), errOut.String())
 		}

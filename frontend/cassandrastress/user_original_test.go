@@ -42,6 +42,7 @@ var originalProfiles = []struct {
 }
 
 func TestUserCaptureOriginal(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("USERPROF_CAPTURE") == "" {
 		t.Skip("set USERPROF_CAPTURE=1 to capture the original's rows")
 	}

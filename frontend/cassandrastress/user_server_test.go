@@ -80,10 +80,12 @@ func userProfileRun(t *testing.T, file, ks string, ops string, queries ...string
 }
 
 func TestUserBlogpost(t *testing.T) {
+	t.Parallel()
 	userProfileRun(t, "blogpost.yaml", "stress_it_user_blogpost", "ops(insert=1,singlepost=2,timeline=1)", "singlepost", "timeline")
 }
 
 func TestUserAllTypes(t *testing.T) {
+	t.Parallel()
 	userProfileRun(t, "types.yaml", "stress_it_user_types", "ops(insert=1,bykey=1,byrow=1,multi=1)", "bykey", "byrow", "multi")
 }
 
@@ -91,11 +93,11 @@ func TestUserAllTypes(t *testing.T) {
 // quarter of n, and a thread ramp runs the mix at each count, then the
 // summary table, as the original's StressAction does for user.
 func TestUserWarmupAndRamp(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := "ks_userprof_ramp"
 	dropKeyspace(t, s, ks)
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
-	rampPause = 0
 	f := profileIn(t, "types.yaml", ks)
 	out := runLine(t, "user", "profile="+f, "ops(insert=1,bykey=1)", "n=200", "-pop", "seq=1..50",
 		"-rate", "threads>=1", "threads<=2", "-node", testNode, "-log", "no-settings")
@@ -119,6 +121,7 @@ func TestUserWarmupAndRamp(t *testing.T) {
 // TestUserPermits: n= counts partitions, as the original's work manager
 // does: an insert of several partitions takes as many.
 func TestUserPermits(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := "ks_userprof_permits"
 	dropKeyspace(t, s, ks)
@@ -137,6 +140,7 @@ func TestUserPermits(t *testing.T) {
 // TestUserPrepared: the markers' columns come from preparing the query;
 // one bound to something else than a column is refused before any run.
 func TestUserPrepared(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := "ks_userprof_prepared"
 	dropKeyspace(t, s, ks)
@@ -191,6 +195,7 @@ func TestUserPrepared(t *testing.T) {
 // output; the report names the ops so that ycsb merge and compare read it;
 // the page draws every op and adds the second run's revision to the first.
 func TestUserOutputs(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "userout")
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
@@ -440,6 +445,7 @@ func inOrder(got, want []string) bool {
 // is sent as several batches of at most 65535 statements, as the
 // original's SchemaInsert does, not refused: every row is written.
 func TestUserInsertOver65535Rows(t *testing.T) {
+	t.Parallel()
 	s := cluster(t)
 	ks := keyspace(t, s, "bigins")
 	f := filepath.Join(t.TempDir(), "big.yaml")
