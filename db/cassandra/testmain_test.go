@@ -1,9 +1,6 @@
 package cassandra
 
 import (
-	"flag"
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
@@ -21,14 +18,6 @@ const longTests = 4
 // TestMain builds cmd/ycsb once for the package's tests (ycsbtest.Binary)
 // and runs the long tests side by side.
 func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		if err := flag.Set("test.parallel", fmt.Sprint(longTests)); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
+	ycsbtest.WaitingParallel(longTests)
 	ycsbtest.Main(m)
 }

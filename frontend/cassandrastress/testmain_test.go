@@ -1,9 +1,10 @@
 package stress
 
 import (
-	"flag"
 	"os"
 	"testing"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // testParallel is how many parallel tests run at once unless -parallel is
@@ -11,7 +12,7 @@ import (
 // sleeps 3 s in every run, nodes answer, a TLS node starts), so on two
 // cores GOMAXPROCS of them at a time (go test's default) leaves the
 // machine idle.
-const testParallel = "4"
+const testParallel = 4
 
 // TestMain drops the original's "Sleeping 2s..." before every run's work
 // (pause) and the 15 s between a ramp's thread counts (rampPause) once for
@@ -20,13 +21,6 @@ const testParallel = "4"
 func TestMain(m *testing.M) {
 	pause = 0
 	rampPause = 0
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		if err := flag.Set("test.parallel", testParallel); err != nil {
-			panic(err)
-		}
-	}
+	ycsbtest.WaitingParallel(testParallel)
 	os.Exit(m.Run())
 }

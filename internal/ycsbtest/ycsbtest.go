@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -123,4 +124,20 @@ func FreeAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// WaitingParallel sets how many of a package's parallel tests run at once
+// (go test's -parallel, GOMAXPROCS by default) to n, unless the command
+// line gave -parallel. For packages whose tests mostly wait (on servers
+// starting, paced runs, other processes): on two cores GOMAXPROCS of them
+// at a time leaves the machine idle. Call it from TestMain before m.Run.
+func WaitingParallel(n int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", strconv.Itoa(n)); err != nil {
+			panic(err)
+		}
+	}
 }

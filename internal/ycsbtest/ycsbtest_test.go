@@ -1,6 +1,7 @@
 package ycsbtest
 
 import (
+	"flag"
 	"os/exec"
 	"strings"
 	"testing"
@@ -22,5 +23,22 @@ func TestBinary(t *testing.T) {
 	}
 	if cached := cachedBinary(); cached != "" && cached != bin {
 		t.Errorf("Binary %q, but the cached build is %q", bin, cached)
+	}
+}
+
+// WaitingParallel sets -test.parallel unless the command line gave it.
+func TestWaitingParallel(t *testing.T) {
+	f := flag.Lookup("test.parallel")
+	before := f.Value.String()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	t.Cleanup(func() { f.Value.Set(before) })
+	WaitingParallel(7)
+	want := "7"
+	if given {
+		want = before
+	}
+	if got := f.Value.String(); got != want {
+		t.Errorf("-test.parallel %s after WaitingParallel(7) (given on the command line: %v), want %s", got, given, want)
 	}
 }
