@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,11 +179,15 @@ func TestClusterFaultSchedule(t *testing.T) {
 	t.Logf("at ALL: %q", regexp.MustCompile(`(?m)^\[(READ|UPDATE|OVERALL)\], (Return=.*|Retries, .*|SuccessfulThroughput.*)$`).FindAllString(stdout, -1))
 }
 
-// checkFreezeRate asserts that each whole second of the freeze (by the
-// wall clock: the report's intervals against when the node was frozen and
-// thawed) completed at least half of what the cluster did before it: half
-// of the target, or of the rate of the whole seconds before the freeze
-// when the machine (two cores shared with other tests in CI) kept less.
+// checkFreezeRate asserts that the freeze (by the wall clock: the report's
+// intervals against when the node was frozen and thawed) cost no stall:
+// its median whole second completed at least half of what the cluster's
+// median whole second did before it, and no whole second of it less than a
+// quarter. "What the cluster did" is min(target, that median): the
+// machine (two cores shared with other tests in CI) may not keep the
+// target, and its seconds swing fourfold with no fault at all (one CI run:
+// 98 to 1,934 op/s outside the freeze), so one slow second is the
+// machine's; a client that waits on the frozen node does 0 for seconds.
 // The first second after the freeze began is left out: the requests then
 // in flight to the frozen node wait the speculative delay, and the live
 // coordinators' own reads at QUORUM wait for the frozen replica until
@@ -190,7 +195,7 @@ func TestClusterFaultSchedule(t *testing.T) {
 // them elsewhere; after that second the client passes the node over
 // (Host.Down) and the servers read from the others. The logged table is
 // every interval, marked by where it lies.
-func checkFreezeRate(t *testing.T, ivs []jsonreport.Interval, freeze, thaw event) {
+func checkFreezeRate(t testing.TB, ivs []jsonreport.Interval, freeze, thaw event) {
 	t.Helper()
 	rate := func(iv jsonreport.Interval) float64 { return float64(iv.Ops) * 1000 / float64(iv.EndMs-iv.StartMs) }
 	frozen, thawed := freeze.after.UnixMilli(), thaw.before.UnixMilli()
@@ -220,17 +225,88 @@ func checkFreezeRate(t *testing.T, ivs []jsonreport.Interval, freeze, thaw event
 			len(pre), len(during), table.String())
 		return
 	}
-	var before float64
-	for _, iv := range pre {
-		before += rate(iv) / float64(len(pre))
+	median := func(ivs []jsonreport.Interval) float64 {
+		rs := make([]float64, len(ivs))
+		for i, iv := range ivs {
+			rs[i] = rate(iv)
+		}
+		slices.Sort(rs)
+		if n := len(rs); n%2 == 0 {
+			return (rs[n/2-1] + rs[n/2]) / 2
+		}
+		return rs[len(rs)/2]
 	}
-	want := min(float64(faultTarget), before) / 2
+	before := min(float64(faultTarget), median(pre))
+	if m := median(during); m < before/2 {
+		t.Errorf("the freeze's median second: %.0f op/s, below half of %.0f (the target %d, or the median second before the freeze)",
+			m, before, faultTarget)
+	}
 	for _, iv := range during {
-		if r := rate(iv); r < want {
-			t.Errorf("%d..%d ms, a node frozen: %.0f op/s, below half of %.0f (the target %d, or %.0f op/s before the freeze)",
-				iv.StartMs, iv.EndMs, r, 2*want, faultTarget, before)
+		if r := rate(iv); r < before/4 {
+			t.Errorf("%d..%d ms, a node frozen: %.0f op/s, below a quarter of %.0f (the target %d, or the median second before the freeze)",
+				iv.StartMs, iv.EndMs, r, before, faultTarget)
 		}
 	}
-	t.Logf("%.0f op/s before the freeze (target %d), at least %.0f wanted in each of its %d whole seconds after the first:%s",
-		before, faultTarget, want, len(during), table.String())
+	t.Logf("%.0f op/s in the median second before the freeze (or the target %d): the freeze's median second %.0f (at least %.0f wanted), each of its %d whole seconds after the first at least %.0f:%s",
+		before, faultTarget, median(during), before/2, len(during), before/4, table.String())
+}
+
+// errorCounter is a testing.TB that counts the errors reported to it and
+// keeps the logs out of the test's.
+type errorCounter struct {
+	testing.TB
+	errors int
+}
+
+func (e *errorCounter) Errorf(string, ...any) { e.errors++ }
+func (e *errorCounter) Logf(string, ...any)   {}
+func (e *errorCounter) Helper()               {}
+
+// checkFreezeRate on known seconds: a CI run's, whose freeze seconds swung
+// with the machine's (it passes); the same with three seconds stalled, or
+// the whole freeze (it fails).
+func TestCheckFreezeRate(t *testing.T) {
+	t.Parallel() // pure
+	// A CI run's whole seconds: seven before the freeze, eight in it after
+	// its first, then after the thaw.
+	before := []int64{744, 474, 891, 1782, 617, 643, 1208}
+	frozen := []int64{662, 244, 329, 345, 629, 730, 554, 273}
+	base := time.Date(2026, 12, 6, 13, 0, 0, 0, time.UTC)
+	intervals := func(frozen []int64) ([]jsonreport.Interval, event, event) {
+		var ivs []jsonreport.Interval
+		add := func(ops int64) {
+			ms := int64(len(ivs)) * 1000
+			ivs = append(ivs, jsonreport.Interval{StartMs: ms, EndMs: ms + 1000, Ops: ops,
+				StartUnixMs: base.UnixMilli() + ms, EndUnixMs: base.UnixMilli() + ms + 1000})
+		}
+		for _, n := range before {
+			add(n)
+		}
+		freezeAt := base.Add(time.Duration(len(ivs)) * time.Second)
+		add(900) // the freeze's first second, left out
+		for _, n := range frozen {
+			add(n)
+		}
+		thawAt := base.Add(time.Duration(len(ivs)) * time.Second)
+		add(1500)
+		return ivs, event{before: freezeAt, after: freezeAt}, event{before: thawAt, after: thawAt}
+	}
+	for _, tc := range []struct {
+		name   string
+		frozen []int64
+		fails  bool
+	}{
+		{"swinging with the machine", frozen, false},
+		{"three seconds stalled", []int64{662, 0, 0, 0, 629, 730, 554, 273}, true},
+		{"stalled throughout", make([]int64, 8), true},
+		{"half the seconds slow", []int64{200, 210, 220, 230, 900, 900, 900, 900}, false},
+		{"every second at a third", []int64{250, 250, 250, 250, 250, 250, 250, 250}, true},
+	} {
+		ivs, freeze, thaw := intervals(tc.frozen)
+		e := &errorCounter{TB: t}
+		checkFreezeRate(e, ivs, freeze, thaw)
+		if failed := e.errors > 0; failed != tc.fails {
+			t.Errorf("%s: %d errors, want failing %v", tc.name, e.errors, tc.fails)
+		}
+	}
 }
