@@ -392,7 +392,7 @@ func TestUserValidateInterop(t *testing.T) {
 		return append(append([]string{"user", "profile=" + f, "no-warmup", "cl=ONE"}, args...), common...)
 	}
 	theirsFail := func(args []string) string {
-		out, err := realRun(tool, args...)
+		out, err := realRun(t, tool, args...)
 		if err == nil || !strings.Contains(out, "\nFAILURE\n") {
 			t.Fatalf("theirs %v: %v, want FAILURE\n%s", args, err, out)
 		}
@@ -513,7 +513,7 @@ func TestFailureLineOrder(t *testing.T) {
 		t.Errorf("ours: %v, want %v\n%s", got, want, ours)
 	}
 	if tool := realToolIfBuilt(); tool != "" {
-		theirs, _ := realRun(tool, read...)
+		theirs, _ := realRun(t, tool, read...)
 		if got := outline(theirs); !slices.Equal(got, want) {
 			t.Errorf("theirs: %v, want %v\n%s", got, want, theirs)
 		}

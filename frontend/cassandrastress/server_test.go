@@ -190,7 +190,7 @@ func TestInterop(t *testing.T) {
 				"-schema", "replication(factor=1)", "keyspace=" + ks, "-node", testNode, "-log", "no-settings"}
 		}
 		real := func(cmd string) string {
-			out, err := realRun(tool, args(cmd)...)
+			out, err := realRun(t, tool, args(cmd)...)
 			if err != nil {
 				t.Fatalf("cassandra-stress %s: %v\n%s", cmd, err, out)
 			}

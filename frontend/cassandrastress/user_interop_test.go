@@ -30,7 +30,7 @@ func realTool(t *testing.T) string {
 
 func runReal(t *testing.T, tool string, args ...string) string {
 	t.Helper()
-	out, err := realRun(tool, args...)
+	out, err := realRun(t, tool, args...)
 	if err != nil || !strings.Contains(out, "\nEND") {
 		t.Fatalf("cassandra-stress %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -52,9 +52,12 @@ const realMetadataRace = `because the return value of "com.datastax.driver.core.
 
 // realRun runs the real tool, stdout and stderr together, under
 // realJVMOptions; the JVM's line naming them is left out of the output. A
-// run that hit realMetadataRace is run again, up to twice.
-func realRun(tool string, args ...string) (string, error) {
+// run that hit realMetadataRace is run again, up to twice, and t logs it.
+func realRun(t testing.TB, tool string, args ...string) (string, error) {
 	for try := 0; ; try++ {
+		if try > 0 {
+			t.Logf("cassandra-stress %s: run again after its schema-metadata race (try %d)", strings.Join(args, " "), try+1)
+		}
 		var out bytes.Buffer
 		c := exec.Command(tool, args...)
 		c.Env = append(os.Environ(), "JAVA_TOOL_OPTIONS="+realJVMOptions)
