@@ -181,13 +181,16 @@ func TestClusterFaultSchedule(t *testing.T) {
 
 // checkFreezeRate asserts that the freeze (by the wall clock: the report's
 // intervals against when the node was frozen and thawed) cost no stall:
-// its median whole second completed at least half of what the cluster's
-// median whole second did before it, and no whole second of it less than a
-// quarter. "What the cluster did" is min(target, that median): the
-// machine (two cores shared with other tests in CI) may not keep the
-// target, and its seconds swing fourfold with no fault at all (one CI run:
-// 98 to 1,934 op/s outside the freeze), so one slow second is the
-// machine's; a client that waits on the frozen node does 0 for seconds.
+// its median whole second completed at least half of what the cluster did
+// around it, and no whole second of it less than a quarter. "What the
+// cluster did" is the least of the target, the median whole second before
+// the freeze and the median whole second after the thaw: the machine (two
+// cores shared with other tests in CI) may not keep the target, and its
+// seconds swing fourfold with no fault at all (one CI run: 98 to 1,934
+// op/s outside the freeze; another slowed from a median of 520 before the
+// freeze to 235 after the thaw, and 254 in it), so one slow second, or a
+// slow stretch, is the machine's; a client that waits on the frozen node
+// does 0 for seconds.
 // The first second after the freeze began is left out: the requests then
 // in flight to the frozen node wait the speculative delay, and the live
 // coordinators' own reads at QUORUM wait for the frozen replica until
@@ -199,7 +202,7 @@ func checkFreezeRate(t testing.TB, ivs []jsonreport.Interval, freeze, thaw event
 	t.Helper()
 	rate := func(iv jsonreport.Interval) float64 { return float64(iv.Ops) * 1000 / float64(iv.EndMs-iv.StartMs) }
 	frozen, thawed := freeze.after.UnixMilli(), thaw.before.UnixMilli()
-	var pre, during []jsonreport.Interval
+	var pre, during, post []jsonreport.Interval
 	var table strings.Builder
 	for i, iv := range ivs {
 		where := ""
@@ -216,6 +219,11 @@ func checkFreezeRate(t testing.TB, ivs []jsonreport.Interval, freeze, thaw event
 			}
 		case iv.EndUnixMs > freeze.before.UnixMilli() && iv.StartUnixMs < thawed:
 			where = "frozen (first second, or partly)"
+		case iv.StartUnixMs >= thaw.after.UnixMilli():
+			where = "after the thaw"
+			if whole {
+				post = append(post, iv)
+			}
 		}
 		fmt.Fprintf(&table, "\n  %6d..%6d ms %6.0f op/s, p50 read %6.1f ms, update %6.1f ms %s", iv.StartMs, iv.EndMs, rate(iv),
 			float64(iv.Latency["READ"].Percentiles["p50"])/1000, float64(iv.Latency["UPDATE"].Percentiles["p50"])/1000, where)
@@ -236,19 +244,23 @@ func checkFreezeRate(t testing.TB, ivs []jsonreport.Interval, freeze, thaw event
 		}
 		return rs[len(rs)/2]
 	}
-	before := min(float64(faultTarget), median(pre))
-	if m := median(during); m < before/2 {
-		t.Errorf("the freeze's median second: %.0f op/s, below half of %.0f (the target %d, or the median second before the freeze)",
-			m, before, faultTarget)
+	// What the cluster did around the freeze: the target, or the median
+	// second before it, or after the thaw when the machine kept less then.
+	around := min(float64(faultTarget), median(pre))
+	if len(post) >= 2 {
+		around = min(around, median(post))
+	}
+	const what = "the target %d, or the median second before the freeze or after the thaw"
+	if m := median(during); m < around/2 {
+		t.Errorf("the freeze's median second: %.0f op/s, below half of %.0f ("+what+")", m, around, faultTarget)
 	}
 	for _, iv := range during {
-		if r := rate(iv); r < before/4 {
-			t.Errorf("%d..%d ms, a node frozen: %.0f op/s, below a quarter of %.0f (the target %d, or the median second before the freeze)",
-				iv.StartMs, iv.EndMs, r, before, faultTarget)
+		if r := rate(iv); r < around/4 {
+			t.Errorf("%d..%d ms, a node frozen: %.0f op/s, below a quarter of %.0f ("+what+")", iv.StartMs, iv.EndMs, r, around, faultTarget)
 		}
 	}
-	t.Logf("%.0f op/s in the median second before the freeze (or the target %d): the freeze's median second %.0f (at least %.0f wanted), each of its %d whole seconds after the first at least %.0f:%s",
-		before, faultTarget, median(during), before/2, len(during), before/4, table.String())
+	t.Logf("%.0f op/s around the freeze ("+what+"): the freeze's median second %.0f (at least %.0f wanted), each of its %d whole seconds after the first at least %.0f:%s",
+		around, faultTarget, median(during), around/2, len(during), around/4, table.String())
 }
 
 // errorCounter is a testing.TB that counts the errors reported to it and
@@ -262,17 +274,18 @@ func (e *errorCounter) Errorf(string, ...any) { e.errors++ }
 func (e *errorCounter) Logf(string, ...any)   {}
 func (e *errorCounter) Helper()               {}
 
-// checkFreezeRate on known seconds: a CI run's, whose freeze seconds swung
-// with the machine's (it passes); the same with three seconds stalled, or
-// the whole freeze (it fails).
+// checkFreezeRate on known seconds: two CI runs', whose freeze seconds
+// swung with the machine's or slowed with it (they pass); the same with
+// seconds stalled, or the whole freeze (they fail).
 func TestCheckFreezeRate(t *testing.T) {
 	t.Parallel() // pure
 	// A CI run's whole seconds: seven before the freeze, eight in it after
 	// its first, then after the thaw.
 	before := []int64{744, 474, 891, 1782, 617, 643, 1208}
 	frozen := []int64{662, 244, 329, 345, 629, 730, 554, 273}
+	after := []int64{823, 403, 708, 593, 1500}
 	base := time.Date(2026, 12, 6, 13, 0, 0, 0, time.UTC)
-	intervals := func(frozen []int64) ([]jsonreport.Interval, event, event) {
+	intervals := func(before, frozen, after []int64) ([]jsonreport.Interval, event, event) {
 		var ivs []jsonreport.Interval
 		add := func(ops int64) {
 			ms := int64(len(ivs)) * 1000
@@ -288,21 +301,29 @@ func TestCheckFreezeRate(t *testing.T) {
 			add(n)
 		}
 		thawAt := base.Add(time.Duration(len(ivs)) * time.Second)
-		add(1500)
+		for _, n := range after {
+			add(n)
+		}
 		return ivs, event{before: freezeAt, after: freezeAt}, event{before: thawAt, after: thawAt}
 	}
+	// Another, whose machine slowed from the freeze on, after the thaw too.
+	slowBefore := []int64{271, 415, 433, 277, 606, 781, 992}
+	slowFrozen := []int64{188, 254, 347, 213, 613, 462, 173}
+	slowAfter := []int64{235, 219, 277, 254, 633, 222, 583, 670, 170, 129, 108}
 	for _, tc := range []struct {
-		name   string
-		frozen []int64
-		fails  bool
+		name                  string
+		before, frozen, after []int64
+		fails                 bool
 	}{
-		{"swinging with the machine", frozen, false},
-		{"three seconds stalled", []int64{662, 0, 0, 0, 629, 730, 554, 273}, true},
-		{"stalled throughout", make([]int64, 8), true},
-		{"half the seconds slow", []int64{200, 210, 220, 230, 900, 900, 900, 900}, false},
-		{"every second at a third", []int64{250, 250, 250, 250, 250, 250, 250, 250}, true},
+		{"swinging with the machine", before, frozen, after, false},
+		{"three seconds stalled", before, []int64{662, 0, 0, 0, 629, 730, 554, 273}, after, true},
+		{"stalled throughout", before, make([]int64, 8), after, true},
+		{"half the seconds slow", before, []int64{200, 210, 220, 230, 900, 900, 900, 900}, after, false},
+		{"every second at a third", before, []int64{250, 250, 250, 250, 250, 250, 250, 250}, after, true},
+		{"the machine slow from the freeze on", slowBefore, slowFrozen, slowAfter, false},
+		{"slow after, stalled in it", slowBefore, []int64{188, 0, 0, 213, 613, 462, 173}, slowAfter, true},
 	} {
-		ivs, freeze, thaw := intervals(tc.frozen)
+		ivs, freeze, thaw := intervals(tc.before, tc.frozen, tc.after)
 		e := &errorCounter{TB: t}
 		checkFreezeRate(e, ivs, freeze, thaw)
 		if failed := e.errors > 0; failed != tc.fails {
