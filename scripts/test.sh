@@ -47,9 +47,10 @@ fi
 # The test servers' JVMs compile with C1 alone: a test's work is short,
 # and C2's compiling costs more than it saves before the test ends (a node
 # starting and serving 30,000 operations: 9 CPU-seconds against 23-26, the
-# operations in 4 s against 9-20 s on a loaded 2-core machine). Exported,
-# it reaches the nodes and clusters the tests start themselves. Benchmarks
-# (make cassandra-start, the bench scripts) keep the JVM's default.
+# operations in 4 s against 9-20 s on a loaded 2-core machine). The nodes
+# and clusters the tests start themselves take the same
+# (ycsbtest.ServerJVMOptions). Benchmarks (make cassandra-start, the bench
+# scripts) keep the JVM's default.
 export CASSANDRA_JVM_OPTS="${CASSANDRA_JVM_OPTS:--XX:TieredStopAtLevel=1}"
 
 started=()

@@ -570,7 +570,7 @@ func startOwnNode(t testing.TB) *ownNode {
 	noServers(t)
 	dir := t.TempDir()
 	n := &ownNode{t: t, script: filepath.Join(repoRoot(t), "scripts", "cassandra.sh"), port: freePort(t)}
-	n.env = append(os.Environ(),
+	n.env = append(ycsbtest.ServerEnv(),
 		"CASSANDRA_HOME_DIR="+filepath.Join(dir, "node"),
 		"CASSANDRA_PORT="+n.port,
 		"CASSANDRA_STORAGE_PORT="+freePort(t),

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -38,12 +37,6 @@ func freePort(t *testing.T) string {
 	return port
 }
 
-// ownNodeJVMOptions: the node serves a few hundred operations, for which
-// the client compiler alone costs about half the CPU of starting the
-// default tiers (scripts/cassandra.sh appends CASSANDRA_JVM_OPTS); one set
-// in the environment is used instead.
-const ownNodeJVMOptions = "CASSANDRA_JVM_OPTS=-XX:TieredStopAtLevel=1"
-
 // startOwnNode starts a node with the extra environment (CASSANDRA_...=) in
 // the background; the function it returns waits for it. Called before
 // t.Parallel, the node starts while the test waits for its turn.
@@ -51,7 +44,7 @@ func startOwnNode(t *testing.T, extra ...string) func() *ownNode {
 	t.Helper()
 	ycsbtest.SkipServerTests(t)
 	n := &ownNode{t: t, port: freePort(t)}
-	n.env = append(append(append([]string{ownNodeJVMOptions}, os.Environ()...),
+	n.env = append(append(ycsbtest.ServerEnv(),
 		"CASSANDRA_HOME_DIR="+filepath.Join(t.TempDir(), "node"),
 		"CASSANDRA_PORT="+n.port,
 		"CASSANDRA_STORAGE_PORT="+freePort(t),

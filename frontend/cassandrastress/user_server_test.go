@@ -239,7 +239,10 @@ func TestUserOutputs(t *testing.T) {
 			n, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64)
 			sum += n
 			if n == 0 || parts[op] != n {
-				t.Errorf("%s: %s: %d operations, %d partitions (want as many, not 0)", rev, op, n, parts[op])
+				// The whole output, so that a mismatch seen only under load
+				// (two operations counted without their partitions and
+				// waits, twice in CI-like runs) can be read.
+				t.Errorf("%s: %s: %d operations, %d partitions (want as many, not 0):\n%s", rev, op, n, parts[op], out)
 			}
 			for _, tag := range []string{op + "-st", op + "-rt", op + "-wt"} {
 				if counts[tag] != n {

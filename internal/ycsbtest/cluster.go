@@ -115,7 +115,7 @@ func OwnCassandraCluster(t testing.TB, opts ClusterOptions) *Cluster {
 		NeedServer(t, "a Cassandra cluster of the test's own", errors.New("every block of loopback addresses from 127.0.0.5 is taken"))
 	}
 	c := &Cluster{t: t, script: script, hosts: hosts}
-	c.env = append(os.Environ(),
+	c.env = append(ServerEnv(),
 		"CASSANDRA_CLUSTER_HOSTS="+strings.Join(hosts, ","),
 		"CASSANDRA_CLUSTER_DIR="+filepath.Join(t.TempDir(), "cluster"))
 	c.env = append(c.env, opts.Env...)

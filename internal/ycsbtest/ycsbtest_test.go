@@ -42,3 +42,25 @@ func TestWaitingParallel(t *testing.T) {
 		t.Errorf("-test.parallel %s after WaitingParallel(7) (given on the command line: %v), want %s", got, given, want)
 	}
 }
+
+// ServerEnv gives a test's own server the client compiler unless
+// CASSANDRA_JVM_OPTS says otherwise.
+func TestServerEnv(t *testing.T) {
+	last := func(env []string) string {
+		v := ""
+		for _, e := range env {
+			if s, ok := strings.CutPrefix(e, "CASSANDRA_JVM_OPTS="); ok {
+				v = s
+			}
+		}
+		return v
+	}
+	t.Setenv("CASSANDRA_JVM_OPTS", "")
+	if got := last(ServerEnv()); got != ServerJVMOptions {
+		t.Errorf("unset: CASSANDRA_JVM_OPTS=%q, want %q", got, ServerJVMOptions)
+	}
+	t.Setenv("CASSANDRA_JVM_OPTS", "-Xint")
+	if got := last(ServerEnv()); got != "-Xint" {
+		t.Errorf("set: CASSANDRA_JVM_OPTS=%q, want the environment's -Xint", got)
+	}
+}
