@@ -50,9 +50,13 @@ type CoreWorkload struct {
 	newFieldLength func() generator.Int
 	newScanLength  func() generator.Int
 	newKeyChooser  func() generator.Int
-	exponential    *generator.Exponential
-	fieldChooser   *generator.Uniform
-	ops            *generator.Discrete
+	// keysShared says that the key chooser's state is shared by the
+	// workers (sequential's one cycle): each key a worker draws is taken
+	// from all, so none is drawn ahead (see Worker.nextKeynum).
+	keysShared   bool
+	exponential  *generator.Exponential
+	fieldChooser *generator.Uniform
+	ops          *generator.Discrete
 
 	keySequence *generator.Counter // load phase
 	// transactionInsert numbers this client's run-phase inserts from
@@ -186,6 +190,7 @@ func (w *CoreWorkload) buildKeyChooser(c *Config) error {
 	case Sequential:
 		s := generator.NewSequential(lo, hi)
 		w.newKeyChooser = func() generator.Int { return s }
+		w.keysShared = true
 	case Zipfian:
 		// The reference's "fudge factor": room for keys inserted during the run.
 		expectedNewKeys := int64(float64(c.OperationCount) * c.Mix[opInsert] * 2.0)

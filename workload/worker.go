@@ -220,8 +220,14 @@ func (wk *Worker) DoTransaction(ctx context.Context) bool {
 // calling the binding and recording the latency: about a tenth of a
 // transaction's cost with the basic binding. Drawing one operation early
 // changes neither the distribution nor the insert limit the keys respect,
-// which only grows.
+// which only grows. A chooser whose state the workers share (sequential)
+// is not drawn ahead: the key a worker would draw and never use (its last)
+// is lost to all, and a cycle of N keys met by T workers would visit up to
+// T keys twice, as the reference's shared generator does not.
 func (wk *Worker) nextKeynum() int64 {
+	if wk.w.keysShared {
+		return wk.drawKeynum()
+	}
 	if !wk.haveAhead {
 		wk.ahead, wk.haveAhead = wk.drawKeynum(), true
 	}
