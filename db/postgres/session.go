@@ -51,6 +51,10 @@ type sconn struct {
 	st     *connStmts
 	broken bool // the last connection broke: the next one is a reconnect
 	batch  batch
+	// uncommitted counts the inserts acknowledged as BATCHED_OK in the
+	// connection's open transaction (jdbc.autocommit=false): they are done
+	// only once its COMMIT is, and lost with it.
+	uncommitted int
 	// cur is conn for the cancellation callback, the only other goroutine
 	// that looks at it.
 	cur atomic.Pointer[pgconn.PgConn]
@@ -662,15 +666,17 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 }
 
 // writeOne runs one write statement, retrying it where the dialect says so.
-// With wantOne, a row count other than 1 is UNEXPECTED_STATE.
+// With wantOne, a row count other than 1 is UNEXPECTED_STATE. Without
+// autocommit, an insert that leaves its transaction open is BATCHED_OK:
+// it is done once the COMMIT is (see wrote).
 func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string, values []db.Field, wantOne bool) error {
 	c := s.conn(key)
 	for attempt := 0; ; attempt++ {
 		n, err := s.write(ctx, c, kind, table, key, values)
 		s.settle(c, err)
 		if err == nil {
-			if err = s.wrote(ctx); err != nil {
-				return s.fail("commit", sentUnsure(err))
+			if err = s.wrote(ctx, c, kind == kindInsert); err != nil {
+				return err
 			}
 			if wantOne && n != 1 {
 				return db.ErrUnexpectedState
@@ -686,8 +692,21 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 			// failure ended uncommitted.
 			err = sentUnsure(err)
 		}
-		return s.fail(op, err)
+		return lostBatch(s.rolledBack(c), s.fail(op, err))
 	}
+}
+
+// rolledBack returns the inserts acknowledged in c's transaction when a
+// failure ended it (the connection broke, or settle rolled it back): they
+// were never committed. A transaction still open (the statement was not
+// sent) keeps them.
+func (s *session) rolledBack(c *sconn) int {
+	if c.conn != nil && c.conn.TxStatus() != 'I' {
+		return 0
+	}
+	n := c.uncommitted
+	c.uncommitted = 0
+	return n
 }
 
 // write runs one single-row insert, update or delete and returns the number
@@ -719,23 +738,36 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 	return tag.RowsAffected(), sent(err, open)
 }
 
-// wrote counts a write and, with jdbc.autocommit=false, commits every
-// db.batchsize writes (every write without it), like the reference's insert
-// path; updates and deletes are counted too, so no transaction grows without
-// bound during a run phase.
-func (s *session) wrote(ctx context.Context) error {
+// wrote counts a write made on c and, with jdbc.autocommit=false, commits
+// every db.batchsize writes (every write without it), like the reference's
+// insert path; updates and deletes are counted too, so no transaction grows
+// without bound during a run phase. An insert the transaction keeps open
+// is BATCHED_OK, not the reference's OK: it is not done until its COMMIT
+// is. A failed COMMIT fails the write that made it and takes the
+// transactions' acknowledged inserts with it (db.LostBatchError).
+func (s *session) wrote(ctx context.Context, c *sconn, insert bool) error {
 	if s.d.cfg.autocommit {
 		return nil
 	}
 	s.writes++
 	if bs := s.d.cfg.batchSize; bs > 0 && s.writes%bs != 0 {
+		if insert {
+			c.uncommitted++
+			return db.ErrBatched
+		}
 		return nil
 	}
-	return s.commit(ctx)
+	lost, err := s.commit(ctx)
+	return lostBatch(lost, s.fail("commit", err))
 }
 
-func (s *session) commit(ctx context.Context) error {
-	var first error
+// commit commits every connection's open transaction. It returns the
+// acknowledged inserts of those whose COMMIT failed, and the first
+// failure: of unknown outcome when one COMMIT's was (its transaction may
+// be in the table) or when another went through (the row of the write
+// that asked for the commit may be in it).
+func (s *session) commit(ctx context.Context) (lost int, first error) {
+	unsure, committed := false, false
 	for i := range s.conns {
 		c := &s.conns[i]
 		if c.conn == nil || c.conn.TxStatus() == 'I' {
@@ -744,11 +776,23 @@ func (s *session) commit(ctx context.Context) error {
 		open := !c.conn.IsClosed()
 		_, err := c.conn.Exec(s.wctx(ctx), "COMMIT").ReadAll()
 		s.settle(c, err)
-		if err != nil && first == nil {
-			first = sent(err, open)
+		n := c.uncommitted
+		c.uncommitted = 0
+		if err == nil {
+			committed = true
+			continue
+		}
+		lost += n
+		err = sentUnsure(sent(err, open))
+		unsure = unsure || db.IsOutcomeUnknown(err)
+		if first == nil {
+			first = err
 		}
 	}
-	return first
+	if first != nil && (unsure || committed) {
+		first = db.OutcomeUnknown(first)
+	}
+	return lost, first
 }
 
 // Insert implements db.Session. With jdbc.batchupdateapi the row is
@@ -842,15 +886,18 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 			err = sentUnsure(err)
 		}
 		if err == nil && !s.d.cfg.autocommit {
-			if err = s.commit(ctx); err != nil {
-				err = fmt.Errorf("commit: %w", sentUnsure(err))
+			// Inserts are only ever acknowledged in the batch here: the
+			// transactions hold none of their own.
+			if _, err = s.commit(ctx); err != nil {
+				err = fmt.Errorf("commit: %w", err)
 			}
 		}
 		if err == nil {
 			c.batch.reset()
 			return 0, nil
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !db.IsOutcomeUnknown(err) {
+			// Not applied: Close sends the rows again.
 			return 0, s.fail("insert batch", err)
 		}
 		if s.again(ctx, err, attempt) {
@@ -934,12 +981,19 @@ func (s *session) Close(ctx context.Context) error {
 		lost += s.conns[i].batch.rows
 		s.conns[i].batch.reset()
 	}
-	err = lostBatch(lost, err)
 	if !s.d.cfg.autocommit {
-		if cerr := s.commit(ctx); cerr != nil && err == nil {
-			err = s.fail("commit", sentUnsure(cerr))
+		n, cerr := s.commit(ctx)
+		lost += n
+		switch {
+		case cerr == nil:
+		case err == nil:
+			err = s.fail("commit", cerr)
+		case db.IsOutcomeUnknown(cerr):
+			// One error for every row lost: unknown if any may be in.
+			err = db.OutcomeUnknown(err)
 		}
 	}
+	err = lostBatch(lost, err)
 	s.end(start)
 	s.stopDog()
 	s.unwatch()

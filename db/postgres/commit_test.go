@@ -1,0 +1,157 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
+)
+
+// loadResult is what a `ycsb load` said: its output, exit code, and the
+// records its last line counts as inserted (known) and of unknown outcome.
+type loadResult struct {
+	stdout, stderr   string
+	code             int
+	known, unknown   int64
+	incompleteLine   bool
+	reportedInserted int64
+}
+
+var incompleteRE = regexp.MustCompile(`load incomplete: (?:at least )?(\d+) of \d+ records inserted(?:; (\d+) more with unknown outcome)?`)
+
+// parseLoad reads a load's output.
+func parseLoad(t *testing.T, stdout, stderr string, err error) loadResult {
+	t.Helper()
+	r := loadResult{stdout: stdout, stderr: stderr}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	r.reportedInserted = int64(reportedInserts(t, stdout))
+	if m := incompleteRE.FindStringSubmatch(stderr); m != nil {
+		r.incompleteLine = true
+		r.known, _ = strconv.ParseInt(m[1], 10, 64)
+		if m[2] != "" {
+			r.unknown, _ = strconv.ParseInt(m[2], 10, 64)
+		}
+	} else {
+		r.known = r.reportedInserted
+	}
+	return r
+}
+
+// proxyJDBC is the JDBC URL of the test server through p.
+func proxyJDBC(t *testing.T, p *dbtest.Proxy) string {
+	t.Helper()
+	u, err := url.Parse(testURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "jdbc:postgresql://127.0.0.1:" + p.PortString() + u.Path + "?sslmode=disable"
+}
+
+// loadThrough runs `ycsb load jdbc` into table through p with keys
+// user000000, user000001, ... in order, and returns what it said.
+func loadThrough(t *testing.T, p *dbtest.Proxy, table string, extra ...string) loadResult {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"load", "jdbc", "-P", filepath.Join(root, "workloads", "workloada"),
+		"-p", "db.url=" + proxyJDBC(t, p), "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table=" + table,
+		"-p", "insertorder=ordered", "-p", "zeropadding=6"}, extra...)
+	var stdout, stderr bytes.Buffer
+	load := exec.Command(ycsbtest.Binary(t), args...)
+	load.Stdout, load.Stderr = &stdout, &stderr
+	if err := load.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- load.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		load.Process.Kill()
+		t.Fatalf("the load did not end\n%s", stderr.String())
+	}
+	return parseLoad(t, stdout.String(), stderr.String(), err)
+}
+
+// newPGProxy is a proxy of the test's own in front of the test server.
+func newPGProxy(t *testing.T) *dbtest.Proxy {
+	t.Helper()
+	u, err := url.Parse(testURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dbtest.NewProxy(t, u.Host)
+}
+
+func countRows(t *testing.T, c *pgx.Conn, table string) int64 {
+	t.Helper()
+	var n int64
+	if err := c.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestUncommittedInsertsAreNotDone: with jdbc.autocommit=false and
+// db.batchsize=10, an insert is done only once its transaction's COMMIT
+// went through. Cut at an insert in the middle of a transaction (the
+// server ran it; the connection closed, so the transaction rolled back),
+// the load counts none of that transaction's rows; cut at a COMMIT, whose
+// outcome the client cannot know, all ten rows of its transaction are of
+// unknown outcome, whether the COMMIT reached the server or not. The
+// report's inserts are the line's known ones, and the table holds at least
+// those and at most the unknown ones more.
+func TestUncommittedInsertsAreNotDone(t *testing.T) {
+	c := needPG(t)
+	for _, tc := range []struct {
+		name    string
+		match   string
+		skip    int
+		deliver bool
+		// rows in the table after the load, known and unknown as the load
+		// must say
+		rows, known, unknown int64
+	}{
+		{"insert cut", "user000125", 0, true, 120, 120, 0},
+		{"insert lost", "user000125", 0, false, 120, 120, 0},
+		{"commit applied", "COMMIT", 4, true, 50, 40, 10},
+		{"commit lost", "COMMIT", 4, false, 40, 40, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := testTable(t, c, "ycsb_commit")
+			p := newPGProxy(t)
+			p.Cut([]byte(tc.match), tc.skip, tc.deliver)
+			r := loadThrough(t, p, table, "-p", "recordcount=1000", "-p", "jdbc.autocommit=false", "-p", "db.batchsize=10", "-threads", "1")
+			rows := countRows(t, c, table)
+			if p.Cuts() != 1 {
+				t.Fatalf("%d cuts, want 1\n%s", p.Cuts(), r.stderr)
+			}
+			if r.code != 1 || !r.incompleteLine {
+				t.Errorf("exit %d, want 1 with a 'load incomplete' line\n%s", r.code, r.stderr)
+			}
+			if r.reportedInserted != r.known {
+				t.Errorf("the report counts %d inserts, its last line %d\n%s", r.reportedInserted, r.known, r.stdout)
+			}
+			if rows != tc.rows || r.known != tc.known || r.unknown != tc.unknown {
+				t.Errorf("%d rows in the table, %d known and %d of unknown outcome; want %d, %d, %d\n%s\n%s",
+					rows, r.known, r.unknown, tc.rows, tc.known, tc.unknown, r.stdout, r.stderr)
+			}
+		})
+	}
+}
