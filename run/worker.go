@@ -120,7 +120,15 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			ok = w.wl.DoInsert(ctx)
 		}
 		if ctx.Err() != nil {
-			return // the last operation was interrupted and is not counted
+			// The last operation was interrupted and is not counted,
+			// unless it wrote what the server may have applied (see
+			// session.Session): then it is a failed transaction of
+			// unknown outcome.
+			if w.session.EndTransaction(true) {
+				w.finished = n + 1
+				w.session.Recorder().FailedOperation()
+			}
+			return
 		}
 		if !ok {
 			// A load's insert that failed for good stops its worker (the

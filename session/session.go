@@ -153,13 +153,16 @@ func (s *Session) countRetries(op measurement.Op) {
 
 func (s *Session) done(ctx context.Context, op measurement.Op, err error, start int64) {
 	s.countRetries(op)
-	if err != nil && ctx.Err() != nil {
-		// Interrupted by the end of the run (Ctrl-C, maxexecutiontime): the
-		// operation did not fail, it was abandoned, so it is not counted.
+	if abandoned(ctx, err) {
 		return
 	}
 	st := db.StatusOf(err)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The binding's error (a timeout, a closed connection) says
+			// what the stop did to the request, not why.
+			err = fmt.Errorf("in flight when the run stopped: %w", err)
+		}
 		s.failed(op, st, err)
 	}
 	s.rec.Done(op, st, start, measurement.Now(), s.intended)
@@ -196,6 +199,16 @@ func (s *Session) EndTransaction(failed bool) bool {
 	return false
 }
 
+// abandoned says whether an operation that failed was cut off by the end of
+// the run (Ctrl-C, maxexecutiontime: ctx ended), so that it did not fail
+// but was abandoned and is not counted. A write the server may have applied
+// (db.IsOutcomeUnknown: it was in flight when the stop cancelled it) is
+// counted all the same, as a failure of unknown outcome: left out, a load
+// would report fewer rows than its table holds once the server answers.
+func abandoned(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && !db.IsOutcomeUnknown(err)
+}
+
 func recovered(err *error) {
 	if r := recover(); r != nil {
 		*err = &PanicError{Value: r}
@@ -218,7 +231,7 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 	s.calling = false
 	end := measurement.Now()
 	s.countRetries(measurement.Scan)
-	if err != nil && ctx.Err() != nil {
+	if abandoned(ctx, err) {
 		return err
 	}
 	st := db.StatusOf(err)

@@ -286,7 +286,9 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	if err != nil {
 		return err
 	}
-	if !s.transactions && s.opCount > 0 && m.Inserted < s.opCount && !m.Stopped {
+	// A load its time limit or a signal stopped is complete as far as it
+	// knows; not when inserts it cut off may yet be in the table.
+	if !s.transactions && s.opCount > 0 && m.Inserted < s.opCount && (!m.Stopped || m.UnknownAll > 0) {
 		msg := jsonreport.LoadIncomplete(m.Inserted, m.UnknownAll, s.opCount)
 		if first := b.causes.First(); first != "" {
 			msg += "; first error: " + first

@@ -13,10 +13,13 @@ import (
 
 // testDriver is a binding for the runner's tests.
 type testDriver struct {
-	openBlocks bool  // Open waits for ctx to end
-	opBlocks   bool  // every operation waits for ctx to end
-	insertErr  error // what every insert returns
-	readErr    func(key string) error
+	openBlocks bool // Open waits for ctx to end
+	opBlocks   bool // every operation waits for ctx to end
+	// unknownAtStop: a write that opBlocks held fails as of unknown
+	// outcome, as one in flight to a hung server does when cancelled.
+	unknownAtStop bool
+	insertErr     error // what every insert returns
+	readErr       func(key string) error
 	// failInserts, when set, says which inserts fail (with errDuplicate),
 	// by their number in the order the binding got them, from 1.
 	failInserts func(n int64) bool
@@ -63,12 +66,21 @@ func (s testSession) Scan(ctx context.Context, _, _ string, _ int, _ []string, _
 	return s.wait(ctx)
 }
 
+// waitWrite is wait for a write.
+func (s testSession) waitWrite(ctx context.Context) error {
+	err := s.wait(ctx)
+	if err != nil && s.d.unknownAtStop {
+		return db.OutcomeUnknown(err)
+	}
+	return err
+}
+
 func (s testSession) Update(ctx context.Context, _, _ string, _ []db.Field) error {
-	return s.wait(ctx)
+	return s.waitWrite(ctx)
 }
 
 func (s testSession) Insert(ctx context.Context, _, _ string, _ []db.Field) error {
-	if err := s.wait(ctx); err != nil {
+	if err := s.waitWrite(ctx); err != nil {
 		return err
 	}
 	if f := s.d.failInserts; f != nil && f(s.d.inserts.Add(1)) {
@@ -80,7 +92,7 @@ func (s testSession) Insert(ctx context.Context, _, _ string, _ []db.Field) erro
 	return s.d.insertErr
 }
 
-func (s testSession) Delete(ctx context.Context, _, _ string) error { return s.wait(ctx) }
+func (s testSession) Delete(ctx context.Context, _, _ string) error { return s.waitWrite(ctx) }
 func (s testSession) Close(context.Context) error                   { return nil }
 
 var errDuplicate = db.WithStatus(db.Error, errors.New(`duplicate key value violates unique constraint "usertable_pkey"`))

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/run"
 )
 
 // errCut is an insert whose connection broke after it was sent, as a
@@ -80,6 +82,68 @@ func TestLoadUnknownOutcome(t *testing.T) {
 				}
 			} else if strings.Contains(out, "UnknownOutcome") {
 				t.Errorf("an UnknownOutcome row with none:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestStopCountsWritesInFlight: writes in flight to a hung server when the
+// run stops (its time limit or Ctrl-C) are cancelled after the grace; they
+// may still reach the server, so they are failed operations of unknown
+// outcome, and a load says it is incomplete with them. Reads cut off so
+// are not counted.
+func TestStopCountsWritesInFlight(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		interrupt   bool
+		extra       map[string]string
+		op          string
+		wantErr     string
+		errs, unkwn int64
+	}{
+		{"load at its time limit", false, map[string]string{"dotransactions": "false", "maxexecutiontime": "1"}, "INSERT",
+			"load incomplete: at least 0 of 100 records inserted; 3 more with unknown outcome (the server may have applied them); first error: INSERT ERROR: in flight when the run stopped: ", 3, 3},
+		{"load interrupted", true, map[string]string{"dotransactions": "false"}, "INSERT",
+			"load incomplete: at least 0 of 100 records inserted; 3 more with unknown outcome", 3, 3},
+		{"updates at the time limit", false, map[string]string{"maxexecutiontime": "1", "operationcount": "0", "readproportion": "0", "updateproportion": "1"}, "UPDATE",
+			"", 3, 3},
+		{"reads at the time limit", false, map[string]string{"maxexecutiontime": "1", "operationcount": "0", "readproportion": "1", "updateproportion": "0"}, "READ",
+			"", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.interrupt {
+				time.AfterFunc(300*time.Millisecond, cancel)
+			}
+			path := filepath.Join(t.TempDir(), "r.json")
+			m := map[string]string{"threadcount": "3", "report.json": path}
+			for k, v := range tc.extra {
+				m[k] = v
+			}
+			start := time.Now()
+			out, stderr, err := runWith(ctx, &testDriver{opBlocks: true, unknownAtStop: true}, m)
+			if took := time.Since(start); took > 2*time.Second+run.StopGrace+2*time.Second {
+				t.Errorf("took %v", took)
+			}
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.wantErr)) {
+				t.Fatalf("error %v, want %q\n%s", err, tc.wantErr, stderr)
+			}
+			if tc.errs == 0 {
+				if strings.Contains(out, "Return=") || strings.Contains(out, "UnknownOutcome") {
+					t.Errorf("operations cut off were counted:\n%s", out)
+				}
+				return
+			}
+			if got := rowInt(t, out, tc.op, "Return=ERROR"); got != tc.errs {
+				t.Errorf("[%s], Return=ERROR %d, want %d\n%s", tc.op, got, tc.errs, out)
+			}
+			if got := rowInt(t, out, "OVERALL", "UnknownOutcome"); got != tc.unkwn {
+				t.Errorf("[OVERALL], UnknownOutcome %d, want %d", got, tc.unkwn)
+			}
+			rep := readReport(t, path)
+			if rep.Failed == nil || *rep.Failed != tc.errs || rep.UnknownOutcome != tc.unkwn {
+				t.Errorf("JSON report: failed_operations %v, unknown_outcome %d; want %d and %d", rep.Failed, rep.UnknownOutcome, tc.errs, tc.unkwn)
 			}
 		})
 	}
