@@ -155,3 +155,61 @@ func TestUncommittedInsertsAreNotDone(t *testing.T) {
 		})
 	}
 }
+
+// TestAutocommitOffLoadCutMidway: TestLoadCutMidway with
+// jdbc.autocommit=false and db.batchsize=10, 4 threads: each connection's
+// next request is run by the server and its answer lost. An insert cut so
+// rolls its transaction back; a COMMIT cut so went in, with all of its
+// transaction's rows, which are of unknown outcome. So the table holds
+// exactly the rows the load knows of plus those of unknown outcome.
+func TestAutocommitOffLoadCutMidway(t *testing.T) {
+	c := needPG(t)
+	table := testTable(t, c, "ycsb_cut_noautocommit")
+	u, err := url.Parse(testURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCutProxy(t, u.Host)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jdbc := "jdbc:postgresql://" + proxy.ln.Addr().String() + u.Path + "?sslmode=disable"
+	var stdout, stderr bytes.Buffer
+	load := exec.Command(ycsbtest.Binary(t), "load", "jdbc", "-P", filepath.Join(root, "workloads", "workloada"),
+		"-p", "db.url="+jdbc, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table="+table,
+		"-p", "recordcount=300000", "-p", "jdbc.autocommit=false", "-p", "db.batchsize=10", "-threads", "4", "-target", "4000")
+	load.Stdout, load.Stderr = &stdout, &stderr
+	if err := load.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- load.Wait() }()
+	for countRows(t, c, table) < 500 {
+		select {
+		case err := <-done:
+			t.Fatalf("the load ended before the cut: %v\n%s", err, stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	proxy.cut.Store(true)
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		load.Process.Kill()
+		t.Fatalf("the load did not end after the cut\n%s", stderr.String())
+	}
+	rows := countRows(t, c, table)
+	r := parseLoad(t, stdout.String(), stderr.String(), err)
+	if r.code != 1 || !r.incompleteLine {
+		t.Errorf("exit %d, want 1 with a 'load incomplete' line\n%s", r.code, r.stderr)
+	}
+	if r.reportedInserted != r.known {
+		t.Errorf("the report counts %d inserts, its last line %d", r.reportedInserted, r.known)
+	}
+	if r.unknown%10 != 0 || rows != r.known+r.unknown {
+		t.Errorf("%d rows in the table; the load knows of %d, %d more of unknown outcome (want whole transactions of 10)\n%s\n%s",
+			rows, r.known, r.unknown, r.stdout, r.stderr)
+	}
+	t.Logf("%d rows: %d known, %d of unknown outcome; %d requests cut", rows, r.known, r.unknown, proxy.cuts.Load())
+}
