@@ -153,6 +153,9 @@ func (s *Session) countRetries(op measurement.Op) {
 
 func (s *Session) done(ctx context.Context, op measurement.Op, err error, start int64) {
 	s.countRetries(op)
+	if err != nil {
+		s.lostWrites(err)
+	}
 	if abandoned(ctx, err) {
 		return
 	}
@@ -231,6 +234,9 @@ func (s *Session) Scan(ctx context.Context, table, startKey string, count int, f
 	s.calling = false
 	end := measurement.Now()
 	s.countRetries(measurement.Scan)
+	if err != nil {
+		s.lostWrites(err)
+	}
 	if abandoned(ctx, err) {
 		return err
 	}
@@ -295,13 +301,14 @@ func (s *Session) Insert(ctx context.Context, table, key string, values []db.Fie
 	if db.StatusOf(err).IsOK() {
 		s.Inserted++
 	}
-	s.lostWrites(err)
 	s.done(ctx, measurement.Insert, err, start)
 	return err
 }
 
 // lostWrites moves the writes a failed batch lost from BATCHED_OK to the
 // batch's status (every buffered write is an insert) and out of Inserted.
+// Any operation's error may say so: one that ended the transaction the
+// writes waited in (a binding's jdbc.autocommit=false).
 func (s *Session) lostWrites(err error) {
 	n := db.LostWrites(err)
 	if n == 0 {

@@ -200,6 +200,40 @@ func TestLostBatchMovesWritesOutOfBatchedOK(t *testing.T) {
 	}
 }
 
+// txnBreaker buffers its inserts in a transaction that its failing reads
+// end, as jdbc.autocommit=false does when a read's connection breaks.
+type txnBreaker struct{ batcher }
+
+func (b *txnBreaker) Read(context.Context, string, string, []string, *db.Record) error {
+	lost := b.buffered
+	b.buffered = 0
+	return &db.LostBatchError{Acked: lost, Err: db.WithStatus(db.Error, errors.New("connection reset by peer"))}
+}
+
+// A read whose failure took acknowledged inserts with it moves them out of
+// BATCHED_OK and of Inserted, as a failed batch's insert does.
+func TestReadLosesAcknowledgedInserts(t *testing.T) {
+	cfg := config(t, nil)
+	c := measurement.NewCollector(cfg, measurement.YCSB)
+	s := NewSession(&txnBreaker{}, c.NewRecorder())
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		s.Insert(ctx, "t", "k", nil)
+	}
+	var rec db.Record
+	s.Read(ctx, "t", "k", nil, &rec)
+	if s.Inserted != 0 || s.Failed != 4 || s.Lost != 3 {
+		t.Errorf("Inserted %d, Failed %d, Lost %d; want 0, 4, 3", s.Inserted, s.Failed, s.Lost)
+	}
+	c.Tick()
+	out := string(render(t, cfg, c.Total()))
+	for _, want := range []string{"[INSERT], Return=ERROR, 3", "[READ], Return=ERROR, 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // missing answers NOT_FOUND to every read.
 type missing struct{ panicky }
 

@@ -3,6 +3,7 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
@@ -212,4 +214,50 @@ func TestAutocommitOffLoadCutMidway(t *testing.T) {
 			rows, r.known, r.unknown, r.stdout, r.stderr)
 	}
 	t.Logf("%d rows: %d known, %d of unknown outcome; %d requests cut", rows, r.known, r.unknown, proxy.cuts.Load())
+}
+
+// TestReadCutLosesTheTransaction: with jdbc.autocommit=false, a read whose
+// connection breaks ends the transaction it ran in, with the inserts that
+// returned BATCHED_OK in it: the read's error says so (db.LostWrites),
+// and the next COMMIT does not count them.
+func TestReadCutLosesTheTransaction(t *testing.T) {
+	c := needPG(t)
+	table := testTable(t, c, "ycsb_readcut")
+	p := newPGProxy(t)
+	bg := context.Background()
+	d := mustOpen(t, "jdbc", map[string]string{"db.url": proxyJDBC(t, p), "db.user": "ycsb", "db.passwd": "ycsb", "table": table,
+		"jdbc.autocommit": "false", "db.batchsize": "10"})
+	defer d.Close()
+	ss, err := d.Session(bg, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close(bg)
+	v := []db.Field{{Name: "field0", Value: []byte("v")}}
+	for i := range 2 {
+		if err := ss.Insert(bg, table, fmt.Sprint("k", i), v); err != db.ErrBatched {
+			t.Fatalf("insert %d: %v, want BATCHED_OK", i, err)
+		}
+	}
+	p.Cut([]byte("nosuchkey"), 0, true)
+	var rec db.Record
+	err = ss.Read(bg, table, "nosuchkey", nil, &rec)
+	if p.Cuts() != 1 || err == nil {
+		t.Fatalf("read: %v after %d cuts, want an error after 1", err, p.Cuts())
+	}
+	if n := db.LostWrites(err); n != 2 {
+		t.Errorf("read: %v: %d writes lost, want 2", err, n)
+	}
+	for i := 2; i < 10; i++ {
+		want := db.ErrBatched
+		if i == 9 {
+			want = nil // the tenth write: the COMMIT
+		}
+		if err := ss.Insert(bg, table, fmt.Sprint("k", i), v); err != want {
+			t.Fatalf("insert %d: %v, want %v", i, err, want)
+		}
+	}
+	if n := countRows(t, c, table); n != 8 {
+		t.Errorf("%d rows, want the 8 inserted after the cut", n)
+	}
 }

@@ -498,7 +498,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 			out.Fields = out.Fields[:n0]
 			continue
 		}
-		return s.fail("read", err)
+		return lostBatch(s.rolledBack(c), s.fail("read", err))
 	}
 }
 
@@ -546,7 +546,7 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 			truncateRows(out, n0)
 			continue
 		}
-		return s.fail("scan", err)
+		return lostBatch(s.rolledBack(c), s.fail("scan", err))
 	}
 }
 
@@ -699,7 +699,8 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 // rolledBack returns the inserts acknowledged in c's transaction when a
 // failure ended it (the connection broke, or settle rolled it back): they
 // were never committed. A transaction still open (the statement was not
-// sent) keeps them.
+// sent, or a read found no row) keeps them. Every operation's failure
+// reports them (db.LostBatchError), a read's too.
 func (s *session) rolledBack(c *sconn) int {
 	if c.conn != nil && c.conn.TxStatus() != 'I' {
 		return 0
