@@ -63,32 +63,69 @@ func proxyJDBC(t *testing.T, p *dbtest.Proxy) string {
 	return "jdbc:postgresql://127.0.0.1:" + p.PortString() + u.Path + "?sslmode=disable"
 }
 
-// loadThrough runs `ycsb load jdbc` into table through p with keys
-// user000000, user000001, ... in order, and returns what it said.
-func loadThrough(t *testing.T, p *dbtest.Proxy, table string, extra ...string) loadResult {
+// runningLoad is a `ycsb load jdbc` of workloada under way.
+type runningLoad struct {
+	cmd            *exec.Cmd
+	done           chan error
+	stdout, stderr bytes.Buffer // read once it ended
+}
+
+// startLoad starts `ycsb load jdbc` of workloada into table at the JDBC
+// URL jdbc, as user ycsb.
+func startLoad(t *testing.T, jdbc, table string, extra ...string) *runningLoad {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	args := append([]string{"load", "jdbc", "-P", filepath.Join(root, "workloads", "workloada"),
-		"-p", "db.url=" + proxyJDBC(t, p), "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table=" + table,
-		"-p", "insertorder=ordered", "-p", "zeropadding=6"}, extra...)
-	var stdout, stderr bytes.Buffer
-	load := exec.Command(ycsbtest.Binary(t), args...)
-	load.Stdout, load.Stderr = &stdout, &stderr
-	if err := load.Start(); err != nil {
+		"-p", "db.url=" + jdbc, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table=" + table}, extra...)
+	l := &runningLoad{cmd: exec.Command(ycsbtest.Binary(t), args...), done: make(chan error, 1)}
+	l.cmd.Stdout, l.cmd.Stderr = &l.stdout, &l.stderr
+	if err := l.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- load.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Minute):
-		load.Process.Kill()
-		t.Fatalf("the load did not end\n%s", stderr.String())
+	go func() { l.done <- l.cmd.Wait() }()
+	return l
+}
+
+// untilRows waits until table holds n rows; the load ending first fails
+// the test.
+func (l *runningLoad) untilRows(t *testing.T, c *pgx.Conn, table string, n int64) {
+	t.Helper()
+	for countRows(t, c, table) < n {
+		select {
+		case err := <-l.done:
+			t.Fatalf("the load ended before %d rows: %v\n%s", n, err, l.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	return parseLoad(t, stdout.String(), stderr.String(), err)
+}
+
+// end waits for the load to end, within d, and returns what it said;
+// onHang runs before the test fails if it does not end.
+func (l *runningLoad) end(t *testing.T, d time.Duration, onHang func()) loadResult {
+	t.Helper()
+	select {
+	case err := <-l.done:
+		return parseLoad(t, l.stdout.String(), l.stderr.String(), err)
+	case <-time.After(d):
+		l.cmd.Process.Kill()
+		if onHang != nil {
+			onHang()
+		}
+		<-l.done
+		t.Fatalf("the load did not end within %v\n%s", d, l.stderr.String())
+		return loadResult{}
+	}
+}
+
+// loadThrough runs `ycsb load jdbc` into table through p with keys
+// user000000, user000001, ... in order, and returns what it said.
+func loadThrough(t *testing.T, p *dbtest.Proxy, table string, extra ...string) loadResult {
+	t.Helper()
+	l := startLoad(t, proxyJDBC(t, p), table, append([]string{"-p", "insertorder=ordered", "-p", "zeropadding=6"}, extra...)...)
+	return l.end(t, 2*time.Minute, nil)
 }
 
 // newPGProxy is a proxy of the test's own in front of the test server.
@@ -167,42 +204,8 @@ func TestUncommittedInsertsAreNotDone(t *testing.T) {
 func TestAutocommitOffLoadCutMidway(t *testing.T) {
 	c := needPG(t)
 	table := testTable(t, c, "ycsb_cut_noautocommit")
-	u, err := url.Parse(testURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newCutProxy(t, u.Host)
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	jdbc := "jdbc:postgresql://" + proxy.ln.Addr().String() + u.Path + "?sslmode=disable"
-	var stdout, stderr bytes.Buffer
-	load := exec.Command(ycsbtest.Binary(t), "load", "jdbc", "-P", filepath.Join(root, "workloads", "workloada"),
-		"-p", "db.url="+jdbc, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table="+table,
-		"-p", "recordcount=300000", "-p", "jdbc.autocommit=false", "-p", "db.batchsize=10", "-threads", "4", "-target", "4000")
-	load.Stdout, load.Stderr = &stdout, &stderr
-	if err := load.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- load.Wait() }()
-	for countRows(t, c, table) < 500 {
-		select {
-		case err := <-done:
-			t.Fatalf("the load ended before the cut: %v\n%s", err, stderr.String())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	proxy.cut.Store(true)
-	select {
-	case err = <-done:
-	case <-time.After(time.Minute):
-		load.Process.Kill()
-		t.Fatalf("the load did not end after the cut\n%s", stderr.String())
-	}
-	rows := countRows(t, c, table)
-	r := parseLoad(t, stdout.String(), stderr.String(), err)
+	r, rows, cuts := cutMidLoad(t, c, table, "-p", "recordcount=300000", "-p", "jdbc.autocommit=false", "-p", "db.batchsize=10",
+		"-threads", "4", "-target", "4000")
 	if r.code != 1 || !r.incompleteLine {
 		t.Errorf("exit %d, want 1 with a 'load incomplete' line\n%s", r.code, r.stderr)
 	}
@@ -213,7 +216,7 @@ func TestAutocommitOffLoadCutMidway(t *testing.T) {
 		t.Errorf("%d rows in the table; the load knows of %d, %d more of unknown outcome (want whole transactions of 10)\n%s\n%s",
 			rows, r.known, r.unknown, r.stdout, r.stderr)
 	}
-	t.Logf("%d rows: %d known, %d of unknown outcome; %d requests cut", rows, r.known, r.unknown, proxy.cuts.Load())
+	t.Logf("%d rows: %d known, %d of unknown outcome; %d requests cut", rows, r.known, r.unknown, cuts)
 }
 
 // TestReadCutLosesTheTransaction: with jdbc.autocommit=false, a read whose

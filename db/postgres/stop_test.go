@@ -1,14 +1,9 @@
 package postgres
 
 import (
-	"bytes"
-	"os/exec"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // TestStopWhileFrozen: a load whose server stops answering (a proxy of the
@@ -20,10 +15,6 @@ import (
 // unknown ones more; SIGINT still ends it within seconds.
 func TestStopWhileFrozen(t *testing.T) {
 	c := needPG(t)
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		name  string
 		extra []string
@@ -41,38 +32,16 @@ func TestStopWhileFrozen(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			table := testTable(t, c, "ycsb_stopfrozen")
 			p := newPGProxy(t)
-			args := append([]string{"load", "jdbc", "-P", filepath.Join(root, "workloads", "workloada"),
-				"-p", "db.url=" + proxyJDBC(t, p), "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table=" + table,
-				"-p", "recordcount=10000000", "-threads", "4"}, tc.extra...)
-			var stdout, stderr bytes.Buffer
-			load := exec.Command(ycsbtest.Binary(t), args...)
-			load.Stdout, load.Stderr = &stdout, &stderr
-			if err := load.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- load.Wait() }()
-			for countRows(t, c, table) < 200 {
-				select {
-				case err := <-done:
-					t.Fatalf("the load ended before the freeze: %v\n%s", err, stderr.String())
-				case <-time.After(20 * time.Millisecond):
-				}
-			}
+			l := startLoad(t, proxyJDBC(t, p), table, append([]string{"-p", "recordcount=10000000", "-threads", "4"}, tc.extra...)...)
+			l.untilRows(t, c, table, 200)
 			p.Freeze()
 			var sent time.Time
 			if tc.sig != 0 {
 				time.Sleep(500 * time.Millisecond)
 				sent = time.Now()
-				load.Process.Signal(tc.sig)
+				l.cmd.Process.Signal(tc.sig)
 			}
-			select {
-			case err = <-done:
-			case <-time.After(time.Minute):
-				load.Process.Kill()
-				p.Thaw()
-				t.Fatalf("the load did not end with the server frozen\n%s", stderr.String())
-			}
+			r := l.end(t, time.Minute, p.Thaw)
 			if tc.sig != 0 {
 				took := time.Since(sent)
 				t.Logf("the load ended %v after %v", took.Round(10*time.Millisecond), tc.sig)
@@ -92,7 +61,6 @@ func TestStopWhileFrozen(t *testing.T) {
 				}
 				rows = n
 			}
-			r := parseLoad(t, stdout.String(), stderr.String(), err)
 			if r.code != tc.code {
 				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, r.stderr)
 			}
