@@ -28,6 +28,7 @@ func TestStopWhileFrozen(t *testing.T) {
 		{"maxexecutiontime", []string{"-p", "maxexecutiontime=4"}, 0, 1, true},
 		{"SIGINT", nil, syscall.SIGINT, 130, true},
 		{"SIGTERM autocommit off", []string{"-p", "jdbc.autocommit=false", "-p", "db.batchsize=10"}, syscall.SIGTERM, 130, false},
+		{"SIGINT batched", []string{"-p", "jdbc.batchupdateapi=true", "-p", "db.batchsize=50"}, syscall.SIGINT, 130, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			table := testTable(t, c, "ycsb_stopfrozen")
