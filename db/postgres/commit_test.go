@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -262,5 +264,27 @@ func TestReadCutLosesTheTransaction(t *testing.T) {
 	}
 	if n := countRows(t, c, table); n != 8 {
 		t.Errorf("%d rows, want the 8 inserted after the cut", n)
+	}
+}
+
+// TestStopCommitsTheOpenTransaction: SIGINT in the middle of a load with
+// jdbc.autocommit=false commits each session's open transaction at its
+// close, so that the inserts it acknowledged as BATCHED_OK are in the
+// table: the report counts exactly the rows there.
+func TestStopCommitsTheOpenTransaction(t *testing.T) {
+	c := needPG(t)
+	table := testTable(t, c, "ycsb_stopcommit")
+	// Paced so that every session holds an open transaction at the stop.
+	l := startLoad(t, jdbcURL(""), table, "-p", "recordcount=10000000", "-p", "jdbc.autocommit=false", "-p", "db.batchsize=1000",
+		"-threads", "4", "-target", "6000")
+	l.untilRows(t, c, table, 1000)
+	l.cmd.Process.Signal(syscall.SIGINT)
+	r := l.end(t, 30*time.Second, nil)
+	rows := countRows(t, c, table)
+	if r.code != 130 || r.reportedInserted != rows || rows == 0 {
+		t.Errorf("exit %d; the report counts %d inserts, the table holds %d rows\n%s\n%s", r.code, r.reportedInserted, rows, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "[INSERT], Return=BATCHED_OK, ") {
+		t.Errorf("no insert left in an open transaction (BATCHED_OK)\n%s", r.stdout)
 	}
 }
