@@ -4,6 +4,7 @@ package all
 
 import (
 	_ "github.com/goycsb/ycsb/db/basic"
+	_ "github.com/goycsb/ycsb/db/bbolt"
 	_ "github.com/goycsb/ycsb/db/cassandra"
 	_ "github.com/goycsb/ycsb/db/pebble"
 	_ "github.com/goycsb/ycsb/db/postgres"

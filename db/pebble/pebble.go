@@ -184,6 +184,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		d.wo = pebble.Sync
 	}
 	d.stats.Start(cfg.Dir, d.counters, d.Debt)
+	d.stats.LiveBytes(func() (int64, error) { return kv.ScanLiveBytes(&conn{d: d}) })
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }

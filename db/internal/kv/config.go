@@ -75,6 +75,9 @@ type Config struct {
 	// reports no compaction debt (Settle), for at most SettleTimeout.
 	Settle        bool
 	SettleTimeout time.Duration
+	// NotApplicable are the engine.* properties that mean nothing to this
+	// engine (Spec): refused when set, left out of the opening line.
+	NotApplicable map[string]string
 }
 
 // DefaultDir is engine.dir's default: ycsb-data/<binding> under the working
@@ -90,11 +93,73 @@ func between(lo, hi int64, expected string) props.Check[int64] {
 // engine.dir (the reference's rocksdb.dir), read when engine.dir is absent.
 // Every error names the property and is a props error (exit code 2).
 func ParseConfig(binding string, p *props.Properties, dirAliases ...string) (Config, error) {
-	c := Config{Binding: binding, Dir: DefaultDir(binding)}
-	for _, a := range dirAliases {
-		if v, ok := p.Get(a); ok {
-			c.Dir = v
+	return Parse(binding, p, Spec{Aliases: map[string][]string{PropDir: dirAliases}})
+}
+
+// Spec is what an engine takes beyond ParseConfig's defaults.
+type Spec struct {
+	// Aliases are other bindings' names of an engine.* property (go-ycsb's
+	// badger.dir, bolt.path, ...), read when it is absent. Two of them set to
+	// different values are a contradiction, refused.
+	Aliases map[string][]string
+	// NotApplicable are the engine.* properties that mean nothing to the
+	// engine, with the reason the refusal gives: a property set but ignored
+	// would make a comparison claim what did not happen.
+	NotApplicable map[string]string
+}
+
+// resolveAliases returns p with each alias's value under its engine.*
+// name, or the one-line contradiction.
+func resolveAliases(p *props.Properties, aliases map[string][]string) (*props.Properties, error) {
+	var q *props.Properties
+	for prop, names := range aliases {
+		setBy, value := "", ""
+		for _, n := range append([]string{prop}, names...) {
+			v, ok := p.Get(n)
+			if !ok {
+				continue
+			}
+			if setBy != "" && !sameValue(value, v) {
+				return nil, props.Errorf(n, "%q contradicts %s=%q: set one of them", v, setBy, value)
+			}
+			if setBy == "" {
+				setBy, value = n, v
+			}
 		}
+		if setBy != "" && setBy != prop {
+			if q == nil {
+				q = p.Clone()
+			}
+			q.Set(prop, value)
+		}
+	}
+	if q == nil {
+		return p, nil
+	}
+	return q, nil
+}
+
+// sameValue: two spellings of one value (true and TRUE, paths with and
+// without a trailing slash).
+func sameValue(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	return a != "" && b != "" && filepath.Clean(a) == filepath.Clean(b)
+}
+
+// Parse reads the engine.* properties as s says.
+func Parse(binding string, p *props.Properties, s Spec) (Config, error) {
+	c := Config{Binding: binding, Dir: DefaultDir(binding), NotApplicable: s.NotApplicable}
+	for name, why := range s.NotApplicable {
+		if p.Has(name) {
+			return c, props.Errorf(name, "does not apply to %s: %s", binding, why)
+		}
+	}
+	p, err := resolveAliases(p, s.Aliases)
+	if err != nil {
+		return c, err
 	}
 	if v, ok := p.Get(PropDir); ok {
 		c.Dir = v
@@ -173,13 +238,34 @@ func FormatSize(n int64) string {
 }
 
 // Summary is the one line a binding prints when it opens, so a run's output
-// says which engine settings produced it.
-func (c *Config) Summary(state string) string {
-	settle := ""
-	if c.Settle {
-		settle = fmt.Sprintf(" settle=%v", c.SettleTimeout)
+// says which engine settings produced it: the engine.* settings that apply
+// to it, then extra (the engine's own, "name=value ...", or "").
+func (c *Config) Summary(state string, extra ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s %s (sync=%t", c.Binding, state, c.Dir, c.Sync)
+	for _, s := range []struct {
+		prop, name, value string
+	}{
+		{PropCacheSize, "cache", FormatSize(c.CacheSize)},
+		{PropMemtableSize, "memtable", FormatSize(c.MemtableSize)},
+		{PropCompression, "compression", string(c.Compression)},
+		{PropBloomBits, "bloombits", strconv.Itoa(c.BloomBits)},
+		{PropBlockSize, "blocksize", FormatSize(int64(c.BlockSize))},
+		{PropMaxOpenFiles, "maxopenfiles", strconv.Itoa(c.MaxOpenFiles)},
+		{PropCompactionThreads, "compactionthreads", strconv.Itoa(c.CompactionThreads)},
+	} {
+		if _, no := c.NotApplicable[s.prop]; !no {
+			fmt.Fprintf(&b, " %s=%s", s.name, s.value)
+		}
 	}
-	return fmt.Sprintf("%s: %s %s (sync=%t cache=%s memtable=%s compression=%s bloombits=%d blocksize=%s maxopenfiles=%d compactionthreads=%d%s)\n",
-		c.Binding, state, c.Dir, c.Sync, FormatSize(c.CacheSize), FormatSize(c.MemtableSize), c.Compression,
-		c.BloomBits, FormatSize(int64(c.BlockSize)), c.MaxOpenFiles, c.CompactionThreads, settle)
+	if c.Settle {
+		fmt.Fprintf(&b, " settle=%v", c.SettleTimeout)
+	}
+	for _, e := range extra {
+		if e != "" {
+			b.WriteString(" " + e)
+		}
+	}
+	b.WriteString(")\n")
+	return b.String()
 }

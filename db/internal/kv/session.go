@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -60,11 +61,12 @@ type Session struct {
 	dec     Decoder
 	rec     db.Record // stands in for a nil out
 	rows    db.Rows
+	written *WriteCounter
 }
 
 // NewSession returns a session of binding that runs over conn.
 func NewSession(binding string, conn Conn) *Session {
-	return &Session{binding: binding, conn: conn}
+	return &Session{binding: binding, conn: conn, written: NewWriteCounter()}
 }
 
 func (s *Session) wrap(op string, err error) error {
@@ -172,6 +174,7 @@ func (s *Session) write(ctx context.Context, op string, kind byte, table, key st
 	if err != nil {
 		return s.wrap(op, err)
 	}
+	s.written.Add(UserBytes(key, values))
 	return nil
 }
 
@@ -184,13 +187,51 @@ func (s *Session) Delete(ctx context.Context, table, key string) error {
 	if err := s.conn.Delete(s.key); err != nil {
 		return s.wrap("delete", err)
 	}
+	s.written.Add(int64(len(key)))
 	return nil
 }
 
 // Close implements db.Session.
 func (s *Session) Close(context.Context) error {
+	s.written.Close()
 	if err := s.conn.Close(); err != nil {
 		return s.wrap("close session", err)
 	}
 	return nil
+}
+
+// ScanLiveBytes is the user bytes of the records conn's engine holds now
+// (UserBytes of each: key, field names and values), by a scan of every
+// table: the denominator of SpaceAmplification.
+func ScanLiveBytes(conn Conn) (int64, error) {
+	it, err := conn.NewIter([]byte{}, []byte{0xff})
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for valid := it.First(); valid; valid = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			it.Close()
+			return 0, err
+		}
+		if !Exists(v) {
+			continue
+		}
+		k := it.Key()
+		if i := bytes.IndexByte(k, 0); i >= 0 {
+			k = k[i+1:]
+		}
+		n += int64(len(k))
+		for b := v[1:]; len(b) > 0; {
+			name, val, rest, ok := next(b)
+			if !ok {
+				it.Close()
+				return 0, ErrCorrupt
+			}
+			n += int64(len(name) + len(val))
+			b = rest
+		}
+	}
+	return n, it.Close()
 }

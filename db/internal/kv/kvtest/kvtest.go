@@ -104,10 +104,25 @@ func record(key string, version int) []db.Field {
 
 func ctx() context.Context { return context.Background() }
 
-// Run runs every check. binding is the name the binding registers; other is
-// the other engine's name, whose files must be refused.
+// Run runs every check of an LSM engine with a memtable to flush and
+// compaction debt to settle (Pebble, RocksDB). binding is the name the
+// binding registers; other is another engine's name, whose files must be
+// refused.
 func Run(t *testing.T, binding, other string, open Opener) {
-	h := &harness{binding: binding, other: other, open: open}
+	h := &harness{binding: binding, other: other, open: open, lsm: true}
+	h.run(t)
+}
+
+// RunStore runs the checks that hold for every engine (all but the
+// memtable, compaction-debt and block cache ones) on an engine whose
+// writes go straight to its store or that has no flush to call (Badger,
+// bbolt, SQLite): ownRows are report rows of its own that must be there.
+func RunStore(t *testing.T, binding, other string, open Opener, ownRows ...string) {
+	h := &harness{binding: binding, other: other, open: open, ownRows: ownRows}
+	h.run(t)
+}
+
+func (h *harness) run(t *testing.T) {
 	t.Run("Conformance", func(t *testing.T) {
 		dbtest.Run(t, func(t *testing.T) db.DB { return h.mustOpen(t, t.TempDir(), nil) }, dbtest.Options{})
 	})
@@ -119,21 +134,32 @@ func Run(t *testing.T, binding, other string, open Opener) {
 	t.Run("BadProperties", h.badProps)
 	t.Run("LockedByAnotherProcess", h.locked)
 	t.Run("SIGKILLLosesNoAcknowledgedInsert", h.sigkill)
-	t.Run("Stats", h.stats)
-	t.Run("SettleLeavesNoDebt", h.settle)
-	t.Run("NoSettleByDefault", h.noSettle)
-	t.Run("SettleInterruptedThenAgain", h.settleInterrupted)
-	t.Run("BlockCacheHoldsWhatFits", h.cacheFairness)
+	t.Run("Amplification", h.amplification)
+	if h.lsm {
+		t.Run("Stats", h.stats)
+		t.Run("SettleLeavesNoDebt", h.settle)
+		t.Run("NoSettleByDefault", h.noSettle)
+		t.Run("SettleInterruptedThenAgain", h.settleInterrupted)
+		t.Run("BlockCacheHoldsWhatFits", h.cacheFairness)
+	} else {
+		t.Run("OwnStats", h.ownStats)
+		t.Run("Settle", h.settleStore)
+	}
 	t.Run("OpeningLine", h.openingLine)
 }
 
 type harness struct {
 	binding, other string
 	open           Opener
+	lsm            bool
+	ownRows        []string
 }
 
 func (h *harness) openProps(dir string, extra map[string]string) *props.Properties {
-	m := map[string]string{"engine.dir": dir, "engine.cachesize": "8MiB", "engine.memtablesize": "4MiB"}
+	m := map[string]string{"engine.dir": dir}
+	if h.lsm {
+		m["engine.cachesize"], m["engine.memtablesize"] = "8MiB", "4MiB"
+	}
 	for k, v := range extra {
 		m[k] = v
 	}
@@ -158,11 +184,13 @@ func session(t testing.TB, d db.DB) db.Session {
 	return ss
 }
 
+// flush flushes an engine's memtable; an engine with no Flush (its writes go
+// to the store itself, or it flushes only on its own) is left as it is.
 func flush(t testing.TB, d db.DB) {
 	t.Helper()
 	f, ok := d.(Flusher)
 	if !ok {
-		t.Fatalf("%T has no Flush", d)
+		return
 	}
 	if err := f.Flush(); err != nil {
 		t.Fatalf("Flush: %v", err)
@@ -222,9 +250,10 @@ func (h *harness) concurrentUpdates(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for i := 0; i < 3; i++ {
+		f, ok := d.(Flusher)
+		for i := 0; ok && i < 3; i++ {
 			time.Sleep(20 * time.Millisecond)
-			if err := d.(Flusher).Flush(); err != nil {
+			if err := f.Flush(); err != nil {
 				errs <- err
 			}
 		}
@@ -863,5 +892,143 @@ func (h *harness) settleInterrupted(t *testing.T) {
 	got := statsOf(t, d)
 	if got["Settled"] != int64(1) || got["L0FilesAfterSettle"] != int64(0) {
 		t.Errorf("after a second Settle: Settled %v, L0FilesAfterSettle %v; want 1 and 0", got["Settled"], got["L0FilesAfterSettle"])
+	}
+}
+
+// amplification: the rows every engine reports the same way. The user bytes
+// are exactly those of the records written, the live user bytes those of
+// the records held, the disk bytes written come from the kernel.
+func (h *harness) amplification(t *testing.T) {
+	dir := t.TempDir()
+	d := h.mustOpen(t, dir, nil)
+	defer d.Close()
+	ss := session(t, d)
+	var written, live int64
+	const n = 3000
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("user%05d", i)
+		rec := record(k, 0)
+		if err := ss.Insert(ctx(), "usertable", k, rec); err != nil {
+			t.Fatal(err)
+		}
+		written += kv.UserBytes(k, rec)
+		if i%3 != 0 {
+			live += kv.UserBytes(k, rec)
+		}
+	}
+	for i := 0; i < n; i += 3 {
+		k := fmt.Sprintf("user%05d", i)
+		if err := ss.Delete(ctx(), "usertable", k); err != nil {
+			t.Fatal(err)
+		}
+		written += int64(len(k))
+	}
+	ss.Close(ctx())
+	flush(t, d)
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	if got["UserBytesWritten"] != written {
+		t.Errorf("UserBytesWritten = %v, want %d (keys, field names and values written)", got["UserBytesWritten"], written)
+	}
+	if got["LiveUserBytes"] != live {
+		t.Errorf("LiveUserBytes = %v, want %d (keys, field names and values held)", got["LiveUserBytes"], live)
+	}
+	if !kv.ReadProcIO().OK {
+		t.Log("no /proc/self/io: no write amplification")
+	} else if wa, _ := got["WriteAmplification"].(float64); wa <= 0 {
+		t.Errorf("WriteAmplification = %v, want the disk writes over the user bytes", got["WriteAmplification"])
+	}
+	disk, _ := got["DiskSizeApparent(bytes)"].(int64)
+	if sa, _ := got["SpaceAmplificationApparent"].(float64); disk <= 0 || sa != float64(int64(float64(disk)/float64(live)*100+0.5))/100 {
+		t.Errorf("SpaceAmplificationApparent = %v with %d bytes on disk for %d live", got["SpaceAmplificationApparent"], disk, live)
+	}
+	if _, ok := got["SpaceAmplification"]; !ok {
+		t.Error("no SpaceAmplification row")
+	}
+}
+
+// ownStats: a store engine's own rows are there, as numbers.
+func (h *harness) ownStats(t *testing.T) {
+	d := h.mustOpen(t, t.TempDir(), nil)
+	defer d.Close()
+	ss := session(t, d)
+	for i := 0; i < 500; i++ {
+		k := fmt.Sprintf("user%05d", i)
+		if err := ss.Insert(ctx(), "usertable", k, record(k, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var r db.Record
+	for i := 0; i < 500; i += 3 {
+		r.Reset()
+		if err := ss.Read(ctx(), "usertable", fmt.Sprintf("user%05d", i), nil, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ss.Close(ctx())
+	for _, s := range d.(db.StatsReporter).Stats() {
+		if s.Section != kv.Section {
+			t.Errorf("%s: section %q, want %q", s.Name, s.Section, kv.Section)
+		}
+		switch s.Value.(type) {
+		case int64, float64:
+		default:
+			t.Errorf("%s: value %T, want int64 or float64", s.Name, s.Value)
+		}
+	}
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	for _, n := range h.ownRows {
+		if _, ok := got[n]; !ok {
+			t.Errorf("missing stat %s", n)
+		}
+	}
+}
+
+// settleStore: engine.settle=true on a store engine runs its own settling
+// (or nothing, for an engine with nothing to settle) and reports it; the
+// records are all there after it, updates folded.
+func (h *harness) settleStore(t *testing.T) {
+	d := h.mustOpen(t, t.TempDir(), map[string]string{"engine.settle": "true"})
+	defer d.Close()
+	ss := session(t, d)
+	defer ss.Close(ctx())
+	for i := 0; i < 2000; i++ {
+		k := fmt.Sprintf("user%05d", i)
+		if err := ss.Insert(ctx(), "usertable", k, record(k, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ss.Update(ctx(), "usertable", "user00001", []db.Field{{Name: "field9", Value: []byte("settled")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.(db.Settler).Settle(ctx()); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	for _, n := range []string{"SettleTime(ms)", "DiskSizeAfterSettle(bytes)", "SpaceAmplificationAfterSettle"} {
+		if _, ok := got[n]; !ok {
+			t.Errorf("missing stat %s", n)
+		}
+	}
+	if got["Settled"] != int64(1) {
+		t.Errorf("Settled = %v, want 1", got["Settled"])
+	}
+	var r db.Record
+	if err := ss.Read(ctx(), "usertable", "user00001", nil, &r); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Get("field9"); string(v) != "settled" || r.Len() != 10 {
+		t.Errorf("after settling field9 = %q (%d fields)", v, r.Len())
+	}
+
+	d2 := h.mustOpen(t, t.TempDir(), nil)
+	defer d2.Close()
+	if err := d2.(db.Settler).Settle(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := statsOf(t, d2)["SettleTime(ms)"]; ok {
+		t.Error("SettleTime(ms) reported without engine.settle")
 	}
 }
