@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "github.com/goycsb/ycsb/db/badger"
 	_ "github.com/goycsb/ycsb/db/basic"
 	_ "github.com/goycsb/ycsb/db/bbolt"
 	_ "github.com/goycsb/ycsb/db/cassandra"

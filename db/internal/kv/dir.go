@@ -204,14 +204,18 @@ func checkWritable(c *Config) error {
 // checkNotLocked tries the engines' own locks so that another process's
 // database is reported as such, and never emptied by engine.fresh: Pebble
 // and RocksDB take a POSIX record lock on dir/LOCK, Badger (and LockDir, for
-// SQLite) flock it, bbolt flocks its file.
+// SQLite) flock it, Badger flocks the directory itself, bbolt its file.
 //
 // A POSIX lock is per process: closing the probe would drop a lock this
 // process holds on the same file. A process opens each data directory once,
 // so that cannot happen in a run.
 func checkNotLocked(c *Config) error {
-	for _, name := range []string{"LOCK", BoltFile} {
-		f, err := os.OpenFile(filepath.Join(c.Dir, name), os.O_RDWR, 0)
+	for _, name := range []string{"LOCK", BoltFile, "."} {
+		mode := os.O_RDWR
+		if name == "." {
+			mode = os.O_RDONLY
+		}
+		f, err := os.OpenFile(filepath.Join(c.Dir, name), mode, 0)
 		if err != nil {
 			continue // no such file: nobody holds it
 		}
@@ -223,7 +227,11 @@ func checkNotLocked(c *Config) error {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		f.Close() // drops the probe's flock
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return fmt.Errorf("%s: %s %s is in use by another process (it holds %s)", c.Binding, PropDir, c.Dir, name)
+			what := name
+			if name == "." {
+				what = "a lock on the directory"
+			}
+			return fmt.Errorf("%s: %s %s is in use by another process (it holds %s)", c.Binding, PropDir, c.Dir, what)
 		}
 	}
 	return nil
