@@ -10,4 +10,5 @@ import (
 	_ "github.com/goycsb/ycsb/db/pebble"
 	_ "github.com/goycsb/ycsb/db/postgres"
 	_ "github.com/goycsb/ycsb/db/rocksdb"
+	_ "github.com/goycsb/ycsb/db/sqlite"
 )
