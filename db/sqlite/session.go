@@ -255,11 +255,8 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 func (s *session) Close(context.Context) error {
 	c := counters(s.conn)
 	s.d.mu.Lock()
-	s.d.cache.hits += c.hits
-	s.d.cache.misses += c.misses
-	s.d.cache.writes += c.writes
-	s.d.cache.spills += c.spills
-	s.d.cache.used += c.used
+	s.d.cache.add(c)
+	delete(s.d.open, s)
 	s.d.mu.Unlock()
 	s.written.Close()
 	for i := range s.stmts {

@@ -139,11 +139,20 @@ type DB struct {
 	stats kv.Reporter
 
 	mu    sync.Mutex
-	cache cacheCounters // of the closed sessions' connections
+	cache cacheCounters         // of the closed sessions' connections
+	open  map[*session]struct{} // the sessions open now
 }
 
 // cacheCounters are a connection's page cache counters (sqlite3_db_status).
 type cacheCounters struct{ hits, misses, writes, spills, used int64 }
+
+func (c *cacheCounters) add(o cacheCounters) {
+	c.hits += o.hits
+	c.misses += o.misses
+	c.writes += o.writes
+	c.spills += o.spills
+	c.used += o.used
+}
 
 // synchronous maps engine.sync: FULL syncs the WAL at every commit; NORMAL,
 // in WAL mode, syncs only at checkpoints (the LSM engines' engine.sync=false
@@ -285,6 +294,9 @@ func (d *DB) pragma(name string) int64 {
 func (d *DB) rows() []db.Stat {
 	d.mu.Lock()
 	c := d.cache
+	for s := range d.open {
+		c.add(counters(s.conn))
+	}
 	d.mu.Unlock()
 	rate := 0.0
 	if c.hits+c.misses > 0 {
@@ -330,10 +342,18 @@ func (d *DB) Session(ctx context.Context, worker, workers int) (db.Session, erro
 		conn.Close()
 		return nil, fmt.Errorf("sqlite: cache_size: %w", err)
 	}
-	return &session{d: d, conn: conn, written: kv.NewWriteCounter()}, nil
+	s := &session{d: d, conn: conn, written: kv.NewWriteCounter()}
+	d.mu.Lock()
+	if d.open == nil {
+		d.open = map[*session]struct{}{}
+	}
+	d.open[s] = struct{}{}
+	d.mu.Unlock()
+	return s, nil
 }
 
-// counters reads a connection's page cache counters.
+// counters reads a connection's page cache counters (safe beside the
+// connection's worker: database/sql serializes the use of a connection).
 func counters(conn *sql.Conn) (c cacheCounters) {
 	conn.Raw(func(dc any) error {
 		s, ok := dc.(msqlite.DBStatus)
