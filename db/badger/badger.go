@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync/atomic"
 
@@ -171,10 +172,10 @@ func (d *DB) Close() error {
 // Stats implements db.StatsReporter.
 func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 
-// Settle implements db.Settler: with engine.settle, it compacts every level
-// into one (Badger's Flatten) and rewrites the value log files with at least
-// half their bytes stale (value log GC, until none is left). Badger has no
-// call that flushes the memtable: what it holds stays there, in its log.
+// Settle implements db.Settler: with engine.settle, it flushes the
+// memtables, compacts every level into one (Badger's Flatten) and rewrites
+// the value log files with at least half their bytes stale (value log GC,
+// until none is left).
 func (d *DB) Settle(ctx context.Context) error {
 	if !d.cfg.Settle {
 		return nil
@@ -184,6 +185,9 @@ func (d *DB) Settle(ctx context.Context) error {
 		defer cancel()
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("not settled (interrupted): %w", err)
+		}
+		if err := d.flushMemtables(); err != nil {
+			return fmt.Errorf("flush: %w", err)
 		}
 		if err := d.db.Flatten(d.cfg.CompactionThreads); err != nil {
 			return fmt.Errorf("flatten: %w", err)
@@ -200,9 +204,26 @@ func (d *DB) Settle(ctx context.Context) error {
 		}
 		return fmt.Errorf("not settled: value log GC still rewriting after %v (%s)", d.cfg.SettleTimeout, kv.PropSettleTimeout)
 	}, func() []db.Stat {
-		l0, _, _ := d.levels()
-		return []db.Stat{stat("L0TablesAfterSettle", l0), stat("ValueLogGCRewrites", d.gcRuns.Load())}
+		l0, tables, _ := d.levels()
+		f := d.files()
+		return []db.Stat{stat("TablesAfterSettle", tables), stat("L0TablesAfterSettle", l0), stat("LSMBytesAfterSettle", f.sst),
+			stat("ValueLogBytesAfterSettle", f.vlog), stat("MemtableLogBytesAfterSettle", f.mem), stat("ValueLogGCRewrites", d.gcRuns.Load())}
 	})
+}
+
+// flushKey is written and dropped again to flush the memtables: Badger has
+// no flush call, but DropPrefix flushes every memtable before it drops a
+// prefix that holds data. The key sorts after every table's keys.
+var flushKey = []byte("\xffycsb-flush")
+
+// flushMemtables writes every memtable to an L0 table. It blocks writes
+// while it runs (they fail with ErrBlockedWrites): settling only, after the
+// phase's workers are done.
+func (d *DB) flushMemtables() error {
+	if err := d.db.Update(func(txn *badger.Txn) error { return txn.Set(flushKey, nil) }); err != nil {
+		return err
+	}
+	return d.db.DropPrefix(flushKey)
 }
 
 func stat(name string, v any) db.Stat { return db.Stat{Section: kv.Section, Name: name, Value: v} }
@@ -221,10 +242,35 @@ func (d *DB) levels() (l0, tables, withData int64) {
 	return
 }
 
+// fileBytes are the allocated bytes of Badger's files by kind: tables, the
+// value log, the memtables' logs. (Badger's own Size is refreshed once a
+// minute; its value log and memtable files are preallocated sparse files.)
+type fileBytes struct{ sst, vlog, mem int64 }
+
+func (d *DB) files() fileBytes {
+	var f fileBytes
+	entries, _ := os.ReadDir(d.cfg.Dir)
+	for _, e := range entries {
+		var dst *int64
+		switch filepath.Ext(e.Name()) {
+		case ".sst":
+			dst = &f.sst
+		case ".vlog":
+			dst = &f.vlog
+		case ".mem":
+			dst = &f.mem
+		default:
+			continue
+		}
+		*dst += kv.DiskUsage(filepath.Join(d.cfg.Dir, e.Name()))
+	}
+	return f
+}
+
 // rows are Badger's own figures: the LSM and value log sizes, the tables,
 // the block cache's lookups since Open, the update conflicts retried.
 func (d *DB) rows() []db.Stat {
-	lsm, vlog := d.db.Size()
+	files := d.files()
 	l0, tables, levels := d.levels()
 	var stale int64
 	for _, l := range d.db.Levels() {
@@ -239,8 +285,9 @@ func (d *DB) rows() []db.Stat {
 		rate = float64(int64(10000*float64(hits)/float64(hits+misses)+0.5)) / 100
 	}
 	return []db.Stat{
-		stat("LSMBytes", lsm),
-		stat("ValueLogBytes", vlog),
+		stat("LSMBytes", files.sst),
+		stat("ValueLogBytes", files.vlog),
+		stat("MemtableLogBytes", files.mem),
 		stat("Tables", tables),
 		stat("L0Tables", l0),
 		stat("LevelsWithData", levels),
