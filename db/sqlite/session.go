@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/goycsb/ycsb/db"
@@ -23,24 +25,39 @@ const (
 type stmt struct {
 	kind   byte
 	fields []string // nil: all columns
-	st     *sql.Stmt
+	st     driverStmt
 	cols   []string // the columns it selects (read, scan)
 }
 
-// session is a worker's connection with its prepared statements. The
-// workload asks the same few field lists over and over, so the cache is a
-// short list compared field by field: a hit allocates nothing.
+// driverStmt is what the driver's statements implement.
+type driverStmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
+}
+
+// session is a worker's connection with its prepared statements, on the
+// driver's own connection: database/sql's pool, conversions and row
+// buffers would cost as many allocations as SQLite itself, and a session
+// is one worker's. The workload asks the same few field lists over and over,
+// so the cache is a short list compared field by field: a hit allocates
+// nothing. Statements run with a context that is never done (a done one
+// makes the driver watch it from a goroutine of its own); the session checks
+// the caller's context before each operation.
 type session struct {
 	d       *DB
-	conn    *sql.Conn
+	conn    driver.Conn
 	stmts   []stmt
-	args    []any
-	raw     []sql.RawBytes
-	dest    []any
+	args    []driver.NamedValue
+	vals    []driver.Value
+	names   []string
 	written *kv.WriteCounter
 	rec     db.Record
 	rows    db.Rows
 }
+
+// background never ends: see session.
+var background = context.Background()
 
 func sameFields(a, b []string) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
@@ -87,9 +104,14 @@ func (s *session) prepared(ctx context.Context, kind byte, fields []string) (*st
 	case kindDelete:
 		q = "DELETE FROM " + t + " WHERE YCSB_KEY = ?"
 	}
-	st, err := s.conn.PrepareContext(ctx, q)
+	ds, err := s.conn.Prepare(q)
 	if err != nil {
 		return nil, err
+	}
+	st, ok := ds.(driverStmt)
+	if !ok {
+		ds.Close()
+		return nil, fmt.Errorf("driver statement %T cannot run with a context", ds)
 	}
 	var own []string
 	if fields != nil {
@@ -103,24 +125,65 @@ func (s *session) wrap(op string, err error) error {
 	return fmt.Errorf("sqlite: %s: %s", op, oneLine(err))
 }
 
+// bind sets the statement arguments: for an insert the key first, else last.
+func (s *session) bind(key string, keyFirst bool, values []db.Field) {
+	s.args = s.args[:0]
+	if keyFirst {
+		s.args = append(s.args, driver.NamedValue{Ordinal: 1, Value: key})
+	}
+	for i := range values {
+		s.args = append(s.args, driver.NamedValue{Ordinal: len(s.args) + 1, Value: values[i].Value})
+	}
+	if !keyFirst {
+		s.args = append(s.args, driver.NamedValue{Ordinal: len(s.args) + 1, Value: key})
+	}
+}
+
+// query runs st and reads rows of n columns into s.vals, calling row for
+// each, until there are no more or limit rows were read.
+func (s *session) query(st *stmt, n int, row func() error) error {
+	r, err := st.st.QueryContext(background, s.args)
+	if err != nil {
+		return err
+	}
+	if cap(s.vals) < n {
+		s.vals = make([]driver.Value, n)
+	}
+	s.vals = s.vals[:n]
+	for {
+		err := r.Next(s.vals)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			r.Close()
+			return err
+		}
+		if err := row(); err != nil {
+			r.Close()
+			return err
+		}
+	}
+	return r.Close()
+}
+
+// addColumns adds the non-NULL columns of s.vals from first on to out.
+func (s *session) addColumns(out *db.Record, cols []string, first int) {
+	for i, c := range cols {
+		switch v := s.vals[first+i].(type) {
+		case []byte:
+			out.Add(c, v)
+		case string:
+			out.Add(c, []byte(v))
+		}
+	}
+}
+
 func (s *session) checkTable(table string) error {
 	if table != s.d.cfg.table {
 		return fmt.Errorf("sqlite: table %q: the database was opened for table %q (the table property)", table, s.d.cfg.table)
 	}
 	return nil
-}
-
-// scanRow reads the current row's columns into raw; key is the first
-// column when withKey.
-func (s *session) scanRow(r *sql.Rows, n int) error {
-	for len(s.raw) < n {
-		s.raw = append(s.raw, nil)
-	}
-	s.dest = s.dest[:0]
-	for i := 0; i < n; i++ {
-		s.dest = append(s.dest, &s.raw[i])
-	}
-	return r.Scan(s.dest...)
 }
 
 // Read implements db.Session.
@@ -139,24 +202,18 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	if err != nil {
 		return s.wrap("read", err)
 	}
-	r, err := st.st.QueryContext(ctx, key)
+	s.bind(key, true, nil)
+	found := false
+	err = s.query(st, len(st.cols), func() error {
+		found = true
+		s.addColumns(out, st.cols, 0)
+		return nil
+	})
 	if err != nil {
 		return s.wrap("read", err)
 	}
-	defer r.Close()
-	if !r.Next() {
-		if err := r.Err(); err != nil {
-			return s.wrap("read", err)
-		}
+	if !found {
 		return db.ErrNotFound
-	}
-	if err := s.scanRow(r, len(st.cols)); err != nil {
-		return s.wrap("read", err)
-	}
-	for i, c := range st.cols {
-		if s.raw[i] != nil {
-			out.Add(c, s.raw[i])
-		}
 	}
 	return nil
 }
@@ -178,24 +235,20 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 	if err != nil {
 		return s.wrap("scan", err)
 	}
-	r, err := st.st.QueryContext(ctx, startKey, count)
-	if err != nil {
-		return s.wrap("scan", err)
-	}
-	defer r.Close()
-	for r.Next() {
-		if err := s.scanRow(r, len(st.cols)+1); err != nil {
-			return s.wrap("scan", err)
-		}
+	s.bind(startKey, true, nil)
+	s.args = append(s.args, driver.NamedValue{Ordinal: 2, Value: int64(count)})
+	err = s.query(st, len(st.cols)+1, func() error {
 		rec := out.Next()
-		rec.SetKey(s.raw[0])
-		for i, c := range st.cols {
-			if s.raw[i+1] != nil {
-				rec.Add(c, s.raw[i+1])
-			}
+		switch k := s.vals[0].(type) {
+		case string:
+			rec.SetKey([]byte(k))
+		case []byte:
+			rec.SetKey(k)
 		}
-	}
-	if err := r.Err(); err != nil {
+		s.addColumns(rec, st.cols, 1)
+		return nil
+	})
+	if err != nil {
 		return s.wrap("scan", err)
 	}
 	return nil
@@ -210,23 +263,15 @@ func (s *session) exec(ctx context.Context, op string, kind byte, table, key str
 	}
 	var names []string
 	if kind != kindDelete {
-		names = valueNames(values, make([]string, 0, 16)) // on the stack unless prepared keeps it
+		s.names = valueNames(values, s.names)
+		names = s.names
 	}
 	st, err := s.prepared(ctx, kind, names)
 	if err != nil {
 		return s.wrap(op, err)
 	}
-	s.args = s.args[:0]
-	if kind == kindInsert {
-		s.args = append(s.args, key)
-	}
-	for i := range values {
-		s.args = append(s.args, values[i].Value)
-	}
-	if kind != kindInsert {
-		s.args = append(s.args, key)
-	}
-	if _, err := st.st.ExecContext(ctx, s.args...); err != nil {
+	s.bind(key, kind == kindInsert, values)
+	if _, err := st.st.ExecContext(background, s.args); err != nil {
 		return s.wrap(op, err)
 	}
 	s.written.Add(kv.UserBytes(key, values))

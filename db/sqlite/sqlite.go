@@ -18,6 +18,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -136,6 +137,7 @@ type DB struct {
 	db    *sql.DB
 	lock  *os.File // LOCK: SQLite itself lets processes share a database
 	path  string
+	dsn   string // every connection's: the file and its pragmas
 	stats kv.Reporter
 
 	mu    sync.Mutex
@@ -187,7 +189,8 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		"synchronous(" + synchronous(cfg.Sync) + ")", "busy_timeout(10000)"} {
 		q.Add("_pragma", pr)
 	}
-	sdb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	dsn := "file:" + path + "?" + q.Encode()
+	sdb, err := sql.Open("sqlite", dsn)
 	if err == nil {
 		err = sdb.PingContext(ctx)
 	}
@@ -206,7 +209,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		lock.Close()
 		return nil, err
 	}
-	d := &DB{cfg: cfg, db: sdb, lock: lock, path: path}
+	d := &DB{cfg: cfg, db: sdb, lock: lock, path: path, dsn: dsn}
 	d.stats.StartEngine(cfg.Dir, d.rows)
 	d.stats.LiveBytes(d.liveBytes)
 	io.WriteString(out, cfg.Summary(state, "journalmode="+cfg.journal, "synchronous="+synchronous(cfg.Sync), "table="+cfg.table,
@@ -333,14 +336,14 @@ func (d *DB) liveBytes() (int64, error) {
 // Session returns a worker's session: its own connection, whose page cache
 // is the worker's share of engine.cachesize.
 func (d *DB) Session(ctx context.Context, worker, workers int) (db.Session, error) {
-	conn, err := d.db.Conn(ctx)
+	conn, err := (&msqlite.Driver{}).Open(d.dsn)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: connect: %w", err)
+		return nil, fmt.Errorf("sqlite: connect: %s", oneLine(err))
 	}
 	kib := max(d.cfg.CacheSize/1024/int64(max(workers, 1)), 1)
-	if _, err := conn.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.FormatInt(kib, 10)); err != nil {
+	if err := execPragma(conn, "cache_size = -"+strconv.FormatInt(kib, 10)); err != nil {
 		conn.Close()
-		return nil, fmt.Errorf("sqlite: cache_size: %w", err)
+		return nil, fmt.Errorf("sqlite: cache_size: %s", oneLine(err))
 	}
 	s := &session{d: d, conn: conn, written: kv.NewWriteCounter()}
 	d.mu.Lock()
@@ -352,24 +355,35 @@ func (d *DB) Session(ctx context.Context, worker, workers int) (db.Session, erro
 	return s, nil
 }
 
-// counters reads a connection's page cache counters (safe beside the
-// connection's worker: database/sql serializes the use of a connection).
-func counters(conn *sql.Conn) (c cacheCounters) {
-	conn.Raw(func(dc any) error {
-		s, ok := dc.(msqlite.DBStatus)
-		if !ok {
-			return nil
+// execPragma runs PRAGMA p on a driver connection.
+func execPragma(conn driver.Conn, p string) error {
+	st, err := conn.Prepare("PRAGMA " + p)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := st.(driver.StmtQueryContext).QueryContext(context.Background(), nil)
+	if err != nil {
+		return err
+	}
+	return r.Close()
+}
+
+// counters reads a connection's page cache counters. Not beside the
+// connection's worker: the report reads them once the workers are done.
+func counters(conn driver.Conn) (c cacheCounters) {
+	s, ok := conn.(msqlite.DBStatus)
+	if !ok {
+		return c
+	}
+	for _, v := range []struct {
+		op  msqlite.DBStatusOp
+		dst *int64
+	}{{msqlite.DBStatusCacheHit, &c.hits}, {msqlite.DBStatusCacheMiss, &c.misses}, {msqlite.DBStatusCacheWrite, &c.writes},
+		{msqlite.DBStatusCacheSpill, &c.spills}, {msqlite.DBStatusCacheUsed, &c.used}} {
+		if cur, _, err := s.Status(v.op, false); err == nil {
+			*v.dst = int64(cur)
 		}
-		for _, v := range []struct {
-			op  msqlite.DBStatusOp
-			dst *int64
-		}{{msqlite.DBStatusCacheHit, &c.hits}, {msqlite.DBStatusCacheMiss, &c.misses}, {msqlite.DBStatusCacheWrite, &c.writes},
-			{msqlite.DBStatusCacheSpill, &c.spills}, {msqlite.DBStatusCacheUsed, &c.used}} {
-			if cur, _, err := s.Status(v.op, false); err == nil {
-				*v.dst = int64(cur)
-			}
-		}
-		return nil
-	})
+	}
 	return c
 }
