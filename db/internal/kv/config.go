@@ -1,9 +1,10 @@
-// Package kv holds what the embedded-engine bindings (pebble, rocksdb)
-// share so that a comparison between them is fair by construction: the
-// engine-neutral properties and their defaults, the data directory checks,
-// the record encoding with its field-wise merge, the session that runs the
-// operations over each engine's Conn, and the shape of the engine statistics
-// in the report.
+// Package kv holds what the embedded-engine bindings (pebble, rocksdb,
+// badger, bbolt, sqlite) share so that a comparison between them is fair by
+// construction: the engine-neutral properties and their defaults, the data
+// directory checks, the record encoding with its field-wise merge, the
+// session that runs the operations over each engine's Conn, the
+// amplification measured the same way for all, and the shape of the engine
+// statistics in the report.
 package kv
 
 import (
@@ -16,7 +17,8 @@ import (
 	"github.com/goycsb/ycsb/props"
 )
 
-// Property names read by both engines. docs/engines.md documents each.
+// Property names read by every engine (an engine refuses those that mean
+// nothing to it: Spec.NotApplicable). docs/engines.md documents each.
 const (
 	PropDir               = "engine.dir"
 	PropSync              = "engine.sync"
@@ -32,7 +34,7 @@ const (
 	PropSettleTimeout     = "engine.settle.timeout"
 )
 
-// Defaults, identical for both engines.
+// Defaults, identical for every engine.
 const (
 	DefaultCacheSize         = 64 << 20
 	DefaultMemtableSize      = 64 << 20
@@ -60,7 +62,7 @@ var Compressions = []Compression{NoCompression, Snappy, Zstd}
 
 // Config is the engine-neutral configuration of one embedded engine.
 type Config struct {
-	Binding           string // "pebble" or "rocksdb"
+	Binding           string // the binding's name: "pebble", "rocksdb", ...
 	Dir               string
 	Sync              bool
 	CacheSize         int64

@@ -48,9 +48,10 @@ type Iterator interface {
 	Close() error
 }
 
-// Session is the db.Session of both embedded
-// engines: the record layout, NOT_FOUND handling and error messages live
-// here once, and each binding supplies only a Conn. Errors name the binding
+// Session is the db.Session of the key-value engines (all but sqlite, which
+// keeps the reference's table layout): the record layout, NOT_FOUND
+// handling, error messages and the count of user bytes written live here
+// once, and each binding supplies only a Conn. Errors name the binding
 // ("pebble: read: ...").
 type Session struct {
 	binding string

@@ -1,6 +1,7 @@
-// Package kvtest holds the checks both embedded engines must pass beyond
+// Package kvtest holds the checks the embedded engines must pass beyond
 // dbtest: concurrent field updates, reopening, crash safety with a real
-// SIGKILL, data directory errors, statistics, and the benchmarks.
+// SIGKILL, data directory errors, amplification and statistics, settling,
+// and the benchmarks.
 //
 // A binding's tests call Main from TestMain (the crash and lock checks
 // re-execute the test binary as a child process) and Run from a test.
