@@ -177,15 +177,7 @@ func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 // the value log files with at least half their bytes stale (value log GC,
 // until none is left).
 func (d *DB) Settle(ctx context.Context) error {
-	if !d.cfg.Settle {
-		return nil
-	}
-	return d.stats.SettleWith(ctx, func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
-		defer cancel()
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("not settled (interrupted): %w", err)
-		}
+	return d.stats.SettleEngine(ctx, &d.cfg, func(ctx context.Context) error {
 		if err := d.flushMemtables(); err != nil {
 			return fmt.Errorf("flush: %w", err)
 		}

@@ -162,10 +162,7 @@ func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 // settling only syncs the file (engine.sync=false leaves its pages to the
 // OS), the state a run then starts from.
 func (d *DB) Settle(ctx context.Context) error {
-	if !d.cfg.Settle {
-		return nil
-	}
-	return d.stats.SettleWith(ctx, func(context.Context) error { return d.db.Sync() }, func() []db.Stat { return nil })
+	return d.stats.SettleEngine(ctx, &d.cfg, func(context.Context) error { return d.db.Sync() }, func() []db.Stat { return nil })
 }
 
 func stat(name string, v int64) db.Stat { return db.Stat{Section: kv.Section, Name: name, Value: v} }

@@ -254,15 +254,7 @@ func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 // database owes is its WAL, which settling checkpoints into the database
 // file and truncates (PRAGMA wal_checkpoint(TRUNCATE)).
 func (d *DB) Settle(ctx context.Context) error {
-	if !d.cfg.Settle {
-		return nil
-	}
-	return d.stats.SettleWith(ctx, func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
-		defer cancel()
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("not settled (interrupted): %w", err)
-		}
+	return d.stats.SettleEngine(ctx, &d.cfg.Config, func(ctx context.Context) error {
 		var busy, logged, moved int64
 		if err := d.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logged, &moved); err != nil {
 			return fmt.Errorf("checkpoint: %w", err)

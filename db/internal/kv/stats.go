@@ -2,6 +2,7 @@ package kv
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
@@ -203,6 +204,24 @@ func (r *Reporter) Settle(ctx context.Context, e Settling, timeout time.Duration
 		return append([]db.Stat{stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten))},
 			r.debt().Rows("AfterSettle")...)
 	})
+}
+
+// SettleEngine is the engine.settle of an engine that settles its own way
+// (no compaction debt to wait for): nothing without c.Settle; else settle
+// runs under engine.settle.timeout, and not at all once ctx is done (then
+// the report says Settled 0).
+func (r *Reporter) SettleEngine(ctx context.Context, c *Config, settle func(context.Context) error, after func() []db.Stat) error {
+	if !c.Settle {
+		return nil
+	}
+	return r.SettleWith(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, c.SettleTimeout)
+		defer cancel()
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("not settled (interrupted): %w", err)
+		}
+		return settle(ctx)
+	}, after)
 }
 
 // SettleWith settles with the engine's own settle after the measured phase,

@@ -1033,6 +1033,17 @@ func (h *harness) settleStore(t *testing.T) {
 		t.Errorf("after settling field9 = %q (%d fields)", v, r.Len())
 	}
 
+	d3 := h.mustOpen(t, t.TempDir(), map[string]string{"engine.settle": "true"})
+	defer d3.Close()
+	done, cancel := context.WithCancel(ctx())
+	cancel()
+	if err := d3.(db.Settler).Settle(done); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("Settle with a cancelled context = %v, want it interrupted", err)
+	}
+	if got := statsOf(t, d3); got["Settled"] != int64(0) {
+		t.Errorf("Settled = %v after an interrupted Settle, want 0", got["Settled"])
+	}
+
 	d2 := h.mustOpen(t, t.TempDir(), nil)
 	defer d2.Close()
 	if err := d2.(db.Settler).Settle(ctx()); err != nil {
