@@ -68,7 +68,7 @@ func parse(p *props.Properties) (kv.Config, options, error) {
 		return cfg, options{}, err
 	}
 	if bs := cfg.BlockSize; bs < 1<<10 || bs > 64<<10 || bits.OnesCount(uint(bs)) != 1 {
-		return cfg, options{}, props.Invalid(kv.PropBlockSize, kv.FormatSize(int64(bs)), "bbolt's page size: a power of two between 1KiB and 64KiB")
+		return cfg, options{}, props.Invalid(kv.PropBlockSize, kv.FormatSize(int64(bs)), "a power of two between 1KiB and 64KiB (bbolt's page size)")
 	}
 	r := props.NewReader(p)
 	o := options{

@@ -77,7 +77,7 @@ func parse(p *props.Properties) (config, error) {
 		return c, err
 	}
 	if bs := c.BlockSize; bs < 512 || bs > 64<<10 || bits.OnesCount(uint(bs)) != 1 {
-		return c, props.Invalid(kv.PropBlockSize, kv.FormatSize(int64(bs)), "SQLite's page size: a power of two between 512 bytes and 64KiB")
+		return c, props.Invalid(kv.PropBlockSize, kv.FormatSize(int64(bs)), "a power of two between 512 bytes and 64KiB (SQLite's page size)")
 	}
 	r := props.NewReader(p)
 	c.journal = strings.ToLower(r.String("sqlite.journalmode", "wal"))
