@@ -70,7 +70,7 @@ func bloomFalsePositive(bitsPerKey int) float64 {
 func Options(c *kv.Config, p *props.Properties) (badger.Options, error) {
 	o := badger.DefaultOptions(c.Dir)
 	if c.CompactionThreads == 1 {
-		return o, props.Invalid(kv.PropCompactionThreads, "1", "at least 2 (Badger refuses a single compactor)")
+		return o, props.Invalid(c.Name(kv.PropCompactionThreads), "1", "at least 2 (Badger refuses a single compactor)")
 	}
 	r := props.NewReader(p)
 	o.ValueThreshold = kv.ReadSize(r, "badger.value_threshold", o.ValueThreshold, props.Range("a size of at most 1MiB (Badger's limit)", func(n int64) bool { return n <= 1<<20 }))

@@ -27,3 +27,14 @@ func TestBloomFalsePositive(t *testing.T) {
 }
 
 func BenchmarkOps(b *testing.B) { kvtest.Bench(b, open) }
+
+// What Badger does not have, or refuses, is refused before it opens.
+func TestRefusals(t *testing.T) {
+	kvtest.Refusals(t, open, [][3]string{
+		{"engine.maxopenfiles", "100", "does not apply to badger"},
+		{"engine.compactionthreads", "1", "at least 2"},
+		{"badger.num_compactors", "1", "at least 2"},
+		{"badger.valuedir", "/tmp/x", "does not apply to badger"},
+		{"badger.value_threshold", "2MiB", "at most 1MiB"},
+	})
+}

@@ -8,6 +8,7 @@
 package kv
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -80,6 +81,28 @@ type Config struct {
 	// NotApplicable are the engine.* properties that mean nothing to this
 	// engine (Spec): refused when set, left out of the opening line.
 	NotApplicable map[string]string
+	// aliased maps an engine.* property to the alias the user set it with.
+	aliased map[string]string
+}
+
+// Name is the name the user gave prop: the alias it was set with (Spec),
+// or prop itself, for an error about its value.
+func (c *Config) Name(prop string) string {
+	if a, ok := c.aliased[prop]; ok {
+		return a
+	}
+	return prop
+}
+
+// named renames err's property to the alias the user set it with.
+func (c *Config) named(err error) error {
+	var pe *props.Error
+	if errors.As(err, &pe) && c.aliased[pe.Name] != "" {
+		e := *pe
+		e.Name = c.aliased[pe.Name]
+		return &e
+	}
+	return err
 }
 
 // DefaultDir is engine.dir's default: ycsb-data/<binding> under the working
@@ -111,9 +134,10 @@ type Spec struct {
 }
 
 // resolveAliases returns p with each alias's value under its engine.*
-// name, or the one-line contradiction.
-func resolveAliases(p *props.Properties, aliases map[string][]string) (*props.Properties, error) {
+// name, which aliases were used, or the one-line contradiction.
+func resolveAliases(p *props.Properties, aliases map[string][]string) (*props.Properties, map[string]string, error) {
 	var q *props.Properties
+	used := map[string]string{}
 	for prop, names := range aliases {
 		setBy, value := "", ""
 		for _, n := range append([]string{prop}, names...) {
@@ -122,7 +146,7 @@ func resolveAliases(p *props.Properties, aliases map[string][]string) (*props.Pr
 				continue
 			}
 			if setBy != "" && !sameValue(value, v) {
-				return nil, props.Errorf(n, "%q contradicts %s=%q: set one of them", v, setBy, value)
+				return nil, nil, props.Errorf(n, "%q contradicts %s=%q: set one of them", v, setBy, value)
 			}
 			if setBy == "" {
 				setBy, value = n, v
@@ -133,12 +157,13 @@ func resolveAliases(p *props.Properties, aliases map[string][]string) (*props.Pr
 				q = p.Clone()
 			}
 			q.Set(prop, value)
+			used[prop] = setBy
 		}
 	}
 	if q == nil {
-		return p, nil
+		return p, used, nil
 	}
-	return q, nil
+	return q, used, nil
 }
 
 // sameValue: two spellings of one value (true and TRUE, paths with and
@@ -159,9 +184,12 @@ func Parse(binding string, p *props.Properties, s Spec) (Config, error) {
 			return c, props.Errorf(name, "does not apply to %s: %s", binding, why)
 		}
 	}
-	p, err := resolveAliases(p, s.Aliases)
+	p, used, err := resolveAliases(p, s.Aliases)
 	if err != nil {
 		return c, err
+	}
+	if len(used) > 0 {
+		c.aliased = used
 	}
 	if v, ok := p.Get(PropDir); ok {
 		c.Dir = v
@@ -181,7 +209,7 @@ func Parse(binding string, p *props.Properties, s Spec) (Config, error) {
 	c.Fresh = r.Bool(PropFresh, false)
 	c.Settle = r.Bool(PropSettle, false)
 	c.SettleTimeout = r.Duration(PropSettleTimeout, time.Second, DefaultSettleTimeout, time.Second, 24*time.Hour)
-	return c, r.Err()
+	return c, c.named(r.Err())
 }
 
 // AtLeastMiB is the check of the engines' level sizes.

@@ -77,6 +77,10 @@ func TestSpecRefusals(t *testing.T) {
 			t.Errorf("%v: %v, want a one-line property error containing %q", c.set, err, c.want)
 		}
 	}
+	_, err := Parse("x", props.FromMap(map[string]string{"badger.sync_writes": "maybe"}), spec)
+	if err == nil || !strings.HasPrefix(err.Error(), "badger.sync_writes: ") {
+		t.Errorf("a bad value set with an alias: %v, want the error to name the alias", err)
+	}
 	c, err := Parse("x", props.FromMap(map[string]string{"bolt.path": "/b", "badger.sync_writes": "true"}), spec)
 	if err != nil || c.Dir != "/b" || !c.Sync {
 		t.Errorf("aliases: %+v, %v", c, err)

@@ -957,6 +957,26 @@ func (h *harness) amplification(t *testing.T) {
 	}
 }
 
+// Refusals checks that each property set to its value ({name, value,
+// want}) is refused before anything is created, in one line naming the
+// property and containing want.
+func Refusals(t *testing.T, open Opener, cases [][3]string) {
+	for _, cc := range cases {
+		c := struct{ Name, Value, Want string }{cc[0], cc[1], cc[2]}
+		t.Run(c.Name+"="+c.Value, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			_, err := open(ctx(), props.FromMap(map[string]string{"engine.dir": dir, c.Name: c.Value}), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), c.Name) || !strings.Contains(err.Error(), c.Want) ||
+				strings.Contains(err.Error(), "\n") || !props.IsBadInput(err) {
+				t.Fatalf("open = %v, want a one-line property error naming %s and containing %q", err, c.Name, c.Want)
+			}
+			if _, err := os.Stat(dir); err == nil {
+				t.Errorf("%s created although a property was refused", dir)
+			}
+		})
+	}
+}
+
 // ownStats: a store engine's own rows are there, as numbers.
 func (h *harness) ownStats(t *testing.T) {
 	d := h.mustOpen(t, t.TempDir(), nil)
