@@ -154,6 +154,8 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	}
 	d.stats.StartEngine(cfg.Dir, d.rows)
 	d.stats.LiveBytes(func() (int64, error) { return kv.ScanLiveBytes(&conn{d: d}) })
+	// Without sync the write is in the memtable's log, a shared memory map.
+	d.stats.SetDurability(kv.Durability{SyncEachWrite: cfg.Sync, ProcessCrashSafe: true})
 	io.WriteString(out, cfg.Summary(state, "valuethreshold="+kv.FormatSize(opts.ValueThreshold),
 		"memtables="+strconv.Itoa(opts.NumMemtables)))
 	return d, nil

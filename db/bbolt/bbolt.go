@@ -139,6 +139,8 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	d := &DB{cfg: cfg, db: bdb, base: bdb.Stats()}
 	d.stats.StartEngine(cfg.Dir, d.rows)
 	d.stats.LiveBytes(func() (int64, error) { return kv.ScanLiveBytes(&conn{d: d}) })
+	// Without sync a commit has written its pages to the file.
+	d.stats.SetDurability(kv.Durability{SyncEachWrite: cfg.Sync, ProcessCrashSafe: true})
 	pageSize := bdb.Info().PageSize
 	io.WriteString(out, cfg.Summary(state, "pagesize="+kv.FormatSize(int64(pageSize)),
 		"nogrowsync="+strconv.FormatBool(o.noGrowSync), "nofreelistsync="+strconv.FormatBool(o.noFreelistSync)))

@@ -212,6 +212,8 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	d := &DB{cfg: cfg, db: sdb, lock: lock, path: path, dsn: dsn}
 	d.stats.StartEngine(cfg.Dir, d.rows)
 	d.stats.LiveBytes(d.liveBytes)
+	// Without sync (synchronous=NORMAL) a commit has written the WAL file.
+	d.stats.SetDurability(kv.Durability{SyncEachWrite: cfg.Sync, ProcessCrashSafe: true})
 	io.WriteString(out, cfg.Summary(state, "journalmode="+cfg.journal, "synchronous="+synchronous(cfg.Sync), "table="+cfg.table,
 		"columns="+strconv.Itoa(len(cfg.fields))))
 	return d, nil

@@ -140,6 +140,31 @@ type Reporter struct {
 	took    time.Duration
 	ok      bool // Settle reached its goal
 	after   func() []db.Stat
+
+	durability *Durability
+}
+
+// Durability is what a write survives once the engine acknowledged it,
+// said in the report: engine.sync=false skips the fsync on every engine,
+// but not every engine has written the write to the OS when it returns.
+type Durability struct {
+	// SyncEachWrite: the write was synced to disk before it returned
+	// (engine.sync=true): it survives a crash of the machine.
+	SyncEachWrite bool
+	// ProcessCrashSafe: the write was in the OS (written to a file or a
+	// shared memory map) before it returned: it survives a crash of the
+	// process. Pebble without sync buffers its WAL in the process.
+	ProcessCrashSafe bool
+}
+
+// SetDurability sets the durability rows, the first of the report's.
+func (r *Reporter) SetDurability(d Durability) { r.durability = &d }
+
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Start is StartEngine for an LSM engine: its rows are its counters since
@@ -182,7 +207,11 @@ func (r *Reporter) liveBytes() int64 {
 
 // rows are the phase's rows: amplification, then the engine's.
 func (r *Reporter) rows() []db.Stat {
-	rows := writeRows(r.amp, "")
+	var rows []db.Stat
+	if d := r.durability; d != nil {
+		rows = append(rows, stat("SyncEachWrite", flag(d.SyncEachWrite)), stat("SurvivesProcessCrash", flag(d.ProcessCrashSafe)))
+	}
+	rows = append(rows, writeRows(r.amp, "")...)
 	live := r.liveBytes()
 	if live >= 0 {
 		rows = append(rows, stat("LiveUserBytes", live))

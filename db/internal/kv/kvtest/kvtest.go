@@ -111,6 +111,13 @@ func record(key string, version int) []db.Field {
 
 func ctx() context.Context { return context.Background() }
 
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Run runs every check of an LSM engine with a memtable to flush and
 // compaction debt to settle (Pebble, RocksDB). binding is the name the
 // binding registers; other is another engine's name, whose files must be
@@ -581,8 +588,26 @@ func (h *harness) locked(t *testing.T) {
 }
 
 // sigkill kills a child process loading with engine.sync=sync mid-load:
-// every insert it acknowledged must be there after a reopen.
+// every insert it acknowledged must be there after a reopen, unless the
+// engine's report says that with this engine.sync a write does not survive
+// a crash of the process (SurvivesProcessCrash 0).
 func (h *harness) sigkill(t *testing.T, sync string) {
+	d := h.mustOpen(t, t.TempDir(), map[string]string{"engine.sync": sync})
+	rows := statsOf(t, d)
+	d.Close()
+	if rows["SyncEachWrite"] != flag(sync == "true") {
+		t.Errorf("SyncEachWrite = %v with engine.sync=%s", rows["SyncEachWrite"], sync)
+	}
+	switch rows["SurvivesProcessCrash"] {
+	case int64(1):
+	case int64(0):
+		if sync == "true" {
+			t.Fatal("SurvivesProcessCrash = 0 with engine.sync=true")
+		}
+		t.Skipf("%s says an acknowledged write does not survive a crash of the process with engine.sync=%s", h.binding, sync)
+	default:
+		t.Fatalf("no SurvivesProcessCrash row (%v): the binding must say what its writes survive (kv.Reporter.SetDurability)", rows["SurvivesProcessCrash"])
+	}
 	dir := t.TempDir()
 	cmd, out, stdin := h.startChild(t, "load", dir, sync)
 	defer stdin.Close()
@@ -602,7 +627,7 @@ func (h *harness) sigkill(t *testing.T, sync string) {
 	if len(acked) == 0 {
 		t.Fatal("child acknowledged no insert")
 	}
-	d := h.mustOpen(t, dir, nil)
+	d = h.mustOpen(t, dir, nil)
 	defer d.Close()
 	ss := session(t, d)
 	defer ss.Close(ctx())
