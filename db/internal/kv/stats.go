@@ -137,6 +137,7 @@ type Reporter struct {
 	phase   []db.Stat // the phase's rows, taken when Settle began
 	atEnd   ampBase   // the amplification counters then
 	end     Stats     // the LSM counters then
+	liveEnd int64     // the live user bytes then
 	took    time.Duration
 	ok      bool // Settle reached its goal
 	after   func() []db.Stat
@@ -206,13 +207,12 @@ func (r *Reporter) liveBytes() int64 {
 }
 
 // rows are the phase's rows: amplification, then the engine's.
-func (r *Reporter) rows() []db.Stat {
+func (r *Reporter) rows(live int64) []db.Stat {
 	var rows []db.Stat
 	if d := r.durability; d != nil {
 		rows = append(rows, stat("SyncEachWrite", flag(d.SyncEachWrite)), stat("SurvivesProcessCrash", flag(d.ProcessCrashSafe)))
 	}
 	rows = append(rows, writeRows(r.amp, "")...)
-	live := r.liveBytes()
 	if live >= 0 {
 		rows = append(rows, stat("LiveUserBytes", live))
 	}
@@ -257,7 +257,8 @@ func (r *Reporter) SettleEngine(ctx context.Context, c *Config, settle func(cont
 // once: the phase's rows are taken first; after returns the engine's own
 // rows once settled.
 func (r *Reporter) SettleWith(ctx context.Context, settle func(context.Context) error, after func() []db.Stat) error {
-	r.phase = r.rows()
+	r.liveEnd = r.liveBytes() // settling changes no record: one scan for both
+	r.phase = r.rows(r.liveEnd)
 	r.atEnd = takeAmpBase()
 	r.settled = true
 	r.after = after
@@ -274,7 +275,7 @@ func (r *Reporter) SettleWith(ctx context.Context, settle func(context.Context) 
 // settling wrote to disk and the space once settled.
 func (r *Reporter) Stats() []db.Stat {
 	if !r.settled {
-		return r.rows()
+		return r.rows(r.liveBytes())
 	}
 	ok := int64(0)
 	if r.ok {
@@ -289,5 +290,5 @@ func (r *Reporter) Stats() []db.Stat {
 			rows = append(rows, stat("SettleDiskBytesWritten", s.Value))
 		}
 	}
-	return append(rows, spaceRows(r.dir, r.liveBytes(), "AfterSettle")...)
+	return append(rows, spaceRows(r.dir, r.liveEnd, "AfterSettle")...)
 }
