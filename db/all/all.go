@@ -3,9 +3,12 @@
 package all
 
 import (
+	_ "github.com/goycsb/ycsb/db/badger"
 	_ "github.com/goycsb/ycsb/db/basic"
+	_ "github.com/goycsb/ycsb/db/bbolt"
 	_ "github.com/goycsb/ycsb/db/cassandra"
 	_ "github.com/goycsb/ycsb/db/pebble"
 	_ "github.com/goycsb/ycsb/db/postgres"
 	_ "github.com/goycsb/ycsb/db/rocksdb"
+	_ "github.com/goycsb/ycsb/db/sqlite"
 )

@@ -184,6 +184,10 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		d.wo = pebble.Sync
 	}
 	d.stats.Start(cfg.Dir, d.counters, d.Debt)
+	d.stats.LiveBytes(func() (int64, error) { return kv.ScanLiveBytes(&conn{d: d}) })
+	// Without sync Pebble returns with the write in its WAL's buffer, which
+	// a goroutine of its own writes to the file: a kill loses what it holds.
+	d.stats.SetDurability(kv.Durability{SyncEachWrite: cfg.Sync, ProcessCrashSafe: cfg.Sync})
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }

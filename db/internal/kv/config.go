@@ -1,12 +1,14 @@
-// Package kv holds what the embedded-engine bindings (pebble, rocksdb)
-// share so that a comparison between them is fair by construction: the
-// engine-neutral properties and their defaults, the data directory checks,
-// the record encoding with its field-wise merge, the session that runs the
-// operations over each engine's Conn, and the shape of the engine statistics
-// in the report.
+// Package kv holds what the embedded-engine bindings (pebble, rocksdb,
+// badger, bbolt, sqlite) share so that a comparison between them is fair by
+// construction: the engine-neutral properties and their defaults, the data
+// directory checks, the record encoding with its field-wise merge, the
+// session that runs the operations over each engine's Conn, the
+// amplification measured the same way for all, and the shape of the engine
+// statistics in the report.
 package kv
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -16,7 +18,8 @@ import (
 	"github.com/goycsb/ycsb/props"
 )
 
-// Property names read by both engines. docs/engines.md documents each.
+// Property names read by every engine (an engine refuses those that mean
+// nothing to it: Spec.NotApplicable). docs/engines.md documents each.
 const (
 	PropDir               = "engine.dir"
 	PropSync              = "engine.sync"
@@ -32,7 +35,7 @@ const (
 	PropSettleTimeout     = "engine.settle.timeout"
 )
 
-// Defaults, identical for both engines.
+// Defaults, identical for every engine.
 const (
 	DefaultCacheSize         = 64 << 20
 	DefaultMemtableSize      = 64 << 20
@@ -60,7 +63,7 @@ var Compressions = []Compression{NoCompression, Snappy, Zstd}
 
 // Config is the engine-neutral configuration of one embedded engine.
 type Config struct {
-	Binding           string // "pebble" or "rocksdb"
+	Binding           string // the binding's name: "pebble", "rocksdb", ...
 	Dir               string
 	Sync              bool
 	CacheSize         int64
@@ -75,6 +78,31 @@ type Config struct {
 	// reports no compaction debt (Settle), for at most SettleTimeout.
 	Settle        bool
 	SettleTimeout time.Duration
+	// NotApplicable are the engine.* properties that mean nothing to this
+	// engine (Spec): refused when set, left out of the opening line.
+	NotApplicable map[string]string
+	// aliased maps an engine.* property to the alias the user set it with.
+	aliased map[string]string
+}
+
+// Name is the name the user gave prop: the alias it was set with (Spec),
+// or prop itself, for an error about its value.
+func (c *Config) Name(prop string) string {
+	if a, ok := c.aliased[prop]; ok {
+		return a
+	}
+	return prop
+}
+
+// named renames err's property to the alias the user set it with.
+func (c *Config) named(err error) error {
+	var pe *props.Error
+	if errors.As(err, &pe) && c.aliased[pe.Name] != "" {
+		e := *pe
+		e.Name = c.aliased[pe.Name]
+		return &e
+	}
+	return err
 }
 
 // DefaultDir is engine.dir's default: ycsb-data/<binding> under the working
@@ -90,11 +118,78 @@ func between(lo, hi int64, expected string) props.Check[int64] {
 // engine.dir (the reference's rocksdb.dir), read when engine.dir is absent.
 // Every error names the property and is a props error (exit code 2).
 func ParseConfig(binding string, p *props.Properties, dirAliases ...string) (Config, error) {
-	c := Config{Binding: binding, Dir: DefaultDir(binding)}
-	for _, a := range dirAliases {
-		if v, ok := p.Get(a); ok {
-			c.Dir = v
+	return Parse(binding, p, Spec{Aliases: map[string][]string{PropDir: dirAliases}})
+}
+
+// Spec is what an engine takes beyond ParseConfig's defaults.
+type Spec struct {
+	// Aliases are other bindings' names of an engine.* property (go-ycsb's
+	// badger.dir, bolt.path, ...), read when it is absent. Two of them set to
+	// different values are a contradiction, refused.
+	Aliases map[string][]string
+	// NotApplicable are the engine.* properties that mean nothing to the
+	// engine, with the reason the refusal gives: a property set but ignored
+	// would make a comparison claim what did not happen.
+	NotApplicable map[string]string
+}
+
+// resolveAliases returns p with each alias's value under its engine.*
+// name, which aliases were used, or the one-line contradiction.
+func resolveAliases(p *props.Properties, aliases map[string][]string) (*props.Properties, map[string]string, error) {
+	var q *props.Properties
+	used := map[string]string{}
+	for prop, names := range aliases {
+		setBy, value := "", ""
+		for _, n := range append([]string{prop}, names...) {
+			v, ok := p.Get(n)
+			if !ok {
+				continue
+			}
+			if setBy != "" && !sameValue(value, v) {
+				return nil, nil, props.Errorf(n, "%q contradicts %s=%q: set one of them", v, setBy, value)
+			}
+			if setBy == "" {
+				setBy, value = n, v
+			}
 		}
+		if setBy != "" && setBy != prop {
+			if q == nil {
+				q = p.Clone()
+			}
+			q.Set(prop, value)
+			used[prop] = setBy
+		}
+	}
+	if q == nil {
+		return p, used, nil
+	}
+	return q, used, nil
+}
+
+// sameValue: two spellings of one value (true and TRUE, paths with and
+// without a trailing slash).
+func sameValue(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	return a != "" && b != "" && filepath.Clean(a) == filepath.Clean(b)
+}
+
+// Parse reads the engine.* properties as s says.
+func Parse(binding string, p *props.Properties, s Spec) (Config, error) {
+	c := Config{Binding: binding, Dir: DefaultDir(binding), NotApplicable: s.NotApplicable}
+	for name, why := range s.NotApplicable {
+		if p.Has(name) {
+			return c, props.Errorf(name, "does not apply to %s: %s", binding, why)
+		}
+	}
+	p, used, err := resolveAliases(p, s.Aliases)
+	if err != nil {
+		return c, err
+	}
+	if len(used) > 0 {
+		c.aliased = used
 	}
 	if v, ok := p.Get(PropDir); ok {
 		c.Dir = v
@@ -114,7 +209,7 @@ func ParseConfig(binding string, p *props.Properties, dirAliases ...string) (Con
 	c.Fresh = r.Bool(PropFresh, false)
 	c.Settle = r.Bool(PropSettle, false)
 	c.SettleTimeout = r.Duration(PropSettleTimeout, time.Second, DefaultSettleTimeout, time.Second, 24*time.Hour)
-	return c, r.Err()
+	return c, c.named(r.Err())
 }
 
 // AtLeastMiB is the check of the engines' level sizes.
@@ -173,13 +268,34 @@ func FormatSize(n int64) string {
 }
 
 // Summary is the one line a binding prints when it opens, so a run's output
-// says which engine settings produced it.
-func (c *Config) Summary(state string) string {
-	settle := ""
-	if c.Settle {
-		settle = fmt.Sprintf(" settle=%v", c.SettleTimeout)
+// says which engine settings produced it: the engine.* settings that apply
+// to it, then extra (the engine's own, "name=value ...", or "").
+func (c *Config) Summary(state string, extra ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s %s (sync=%t", c.Binding, state, c.Dir, c.Sync)
+	for _, s := range []struct {
+		prop, name, value string
+	}{
+		{PropCacheSize, "cache", FormatSize(c.CacheSize)},
+		{PropMemtableSize, "memtable", FormatSize(c.MemtableSize)},
+		{PropCompression, "compression", string(c.Compression)},
+		{PropBloomBits, "bloombits", strconv.Itoa(c.BloomBits)},
+		{PropBlockSize, "blocksize", FormatSize(int64(c.BlockSize))},
+		{PropMaxOpenFiles, "maxopenfiles", strconv.Itoa(c.MaxOpenFiles)},
+		{PropCompactionThreads, "compactionthreads", strconv.Itoa(c.CompactionThreads)},
+	} {
+		if _, no := c.NotApplicable[s.prop]; !no {
+			fmt.Fprintf(&b, " %s=%s", s.name, s.value)
+		}
 	}
-	return fmt.Sprintf("%s: %s %s (sync=%t cache=%s memtable=%s compression=%s bloombits=%d blocksize=%s maxopenfiles=%d compactionthreads=%d%s)\n",
-		c.Binding, state, c.Dir, c.Sync, FormatSize(c.CacheSize), FormatSize(c.MemtableSize), c.Compression,
-		c.BloomBits, FormatSize(int64(c.BlockSize)), c.MaxOpenFiles, c.CompactionThreads, settle)
+	if c.Settle {
+		fmt.Fprintf(&b, " settle=%v", c.SettleTimeout)
+	}
+	for _, e := range extra {
+		if e != "" {
+			b.WriteString(" " + e)
+		}
+	}
+	b.WriteString(")\n")
+	return b.String()
 }

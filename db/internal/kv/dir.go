@@ -92,7 +92,7 @@ func PrepareDir(c *Config) (string, error) {
 }
 
 // markerEngines are the names WriteMarker writes, one per binding.
-var markerEngines = []string{"pebble", "rocksdb"}
+var markerEngines = []string{"pebble", "rocksdb", "badger", "bbolt", "sqlite"}
 
 // markerText is the whole content of the marker WriteMarker writes.
 func markerText(binding string) string { return binding + "\n" }
@@ -128,13 +128,19 @@ func DetectEngine(dir string) string {
 		return name
 	}
 	entries, _ := os.ReadDir(dir)
-	var rocks, pebble bool
+	var rocks, pebble, badger, bolt, sqlite bool
 	for _, e := range entries {
 		switch n := e.Name(); {
 		case n == "IDENTITY" || n == "CURRENT":
 			rocks = true
 		case strings.HasPrefix(n, "marker."):
 			pebble = true
+		case n == "KEYREGISTRY":
+			badger = true
+		case n == BoltFile:
+			bolt = true
+		case n == SQLiteFile:
+			sqlite = true
 		}
 	}
 	switch {
@@ -142,9 +148,21 @@ func DetectEngine(dir string) string {
 		return "rocksdb"
 	case pebble:
 		return "pebble"
+	case badger:
+		return "badger"
+	case bolt:
+		return "bbolt"
+	case sqlite:
+		return "sqlite"
 	}
 	return ""
 }
+
+// The single-file engines' file names in engine.dir.
+const (
+	BoltFile   = "bbolt.db"
+	SQLiteFile = "ycsb.sqlite"
+)
 
 // WriteMarker records in c.Dir that c.Binding owns it. Called after the
 // engine opened the directory, with PrepareDir's state: a database another
@@ -183,38 +201,75 @@ func checkWritable(c *Config) error {
 	return nil
 }
 
-// checkNotLocked tries the engines' own lock on dir/LOCK (both take a POSIX
-// record lock on that file) so that another process's database is reported
-// as such, and never emptied by engine.fresh.
+// checkNotLocked tries the engines' own locks so that another process's
+// database is reported as such, and never emptied by engine.fresh: Pebble
+// and RocksDB take a POSIX record lock on dir/LOCK, Badger (and LockDir, for
+// SQLite) flock it, Badger flocks the directory itself, bbolt its file.
 //
 // A POSIX lock is per process: closing the probe would drop a lock this
 // process holds on the same file. A process opens each data directory once,
 // so that cannot happen in a run.
 func checkNotLocked(c *Config) error {
-	f, err := os.OpenFile(filepath.Join(c.Dir, "LOCK"), os.O_RDWR, 0)
-	if err != nil {
-		return nil // no lock file: nobody holds it
-	}
-	defer f.Close()
-	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0}
-	if err := syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk); err != nil {
-		return nil
-	}
-	if lk.Type != syscall.F_UNLCK {
-		return fmt.Errorf("%s: %s %s is in use by another process (pid %d holds its LOCK)", c.Binding, PropDir, c.Dir, lk.Pid)
+	for _, name := range []string{"LOCK", BoltFile, "."} {
+		mode := os.O_RDWR
+		if name == "." {
+			mode = os.O_RDONLY
+		}
+		f, err := os.OpenFile(filepath.Join(c.Dir, name), mode, 0)
+		if err != nil {
+			continue // no such file: nobody holds it
+		}
+		lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0}
+		if name == "LOCK" && syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk) == nil && lk.Type != syscall.F_UNLCK {
+			f.Close()
+			return fmt.Errorf("%s: %s %s is in use by another process (pid %d holds its LOCK)", c.Binding, PropDir, c.Dir, lk.Pid)
+		}
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		f.Close() // drops the probe's flock
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			what := name
+			if name == "." {
+				what = "a lock on the directory"
+			}
+			return fmt.Errorf("%s: %s %s is in use by another process (it holds %s)", c.Binding, PropDir, c.Dir, what)
+		}
 	}
 	return nil
+}
+
+// LockDir takes an exclusive flock on dir/LOCK for an engine that does not
+// lock its directory itself (SQLite lets processes share a database), so
+// that a second run, or engine.fresh, cannot use a directory in use. The
+// lock lasts until the returned file is closed.
+func LockDir(c *Config) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(c.Dir, "LOCK"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %s %s is in use by another process (it holds LOCK)", c.Binding, PropDir, c.Dir)
+	}
+	return f, nil
 }
 
 // LockedError turns an engine's lock failure into the same message as
 // checkNotLocked, for the race where the lock was taken after the check.
 func LockedError(c *Config, err error) error {
 	s := err.Error()
-	if strings.Contains(s, "lock") && (strings.Contains(s, "temporarily unavailable") || strings.Contains(s, "held") || errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES)) {
+	if strings.Contains(strings.ToLower(s), "lock") && (strings.Contains(s, "temporarily unavailable") || errors.Is(err, errLockTimeout) || strings.Contains(s, "held") || errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES)) {
 		return fmt.Errorf("%s: %s %s is in use by another process: %s", c.Binding, PropDir, c.Dir, oneLine(s))
 	}
 	return fmt.Errorf("%s: open %s: %s", c.Binding, c.Dir, oneLine(s))
 }
+
+// errLockTimeout is what a binding whose engine waits for its lock with a
+// timeout (bbolt) wraps into its error when the wait ran out.
+var errLockTimeout = errors.New("lock held by another process")
+
+// ErrLockTimeout wraps err (the engine's timeout on its lock) so that
+// LockedError words it as a directory in use.
+func ErrLockTimeout(err error) error { return fmt.Errorf("%w: %w", errLockTimeout, err) }
 
 func oneLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -1,6 +1,8 @@
 package kv
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,16 +43,50 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{Binding: "pebble", Dir: "ycsb-data/pebble", CacheSize: 64 << 20, MemtableSize: 64 << 20,
 		Compression: "snappy", BloomBits: 10, BlockSize: 4096, MaxOpenFiles: 1000, CompactionThreads: 2, SettleTimeout: 30 * time.Minute}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults %+v, want %+v", c, want)
 	}
 	c, _ = ParseConfig("rocksdb", props.FromMap(map[string]string{"rocksdb.dir": "/x"}), "rocksdb.dir")
 	if c.Dir != "/x" {
 		t.Errorf("alias not read: %q", c.Dir)
 	}
-	c, _ = ParseConfig("rocksdb", props.FromMap(map[string]string{"rocksdb.dir": "/x", "engine.dir": "/y"}), "rocksdb.dir")
-	if c.Dir != "/y" {
-		t.Errorf("engine.dir does not win over the alias: %q", c.Dir)
+	c, err = ParseConfig("rocksdb", props.FromMap(map[string]string{"rocksdb.dir": "/x/", "engine.dir": "/x"}), "rocksdb.dir")
+	if err != nil || c.Dir != "/x" {
+		t.Errorf("the same directory under both names: %q, %v", c.Dir, err)
+	}
+}
+
+// An alias set to another value than its engine.* property is a
+// contradiction, refused in one line naming both; a property that does not
+// apply to the engine is refused when set.
+func TestSpecRefusals(t *testing.T) {
+	spec := Spec{
+		Aliases:       map[string][]string{PropDir: {"bolt.path"}, PropSync: {"badger.sync_writes"}},
+		NotApplicable: map[string]string{PropCompression: "no compression"},
+	}
+	for _, c := range []struct {
+		set  map[string]string
+		want string
+	}{
+		{map[string]string{"engine.dir": "/a", "bolt.path": "/b"}, `bolt.path: "/b" contradicts engine.dir="/a"`},
+		{map[string]string{"engine.sync": "true", "badger.sync_writes": "false"}, "badger.sync_writes"},
+		{map[string]string{"engine.compression": "none"}, "engine.compression: does not apply to x: no compression"},
+	} {
+		_, err := Parse("x", props.FromMap(c.set), spec)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || !props.IsBadInput(err) {
+			t.Errorf("%v: %v, want a one-line property error containing %q", c.set, err, c.want)
+		}
+	}
+	_, err := Parse("x", props.FromMap(map[string]string{"badger.sync_writes": "maybe"}), spec)
+	if err == nil || !strings.HasPrefix(err.Error(), "badger.sync_writes: ") {
+		t.Errorf("a bad value set with an alias: %v, want the error to name the alias", err)
+	}
+	c, err := Parse("x", props.FromMap(map[string]string{"bolt.path": "/b", "badger.sync_writes": "true"}), spec)
+	if err != nil || c.Dir != "/b" || !c.Sync {
+		t.Errorf("aliases: %+v, %v", c, err)
+	}
+	if line := c.Summary("created"); strings.Contains(line, "compression") || !strings.Contains(line, "sync=true") {
+		t.Errorf("opening line %q names a property that does not apply", line)
 	}
 }
 

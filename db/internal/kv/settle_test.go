@@ -82,14 +82,14 @@ func TestReporterSettleRows(t *testing.T) {
 		names = append(names, s.Name)
 	}
 	want := map[string]any{"CompactionBytesWritten": int64(0), "SettleBytesWritten": int64(1000), "Settled": int64(1),
-		"L0FilesAtStart": int64(4), "L0FilesAtEnd": int64(4), "UserBytesWritten": int64(100)}
+		"L0FilesAtStart": int64(4), "L0FilesAtEnd": int64(4), "BatchBytesWritten": int64(100)}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
 	}
 	last := names[len(names)-1]
-	if last != "DiskSizeAfterSettle(bytes)" {
+	if last != "DiskSizeApparentAfterSettle(bytes)" {
 		t.Errorf("last row %s; rows %v", last, names)
 	}
 }

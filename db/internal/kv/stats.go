@@ -2,9 +2,7 @@ package kv
 
 import (
 	"context"
-	"io/fs"
-	"path/filepath"
-	"syscall"
+	"fmt"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
@@ -87,12 +85,12 @@ func hitRate(hits, misses int64) float64 {
 	return 0
 }
 
-// Rows renders s, plus the size on disk of dir, as report rows.
-func (s *Stats) Rows(dir string) []db.Stat {
+// Rows renders s as report rows.
+func (s *Stats) Rows() []db.Stat {
 	rows := []db.Stat{
-		stat("WriteAmplification", round2(s.WriteAmplification())),
+		stat("EngineWriteAmplification", round2(s.WriteAmplification())),
 		stat("ReadAmplification", s.ReadAmplification),
-		stat("UserBytesWritten", int64(s.UserBytesWritten)),
+		stat("BatchBytesWritten", int64(s.UserBytesWritten)),
 		stat("WALBytesWritten", int64(s.WALBytesWritten)),
 		stat("Flushes", s.Flushes),
 		stat("FlushBytesWritten", int64(s.FlushBytesWritten)),
@@ -114,45 +112,22 @@ func (s *Stats) Rows(dir string) []db.Stat {
 				stat("BlockCache"+kind.name+"HitRate(%)", round2(hitRate(kind.hits, kind.misses))))
 		}
 	}
-	return append(rows,
-		stat("LiveSSTableBytes", s.LiveSSTableBytes),
-		stat("DiskSize(bytes)", DiskUsage(dir)))
+	return append(rows, stat("LiveSSTableBytes", s.LiveSSTableBytes))
 }
 
 func stat(name string, v any) db.Stat { return db.Stat{Section: Section, Name: name, Value: v} }
 
 func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 
-// DiskUsage is the space the regular files under dir take on disk, as du
-// counts it (allocated 512-byte blocks): everything the engine keeps (tables,
-// WAL, manifest, logs). Apparent sizes would miss the WAL files both engines
-// preallocate, which take their full size on disk while their length is
-// still small.
-func DiskUsage(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if st, ok := info.Sys().(*syscall.Stat_t); ok {
-			n += st.Blocks * 512
-		} else {
-			n += info.Size()
-		}
-		return nil
-	})
-	return n
-}
-
-// Reporter gives a binding's DB its report rows: the engine's counters
-// since Start, its compaction debt at Start and at the end of the phase, and
-// what settling after the phase (engine.settle) did.
+// Reporter gives a binding's DB its report rows: the rows every engine
+// has (amplification, measured the same way for all: see amp.go), then the
+// engine's own, and what settling after the phase (engine.settle) did.
 type Reporter struct {
-	dir   string
+	dir    string
+	engine func() []db.Stat      // the engine's own rows for the phase
+	live   func() (int64, error) // the live user bytes, for space amplification
+	amp    ampBase               // at Start
+	// For the LSM engines (Start): their counters and compaction debt.
 	read  func() Stats
 	debt  func() Debt
 	base  Stats // counters at Start
@@ -160,58 +135,160 @@ type Reporter struct {
 
 	settled bool      // Settle ran
 	phase   []db.Stat // the phase's rows, taken when Settle began
-	end     Stats     // the counters then
+	atEnd   ampBase   // the amplification counters then
+	end     Stats     // the LSM counters then
+	liveEnd int64     // the live user bytes then
 	took    time.Duration
-	ok      bool // Settle reached no debt
+	ok      bool // Settle reached its goal
+	after   func() []db.Stat
+
+	durability *Durability
 }
 
-// Start takes the counters' base and the debt at Open; read returns the
-// engine's counters now, debt its compaction debt now, dir is the data
-// directory whose size is reported.
+// Durability is what a write survives once the engine acknowledged it,
+// said in the report: engine.sync=false skips the fsync on every engine,
+// but not every engine has written the write to the OS when it returns.
+type Durability struct {
+	// SyncEachWrite: the write was synced to disk before it returned
+	// (engine.sync=true): it survives a crash of the machine.
+	SyncEachWrite bool
+	// ProcessCrashSafe: the write was in the OS (written to a file or a
+	// shared memory map) before it returned: it survives a crash of the
+	// process. Pebble without sync buffers its WAL in the process.
+	ProcessCrashSafe bool
+}
+
+// SetDurability sets the durability rows, the first of the report's.
+func (r *Reporter) SetDurability(d Durability) { r.durability = &d }
+
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Start is StartEngine for an LSM engine: its rows are its counters since
+// Start (read returns them now) and its compaction debt at Start and at the
+// end of the phase.
 func (r *Reporter) Start(dir string, read func() Stats, debt func() Debt) {
-	r.dir, r.read, r.debt = dir, read, debt
+	r.read, r.debt = read, debt
 	r.base = read()
 	r.start = debt()
+	r.StartEngine(dir, func() []db.Stat {
+		s := r.read().Since(r.base)
+		rows := s.Rows()
+		rows = append(rows, r.start.Rows("AtStart")...)
+		return append(rows, r.debt().Rows("AtEnd")...)
+	})
+}
+
+// StartEngine takes the amplification counters' base when the engine has
+// opened: dir is the data directory whose size is reported, engine returns
+// the engine's own rows for the phase.
+func (r *Reporter) StartEngine(dir string, engine func() []db.Stat) {
+	r.dir, r.engine = dir, engine
+	r.amp = takeAmpBase()
+}
+
+// LiveBytes sets how the live user bytes are counted (ScanLiveBytes for the
+// engines with a kv.Conn); without it, SpaceAmplification is not reported.
+func (r *Reporter) LiveBytes(fn func() (int64, error)) { r.live = fn }
+
+func (r *Reporter) liveBytes() int64 {
+	if r.live == nil {
+		return -1
+	}
+	n, err := r.live()
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// rows are the phase's rows: amplification, then the engine's.
+func (r *Reporter) rows(live int64) []db.Stat {
+	var rows []db.Stat
+	if d := r.durability; d != nil {
+		rows = append(rows, stat("SyncEachWrite", flag(d.SyncEachWrite)), stat("SurvivesProcessCrash", flag(d.ProcessCrashSafe)))
+	}
+	rows = append(rows, writeRows(r.amp, "")...)
+	if live >= 0 {
+		rows = append(rows, stat("LiveUserBytes", live))
+	}
+	rows = append(rows, spaceRows(r.dir, live, "")...)
+	return append(rows, r.engine()...)
 }
 
 // Settle runs kv.Settle on e after the measured phase. The phase's rows
 // are taken first, so that its counters, gauges and disk size are the
 // phase's and not the settling's, which Stats reports apart.
 func (r *Reporter) Settle(ctx context.Context, e Settling, timeout time.Duration) error {
-	r.phase = r.rows()
-	r.end = r.read()
+	return r.SettleWith(ctx, func(ctx context.Context) error {
+		r.end = r.read()
+		_, err := Settle(ctx, e, timeout)
+		return err
+	}, func() []db.Stat {
+		s := r.read().Since(r.end)
+		return append([]db.Stat{stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten))},
+			r.debt().Rows("AfterSettle")...)
+	})
+}
+
+// SettleEngine is the engine.settle of an engine that settles its own way
+// (no compaction debt to wait for): nothing without c.Settle; else settle
+// runs under engine.settle.timeout, and not at all once ctx is done (then
+// the report says Settled 0).
+func (r *Reporter) SettleEngine(ctx context.Context, c *Config, settle func(context.Context) error, after func() []db.Stat) error {
+	if !c.Settle {
+		return nil
+	}
+	return r.SettleWith(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, c.SettleTimeout)
+		defer cancel()
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("not settled (interrupted): %w", err)
+		}
+		return settle(ctx)
+	}, after)
+}
+
+// SettleWith settles with the engine's own settle after the measured phase,
+// once: the phase's rows are taken first; after returns the engine's own
+// rows once settled.
+func (r *Reporter) SettleWith(ctx context.Context, settle func(context.Context) error, after func() []db.Stat) error {
+	r.liveEnd = r.liveBytes() // settling changes no record: one scan for both
+	r.phase = r.rows(r.liveEnd)
+	r.atEnd = takeAmpBase()
 	r.settled = true
-	var err error
-	r.took, err = Settle(ctx, e, timeout)
+	r.after = after
+	start := time.Now()
+	err := settle(ctx)
+	r.took = time.Since(start)
 	r.ok = err == nil
 	return err
 }
 
-// rows are the counters since Start, then the debt at the start and now.
-func (r *Reporter) rows() []db.Stat {
-	s := r.read().Since(r.base)
-	rows := s.Rows(r.dir)
-	rows = append(rows, r.start.Rows("AtStart")...)
-	return append(rows, r.debt().Rows("AtEnd")...)
-}
-
-// Stats returns the report rows: the counters since Start, the debt at the
-// start and at the end of the phase, then settling's rows when it ran:
-// SettleTime(ms), Settled (1, or 0 when it gave up), the flushes' and
-// compactions' bytes it wrote, the debt and the disk size after it.
+// Stats returns the report rows: the phase's (amplification, then the
+// engine's own), then settling's rows when it ran: SettleTime(ms), Settled
+// (1, or 0 when it gave up), the engine's rows after settling, what
+// settling wrote to disk and the space once settled.
 func (r *Reporter) Stats() []db.Stat {
 	if !r.settled {
-		return r.rows()
+		return r.rows(r.liveBytes())
 	}
 	ok := int64(0)
 	if r.ok {
 		ok = 1
 	}
-	s := r.read().Since(r.end)
 	rows := append(r.phase[:len(r.phase):len(r.phase)],
 		stat("SettleTime(ms)", r.took.Milliseconds()),
-		stat("Settled", ok),
-		stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten)))
-	rows = append(rows, r.debt().Rows("AfterSettle")...)
-	return append(rows, stat("DiskSizeAfterSettle(bytes)", DiskUsage(r.dir)))
+		stat("Settled", ok))
+	rows = append(rows, r.after()...)
+	for _, s := range writeRows(r.atEnd, "") {
+		if s.Name == "DiskBytesWritten" {
+			rows = append(rows, stat("SettleDiskBytesWritten", s.Value))
+		}
+	}
+	return append(rows, spaceRows(r.dir, r.liveEnd, "AfterSettle")...)
 }

@@ -9,12 +9,13 @@ import (
 )
 
 // Bench measures the binding's operations with YCSB's default record shape
-// (10 fields of 100 bytes) over a preloaded table: Insert, Read (all
+// (10 fields of 100 bytes) over a preloaded table, with the default
+// engine.* settings: Insert, Read (all
 // fields), Update (one field), Scan (10 records). engine.sync is false.
 func Bench(b *testing.B, open Opener) {
 	const preload = 20000
 	h := &harness{open: open}
-	d := h.mustOpen(b, b.TempDir(), map[string]string{"engine.cachesize": "64MiB", "engine.memtablesize": "64MiB"})
+	d := h.mustOpen(b, b.TempDir(), nil) // the default cache and memtable sizes
 	defer d.Close()
 	ss := session(b, d)
 	defer ss.Close(ctx())

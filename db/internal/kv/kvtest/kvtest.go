@@ -1,6 +1,7 @@
-// Package kvtest holds the checks both embedded engines must pass beyond
+// Package kvtest holds the checks the embedded engines must pass beyond
 // dbtest: concurrent field updates, reopening, crash safety with a real
-// SIGKILL, data directory errors, statistics, and the benchmarks.
+// SIGKILL, data directory errors, amplification and statistics, settling,
+// and the benchmarks.
 //
 // A binding's tests call Main from TestMain (the crash and lock checks
 // re-execute the test binary as a child process) and Run from a test.
@@ -49,13 +50,14 @@ type Flusher interface{ Flush() error }
 const (
 	envRole = "YCSB_ENGINETEST_ROLE"
 	envDir  = "YCSB_ENGINETEST_DIR"
+	envSync = "YCSB_ENGINETEST_SYNC"
 )
 
 // Main runs the child role when the test binary was re-executed by a check,
 // and the tests otherwise.
 func Main(m *testing.M, open Opener) {
 	if role := os.Getenv(envRole); role != "" {
-		if err := child(role, os.Getenv(envDir), open); err != nil {
+		if err := child(role, os.Getenv(envDir), os.Getenv(envSync), open); err != nil {
 			fmt.Fprintln(os.Stderr, "child:", err)
 			os.Exit(3)
 		}
@@ -64,8 +66,11 @@ func Main(m *testing.M, open Opener) {
 	os.Exit(m.Run())
 }
 
-func child(role, dir string, open Opener) error {
-	d, err := open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.sync": "true"}), io.Discard)
+func child(role, dir, sync string, open Opener) error {
+	if sync == "" {
+		sync = "true"
+	}
+	d, err := open(context.Background(), props.FromMap(map[string]string{"engine.dir": dir, "engine.sync": sync}), io.Discard)
 	if err != nil {
 		return err
 	}
@@ -86,7 +91,9 @@ func child(role, dir string, open Opener) error {
 			if err := ss.Insert(context.Background(), "usertable", k, record(k, 0)); err != nil {
 				return err
 			}
-			// Acknowledged: the insert returned with engine.sync=true.
+			// Acknowledged: the insert returned (with engine.sync=false
+			// it is in the engine's log or file, not yet on disk: a
+			// process crash must not lose it, a machine crash may).
 			fmt.Fprintln(out, k)
 			out.Flush()
 		}
@@ -104,10 +111,32 @@ func record(key string, version int) []db.Field {
 
 func ctx() context.Context { return context.Background() }
 
-// Run runs every check. binding is the name the binding registers; other is
-// the other engine's name, whose files must be refused.
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Run runs every check of an LSM engine with a memtable to flush and
+// compaction debt to settle (Pebble, RocksDB). binding is the name the
+// binding registers; other is another engine's name, whose files must be
+// refused.
 func Run(t *testing.T, binding, other string, open Opener) {
-	h := &harness{binding: binding, other: other, open: open}
+	h := &harness{binding: binding, other: other, open: open, lsm: true}
+	h.run(t)
+}
+
+// RunStore runs the checks that hold for every engine (all but the
+// memtable, compaction-debt and block cache ones) on an engine whose
+// writes go straight to its store or that has no flush to call (Badger,
+// bbolt, SQLite): ownRows are report rows of its own that must be there.
+func RunStore(t *testing.T, binding, other string, open Opener, ownRows ...string) {
+	h := &harness{binding: binding, other: other, open: open, ownRows: ownRows}
+	h.run(t)
+}
+
+func (h *harness) run(t *testing.T) {
 	t.Run("Conformance", func(t *testing.T) {
 		dbtest.Run(t, func(t *testing.T) db.DB { return h.mustOpen(t, t.TempDir(), nil) }, dbtest.Options{})
 	})
@@ -118,22 +147,34 @@ func Run(t *testing.T, binding, other string, open Opener) {
 	t.Run("DirErrors", h.dirErrors)
 	t.Run("BadProperties", h.badProps)
 	t.Run("LockedByAnotherProcess", h.locked)
-	t.Run("SIGKILLLosesNoAcknowledgedInsert", h.sigkill)
-	t.Run("Stats", h.stats)
-	t.Run("SettleLeavesNoDebt", h.settle)
-	t.Run("NoSettleByDefault", h.noSettle)
-	t.Run("SettleInterruptedThenAgain", h.settleInterrupted)
-	t.Run("BlockCacheHoldsWhatFits", h.cacheFairness)
+	t.Run("SIGKILLLosesNoAcknowledgedInsert", func(t *testing.T) { h.sigkill(t, "true") })
+	t.Run("SIGKILLLosesNoAcknowledgedInsertWithoutSync", func(t *testing.T) { h.sigkill(t, "false") })
+	t.Run("Amplification", h.amplification)
+	if h.lsm {
+		t.Run("Stats", h.stats)
+		t.Run("SettleLeavesNoDebt", h.settle)
+		t.Run("NoSettleByDefault", h.noSettle)
+		t.Run("SettleInterruptedThenAgain", h.settleInterrupted)
+		t.Run("BlockCacheHoldsWhatFits", h.cacheFairness)
+	} else {
+		t.Run("OwnStats", h.ownStats)
+		t.Run("Settle", h.settleStore)
+	}
 	t.Run("OpeningLine", h.openingLine)
 }
 
 type harness struct {
 	binding, other string
 	open           Opener
+	lsm            bool
+	ownRows        []string
 }
 
 func (h *harness) openProps(dir string, extra map[string]string) *props.Properties {
-	m := map[string]string{"engine.dir": dir, "engine.cachesize": "8MiB", "engine.memtablesize": "4MiB"}
+	m := map[string]string{"engine.dir": dir}
+	if h.lsm {
+		m["engine.cachesize"], m["engine.memtablesize"] = "8MiB", "4MiB"
+	}
 	for k, v := range extra {
 		m[k] = v
 	}
@@ -158,11 +199,13 @@ func session(t testing.TB, d db.DB) db.Session {
 	return ss
 }
 
+// flush flushes an engine's memtable; an engine with no Flush (its writes go
+// to the store itself, or it flushes only on its own) is left as it is.
 func flush(t testing.TB, d db.DB) {
 	t.Helper()
 	f, ok := d.(Flusher)
 	if !ok {
-		t.Fatalf("%T has no Flush", d)
+		return
 	}
 	if err := f.Flush(); err != nil {
 		t.Fatalf("Flush: %v", err)
@@ -222,9 +265,10 @@ func (h *harness) concurrentUpdates(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for i := 0; i < 3; i++ {
+		f, ok := d.(Flusher)
+		for i := 0; ok && i < 3; i++ {
 			time.Sleep(20 * time.Millisecond)
-			if err := d.(Flusher).Flush(); err != nil {
+			if err := f.Flush(); err != nil {
 				errs <- err
 			}
 		}
@@ -506,10 +550,10 @@ func (h *harness) badProps(t *testing.T) {
 	}
 }
 
-func (h *harness) startChild(t *testing.T, role, dir string) (*exec.Cmd, *bufio.Scanner, io.WriteCloser) {
+func (h *harness) startChild(t *testing.T, role, dir, sync string) (*exec.Cmd, *bufio.Scanner, io.WriteCloser) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envRole+"="+role, envDir+"="+dir)
+	cmd.Env = append(os.Environ(), envRole+"="+role, envDir+"="+dir, envSync+"="+sync)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -527,7 +571,7 @@ func (h *harness) startChild(t *testing.T, role, dir string) (*exec.Cmd, *bufio.
 
 func (h *harness) locked(t *testing.T) {
 	dir := t.TempDir()
-	cmd, out, stdin := h.startChild(t, "hold", dir)
+	cmd, out, stdin := h.startChild(t, "hold", dir, "true")
 	if !out.Scan() || out.Text() != "ready" {
 		cmd.Process.Kill()
 		cmd.Wait()
@@ -543,9 +587,29 @@ func (h *harness) locked(t *testing.T) {
 	d.Close()
 }
 
-func (h *harness) sigkill(t *testing.T) {
+// sigkill kills a child process loading with engine.sync=sync mid-load:
+// every insert it acknowledged must be there after a reopen, unless the
+// engine's report says that with this engine.sync a write does not survive
+// a crash of the process (SurvivesProcessCrash 0).
+func (h *harness) sigkill(t *testing.T, sync string) {
+	d := h.mustOpen(t, t.TempDir(), map[string]string{"engine.sync": sync})
+	rows := statsOf(t, d)
+	d.Close()
+	if rows["SyncEachWrite"] != flag(sync == "true") {
+		t.Errorf("SyncEachWrite = %v with engine.sync=%s", rows["SyncEachWrite"], sync)
+	}
+	switch rows["SurvivesProcessCrash"] {
+	case int64(1):
+	case int64(0):
+		if sync == "true" {
+			t.Fatal("SurvivesProcessCrash = 0 with engine.sync=true")
+		}
+		t.Skipf("%s says an acknowledged write does not survive a crash of the process with engine.sync=%s", h.binding, sync)
+	default:
+		t.Fatalf("no SurvivesProcessCrash row (%v): the binding must say what its writes survive (kv.Reporter.SetDurability)", rows["SurvivesProcessCrash"])
+	}
 	dir := t.TempDir()
-	cmd, out, stdin := h.startChild(t, "load", dir)
+	cmd, out, stdin := h.startChild(t, "load", dir, sync)
 	defer stdin.Close()
 	var acked []string
 	deadline := time.Now().Add(3 * time.Second)
@@ -563,7 +627,7 @@ func (h *harness) sigkill(t *testing.T) {
 	if len(acked) == 0 {
 		t.Fatal("child acknowledged no insert")
 	}
-	d := h.mustOpen(t, dir, nil)
+	d = h.mustOpen(t, dir, nil)
 	defer d.Close()
 	ss := session(t, d)
 	defer ss.Close(ctx())
@@ -863,5 +927,174 @@ func (h *harness) settleInterrupted(t *testing.T) {
 	got := statsOf(t, d)
 	if got["Settled"] != int64(1) || got["L0FilesAfterSettle"] != int64(0) {
 		t.Errorf("after a second Settle: Settled %v, L0FilesAfterSettle %v; want 1 and 0", got["Settled"], got["L0FilesAfterSettle"])
+	}
+}
+
+// amplification: the rows every engine reports the same way. The user bytes
+// are exactly those of the records written, the live user bytes those of
+// the records held, the disk bytes written come from the kernel.
+func (h *harness) amplification(t *testing.T) {
+	dir := t.TempDir()
+	d := h.mustOpen(t, dir, nil)
+	defer d.Close()
+	ss := session(t, d)
+	var written, live int64
+	const n = 3000
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("user%05d", i)
+		rec := record(k, 0)
+		if err := ss.Insert(ctx(), "usertable", k, rec); err != nil {
+			t.Fatal(err)
+		}
+		written += kv.UserBytes(k, rec)
+		if i%3 != 0 {
+			live += kv.UserBytes(k, rec)
+		}
+	}
+	for i := 0; i < n; i += 3 {
+		k := fmt.Sprintf("user%05d", i)
+		if err := ss.Delete(ctx(), "usertable", k); err != nil {
+			t.Fatal(err)
+		}
+		written += int64(len(k))
+	}
+	ss.Close(ctx())
+	flush(t, d)
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	if got["UserBytesWritten"] != written {
+		t.Errorf("UserBytesWritten = %v, want %d (keys, field names and values written)", got["UserBytesWritten"], written)
+	}
+	if got["LiveUserBytes"] != live {
+		t.Errorf("LiveUserBytes = %v, want %d (keys, field names and values held)", got["LiveUserBytes"], live)
+	}
+	if !kv.ReadProcIO().OK {
+		t.Log("no /proc/self/io: no write amplification")
+	} else if wa, _ := got["WriteAmplification"].(float64); wa <= 0 {
+		t.Errorf("WriteAmplification = %v, want the disk writes over the user bytes", got["WriteAmplification"])
+	}
+	disk, _ := got["DiskSizeApparent(bytes)"].(int64)
+	if sa, _ := got["SpaceAmplificationApparent"].(float64); disk <= 0 || sa != float64(int64(float64(disk)/float64(live)*100+0.5))/100 {
+		t.Errorf("SpaceAmplificationApparent = %v with %d bytes on disk for %d live", got["SpaceAmplificationApparent"], disk, live)
+	}
+	if _, ok := got["SpaceAmplification"]; !ok {
+		t.Error("no SpaceAmplification row")
+	}
+}
+
+// Refusals checks that each property set to its value ({name, value,
+// want}) is refused before anything is created, in one line naming the
+// property and containing want.
+func Refusals(t *testing.T, open Opener, cases [][3]string) {
+	for _, cc := range cases {
+		c := struct{ Name, Value, Want string }{cc[0], cc[1], cc[2]}
+		t.Run(c.Name+"="+c.Value, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			_, err := open(ctx(), props.FromMap(map[string]string{"engine.dir": dir, c.Name: c.Value}), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), c.Name) || !strings.Contains(err.Error(), c.Want) ||
+				strings.Contains(err.Error(), "\n") || !props.IsBadInput(err) {
+				t.Fatalf("open = %v, want a one-line property error naming %s and containing %q", err, c.Name, c.Want)
+			}
+			if _, err := os.Stat(dir); err == nil {
+				t.Errorf("%s created although a property was refused", dir)
+			}
+		})
+	}
+}
+
+// ownStats: a store engine's own rows are there, as numbers.
+func (h *harness) ownStats(t *testing.T) {
+	d := h.mustOpen(t, t.TempDir(), nil)
+	defer d.Close()
+	ss := session(t, d)
+	for i := 0; i < 500; i++ {
+		k := fmt.Sprintf("user%05d", i)
+		if err := ss.Insert(ctx(), "usertable", k, record(k, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var r db.Record
+	for i := 0; i < 500; i += 3 {
+		r.Reset()
+		if err := ss.Read(ctx(), "usertable", fmt.Sprintf("user%05d", i), nil, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ss.Close(ctx())
+	for _, s := range d.(db.StatsReporter).Stats() {
+		if s.Section != kv.Section {
+			t.Errorf("%s: section %q, want %q", s.Name, s.Section, kv.Section)
+		}
+		switch s.Value.(type) {
+		case int64, float64:
+		default:
+			t.Errorf("%s: value %T, want int64 or float64", s.Name, s.Value)
+		}
+	}
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	for _, n := range h.ownRows {
+		if _, ok := got[n]; !ok {
+			t.Errorf("missing stat %s", n)
+		}
+	}
+}
+
+// settleStore: engine.settle=true on a store engine runs its own settling
+// (or nothing, for an engine with nothing to settle) and reports it; the
+// records are all there after it, updates folded.
+func (h *harness) settleStore(t *testing.T) {
+	d := h.mustOpen(t, t.TempDir(), map[string]string{"engine.settle": "true"})
+	defer d.Close()
+	ss := session(t, d)
+	defer ss.Close(ctx())
+	for i := 0; i < 2000; i++ {
+		k := fmt.Sprintf("user%05d", i)
+		if err := ss.Insert(ctx(), "usertable", k, record(k, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ss.Update(ctx(), "usertable", "user00001", []db.Field{{Name: "field9", Value: []byte("settled")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.(db.Settler).Settle(ctx()); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	got := statsOf(t, d)
+	t.Logf("stats: %v", got)
+	for _, n := range []string{"SettleTime(ms)", "DiskSizeAfterSettle(bytes)", "SpaceAmplificationAfterSettle"} {
+		if _, ok := got[n]; !ok {
+			t.Errorf("missing stat %s", n)
+		}
+	}
+	if got["Settled"] != int64(1) {
+		t.Errorf("Settled = %v, want 1", got["Settled"])
+	}
+	var r db.Record
+	if err := ss.Read(ctx(), "usertable", "user00001", nil, &r); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Get("field9"); string(v) != "settled" || r.Len() != 10 {
+		t.Errorf("after settling field9 = %q (%d fields)", v, r.Len())
+	}
+
+	d3 := h.mustOpen(t, t.TempDir(), map[string]string{"engine.settle": "true"})
+	defer d3.Close()
+	done, cancel := context.WithCancel(ctx())
+	cancel()
+	if err := d3.(db.Settler).Settle(done); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("Settle with a cancelled context = %v, want it interrupted", err)
+	}
+	if got := statsOf(t, d3); got["Settled"] != int64(0) {
+		t.Errorf("Settled = %v after an interrupted Settle, want 0", got["Settled"])
+	}
+
+	d2 := h.mustOpen(t, t.TempDir(), nil)
+	defer d2.Close()
+	if err := d2.(db.Settler).Settle(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := statsOf(t, d2)["SettleTime(ms)"]; ok {
+		t.Error("SettleTime(ms) reported without engine.settle")
 	}
 }
