@@ -66,7 +66,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ -z "${YCSB_NO_SERVERS:-}" ]]; then
-    for s in postgres cassandra; do
+    for s in postgres cassandra redis redis-cluster; do
         if [[ -x "scripts/$s.sh" ]]; then
             if "scripts/$s.sh" status >/dev/null 2>&1; then
                 say "$s already running"

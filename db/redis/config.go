@@ -38,7 +38,7 @@ const (
 	defaultPort = 6379
 	// jedis's Protocol.DEFAULT_TIMEOUT, the reference's default.
 	defaultTimeout = 2 * time.Second
-	defaultRetries = 10
+	defaultRetries = 15
 	maxRetries     = 100
 	maxPool        = 256
 )

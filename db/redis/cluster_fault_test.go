@@ -1,0 +1,205 @@
+package redis
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
+)
+
+// ownCluster is a Redis Cluster a test starts for itself with
+// scripts/redis-cluster.sh, on its own ports and directory, so that it may
+// kill or freeze a node without touching the shared one.
+type ownCluster struct {
+	t      testing.TB
+	script string
+	env    []string
+	first  int
+}
+
+func startOwnCluster(t testing.TB, first int) *ownCluster {
+	t.Helper()
+	ycsbtest.SkipServerTests(t)
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		ycsbtest.NeedServer(t, "redis-server (apt-get install redis-server)", err)
+	}
+	root, err := ycsbtest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "ycsb-redis-cluster-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &ownCluster{t: t, script: filepath.Join(root, "scripts", "redis-cluster.sh"), first: first,
+		env: append(os.Environ(), "REDIS_CLUSTER_DIR="+dir, "REDIS_CLUSTER_PORT="+strconv.Itoa(first))}
+	t.Cleanup(func() {
+		c.run("stop")
+		os.RemoveAll(dir)
+	})
+	if out, err := c.run("start"); err != nil {
+		t.Fatalf("own cluster: %v\n%s", err, out)
+	}
+	return c
+}
+
+func (c *ownCluster) run(args ...string) (string, error) {
+	cmd := exec.Command(c.script, args...)
+	cmd.Env = c.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (c *ownCluster) addr(i int) string { return "127.0.0.1:" + strconv.Itoa(c.first+i) }
+
+// cli runs redis-cli against node i.
+func (c *ownCluster) cli(i int, args ...string) (string, error) {
+	out, err := exec.Command("redis-cli", append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(c.first + i)}, args...)...).CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// master is the index of a node that is a master now.
+func (c *ownCluster) master() int {
+	for i := 0; i < 6; i++ {
+		if out, _ := c.cli(i, "ROLE"); strings.HasPrefix(out, "master") {
+			return i
+		}
+	}
+	c.t.Fatal("own cluster: no master")
+	return -1
+}
+
+// records counts the records in the cluster: the keys of every master
+// that answers, less the reference's index.
+func (c *ownCluster) records() int {
+	n := 0
+	for i := 0; i < 6; i++ {
+		role, err := c.cli(i, "ROLE")
+		if err != nil || !strings.HasPrefix(role, "master") {
+			continue
+		}
+		out, err := c.cli(i, "DBSIZE")
+		if err != nil {
+			continue
+		}
+		k, _ := strconv.Atoi(out)
+		if ex, _ := c.cli(i, "EXISTS", indexKey); ex == "1" {
+			k--
+		}
+		n += k
+	}
+	return n
+}
+
+// TestClusterKillMaster loads records at 1,000 op/s on 16 threads into a
+// cluster of its own and kills a master (SIGKILL) a few seconds in: its
+// replica takes over, the client follows the new slot map, the inserts
+// that failed meanwhile are tried again, and the load ends on time. The
+// records in the cluster afterwards are at most those reported inserted
+// plus those of unknown outcome; fewer than those reported only by the
+// writes the dead master had acknowledged and not yet sent to its replica
+// (Redis's replication is asynchronous), which the test bounds by what a
+// second of the load writes.
+func TestClusterKillMaster(t *testing.T) {
+	c := startOwnCluster(t, 7101)
+	victim := c.master()
+	const records, rate = 8000, 1000
+	root, _ := ycsbtest.RepoRoot()
+	var stdout, stderr bytes.Buffer
+	load := exec.Command(ycsbtest.Binary(t), "load", "redis", "-P", filepath.Join(root, "workloads", "workloada"),
+		"-p", "redis.host=127.0.0.1", "-p", "redis.port="+strconv.Itoa(c.first), "-p", "redis.cluster=true",
+		"-p", fmt.Sprintf("recordcount=%d", records), "-threads", "16", "-target", strconv.Itoa(rate), "-s")
+	load.Stdout, load.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := load.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- load.Wait() }()
+	for c.records() < 2000 {
+		select {
+		case err := <-done:
+			t.Fatalf("the load ended before the kill: %v\n%s", err, stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if out, err := c.run("kill", strconv.Itoa(c.first+victim)); err != nil {
+		t.Fatalf("kill: %v %s", err, out)
+	}
+	killed := time.Since(start)
+	var runErr error
+	select {
+	case runErr = <-done:
+	case <-time.After(60 * time.Second):
+		load.Process.Kill()
+		t.Fatalf("the load did not end 60 s after the kill\n%s", stderr.String())
+	}
+	took := time.Since(start)
+	// 8 s of schedule; the retries of the inserts caught in the failover
+	// may add a few seconds, no more.
+	if took > 25*time.Second {
+		t.Errorf("the load took %v for %d records at %d op/s", took, records, rate)
+	}
+	out := stdout.String()
+	known := reportInt(t, out, `\[INSERT\], Return=OK, (\d+)`)
+	unknown := optionalInt(out, `\[OVERALL\], UnknownOutcome, (\d+)`)
+	failed := optionalInt(out, `\[INSERT\], Return=ERROR, (\d+)`) + optionalInt(out, `\[INSERT\], Return=SERVICE_UNAVAILABLE, (\d+)`)
+	if known+failed != records {
+		t.Errorf("%d inserts OK and %d failed; want %d counted", known, failed, records)
+	}
+	if runErr != nil && failed == 0 {
+		t.Errorf("the load failed with no insert failed: %v\n%s", runErr, stderr.String())
+	}
+	// The replica has taken over once every slot is served again.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		info, _ := c.cli((victim+1)%6, "CLUSTER", "INFO")
+		if strings.Contains(info, "cluster_state:ok") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cluster is not ok 20 s after the load:\n%s", info)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if _, err := c.cli(victim, "PING"); err == nil {
+		t.Fatalf("the killed master %s answers", c.addr(victim))
+	}
+	got := c.records()
+	t.Logf("killed master %s at %v; load took %v: %d inserts OK, %d failed (%d of unknown outcome), the slowest in %d us; %d records in the cluster",
+		c.addr(victim), killed.Round(time.Millisecond), took.Round(time.Millisecond), known, failed, unknown,
+		optionalInt(out, `\[INSERT\], MaxLatency\(us\), (\d+)`), got)
+	if got > known+unknown {
+		t.Errorf("%d records in the cluster, more than the %d reported inserted and %d of unknown outcome", got, known, unknown)
+	}
+	if got < known-rate {
+		t.Errorf("%d records in the cluster, %d fewer than reported inserted: more than asynchronous replication loses in a second", got, known-got)
+	}
+}
+
+func reportInt(t *testing.T, out, re string) int {
+	t.Helper()
+	m := regexp.MustCompile(re).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no %s in the report:\n%s", re, out)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+func optionalInt(out, re string) int {
+	m := regexp.MustCompile(re).FindStringSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
