@@ -9,7 +9,8 @@
 #
 #   start      start the nodes and create the cluster (redis-cli --cluster
 #              create), then wait until every node's CLUSTER INFO says
-#              cluster_state:ok; prints the nodes' addresses. A cluster
+#              cluster_state:ok and every replica's link to its master is
+#              up; prints the nodes' addresses. A cluster
 #              that already runs and is ok is left as it is; one with nodes
 #              missing is wiped and made again.
 #   stop       stop every node (SHUTDOWN NOSAVE, then SIGKILL)
@@ -19,7 +20,10 @@
 #              PORT SIGCONT, start-node PORT starts it again (it rejoins as
 #              it left: its nodes.conf is kept)
 #
-# Node P lives in DIR/P (nodes.conf, redis.pid, redis.log).
+# Node P lives in DIR/P (nodes.conf, redis.pid, redis.log). A replica takes
+# over however long ago it last heard from its master
+# (cluster-replica-validity-factor 0): a test's fault must not leave slots
+# without a master because a replica had not caught up yet.
 #
 # Environment:
 #   REDIS_CLUSTER_DIR      the nodes' parent directory
@@ -67,8 +71,22 @@ up() { [[ "$(cli "$1" PING 2>/dev/null)" == PONG ]]; }
 ok() { cli "$1" CLUSTER INFO 2>/dev/null | tr -d '\r' | grep -qx 'cluster_state:ok'; }
 addrs() { local IFS=,; local a=(); for p in "${PORTS[@]}"; do a+=("$HOST:$p"); done; echo "${a[*]}"; }
 
+# synced: every replica's link to its master is up (its first copy done),
+# so that a replica can take over from the start.
+synced() {
+    local p
+    for p in "${PORTS[@]}"; do
+        local info
+        info=$(cli "$p" INFO replication 2>/dev/null | tr -d '\r')
+        if grep -qx 'role:slave' <<<"$info" && ! grep -qx 'master_link_status:up' <<<"$info"; then
+            return 1
+        fi
+    done
+}
+
 all_ok() {
     for p in "${PORTS[@]}"; do ok "$p" || return 1; done
+    synced
 }
 
 start_node() {
@@ -77,7 +95,8 @@ start_node() {
     up "$p" && return 0
     redis-server --port "$p" --bind "$HOST" --dir "$d" --daemonize yes --save "" --appendonly no \
         --pidfile "$d/redis.pid" --logfile "$d/redis.log" \
-        --cluster-enabled yes --cluster-config-file "$d/nodes.conf" --cluster-node-timeout "$NODE_TIMEOUT" ||
+        --cluster-enabled yes --cluster-config-file "$d/nodes.conf" --cluster-node-timeout "$NODE_TIMEOUT" \
+        --cluster-replica-validity-factor 0 ||
         die "node $p did not start (see $d/redis.log)"
     local deadline=$((SECONDS + START_TIMEOUT))
     until up "$p"; do
