@@ -1,9 +1,17 @@
 package redis
 
 import (
+	"fmt"
+	"io"
+	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/redis/rueidis"
+
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -76,11 +84,21 @@ func TestConfigErrorsHidePassword(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	if k := classify(errString("x")); !k.retry || !k.mayHaveApplied {
-		t.Errorf("a broken connection: %+v, want a retry of unknown outcome", k)
+	cases := []struct {
+		name string
+		err  error
+		want kind
+	}{
+		{"a broken connection", io.EOF, kind{retry: true, mayHaveApplied: true}},
+		{"a timeout", os.ErrDeadlineExceeded, kind{retry: true, mayHaveApplied: true}},
+		{"no connection", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, kind{retry: true}},
+		{"a reply not as expected", fmt.Errorf("HGETALL reply: %w", db.ErrUnexpectedState), kind{}},
+		{"the client closed", rueidis.ErrClosing, kind{}},
+	}
+	for _, c := range cases {
+		if got := classify(c.err); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
 	}
 }
 
-type errString string
-
-func (e errString) Error() string { return string(e) }

@@ -7,6 +7,8 @@ import (
 	"syscall"
 
 	"github.com/redis/rueidis"
+
+	"github.com/goycsb/ycsb/db/status"
 )
 
 // kind is what an attempt's error says.
@@ -40,8 +42,9 @@ func classify(err error) kind {
 		}
 		return kind{}
 	}
-	if errors.Is(err, rueidis.ErrClosing) {
-		return kind{} // the binding's own Close
+	var se *status.StatusError
+	if errors.As(err, &se) || rueidis.IsParseErr(err) || errors.Is(err, rueidis.ErrClosing) {
+		return kind{} // a reply not as expected, or the binding's own Close
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" || errors.Is(err, syscall.ECONNREFUSED) {

@@ -3,6 +3,7 @@ package redis
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"strings"
@@ -178,5 +179,34 @@ func TestWrongPasswordNotPrinted(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "s3cretXYZ") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error shows the password or spans lines: %q", err)
+	}
+}
+
+// A server's refusal (WRONGTYPE: a hash read of a string) is an error at
+// once, not retried as a failure that may pass.
+func TestRefusalNotRetried(t *testing.T) {
+	needRedis(t, testAddr(), "Redis (scripts/redis.sh start)")
+	str := mustOpen(t, map[string]string{"redis.addr": testAddr(), "redis.layout": "go-ycsb", "redis.datatype": "string"})
+	defer str.Close()
+	hash := mustOpen(t, map[string]string{"redis.addr": testAddr(), "redis.layout": "go-ycsb"})
+	defer hash.Close()
+	ctx := context.Background()
+	key := fmt.Sprintf("wrongtype-%d", time.Now().UnixNano())
+	s1, _ := str.Session(ctx, 0, 1)
+	if err := s1.Insert(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte("v")}}); err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := hash.Session(ctx, 0, 1)
+	start := time.Now()
+	var r db.Record
+	err := s2.Read(ctx, "usertable", key, nil, &r)
+	if db.StatusOf(err) != db.Error || !strings.Contains(err.Error(), "WRONGTYPE") {
+		t.Errorf("read of a string as a hash: %v (status %v), want ERROR with WRONGTYPE", err, db.StatusOf(err))
+	}
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("the refusal took %v: retried", took)
+	}
+	if db.IsOutcomeUnknown(s2.Update(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte("w")}})) {
+		t.Error("a refused write counted as of unknown outcome")
 	}
 }

@@ -102,7 +102,7 @@ func appendHash(res rueidis.RedisResult, fields []string, out *db.Record) error 
 			name, err1 := vals[i].ToString()
 			v, err2 := vals[i+1].ToString()
 			if err1 != nil || err2 != nil {
-				return fmt.Errorf("HGETALL reply: field %d is not a string", i/2)
+				return fmt.Errorf("HGETALL reply: field %d is not a string: %w", i/2, db.ErrUnexpectedState)
 			}
 			out.Add(name, bytesOf(v))
 		}
@@ -113,7 +113,7 @@ func appendHash(res rueidis.RedisResult, fields []string, out *db.Record) error 
 			}
 			v, err := vals[i].ToString()
 			if err != nil {
-				return fmt.Errorf("HMGET reply: field %s is not a string", fields[i])
+				return fmt.Errorf("HMGET reply: field %s is not a string: %w", fields[i], db.ErrUnexpectedState)
 			}
 			out.Add(fields[i], bytesOf(v))
 		}
@@ -158,7 +158,7 @@ func (s *session) scan(startKey string, count int, fields []string, out *db.Rows
 	for i := range keys {
 		k, err := keys[i].ToString()
 		if err != nil {
-			return fmt.Errorf("ZRANGEBYSCORE reply: member %d is not a string", i)
+			return fmt.Errorf("ZRANGEBYSCORE reply: member %d is not a string: %w", i, db.ErrUnexpectedState)
 		}
 		s.names = append(s.names, k)
 		if fields == nil {
