@@ -101,4 +101,3 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
-
