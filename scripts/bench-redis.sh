@@ -19,8 +19,9 @@
 # redis-benchmark (written with redis-cli --pipe).
 #
 # For each run: op/s (each tool's own figure) and the client's CPU per
-# operation (user+sys of its process under GNU time, start-up included: a
-# JVM's start costs a few µs per operation at the default OPS). Each round
+# operation: user+sys of its process under GNU time, less that of the same
+# tool's run of one operation at the same THREADS (its start, connections
+# and exit: a JVM's start alone is a second of CPU), over OPS-1. Each round
 # rotates the order of the tools; the summary gives each case's median.
 #
 # Environment:
@@ -54,6 +55,7 @@ die() { echo "bench-redis: $*" >&2; exit 2; }
 for v in RECORDS OPS ROUNDS PORT; do
     [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: want a positive integer"
 done
+((OPS >= 2)) || die "OPS=$OPS: want at least 2 (a run of one operation is the baseline)"
 for n in $THREADS; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "THREADS=$THREADS: want positive integers"; done
 for t in $TOOLS; do
     case "$t" in ours | goycsb | reference | redis-benchmark) ;; *) die "TOOLS: unknown tool $t (want ours goycsb reference redis-benchmark)" ;; esac
@@ -97,9 +99,9 @@ load() {
     fi
 }
 
-# run TOOL CASE THREADS: prints "ops_per_s cpu_us_per_op"
+# run TOOL CASE THREADS [OPS]: prints "ops_per_s cpu_seconds"
 run() {
-    local tool=$1 case=$2 n=$3 out="$W/out" tm="$W/time"
+    local tool=$1 case=$2 n=$3 OPS=${4:-$OPS} out="$W/out" tm="$W/time"
     local mix=(-p readproportion=1 -p updateproportion=0 -p readallfields=true)
     [[ "$case" == update ]] && mix=(-p readproportion=0 -p updateproportion=1 -p writeallfields=false)
     local ops
@@ -126,7 +128,15 @@ run() {
         ops=$(tr '\r' '\n' <"$out" | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1) ;;
     esac
     [[ -n "$ops" ]] || { cat "$out" >&2; die "$tool $case $n: no throughput in its output"; }
-    awk -v ops="$ops" -v n="$OPS" '{ printf "%.0f %.1f\n", ops, ($1 + $2) * 1e6 / n }' "$tm"
+    awk -v ops="$ops" '{ printf "%.0f %.3f\n", ops, $1 + $2 }' "$tm"
+}
+
+# measure TOOL CASE THREADS: prints "ops_per_s cpu_us_per_op", the CPU of
+# the tool's one-operation run at THREADS taken off.
+measure() {
+    local base=$W/base-$1-$3
+    [[ -f "$base" ]] || run "$1" read "$3" 1 | awk '{ print $2 }' >"$base"
+    run "$1" "$2" "$3" | awk -v b="$(cat "$base")" -v n="$OPS" '{ printf "%s %.1f\n", $1, ($2 - b) * 1e6 / (n - 1) }'
 }
 
 load
@@ -138,7 +148,7 @@ for ((r = 0; r < ROUNDS; r++)); do
         for n in $THREADS; do
             for ((i = 0; i < ${#tools[@]}; i++)); do
                 t=${tools[$(((i + r) % ${#tools[@]}))]}
-                res=$(run "$t" "$case" "$n")
+                res=$(measure "$t" "$case" "$n")
                 say "round $((r + 1)) $case $n in flight $t: $res (op/s, client µs/op)"
                 echo "$case $n $t $res" >>"$results"
             done
