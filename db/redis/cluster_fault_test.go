@@ -2,6 +2,7 @@ package redis
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
@@ -109,6 +111,7 @@ func (c *ownCluster) records() int {
 // (Redis's replication is asynchronous), which the test bounds by what a
 // second of the load writes.
 func TestClusterKillMaster(t *testing.T) {
+	t.Parallel()
 	c := startOwnCluster(t, 7101)
 	r := faultLoad(t, c, 8000, func(victim int) {
 		if out, err := c.run("kill", strconv.Itoa(c.first+victim)); err != nil {
@@ -133,6 +136,7 @@ func TestClusterKillMaster(t *testing.T) {
 // before the master thaws, so the slowest insert waits less than the
 // freeze.
 func TestClusterFreezeMaster(t *testing.T) {
+	t.Parallel()
 	c := startOwnCluster(t, 7111)
 	const freeze = 10 * time.Second
 	thawed := make(chan struct{})
@@ -252,4 +256,107 @@ func optionalInt(out, re string) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// nodeID is node i's cluster id.
+func (c *ownCluster) nodeID(i int) string {
+	out, err := c.cli(i, "CLUSTER", "MYID")
+	if err != nil {
+		c.t.Fatalf("CLUSTER MYID: %v %s", err, out)
+	}
+	return out
+}
+
+// owner is the index of the master that serves slot.
+func (c *ownCluster) owner(slot int) int {
+	nodes, _ := c.cli(0, "CLUSTER", "NODES")
+	for _, line := range strings.Split(nodes, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || !strings.Contains(f[2], "master") {
+			continue
+		}
+		for _, r := range f[8:] {
+			lo, hi, _ := strings.Cut(r, "-")
+			a, err1 := strconv.Atoi(lo)
+			b, err2 := strconv.Atoi(hi)
+			if hi == "" {
+				b, err2 = a, nil
+			}
+			if err1 == nil && err2 == nil && slot >= a && slot <= b {
+				port, _ := strconv.Atoi(f[1][strings.LastIndexByte(f[1][:strings.IndexByte(f[1], '@')], ':')+1 : strings.IndexByte(f[1], '@')])
+				return port - c.first
+			}
+		}
+	}
+	c.t.Fatalf("no master serves slot %d:\n%s", slot, nodes)
+	return -1
+}
+
+// TestClusterRedirects moves a record's slot from one master to another
+// under an open binding, whose slot map is then stale: a read while the
+// slot migrates is answered ASK by the old master, a read after it moved
+// MOVED; the client follows both and the reads find the record.
+func TestClusterRedirects(t *testing.T) {
+	t.Parallel()
+	c := startOwnCluster(t, 7121)
+	d := mustOpen(t, map[string]string{"redis.addr": c.addr(0), "redis.cluster": "true"})
+	defer d.Close()
+	ctx := context.Background()
+	ss, _ := d.Session(ctx, 0, 1)
+	key := "redirected-record"
+	if err := ss.Insert(ctx, "usertable", key, []db.Field{{Name: "field0", Value: []byte("v0")}}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := c.cli(0, "CLUSTER", "KEYSLOT", key)
+	slot, err := strconv.Atoi(out)
+	if err != nil {
+		t.Fatalf("CLUSTER KEYSLOT: %q", out)
+	}
+	src := c.owner(slot)
+	dst := -1
+	for i := 0; i < 6; i++ {
+		if role, _ := c.cli(i, "ROLE"); i != src && strings.HasPrefix(role, "master") {
+			dst = i
+			break
+		}
+	}
+	must := func(i int, args ...string) {
+		t.Helper()
+		if out, err := c.cli(i, args...); err != nil || strings.HasPrefix(out, "ERR") {
+			t.Fatalf("%v on %s: %v %s", args, c.addr(i), err, out)
+		}
+	}
+	read := func(what string) {
+		t.Helper()
+		var r db.Record
+		if err := ss.Read(ctx, "usertable", key, nil, &r); err != nil {
+			t.Fatalf("read %s: %v", what, err)
+		}
+		if v, _ := r.Get("field0"); string(v) != "v0" {
+			t.Fatalf("read %s: field0 = %q", what, v)
+		}
+	}
+	s := strconv.Itoa(slot)
+	must(dst, "CLUSTER", "SETSLOT", s, "IMPORTING", c.nodeID(src))
+	must(src, "CLUSTER", "SETSLOT", s, "MIGRATING", c.nodeID(dst))
+	must(src, "MIGRATE", "127.0.0.1", strconv.Itoa(c.first+dst), key, "0", "5000")
+	if out, _ := c.cli(src, "GET", key); !strings.HasPrefix(out, "ASK") {
+		t.Fatalf("the old master answers %q while the slot migrates, want ASK", out)
+	}
+	read("while the slot migrates (ASK)")
+	for i := 0; i < 6; i++ {
+		if role, _ := c.cli(i, "ROLE"); strings.HasPrefix(role, "master") {
+			must(i, "CLUSTER", "SETSLOT", s, "NODE", c.nodeID(dst))
+		}
+	}
+	if out, _ := c.cli(src, "GET", key); !strings.HasPrefix(out, "MOVED") {
+		t.Fatalf("the old master answers %q once the slot moved, want MOVED", out)
+	}
+	read("once the slot moved (MOVED)")
+	if err := ss.Update(ctx, "usertable", key, []db.Field{{Name: "field1", Value: []byte("v1")}}); err != nil {
+		t.Fatalf("update after the move: %v", err)
+	}
+	if out, _ := c.cli(dst, "HGET", key, "field1"); out != "v1" {
+		t.Errorf("the new master holds field1 = %q, want v1", out)
+	}
 }
