@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,28 +95,57 @@ func wantOnly(t *testing.T, what string, got map[string]string, status, n string
 // scans succeed; records loaded by ours are read and verified by the
 // reference's.
 func TestInteropReference(t *testing.T) {
-	ref := refCache()
-	if _, err := os.Stat(filepath.Join(ref, "javaycsb", "redis")); err != nil {
+	java := needReference(t)
+	addr := ownServer(t)
+	interopReference(t, java, addr, false, func() { flush(t, addr) })
+}
+
+// TestInteropReferenceCluster is TestInteropReference on a cluster of its
+// own: jedis's JedisCluster and ours, each given one node.
+func TestInteropReferenceCluster(t *testing.T) {
+	t.Parallel()
+	java := needReference(t)
+	c := startOwnCluster(t, 7131)
+	interopReference(t, java, c.addr(0), true, func() {
+		for i := 0; i < 6; i++ {
+			if role, _ := c.cli(i, "ROLE"); strings.HasPrefix(role, "master") {
+				if out, err := c.cli(i, "FLUSHALL"); err != nil {
+					t.Fatalf("FLUSHALL: %v %s", err, out)
+				}
+			}
+		}
+	})
+}
+
+// needReference skips without the reference's redis binding and returns java.
+func needReference(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(refCache(), "javaycsb", "redis")); err != nil {
 		t.Skipf("the reference's redis binding is not built (%v): see the reference tools script", err)
 	}
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Skip("no java")
 	}
-	addr := ownServer(t)
+	return java
+}
+
+func interopReference(t *testing.T, java, addr string, cluster bool, flush func()) {
+	ref := refCache()
 	host, port := addr[:strings.LastIndexByte(addr, ':')], addr[strings.LastIndexByte(addr, ':')+1:]
+	clusterProp := "redis.cluster=" + strconv.FormatBool(cluster)
 	root, _ := ycsbtest.RepoRoot()
 	wl := func(name string) string { return filepath.Join(root, "workloads", name) }
 	cp := strings.Join([]string{ref + "/javaycsb/lib/*", ref + "/javaycsb/redis", ref + "/javaycsb/redis-lib/*"}, ":")
 	refRun := func(phase, workload string) string {
 		return tool(t, java, "-cp", cp, "site.ycsb.Client", phase, "-db", "site.ycsb.db.RedisClient", "-P", wl(workload),
 			"-p", "recordcount=500", "-p", "operationcount=1000", "-p", "dataintegrity=true",
-			"-p", "redis.host="+host, "-p", "redis.port="+port, "-threads", "4")
+			"-p", "redis.host="+host, "-p", "redis.port="+port, "-p", clusterProp, "-threads", "4")
 	}
 	ours := func(phase, workload string) string {
 		return tool(t, ycsbtest.Binary(t), phase, "redis", "-P", wl(workload),
 			"-p", "recordcount=500", "-p", "operationcount=1000", "-p", "dataintegrity=true",
-			"-p", "redis.host="+host, "-p", "redis.port="+port, "-threads", "4")
+			"-p", "redis.host="+host, "-p", "redis.port="+port, "-p", clusterProp, "-threads", "4")
 	}
 
 	wantOnly(t, "reference load", returns(refRun("-load", "workloada"), "INSERT"), "OK", "500")
@@ -127,7 +157,7 @@ func TestInteropReference(t *testing.T) {
 		t.Errorf("ours scanning the reference's records: %v", scans)
 	}
 
-	flush(t, addr)
+	flush()
 	wantOnly(t, "ours load", returns(ours("load", "workloada"), "INSERT"), "OK", "500")
 	out = refRun("-t", "workloadc")
 	wantOnly(t, "the reference reading ours", returns(out, "READ"), "OK", "1000")
