@@ -77,6 +77,11 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		// the connection is closed and its requests end with an error.
 		ConnWriteTimeout: cfg.timeout,
 		Dialer:           net.Dialer{Timeout: cfg.timeout},
+		// The slot map is read again every second besides after errors:
+		// a replica that took over from a master that stopped answering
+		// (rather than one that died) is found sooner (a 10 s freeze
+		// stalled the workers 3.5-3.9 s with it, 5.8 s without).
+		ClusterOption: rueidis.ClusterOption{ShardsRefreshInterval: time.Second},
 	}
 	if cfg.tls {
 		tc, err := cfg.tlsConfig(ctx)
