@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop compare-stress compare-engines bench-engines-native bench-network install-check image clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop redis-start redis-stop redis-cluster-start redis-cluster-stop bench-redis compare-stress compare-engines bench-engines-native bench-network install-check image clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -65,6 +65,21 @@ cassandra-cluster-start: ## start (or complete) a three-node Cassandra 5.0 clust
 
 cassandra-cluster-stop: ## stop it
 	./scripts/cassandra-cluster.sh stop
+
+redis-start: ## start the local Redis on 127.0.0.1:6379 (ACL user ycsb/ycsb, TLS on 6380 with certificates it makes)
+	./scripts/redis.sh start
+
+redis-stop: ## stop it
+	./scripts/redis.sh stop
+
+redis-cluster-start: ## start a Redis Cluster of 3 masters and 3 replicas on 127.0.0.1:7001-7006 and wait until it is ok
+	./scripts/redis-cluster.sh start
+
+redis-cluster-stop: ## stop it
+	./scripts/redis-cluster.sh stop
+
+bench-redis: ## point reads and updates on the local Redis: ours, go-ycsb, the reference (jedis) and redis-benchmark: op/s and client CPU per op
+	./scripts/bench-redis.sh
 
 bench-network: ## jdbc and cassandra-cql beside the reference YCSB, and cassandra-cql and stress beside latte, on the local servers: op/s, client and server CPU per op (SUITES="pg cassandra latte")
 	./scripts/bench-network.sh

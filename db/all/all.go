@@ -9,6 +9,7 @@ import (
 	_ "github.com/goycsb/ycsb/db/cassandra"
 	_ "github.com/goycsb/ycsb/db/pebble"
 	_ "github.com/goycsb/ycsb/db/postgres"
+	_ "github.com/goycsb/ycsb/db/redis"
 	_ "github.com/goycsb/ycsb/db/rocksdb"
 	_ "github.com/goycsb/ycsb/db/sqlite"
 )

@@ -32,6 +32,9 @@ type Options struct {
 	TokenOrderScan bool
 	// NoStorage is for the basic binding: operations succeed but store nothing.
 	NoStorage bool
+	// NoScan says the binding refuses scans (a layout without an index):
+	// a scan must fail with NOT_IMPLEMENTED, never succeed empty.
+	NoScan bool
 }
 
 func (o *Options) defaults() {
@@ -214,6 +217,15 @@ func (s *suite) updateKeeps(t *testing.T, ss db.Session, p string) {
 }
 
 func (s *suite) scan(t *testing.T, ss db.Session, p string) {
+	if s.opts.NoScan {
+		s.insert(t, ss, p+"00", 1)
+		var rows db.Rows
+		err := ss.Scan(ctx(), s.opts.Table, p+"00", 4, nil, &rows)
+		if st := db.StatusOf(err); st != db.NotImplemented || rows.Len() != 0 {
+			t.Fatalf("scan of a binding without scans: status %v (%v), %d rows; want NOT_IMPLEMENTED and none", st, err, rows.Len())
+		}
+		return
+	}
 	var keys []string
 	for i := 0; i < 10; i++ {
 		k := fmt.Sprintf("%s%02d", p, i)
@@ -288,6 +300,9 @@ func (s *suite) scan(t *testing.T, ss db.Session, p string) {
 // scanZero: a scan of 0 records (minscanlength=0) is OK with no rows, as
 // the reference's JDBC binding returns for LIMIT 0, and leaves out as it was.
 func (s *suite) scanZero(t *testing.T, ss db.Session, p string) {
+	if s.opts.NoScan {
+		t.Skip("the binding refuses scans (Scan checks that)")
+	}
 	key := p + "k"
 	if !s.opts.NoStorage {
 		s.insert(t, ss, key, 1)
