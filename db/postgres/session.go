@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
 	"github.com/goycsb/ycsb/internal/clock"
-	"github.com/goycsb/ycsb/internal/javahash"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/internal/within"
 )
@@ -50,7 +50,7 @@ type sconn struct {
 	conn   *pgconn.PgConn
 	st     *connStmts
 	broken bool // the last connection broke: the next one is a reconnect
-	batch  batch
+	batch  sqlbind.Batch
 	// cur is conn for the cancellation callback, the only other goroutine
 	// that looks at it.
 	cur atomic.Pointer[pgconn.PgConn]
@@ -251,21 +251,8 @@ func (s *session) wctx(ctx context.Context) context.Context {
 	return ctx
 }
 
-// shardIndex is the reference's abs(key.hashCode()) % n. Java's abs keeps
-// Integer.MIN_VALUE negative and then fails; we take it as 2^31.
-func shardIndex(key string, n int) int {
-	if n == 1 {
-		return 0
-	}
-	h := int64(javahash.String(key))
-	if h < 0 {
-		h = -h
-	}
-	return int(h % int64(n))
-}
-
 func (s *session) conn(key string) *sconn {
-	return &s.conns[shardIndex(key, len(s.conns))]
+	return &s.conns[sqlbind.ShardIndex(key, len(s.conns))]
 }
 
 func (s *session) key(key string) []byte {
@@ -539,34 +526,10 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 			return nil
 		}
 		if s.again(ctx, err, attempt) {
-			truncateRows(out, n0)
+			sqlbind.TruncateRows(out, n0)
 			continue
 		}
 		return s.fail("scan", err)
-	}
-}
-
-// truncateRows drops rows appended after the first n (Rows has no method for
-// it; Reset plus re-appending keeps the storage).
-func truncateRows(out *db.Rows, n int) {
-	if out.Len() == n {
-		return
-	}
-	keep := make([]db.Record, n)
-	for i := range keep {
-		r := out.At(i)
-		keep[i] = db.Record{Key: append([]byte(nil), r.Key...)}
-		for _, f := range r.Fields {
-			keep[i].Add(f.Name, f.Value)
-		}
-	}
-	out.Reset()
-	for i := range keep {
-		r := out.Next()
-		r.SetKey(keep[i].Key)
-		for _, f := range keep[i].Fields {
-			r.Add(f.Name, f.Value)
-		}
 	}
 }
 
@@ -762,54 +725,30 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 		if err := ctx.Err(); err != nil {
 			return s.fail("insert", err)
 		}
-		if c.batch.rows > 0 && !c.batch.fits(table, values) {
+		if c.batch.Rows > 0 && !c.batch.Fits(table, values) {
 			// This insert is not in the batch: every row lost was acked.
 			if lost, err := s.flush(ctx, c); err != nil {
-				return lostBatch(lost, err)
+				return sqlbind.LostBatch(lost, err)
 			}
 		}
-		c.batch.add(table, key, values)
+		c.batch.Add(table, key, values)
 		s.pending++
 		if bs := s.d.cfg.batchSize; bs > 0 {
 			if s.pending%bs == 0 {
 				lost, err := s.flushAll(ctx)
-				return ownFlush(ctx, lost, err)
+				return sqlbind.OwnFlush(ctx, lost, err)
 			}
 			return db.ErrBatched
 		}
-		if c.batch.rows >= flushEvery {
+		if c.batch.Rows >= sqlbind.FlushEvery {
 			lost, err := s.flush(ctx, c)
-			return ownFlush(ctx, lost, err)
+			return sqlbind.OwnFlush(ctx, lost, err)
 		}
 		return db.ErrBatched
 	}
 	// With autocommit off and batching, the count is not checked, as in the
 	// reference (docs/compatibility.md, "jdbc binding").
 	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
-}
-
-// ownFlush is the result of an insert whose row was the last one buffered
-// before a flush. When the run was stopped while the batch was being sent,
-// the rows stay buffered for Close and the insert is BATCHED_OK. When the
-// batch failed, the insert fails with it and the other rows lost had been
-// acked.
-func ownFlush(ctx context.Context, lost int, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case lost == 0 && ctx.Err() != nil:
-		return db.ErrBatched
-	}
-	return lostBatch(lost-1, err)
-}
-
-// lostBatch is err, telling the measurements that acked buffered writes
-// were lost with it.
-func lostBatch(acked int, err error) error {
-	if acked <= 0 {
-		return err
-	}
-	return &db.LostBatchError{Acked: acked, Err: err}
 }
 
 // flushAll sends every connection's buffer; lost and err as flush's, the
@@ -832,7 +771,7 @@ func (s *session) flushAll(ctx context.Context) (lost int, first error) {
 // batch was being sent) the rows stay buffered and none is lost: Close
 // sends them with a context of its own.
 func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
-	if c.batch.rows == 0 {
+	if c.batch.Rows == 0 {
 		return 0, nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -847,7 +786,7 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 			}
 		}
 		if err == nil {
-			c.batch.reset()
+			c.batch.Reset()
 			return 0, nil
 		}
 		if ctx.Err() != nil {
@@ -856,8 +795,8 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 		if s.again(ctx, err, attempt) {
 			continue
 		}
-		lost = c.batch.rows
-		c.batch.reset()
+		lost = c.batch.Rows
+		c.batch.Reset()
 		return lost, s.fail("insert batch", err)
 	}
 }
@@ -867,16 +806,16 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		return err
 	}
 	b := &c.batch
-	cols := len(b.fields) + 1
+	cols := len(b.Fields) + 1
 	if c.sh.rewriteBatch {
-		per := rowsPerInsert(len(b.fields))
-		for start := 0; start < b.rows; start += per {
-			n := min(per, b.rows-start)
-			st, err := s.prepare(ctx, c, kindInsert, b.table, b.fields, n)
+		per := rowsPerInsert(len(b.Fields))
+		for start := 0; start < b.Rows; start += per {
+			n := min(per, b.Rows-start)
+			st, err := s.prepare(ctx, c, kindInsert, b.Table, b.Fields, n)
 			if err != nil {
 				return err
 			}
-			s.params = b.appendParams(s.params[:0], start*cols, (start+n)*cols)
+			s.params = b.AppendParams(s.params[:0], start*cols, (start+n)*cols)
 			open := !c.conn.IsClosed()
 			tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 			if err != nil {
@@ -893,13 +832,13 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		}
 		return nil
 	}
-	st, err := s.prepare(ctx, c, kindInsert, b.table, b.fields, 1)
+	st, err := s.prepare(ctx, c, kindInsert, b.Table, b.Fields, 1)
 	if err != nil {
 		return err
 	}
 	var pb pgconn.Batch
-	for r := 0; r < b.rows; r++ {
-		s.params = b.appendParams(s.params[:0], r*cols, (r+1)*cols)
+	for r := 0; r < b.Rows; r++ {
+		s.params = b.AppendParams(s.params[:0], r*cols, (r+1)*cols)
 		pb.ExecStatement(st.sd, s.params, nil, nil)
 	}
 	// One Sync for the whole batch: the server runs it as one implicit
@@ -916,7 +855,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		return sent(err, open)
 	}
 	if bad > 0 {
-		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.rows)
+		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.Rows)
 	}
 	return nil
 }
@@ -931,10 +870,10 @@ func (s *session) Close(ctx context.Context) error {
 	lost, err := s.flushAll(ctx)
 	for i := range s.conns {
 		// Still buffered: Close's own time ran out while sending it.
-		lost += s.conns[i].batch.rows
-		s.conns[i].batch.reset()
+		lost += s.conns[i].batch.Rows
+		s.conns[i].batch.Reset()
 	}
-	err = lostBatch(lost, err)
+	err = sqlbind.LostBatch(lost, err)
 	if !s.d.cfg.autocommit {
 		if cerr := s.commit(ctx); cerr != nil && err == nil {
 			err = s.fail("commit", sentUnsure(cerr))
@@ -953,59 +892,3 @@ func (s *session) Close(ctx context.Context) error {
 	return err
 }
 
-// batch holds inserts copied out of the caller's buffers: every value of
-// every row (key first) end to end in arena, ends[i] closing value i.
-type batch struct {
-	table  string
-	fields []string
-	arena  []byte
-	ends   []int
-	rows   int
-}
-
-func (b *batch) fits(table string, values []db.Field) bool {
-	if table != b.table || len(values) != len(b.fields) {
-		return false
-	}
-	for i := range values {
-		if values[i].Name != b.fields[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func (b *batch) add(table, key string, values []db.Field) {
-	if b.rows == 0 {
-		b.table = table
-		b.fields = b.fields[:0]
-		for i := range values {
-			b.fields = append(b.fields, values[i].Name)
-		}
-	}
-	b.arena = append(b.arena, key...)
-	b.ends = append(b.ends, len(b.arena))
-	for i := range values {
-		b.arena = append(b.arena, values[i].Value...)
-		b.ends = append(b.ends, len(b.arena))
-	}
-	b.rows++
-}
-
-// appendParams appends values [from, to) as parameters.
-func (b *batch) appendParams(dst [][]byte, from, to int) [][]byte {
-	for i := from; i < to; i++ {
-		start := 0
-		if i > 0 {
-			start = b.ends[i-1]
-		}
-		dst = append(dst, b.arena[start:b.ends[i]:b.ends[i]])
-	}
-	return dst
-}
-
-func (b *batch) reset() {
-	b.arena = b.arena[:0]
-	b.ends = b.ends[:0]
-	b.rows = 0
-}
