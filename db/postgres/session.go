@@ -891,4 +891,3 @@ func (s *session) Close(ctx context.Context) error {
 	s.retries, s.exhausted, s.reconnects = 0, 0, 0
 	return err
 }
-
