@@ -1,8 +1,9 @@
 // Package postgres is the binding for PostgreSQL and CockroachDB over the
-// PostgreSQL wire protocol (pgx v5). It registers three names:
+// PostgreSQL wire protocol (pgx v5). It registers two names and a driver:
 //
-//   - jdbc (aliases site.ycsb.db.JdbcDBClient, com.yahoo.ycsb.db.JdbcDBClient):
-//     the reference's JDBC binding, with its properties (db.driver, db.url,
+//   - JDBC, which db/jdbc registers as jdbc (aliases
+//     site.ycsb.db.JdbcDBClient, com.yahoo.ycsb.db.JdbcDBClient) for
+//     PostgreSQL URLs: the reference's JDBC binding, with its properties (db.driver, db.url,
 //     db.user, db.passwd, db.batchsize, jdbc.fetchsize, jdbc.autocommit,
 //     jdbc.batchupdateapi) and PgJDBC URLs, so command lines written for the
 //     reference work unchanged;
@@ -41,8 +42,6 @@ import (
 )
 
 func init() {
-	db.Register("jdbc", "PostgreSQL/CockroachDB with the reference's JDBC properties (pgx)",
-		driver{name: "jdbc"}, "site.ycsb.db.JdbcDBClient", "com.yahoo.ycsb.db.JdbcDBClient")
 	db.Register("postgresql", "PostgreSQL (pgx)", driver{name: "postgresql"}, "pg")
 	db.Register("cockroach", "CockroachDB (pgx), with retries of SQLSTATE 40001", driver{name: "cockroach"}, "cockroachdb")
 }
@@ -65,6 +64,11 @@ const (
 const closeWait = 2 * time.Second
 
 type driver struct{ name string }
+
+// JDBC is the reference's jdbc binding on PostgreSQL-protocol servers:
+// db/jdbc opens it for a jdbc:postgresql:, jdbc:cockroachdb: or
+// postgres:// URL.
+var JDBC = driver{name: "jdbc"}
 
 type config struct {
 	name       string
