@@ -3,97 +3,17 @@ package postgres
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
-	"net"
 	"net/url"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
-
-// cutProxy forwards connections to a server until cut is set; then each
-// connection's next request goes to the server, the server's answer is
-// read and dropped, and the client's connection is closed: the request
-// was applied and the client never learns it.
-type cutProxy struct {
-	ln     net.Listener
-	target string
-	cut    atomic.Bool
-	cuts   atomic.Int32
-	wg     sync.WaitGroup
-}
-
-func newCutProxy(t *testing.T, target string) *cutProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cutProxy{ln: ln, target: target}
-	p.wg.Add(1)
-	go p.accept()
-	t.Cleanup(func() { ln.Close(); p.wg.Wait() })
-	return p
-}
-
-func (p *cutProxy) accept() {
-	defer p.wg.Done()
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.wg.Add(2)
-		go func() { defer p.wg.Done(); p.up(c, s) }()
-		go func() { defer p.wg.Done(); p.down(s, c) }()
-	}
-}
-
-// up forwards the client's requests until either side closes.
-func (p *cutProxy) up(c, s net.Conn) {
-	defer c.Close()
-	defer s.Close()
-	io.Copy(s, c)
-}
-
-// down forwards the server's answers until the cut; after it, the first
-// byte of the next answer (the statement ran) closes both connections, so
-// that the client never reads the answer.
-func (p *cutProxy) down(s, c net.Conn) {
-	defer c.Close()
-	defer s.Close()
-	buf := make([]byte, 64<<10)
-	for !p.cut.Load() {
-		s.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		n, err := s.Read(buf)
-		if n > 0 {
-			if _, werr := c.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		var ne net.Error
-		if err != nil && !(errors.As(err, &ne) && ne.Timeout()) {
-			return
-		}
-	}
-	s.SetReadDeadline(time.Now().Add(30 * time.Second))
-	if n, _ := s.Read(buf[:1]); n == 1 {
-		p.cuts.Add(1)
-	}
-}
 
 // TestLoadCutMidway: the connections die under a load's inserts after
 // the server ran them. The load must not claim to have inserted fewer
@@ -107,12 +27,12 @@ func TestLoadCutMidway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := newCutProxy(t, u.Host)
+	proxy := dbtest.NewCutProxy(t, u.Host)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	jdbc := "jdbc:postgresql://" + proxy.ln.Addr().String() + u.Path + "?sslmode=disable"
+	jdbc := "jdbc:postgresql://" + proxy.Addr() + u.Path + "?sslmode=disable"
 	var stdout, stderr bytes.Buffer
 	load := exec.Command(ycsbtest.Binary(t), "load", "jdbc", "-P", filepath.Join(root, "workloads", "workloada"),
 		"-p", "db.url="+jdbc, "-p", "db.user=ycsb", "-p", "db.passwd=ycsb", "-p", "table="+table,
@@ -135,7 +55,7 @@ func TestLoadCutMidway(t *testing.T) {
 		default:
 		}
 	}
-	proxy.cut.Store(true)
+	proxy.Cut()
 	var runErr error
 	select {
 	case runErr = <-done:
@@ -152,7 +72,7 @@ func TestLoadCutMidway(t *testing.T) {
 	}
 	m := regexp.MustCompile(`load incomplete: at least (\d+) of 100000 records inserted; (\d+) more with unknown outcome \(the server may have applied them\)`).FindStringSubmatch(stderr.String())
 	if m == nil {
-		t.Fatalf("no 'at least N ... K more with unknown outcome' line (%d rows in the table, %d requests cut):\n%s", rows, proxy.cuts.Load(), stderr.String())
+		t.Fatalf("no 'at least N ... K more with unknown outcome' line (%d rows in the table, %d requests cut):\n%s", rows, proxy.Cuts(), stderr.String())
 	}
 	known, _ := strconv.ParseInt(m[1], 10, 64)
 	unknown, _ := strconv.ParseInt(m[2], 10, 64)
@@ -168,5 +88,5 @@ func TestLoadCutMidway(t *testing.T) {
 	if !regexp.MustCompile(`"unknown_outcome":` + m[2] + `\b`).MatchString(stdout.String()) {
 		t.Errorf("the JSON report does not carry unknown_outcome %s:\n%s", m[2], stdout.String())
 	}
-	t.Logf("%d rows: %d known, %d of unknown outcome; %d requests cut", rows, known, unknown, proxy.cuts.Load())
+	t.Logf("%d rows: %d known, %d of unknown outcome; %d requests cut", rows, known, unknown, proxy.Cuts())
 }
