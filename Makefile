@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop compare-stress compare-engines bench-engines-native bench-network install-check image clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop mariadb-start mariadb-stop compare-mysql-engines bench-mysql cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop compare-stress compare-engines bench-engines-native bench-network install-check image clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -53,6 +53,18 @@ postgres-start: ## start the local PostgreSQL used by the tests
 
 postgres-stop: ## stop it
 	./scripts/postgres.sh stop
+
+mariadb-start: ## start the local MariaDB (InnoDB and MyRocks) on 127.0.0.1:3306 used by the tests (MARIADB_DIR to move its data)
+	./scripts/mariadb.sh start
+
+mariadb-stop: ## stop it
+	./scripts/mariadb.sh stop
+
+compare-mysql-engines: ## load (settled) and run workloads A-F on InnoDB and MyRocks in the local MariaDB, side by side with each engine's statistics
+	./scripts/compare-mysql-engines.sh
+
+bench-mysql: ## ours, go-ycsb's mysql and the reference's jdbc binding on the local MariaDB: point reads and a batched load, op/s and client CPU per op (RECORDS=100000 RUNS=3)
+	./scripts/bench-mysql.sh
 
 cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0.0.1:9042
 	./scripts/cassandra.sh start
