@@ -104,14 +104,16 @@ CREATE USER IF NOT EXISTS '$USER_NAME'@'%' IDENTIFIED BY '$PASSWORD';
 CREATE USER IF NOT EXISTS '$USER_NAME'@'localhost' IDENTIFIED BY '$PASSWORD';
 GRANT ALL ON \`$DBNAME\`.* TO '$USER_NAME'@'%';
 GRANT ALL ON \`$DBNAME\`.* TO '$USER_NAME'@'localhost';
-GRANT PROCESS ON *.* TO '$USER_NAME'@'%';
-GRANT PROCESS ON *.* TO '$USER_NAME'@'localhost';
+GRANT PROCESS, RELOAD, SUPER ON *.* TO '$USER_NAME'@'%';
+GRANT PROCESS, RELOAD, SUPER ON *.* TO '$USER_NAME'@'localhost';
 EOF
 }
 
 cmd_start() {
     install
     if accepting; then
+        # Ours (the socket in DIR answers): the user's rights as below.
+        if root_sql -e "SELECT 1" >/dev/null 2>&1; then setup; fi
         say "already running on $HOST:$PORT"
         return 0
     fi

@@ -88,6 +88,11 @@ func (md *mysqlDB) withConn(ctx context.Context, sh *shard, fn func(ctx context.
 	if t := md.cfg.Timeout; t > 0 && t < limit {
 		limit = t
 	}
+	return md.withConnFor(ctx, sh, limit, fn)
+}
+
+// withConnFor is withConn within limit.
+func (md *mysqlDB) withConnFor(ctx context.Context, sh *shard, limit time.Duration, fn func(ctx context.Context, q querier) error) error {
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	conn, err := sh.connector.Connect(cctx)
@@ -123,7 +128,7 @@ func (md *mysqlDB) check(ctx context.Context) error {
 				return fmt.Errorf("table %s is on %s, not %s (%s=%s): drop it, or name another table", cfg.Table, engine, want.sqlName(), propEngine, want)
 			}
 			if i == 0 {
-				md.engine.init(strings.ToLower(engine), sh)
+				md.engine.init(md, strings.ToLower(engine), sh)
 			}
 			return nil
 		})

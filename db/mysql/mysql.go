@@ -23,8 +23,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	gomysql "github.com/go-sql-driver/mysql"
-
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/internal/sqlbind"
 	"github.com/goycsb/ycsb/internal/secret"
@@ -53,7 +51,7 @@ const (
 	propInstances    = "tidb.instances"
 	propBatchSize    = "batch.size"
 	propEngine       = "mysql.storage_engine"
-	propMaxConns     = "db.maxconns"
+	propSettle       = "mysql.settle"
 )
 
 // storageEngine is mysql.storage_engine: the engine of a table the binding
@@ -88,6 +86,7 @@ type config struct {
 	dialect    dialect
 	maxRetries int
 	targets    []*target
+	settle     bool // mysql.settle
 }
 
 // mysqlDB is the opened binding: one connector per shard.
@@ -174,6 +173,7 @@ func (d driver) parse(p *props.Properties) (cfg config, err error) {
 			r.Fail(props.Invalid(propEngine, v, "innodb or rocksdb"))
 		}
 	}
+	cfg.settle = r.Bool(propSettle, false)
 	cfg.maxRetries = r.Int(sqlbind.PropMaxRetries, 0, props.NonNegative)
 	cfg.txn = sqlbind.ReadTxn(r, cfg.Autocommit)
 	err = r.Err()
@@ -279,5 +279,3 @@ func (md *mysqlDB) Session(ctx context.Context, worker, workers int) (db.Session
 	}
 	return s, nil
 }
-
-var _ = gomysql.NewConfig
