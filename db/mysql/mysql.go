@@ -234,7 +234,7 @@ func goycsbTarget(r *props.Reader) *target {
 	t := &target{user: r.String(propUser, "root"), passwd: r.String(propPassword, ""), dbname: r.String(propDB, "test")}
 	t.userSet, t.passwdSet = true, true
 	if list := r.String(propInstances, ""); strings.TrimSpace(list) != "" {
-		hosts, err := sqlbind.ParseHostList(strings.ReplaceAll(list, " ", ""), "4000")
+		hosts, err := sqlbind.ParseHostList(strings.ReplaceAll(list, " ", ""), "3306")
 		if err != nil {
 			r.Fail(props.Errorf(propInstances, "%v", err))
 			return t
