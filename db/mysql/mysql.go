@@ -7,6 +7,11 @@
 // JDBC, the driver db/jdbc dispatches the reference's jdbc binding to for
 // jdbc:mysql:, jdbc:mariadb: and mysql:// URLs.
 //
+// A session's operations allocate nothing of their own: the arguments,
+// result values and statement cache keys are reused buffers (go-sql-driver
+// allocates its rows and boxes each result value; BenchmarkSession with
+// -benchmem, and its memory profile, show them all inside the driver).
+//
 // The table is the reference's (YCSB_KEY VARCHAR(255) PRIMARY KEY,
 // FIELD0..n TEXT), so data loaded by the reference's jdbc binding, by
 // go-ycsb's mysql binding and by this one read back in every direction.

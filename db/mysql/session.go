@@ -335,26 +335,25 @@ func bytesOf(v sqldriver.Value) []byte {
 	return fmt.Append(nil, v)
 }
 
-// query runs st with the session's arguments and hands every row to row.
-func (s *session) query(ctx context.Context, st *stmt, nargs int, row func(st *stmt, vals []sqldriver.Value)) error {
+// query runs st with the session's arguments; the caller reads the rows
+// into the returned values (next) and closes them (done).
+func (s *session) query(ctx context.Context, st *stmt, nargs int) (sqldriver.Rows, []sqldriver.Value, error) {
 	rows, err := st.q.QueryContext(s.dctx(ctx), s.args[:nargs])
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	st.columns(rows)
 	if cap(s.dest) < len(st.names) {
 		s.dest = make([]sqldriver.Value, len(st.names))
 	}
-	dest := s.dest[:len(st.names)]
-	for {
-		if err = rows.Next(dest); err != nil {
-			break
-		}
-		row(st, dest)
-	}
+	return rows, s.dest[:len(st.names)], nil
+}
+
+// done closes rows after Next returned err: io.EOF is the end.
+func done(rows sqldriver.Rows, err error) error {
 	cerr := rows.Close()
 	if err == io.EOF {
-		err = cerr
+		return cerr
 	}
 	return err
 }
@@ -445,16 +444,20 @@ func (s *session) read(ctx context.Context, c *sconn, kind byte, table, key stri
 		return err
 	}
 	s.arg(0, s.key(key))
+	rows, vals, err := s.query(ctx, st, 1)
+	if err != nil {
+		return err
+	}
 	found := false
-	err = s.query(ctx, st, 1, func(st *stmt, vals []sqldriver.Value) {
+	for err = rows.Next(vals); err == nil; err = rows.Next(vals) {
 		found = true
 		for i, v := range vals {
 			if i != st.keyCol {
 				out.Add(st.names[i], bytesOf(v))
 			}
 		}
-	})
-	if err != nil {
+	}
+	if err = done(rows, err); err != nil {
 		return err
 	}
 	if !found {
@@ -503,12 +506,11 @@ func (s *session) scan(ctx context.Context, c *sconn, table, startKey string, co
 		s.args = append(s.args, sqldriver.NamedValue{Ordinal: 2})
 	}
 	s.args[1].Value = int64(count)
-	return s.query(ctx, st, 2, addRow(out))
-}
-
-// addRow appends each row to out.
-func addRow(out *db.Rows) func(st *stmt, vals []sqldriver.Value) {
-	return func(st *stmt, vals []sqldriver.Value) {
+	rows, vals, err := s.query(ctx, st, 2)
+	if err != nil {
+		return err
+	}
+	for err = rows.Next(vals); err == nil; err = rows.Next(vals) {
 		r := out.Next()
 		for i, v := range vals {
 			if i == st.keyCol {
@@ -518,4 +520,5 @@ func addRow(out *db.Rows) func(st *stmt, vals []sqldriver.Value) {
 			}
 		}
 	}
+	return done(rows, err)
 }
