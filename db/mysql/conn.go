@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -118,11 +119,54 @@ func (sh *shard) dial(ctx context.Context, _, _ string) (net.Conn, error) {
 }
 
 // trackedConn is a connection's socket, which remembers that a read or a
-// write ran out of its deadline: the driver reports that only as "invalid
-// connection".
+// write ran out of its deadline (the driver reports that only as "invalid
+// connection"), and which a session's cancellation stops: a past deadline
+// that the driver's own deadline before each read and write (db.timeout)
+// does not undo.
 type trackedConn struct {
 	net.Conn
 	timedOut atomic.Bool
+	mu       sync.Mutex // orders stop and resume with the driver's deadlines
+	stopped  bool
+}
+
+// stop ends any read or write in flight, and every later one, at once.
+func (c *trackedConn) stop() {
+	c.mu.Lock()
+	c.stopped = true
+	c.Conn.SetDeadline(time.Now())
+	c.mu.Unlock()
+}
+
+// closing bounds what is left of the socket (the driver's goodbye) to d.
+func (c *trackedConn) closing(d time.Duration) {
+	c.mu.Lock()
+	if !c.stopped {
+		c.stopped = true
+		c.Conn.SetDeadline(time.Now().Add(d))
+	}
+	c.mu.Unlock()
+}
+
+// resume undoes stop: no deadline until the driver sets its next.
+func (c *trackedConn) resume() {
+	c.mu.Lock()
+	c.stopped = false
+	c.Conn.SetDeadline(time.Time{})
+	c.mu.Unlock()
+}
+
+func (c *trackedConn) SetDeadline(t time.Time) error      { return c.set(c.Conn.SetDeadline, t) }
+func (c *trackedConn) SetReadDeadline(t time.Time) error  { return c.set(c.Conn.SetReadDeadline, t) }
+func (c *trackedConn) SetWriteDeadline(t time.Time) error { return c.set(c.Conn.SetWriteDeadline, t) }
+
+func (c *trackedConn) set(f func(time.Time) error, t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return nil
+	}
+	return f(t)
 }
 
 func (c *trackedConn) Read(b []byte) (int, error) {

@@ -17,7 +17,7 @@ const engineSection = "ENGINE"
 
 // statsWait bounds the statement that reads the server's counters after
 // a phase.
-const statsWait = 5 * time.Second
+const statsWait = 2 * time.Second
 
 // counter is one server status variable the report shows, as a delta
 // over the phase.
@@ -65,27 +65,40 @@ func (e *engineStats) init(md *mysqlDB, engine string, sh *shard) {
 	e.base, _ = e.read(ctx) // none readable: no rows (see stats)
 }
 
-// read reads the engine's counters.
+// read reads the engine's counters on a connection of its own, which has
+// answerWait to answer: a server that does not answer as soon as that
+// (frozen when the run was stopped) gets no question, and the report no
+// rows, rather than the report waiting for it.
 func (e *engineStats) read(ctx context.Context) (map[string]int64, error) {
 	var names []string
 	for _, c := range counters[e.engine] {
 		names = append(names, "'"+c.variable+"'")
 	}
+	cctx, cancel := context.WithTimeout(ctx, answerWait)
+	conn, err := e.sh.connector.Connect(cctx)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
 	out := map[string]int64{}
-	err := e.md.withConn(ctx, e.sh, func(ctx context.Context, q querier) error {
-		return q.rows(ctx, "SHOW GLOBAL STATUS WHERE Variable_name IN ("+strings.Join(names, ",")+")", func(v []string) {
-			if n, err := strconv.ParseInt(v[1], 10, 64); err == nil && len(v) == 2 {
-				out[strings.ToLower(v[0])] = n
-			}
-		})
+	err = querier{conn}.rows(ctx, "SHOW GLOBAL STATUS WHERE Variable_name IN ("+strings.Join(names, ",")+")", func(v []string) {
+		if n, err := strconv.ParseInt(v[1], 10, 64); err == nil && len(v) == 2 {
+			out[strings.ToLower(v[0])] = n
+		}
 	})
 	return out, err
 }
 
+// answerWait is how soon a server must answer a new connection for the
+// report to ask it its counters: a local or nearby server answers in
+// milliseconds, even loaded.
+const answerWait = 500 * time.Millisecond
+
 // stats renders the counters' growth since the binding opened.
 func (e *engineStats) stats() []db.Stat {
 	cs, ok := counters[e.engine]
-	if !ok || e.base == nil {
+	if !ok || e.base == nil || e.md.down.Load() > 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statsWait)

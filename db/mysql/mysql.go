@@ -102,6 +102,11 @@ type mysqlDB struct {
 	retries    atomic.Int64
 	exhausted  atomic.Int64
 	reconnects atomic.Int64
+	// down counts the session connections that broke (not by the run's
+	// end) and have not connected again: while any has not, the engine's
+	// counters are not read for the report, lest a server that stopped
+	// answering hold the report up.
+	down atomic.Int64
 
 	engine engineStats
 }

@@ -55,6 +55,7 @@ type sconn struct {
 	// lastTimedOut: the socket of the last failed operation had run out
 	// of its deadline (db.timeout).
 	lastTimedOut bool
+	down         bool // counted in mysqlDB.down
 	batch        sqlbind.Batch
 	// live is the connection's socket, for the cancellation callback and
 	// Close, the only other goroutines that look at it.
@@ -67,7 +68,7 @@ type sconn struct {
 func (c *sconn) adopt(tc *trackedConn) {
 	c.live.Store(tc)
 	if c.s.cancelled.Load() {
-		tc.SetDeadline(time.Now())
+		tc.stop()
 	}
 }
 
@@ -115,7 +116,7 @@ func (s *session) watch(ctx context.Context) {
 		s.cancelled.Store(true)
 		for i := range s.conns {
 			if tc := s.conns[i].live.Load(); tc != nil {
-				tc.SetDeadline(time.Now())
+				tc.stop()
 			}
 		}
 	})
@@ -132,7 +133,7 @@ func (s *session) unwatch() {
 	if s.cancelled.Swap(false) {
 		for i := range s.conns {
 			if tc := s.conns[i].live.Load(); tc != nil && s.conns[i].conn != nil {
-				tc.SetDeadline(time.Time{})
+				tc.resume()
 			}
 		}
 	}
@@ -200,6 +201,10 @@ func (s *session) connect(ctx context.Context, c *sconn) error {
 		c.broken = false
 		s.reconnects++
 	}
+	if c.down {
+		c.down = false
+		s.d.down.Add(-1)
+	}
 	if c.sh.isoSQL != "" {
 		if _, err := c.exec.ExecContext(s.dctx(ctx), c.sh.isoSQL, nil); err != nil {
 			s.drop(c)
@@ -219,6 +224,12 @@ func (s *session) settle(c *sconn) {
 	if v, ok := c.conn.(sqldriver.Validator); ok && !v.IsValid() {
 		s.drop(c)
 		c.broken = true
+		if !s.cancelled.Load() && !c.down {
+			// Broken by the server or the network, not by the run's
+			// end: the server may not answer the report's questions.
+			c.down = true
+			s.d.down.Add(1)
+		}
 	}
 }
 
@@ -229,7 +240,7 @@ func (s *session) drop(c *sconn) {
 	}
 	conn, tc := c.conn, c.live.Swap(nil)
 	if tc != nil {
-		tc.SetDeadline(time.Now().Add(closeWait))
+		tc.closing(closeWait)
 	}
 	conn.Close()
 	c.conn, c.exec, c.prep, c.stmts, c.inTxn = nil, nil, nil, nil, false
