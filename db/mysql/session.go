@@ -275,19 +275,19 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 	d := s.d.cfg.dialect
 	var sql string
 	switch kind {
-	case kindRead:
+	case sqlbind.KindRead:
 		sql = d.readSQL(table, fields)
-	case kindReadTxn:
+	case sqlbind.KindReadTxn:
 		sql = d.txnReadSQL(table, fields, false)
-	case kindReadForUpdate:
+	case sqlbind.KindReadForUpdate:
 		sql = d.txnReadSQL(table, fields, true)
-	case kindScan:
+	case sqlbind.KindScan:
 		sql = d.scanSQL(table, fields)
-	case kindInsert:
+	case sqlbind.KindInsert:
 		sql = d.insertSQL(table, fields, rows)
-	case kindUpdate:
+	case sqlbind.KindUpdate:
 		sql = d.updateSQL(table, fields)
-	case kindDelete:
+	case sqlbind.KindDelete:
 		sql = d.deleteSQL(table)
 	}
 	ps, err := c.prep.PrepareContext(s.dctx(ctx), sql)
@@ -433,7 +433,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
-		err := s.read(ctx, c, kindRead, table, key, fields, out)
+		err := s.read(ctx, c, sqlbind.KindRead, table, key, fields, out)
 		if err == nil || err == db.ErrNotFound {
 			return err
 		}
@@ -508,7 +508,7 @@ func (s *session) scan(ctx context.Context, c *sconn, table, startKey string, co
 	if err := s.get(ctx, c); err != nil {
 		return err
 	}
-	st, err := s.prepare(ctx, c, kindScan, table, fields, 1)
+	st, err := s.prepare(ctx, c, sqlbind.KindScan, table, fields, 1)
 	if err != nil {
 		return err
 	}

@@ -1,19 +1,9 @@
 package mysql
 
 import (
-	"strconv"
 	"strings"
-)
 
-// Statement kinds, also the first byte of a statement cache key.
-const (
-	kindRead byte = 'r' + iota
-	kindScan
-	kindInsert
-	kindUpdate
-	kindDelete
-	kindReadTxn       // a read-modify-write's read
-	kindReadForUpdate // the same with jdbc.selectforupdate
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
 )
 
 // dialect is what the configuration changes in the SQL we send.
@@ -31,37 +21,20 @@ type dialect struct {
 	clustered bool
 }
 
-func (d dialect) from(b *strings.Builder, table string) {
-	b.WriteString(" FROM ")
-	b.WriteString(table)
-	if d.forceIndex {
-		b.WriteString(" FORCE INDEX(`PRIMARY`)")
-	}
-}
-
-func selectList(b *strings.Builder, withKey bool, fields []string) {
-	if fields == nil {
-		b.WriteString("SELECT *")
-		return
-	}
-	b.WriteString("SELECT ")
-	if withKey {
-		b.WriteString("YCSB_KEY")
-		if len(fields) > 0 {
-			b.WriteByte(',')
+// sql writes the statements: ? placeholders, and the index hint after
+// the table.
+func (d dialect) sql() sqlbind.SQL {
+	return sqlbind.SQL{Params: sqlbind.Question, From: func(b *strings.Builder, table string) {
+		b.WriteString(" FROM ")
+		b.WriteString(table)
+		if d.forceIndex {
+			b.WriteString(" FORCE INDEX(`PRIMARY`)")
 		}
-	}
-	b.WriteString(strings.Join(fields, ","))
+	}}
 }
 
 // readSQL selects the given fields (all with nil) of one key.
-func (d dialect) readSQL(table string, fields []string) string {
-	var b strings.Builder
-	selectList(&b, false, fields)
-	d.from(&b, table)
-	b.WriteString(" WHERE YCSB_KEY = ?")
-	return b.String()
-}
+func (d dialect) readSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
 
 // txnReadSQL is a read-modify-write's read, with FOR UPDATE when
 // forUpdate, which locks the row until the transaction ends.
@@ -73,82 +46,31 @@ func (d dialect) txnReadSQL(table string, fields []string, forUpdate bool) strin
 	return s
 }
 
-// scanSQL selects count rows from startKey on in key order (the
-// reference's fix for its issues #171 and #468; go-ycsb's scan has no
-// ORDER BY); the key column is always selected so Record.Key can be set.
-func (d dialect) scanSQL(table string, fields []string) string {
-	var b strings.Builder
-	selectList(&b, true, fields)
-	d.from(&b, table)
-	b.WriteString(" WHERE YCSB_KEY >= ? ORDER BY YCSB_KEY LIMIT ?")
-	return b.String()
-}
+// scanSQL selects count rows from startKey on in key order (go-ycsb's
+// scan has no ORDER BY).
+func (d dialect) scanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
 
-// insertSQL inserts rows rows of the key and fields, as one multi-row
-// INSERT when rows > 1 (Connector/J's rewriteBatchedStatements does the
-// same rewrite).
+// insertSQL inserts rows rows, as one multi-row INSERT when rows > 1.
 func (d dialect) insertSQL(table string, fields []string, rows int) string {
-	var b strings.Builder
-	b.WriteString("INSERT INTO ")
-	b.WriteString(table)
-	b.WriteString(" (YCSB_KEY")
-	for _, f := range fields {
-		b.WriteByte(',')
-		b.WriteString(f)
-	}
-	b.WriteString(") VALUES ")
-	row := "(?" + strings.Repeat(",?", len(fields)) + ")"
-	for r := 0; r < rows; r++ {
-		if r > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(row)
-	}
-	return b.String()
+	return d.sql().Insert("INSERT INTO", table, fields, rows)
 }
 
-// updateSQL sets the given fields; the key is the last parameter.
 func (d dialect) updateSQL(table string, fields []string) string {
-	var b strings.Builder
-	b.WriteString("UPDATE ")
-	b.WriteString(table)
-	b.WriteString(" SET ")
-	for i, f := range fields {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(f)
-		b.WriteString("=?")
-	}
-	b.WriteString(" WHERE YCSB_KEY = ?")
-	return b.String()
+	return d.sql().Update(table, fields)
 }
 
-func (d dialect) deleteSQL(table string) string {
-	return "DELETE FROM " + table + " WHERE YCSB_KEY = ?"
-}
+func (d dialect) deleteSQL(table string) string { return d.sql().Delete(table) }
 
-// createTableSQL is the reference's schema (README, create_table.sql),
-// made idempotent, on the chosen engine.
+// createTableSQL is the reference's schema on the chosen engine.
 func (d dialect) createTableSQL(table string, fieldCount int) string {
-	var b strings.Builder
-	b.WriteString("CREATE TABLE IF NOT EXISTS ")
-	b.WriteString(table)
-	b.WriteString(" (YCSB_KEY VARCHAR(255) PRIMARY KEY")
+	key, tail := "", ""
 	if d.clustered {
-		b.WriteString(" /*T![clustered_index] CLUSTERED */")
+		key = " /*T![clustered_index] CLUSTERED */"
 	}
-	for i := 0; i < fieldCount; i++ {
-		b.WriteString(", FIELD")
-		b.WriteString(strconv.Itoa(i))
-		b.WriteString(" TEXT")
-	}
-	b.WriteByte(')')
 	if d.engine != "" {
-		b.WriteString(" ENGINE=")
-		b.WriteString(d.engine.sqlName())
+		tail = " ENGINE=" + d.engine.sqlName()
 	}
-	return b.String()
+	return sqlbind.CreateTable(table, fieldCount, key, "", tail)
 }
 
 // sumSQL counts table's rows and adds up field read as an integer (the

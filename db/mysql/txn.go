@@ -23,16 +23,16 @@ type txn struct {
 // Read implements db.Txn: SELECT, with FOR UPDATE under
 // jdbc.selectforupdate.
 func (t *txn) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	kind := kindReadTxn
+	kind := sqlbind.KindReadTxn
 	if t.s.d.cfg.txn.SelectForUpdate {
-		kind = kindReadForUpdate
+		kind = sqlbind.KindReadForUpdate
 	}
 	return t.s.read(ctx, t.c, kind, table, key, fields, out)
 }
 
 // Update implements db.Txn.
 func (t *txn) Update(ctx context.Context, table, key string, values []db.Field) error {
-	n, err := t.s.write(ctx, t.c, kindUpdate, table, key, values)
+	n, err := t.s.write(ctx, t.c, sqlbind.KindUpdate, table, key, values)
 	if err != nil {
 		return err
 	}

@@ -19,12 +19,12 @@ func (s *session) fieldNames(values []db.Field) []string {
 // Update implements db.Session: one row matched is OK, none is
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	return s.writeOne(ctx, kindUpdate, "update", table, key, values, true)
+	return s.writeOne(ctx, sqlbind.KindUpdate, "update", table, key, values, true)
 }
 
 // Delete implements db.Session.
 func (s *session) Delete(ctx context.Context, table, key string) error {
-	return s.writeOne(ctx, kindDelete, "delete", table, key, nil, true)
+	return s.writeOne(ctx, sqlbind.KindDelete, "delete", table, key, nil, true)
 }
 
 // writeOne runs one write statement, retrying it after a deadlock or lock
@@ -64,7 +64,7 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		return 0, err
 	}
 	var names []string
-	if kind != kindDelete {
+	if kind != sqlbind.KindDelete {
 		names = s.fieldNames(values)
 	}
 	st, err := s.prepare(ctx, c, kind, table, names, 1)
@@ -72,7 +72,7 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		return 0, err
 	}
 	n := 0
-	if kind == kindInsert {
+	if kind == sqlbind.KindInsert {
 		s.arg(n, s.key(key))
 		n++
 	}
@@ -80,7 +80,7 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		s.arg(n, values[i].Value)
 		n++
 	}
-	if kind != kindInsert {
+	if kind != sqlbind.KindInsert {
 		s.arg(n, s.key(key))
 		n++
 	}
@@ -134,7 +134,7 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	if !s.d.cfg.BatchAPI {
 		// With autocommit off and batching, the count is not checked, as
 		// in the reference (docs/compatibility.md, "jdbc binding").
-		return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.Autocommit || s.d.cfg.BatchSize <= 0)
+		return s.writeOne(ctx, sqlbind.KindInsert, "insert", table, key, values, s.d.cfg.Autocommit || s.d.cfg.BatchSize <= 0)
 	}
 	if err := ctx.Err(); err != nil {
 		return s.fail("insert", nil, err)
@@ -268,7 +268,7 @@ func (s *session) chunks(b *sqlbind.Batch) []int {
 }
 
 func (s *session) insertRows(ctx context.Context, c *sconn, b *sqlbind.Batch, start, n int) error {
-	st, err := s.prepare(ctx, c, kindInsert, b.Table, b.Fields, n)
+	st, err := s.prepare(ctx, c, sqlbind.KindInsert, b.Table, b.Fields, n)
 	if err != nil {
 		return err
 	}

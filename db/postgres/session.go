@@ -374,19 +374,19 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 	d := s.d.cfg.dialect
 	var sql string
 	switch kind {
-	case kindRead:
+	case sqlbind.KindRead:
 		sql = d.readSQL(table, fields)
-	case kindReadTxn:
+	case sqlbind.KindReadTxn:
 		sql = d.txnReadSQL(table, fields, false)
-	case kindReadForUpdate:
+	case sqlbind.KindReadForUpdate:
 		sql = d.txnReadSQL(table, fields, true)
-	case kindScan:
+	case sqlbind.KindScan:
 		sql = d.scanSQL(table, fields)
-	case kindInsert:
+	case sqlbind.KindInsert:
 		sql = d.insertSQL(table, fields, rows)
-	case kindUpdate:
+	case sqlbind.KindUpdate:
 		sql = d.updateSQL(table, fields)
-	case kindDelete:
+	case sqlbind.KindDelete:
 		sql = d.deleteSQL(table)
 	}
 	name := "ycsb_" + strconv.Itoa(c.st.n)
@@ -472,7 +472,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
-		err := s.read(ctx, c, kindRead, table, key, fields, out)
+		err := s.read(ctx, c, sqlbind.KindRead, table, key, fields, out)
 		s.settle(c, err)
 		if err == nil {
 			return nil
@@ -540,7 +540,7 @@ func (s *session) scan(ctx context.Context, c *sconn, table, startKey string, co
 	if fs := s.d.cfg.fetchSize; fs > 0 && !s.d.cfg.autocommit && count > fs {
 		return s.scanCursor(ctx, c, table, startKey, count, fields, out)
 	}
-	st, err := s.prepare(ctx, c, kindScan, table, fields, 1)
+	st, err := s.prepare(ctx, c, sqlbind.KindScan, table, fields, 1)
 	if err != nil {
 		return err
 	}
@@ -615,13 +615,13 @@ func (s *session) fieldNames(values []db.Field) []string {
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
 	defer s.end(s.begin())
-	return s.writeOne(ctx, kindUpdate, "update", table, key, values, true)
+	return s.writeOne(ctx, sqlbind.KindUpdate, "update", table, key, values, true)
 }
 
 // Delete implements db.Session.
 func (s *session) Delete(ctx context.Context, table, key string) error {
 	defer s.end(s.begin())
-	return s.writeOne(ctx, kindDelete, "delete", table, key, nil, true)
+	return s.writeOne(ctx, sqlbind.KindDelete, "delete", table, key, nil, true)
 }
 
 // writeOne runs one write statement, retrying it where the dialect says so.
@@ -660,7 +660,7 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		return 0, err
 	}
 	var names []string
-	if kind != kindDelete {
+	if kind != sqlbind.KindDelete {
 		names = s.fieldNames(values)
 	}
 	st, err := s.prepare(ctx, c, kind, table, names, 1)
@@ -668,13 +668,13 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		return 0, err
 	}
 	s.params = s.params[:0]
-	if kind == kindInsert {
+	if kind == sqlbind.KindInsert {
 		s.params = append(s.params, s.key(key))
 	}
 	for i := range values {
 		s.params = append(s.params, values[i].Value)
 	}
-	if kind != kindInsert {
+	if kind != sqlbind.KindInsert {
 		s.params = append(s.params, s.key(key))
 	}
 	open := !c.conn.IsClosed()
@@ -748,7 +748,7 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	}
 	// With autocommit off and batching, the count is not checked, as in the
 	// reference (docs/compatibility.md, "jdbc binding").
-	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
+	return s.writeOne(ctx, sqlbind.KindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
 // flushAll sends every connection's buffer; lost and err as flush's, the
@@ -811,7 +811,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		per := rowsPerInsert(len(b.Fields))
 		for start := 0; start < b.Rows; start += per {
 			n := min(per, b.Rows-start)
-			st, err := s.prepare(ctx, c, kindInsert, b.Table, b.Fields, n)
+			st, err := s.prepare(ctx, c, sqlbind.KindInsert, b.Table, b.Fields, n)
 			if err != nil {
 				return err
 			}
@@ -832,7 +832,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		}
 		return nil
 	}
-	st, err := s.prepare(ctx, c, kindInsert, b.Table, b.Fields, 1)
+	st, err := s.prepare(ctx, c, sqlbind.KindInsert, b.Table, b.Fields, 1)
 	if err != nil {
 		return err
 	}
