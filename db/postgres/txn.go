@@ -184,38 +184,19 @@ func (s *session) Attempt(ctx context.Context) error {
 // (jdbc.rmwintxn=true): only it is a db.ReadModifyWriter.
 type rmwSession struct {
 	*session
-	rmw rmwBody // the operation in flight (no closure per operation)
-}
-
-// rmwBody is a read-modify-write's statements: the read, then the update.
-type rmwBody struct {
-	table, key string
-	fields     []string
-	out        *db.Record
-	n0         int
-	values     []db.Field
-}
-
-func (b *rmwBody) Attempt(ctx context.Context, tx db.Txn) error {
-	b.out.Fields = b.out.Fields[:b.n0]
-	if err := tx.Read(ctx, b.table, b.key, b.fields, b.out); err != nil {
-		return err
-	}
-	return tx.Update(ctx, b.table, b.key, b.values)
+	rmw sqlbind.RMW // the operation in flight
 }
 
 // ReadModifyWrite implements db.ReadModifyWriter: BEGIN; SELECT … [FOR
 // UPDATE]; UPDATE …; COMMIT on the key's shard, run again after a
 // serialization failure or deadlock up to jdbc.txnretries times.
 func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
-	n0 := len(out.Fields)
-	s.rmw = rmwBody{table: table, key: key, fields: fields, out: out, n0: n0, values: values}
-	err := s.transact(ctx, s.conn(key), &s.rmw, "read-modify-write")
-	s.rmw = rmwBody{}
-	if err != nil {
-		out.Fields = out.Fields[:n0] // no read of a transaction that did not commit
-	}
-	return err
+	return s.rmw.Run(ctx, s, table, key, fields, out, values)
+}
+
+// TransactRMW implements sqlbind.RMWTransactor.
+func (s *rmwSession) TransactRMW(ctx context.Context, key string, body db.TxnBody) error {
+	return s.transact(ctx, s.conn(key), body, "read-modify-write")
 }
 
 // Transactions implements db.TxnDriver: the sessions run transactions

@@ -205,3 +205,42 @@ func TxnWait(ctx context.Context, n int) bool {
 	d := time.Millisecond << min(n-1, 7)
 	return within.Sleep(ctx, d/2+rand.N(d/2+1))
 }
+
+// RMW is a read-modify-write as a transaction's body: the read, then the
+// update (db.TxnBody). A session keeps one and reuses it, so an operation
+// makes no closure.
+type RMW struct {
+	table, key string
+	fields     []string
+	out        *db.Record
+	n0         int
+	values     []db.Field
+}
+
+// Attempt implements db.TxnBody; each attempt reads afresh.
+func (b *RMW) Attempt(ctx context.Context, tx db.Txn) error {
+	b.out.Fields = b.out.Fields[:b.n0]
+	if err := tx.Read(ctx, b.table, b.key, b.fields, b.out); err != nil {
+		return err
+	}
+	return tx.Update(ctx, b.table, b.key, b.values)
+}
+
+// RMWTransactor runs a read-modify-write's body in a transaction on the
+// key's shard.
+type RMWTransactor interface {
+	TransactRMW(ctx context.Context, key string, body db.TxnBody) error
+}
+
+// Run is db.ReadModifyWriter's ReadModifyWrite through t: out gets the
+// read of the attempt that committed, and nothing when none did.
+func (b *RMW) Run(ctx context.Context, t RMWTransactor, table, key string, fields []string, out *db.Record, values []db.Field) error {
+	n0 := len(out.Fields)
+	*b = RMW{table: table, key: key, fields: fields, out: out, n0: n0, values: values}
+	err := t.TransactRMW(ctx, key, b)
+	*b = RMW{}
+	if err != nil {
+		out.Fields = out.Fields[:n0]
+	}
+	return err
+}
