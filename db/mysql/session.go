@@ -76,13 +76,13 @@ type session struct {
 	d     *mysqlDB
 	conns []sconn
 
-	args    []sqldriver.NamedValue
-	dest    []sqldriver.Value
-	keyBuf  []byte
-	cacheK  []byte
-	names   []string
-	pending int // inserts buffered since the last flush (the reference's rowsInBatch)
-	writes  int // writes since the last commit (jdbc.autocommit=false)
+	args   []sqldriver.NamedValue
+	dest   []sqldriver.Value
+	keyBuf []byte
+	cacheK []byte
+	names  []string
+	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi, batch.size)
+	writes int              // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
 	retried                        int64 // retries never reset: db.RetryCounter

@@ -139,40 +139,16 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	if err := ctx.Err(); err != nil {
 		return s.fail("insert", nil, err)
 	}
-	if c.batch.Rows > 0 && !c.batch.Fits(table, values) {
-		// This insert is not in the batch: every row lost was acked.
-		if lost, err := s.flush(ctx, c); err != nil {
-			return sqlbind.LostBatch(lost, err)
-		}
-	}
-	c.batch.Add(table, key, values)
-	s.pending++
-	if bs := s.d.cfg.BatchSize; bs > 0 {
-		if s.pending%bs == 0 {
-			lost, err := s.flushAll(ctx)
-			return sqlbind.OwnFlush(ctx, lost, err)
-		}
-		return db.ErrBatched
-	}
-	if c.batch.Rows >= sqlbind.FlushEvery {
-		lost, err := s.flush(ctx, c)
-		return sqlbind.OwnFlush(ctx, lost, err)
-	}
-	return db.ErrBatched
+	return s.buf.Insert(ctx, s, sqlbind.ShardIndex(key, len(s.conns)), &c.batch, s.d.cfg.BatchSize, table, key, values)
 }
 
-// flushAll sends every connection's buffer; lost and err as flush's.
-func (s *session) flushAll(ctx context.Context) (lost int, first error) {
-	s.pending = 0
-	for i := range s.conns {
-		n, err := s.flush(ctx, &s.conns[i])
-		lost += n
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	return lost, first
+// FlushShard implements sqlbind.Inserter.
+func (s *session) FlushShard(ctx context.Context, shard int) (int, error) {
+	return s.flush(ctx, &s.conns[shard])
 }
+
+// Shards implements sqlbind.Inserter.
+func (s *session) Shards() int { return len(s.conns) }
 
 // flush sends c's buffered rows, all of them in one transaction: they are
 // in the table together or not at all. A batch that fails is not kept (the
@@ -303,7 +279,7 @@ func (s *session) Close(ctx context.Context) error {
 	if ctx != s.watched {
 		s.unwatch()
 	}
-	lost, err := s.flushAll(ctx)
+	lost, err := s.buf.FlushAll(ctx, s)
 	for i := range s.conns {
 		// Still buffered: Close's own time ran out while sending it.
 		lost += s.conns[i].batch.Rows

@@ -60,13 +60,13 @@ type session struct {
 	d     *pgDB
 	conns []sconn
 
-	params  [][]byte
-	keyBuf  []byte
-	numBuf  []byte
-	cacheK  []byte
-	names   []string
-	pending int // inserts buffered since the last flush (the reference's rowsInBatch)
-	writes  int // writes since the last commit (jdbc.autocommit=false)
+	params [][]byte
+	keyBuf []byte
+	numBuf []byte
+	cacheK []byte
+	names  []string
+	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi)
+	writes int              // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
 	// retried is retries never reset: the session's db.RetryCounter.
@@ -725,45 +725,20 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 		if err := ctx.Err(); err != nil {
 			return s.fail("insert", err)
 		}
-		if c.batch.Rows > 0 && !c.batch.Fits(table, values) {
-			// This insert is not in the batch: every row lost was acked.
-			if lost, err := s.flush(ctx, c); err != nil {
-				return sqlbind.LostBatch(lost, err)
-			}
-		}
-		c.batch.Add(table, key, values)
-		s.pending++
-		if bs := s.d.cfg.batchSize; bs > 0 {
-			if s.pending%bs == 0 {
-				lost, err := s.flushAll(ctx)
-				return sqlbind.OwnFlush(ctx, lost, err)
-			}
-			return db.ErrBatched
-		}
-		if c.batch.Rows >= sqlbind.FlushEvery {
-			lost, err := s.flush(ctx, c)
-			return sqlbind.OwnFlush(ctx, lost, err)
-		}
-		return db.ErrBatched
+		return s.buf.Insert(ctx, s, sqlbind.ShardIndex(key, len(s.conns)), &c.batch, s.d.cfg.batchSize, table, key, values)
 	}
 	// With autocommit off and batching, the count is not checked, as in the
 	// reference (docs/compatibility.md, "jdbc binding").
 	return s.writeOne(ctx, sqlbind.KindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
-// flushAll sends every connection's buffer; lost and err as flush's, the
-// first error and every connection's lost rows.
-func (s *session) flushAll(ctx context.Context) (lost int, first error) {
-	s.pending = 0
-	for i := range s.conns {
-		n, err := s.flush(ctx, &s.conns[i])
-		lost += n
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	return lost, first
+// FlushShard implements sqlbind.Inserter.
+func (s *session) FlushShard(ctx context.Context, shard int) (int, error) {
+	return s.flush(ctx, &s.conns[shard])
 }
+
+// Shards implements sqlbind.Inserter.
+func (s *session) Shards() int { return len(s.conns) }
 
 // flush sends c's buffered rows. A batch that fails is not kept (the
 // reference's executeBatch drops it too) but its rows are returned as lost,
@@ -867,7 +842,7 @@ func (s *session) Close(ctx context.Context) error {
 	if ctx != s.watched {
 		s.unwatch()
 	}
-	lost, err := s.flushAll(ctx)
+	lost, err := s.buf.FlushAll(ctx, s)
 	for i := range s.conns {
 		// Still buffered: Close's own time ran out while sending it.
 		lost += s.conns[i].batch.Rows

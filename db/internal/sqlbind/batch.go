@@ -129,3 +129,60 @@ func TruncateRows(out *db.Rows, n int) {
 		}
 	}
 }
+
+// Inserter is a session's side of buffered inserts: one batch per shard.
+type Inserter interface {
+	// FlushShard sends shard's batch; lost is how many of its rows did not
+	// make it (the reference's executeBatch drops a failed batch), err why.
+	// When ctx is cancelled (the run stopped while the batch was being
+	// sent) the rows stay buffered and none is lost.
+	FlushShard(ctx context.Context, shard int) (lost int, err error)
+	Shards() int
+}
+
+// Buffered is the reference's insert batching (jdbc.batchupdateapi) over a
+// session's shards: pending counts the inserts buffered since the last
+// flush of every shard (its rowsInBatch).
+type Buffered struct{ pending int }
+
+// Insert buffers one row in shard's batch b (BATCHED_OK) and sends the
+// batches: every batchSize inserts all of them (that insert returns OK or
+// the batch's error), and without batchSize (≤ 0) a shard's every
+// FlushEvery rows. A row that does not fit b's table and fields sends b
+// first.
+func (p *Buffered) Insert(ctx context.Context, in Inserter, shard int, b *Batch, batchSize int, table, key string, values []db.Field) error {
+	if b.Rows > 0 && !b.Fits(table, values) {
+		// This insert is not in the batch: every row lost was acked.
+		if lost, err := in.FlushShard(ctx, shard); err != nil {
+			return LostBatch(lost, err)
+		}
+	}
+	b.Add(table, key, values)
+	p.pending++
+	if batchSize > 0 {
+		if p.pending%batchSize == 0 {
+			lost, err := p.FlushAll(ctx, in)
+			return OwnFlush(ctx, lost, err)
+		}
+		return db.ErrBatched
+	}
+	if b.Rows >= FlushEvery {
+		lost, err := in.FlushShard(ctx, shard)
+		return OwnFlush(ctx, lost, err)
+	}
+	return db.ErrBatched
+}
+
+// FlushAll sends every shard's batch; lost is every shard's lost rows, err
+// the first error.
+func (p *Buffered) FlushAll(ctx context.Context, in Inserter) (lost int, first error) {
+	p.pending = 0
+	for i := 0; i < in.Shards(); i++ {
+		n, err := in.FlushShard(ctx, i)
+		lost += n
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return lost, first
+}
