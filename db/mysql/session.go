@@ -249,19 +249,7 @@ func (s *session) drop(c *sconn) {
 // prepare returns the statement for (kind, table, fields, rows) on c's
 // connection, preparing it on first use.
 func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string, fields []string, rows int) (*stmt, error) {
-	k := append(s.cacheK[:0], kind)
-	k = append(k, table...)
-	if fields == nil {
-		k = append(k, 0, '*')
-	}
-	for _, f := range fields {
-		k = append(k, 0)
-		k = append(k, f...)
-	}
-	if rows > 1 {
-		k = append(k, 1)
-		k = strconv.AppendInt(k, int64(rows), 10)
-	}
+	k := sqlbind.AppendCacheKey(s.cacheK[:0], kind, table, fields, rows)
 	s.cacheK = k
 	if st, ok := c.stmts[string(k)]; ok {
 		return st, nil
@@ -272,24 +260,7 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 		}
 		clear(c.stmts)
 	}
-	d := s.d.cfg.dialect
-	var sql string
-	switch kind {
-	case sqlbind.KindRead:
-		sql = d.readSQL(table, fields)
-	case sqlbind.KindReadTxn:
-		sql = d.txnReadSQL(table, fields, false)
-	case sqlbind.KindReadForUpdate:
-		sql = d.txnReadSQL(table, fields, true)
-	case sqlbind.KindScan:
-		sql = d.scanSQL(table, fields)
-	case sqlbind.KindInsert:
-		sql = d.insertSQL(table, fields, rows)
-	case sqlbind.KindUpdate:
-		sql = d.updateSQL(table, fields)
-	case sqlbind.KindDelete:
-		sql = d.deleteSQL(table)
-	}
+	sql := sqlbind.Statement(s.d.cfg.dialect, kind, table, fields, rows)
 	ps, err := c.prep.PrepareContext(s.dctx(ctx), sql)
 	if err != nil {
 		if len(sql) > 200 {

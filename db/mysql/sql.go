@@ -33,33 +33,33 @@ func (d dialect) sql() sqlbind.SQL {
 	}}
 }
 
-// readSQL selects the given fields (all with nil) of one key.
-func (d dialect) readSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
+// ReadSQL selects the given fields (all with nil) of one key.
+func (d dialect) ReadSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
 
-// txnReadSQL is a read-modify-write's read, with FOR UPDATE when
+// TxnReadSQL is a read-modify-write's read, with FOR UPDATE when
 // forUpdate, which locks the row until the transaction ends.
-func (d dialect) txnReadSQL(table string, fields []string, forUpdate bool) string {
-	s := d.readSQL(table, fields)
+func (d dialect) TxnReadSQL(table string, fields []string, forUpdate bool) string {
+	s := d.ReadSQL(table, fields)
 	if forUpdate {
 		s += " FOR UPDATE"
 	}
 	return s
 }
 
-// scanSQL selects count rows from startKey on in key order (go-ycsb's
+// ScanSQL selects count rows from startKey on in key order (go-ycsb's
 // scan has no ORDER BY).
-func (d dialect) scanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
+func (d dialect) ScanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
 
-// insertSQL inserts rows rows, as one multi-row INSERT when rows > 1.
-func (d dialect) insertSQL(table string, fields []string, rows int) string {
+// InsertSQL inserts rows rows, as one multi-row INSERT when rows > 1.
+func (d dialect) InsertSQL(table string, fields []string, rows int) string {
 	return d.sql().Insert("INSERT INTO", table, fields, rows)
 }
 
-func (d dialect) updateSQL(table string, fields []string) string {
+func (d dialect) UpdateSQL(table string, fields []string) string {
 	return d.sql().Update(table, fields)
 }
 
-func (d dialect) deleteSQL(table string) string { return d.sql().Delete(table) }
+func (d dialect) DeleteSQL(table string) string { return d.sql().Delete(table) }
 
 // createTableSQL is the reference's schema on the chosen engine.
 func (d dialect) createTableSQL(table string, fieldCount int) string {

@@ -354,41 +354,12 @@ func (s *session) release(c *sconn) {
 // prepare returns the statement for (kind, table, fields, rows) on c's
 // connection, preparing it on first use.
 func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string, fields []string, rows int) (*stmt, error) {
-	k := append(s.cacheK[:0], kind)
-	k = append(k, table...)
-	if fields == nil {
-		k = append(k, 0, '*')
-	}
-	for _, f := range fields {
-		k = append(k, 0)
-		k = append(k, f...)
-	}
-	if rows > 1 {
-		k = append(k, 1)
-		k = strconv.AppendInt(k, int64(rows), 10)
-	}
+	k := sqlbind.AppendCacheKey(s.cacheK[:0], kind, table, fields, rows)
 	s.cacheK = k
 	if st, ok := c.st.m[string(k)]; ok {
 		return st, nil
 	}
-	d := s.d.cfg.dialect
-	var sql string
-	switch kind {
-	case sqlbind.KindRead:
-		sql = d.readSQL(table, fields)
-	case sqlbind.KindReadTxn:
-		sql = d.txnReadSQL(table, fields, false)
-	case sqlbind.KindReadForUpdate:
-		sql = d.txnReadSQL(table, fields, true)
-	case sqlbind.KindScan:
-		sql = d.scanSQL(table, fields)
-	case sqlbind.KindInsert:
-		sql = d.insertSQL(table, fields, rows)
-	case sqlbind.KindUpdate:
-		sql = d.updateSQL(table, fields)
-	case sqlbind.KindDelete:
-		sql = d.deleteSQL(table)
-	}
+	sql := sqlbind.Statement(s.d.cfg.dialect, kind, table, fields, rows)
 	name := "ycsb_" + strconv.Itoa(c.st.n)
 	sd, err := c.conn.Prepare(s.wctx(ctx), name, sql, nil)
 	if err != nil {
@@ -568,7 +539,7 @@ func (s *session) addRow(st *stmt, vals [][]byte, out *db.Rows) {
 // scanCursor honours jdbc.fetchsize as PgJDBC does (only outside autocommit):
 // the rows come through a cursor, fetchsize at a time.
 func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey string, count int, fields []string, out *db.Rows) error {
-	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.scanSQL(table, fields)
+	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.ScanSQL(table, fields)
 	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
 	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
 	if _, err := c.conn.ExecParams(s.wctx(ctx), sql, s.params, nil, nil, nil).Close(); err != nil {

@@ -33,27 +33,27 @@ func (d dialect) sql() sqlbind.SQL {
 	}}
 }
 
-// readSQL selects the given fields (all with nil) of one key.
-func (d dialect) readSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
+// ReadSQL selects the given fields (all with nil) of one key.
+func (d dialect) ReadSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
 
-// txnReadSQL is a read-modify-write's read: never a follower read (a
+// TxnReadSQL is a read-modify-write's read: never a follower read (a
 // transaction that writes cannot read in the past), with FOR UPDATE when
 // forUpdate, which locks the row until the transaction ends.
-func (d dialect) txnReadSQL(table string, fields []string, forUpdate bool) string {
+func (d dialect) TxnReadSQL(table string, fields []string, forUpdate bool) string {
 	d.followerReads = false
-	s := d.readSQL(table, fields)
+	s := d.ReadSQL(table, fields)
 	if forUpdate {
 		s += " FOR UPDATE"
 	}
 	return s
 }
 
-// scanSQL selects count rows from startKey on in key order.
-func (d dialect) scanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
+// ScanSQL selects count rows from startKey on in key order.
+func (d dialect) ScanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
 
-// insertSQL inserts rows rows of the key and fields (UPSERT with
+// InsertSQL inserts rows rows of the key and fields (UPSERT with
 // cockroach.upsert).
-func (d dialect) insertSQL(table string, fields []string, rows int) string {
+func (d dialect) InsertSQL(table string, fields []string, rows int) string {
 	verb := "INSERT INTO"
 	if d.upsert {
 		verb = "UPSERT INTO"
@@ -61,11 +61,11 @@ func (d dialect) insertSQL(table string, fields []string, rows int) string {
 	return d.sql().Insert(verb, table, fields, rows)
 }
 
-func (d dialect) updateSQL(table string, fields []string) string {
+func (d dialect) UpdateSQL(table string, fields []string) string {
 	return d.sql().Update(table, fields)
 }
 
-func (d dialect) deleteSQL(table string) string { return d.sql().Delete(table) }
+func (d dialect) DeleteSQL(table string) string { return d.sql().Delete(table) }
 
 // createTableSQL is the reference's schema; with families each field gets
 // a column family of its own, as CockroachDB's own ycsb workload does.

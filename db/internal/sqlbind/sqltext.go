@@ -176,3 +176,53 @@ func CreateTable(table string, fieldCount int, keyNote, extra, tail string) stri
 	b.WriteString(tail)
 	return b.String()
 }
+
+// Dialect writes a binding's statements of each kind.
+type Dialect interface {
+	ReadSQL(table string, fields []string) string
+	TxnReadSQL(table string, fields []string, forUpdate bool) string
+	ScanSQL(table string, fields []string) string
+	InsertSQL(table string, fields []string, rows int) string
+	UpdateSQL(table string, fields []string) string
+	DeleteSQL(table string) string
+}
+
+// Statement is d's statement of kind (rows: an insert's rows).
+func Statement(d Dialect, kind byte, table string, fields []string, rows int) string {
+	switch kind {
+	case KindRead:
+		return d.ReadSQL(table, fields)
+	case KindReadTxn:
+		return d.TxnReadSQL(table, fields, false)
+	case KindReadForUpdate:
+		return d.TxnReadSQL(table, fields, true)
+	case KindScan:
+		return d.ScanSQL(table, fields)
+	case KindInsert:
+		return d.InsertSQL(table, fields, rows)
+	case KindUpdate:
+		return d.UpdateSQL(table, fields)
+	case KindDelete:
+		return d.DeleteSQL(table)
+	}
+	return ""
+}
+
+// AppendCacheKey appends to k the key of a session's prepared statement:
+// kind, table, fields (nil: all) and, past one, an insert's rows.
+func AppendCacheKey(k []byte, kind byte, table string, fields []string, rows int) []byte {
+	k = append(k, kind)
+	k = append(k, table...)
+	if fields == nil {
+		k = append(k, 0, '*')
+	}
+	for _, f := range fields {
+		k = append(k, 0)
+		k = append(k, f...)
+	}
+	if rows > 1 {
+		k = append(k, 1)
+		k = strconv.AppendInt(k, int64(rows), 10)
+	}
+	return k
+}
