@@ -18,7 +18,7 @@ run: build ## load and run workload A on the embedded Pebble engine: no server n
 	$(BIN) load pebble -P workloads/workloada -p recordcount=100000 -p engine.fresh=true -s
 	$(BIN) run pebble -P workloads/workloada -p recordcount=100000 -p operationcount=200000 -threads 2 -s
 
-test: ## the whole test suite: starts PostgreSQL and Cassandra, vet, gofmt, go test -race
+test: ## the whole test suite: starts PostgreSQL, MariaDB and Cassandra, vet, gofmt, go test -race
 	./scripts/test.sh
 
 unit: ## unit tests only, no servers
@@ -63,7 +63,7 @@ mariadb-stop: ## stop it
 compare-mysql-engines: ## load (settled) and run workloads A-F on InnoDB and MyRocks in the local MariaDB, side by side with each engine's statistics
 	./scripts/compare-mysql-engines.sh
 
-bench-mysql: ## ours, go-ycsb's mysql and the reference's jdbc binding on the local MariaDB: point reads and a batched load, op/s and client CPU per op (RECORDS=100000 RUNS=3)
+bench-mysql: ## ours, go-ycsb's mysql and the reference's jdbc binding on the local MariaDB: point reads and a batched load, op/s and client CPU per op (RECORDS=100000 ROUNDS=3)
 	./scripts/bench-mysql.sh
 
 cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0.0.1:9042
