@@ -6,7 +6,7 @@ TAGS    ?=
 BIN     ?= bin/ycsb
 GOFLAGS_TAGS = $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop redis-start redis-stop redis-cluster-start redis-cluster-stop bench-redis compare-stress compare-engines bench-engines-native bench-network install-check image clean
+.PHONY: help build run test testrace unit bench bench-client bench-memory bench-pacing fuzz-smoke lint postgres-start postgres-stop cassandra-start cassandra-stop cassandra-cluster-start cassandra-cluster-stop mariadb-start mariadb-stop compare-mysql-engines bench-mysql redis-start redis-stop redis-cluster-start redis-cluster-stop bench-redis compare-stress compare-engines bench-engines-native bench-network install-check image clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -18,7 +18,7 @@ run: build ## load and run workload A on the embedded Pebble engine: no server n
 	$(BIN) load pebble -P workloads/workloada -p recordcount=100000 -p engine.fresh=true -s
 	$(BIN) run pebble -P workloads/workloada -p recordcount=100000 -p operationcount=200000 -threads 2 -s
 
-test: ## the whole test suite: starts PostgreSQL and Cassandra, vet, gofmt, go test -race
+test: ## the whole test suite: starts PostgreSQL, MariaDB and Cassandra, vet, gofmt, go test -race
 	./scripts/test.sh
 
 unit: ## unit tests only, no servers
@@ -53,6 +53,18 @@ postgres-start: ## start the local PostgreSQL used by the tests
 
 postgres-stop: ## stop it
 	./scripts/postgres.sh stop
+
+mariadb-start: ## start the local MariaDB (InnoDB and MyRocks) on 127.0.0.1:3306 used by the tests (MARIADB_DIR to move its data)
+	./scripts/mariadb.sh start
+
+mariadb-stop: ## stop it
+	./scripts/mariadb.sh stop
+
+compare-mysql-engines: ## load (settled) and run workloads A-F on InnoDB and MyRocks in the local MariaDB, side by side with each engine's statistics
+	./scripts/compare-mysql-engines.sh
+
+bench-mysql: ## ours, go-ycsb's mysql and the reference's jdbc binding on the local MariaDB: point reads and a batched load, op/s and client CPU per op (RECORDS=100000 ROUNDS=3)
+	./scripts/bench-mysql.sh
 
 cassandra-start: ## fetch (cached) and start a local Cassandra 5.0 node on 127.0.0.1:9042
 	./scripts/cassandra.sh start

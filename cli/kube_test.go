@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	_ "github.com/goycsb/ycsb/db/cassandra"
+	_ "github.com/goycsb/ycsb/db/jdbc"
 	_ "github.com/goycsb/ycsb/db/postgres"
 )
 

@@ -2,10 +2,10 @@
 # The whole test suite: what `make test` and CI run.
 #
 # It prepares what the integration tests need (librocksdb-dev, a local
-# PostgreSQL, a local Cassandra node, a local Redis and a Redis Cluster on
-# 7001-7006 (redis-server is installed by their scripts when missing), a
-# three-node Cassandra cluster on 127.0.0.2-4 started in the background
-# meanwhile), runs vet and a gofmt
+# PostgreSQL, a local MariaDB with MyRocks, a local Cassandra node, a local Redis
+# and a Redis Cluster on 7001-7006 (redis-server and MariaDB are installed by
+# their scripts when missing), a three-node Cassandra cluster on 127.0.0.2-4
+# started in the background meanwhile), runs vet and a gofmt
 # check, then every test with the race detector and the rocksdb build tag,
 # with staticcheck and the install check (scripts/install-check.sh: go
 # install from a module proxy, the image build) beside them.
@@ -68,7 +68,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ -z "${YCSB_NO_SERVERS:-}" ]]; then
-    for s in postgres cassandra redis redis-cluster; do
+    for s in postgres mariadb cassandra redis redis-cluster; do
         if [[ -x "scripts/$s.sh" ]]; then
             if "scripts/$s.sh" status >/dev/null 2>&1; then
                 say "$s already running"

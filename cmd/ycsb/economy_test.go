@@ -221,7 +221,7 @@ func TestEconomyRefusedWithoutTransactions(t *testing.T) {
 		var so, se strings.Builder
 		cmd.Stdout, cmd.Stderr = &so, &se
 		cmd.Run()
-		want := "ycsb: workload: site.ycsb.workloads.ClosedEconomyWorkload runs each transfer in a transaction, and binding pebble has none (bindings with transactions: cockroach, jdbc, postgresql)\n"
+		want := "ycsb: workload: site.ycsb.workloads.ClosedEconomyWorkload runs each transfer in a transaction, and binding pebble has none (bindings with transactions: cockroach, jdbc, mariadb, mysql, postgresql, tidb)\n"
 		if code := cmd.ProcessState.ExitCode(); code != 2 || se.String() != want || so.Len() != 0 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and %q", phase, code, so.String(), se.String(), want)
 		}

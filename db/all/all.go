@@ -7,6 +7,8 @@ import (
 	_ "github.com/goycsb/ycsb/db/basic"
 	_ "github.com/goycsb/ycsb/db/bbolt"
 	_ "github.com/goycsb/ycsb/db/cassandra"
+	_ "github.com/goycsb/ycsb/db/jdbc"
+	_ "github.com/goycsb/ycsb/db/mysql"
 	_ "github.com/goycsb/ycsb/db/pebble"
 	_ "github.com/goycsb/ycsb/db/postgres"
 	_ "github.com/goycsb/ycsb/db/redis"

@@ -1,8 +1,9 @@
 // Package postgres is the binding for PostgreSQL and CockroachDB over the
-// PostgreSQL wire protocol (pgx v5). It registers three names:
+// PostgreSQL wire protocol (pgx v5). It registers two names and a driver:
 //
-//   - jdbc (aliases site.ycsb.db.JdbcDBClient, com.yahoo.ycsb.db.JdbcDBClient):
-//     the reference's JDBC binding, with its properties (db.driver, db.url,
+//   - JDBC, which db/jdbc registers as jdbc (aliases
+//     site.ycsb.db.JdbcDBClient, com.yahoo.ycsb.db.JdbcDBClient) for
+//     PostgreSQL URLs: the reference's JDBC binding, with its properties (db.driver, db.url,
 //     db.user, db.passwd, db.batchsize, jdbc.fetchsize, jdbc.autocommit,
 //     jdbc.batchupdateapi) and PgJDBC URLs, so command lines written for the
 //     reference work unchanged;
@@ -34,46 +35,40 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"
 )
 
 func init() {
-	db.Register("jdbc", "PostgreSQL/CockroachDB with the reference's JDBC properties (pgx)",
-		driver{name: "jdbc"}, "site.ycsb.db.JdbcDBClient", "com.yahoo.ycsb.db.JdbcDBClient")
 	db.Register("postgresql", "PostgreSQL (pgx)", driver{name: "postgresql"}, "pg")
 	db.Register("cockroach", "CockroachDB (pgx), with retries of SQLSTATE 40001", driver{name: "cockroach"}, "cockroachdb")
 }
 
 // Property names beyond the reference's (JdbcDBClient.java at 0.17.0).
 const (
-	propCreateTable   = "jdbc.createtable" // also db.createtable
+	propCreateTable   = sqlbind.PropCreateTable
 	propDialect       = "db.dialect"
-	propMaxRetries    = "db.maxretries"
+	propMaxRetries    = sqlbind.PropMaxRetries
 	propHoldConn      = "db.holdconn"
 	propMaxConns      = "db.maxconns"
-	propTimeout       = "db.timeout"
+	propTimeout       = sqlbind.PropTimeout
 	propFamilies      = "cockroach.families"
 	propUpsert        = "cockroach.upsert"
 	propFollowerReads = "cockroach.followerreads"
 )
 
-// defaultTimeout is db.timeout's default. The reference's JDBC binding sets
-// no query timeout, so a server that stops answering hangs it; a run should
-// end instead, and no statement of a benchmark takes anywhere near this long.
-const defaultTimeout = 30 * time.Second
-
 // closeWait bounds pgDB.Close: a pool closing connections to a server that
 // no longer answers waits up to 15 s for each (pgxpool's destructor).
 const closeWait = 2 * time.Second
 
-// flushEvery bounds the rows a session buffers when jdbc.batchupdateapi is on
-// without db.batchsize: the reference then never sends the batch at all; we
-// send it in chunks and at Close instead of keeping the whole load in memory.
-const flushEvery = 1000
-
 type driver struct{ name string }
+
+// JDBC is the reference's jdbc binding on PostgreSQL-protocol servers:
+// db/jdbc opens it for a jdbc:postgresql:, jdbc:cockroachdb: or
+// postgres:// URL.
+var JDBC = driver{name: "jdbc"}
 
 type config struct {
 	name       string
@@ -198,7 +193,7 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 		def = "postgres://root@127.0.0.1:26257/defaultdb?sslmode=disable"
 	}
 	rawURL := p.String("db.url", def)
-	urls := splitURLs(rawURL)
+	urls := sqlbind.SplitURLs(rawURL)
 	if len(urls) == 0 {
 		err = props.Invalid("db.url", rawURL, "a PostgreSQL URL such as jdbc:postgresql://127.0.0.1:5432/ycsb (several separated by ';' shard the keys)")
 		return
@@ -215,16 +210,9 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 		targets = append(targets, t)
 	}
 	r := props.NewReader(p)
-	cfg.table = r.String("table", "usertable")
-	if cfg.table == "" {
-		r.Fail(props.Invalid("table", "", "a table name"))
-	}
-	cfg.fieldCount = r.Int("fieldcount", 10, props.NonNegative)
-	cfg.batchSize = r.Int("db.batchsize", -1)
-	cfg.fetchSize = r.Int("jdbc.fetchsize", -1)
-	cfg.autocommit = r.Bool("jdbc.autocommit", true)
-	cfg.batchAPI = r.Bool("jdbc.batchupdateapi", false)
-	cfg.create = r.Bool(propCreateTable, false) || r.Bool("db.createtable", false)
+	c := sqlbind.ReadCommon(r)
+	cfg.table, cfg.fieldCount, cfg.batchSize, cfg.fetchSize = c.Table, c.FieldCount, c.BatchSize, c.FetchSize
+	cfg.autocommit, cfg.batchAPI, cfg.create, cfg.timeout = c.Autocommit, c.BatchAPI, c.Create, c.Timeout
 	defDialect := dialectName("")
 	if d.name == "cockroach" {
 		defDialect = "cockroach"
@@ -249,7 +237,6 @@ func (d driver) parse(p *props.Properties) (cfg config, targets []*target, user,
 	}
 	threads := r.Int("threadcount", 1, props.NonNegative)
 	cfg.maxConns = max(r.Int(propMaxConns, threads+16, props.NonNegative), 1)
-	cfg.timeout = r.Seconds(propTimeout, defaultTimeout.Seconds(), 0)
 	readTxnConfig(r, &cfg)
 	err = r.Err()
 	return

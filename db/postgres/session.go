@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
 	"github.com/goycsb/ycsb/internal/clock"
-	"github.com/goycsb/ycsb/internal/javahash"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/internal/within"
 )
@@ -50,7 +50,7 @@ type sconn struct {
 	conn   *pgconn.PgConn
 	st     *connStmts
 	broken bool // the last connection broke: the next one is a reconnect
-	batch  batch
+	batch  sqlbind.Batch
 	// uncommitted counts the inserts acknowledged as BATCHED_OK in the
 	// connection's open transaction (jdbc.autocommit=false): they are done
 	// only once its COMMIT is, and lost with it.
@@ -64,13 +64,13 @@ type session struct {
 	d     *pgDB
 	conns []sconn
 
-	params  [][]byte
-	keyBuf  []byte
-	numBuf  []byte
-	cacheK  []byte
-	names   []string
-	pending int // inserts buffered since the last flush (the reference's rowsInBatch)
-	writes  int // writes since the last commit (jdbc.autocommit=false)
+	params [][]byte
+	keyBuf []byte
+	numBuf []byte
+	cacheK []byte
+	names  []string
+	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi)
+	writes int              // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
 	// retried is retries never reset: the session's db.RetryCounter.
@@ -255,21 +255,8 @@ func (s *session) wctx(ctx context.Context) context.Context {
 	return ctx
 }
 
-// shardIndex is the reference's abs(key.hashCode()) % n. Java's abs keeps
-// Integer.MIN_VALUE negative and then fails; we take it as 2^31.
-func shardIndex(key string, n int) int {
-	if n == 1 {
-		return 0
-	}
-	h := int64(javahash.String(key))
-	if h < 0 {
-		h = -h
-	}
-	return int(h % int64(n))
-}
-
 func (s *session) conn(key string) *sconn {
-	return &s.conns[shardIndex(key, len(s.conns))]
+	return &s.conns[sqlbind.ShardIndex(key, len(s.conns))]
 }
 
 func (s *session) key(key string) []byte {
@@ -371,41 +358,12 @@ func (s *session) release(c *sconn) {
 // prepare returns the statement for (kind, table, fields, rows) on c's
 // connection, preparing it on first use.
 func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string, fields []string, rows int) (*stmt, error) {
-	k := append(s.cacheK[:0], kind)
-	k = append(k, table...)
-	if fields == nil {
-		k = append(k, 0, '*')
-	}
-	for _, f := range fields {
-		k = append(k, 0)
-		k = append(k, f...)
-	}
-	if rows > 1 {
-		k = append(k, 1)
-		k = strconv.AppendInt(k, int64(rows), 10)
-	}
+	k := sqlbind.AppendCacheKey(s.cacheK[:0], kind, table, fields, rows)
 	s.cacheK = k
 	if st, ok := c.st.m[string(k)]; ok {
 		return st, nil
 	}
-	d := s.d.cfg.dialect
-	var sql string
-	switch kind {
-	case kindRead:
-		sql = d.readSQL(table, fields)
-	case kindReadTxn:
-		sql = d.txnReadSQL(table, fields, false)
-	case kindReadForUpdate:
-		sql = d.txnReadSQL(table, fields, true)
-	case kindScan:
-		sql = d.scanSQL(table, fields)
-	case kindInsert:
-		sql = d.insertSQL(table, fields, rows)
-	case kindUpdate:
-		sql = d.updateSQL(table, fields)
-	case kindDelete:
-		sql = d.deleteSQL(table)
-	}
+	sql := sqlbind.Statement(s.d.cfg.dialect, kind, table, fields, rows)
 	name := "ycsb_" + strconv.Itoa(c.st.n)
 	sd, err := c.conn.Prepare(s.wctx(ctx), name, sql, nil)
 	if err != nil {
@@ -489,7 +447,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
-		err := s.read(ctx, c, kindRead, table, key, fields, out)
+		err := s.read(ctx, c, sqlbind.KindRead, table, key, fields, out)
 		s.settle(c, err)
 		if err == nil {
 			return nil
@@ -498,7 +456,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 			out.Fields = out.Fields[:n0]
 			continue
 		}
-		return lostBatch(s.rolledBack(c), s.fail("read", err))
+		return sqlbind.LostBatch(s.rolledBack(c), s.fail("read", err))
 	}
 }
 
@@ -543,34 +501,10 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 			return nil
 		}
 		if s.again(ctx, err, attempt) {
-			truncateRows(out, n0)
+			sqlbind.TruncateRows(out, n0)
 			continue
 		}
-		return lostBatch(s.rolledBack(c), s.fail("scan", err))
-	}
-}
-
-// truncateRows drops rows appended after the first n (Rows has no method for
-// it; Reset plus re-appending keeps the storage).
-func truncateRows(out *db.Rows, n int) {
-	if out.Len() == n {
-		return
-	}
-	keep := make([]db.Record, n)
-	for i := range keep {
-		r := out.At(i)
-		keep[i] = db.Record{Key: append([]byte(nil), r.Key...)}
-		for _, f := range r.Fields {
-			keep[i].Add(f.Name, f.Value)
-		}
-	}
-	out.Reset()
-	for i := range keep {
-		r := out.Next()
-		r.SetKey(keep[i].Key)
-		for _, f := range keep[i].Fields {
-			r.Add(f.Name, f.Value)
-		}
+		return sqlbind.LostBatch(s.rolledBack(c), s.fail("scan", err))
 	}
 }
 
@@ -581,7 +515,7 @@ func (s *session) scan(ctx context.Context, c *sconn, table, startKey string, co
 	if fs := s.d.cfg.fetchSize; fs > 0 && !s.d.cfg.autocommit && count > fs {
 		return s.scanCursor(ctx, c, table, startKey, count, fields, out)
 	}
-	st, err := s.prepare(ctx, c, kindScan, table, fields, 1)
+	st, err := s.prepare(ctx, c, sqlbind.KindScan, table, fields, 1)
 	if err != nil {
 		return err
 	}
@@ -609,7 +543,7 @@ func (s *session) addRow(st *stmt, vals [][]byte, out *db.Rows) {
 // scanCursor honours jdbc.fetchsize as PgJDBC does (only outside autocommit):
 // the rows come through a cursor, fetchsize at a time.
 func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey string, count int, fields []string, out *db.Rows) error {
-	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.scanSQL(table, fields)
+	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.ScanSQL(table, fields)
 	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
 	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
 	if _, err := c.conn.ExecParams(s.wctx(ctx), sql, s.params, nil, nil, nil).Close(); err != nil {
@@ -656,13 +590,13 @@ func (s *session) fieldNames(values []db.Field) []string {
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
 	defer s.end(s.begin())
-	return s.writeOne(ctx, kindUpdate, "update", table, key, values, true)
+	return s.writeOne(ctx, sqlbind.KindUpdate, "update", table, key, values, true)
 }
 
 // Delete implements db.Session.
 func (s *session) Delete(ctx context.Context, table, key string) error {
 	defer s.end(s.begin())
-	return s.writeOne(ctx, kindDelete, "delete", table, key, nil, true)
+	return s.writeOne(ctx, sqlbind.KindDelete, "delete", table, key, nil, true)
 }
 
 // writeOne runs one write statement, retrying it where the dialect says so.
@@ -675,7 +609,7 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 		n, err := s.write(ctx, c, kind, table, key, values)
 		s.settle(c, err)
 		if err == nil {
-			if err = s.wrote(ctx, c, kind == kindInsert); err != nil {
+			if err = s.wrote(ctx, c, kind == sqlbind.KindInsert); err != nil {
 				return err
 			}
 			if wantOne && n != 1 {
@@ -692,7 +626,7 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 			// failure ended uncommitted.
 			err = sentUnsure(err)
 		}
-		return lostBatch(s.rolledBack(c), s.fail(op, err))
+		return sqlbind.LostBatch(s.rolledBack(c), s.fail(op, err))
 	}
 }
 
@@ -717,7 +651,7 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		return 0, err
 	}
 	var names []string
-	if kind != kindDelete {
+	if kind != sqlbind.KindDelete {
 		names = s.fieldNames(values)
 	}
 	st, err := s.prepare(ctx, c, kind, table, names, 1)
@@ -725,13 +659,13 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 		return 0, err
 	}
 	s.params = s.params[:0]
-	if kind == kindInsert {
+	if kind == sqlbind.KindInsert {
 		s.params = append(s.params, s.key(key))
 	}
 	for i := range values {
 		s.params = append(s.params, values[i].Value)
 	}
-	if kind != kindInsert {
+	if kind != sqlbind.KindInsert {
 		s.params = append(s.params, s.key(key))
 	}
 	open := !c.conn.IsClosed()
@@ -759,7 +693,7 @@ func (s *session) wrote(ctx context.Context, c *sconn, insert bool) error {
 		return nil
 	}
 	lost, err := s.commit(ctx)
-	return lostBatch(lost, s.fail("commit", err))
+	return sqlbind.LostBatch(lost, s.fail("commit", err))
 }
 
 // commit commits every connection's open transaction. It returns the
@@ -807,69 +741,20 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 		if err := ctx.Err(); err != nil {
 			return s.fail("insert", err)
 		}
-		if c.batch.rows > 0 && !c.batch.fits(table, values) {
-			// This insert is not in the batch: every row lost was acked.
-			if lost, err := s.flush(ctx, c); err != nil {
-				return lostBatch(lost, err)
-			}
-		}
-		c.batch.add(table, key, values)
-		s.pending++
-		if bs := s.d.cfg.batchSize; bs > 0 {
-			if s.pending%bs == 0 {
-				lost, err := s.flushAll(ctx)
-				return ownFlush(ctx, lost, err)
-			}
-			return db.ErrBatched
-		}
-		if c.batch.rows >= flushEvery {
-			lost, err := s.flush(ctx, c)
-			return ownFlush(ctx, lost, err)
-		}
-		return db.ErrBatched
+		return s.buf.Insert(ctx, s, sqlbind.ShardIndex(key, len(s.conns)), &c.batch, s.d.cfg.batchSize, table, key, values)
 	}
 	// With autocommit off and batching, the count is not checked, as in the
 	// reference (docs/compatibility.md, "jdbc binding").
-	return s.writeOne(ctx, kindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
+	return s.writeOne(ctx, sqlbind.KindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
-// ownFlush is the result of an insert whose row was the last one buffered
-// before a flush. When the run was stopped while the batch was being sent,
-// the rows stay buffered for Close and the insert is BATCHED_OK. When the
-// batch failed, the insert fails with it and the other rows lost had been
-// acked.
-func ownFlush(ctx context.Context, lost int, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case lost == 0 && ctx.Err() != nil:
-		return db.ErrBatched
-	}
-	return lostBatch(lost-1, err)
+// FlushShard implements sqlbind.Inserter.
+func (s *session) FlushShard(ctx context.Context, shard int) (int, error) {
+	return s.flush(ctx, &s.conns[shard])
 }
 
-// lostBatch is err, telling the measurements that acked buffered writes
-// were lost with it.
-func lostBatch(acked int, err error) error {
-	if acked <= 0 {
-		return err
-	}
-	return &db.LostBatchError{Acked: acked, Err: err}
-}
-
-// flushAll sends every connection's buffer; lost and err as flush's, the
-// first error and every connection's lost rows.
-func (s *session) flushAll(ctx context.Context) (lost int, first error) {
-	s.pending = 0
-	for i := range s.conns {
-		n, err := s.flush(ctx, &s.conns[i])
-		lost += n
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	return lost, first
-}
+// Shards implements sqlbind.Inserter.
+func (s *session) Shards() int { return len(s.conns) }
 
 // flush sends c's buffered rows. A batch that fails is not kept (the
 // reference's executeBatch drops it too) but its rows are returned as lost,
@@ -877,7 +762,7 @@ func (s *session) flushAll(ctx context.Context) (lost int, first error) {
 // batch was being sent) the rows stay buffered and none is lost: Close
 // sends them with a context of its own.
 func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
-	if c.batch.rows == 0 {
+	if c.batch.Rows == 0 {
 		return 0, nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -894,7 +779,7 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 			}
 		}
 		if err == nil {
-			c.batch.reset()
+			c.batch.Reset()
 			return 0, nil
 		}
 		if ctx.Err() != nil && !db.IsOutcomeUnknown(err) {
@@ -904,8 +789,8 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 		if s.again(ctx, err, attempt) {
 			continue
 		}
-		lost = c.batch.rows
-		c.batch.reset()
+		lost = c.batch.Rows
+		c.batch.Reset()
 		return lost, s.fail("insert batch", err)
 	}
 }
@@ -915,16 +800,16 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		return err
 	}
 	b := &c.batch
-	cols := len(b.fields) + 1
+	cols := len(b.Fields) + 1
 	if c.sh.rewriteBatch {
-		per := rowsPerInsert(len(b.fields))
-		for start := 0; start < b.rows; start += per {
-			n := min(per, b.rows-start)
-			st, err := s.prepare(ctx, c, kindInsert, b.table, b.fields, n)
+		per := rowsPerInsert(len(b.Fields))
+		for start := 0; start < b.Rows; start += per {
+			n := min(per, b.Rows-start)
+			st, err := s.prepare(ctx, c, sqlbind.KindInsert, b.Table, b.Fields, n)
 			if err != nil {
 				return err
 			}
-			s.params = b.appendParams(s.params[:0], start*cols, (start+n)*cols)
+			s.params = b.AppendParams(s.params[:0], start*cols, (start+n)*cols)
 			open := !c.conn.IsClosed()
 			tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 			if err != nil {
@@ -941,13 +826,13 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		}
 		return nil
 	}
-	st, err := s.prepare(ctx, c, kindInsert, b.table, b.fields, 1)
+	st, err := s.prepare(ctx, c, sqlbind.KindInsert, b.Table, b.Fields, 1)
 	if err != nil {
 		return err
 	}
 	var pb pgconn.Batch
-	for r := 0; r < b.rows; r++ {
-		s.params = b.appendParams(s.params[:0], r*cols, (r+1)*cols)
+	for r := 0; r < b.Rows; r++ {
+		s.params = b.AppendParams(s.params[:0], r*cols, (r+1)*cols)
 		pb.ExecStatement(st.sd, s.params, nil, nil)
 	}
 	// One Sync for the whole batch: the server runs it as one implicit
@@ -964,7 +849,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 		return sent(err, open)
 	}
 	if bad > 0 {
-		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.rows)
+		return fmt.Errorf("%d of %d batched inserts wrote no row", bad, b.Rows)
 	}
 	return nil
 }
@@ -976,11 +861,11 @@ func (s *session) Close(ctx context.Context) error {
 	if ctx != s.watched {
 		s.unwatch()
 	}
-	lost, err := s.flushAll(ctx)
+	lost, err := s.buf.FlushAll(ctx, s)
 	for i := range s.conns {
 		// Still buffered: Close's own time ran out while sending it.
-		lost += s.conns[i].batch.rows
-		s.conns[i].batch.reset()
+		lost += s.conns[i].batch.Rows
+		s.conns[i].batch.Reset()
 	}
 	if !s.d.cfg.autocommit {
 		n, cerr := s.commit(ctx)
@@ -994,7 +879,7 @@ func (s *session) Close(ctx context.Context) error {
 			err = db.OutcomeUnknown(err)
 		}
 	}
-	err = lostBatch(lost, err)
+	err = sqlbind.LostBatch(lost, err)
 	s.end(start)
 	s.stopDog()
 	s.unwatch()
@@ -1006,61 +891,4 @@ func (s *session) Close(ctx context.Context) error {
 	s.d.reconnects.Add(s.reconnects)
 	s.retries, s.exhausted, s.reconnects = 0, 0, 0
 	return err
-}
-
-// batch holds inserts copied out of the caller's buffers: every value of
-// every row (key first) end to end in arena, ends[i] closing value i.
-type batch struct {
-	table  string
-	fields []string
-	arena  []byte
-	ends   []int
-	rows   int
-}
-
-func (b *batch) fits(table string, values []db.Field) bool {
-	if table != b.table || len(values) != len(b.fields) {
-		return false
-	}
-	for i := range values {
-		if values[i].Name != b.fields[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func (b *batch) add(table, key string, values []db.Field) {
-	if b.rows == 0 {
-		b.table = table
-		b.fields = b.fields[:0]
-		for i := range values {
-			b.fields = append(b.fields, values[i].Name)
-		}
-	}
-	b.arena = append(b.arena, key...)
-	b.ends = append(b.ends, len(b.arena))
-	for i := range values {
-		b.arena = append(b.arena, values[i].Value...)
-		b.ends = append(b.ends, len(b.arena))
-	}
-	b.rows++
-}
-
-// appendParams appends values [from, to) as parameters.
-func (b *batch) appendParams(dst [][]byte, from, to int) [][]byte {
-	for i := from; i < to; i++ {
-		start := 0
-		if i > 0 {
-			start = b.ends[i-1]
-		}
-		dst = append(dst, b.arena[start:b.ends[i]:b.ends[i]])
-	}
-	return dst
-}
-
-func (b *batch) reset() {
-	b.arena = b.arena[:0]
-	b.ends = b.ends[:0]
-	b.rows = 0
 }

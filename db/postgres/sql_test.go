@@ -21,28 +21,28 @@ func TestSQL(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"read all", pg.readSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
-		{"read fields", pg.readSQL("usertable", f2), "SELECT field1,field3 FROM usertable WHERE YCSB_KEY = $1"},
-		{"scan all", pg.scanSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
-		{"scan fields", pg.scanSQL("usertable", f2), "SELECT YCSB_KEY,field1,field3 FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
-		{"insert", pg.insertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
-		{"insert rewritten", pg.insertSQL("usertable", f2, 3), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6),($7,$8,$9)"},
-		{"update", pg.updateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
-		{"delete", pg.deleteSQL("usertable"), "DELETE FROM usertable WHERE YCSB_KEY = $1"},
+		{"read all", pg.ReadSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
+		{"read fields", pg.ReadSQL("usertable", f2), "SELECT field1,field3 FROM usertable WHERE YCSB_KEY = $1"},
+		{"scan all", pg.ScanSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"scan fields", pg.ScanSQL("usertable", f2), "SELECT YCSB_KEY,field1,field3 FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"insert", pg.InsertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"insert rewritten", pg.InsertSQL("usertable", f2, 3), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6),($7,$8,$9)"},
+		{"update", pg.UpdateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
+		{"delete", pg.DeleteSQL("usertable"), "DELETE FROM usertable WHERE YCSB_KEY = $1"},
 		{"create", pg.createTableSQL("usertable", 3), "CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT)"},
 
 		// The cockroach dialect without options writes the same SQL.
-		{"crdb read", crdb.readSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
-		{"crdb insert", crdb.insertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"crdb read", crdb.ReadSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
+		{"crdb insert", crdb.InsertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
 		{"crdb create", crdb.createTableSQL("usertable", 2), "CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT)"},
 
 		// With its options.
-		{"crdb follower read", crdbAll.readSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
-		{"crdb follower read fields", crdbAll.readSQL("usertable", f2), "SELECT field1,field3 FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
-		{"crdb follower scan", crdbAll.scanSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
-		{"crdb upsert", crdbAll.insertSQL("usertable", f2, 1), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
-		{"crdb upsert rewritten", crdbAll.insertSQL("usertable", f2, 2), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6)"},
-		{"crdb update stays update", crdbAll.updateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
+		{"crdb follower read", crdbAll.ReadSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
+		{"crdb follower read fields", crdbAll.ReadSQL("usertable", f2), "SELECT field1,field3 FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
+		{"crdb follower scan", crdbAll.ScanSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"crdb upsert", crdbAll.InsertSQL("usertable", f2, 1), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"crdb upsert rewritten", crdbAll.InsertSQL("usertable", f2, 2), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6)"},
+		{"crdb update stays update", crdbAll.UpdateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
 		{"crdb families", crdbAll.createTableSQL("usertable", 3),
 			"CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT, FAMILY (YCSB_KEY), FAMILY (FIELD0), FAMILY (FIELD1), FAMILY (FIELD2))"},
 	}
@@ -68,18 +68,6 @@ func TestFamiliesTenFields(t *testing.T) {
 func TestRowsPerInsert(t *testing.T) {
 	if got := rowsPerInsert(10); got != 5957 || got*11 > maxParams {
 		t.Errorf("rowsPerInsert(10) = %d", got)
-	}
-}
-
-// TestShardIndex: the reference's abs(key.hashCode()) % n (hash values
-// from internal/javahash's test).
-func TestShardIndex(t *testing.T) {
-	// Integer.MIN_VALUE: Java's abs keeps it negative; we use 2^31.
-	if got := shardIndex("polygenelubricants", 3); got != int((int64(1)<<31)%3) {
-		t.Errorf("shardIndex(MIN_VALUE) = %d", got)
-	}
-	if got := shardIndex("user6284781860667377211", 3); got != 594971599%3 {
-		t.Errorf("shardIndex = %d", got)
 	}
 }
 
@@ -146,22 +134,6 @@ func TestParseTarget(t *testing.T) {
 				t.Errorf("unknown %q, want %q", u, tc.unknown)
 			}
 		})
-	}
-}
-
-func TestSplitURLs(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{" jdbc:postgresql://a/d ;jdbc:postgresql://b/d;; ", []string{"jdbc:postgresql://a/d", "jdbc:postgresql://b/d"}},
-		{"host=a password='p@ss w;rd=&?' dbname=d;host=b", []string{"host=a password='p@ss w;rd=&?' dbname=d", "host=b"}},
-		{"postgres://u:p%40ss%20w;rd=&%3F@h/db;jdbc:postgresql://b/d", []string{"postgres://u:p%40ss%20w;rd=&%3F@h/db", "jdbc:postgresql://b/d"}},
-	}
-	for _, tt := range tests {
-		if got := splitURLs(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("splitURLs(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }
 

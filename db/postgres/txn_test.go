@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
 	"github.com/goycsb/ycsb/props"
 )
 
@@ -29,7 +30,7 @@ func TestParseIsolation(t *testing.T) {
 		{"snapshot", "", false},
 		{"", "", false},
 	} {
-		got, ok := parseIsolation(tc.in)
+		got, ok := sqlbind.ParseIsolation(tc.in)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("parseIsolation(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
@@ -86,10 +87,10 @@ func TestCheckIsolation(t *testing.T) {
 
 func TestTxnReadSQL(t *testing.T) {
 	d := dialect{cockroach: true, followerReads: true}
-	if got, want := d.txnReadSQL("t", []string{"field1"}, true), "SELECT field1 FROM t WHERE YCSB_KEY = $1 FOR UPDATE"; got != want {
+	if got, want := d.TxnReadSQL("t", []string{"field1"}, true), "SELECT field1 FROM t WHERE YCSB_KEY = $1 FOR UPDATE"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := d.txnReadSQL("t", nil, false), "SELECT * FROM t WHERE YCSB_KEY = $1"; got != want {
+	if got, want := d.TxnReadSQL("t", nil, false), "SELECT * FROM t WHERE YCSB_KEY = $1"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -103,7 +104,7 @@ type fakeTxn struct {
 	commitStmt string
 }
 
-func (f *fakeTxn) exec(_ context.Context, sql string) error {
+func (f *fakeTxn) Exec(_ context.Context, sql string) error {
 	f.log = append(f.log, sql)
 	if sql == f.commitStmt && len(f.commitErrs) > 0 {
 		err := f.commitErrs[0]
@@ -113,7 +114,7 @@ func (f *fakeTxn) exec(_ context.Context, sql string) error {
 	return nil
 }
 
-func (f *fakeTxn) attempt(context.Context) error {
+func (f *fakeTxn) Attempt(context.Context) error {
 	f.log = append(f.log, "<body>")
 	if len(f.bodyErrs) == 0 {
 		return nil
@@ -191,7 +192,7 @@ func TestRunTxnSequence(t *testing.T) {
 			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
 				t.Errorf("error %v, want one with %q", err, tc.wantErr)
 			}
-			if got := errors.Is(err, errRetriesExhausted); got != tc.exhausted {
+			if got := errors.Is(err, sqlbind.ErrRetriesExhausted); got != tc.exhausted {
 				t.Errorf("exhausted %v, want %v (%v)", got, tc.exhausted, err)
 			}
 			if tc.exhausted && !isRetryable(err) {

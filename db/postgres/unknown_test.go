@@ -1,95 +1,16 @@
 package postgres
 
 import (
-	"errors"
-	"io"
-	"net"
 	"net/url"
 	"regexp"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/goycsb/ycsb/db/dbtest"
 )
-
-// cutProxy forwards connections to a server until cut is set; then each
-// connection's next request goes to the server, the server's answer is
-// read and dropped, and the client's connection is closed: the request
-// was applied and the client never learns it.
-type cutProxy struct {
-	ln     net.Listener
-	target string
-	cut    atomic.Bool
-	cuts   atomic.Int32
-	wg     sync.WaitGroup
-}
-
-func newCutProxy(t *testing.T, target string) *cutProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cutProxy{ln: ln, target: target}
-	p.wg.Add(1)
-	go p.accept()
-	t.Cleanup(func() { ln.Close(); p.wg.Wait() })
-	return p
-}
-
-func (p *cutProxy) accept() {
-	defer p.wg.Done()
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.wg.Add(2)
-		go func() { defer p.wg.Done(); p.up(c, s) }()
-		go func() { defer p.wg.Done(); p.down(s, c) }()
-	}
-}
-
-// up forwards the client's requests until either side closes.
-func (p *cutProxy) up(c, s net.Conn) {
-	defer c.Close()
-	defer s.Close()
-	io.Copy(s, c)
-}
-
-// down forwards the server's answers until the cut; after it, the first
-// byte of the next answer (the statement ran) closes both connections, so
-// that the client never reads the answer.
-func (p *cutProxy) down(s, c net.Conn) {
-	defer c.Close()
-	defer s.Close()
-	buf := make([]byte, 64<<10)
-	for !p.cut.Load() {
-		s.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		n, err := s.Read(buf)
-		if n > 0 {
-			if _, werr := c.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		var ne net.Error
-		if err != nil && !(errors.As(err, &ne) && ne.Timeout()) {
-			return
-		}
-	}
-	s.SetReadDeadline(time.Now().Add(30 * time.Second))
-	if n, _ := s.Read(buf[:1]); n == 1 {
-		p.cuts.Add(1)
-	}
-}
 
 // TestLoadCutMidway: the connections die under a load's inserts after
 // the server ran them. The load must not claim to have inserted fewer
@@ -131,10 +52,10 @@ func cutMidLoad(t *testing.T, c *pgx.Conn, table string, extra ...string) (r loa
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := newCutProxy(t, u.Host)
-	l := startLoad(t, "jdbc:postgresql://"+proxy.ln.Addr().String()+u.Path+"?sslmode=disable", table, extra...)
+	proxy := dbtest.NewCutProxy(t, u.Host)
+	l := startLoad(t, "jdbc:postgresql://"+proxy.Addr()+u.Path+"?sslmode=disable", table, extra...)
 	l.untilRows(t, c, table, 500)
-	proxy.cut.Store(true)
+	proxy.Cut()
 	r = l.end(t, time.Minute, nil)
-	return r, countRows(t, c, table), proxy.cuts.Load()
+	return r, countRows(t, c, table), proxy.Cuts()
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/url"
 	"sort"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
 )
@@ -37,18 +37,6 @@ type target struct {
 	unknown []string
 }
 
-// splitURLs splits db.url at semicolons, the reference's shard separator,
-// except inside a password or a quoted key='value'.
-func splitURLs(v string) []string {
-	var out []string
-	for _, u := range secret.Split(v, ';') {
-		if u = strings.TrimSpace(u); u != "" {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
 // parseTarget accepts a JDBC URL (jdbc:postgresql://h1:p1,h2:p2/db?params),
 // a postgres:// or postgresql:// URL, or a libpq keyword/value string.
 func parseTarget(raw string) (*target, error) {
@@ -71,8 +59,6 @@ func parseTarget(raw string) (*target, error) {
 	return nil, fmt.Errorf("not a PostgreSQL URL (want jdbc:postgresql://host:port/database or postgres://host:port/database)")
 }
 
-type hostPort struct{ host, port string }
-
 func parseJDBC(rest string) (*target, error) {
 	rest, query, _ := strings.Cut(rest, "?")
 	hosts, dbname, err := jdbcHostsAndDatabase(rest)
@@ -81,8 +67,8 @@ func parseJDBC(rest string) (*target, error) {
 	}
 	var hs, ps []string
 	for _, h := range hosts {
-		hs = append(hs, h.host)
-		ps = append(ps, h.port)
+		hs = append(hs, h.Host)
+		ps = append(ps, h.Port)
 	}
 	kv := map[string]string{"host": strings.Join(hs, ","), "port": strings.Join(ps, ",")}
 	if dbname != "" {
@@ -94,7 +80,7 @@ func parseJDBC(rest string) (*target, error) {
 		return nil, err
 	}
 	t.dsn = keywordValue(kv)
-	t.display = "jdbc:postgresql://" + strings.Join(joinHostPorts(hosts), ",") + "/" + dbname
+	t.display = "jdbc:postgresql://" + strings.Join(sqlbind.JoinHostPorts(hosts), ",") + "/" + dbname
 	if len(display) > 0 {
 		t.display += "?" + strings.Join(display, "&")
 	}
@@ -104,57 +90,17 @@ func parseJDBC(rest string) (*target, error) {
 // jdbcHostsAndDatabase reads the part of a JDBC URL between
 // "jdbc:postgresql:" and the '?': "//host:port,.../database", or only a
 // database on localhost:5432.
-func jdbcHostsAndDatabase(rest string) ([]hostPort, string, error) {
-	hosts := []hostPort{{"localhost", "5432"}}
-	dbname := rest
-	if strings.HasPrefix(rest, "//") {
-		rest = rest[2:]
-		hostPart := rest
-		dbname = ""
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			hostPart, dbname = rest[:i], rest[i+1:]
-		}
-		if strings.Contains(hostPart, "@") {
-			// Not quoted: what precedes the @ may be a password.
-			return nil, "", fmt.Errorf("a JDBC URL takes no user:password@ before the host: use ?user=…&password=… or db.user and db.passwd")
-		}
-		var err error
-		if hosts, err = parseHostList(hostPart); err != nil {
-			return nil, "", err
-		}
-	} else {
-		dbname = strings.TrimPrefix(dbname, "/")
-	}
-	dbname, err := url.PathUnescape(dbname)
-	if err != nil {
-		return nil, "", fmt.Errorf("bad database name: %w", err)
-	}
-	return hosts, dbname, nil
+func jdbcHostsAndDatabase(rest string) ([]sqlbind.HostPort, string, error) {
+	return sqlbind.JDBCAuthority(rest, sqlbind.HostPort{Host: "localhost", Port: "5432"})
 }
 
 // jdbcQuery reads the parameters after the '?' into kv and t, and returns
 // them as they are displayed, passwords masked.
 func (t *target) jdbcQuery(kv map[string]string, query string) ([]string, error) {
 	var ssl *bool
-	display := []string{}
-	for _, pair := range strings.Split(query, "&") {
-		if pair == "" {
-			continue
-		}
-		rawName, value, _ := strings.Cut(pair, "=")
-		name := rawName
-		if n, err := url.QueryUnescape(name); err == nil {
-			name = n
-		}
-		if v, err := url.QueryUnescape(value); err == nil {
-			value = v
-		}
-		if secret.IsPassword(name) {
-			display = append(display, rawName+"="+secret.Mask)
-		} else {
-			display = append(display, pair)
-		}
-		if err := t.jdbcParam(kv, name, value, &ssl); err != nil {
+	params, display := sqlbind.QueryParams(query)
+	for _, p := range params {
+		if err := t.jdbcParam(kv, p.Name, p.Value, &ssl); err != nil {
 			return nil, err
 		}
 	}
@@ -214,62 +160,13 @@ func (t *target) jdbcParam(kv map[string]string, name, value string, ssl **bool)
 	case "options":
 		kv["options"] = value
 	case "loadBalanceHosts":
-		t.loadBalance, err = jdbcBool(name, value)
+		t.loadBalance, err = sqlbind.Bool(name, value)
 	case "reWriteBatchedInserts":
-		t.rewriteBatch, err = jdbcBool(name, value)
+		t.rewriteBatch, err = sqlbind.Bool(name, value)
 	default:
 		t.unknown = append(t.unknown, name)
 	}
 	return err
-}
-
-func joinHostPorts(hosts []hostPort) []string {
-	out := make([]string, len(hosts))
-	for i, h := range hosts {
-		out[i] = net.JoinHostPort(h.host, h.port)
-	}
-	return out
-}
-
-func jdbcBool(name, value string) (bool, error) {
-	switch strings.ToLower(value) {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, fmt.Errorf("%s: expected true or false, got %q", name, value)
-}
-
-// parseHostList parses h1:p1,h2,[::1]:p3 with PgJDBC's default port 5432.
-func parseHostList(s string) ([]hostPort, error) {
-	var out []hostPort
-	for _, hp := range strings.Split(s, ",") {
-		if hp == "" {
-			return nil, fmt.Errorf("empty host in %q", s)
-		}
-		host, port := hp, "5432"
-		if strings.HasPrefix(hp, "[") {
-			end := strings.IndexByte(hp, ']')
-			if end < 0 {
-				return nil, fmt.Errorf("bad host %q", hp)
-			}
-			host = hp[1:end]
-			if rest := hp[end+1:]; rest != "" {
-				if !strings.HasPrefix(rest, ":") {
-					return nil, fmt.Errorf("bad host %q", hp)
-				}
-				port = rest[1:]
-			}
-		} else if i := strings.LastIndexByte(hp, ':'); i >= 0 {
-			host, port = hp[:i], hp[i+1:]
-		}
-		if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
-			return nil, fmt.Errorf("bad port in %q", hp)
-		}
-		out = append(out, hostPort{host, port})
-	}
-	return out, nil
 }
 
 // keywordValue renders a libpq keyword/value string, keys sorted.
@@ -304,7 +201,7 @@ func parsePostgresURL(raw string) (*target, error) {
 	t := &target{}
 	q := u.Query()
 	if v, ok := q["loadBalanceHosts"]; ok {
-		if t.loadBalance, err = jdbcBool("loadBalanceHosts", v[0]); err != nil {
+		if t.loadBalance, err = sqlbind.Bool("loadBalanceHosts", v[0]); err != nil {
 			return nil, err
 		}
 		q.Del("loadBalanceHosts")
@@ -320,7 +217,7 @@ func parsePostgresURL(raw string) (*target, error) {
 		q.Del("load_balance_hosts")
 	}
 	if v, ok := q["reWriteBatchedInserts"]; ok {
-		if t.rewriteBatch, err = jdbcBool("reWriteBatchedInserts", v[0]); err != nil {
+		if t.rewriteBatch, err = sqlbind.Bool("reWriteBatchedInserts", v[0]); err != nil {
 			return nil, err
 		}
 		q.Del("reWriteBatchedInserts")

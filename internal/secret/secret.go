@@ -227,9 +227,40 @@ func spans(s string) []span {
 				out = append(out, p)
 				i = p.end - 1
 			}
+		case s[i] == '@':
+			if p, ok := nativeDSNPassword(s, i); ok && (len(out) == 0 || out[len(out)-1].end <= p.start) {
+				out = append(out, p)
+			}
 		}
 	}
 	return out
+}
+
+// nativeDSNPassword finds the password of go-sql-driver's DSN
+// (user:password@net(address)/db) whose @ before the network is at at:
+// from the first colon of the white-space-delimited word (after a
+// key= or a ; before it) up to the @.
+func nativeDSNPassword(s string, at int) (span, bool) {
+	n := at + 1
+	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	if n == at+1 || n >= len(s) || s[n] != '(' {
+		return span{}, false
+	}
+	start := at
+	for start > 0 && !isSpace(s[start-1]) {
+		start--
+	}
+	word := s[start:at]
+	if strings.Contains(word, "://") {
+		return span{}, false // a URL's userinfo (userinfoPassword)
+	}
+	colon := strings.IndexByte(word, ':')
+	if colon < 0 || colon+1 == len(word) {
+		return span{}, false
+	}
+	return span{start + colon + 1, at}, true
 }
 
 // userinfoPassword finds the password of the authority starting at a.

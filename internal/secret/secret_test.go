@@ -256,3 +256,23 @@ func FuzzIsSecret(f *testing.F) {
 		_ = Args([]string{"-p", prefix + "=x"})
 	})
 }
+
+// TestNativeMySQLDSN: go-sql-driver's DSN, user:password@net(address)/db,
+// has its password masked wherever it stands, even one that holds @ or :.
+func TestNativeMySQLDSN(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"ycsb:hunter2@tcp(127.0.0.1:3306)/ycsb", "ycsb:" + Mask + "@tcp(127.0.0.1:3306)/ycsb"},
+		{"db.url=u:p@ss:w@tcp(h:1)/d?x=1", "db.url=u:" + Mask + "@tcp(h:1)/d?x=1"},
+		{"a;u:pw@unix(/s)/d;b", "a;u:" + Mask + "@unix(/s)/d;b"},
+		{"connect u:pw@tcp6([::1]:3306)/d: refused", "connect u:" + Mask + "@tcp6([::1]:3306)/d: refused"},
+		{"u@tcp(h)/d", "u@tcp(h)/d"},
+		{"mail a@b(c) says", "mail a@b(c) says"},
+	} {
+		if got := InText(tt.in); got != tt.want {
+			t.Errorf("InText(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	if got := Value("db.url", "root:hunter2@tcp(h:3306)/"); strings.Contains(got, "hunter2") {
+		t.Errorf("Value leaks: %q", got)
+	}
+}

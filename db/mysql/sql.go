@@ -1,0 +1,94 @@
+package mysql
+
+import (
+	"strings"
+
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
+)
+
+// dialect is what the configuration changes in the SQL we send.
+// Identifiers are written unquoted as the reference does; MySQL's column
+// names are not case-sensitive, so the workload's field0 is FIELD0.
+type dialect struct {
+	// forceIndex adds FORCE INDEX(PRIMARY) to reads and scans
+	// (go-ycsb's mysql.force_index).
+	forceIndex bool
+	// engine is the storage engine of a table we create; "": the
+	// server's default.
+	engine storageEngine
+	// clustered marks the primary key CLUSTERED for TiDB in a comment
+	// the other servers ignore (go-ycsb's tidb.cluster_index).
+	clustered bool
+}
+
+// sql writes the statements: ? placeholders, and the index hint after
+// the table.
+func (d dialect) sql() sqlbind.SQL {
+	return sqlbind.SQL{Params: sqlbind.Question, From: func(b *strings.Builder, table string) {
+		b.WriteString(" FROM ")
+		b.WriteString(table)
+		if d.forceIndex {
+			b.WriteString(" FORCE INDEX(`PRIMARY`)")
+		}
+	}}
+}
+
+// ReadSQL selects the given fields (all with nil) of one key.
+func (d dialect) ReadSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
+
+// TxnReadSQL is a read-modify-write's read, with FOR UPDATE when
+// forUpdate, which locks the row until the transaction ends.
+func (d dialect) TxnReadSQL(table string, fields []string, forUpdate bool) string {
+	s := d.ReadSQL(table, fields)
+	if forUpdate {
+		s += " FOR UPDATE"
+	}
+	return s
+}
+
+// ScanSQL selects count rows from startKey on in key order (go-ycsb's
+// scan has no ORDER BY).
+func (d dialect) ScanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
+
+// InsertSQL inserts rows rows, as one multi-row INSERT when rows > 1.
+func (d dialect) InsertSQL(table string, fields []string, rows int) string {
+	return d.sql().Insert("INSERT INTO", table, fields, rows)
+}
+
+func (d dialect) UpdateSQL(table string, fields []string) string {
+	return d.sql().Update(table, fields)
+}
+
+func (d dialect) DeleteSQL(table string) string { return d.sql().Delete(table) }
+
+// createTableSQL is the reference's schema on the chosen engine.
+func (d dialect) createTableSQL(table string, fieldCount int) string {
+	key, tail := "", ""
+	if d.clustered {
+		key = " /*T![clustered_index] CLUSTERED */"
+	}
+	if d.engine != "" {
+		tail = " ENGINE=" + d.engine.sqlName()
+	}
+	return sqlbind.CreateTable(table, fieldCount, key, "", tail)
+}
+
+// sumSQL counts table's rows and adds up field read as an integer (the
+// closed economy's balances): one statement, so one snapshot.
+func (d dialect) sumSQL(table, field string) string {
+	return "SELECT COUNT(*), CAST(COALESCE(SUM(CAST(" + field + " AS SIGNED)), 0) AS SIGNED) FROM " + table
+}
+
+// maxParams is the protocol's limit on a prepared statement's parameters.
+const maxParams = 65535
+
+// maxInsertBytes bounds the values of one multi-row INSERT, well under
+// max_allowed_packet's default (16 MiB on MariaDB 10.11, 64 MiB on MySQL
+// 8): a larger batch is sent as several statements in one transaction.
+const maxInsertBytes = 4 << 20
+
+// rowsPerInsert is how many rows of nfields fields fit in one statement's
+// parameters.
+func rowsPerInsert(nfields int) int {
+	return maxParams / (nfields + 1)
+}

@@ -1,0 +1,303 @@
+package mysql
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/sqlbind"
+)
+
+func (s *session) fieldNames(values []db.Field) []string {
+	s.names = s.names[:0]
+	for i := range values {
+		s.names = append(s.names, values[i].Name)
+	}
+	return s.names
+}
+
+// Update implements db.Session: one row matched is OK, none is
+// UNEXPECTED_STATE, as in the reference.
+func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
+	return s.writeOne(ctx, sqlbind.KindUpdate, "update", table, key, values, true)
+}
+
+// Delete implements db.Session.
+func (s *session) Delete(ctx context.Context, table, key string) error {
+	return s.writeOne(ctx, sqlbind.KindDelete, "delete", table, key, nil, true)
+}
+
+// writeOne runs one write statement, retrying it after a deadlock or lock
+// wait timeout up to db.maxretries times. With wantOne, a row count other
+// than 1 is UNEXPECTED_STATE.
+func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string, values []db.Field, wantOne bool) error {
+	c := s.conn(key)
+	for attempt := 0; ; attempt++ {
+		n, err := s.write(ctx, c, kind, table, key, values)
+		if err == nil {
+			if err = s.wrote(ctx); err != nil {
+				return s.fail("commit", nil, sentUnsure(err))
+			}
+			if wantOne && n != 1 {
+				return db.ErrUnexpectedState
+			}
+			return nil
+		}
+		s.after(c)
+		if s.again(ctx, err, attempt) {
+			continue
+		}
+		if s.d.cfg.Autocommit {
+			// The statement commits itself: sent and unanswered, it may
+			// have. Without autocommit it is in a transaction that the
+			// failure ended uncommitted.
+			err = sentUnsure(err)
+		}
+		return s.fail(op, c, err)
+	}
+}
+
+// write runs one single-row insert, update or delete and returns the number
+// of rows it touched.
+func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key string, values []db.Field) (int64, error) {
+	if err := s.get(ctx, c); err != nil {
+		return 0, err
+	}
+	var names []string
+	if kind != sqlbind.KindDelete {
+		names = s.fieldNames(values)
+	}
+	st, err := s.prepare(ctx, c, kind, table, names, 1)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	if kind == sqlbind.KindInsert {
+		s.arg(n, s.key(key))
+		n++
+	}
+	for i := range values {
+		s.arg(n, values[i].Value)
+		n++
+	}
+	if kind != sqlbind.KindInsert {
+		s.arg(n, s.key(key))
+		n++
+	}
+	res, err := st.e.ExecContext(s.dctx(ctx), s.args[:n])
+	if err != nil {
+		return 0, sent(err)
+	}
+	rows, err := res.RowsAffected()
+	return rows, err
+}
+
+// wrote counts a write and, with jdbc.autocommit=false, commits every
+// db.batchsize writes (every write without it), like the reference's insert
+// path.
+func (s *session) wrote(ctx context.Context) error {
+	if s.d.cfg.Autocommit {
+		return nil
+	}
+	s.writes++
+	if bs := s.d.cfg.BatchSize; bs > 0 && s.writes%bs != 0 {
+		return nil
+	}
+	return s.commit(ctx)
+}
+
+func (s *session) commit(ctx context.Context) error {
+	var first error
+	for i := range s.conns {
+		c := &s.conns[i]
+		if c.conn == nil || !c.inTxn {
+			continue
+		}
+		_, err := c.exec.ExecContext(s.dctx(ctx), "COMMIT", nil)
+		c.inTxn = false
+		if err != nil {
+			s.after(c)
+			if first == nil {
+				first = sent(err)
+			}
+		}
+	}
+	return first
+}
+
+// Insert implements db.Session. With jdbc.batchupdateapi (or go-ycsb's
+// batch.size) the row is buffered (BATCHED_OK) and sent with the batch:
+// every db.batchsize inserts (that insert returns OK or the batch's
+// error), at Close, and, without db.batchsize, every 1000 rows.
+func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	c := s.conn(key)
+	if !s.d.cfg.BatchAPI {
+		// With autocommit off and batching, the count is not checked, as
+		// in the reference (docs/compatibility.md, "jdbc binding").
+		return s.writeOne(ctx, sqlbind.KindInsert, "insert", table, key, values, s.d.cfg.Autocommit || s.d.cfg.BatchSize <= 0)
+	}
+	if err := ctx.Err(); err != nil {
+		return s.fail("insert", nil, err)
+	}
+	return s.buf.Insert(ctx, s, sqlbind.ShardIndex(key, len(s.conns)), &c.batch, s.d.cfg.BatchSize, table, key, values)
+}
+
+// FlushShard implements sqlbind.Inserter.
+func (s *session) FlushShard(ctx context.Context, shard int) (int, error) {
+	return s.flush(ctx, &s.conns[shard])
+}
+
+// Shards implements sqlbind.Inserter.
+func (s *session) Shards() int { return len(s.conns) }
+
+// flush sends c's buffered rows, all of them in one transaction: they are
+// in the table together or not at all. A batch that fails is not kept (the
+// reference's executeBatch drops it too) but its rows are returned as
+// lost, for the caller to count; when the outcome of its commit is
+// unknown, the error says so and all its rows are of unknown outcome. When
+// ctx is cancelled (the run stopped while the batch was being sent) the
+// rows stay buffered and none is lost: Close sends them with a context of
+// its own.
+func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
+	if c.batch.Rows == 0 {
+		return 0, nil
+	}
+	for attempt := 0; ; attempt++ {
+		err := s.sendBatch(ctx, c)
+		if err != nil {
+			s.after(c)
+		}
+		if err == nil && !s.d.cfg.Autocommit {
+			if err = s.commit(ctx); err != nil {
+				err = fmt.Errorf("commit: %w", sentUnsure(err))
+			}
+		}
+		if err == nil {
+			c.batch.Reset()
+			return 0, nil
+		}
+		if ctx.Err() != nil && !db.IsOutcomeUnknown(err) {
+			return 0, s.fail("insert batch", c, err)
+		}
+		if s.again(ctx, err, attempt) {
+			continue
+		}
+		lost = c.batch.Rows
+		c.batch.Reset()
+		return lost, s.fail("insert batch", c, err)
+	}
+}
+
+// sendBatch inserts c's batch: one multi-row INSERT when it fits in one
+// statement (atomic on its own), else several in one transaction.
+func (s *session) sendBatch(ctx context.Context, c *sconn) error {
+	if err := s.get(ctx, c); err != nil {
+		return err
+	}
+	b := &c.batch
+	chunks := s.chunks(b)
+	own := len(chunks) > 1 && s.d.cfg.Autocommit
+	if own {
+		if _, err := c.exec.ExecContext(s.dctx(ctx), "START TRANSACTION", nil); err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+	}
+	start := 0
+	for _, n := range chunks {
+		if err := s.insertRows(ctx, c, b, start, n); err != nil {
+			if own {
+				s.rollback(c)
+				return err // not committed: none of the rows is in the table
+			}
+			if s.d.cfg.Autocommit {
+				return sentUnsure(err)
+			}
+			return err
+		}
+		start += n
+	}
+	if own {
+		if _, err := c.exec.ExecContext(s.dctx(ctx), "COMMIT", nil); err != nil {
+			return fmt.Errorf("commit: %w", sentUnsure(sent(err)))
+		}
+	}
+	return nil
+}
+
+// chunks splits b into the rows of each INSERT statement: within the
+// protocol's parameters and maxInsertBytes, the same count for each but
+// the last, so that the statements prepared for them are reused.
+func (s *session) chunks(b *sqlbind.Batch) []int {
+	per := rowsPerInsert(len(b.Fields))
+	biggest := 0
+	for r := 0; r < b.Rows; r++ {
+		biggest = max(biggest, b.Bytes(r, r+1))
+	}
+	if biggest > 0 {
+		per = max(1, min(per, maxInsertBytes/biggest))
+	}
+	var out []int
+	for left := b.Rows; left > 0; left -= per {
+		out = append(out, min(per, left))
+	}
+	return out
+}
+
+func (s *session) insertRows(ctx context.Context, c *sconn, b *sqlbind.Batch, start, n int) error {
+	st, err := s.prepare(ctx, c, sqlbind.KindInsert, b.Table, b.Fields, n)
+	if err != nil {
+		return err
+	}
+	cols := len(b.Fields) + 1
+	for i := 0; i < n*cols; i++ {
+		s.arg(i, b.Value(start*cols+i))
+	}
+	res, err := st.e.ExecContext(s.dctx(ctx), s.args[:n*cols])
+	if err != nil {
+		return sent(err)
+	}
+	if got, err := res.RowsAffected(); err != nil || got != int64(n) {
+		return fmt.Errorf("batch of %d rows inserted %d (%v)", n, got, err)
+	}
+	return nil
+}
+
+// rollback ends a failed transaction of c's, if its connection still
+// stands.
+func (s *session) rollback(c *sconn) {
+	if c.conn == nil {
+		return
+	}
+	if _, err := c.exec.ExecContext(context.Background(), "ROLLBACK", nil); err != nil {
+		s.after(c)
+	}
+}
+
+// Close implements db.Session: buffered inserts are sent, an open
+// transaction is committed, and the connections are closed.
+func (s *session) Close(ctx context.Context) error {
+	if ctx != s.watched {
+		s.unwatch()
+	}
+	lost, err := s.buf.FlushAll(ctx, s)
+	for i := range s.conns {
+		// Still buffered: Close's own time ran out while sending it.
+		lost += s.conns[i].batch.Rows
+		s.conns[i].batch.Reset()
+	}
+	err = sqlbind.LostBatch(lost, err)
+	if !s.d.cfg.Autocommit {
+		if cerr := s.commit(ctx); cerr != nil && err == nil {
+			err = s.fail("commit", nil, sentUnsure(cerr))
+		}
+	}
+	s.unwatch()
+	for i := range s.conns {
+		s.drop(&s.conns[i])
+	}
+	s.d.retries.Add(s.retries)
+	s.d.exhausted.Add(s.exhausted)
+	s.d.reconnects.Add(s.reconnects)
+	s.retries, s.exhausted, s.reconnects = 0, 0, 0
+	return err
+}
