@@ -69,8 +69,20 @@ func (c *ownCluster) cli(i int, args ...string) (string, error) {
 }
 
 // master is the index of a node that is a master now.
+// It is never the master of the reference's index: every insert writes
+// the index too, so freezing or killing its master would stop every insert,
+// not only those of the master's own slots.
 func (c *ownCluster) master() int {
+	slot, err := c.cli(0, "CLUSTER", "KEYSLOT", indexKey)
+	if err != nil {
+		c.t.Fatalf("CLUSTER KEYSLOT: %v %s", err, slot)
+	}
+	n, _ := strconv.Atoi(slot)
+	index := c.owner(n)
 	for i := 0; i < 6; i++ {
+		if i == index {
+			continue
+		}
 		if out, _ := c.cli(i, "ROLE"); strings.HasPrefix(out, "master") {
 			return i
 		}
