@@ -5,6 +5,7 @@ package rocksdb
 // The per-operation paths in C, beside grocksdb: a read is one cgo call
 // that copies the value into a buffer the session owns (grocksdb's pinned
 // get is three: the get, the value and the release of the pinned slice),
+// no call allocates (grocksdb's error out-parameters escape to the heap),
 // and the field-wise merge operator is C, so that RocksDB's reads, flushes
 // and compactions fold update operands without calling into Go (grocksdb's
 // Go merge operators are called back through cgo, once per merge).
@@ -219,45 +220,98 @@ func nativeDB(d *grocksdb.DB) (*C.rocksdb_t, error) {
 	return (*C.rocksdb_t)(f.UnsafePointer()), nil
 }
 
-// reader reads values with one cgo call each. Shared by the sessions:
-// RocksDB's reads and read options are safe for concurrent use.
-type reader struct {
+// native is the C handles the per-operation calls take. Shared by the
+// sessions: RocksDB's reads, writes and their options are safe for
+// concurrent use.
+type native struct {
 	db *C.rocksdb_t
 	ro *C.rocksdb_readoptions_t
+	wo *C.rocksdb_writeoptions_t
 }
 
-func newReader(db *C.rocksdb_t) reader {
-	return reader{db: db, ro: C.rocksdb_readoptions_create()}
+func newNative(db *C.rocksdb_t, sync bool) native {
+	n := native{db: db, ro: C.rocksdb_readoptions_create(), wo: C.rocksdb_writeoptions_create()}
+	C.rocksdb_writeoptions_set_sync(n.wo, C.uchar(boolByte(sync)))
+	return n
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (n native) close() {
+	C.rocksdb_readoptions_destroy(n.ro)
+	C.rocksdb_writeoptions_destroy(n.wo)
+}
+
+// callArgs are the out-parameters of a call, kept in the session: locals
+// whose address goes to C would escape, an allocation per call.
+type callArgs struct {
+	n   C.size_t
+	err *C.char
+}
+
+// error returns and frees the error C reported, if any.
+func (a *callArgs) error() error {
+	if a.err == nil {
+		return nil
+	}
+	err := errors.New(C.GoString(a.err))
+	C.free(unsafe.Pointer(a.err))
+	a.err = nil
+	return err
+}
+
+func cBytes(b []byte) (*C.char, C.size_t) {
+	return (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(len(b))
 }
 
 // get returns key's value in *buf (grown when too small), or found=false.
-func (r reader) get(key []byte, buf *[]byte) (value []byte, found bool, err error) {
+func (n native) get(a *callArgs, key []byte, buf *[]byte) (value []byte, found bool, err error) {
 	if len(*buf) == 0 {
 		*buf = make([]byte, 4096)
 	}
+	k, klen := cBytes(key)
 	for {
 		b := *buf
-		var n C.size_t
-		var cerr *C.char
-		rc := C.ycsb_get(r.db, r.ro, (*C.char)(unsafe.Pointer(unsafe.SliceData(key))), C.size_t(len(key)),
-			(*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(len(b)), &n, &cerr)
+		v, vcap := cBytes(b)
+		rc := C.ycsb_get(n.db, n.ro, k, klen, v, vcap, &a.n, &a.err)
 		switch {
 		case rc < 0:
-			err = errors.New(C.GoString(cerr))
-			C.free(unsafe.Pointer(cerr))
-			return nil, false, err
+			return nil, false, a.error()
 		case rc == 0:
 			return nil, false, nil
-		case int(n) <= len(b):
-			return b[:n], true, nil
+		case int(a.n) <= len(b):
+			return b[:a.n], true, nil
 		}
 		// Larger than the buffer: nothing was copied; grow it and read
 		// again (the value may have grown in between: loop).
-		*buf = make([]byte, max(int(n), 2*len(b)))
+		*buf = make([]byte, max(int(a.n), 2*len(b)))
 	}
 }
 
-func (r reader) close() { C.rocksdb_readoptions_destroy(r.ro) }
+func (n native) put(a *callArgs, key, value []byte) error {
+	k, klen := cBytes(key)
+	v, vlen := cBytes(value)
+	C.rocksdb_put(n.db, n.wo, k, klen, v, vlen, &a.err)
+	return a.error()
+}
+
+func (n native) merge(a *callArgs, key, value []byte) error {
+	k, klen := cBytes(key)
+	v, vlen := cBytes(value)
+	C.rocksdb_merge(n.db, n.wo, k, klen, v, vlen, &a.err)
+	return a.error()
+}
+
+func (n native) delete(a *callArgs, key []byte) error {
+	k, klen := cBytes(key)
+	C.rocksdb_delete(n.db, n.wo, k, klen, &a.err)
+	return a.error()
+}
 
 // nativeFold runs the C merge operator's full merge over existing (nil:
 // none) and operands (oldest first), for tests.

@@ -31,8 +31,7 @@ type DB struct {
 	opts  *grocksdb.Options
 	bbto  *grocksdb.BlockBasedTableOptions
 	cache *grocksdb.Cache
-	wo    *grocksdb.WriteOptions
-	rd    reader // point reads, in C (native.go)
+	c     native // the per-operation calls, in C (native.go)
 }
 
 func options(c *kv.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.BlockBasedTableOptions, *grocksdb.Cache, error) {
@@ -136,9 +135,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		rdb.Close()
 		return nil, err
 	}
-	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache,
-		wo: grocksdb.NewDefaultWriteOptions(), rd: newReader(cdb)}
-	d.wo.SetSync(cfg.Sync)
+	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache, c: newNative(cdb, cfg.Sync)}
 	d.stats.Start(cfg.Dir, d.counters, d.Debt)
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
@@ -158,8 +155,7 @@ func (d *DB) Flush() error {
 // Close closes the database.
 func (d *DB) Close() error {
 	d.db.Close()
-	d.wo.Destroy()
-	d.rd.close()
+	d.c.close()
 	// Not d.opts.Destroy(): grocksdb would free the merge operator a second
 	// time after the options' own reference did. The options are a few
 	// hundred bytes, once per Open.
@@ -286,22 +282,23 @@ func (d *DB) Session(context.Context, int, int) (db.Session, error) {
 
 // conn is a session's kv.Conn.
 type conn struct {
-	d   *DB
-	val []byte                // the last Get's value, copied in by C
-	ro  *grocksdb.ReadOptions // for scans: bounds change per call
-	it  iter
+	d    *DB
+	args callArgs
+	val  []byte                // the last Get's value, copied in by C
+	ro   *grocksdb.ReadOptions // for scans: bounds change per call
+	it   iter
 }
 
 // Get is one cgo call: RocksDB's pinned value is copied into c.val and
 // released in C.
-func (c *conn) Get(key []byte) ([]byte, bool, error) { return c.d.rd.get(key, &c.val) }
+func (c *conn) Get(key []byte) ([]byte, bool, error) { return c.d.c.get(&c.args, key, &c.val) }
 
 // Release has nothing to free: the value is in the session's buffer.
 func (c *conn) Release() {}
 
-func (c *conn) Put(key, value []byte) error   { return c.d.db.Put(c.d.wo, key, value) }
-func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(c.d.wo, key, value) }
-func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(c.d.wo, key) }
+func (c *conn) Put(key, value []byte) error   { return c.d.c.put(&c.args, key, value) }
+func (c *conn) Merge(key, value []byte) error { return c.d.c.merge(&c.args, key, value) }
+func (c *conn) Delete(key []byte) error       { return c.d.c.delete(&c.args, key) }
 
 // NewIter keeps a pointer to upper in the read options: RocksDB reads it
 // while the iterator lives.
