@@ -199,19 +199,29 @@ func (r *Reporter) rows() []db.Stat {
 // start and at the end of the phase, then settling's rows when it ran:
 // SettleTime(ms), Settled (1, or 0 when it gave up), the flushes' and
 // compactions' bytes it wrote, the debt and the disk size after it.
+//
+// MemtablesFlushed says whether the sizes describe the store the next
+// phase opens: 0 without settling (the memtables' data is in the WAL only,
+// which the next Open replays: after a load, LiveSSTableBytes may be 0 and
+// DiskSize mostly a preallocated WAL), 1 when settling completed, whose
+// LiveSSTableBytesAfterSettle and DiskSizeAfterSettle(bytes) are then the
+// state the next phase starts from.
 func (r *Reporter) Stats() []db.Stat {
 	if !r.settled {
-		return r.rows()
+		return append(r.rows(), stat("MemtablesFlushed", int64(0)))
 	}
 	ok := int64(0)
 	if r.ok {
 		ok = 1
 	}
-	s := r.read().Since(r.end)
+	now := r.read()
+	s := now.Since(r.end)
 	rows := append(r.phase[:len(r.phase):len(r.phase)],
 		stat("SettleTime(ms)", r.took.Milliseconds()),
 		stat("Settled", ok),
+		stat("MemtablesFlushed", ok),
 		stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten)))
 	rows = append(rows, r.debt().Rows("AfterSettle")...)
-	return append(rows, stat("DiskSizeAfterSettle(bytes)", DiskUsage(r.dir)))
+	return append(rows, stat("LiveSSTableBytesAfterSettle", now.LiveSSTableBytes),
+		stat("DiskSizeAfterSettle(bytes)", DiskUsage(r.dir)))
 }
