@@ -739,16 +739,19 @@
     if (!D.engine || !D.engine.length) return;
     htmlEl("h2", {}, main, "Engine statistics");
     var groups = D.groups && D.groups.length ? D.groups : [null];
+    // A group's table is a column per series: narrow enough to go two abreast.
+    var box = groups[0] === null ? main : htmlEl("div", { "class": "tables" }, main);
     groups.forEach(function (grp) {
+      var at = grp === null ? main : htmlEl("div", {}, box);
       var mine = [];
       D.runs.forEach(function (r, i) { if (grp === null || r.group === grp) mine.push(i); });
       var rows = D.engine.filter(function (s) { return mine.some(function (i) { return s.values[i] !== ""; }); });
       if (!rows.length) return;
-      if (grp !== null) htmlEl("h3", {}, main, grp);
+      if (grp !== null) htmlEl("h3", {}, at, grp);
       var head = ["statistic"].concat(mine.map(function (i) {
         return { text: grp === null ? D.runs[i].name : D.runs[i].series };
       }));
-      var t = table(main, head, rows.map(function (s) {
+      var t = table(at, head, rows.map(function (s) {
         return { cells: [{ text: s.name, cls: "l" }].concat(mine.map(function (i) { return { text: fmtStat(s.name, s.values[i]), title: s.values[i] }; })) };
       }));
       t.className = "engine";
