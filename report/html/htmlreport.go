@@ -75,16 +75,16 @@ func SplitGroups(inputs []Input) error {
 
 // Data is what the page's script draws; it is embedded as JSON.
 type Data struct {
-	Title      string    `json:"title"`
-	Generated  string    `json:"generated"`
-	Operations []string  `json:"operations"` // in the order of the first run that has them
-	Runs       []Run     `json:"runs"`
+	Title      string   `json:"title"`
+	Generated  string   `json:"generated"`
+	Operations []string `json:"operations"` // in the order of the first run that has them
+	Runs       []Run    `json:"runs"`
 	// Groups and Series are the runs' distinct groups and series in the
 	// order of the inputs, when they have them (Input.Group): the page
 	// then draws each group's charts apart and colours runs by series.
-	Groups []string `json:"groups,omitempty"`
-	Series []string `json:"series,omitempty"`
-	Settings   []Setting `json:"settings"`
+	Groups   []string  `json:"groups,omitempty"`
+	Series   []string  `json:"series,omitempty"`
+	Settings []Setting `json:"settings"`
 	// Engine is the embedded engines' statistics (the [ENGINE] rows: I/O,
 	// block cache, compaction debt, settling), one row per statistic in
 	// the order the runs report them, "" where a run lacks it; empty when
