@@ -4,10 +4,14 @@ package rocksdb
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"strconv"
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/internal/kv"
+	"github.com/goycsb/ycsb/props"
 )
 
 // folderMerge is the full merge as kv.Folder (Pebble's operator) computes
@@ -100,4 +104,35 @@ func FuzzNativeMerge(f *testing.F) {
 			t.Fatalf("C merge %q, %v; kv.Folder %q, %v", got, err, ref, ok)
 		}
 	})
+}
+
+// TestReadLargerThanBuffer reads values larger than the session's read
+// buffer (it starts at 4KiB): the C call says the size, the buffer grows and
+// the read is made again.
+func TestReadLargerThanBuffer(t *testing.T) {
+	ctx := context.Background()
+	d, err := open(ctx, props.FromMap(map[string]string{"engine.dir": t.TempDir()}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, err := d.Session(ctx, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	for _, n := range []int{10, 5000, 100000, 300} {
+		v := bytes.Repeat([]byte{byte('a' + n%26)}, n)
+		key := "k" + strconv.Itoa(n)
+		if err := s.Insert(ctx, "t", key, []db.Field{{Name: "f", Value: v}}); err != nil {
+			t.Fatal(err)
+		}
+		var r db.Record
+		if err := s.Read(ctx, "t", key, nil, &r); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := r.Get("f"); !ok || !bytes.Equal(got, v) {
+			t.Fatalf("%d bytes: read %d bytes (found %t)", n, len(got), ok)
+		}
+	}
 }
