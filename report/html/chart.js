@@ -605,8 +605,11 @@
       });
       var g = section(main, grp + ": throughput, latency over time (p99 solid, p50 dashed) and percentile spectrum");
       lineChart(g, grp + ": operations per second", timeAxis, { label: "ops/s", fmt: fmtCount, zero: true },
-        mine.map(function (i) { return { name: D.runs[i].series, color: color(i), points: D.runs[i].ops_series }; }), false,
+        mine.map(function (i) { return { name: D.runs[i].series, color: color(i), points: D.runs[i].ops_series }; }), true,
         thresholds.filter(function (t) { return t.statistic === "throughput"; }).map(function (t) { return thresholdLine(t, D, color); }));
+      // The throughput across the row; below it, each operation's latency
+      // over time beside its spectrum.
+      g.lastChild.style.gridColumn = "1 / -1";
       ops.forEach(function (op) {
         var series = [];
         mine.forEach(function (i) {
