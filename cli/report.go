@@ -12,13 +12,15 @@ import (
 	"github.com/goycsb/ycsb/report/merge"
 )
 
-const reportUsage = "ycsb report --html [-o report.html] [-title text] <[name=]report.json ...>"
+const reportUsage = "ycsb report --html [-o report.html] [-title text] [-groups] <[name=]report.json ...>"
 
 // runReport is ycsb report --html: the reports are drawn on the same
 // charts, each under its name (name=file.json, or "<binding> <phase>").
+// With -groups, names are "<series> <group>": each group's runs get charts
+// of their own and each series one colour (compare-engines: "pebble a").
 func runReport(ctx context.Context, env *Env, args []string) error {
-	out, title, html := "report.html", "", false
-	args, opts, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html})
+	out, title, html, groups := "report.html", "", false, false
+	args, opts, err := toolArgs(args, reportUsage, map[string]*string{"o": &out, "title": &title}, map[string]*bool{"html": &html, "groups": &groups})
 	if err != nil {
 		return err
 	}
@@ -36,6 +38,16 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(files) == 0 {
 		return usagef("no reports to draw (usage: %s)", reportUsage)
+	}
+	if groups {
+		for i, l := range labels {
+			if l == "" {
+				return usagef("-groups: name each report (\"<series> <group>\"=%s) (usage: %s)", files[i], reportUsage)
+			}
+			if err := htmlreport.SplitGroups([]htmlreport.Input{{Name: l}}); err != nil {
+				return usagef("-groups: %v", err)
+			}
+		}
 	}
 	if err := checkOutputs(opts, map[string]string{"o": out}); err != nil {
 		return err
@@ -57,6 +69,11 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	inputs := make([]htmlreport.Input, len(reps))
 	for i := range reps {
 		inputs[i] = htmlreport.Input{Name: names[i], Report: reps[i]}
+	}
+	if groups {
+		if err := htmlreport.SplitGroups(inputs); err != nil {
+			return usagef("-groups: %v", err)
+		}
 	}
 	if title == "" {
 		title = "YCSB: " + strings.Join(names, " vs ")

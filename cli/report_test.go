@@ -32,6 +32,17 @@ func TestReportHTML(t *testing.T) {
 			t.Errorf("no %s in the page", want)
 		}
 	}
+	// -groups: "<series> <group>" names split into groups and series.
+	code, _, stderr = runCLI("report", "--html", "-groups", "-o", out, "basic workloada="+a, "other workloada="+b)
+	if code != 0 {
+		t.Fatalf("-groups: exit %d: %s", code, stderr)
+	}
+	page, _ = os.ReadFile(out)
+	for _, want := range []string{`"groups":["workloada"]`, `"series":["basic","other"]`, `"group":"workloada","series":"other"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("-groups: no %s in the page", want)
+		}
+	}
 }
 
 // TestReportBadInput: one line, exit code 2, no page.
@@ -48,6 +59,8 @@ func TestReportBadInput(t *testing.T) {
 		{"report", "--html", "-o", filepath.Join(dir, "no", "r.html"), notReport},
 		{"report", "--html", "-bogus", notReport},
 		{"report", "--html", "-o"},
+		{"report", "--html", "-groups", "-o", out, "pebble workloada=" + notReport, notReport},
+		{"report", "--html", "-groups", "-o", out, "pebble=" + notReport},
 	} {
 		code, _, stderr := runCLI(args...)
 		if code != ExitBadInput || strings.Count(stderr, "\n") != 1 {

@@ -23,35 +23,6 @@ const Built = true
 // MergerName is stored in the database's OPTIONS file.
 const MergerName = kv.MergerName
 
-// fieldMerge folds update operands into records field by field.
-type fieldMerge struct{}
-
-func (fieldMerge) Name() string { return MergerName }
-
-// FullMerge applies operands (oldest first) onto existing, which is nil for
-// a missing key; the result is then an update-only value, read as absent.
-func (fieldMerge) FullMerge(_, existing []byte, operands [][]byte) ([]byte, bool) {
-	var f kv.Folder
-	for i := len(operands) - 1; i >= 0; i-- {
-		if f.AddOlder(operands[i]) != nil {
-			return nil, false
-		}
-	}
-	if len(existing) > 0 && f.AddOlder(existing) != nil {
-		return nil, false
-	}
-	return f.AppendTo(nil), true
-}
-
-// PartialMerge combines two operands into one (left is older).
-func (fieldMerge) PartialMerge(_, left, right []byte) ([]byte, bool) {
-	var f kv.Folder
-	if f.AddOlder(right) != nil || f.AddOlder(left) != nil {
-		return nil, false
-	}
-	return f.AppendTo(nil), true
-}
-
 // DB is an open RocksDB database shared by all workers.
 type DB struct {
 	cfg   kv.Config
@@ -60,8 +31,7 @@ type DB struct {
 	opts  *grocksdb.Options
 	bbto  *grocksdb.BlockBasedTableOptions
 	cache *grocksdb.Cache
-	wo    *grocksdb.WriteOptions
-	ro    *grocksdb.ReadOptions
+	c     native // the per-operation calls, in C (native.go)
 }
 
 func options(c *kv.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.BlockBasedTableOptions, *grocksdb.Cache, error) {
@@ -126,7 +96,9 @@ func options(c *kv.Config, p *props.Properties) (*grocksdb.Options, *grocksdb.Bl
 	o.SetBytesPerSync(512 << 10) // Pebble's BytesPerSync
 	o.SetLevel0FileNumCompactionTrigger(l0)
 	o.SetMaxBytesForLevelBase(uint64(lbase))
-	o.SetMergeOperator(fieldMerge{})
+	// Field by field, as Pebble's (kv.Folder), in C: RocksDB's reads,
+	// flushes and compactions call it without entering Go.
+	o.SetMergeOperator(newMergeOperator())
 	o.EnableStatistics()
 	o.SetKeepLogFileNum(2)
 	return o, bbto, cache, nil
@@ -155,13 +127,15 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 		cache.Destroy()
 		return nil, kv.LockedError(&cfg, err)
 	}
-	if err := kv.WriteMarker(&cfg, state); err != nil {
+	cdb, err := nativeDB(rdb)
+	if err == nil {
+		err = kv.WriteMarker(&cfg, state)
+	}
+	if err != nil {
 		rdb.Close()
 		return nil, err
 	}
-	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache,
-		wo: grocksdb.NewDefaultWriteOptions(), ro: grocksdb.NewDefaultReadOptions()}
-	d.wo.SetSync(cfg.Sync)
+	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache, c: newNative(cdb, cfg.Sync)}
 	d.stats.Start(cfg.Dir, d.counters, d.Debt)
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
@@ -181,8 +155,7 @@ func (d *DB) Flush() error {
 // Close closes the database.
 func (d *DB) Close() error {
 	d.db.Close()
-	d.wo.Destroy()
-	d.ro.Destroy()
+	d.c.close()
 	// Not d.opts.Destroy(): grocksdb would free the merge operator a second
 	// time after the options' own reference did. The options are a few
 	// hundred bytes, once per Open.
@@ -309,32 +282,23 @@ func (d *DB) Session(context.Context, int, int) (db.Session, error) {
 
 // conn is a session's kv.Conn.
 type conn struct {
-	d  *DB
-	h  *grocksdb.PinnableSliceHandle // the last Get's value
-	ro *grocksdb.ReadOptions         // for scans: bounds change per call
-	it iter
+	d    *DB
+	args callArgs
+	val  []byte                // the last Get's value, copied in by C
+	ro   *grocksdb.ReadOptions // for scans: bounds change per call
+	it   iter
 }
 
-func (c *conn) Get(key []byte) ([]byte, bool, error) {
-	h, err := c.d.db.GetPinned(c.d.ro, key)
-	if err != nil {
-		return nil, false, err
-	}
-	if !h.Exists() {
-		return nil, false, nil
-	}
-	c.h = h
-	return h.Data(), true, nil
-}
+// Get is one cgo call: RocksDB's pinned value is copied into c.val and
+// released in C.
+func (c *conn) Get(key []byte) ([]byte, bool, error) { return c.d.c.get(&c.args, key, &c.val) }
 
-func (c *conn) Release() {
-	c.h.Destroy()
-	c.h = nil
-}
+// Release has nothing to free: the value is in the session's buffer.
+func (c *conn) Release() {}
 
-func (c *conn) Put(key, value []byte) error   { return c.d.db.Put(c.d.wo, key, value) }
-func (c *conn) Merge(key, value []byte) error { return c.d.db.Merge(c.d.wo, key, value) }
-func (c *conn) Delete(key []byte) error       { return c.d.db.Delete(c.d.wo, key) }
+func (c *conn) Put(key, value []byte) error   { return c.d.c.put(&c.args, key, value) }
+func (c *conn) Merge(key, value []byte) error { return c.d.c.merge(&c.args, key, value) }
+func (c *conn) Delete(key []byte) error       { return c.d.c.delete(&c.args, key) }
 
 // NewIter keeps a pointer to upper in the read options: RocksDB reads it
 // while the iterator lives.

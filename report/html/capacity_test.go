@@ -84,7 +84,7 @@ func clientSearch() *jsonreport.Report {
 }
 
 func TestBuildCapacity(t *testing.T) {
-	d, err := Build("t", []Input{{"basic capacity", realCapacity(t)}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "basic capacity", Report: realCapacity(t)}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func equal(a, b []float64) bool {
 // of one chart, each with its answer; a client-limited answer says the
 // client set it.
 func TestBuildCapacityOverlaid(t *testing.T) {
-	d, err := Build("t", []Input{{"pebble", pebbleSearch()}, {"rocksdb", clientSearch()}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: pebbleSearch()}, {Name: "rocksdb", Report: clientSearch()}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestBuildCapacityOverlaid(t *testing.T) {
 		t.Errorf("rocksdb's answer %+v", ra)
 	}
 	// Within a decade: linear.
-	d, err = Build("t", []Input{{"rocksdb", clientSearch()}}, time.Unix(0, 0))
+	d, err = Build("t", []Input{{Name: "rocksdb", Report: clientSearch()}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +219,8 @@ func TestCapacityHeadline(t *testing.T) {
 // TestBuildMixed: a capacity search and a run share no chart: refused.
 func TestBuildMixed(t *testing.T) {
 	for _, in := range [][]Input{
-		{{"a", fakeReport(t, "basic", 2, 100, 1)}, {"b", clientSearch()}},
-		{{"b", clientSearch()}, {"a", fakeReport(t, "basic", 2, 100, 1)}},
+		{{Name: "a", Report: fakeReport(t, "basic", 2, 100, 1)}, {Name: "b", Report: clientSearch()}},
+		{{Name: "b", Report: clientSearch()}, {Name: "a", Report: fakeReport(t, "basic", 2, 100, 1)}},
 	} {
 		_, err := Build("t", in, time.Unix(0, 0))
 		if err == nil || err.Error() != `"b" is a capacity search and "a" is not: draw them on separate pages` {
@@ -231,7 +231,7 @@ func TestBuildMixed(t *testing.T) {
 
 // TestPageCapacity: the charts and answers reach the page's data.
 func TestPageCapacity(t *testing.T) {
-	d, err := Build("t", []Input{{"pebble", pebbleSearch()}, {"rocksdb", clientSearch()}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: pebbleSearch()}, {Name: "rocksdb", Report: clientSearch()}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestPageCapacity(t *testing.T) {
 func TestChromiumCapacity(t *testing.T) {
 	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
-	d, err := Build("basic capacity", []Input{{"basic capacity", realCapacity(t)}}, time.Now())
+	d, err := Build("basic capacity", []Input{{Name: "basic capacity", Report: realCapacity(t)}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestChromiumCapacity(t *testing.T) {
 		os.WriteFile(p, data, 0o644)
 	}
 
-	d, err = Build("pebble vs rocksdb", []Input{{"pebble", pebbleSearch()}, {"rocksdb", clientSearch()}}, time.Now())
+	d, err = Build("pebble vs rocksdb", []Input{{Name: "pebble", Report: pebbleSearch()}, {Name: "rocksdb", Report: clientSearch()}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestChromiumCapacityNoLatency(t *testing.T) {
 		r.Capacity.Steps[i].SLO.Objectives = []slo.SLOObjective{{Objective: "errors<=1%", Statistic: "errors", Comparison: "<=",
 			Limit: 0.01, Unit: "fraction", Measured: &m, Verdict: "PASS"}}
 	}
-	d, err := Build("t", []Input{{"rocksdb", r}}, time.Now())
+	d, err := Build("t", []Input{{Name: "rocksdb", Report: r}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

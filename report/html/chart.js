@@ -424,6 +424,7 @@
       r.cells.forEach(function (c, i) {
         var td = htmlEl("td", c && c.cls ? { "class": c.cls } : {}, row);
         if (c && c.fg) td.setAttribute("style", "color:" + c.fg + ";font-weight:600");
+        if (c && c.title) td.setAttribute("title", c.title);
         if (c && c.color) htmlEl("span", { "class": "swatch", style: "background:" + c.color }, td);
         td.appendChild(document.createTextNode(c && typeof c === "object" ? c.text : String(c)));
       });
@@ -540,6 +541,10 @@
   function render(D) {
     var main = document.getElementById("main");
     var color = function (i) { return COLORS[i % COLORS.length]; };
+    // Grouped runs (-groups): one colour per series on every chart and table.
+    if (D.groups && D.groups.length) {
+      color = function (i) { return COLORS[Math.max(0, D.series.indexOf(D.runs[i].series)) % COLORS.length]; };
+    }
     if (D.runs[0].capacity) {
       // The points' fill says the verdict in green, red and grey: the
       // searches' own colours are none of those.
@@ -552,12 +557,21 @@
 
     // Runs.
     htmlEl("h2", {}, main, D.runs.length > 1 ? "Runs" : "Run");
-    table(main, ["run", "binding", "phase", "start (UTC)", "run time", "warm-up", "clients", "operations", "throughput (ops/s)"],
+    var verdicts = D.runs.some(function (r) { return r.verdict; });
+    var runHead = ["run", "binding", "phase", "start (UTC)", "run time", "warm-up", "clients", "operations", "throughput (ops/s)"];
+    table(main, verdicts ? runHead.concat([{ text: "client's verdict", cls: "l" }]) : runHead,
       D.runs.map(function (r, i) {
-        return { cells: [{ text: r.name, color: color(i), cls: "run" }, { text: r.binding, cls: "l" }, { text: r.phase, cls: "l" },
+        var cells = [{ text: r.name, color: color(i), cls: "run" }, { text: r.binding, cls: "l" }, { text: r.phase, cls: "l" },
           { text: r.start.replace("T", " ").replace("Z", ""), cls: "l" }, fmtSecs(r.runtime_ms / 1000),
-          r.warmup_ms ? fmtSecs(r.warmup_ms / 1000) : "-", r.clients, fmtInt(r.operations), fmtInt(r.throughput)] };
+          r.warmup_ms ? fmtSecs(r.warmup_ms / 1000) : "-", r.clients, fmtInt(r.operations), fmtInt(r.throughput)];
+        if (verdicts) cells.push({ text: r.verdict || "-", cls: "l", fg: r.verdict && r.verdict !== "KEPT UP" ? "#b3261e" : undefined });
+        return { cells: cells };
       }));
+    if (verdicts) {
+      htmlEl("p", {}, main, "The client's verdict: KEPT UP, or the limits the process ran into (CPU-BOUND: it used the cores it had; " +
+        "GC-PAUSES: Go's garbage collector stopped it for a noticeable share of the run). An embedded engine runs in the same process, " +
+        "so its work is in these figures.");
+    }
     // A run a signal stopped is not the run planned: said under the table,
     // in the accent colour, before any figure is read off a chart.
     D.runs.forEach(function (r) {
@@ -569,6 +583,54 @@
     if (D.runs.some(function (r) { return r.validation; })) economyTable(main, D, color);
     if (D.runs.some(function (r) { return r.schedule; })) scheduleTable(main, D, color);
 
+    if (D.groups && D.groups.length) {
+      groupedCharts(main, D, color, thresholds, timeAxis, usAxis);
+    } else {
+      ungroupedCharts(main, D, color, thresholds, timeAxis, usAxis);
+    }
+    summarySection(main, D, color);
+    engineSection(main, D, color);
+    settingsSection(main, D);
+  }
+
+  // groupedCharts draws each group's runs on charts of their own: its
+  // throughput, then each of its operations' latency over time and
+  // percentile spectrum, a series per run named by its series.
+  function groupedCharts(main, D, color, thresholds, timeAxis, usAxis) {
+    D.groups.forEach(function (grp) {
+      var mine = [];
+      D.runs.forEach(function (r, i) { if (r.group === grp) mine.push(i); });
+      var ops = D.operations.filter(function (op) {
+        return mine.some(function (i) { return D.runs[i].latency_series[op] || D.runs[i].spectrum[op]; });
+      });
+      var g = section(main, grp + ": throughput, latency over time (p99 solid, p50 dashed) and percentile spectrum");
+      lineChart(g, grp + ": operations per second", timeAxis, { label: "ops/s", fmt: fmtCount, zero: true },
+        mine.map(function (i) { return { name: D.runs[i].series, color: color(i), points: D.runs[i].ops_series }; }), true,
+        thresholds.filter(function (t) { return t.statistic === "throughput"; }).map(function (t) { return thresholdLine(t, D, color); }));
+      // The throughput across the row; below it, each operation's latency
+      // over time beside its spectrum.
+      g.lastChild.style.gridColumn = "1 / -1";
+      ops.forEach(function (op) {
+        var series = [];
+        mine.forEach(function (i) {
+          var ls = D.runs[i].latency_series[op];
+          if (!ls) return;
+          series.push({ name: D.runs[i].series + " p99", color: color(i), points: ls.p99 });
+          series.push({ name: D.runs[i].series + " p50", color: color(i), dash: "dash", width: 1.4, points: ls.p50 });
+        });
+        lineChart(g, grp + ": " + op + " latency over time", timeAxis, usAxis, series, false,
+          thresholds.filter(function (t) { return t.chart === op && t.series; }).map(function (t) { return thresholdLine(t, D, color); }));
+        lineChart(g, grp + ": " + op + " percentile spectrum", { label: "percentile", fmt: fmtNines, integerTicks: true }, usAxis,
+          mine.map(function (i) {
+            return { name: D.runs[i].series, color: color(i), points: (D.runs[i].spectrum[op] || []).map(function (p) {
+              return [-Math.log10(1 - p[0] / 100), p[1]];
+            }) };
+          }));
+      });
+    });
+  }
+
+  function ungroupedCharts(main, D, color, thresholds, timeAxis, usAxis) {
     // Throughput.
     var g = section(main, "Throughput");
     lineChart(g, "Operations per second", timeAxis, { label: "ops/s", fmt: fmtCount, zero: true },
@@ -630,7 +692,11 @@
       });
     }
 
-    // Summary, with the retries' column when a binding retried.
+  }
+
+  // summarySection is every run's latency summary, with the retries'
+  // column when a binding retried.
+  function summarySection(main, D, color) {
     htmlEl("h2", {}, main, "Latency summary (µs)");
     var rows = [];
     var retried = D.runs.some(function (r) { return r.summary.some(function (s) { return s.retries > 0; }); });
@@ -647,23 +713,60 @@
     });
     var head = ["measurement", "run", "count", "mean", "p50", "p95", "p99", "p99.9", "max", "not OK"];
     table(main, retried ? head.concat(["retries"]) : head, rows);
+  }
 
-    engineSection(main, D);
-    settingsSection(main, D);
+  // fmtBytes writes a byte count in binary units (344860461: 328.9 MiB).
+  function fmtBytes(n) {
+    var units = ["B", "KiB", "MiB", "GiB", "TiB"], u = 0;
+    while (Math.abs(n) >= 1024 && u < units.length - 1) { n /= 1024; u++; }
+    return (u ? n.toFixed(1) : String(n)) + " " + units[u];
+  }
+
+  // fmtStat writes an [ENGINE] row's value in human units: bytes in
+  // binary units, milliseconds as a time, large counts with separators.
+  function fmtStat(name, v) {
+    if (v === "" || v === undefined) return "-";
+    var n = Number(v);
+    if (!isFinite(n)) return v;
+    if (/Bytes|\(bytes\)/.test(name)) return fmtBytes(n);
+    if (/\(ms\)$/.test(name)) return fmtSecs(n / 1000);
+    if (Number.isInteger(n) && Math.abs(n) >= 10000) return fmtInt(n);
+    return v;
   }
 
   // The embedded engines' [ENGINE] rows, one column per run: what the
   // engine did (I/O, block cache) and the compaction debt each phase
   // started and ended with.
-  function engineSection(main, D) {
+  // Grouped runs get a table per group, a column per series.
+  function engineSection(main, D, color) {
     if (!D.engine || !D.engine.length) return;
     htmlEl("h2", {}, main, "Engine statistics");
-    table(main, ["statistic"].concat(D.runs.map(function (r) { return r.name; })), D.engine.map(function (s) {
-      return { cells: [{ text: s.name, cls: "l" }].concat(s.values.map(function (v) { return v === "" ? "-" : v; })) };
-    })).className = "engine";
+    var groups = D.groups && D.groups.length ? D.groups : [null];
+    // A group's table is a column per series: narrow enough to go two abreast.
+    var box = groups[0] === null ? main : htmlEl("div", { "class": "tables" }, main);
+    groups.forEach(function (grp) {
+      var at = grp === null ? main : htmlEl("div", {}, box);
+      var mine = [];
+      D.runs.forEach(function (r, i) { if (grp === null || r.group === grp) mine.push(i); });
+      var rows = D.engine.filter(function (s) { return mine.some(function (i) { return s.values[i] !== ""; }); });
+      if (!rows.length) return;
+      if (grp !== null) htmlEl("h3", {}, at, grp);
+      var head = ["statistic"].concat(mine.map(function (i) {
+        return { text: grp === null ? D.runs[i].name : D.runs[i].series };
+      }));
+      var t = table(at, head, rows.map(function (s) {
+        return { cells: [{ text: s.name, cls: "l" }].concat(mine.map(function (i) { return { text: fmtStat(s.name, s.values[i]), title: s.values[i] }; })) };
+      }));
+      t.className = "engine";
+      mine.forEach(function (i, k) {
+        var th = t.rows[0].cells[k + 1];
+        th.insertBefore(htmlEl("span", { "class": "swatch", style: "background:" + color(i) }, th), th.firstChild);
+      });
+    });
   }
 
   function settingsSection(main, D) {
+    if (D.groups && D.groups.length) return groupedSettings(main, D);
     htmlEl("h2", {}, main, "Settings");
     var differ = D.settings.filter(function (s) { return s.differ; });
     var head = ["property"].concat(D.runs.map(function (r) { return r.name; }));
@@ -681,6 +784,32 @@
     table(det, head, D.settings.map(function (s) {
       return { cls: s.differ ? "differ" : "", cells: [s.name].concat(s.values.map(function (v) { return { text: v, cls: "l" }; })) };
     })).className = "settings";
+  }
+
+  // groupedSettings is the settings with a column per group: the value
+  // the group's runs share, or each series' own where they differ.
+  function groupedSettings(main, D) {
+    htmlEl("h2", {}, main, "Settings");
+    var rows = D.settings.map(function (s) {
+      var differ = false;
+      var cells = D.groups.map(function (grp) {
+        var vals = [];
+        D.runs.forEach(function (r, i) { if (r.group === grp) vals.push({ series: r.series, v: s.values[i] }); });
+        var same = vals.every(function (x) { return x.v === vals[0].v; });
+        var text = same ? vals[0].v : vals.map(function (x) { return x.series + ": " + (x.v === "" ? "-" : x.v); }).join(" · ");
+        if (!same) differ = true;
+        return { text: text, cls: "l", title: text };
+      });
+      return { differ: differ, row: { cls: differ ? "differ" : "", cells: [s.name].concat(cells) } };
+    });
+    var head = ["property"].concat(D.groups);
+    var differ = rows.filter(function (r) { return r.differ; });
+    htmlEl("p", {}, main, differ.length ? differ.length + " of " + D.settings.length + " properties differ between the series of a group " +
+      "(highlighted; full values on hover)." : "In every group all " + D.settings.length + " properties are the same for every series.");
+    if (differ.length) table(main, head, differ.map(function (r) { return r.row; })).className = "settings grouped";
+    var det = htmlEl("details", {}, main);
+    htmlEl("summary", {}, det, "all " + D.settings.length + " properties, by group");
+    table(det, head, rows.map(function (r) { return r.row; })).className = "settings grouped";
   }
 
   try {

@@ -52,15 +52,39 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 type Input struct {
 	Name   string             `json:"name"`
 	Report *jsonreport.Report `json:"report"`
+	// Group and Series, when set (ycsb report --html -groups), draw the
+	// runs of each group on charts of their own, each series in one
+	// colour throughout the page: compare-engines' workloads and engines.
+	Group  string `json:"group,omitempty"`
+	Series string `json:"series,omitempty"`
+}
+
+// SplitGroups sets each input's Series and Group from its name,
+// "<series> <group>" (split at the first space): "pebble a" is engine
+// pebble on workload a.
+func SplitGroups(inputs []Input) error {
+	for i := range inputs {
+		series, group, ok := strings.Cut(inputs[i].Name, " ")
+		if !ok || series == "" || strings.TrimSpace(group) == "" {
+			return fmt.Errorf("run %q: with -groups a run is named \"<series> <group>\" (e.g. \"pebble a\")", inputs[i].Name)
+		}
+		inputs[i].Series, inputs[i].Group = series, strings.TrimSpace(group)
+	}
+	return nil
 }
 
 // Data is what the page's script draws; it is embedded as JSON.
 type Data struct {
-	Title      string    `json:"title"`
-	Generated  string    `json:"generated"`
-	Operations []string  `json:"operations"` // in the order of the first run that has them
-	Runs       []Run     `json:"runs"`
-	Settings   []Setting `json:"settings"`
+	Title      string   `json:"title"`
+	Generated  string   `json:"generated"`
+	Operations []string `json:"operations"` // in the order of the first run that has them
+	Runs       []Run    `json:"runs"`
+	// Groups and Series are the runs' distinct groups and series in the
+	// order of the inputs, when they have them (Input.Group): the page
+	// then draws each group's charts apart and colours runs by series.
+	Groups   []string  `json:"groups,omitempty"`
+	Series   []string  `json:"series,omitempty"`
+	Settings []Setting `json:"settings"`
 	// Engine is the embedded engines' statistics (the [ENGINE] rows: I/O,
 	// block cache, compaction debt, settling), one row per statistic in
 	// the order the runs report them, "" where a run lacks it; empty when
@@ -118,6 +142,11 @@ type Run struct {
 	Operations int64   `json:"operations"`
 	Throughput float64 `json:"throughput"`
 	Clients    int     `json:"clients"`
+	Group      string  `json:"group,omitempty"`
+	Series     string  `json:"series,omitempty"`
+	// Verdict is the client's verdict ("CPU-BOUND, GC-PAUSES", "KEPT
+	// UP"), "" for a report without one.
+	Verdict string `json:"verdict,omitempty"`
 	// Throughput over time: [seconds since start, ops/s] at each interval's end.
 	OpsSeries [][2]float64 `json:"ops_series"`
 	// Latency over time per measurement and percentile key (p50, p99,
@@ -261,7 +290,16 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 			Name: in.Name, Binding: r.Binding, Phase: r.Phase, Start: r.Start.UTC().Format(time.RFC3339),
 			RunTimeMs: r.RunTimeMs, WarmupMs: r.WarmupMs, Operations: r.Operations, Throughput: r.Throughput,
 			Clients: r.Clients, OpsSeries: [][2]float64{}, LatencySeries: map[string]map[string][][2]float64{},
-			Spectrum: map[string][][2]float64{}, Summary: []Summary{},
+			Spectrum: map[string][][2]float64{}, Summary: []Summary{}, Group: in.Group, Series: in.Series,
+		}
+		if cv := r.ClientVerdict; cv != nil {
+			run.Verdict = strings.Join(cv.Verdicts, ", ")
+		}
+		if in.Group != "" && !slices.Contains(d.Groups, in.Group) {
+			d.Groups = append(d.Groups, in.Group)
+		}
+		if in.Series != "" && !slices.Contains(d.Series, in.Series) {
+			d.Series = append(d.Series, in.Series)
 		}
 		for _, iv := range r.Intervals {
 			secs := float64(iv.EndMs-iv.StartMs) / 1000

@@ -77,7 +77,7 @@ func fakeReport(t *testing.T, binding string, seconds int, base int64, seed uint
 
 func TestBuild(t *testing.T) {
 	a, b := fakeReport(t, "pebble", 10, 100, 1), fakeReport(t, "rocksdb", 8, 150, 2)
-	d, err := Build("t", []Input{{"pebble", a}, {"rocksdb", b}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: a}, {Name: "rocksdb", Report: b}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestOperationOrder(t *testing.T) {
 	}
 	a.Measurements = []jsonreport.Measurement{m("Intended-single-post", "single-post", true), m("single-post-FAILED", "single-post", false),
 		m("single-post", "single-post", false), m("READ-FAILED", "", false), m("READ-MODIFY-WRITE", "", false), m("q01", "q01", false)}
-	d, err := Build("t", []Input{{"a", a}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "a", Report: a}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestOlderReport(t *testing.T) {
 	for i := range a.Intervals {
 		a.Intervals[i].Latency = nil
 	}
-	d, err := Build("t", []Input{{"basic", a}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "basic", Report: a}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestOlderReport(t *testing.T) {
 func TestSelfContained(t *testing.T) {
 	a := fakeReport(t, "basic", 3, 100, 1)
 	a.Settings["evil"] = "</script><script>alert(1)</script>"
-	d, err := Build("x </title> y", []Input{{"basic", a}}, time.Unix(0, 0))
+	d, err := Build("x </title> y", []Input{{Name: "basic", Report: a}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
 	a, b := fakeReport(t, "pebble", 12, 100, 1), fakeReport(t, "rocksdb", 12, 140, 2)
-	d, err := Build("pebble vs rocksdb", []Input{{"pebble", a}, {"rocksdb", b}}, time.Now())
+	d, err := Build("pebble vs rocksdb", []Input{{Name: "pebble", Report: a}, {Name: "rocksdb", Report: b}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestChromiumSLO(t *testing.T) {
 	dir := t.TempDir()
 	a := withSLO(fakeReport(t, "pebble", 12, 100, 1), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
 	b := withSLO(fakeReport(t, "rocksdb", 12, 140, 2), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
-	d, err := Build("pebble vs rocksdb", []Input{{"pebble", a}, {"rocksdb", b}}, time.Now())
+	d, err := Build("pebble vs rocksdb", []Input{{Name: "pebble", Report: a}, {Name: "rocksdb", Report: b}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +395,7 @@ func TestEmbeddedInputs(t *testing.T) {
 	a := fakeReport(t, "basic", 3, 100, 1)
 	a.Settings["evil"] = "</script><script>alert(1)</script>"
 	b := fakeReport(t, "basic", 2, 50, 2)
-	in := []Input{{"rev1", a}, {"rev2", b}}
+	in := []Input{{Name: "rev1", Report: a}, {Name: "rev2", Report: b}}
 	d, err := Build("two", in, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -500,7 +500,7 @@ func TestBuildSLO(t *testing.T) {
 		"PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
 	b := withSLO(fakeReport(t, "rocksdb", 8, 150, 2), "service", "FAIL", "FAIL", "PASS", "PASS", "PASS", "PASS", "NO DATA")
 	c := fakeReport(t, "badger", 3, 100, 3) // no objectives
-	d, err := Build("t", []Input{{"pebble", a}, {"badger", c}, {"rocksdb", b}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: a}, {Name: "badger", Report: c}, {Name: "rocksdb", Report: b}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -602,7 +602,7 @@ func TestBuildSLOIntended(t *testing.T) {
 	for i := range a.Intervals {
 		a.Intervals[i].Latency["Intended-READ"] = a.Intervals[i].Latency["READ"]
 	}
-	d, err := Build("t", []Input{{"basic", a}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "basic", Report: a}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +639,7 @@ func pageData(t *testing.T, page string) *Data {
 // TestPageSLO: the thresholds and verdicts reach the page's data.
 func TestPageSLO(t *testing.T) {
 	a := withSLO(fakeReport(t, "pebble", 3, 100, 1), "service", "PASS", "FAIL", "PASS", "PASS", "PASS", "PASS", "PASS")
-	d, err := Build("t", []Input{{"pebble", a}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: a}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -667,7 +667,7 @@ func TestChromiumEconomy(t *testing.T) {
 	a.Validation = workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 1000000, Accounts: 1000})
 	b.Validation = workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 999674, Accounts: 1000})
 	a.Measurements[1].Retries = 2833
-	d, err := Build("economy", []Input{{"serializable", a}, {"read committed", b}}, time.Now())
+	d, err := Build("economy", []Input{{Name: "serializable", Report: a}, {Name: "read committed", Report: b}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -688,7 +688,7 @@ func TestChromiumInterrupted(t *testing.T) {
 	t.Parallel() // a browser of its own, its own profile and page
 	a, b := fakeReport(t, "pebble", 6, 100, 1), fakeReport(t, "pebble", 3, 100, 2)
 	b.Interrupted = &jsonreport.Interrupted{By: "SIGTERM", PlannedOperations: 100000, DoneOperations: b.Operations + 7}
-	d, err := Build("stopped", []Input{{"full", a}, {"stopped", b}}, time.Now())
+	d, err := Build("stopped", []Input{{Name: "full", Report: a}, {Name: "stopped", Report: b}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -717,7 +717,7 @@ func TestChromiumEngine(t *testing.T) {
 	b.Sections = append(b.Sections,
 		export.Row{Metric: "ENGINE", Name: "L0SublevelsAtEnd", Value: export.Int(3)},
 		export.Row{Metric: "ENGINE", Name: "BlockCacheDataHitRate(%)", Value: export.Float(61.5)})
-	d, err := Build("engines", []Input{{"pebble", a}, {"rocksdb", b}}, time.Now())
+	d, err := Build("engines", []Input{{Name: "pebble", Report: a}, {Name: "rocksdb", Report: b}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -728,17 +728,60 @@ func TestChromiumEngine(t *testing.T) {
 	}
 	bin := chromium(t)
 	_, st := load(t, bin, t.TempDir(), d)
-	for _, s := range []string{"<h2>Engine statistics</h2>", "<td class=\"l\">L0SublevelsAtEnd</td><td>7</td><td>3</td>",
-		"<td class=\"l\">SettleTime(ms)</td><td>91234</td><td>-</td>"} {
+	for _, s := range []string{"<h2>Engine statistics</h2>", "<td class=\"l\">L0SublevelsAtEnd</td><td title=\"7\">7</td><td title=\"3\">3</td>",
+		"<td class=\"l\">SettleTime(ms)</td><td title=\"91234\">91.23s</td><td>-</td>"} {
 		if !strings.Contains(st.dom, s) {
 			t.Errorf("no %q in the page", s)
 		}
 	}
-	plain, err := Build("plain", []Input{{"a", fakeReport(t, "basic", 4, 100, 1)}}, time.Now())
+	plain, err := Build("plain", []Input{{Name: "a", Report: fakeReport(t, "basic", 4, 100, 1)}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, st := load(t, bin, t.TempDir(), plain); strings.Contains(st.dom, "<h2>Engine statistics</h2>") {
 		t.Error("a page without [ENGINE] rows has an engine section")
+	}
+}
+
+// TestGroups: runs named "<series> <group>" are split into groups and
+// series; each group gets its own charts and engine table, every run of a
+// series the same colour, and the client's verdict is in the runs table.
+func TestGroups(t *testing.T) {
+	var in []Input
+	for i, name := range []string{"pebble load", "rocksdb load", "pebble a", "rocksdb a"} {
+		r := fakeReport(t, strings.Fields(name)[0], 4, 100, uint64(i+1))
+		r.Sections = append(r.Sections, export.Row{Metric: "ENGINE", Name: "DiskSize(bytes)", Value: export.Int(344860461)})
+		r.ClientVerdict = &jsonreport.ClientVerdict{Verdicts: []string{"CPU-BOUND", "GC-PAUSES"}}
+		in = append(in, Input{Name: name, Report: r})
+	}
+	if err := SplitGroups([]Input{{Name: "pebble"}}); err == nil {
+		t.Error("SplitGroups took a name with no group")
+	}
+	if err := SplitGroups(in); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build("engines", in, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Groups, []string{"load", "a"}) || !reflect.DeepEqual(d.Series, []string{"pebble", "rocksdb"}) {
+		t.Fatalf("groups %v, series %v", d.Groups, d.Series)
+	}
+	if d.Runs[2].Group != "a" || d.Runs[2].Series != "pebble" || d.Runs[2].Verdict != "CPU-BOUND, GC-PAUSES" {
+		t.Fatalf("run 2: group %q series %q verdict %q", d.Runs[2].Group, d.Runs[2].Series, d.Runs[2].Verdict)
+	}
+	bin := chromium(t)
+	_, st := load(t, bin, t.TempDir(), d)
+	for _, s := range []string{"<h3>load: operations per second</h3>", "<h3>a: operations per second</h3>", "<h3>a: READ latency over time</h3>",
+		"<h3>a</h3>", `<td title="344860461">328.9 MiB</td>`, "CPU-BOUND, GC-PAUSES"} {
+		if !strings.Contains(st.dom, s) {
+			t.Errorf("no %q in the page", s)
+		}
+	}
+	// One colour per engine: the runs table's swatches repeat per series.
+	for _, c := range []string{"#1f77b4", "#d62728"} {
+		if n := strings.Count(st.dom, `<td class="run"><span class="swatch" style="background:`+c+`">`); n != 2 {
+			t.Errorf("colour %s on %d runs, want 2", c, n)
+		}
 	}
 }

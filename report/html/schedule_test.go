@@ -42,7 +42,7 @@ func TestBuildSchedule(t *testing.T) {
 	b := fakeReport(t, "rocksdb", 4, 100, 2)
 	c := withSchedule(t, fakeReport(t, "badger", 4, 100, 3), 500, 0.01)
 	c.Schedule.Wake, c.Schedule.Behind, c.ClientVerdict = nil, nil, nil // written before they were recorded
-	d, err := Build("t", []Input{{"pebble", a}, {"rocksdb", b}, {"badger", c}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: a}, {Name: "rocksdb", Report: b}, {Name: "badger", Report: c}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestBuildSchedule(t *testing.T) {
 // histograms it was computed from.
 func TestPageSchedule(t *testing.T) {
 	a := withSchedule(t, fakeReport(t, "pebble", 3, 100, 1), 8000, 0.125)
-	d, err := Build("t", []Input{{"pebble", a}}, time.Unix(0, 0))
+	d, err := Build("t", []Input{{Name: "pebble", Report: a}}, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestChromiumSchedule(t *testing.T) {
 	b := fakeReport(t, "rocksdb", 6, 100, 2)
 	c := withSchedule(t, fakeReport(t, "badger", 6, 100, 3), 500, 0.01)
 	c.Schedule.Wake, c.Schedule.Behind, c.ClientVerdict = nil, nil, nil
-	d, err := Build("paced", []Input{{"pebble", a}, {"rocksdb", b}, {"badger", c}}, time.Now())
+	d, err := Build("paced", []Input{{Name: "pebble", Report: a}, {Name: "rocksdb", Report: b}, {Name: "badger", Report: c}}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 
 // Conn is one worker's handle on an embedded engine: the few key-value
 // operations the shared Session runs the records through. A binding
-// implements it over its engine's API and keeps the engine's own zero-copy
-// value handling (Pebble's closer, RocksDB's pinned slice). Not safe for
+// implements it over its engine's API with its own value handling
+// (Pebble's zero-copy value and closer, RocksDB's copy into the session's
+// buffer in one C call). Not safe for
 // concurrent use. Errors are the engine's own; Session wraps them.
 type Conn interface {
 	// Get returns the value stored under key, or found=false when there is

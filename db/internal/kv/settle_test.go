@@ -75,6 +75,7 @@ func TestReporterSettleRows(t *testing.T) {
 	if err := r.Settle(context.Background(), f, time.Second); err != nil {
 		t.Fatal(err)
 	}
+	f.stats.LiveSSTableBytes = 5000
 	got := map[string]any{}
 	var names []string
 	for _, s := range r.Stats() {
@@ -82,7 +83,8 @@ func TestReporterSettleRows(t *testing.T) {
 		names = append(names, s.Name)
 	}
 	want := map[string]any{"CompactionBytesWritten": int64(0), "SettleBytesWritten": int64(1000), "Settled": int64(1),
-		"L0FilesAtStart": int64(4), "L0FilesAtEnd": int64(4), "BatchBytesWritten": int64(100)}
+		"L0FilesAtStart": int64(4), "L0FilesAtEnd": int64(4), "BatchBytesWritten": int64(100), "MemtablesFlushed": int64(1),
+		"LiveSSTableBytesAfterSettle": int64(5000)}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
@@ -91,5 +93,11 @@ func TestReporterSettleRows(t *testing.T) {
 	last := names[len(names)-1]
 	if last != "DiskSizeApparentAfterSettle(bytes)" {
 		t.Errorf("last row %s; rows %v", last, names)
+	}
+	var plain Reporter
+	plain.Start(t.TempDir(), func() Stats { return f.stats }, func() Debt { return Debt{} })
+	rows := plain.Stats()
+	if last := rows[len(rows)-1]; last.Name != "MemtablesFlushed" || last.Value != int64(0) {
+		t.Errorf("without settling the last row is %s %v, want MemtablesFlushed 0", last.Name, last.Value)
 	}
 }

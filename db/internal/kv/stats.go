@@ -229,9 +229,11 @@ func (r *Reporter) Settle(ctx context.Context, e Settling, timeout time.Duration
 		_, err := Settle(ctx, e, timeout)
 		return err
 	}, func() []db.Stat {
-		s := r.read().Since(r.end)
-		return append([]db.Stat{stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten))},
+		now := r.read()
+		s := now.Since(r.end)
+		rows := append([]db.Stat{stat("SettleBytesWritten", int64(s.FlushBytesWritten+s.CompactionBytesWritten))},
 			r.debt().Rows("AfterSettle")...)
+		return append(rows, stat("LiveSSTableBytesAfterSettle", now.LiveSSTableBytes))
 	})
 }
 
@@ -273,9 +275,20 @@ func (r *Reporter) SettleWith(ctx context.Context, settle func(context.Context) 
 // engine's own), then settling's rows when it ran: SettleTime(ms), Settled
 // (1, or 0 when it gave up), the engine's rows after settling, what
 // settling wrote to disk and the space once settled.
+//
+// An LSM engine's MemtablesFlushed says whether the sizes describe the
+// store the next phase opens: 0 without settling (the memtables' data is in
+// the WAL only, which the next Open replays: after a load,
+// LiveSSTableBytes may be 0 and DiskSize mostly a preallocated WAL), 1 when
+// settling completed, whose LiveSSTableBytesAfterSettle and
+// DiskSizeAfterSettle(bytes) are then the state the next phase starts from.
 func (r *Reporter) Stats() []db.Stat {
 	if !r.settled {
-		return r.rows(r.liveBytes())
+		rows := r.rows(r.liveBytes())
+		if r.read != nil {
+			rows = append(rows, stat("MemtablesFlushed", int64(0)))
+		}
+		return rows
 	}
 	ok := int64(0)
 	if r.ok {
@@ -284,6 +297,9 @@ func (r *Reporter) Stats() []db.Stat {
 	rows := append(r.phase[:len(r.phase):len(r.phase)],
 		stat("SettleTime(ms)", r.took.Milliseconds()),
 		stat("Settled", ok))
+	if r.read != nil {
+		rows = append(rows, stat("MemtablesFlushed", ok))
+	}
 	rows = append(rows, r.after()...)
 	for _, s := range writeRows(r.atEnd, "") {
 		if s.Name == "DiskBytesWritten" {

@@ -1,0 +1,138 @@
+//go:build rocksdb
+
+package rocksdb
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strconv"
+	"testing"
+
+	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/kv"
+	"github.com/goycsb/ycsb/props"
+)
+
+// folderMerge is the full merge as kv.Folder (Pebble's operator) computes
+// it: the C operator must give the same bytes.
+func folderMerge(existing []byte, operands [][]byte) ([]byte, bool) {
+	var f kv.Folder
+	for i := len(operands) - 1; i >= 0; i-- {
+		if f.AddOlder(operands[i]) != nil {
+			return nil, false
+		}
+	}
+	if len(existing) > 0 && f.AddOlder(existing) != nil {
+		return nil, false
+	}
+	return f.AppendTo(nil), true
+}
+
+func TestNativeMergerName(t *testing.T) {
+	if got := nativeMergerName(); got != kv.MergerName {
+		t.Fatalf("C merge operator named %q, want %q", got, kv.MergerName)
+	}
+}
+
+// rec encodes a value of kind from name, value pairs.
+func rec(kind byte, pairs ...string) []byte {
+	var fs []db.Field
+	for i := 0; i+1 < len(pairs); i += 2 {
+		fs = append(fs, db.Field{Name: pairs[i], Value: []byte(pairs[i+1])})
+	}
+	return kv.AppendValue(nil, kind, fs)
+}
+
+func TestNativeMergeMatchesFolder(t *testing.T) {
+	long := string(bytes.Repeat([]byte("v"), 300)) // two-byte length prefixes
+	var many []string
+	for i := 0; i < 40; i++ { // more fields than the C fold's inline room
+		many = append(many, "f"+string(rune('a'+i%26))+string(rune('a'+i/26)), "x")
+	}
+	for _, c := range []struct {
+		name     string
+		existing []byte
+		operands [][]byte
+		want     []byte // nil: must fail
+	}{
+		{"update over record", rec('R', "a", "1", "b", "2"), [][]byte{rec('U', "b", "3")}, rec('R', "b", "3", "a", "1")},
+		{"newest operand wins", rec('R', "a", "1"), [][]byte{rec('U', "a", "2"), rec('U', "a", "3")}, rec('R', "a", "3")},
+		{"no record below", nil, [][]byte{rec('U', "a", "2"), rec('U', "b", "3")}, rec('U', "b", "3", "a", "2")},
+		{"empty existing is none", []byte{}, [][]byte{rec('U', "a", "2")}, rec('U', "a", "2")},
+		{"update-only existing", rec('U', "a", "1"), [][]byte{rec('U', "b", "2")}, rec('U', "b", "2", "a", "1")},
+		{"long values", rec('R', "a", long), [][]byte{rec('U', "b", long)}, rec('R', "b", long, "a", long)},
+		{"many fields", rec('R', many...), [][]byte{rec('U', "fz", "y")}, rec('R', append([]string{"fz", "y"}, many...)...)},
+		{"empty operand", rec('R', "a", "1"), [][]byte{{}}, nil},
+		{"cut operand", rec('R', "a", "1"), [][]byte{{'U', 5, 'a'}}, nil},
+		{"cut existing", []byte{'R', 1, 'a', 9}, [][]byte{rec('U', "a", "2")}, nil},
+		{"varint overflow", rec('R'), [][]byte{{'U', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}}, nil},
+		{"no fields", rec('R'), [][]byte{rec('U')}, rec('R')},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ref, ok := folderMerge(c.existing, c.operands)
+			got, err := nativeFold(c.existing, c.operands)
+			if (err == nil) != ok || !bytes.Equal(got, ref) {
+				t.Fatalf("C merge %q, %v; kv.Folder %q, %v", got, err, ref, ok)
+			}
+			if !bytes.Equal(got, c.want) {
+				t.Fatalf("C merge %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// FuzzNativeMerge checks the C operator against kv.Folder on any bytes:
+// the first byte says how many of the pieces after it (split at 0xfe) are
+// operands, the rest the existing value.
+func FuzzNativeMerge(f *testing.F) {
+	f.Add([]byte{1}, []byte("R\x01a\x011\xfeU\x01a\x012"))
+	f.Add([]byte{2}, []byte("U\x01b\x013\xfeU\x01a\x012\xfeR\x01a\x011\x01b\x012"))
+	f.Fuzz(func(t *testing.T, head, body []byte) {
+		pieces := bytes.Split(body, []byte{0xfe})
+		n := len(pieces)
+		if len(head) > 0 {
+			n = min(n, int(head[0])%8)
+		}
+		operands, existing := pieces[:n], []byte(nil)
+		if n < len(pieces) {
+			existing = pieces[n]
+		}
+		ref, ok := folderMerge(existing, operands)
+		got, err := nativeFold(existing, operands)
+		if (err == nil) != ok || !bytes.Equal(got, ref) {
+			t.Fatalf("C merge %q, %v; kv.Folder %q, %v", got, err, ref, ok)
+		}
+	})
+}
+
+// TestReadLargerThanBuffer reads values larger than the session's read
+// buffer (it starts at 4KiB): the C call says the size, the buffer grows and
+// the read is made again.
+func TestReadLargerThanBuffer(t *testing.T) {
+	ctx := context.Background()
+	d, err := open(ctx, props.FromMap(map[string]string{"engine.dir": t.TempDir()}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, err := d.Session(ctx, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	for _, n := range []int{10, 5000, 100000, 300} {
+		v := bytes.Repeat([]byte{byte('a' + n%26)}, n)
+		key := "k" + strconv.Itoa(n)
+		if err := s.Insert(ctx, "t", key, []db.Field{{Name: "f", Value: v}}); err != nil {
+			t.Fatal(err)
+		}
+		var r db.Record
+		if err := s.Read(ctx, "t", key, nil, &r); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := r.Get("f"); !ok || !bytes.Equal(got, v) {
+			t.Fatalf("%d bytes: read %d bytes (found %t)", n, len(got), ok)
+		}
+	}
+}
