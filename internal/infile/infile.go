@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -90,13 +91,25 @@ const chunk = 1 << 20
 // Read returns the contents of path, which must be a regular file or a
 // pipe of at most max bytes. It returns an *Interrupted wrapping ctx.Err()
 // if the context ends first, also while a named pipe waits for a writer.
+// A regular file is refused by its size, before a byte of it is read, and
+// is read into a buffer of its size.
 func Read(ctx context.Context, path string, max int64) ([]byte, error) {
+	if err := Check(path, max); err != nil {
+		return nil, err
+	}
 	f, err := Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(ctx, f, path, max)
+	var size int64
+	// The file may have changed between the check and the open.
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if size = fi.Size(); size > max {
+			return nil, &Error{Path: path, Err: tooLarge(max)}
+		}
+	}
+	return readAll(ctx, f, path, max, size)
 }
 
 // Check refuses, without opening it, a path that Read would refuse for its
@@ -190,15 +203,18 @@ func release(path string, done <-chan opened) {
 // end, at most max bytes, returning an *Interrupted if the context ends
 // first.
 func ReadFrom(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
-	return readAll(ctx, r, name, max)
+	return readAll(ctx, r, name, max, 0)
 }
 
-// readAll reads r in chunks, looking at ctx between them and while a read
-// waits. A read that waits is left to its goroutine when ctx ends: files
-// and pipes are closed by the caller, which ends it.
-func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
-	var out []byte
-	buf := make([]byte, chunk)
+// readAll reads r in chunks of at most chunk bytes straight into the
+// buffer it returns, which starts at size (a regular file's, 0 for a pipe)
+// and grows as needed up to max, looking at ctx between the chunks and
+// while a read waits. A read that waits is left to its goroutine when ctx
+// ends: files and pipes are closed by the caller, which ends it.
+func readAll(ctx context.Context, r io.Reader, name string, max, size int64) ([]byte, error) {
+	// One byte more than the file's size sees its end (or its growth)
+	// without growing the buffer.
+	out := make([]byte, 0, min(size, max)+1)
 	type result struct {
 		n   int
 		err error
@@ -208,12 +224,13 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 		if err := ctx.Err(); err != nil {
 			return nil, &Interrupted{Path: name, Err: err}
 		}
-		want := int64(len(buf))
-		if left := max + 1 - int64(len(out)); left < want {
-			want = left
+		if len(out) == cap(out) {
+			out = slices.Grow(out, int(min(int64(len(out))+1, chunk)))
 		}
+		want := min(int64(cap(out)-len(out)), chunk, max+1-int64(len(out)))
+		buf := out[len(out) : len(out)+int(want)]
 		go func() {
-			n, err := r.Read(buf[:want])
+			n, err := r.Read(buf)
 			res <- result{n, err}
 		}()
 		var got result
@@ -226,7 +243,7 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 			}
 			return nil, &Interrupted{Path: name, Err: ctx.Err()}
 		}
-		out = append(out, buf[:got.n]...)
+		out = out[:len(out)+got.n]
 		if int64(len(out)) > max {
 			return nil, &Error{Path: name, Err: tooLarge(max)}
 		}
