@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -95,7 +96,18 @@ func Run(ctx context.Context, args []string, env *Env) int {
 	return ExitBadInput
 }
 
+// completeRun is what a run or load returns that ended complete and wrote
+// its whole report, unmarked, although a signal came while the report was
+// written (to a FIFO waiting for its reader): it exits 0, as its report
+// says.
+type completeRun struct{}
+
+func (completeRun) Error() string { return "the run was complete" }
+
 func exitCode(ctx context.Context, env *Env, err error) int {
+	if errors.Is(err, completeRun{}) {
+		return ExitOK
+	}
 	if err == nil {
 		if ctx.Err() != nil {
 			return ExitInterrupted
@@ -337,7 +349,12 @@ func bindingCommand(name string, transactions bool, run func(context.Context, yc
 		if err != nil {
 			return err
 		}
-		return run(ctx, ycsb.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
-			CommandLine: args, Version: Version})
+		complete := false
+		err = run(ctx, ycsb.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
+			CommandLine: args, Version: Version, Complete: &complete})
+		if err == nil && complete && ctx.Err() != nil {
+			return completeRun{}
+		}
+		return err
 	}
 }

@@ -286,6 +286,9 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	if err != nil {
 		return err
 	}
+	if b.rep.interrupted == nil && b.o.Complete != nil {
+		*b.o.Complete = true
+	}
 	if !s.transactions && s.opCount > 0 && m.Inserted < s.opCount && !m.Stopped {
 		msg := jsonreport.LoadIncomplete(m.Inserted, m.UnknownAll, s.opCount)
 		if first := b.causes.First(); first != "" {

@@ -528,6 +528,7 @@ func (r *Report) check() error {
 		c.starts("schedule.wake.", s.Wake)
 		c.starts("schedule.behind.", s.Behind)
 	}
+	c.plausible(r)
 	c.consistent(r)
 	return c.err
 }
