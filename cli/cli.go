@@ -14,6 +14,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/frontend/ycsb"
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/report/merge"
@@ -92,7 +93,7 @@ func Run(ctx context.Context, args []string, env *Env) int {
 			return exitCode(ctx, env, err)
 		}
 	}
-	fmt.Fprintf(env.Stderr, "ycsb: unknown command %q (expected one of %s; see ycsb help)\n", args[0], commandNames())
+	fmt.Fprintf(env.Stderr, "ycsb: unknown command %s (expected one of %s; see ycsb help)\n", shown.Quote(args[0]), commandNames())
 	return ExitBadInput
 }
 
@@ -114,7 +115,7 @@ func exitCode(ctx context.Context, env *Env, err error) int {
 		}
 		return ExitOK
 	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	msg := shown.Line(strings.ReplaceAll(err.Error(), "\n", " "))
 	fmt.Fprintf(env.Stderr, "ycsb: %s\n", msg)
 	if props.IsBadInput(err) {
 		return ExitBadInput

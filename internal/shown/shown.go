@@ -6,6 +6,8 @@ package shown
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -24,4 +26,31 @@ func Quote(s string) string {
 		cut--
 	}
 	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// MaxLine is how many bytes of a message Line keeps.
+const MaxLine = 4096
+
+// Line is a message made safe to print as one line: control bytes,
+// escape sequences and invalid UTF-8 escaped as Quote escapes them (a
+// newline too), and cut after MaxLine bytes with the message's size. It
+// is the last guard of what a command prints on error; a value a message
+// quotes is cut by Quote first.
+func Line(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if b.Len() >= MaxLine {
+			return b.String() + "... (" + strconv.Itoa(len(s)) + " bytes)"
+		}
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			b.WriteString(`\x` + strconv.FormatUint(uint64(s[i]), 16))
+		case unicode.IsPrint(r) || r == ' ':
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }

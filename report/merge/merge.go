@@ -75,15 +75,15 @@ var workloadKeys = []string{
 // reports that must not be merged.
 func sameExperiment(a, b *jsonreport.Report) error {
 	if a.Binding != b.Binding {
-		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", b.Binding, a.Binding)
+		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", shown.Quote(b.Binding), shown.Quote(a.Binding))
 	}
 	if a.Phase != b.Phase {
-		return fmt.Errorf("a %s phase, but the first report is a %s phase", b.Phase, a.Phase)
+		return fmt.Errorf("a %s phase, but the first report is a %s phase", shown.Quote(b.Phase), shown.Quote(a.Phase))
 	}
 	for _, k := range workloadKeys {
 		va, vb := a.Settings[k], b.Settings[k]
 		if va != vb {
-			return fmt.Errorf("workload differs from the first report: %s=%q there, %q here", k, va, vb)
+			return fmt.Errorf("workload differs from the first report: %s=%s there, %s here", k, shown.Quote(va), shown.Quote(vb))
 		}
 	}
 	return nil
