@@ -113,3 +113,47 @@ func TestHugeValuesCut(t *testing.T) {
 		t.Errorf("merge - of 20 MiB of zeros: exit %d, %q", code, errb.String())
 	}
 }
+
+// TestOutputsOneWriter: two outputs of one command naming one file, by
+// the same name, through a link, or as one of the HDR logs, are refused
+// before anything runs: one line naming both, exit code 2, no file.
+func TestOutputsOneWriter(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x")
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	link := filepath.Join(dir, "link")
+	os.Symlink(x, link)
+	good := filepath.Join(t.TempDir(), "good.json")
+	loadReport(t, good)
+	load := []string{"load", "basic", "-P", "../workloads/workloada", "-p", "recordcount=10"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"exportfile and report.json", append(load, "-p", "exportfile="+x, "-p", "report.json="+dir+"/sub/../x", "-p", "cpuprofile="+x),
+			"report.json=" + dir + "/sub/../x: the same file as exportfile=" + x},
+		{"cpuprofile", append(load, "-p", "exportfile="+x, "-p", "cpuprofile="+x), "cpuprofile=" + x + ": the same file as exportfile=" + x},
+		{"through a link", append(load, "-p", "exportfile="+link, "-p", "report.json="+x), "report.json=" + x + ": the same file as exportfile=" + link},
+		{"raw samples and report.json", append(load, "-p", "measurementtype=raw", "-p", "measurement.raw.output_file="+x, "-p", "report.json="+x),
+			"measurement.raw.output_file=" + x + ": the same file as report.json=" + x},
+		{"an HDR log", append(load, "-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path="+dir+"/h-", "-p", "exportfile="+dir+"/h-INSERT.hdr"),
+			"exportfile=" + dir + "/h-INSERT.hdr: may be one of the files of hdrhistogram.output.path=" + dir + "/h- (" + dir + "/h-<NAME>.hdr)"},
+		{"run", []string{"run", "basic", "-P", "../workloads/workloada", "-p", "operationcount=10", "-p", "exportfile=" + x, "-p", "report.json=" + link},
+			"report.json=" + link + ": the same file as exportfile=" + x},
+		{"capacity", []string{"capacity", "basic", "-P", "../workloads/workloada", "-p", "slo=READ.p99<=5ms", "-p", "exportfile=" + x, "-p", "report.json=" + x},
+			"report.json=" + x + ": the same file as exportfile=" + x},
+		{"merge -o and -html", []string{"merge", "-o", x, "-html", link, good}, "-o " + x + ": the same file as -html " + link},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(tt.args...)
+			if code != ExitBadInput || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ycsb: "+tt.want+"; give each output a file of its own") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, tt.want)
+			}
+			if _, err := os.Stat(x); err == nil {
+				t.Errorf("%s was written", x)
+				os.Remove(x)
+			}
+		})
+	}
+}
