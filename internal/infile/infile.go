@@ -14,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 	"syscall"
 	"time"
 
@@ -206,15 +205,23 @@ func ReadFrom(ctx context.Context, r io.Reader, name string, max int64) ([]byte,
 	return readAll(ctx, r, name, max, 0)
 }
 
-// readAll reads r in chunks of at most chunk bytes straight into the
-// buffer it returns, which starts at size (a regular file's, 0 for a pipe)
-// and grows as needed up to max, looking at ctx between the chunks and
-// while a read waits. A read that waits is left to its goroutine when ctx
-// ends: files and pipes are closed by the caller, which ends it.
+// readAll reads r straight into the buffers it returns: one of size (a
+// regular file's) when it is known, else chunks of at most chunk bytes
+// joined once at the end, so that an input costs about twice its size at
+// most, never the copies of a buffer that grows by steps. It stops at max,
+// looking at ctx between the reads and while a read waits. A read that
+// waits is left to its goroutine when ctx ends: files and pipes are closed
+// by the caller, which ends it.
 func readAll(ctx context.Context, r io.Reader, name string, max, size int64) ([]byte, error) {
 	// One byte more than the file's size sees its end (or its growth)
-	// without growing the buffer.
-	out := make([]byte, 0, min(size, max)+1)
+	// without another buffer.
+	first := min(size, max) + 1
+	if size == 0 {
+		first = min(chunk, max+1)
+	}
+	cur := make([]byte, 0, first)
+	var full [][]byte // the buffers filled before cur
+	var total int64
 	type result struct {
 		n   int
 		err error
@@ -224,11 +231,11 @@ func readAll(ctx context.Context, r io.Reader, name string, max, size int64) ([]
 		if err := ctx.Err(); err != nil {
 			return nil, &Interrupted{Path: name, Err: err}
 		}
-		if len(out) == cap(out) {
-			out = slices.Grow(out, int(min(int64(len(out))+1, chunk)))
+		if len(cur) == cap(cur) {
+			full = append(full, cur)
+			cur = make([]byte, 0, min(chunk, max+1-total))
 		}
-		want := min(int64(cap(out)-len(out)), chunk, max+1-int64(len(out)))
-		buf := out[len(out) : len(out)+int(want)]
+		buf := cur[len(cur):cap(cur)]
 		go func() {
 			n, err := r.Read(buf)
 			res <- result{n, err}
@@ -243,17 +250,30 @@ func readAll(ctx context.Context, r io.Reader, name string, max, size int64) ([]
 			}
 			return nil, &Interrupted{Path: name, Err: ctx.Err()}
 		}
-		out = out[:len(out)+got.n]
-		if int64(len(out)) > max {
+		cur = cur[:len(cur)+got.n]
+		total += int64(got.n)
+		if total > max {
 			return nil, &Error{Path: name, Err: tooLarge(max)}
 		}
 		if got.err == io.EOF {
-			return out, nil
+			return join(full, cur, total), nil
 		}
 		if got.err != nil {
 			return nil, &Error{Path: name, Err: oserr.Reason(got.err)}
 		}
 	}
+}
+
+// join is the buffers full then last, total bytes in all, as one.
+func join(full [][]byte, last []byte, total int64) []byte {
+	if len(full) == 0 {
+		return last
+	}
+	out := make([]byte, 0, total)
+	for _, b := range full {
+		out = append(out, b...)
+	}
+	return append(out, last...)
 }
 
 // deadlinePast is a read deadline that has passed.

@@ -265,3 +265,27 @@ func TestReadAllocatesTheFileSize(t *testing.T) {
 		t.Errorf("Read allocated %d bytes for a file of %d", n, 4<<20)
 	}
 }
+
+// A pipe of unknown size is read in chunks and joined once: what ReadFrom
+// allocates is about twice the input, not the copies of a buffer that
+// grows by a quarter at a time (300 MB of zeros on stdin cost 856 MB).
+func TestReadFromAllocatesTwice(t *testing.T) {
+	const n = 64 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := ReadFrom(context.Background(), io.LimitReader(zeros{}, n), "stdin", MaxReport)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got) != n {
+		t.Fatalf("ReadFrom = %d bytes, %v", len(got), err)
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > 2*n+4<<20 {
+		t.Errorf("ReadFrom allocated %d bytes for %d", a, n)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
