@@ -78,7 +78,7 @@ func sameExperiment(a, b *jsonreport.Report) error {
 		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", shown.Quote(b.Binding), shown.Quote(a.Binding))
 	}
 	if a.Phase != b.Phase {
-		return fmt.Errorf("a %s phase, but the first report is a %s phase", shown.Quote(b.Phase), shown.Quote(a.Phase))
+		return fmt.Errorf("a %s phase, but the first report is a %s phase", b.Phase, a.Phase) // both checked by Read
 	}
 	for _, k := range workloadKeys {
 		va, vb := a.Settings[k], b.Settings[k]
