@@ -10,8 +10,8 @@ import (
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/workload"
 	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // settings are the Client-level properties (the reference's Client.java at
