@@ -25,7 +25,7 @@ func writeLadder(t *testing.T, dir string) []string {
 	for i := range 3 {
 		r := &jsonreport.Report{Format: jsonreport.Format, Version: jsonreport.Version, Tool: "ycsb-go", Binding: "basic", Phase: "capacity",
 			MeasurementType: "hdrhistogram", Clients: 1, Client: &jsonreport.Client{Index: i, Count: 3}, Seed: uint64(i + 1),
-			Start: start, End: start.Add(6*time.Second + time.Duration(i)*time.Millisecond), Intervals: []jsonreport.Interval{},
+			Start: start, End: start.Add(6*time.Second + time.Duration(i)*time.Millisecond), RunTimeMs: 6000 + int64(i), Intervals: []jsonreport.Interval{},
 			Settings: map[string]string{"slo": "READ.p99<=5ms", "capacity.start": "1000", "client.count": "3", "client.index": strconv.Itoa(i)},
 			Capacity: &jsonreport.Capacity{Limit: "fleet", Resolution: 1}}
 		for k, rate := range []float64{1000, 2000} {

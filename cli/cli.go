@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/frontend/ycsb"
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/report/merge"
@@ -91,18 +93,29 @@ func Run(ctx context.Context, args []string, env *Env) int {
 			return exitCode(ctx, env, err)
 		}
 	}
-	fmt.Fprintf(env.Stderr, "ycsb: unknown command %q (expected one of %s; see ycsb help)\n", args[0], commandNames())
+	fmt.Fprintf(env.Stderr, "ycsb: unknown command %s (expected one of %s; see ycsb help)\n", shown.Quote(args[0]), commandNames())
 	return ExitBadInput
 }
 
+// completeRun is what a run or load returns that ended complete and wrote
+// its whole report, unmarked, although a signal came while the report was
+// written (to a FIFO waiting for its reader): it exits 0, as its report
+// says.
+type completeRun struct{}
+
+func (completeRun) Error() string { return "the run was complete" }
+
 func exitCode(ctx context.Context, env *Env, err error) int {
+	if errors.Is(err, completeRun{}) {
+		return ExitOK
+	}
 	if err == nil {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
 		return ExitOK
 	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	msg := shown.Line(strings.ReplaceAll(err.Error(), "\n", " "))
 	fmt.Fprintf(env.Stderr, "ycsb: %s\n", msg)
 	if props.IsBadInput(err) {
 		return ExitBadInput
@@ -337,7 +350,12 @@ func bindingCommand(name string, transactions bool, run func(context.Context, yc
 		if err != nil {
 			return err
 		}
-		return run(ctx, ycsb.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
-			CommandLine: args, Version: Version})
+		complete := false
+		err = run(ctx, ycsb.Options{Props: all, Driver: d, Binding: bname, Stdout: env.Stdout, Stderr: env.Stderr,
+			CommandLine: args, Version: Version, Complete: &complete})
+		if err == nil && complete && ctx.Err() != nil {
+			return completeRun{}
+		}
+		return err
 	}
 }

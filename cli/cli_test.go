@@ -442,3 +442,30 @@ func warningLines(stderr string) []string {
 	}
 	return out
 }
+
+// TestShellInputEchoedSafely: what the shell writes back of a line typed
+// (an unknown command) reaches the terminal quoted, its escape bytes
+// escaped; a table, key or field with control characters, and an insert or
+// update with an empty field name, are refused, not sent.
+func TestShellInputEchoedSafely(t *testing.T) {
+	var out bytes.Buffer
+	in := strings.NewReader("\x1b]0;owned\x07\x1b[2J\ntable t\x1b[31m\ninsert k1 =b\nupdate k1 f=1 =2\ninsert k1 f=x\nquit\n")
+	code := Run(context.Background(), []string{"shell", "basic", "-p", "basicdb.verbose=true"}, &Env{Stdin: in, Stdout: &out, Stderr: &out})
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, out.String())
+	}
+	got := out.String()
+	for _, want := range []string{`Error: unknown command "\x1b]0;owned\a\x1b[2J"`, `Error: "t\x1b[31m" holds control characters; type printable text`,
+		`Error: field 1 ("=b") has no name; syntax is "insert keyname name1=value1 [name2=value2 ...]"`,
+		`Error: field 2 ("=2") has no name; syntax is "update keyname name1=value1 [name2=value2 ...]"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("shell output lacks %q:\n%q", want, got)
+		}
+	}
+	if strings.ContainsAny(got, "\x1b\x07") {
+		t.Errorf("raw escape bytes reached the terminal:\n%q", got)
+	}
+	if strings.Count(got, "INSERT") != 1 || strings.Contains(got, "UPDATE") {
+		t.Errorf("a refused insert or update reached the binding:\n%s", got)
+	}
+}

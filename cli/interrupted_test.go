@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,5 +85,34 @@ func TestInterruptedReports(t *testing.T) {
 		!strings.HasPrefix(lines[1], "B: "+stopped+" (") || !strings.Contains(lines[1], "warning: interrupted by SIGTERM after ") ||
 		!strings.Contains(out, "NO DATA") {
 		t.Errorf("compare -gate against an interrupted report: exit %d, want %d\n%s\n%s", code, ExitNotJudged, out, stderr)
+	}
+}
+
+// TestSignalWhileReportWaitsForFIFO: a run that ended complete at its
+// maxexecutiontime, whose exportfile is a FIFO with no reader yet when
+// Ctrl-C comes, writes its whole report once a reader comes and exits 0:
+// its report, unmarked, is the truth, and the exit code says the same.
+func TestSignalWhileReportWaitsForFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "export")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	read := make(chan string, 1)
+	go func() {
+		time.Sleep(2500 * time.Millisecond) // the run has ended; the report waits for a reader
+		cancel(&stopsignal.Cause{Signal: stopsignal.SIGINT})
+		b, _ := os.ReadFile(fifo)
+		read <- string(b)
+	}()
+	code, _, stderr := run(t, ctx, "run", "basic", "-P", "../workloads/workloadc", "-p", "recordcount=100", "-p", "operationcount=0",
+		"-p", "maxexecutiontime=1", "-target", "100", "-p", "exportfile="+fifo)
+	report := <-read
+	if !strings.Contains(report, "[OVERALL], RunTime(ms), ") || strings.Contains(report, "Interrupted") {
+		t.Fatalf("the report through the FIFO:\n%s", report)
+	}
+	if code != ExitOK {
+		t.Errorf("exit %d, want 0 for a complete run and its complete report; stderr:\n%s", code, stderr)
 	}
 }

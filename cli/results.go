@@ -355,10 +355,11 @@ func (o toolOpts) name(name string) string {
 // checkOutputs refuses, before any input is read, an output file (by
 // option name, "" for none) that cannot be written by outfile's rule: its
 // directory is missing or takes no new file, or it is a directory or a
-// socket. The error names the option as typed: "-html
+// socket; and two that name one file (outfile.Distinct). The error names the option as typed: "-html
 // /nonexistent/x.html: directory /nonexistent does not exist".
 func checkOutputs(opts toolOpts, outputs map[string]string) error {
 	names := slices.Sorted(maps.Keys(outputs))
+	var outs []outfile.Output
 	for _, name := range names {
 		path := outputs[name]
 		if path == "" {
@@ -367,8 +368,9 @@ func checkOutputs(opts toolOpts, outputs map[string]string) error {
 		if err := outfile.Check(path); err != nil {
 			return usagef("%s %s: %v", opts.name(name), path, err)
 		}
+		outs = append(outs, outfile.Output{Name: opts.name(name) + " " + path, Path: path})
 	}
-	return nil
+	return outfile.Distinct(outs)
 }
 
 // readAll reads every file with read; the first that fails is the input

@@ -3,12 +3,15 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/internal/shown"
 )
 
 const shellHelp = `Commands:
@@ -61,12 +64,15 @@ func runShell(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprintln(out, `Type "help" for command line help`)
 	fmt.Fprintf(out, "Connected to %s.\n", name)
 	in := bufio.NewScanner(env.Stdin)
-	in.Buffer(make([]byte, 64*1024), 16<<20)
+	in.Buffer(make([]byte, 64*1024), maxShellLine)
 	for {
 		fmt.Fprint(out, "> ")
 		out.Flush()
 		if !in.Scan() || ctx.Err() != nil {
 			fmt.Fprintln(out)
+			if errors.Is(in.Err(), bufio.ErrTooLong) {
+				return usagef("stdin: a line longer than %d MiB", maxShellLine>>20)
+			}
 			return in.Err()
 		}
 		line := strings.TrimSpace(in.Text())
@@ -83,26 +89,52 @@ func runShell(ctx context.Context, env *Env, args []string) error {
 	}
 }
 
+// maxShellLine bounds a line typed to the shell (infile.MaxText).
+const maxShellLine = 16 << 20
+
 func printRecord(out *bufio.Writer, r *db.Record) {
 	for _, f := range r.Fields {
 		fmt.Fprintf(out, "%s=%s\n", f.Name, f.Value)
 	}
 }
 
-func parseValues(tokens []string) ([]db.Field, bool) {
+// parseValues reads name=value pairs; an error for a pair without a name.
+func parseValues(tokens []string) ([]db.Field, bool, error) {
 	var vals []db.Field
-	for _, t := range tokens {
+	for i, t := range tokens {
 		n, v, ok := strings.Cut(t, "=")
 		if !ok {
-			return nil, false
+			return nil, false, nil
+		}
+		if n == "" {
+			return nil, false, fmt.Errorf("field %d (%s) has no name", i+1, shown.Quote(t))
 		}
 		vals = append(vals, db.Field{Name: n, Value: []byte(v)})
 	}
-	return vals, len(vals) > 0
+	return vals, len(vals) > 0, nil
+}
+
+// printable says whether every token is printable text: a table, key or
+// field with control characters (an escape sequence typed by accident)
+// would reach the database and the binding's verbose lines.
+func printable(out *bufio.Writer, tokens []string) bool {
+	for _, t := range tokens {
+		if strings.IndexFunc(t, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			fmt.Fprintf(out, "Error: %s holds control characters; type printable text\n", shown.Quote(t))
+			return false
+		}
+	}
+	return true
 }
 
 func shellCommand(ctx context.Context, out *bufio.Writer, sess db.Session, table *string, tokens []string) {
 	var fields []string
+	switch tokens[0] {
+	case "help", "table", "read", "scan", "update", "insert", "delete":
+		if !printable(out, tokens[1:]) {
+			return
+		}
+	}
 	switch tokens[0] {
 	case "help":
 		out.WriteString(shellHelp)
@@ -160,12 +192,15 @@ func shellCommand(ctx context.Context, out *bufio.Writer, sess db.Session, table
 			out.WriteString("--------------------------------\n")
 		}
 	case "update", "insert":
-		vals, ok := parseValues(tokens[min(2, len(tokens)):])
+		vals, ok, err := parseValues(tokens[min(2, len(tokens)):])
+		if err != nil {
+			fmt.Fprintf(out, "Error: %v; syntax is \"%s keyname name1=value1 [name2=value2 ...]\"\n", err, tokens[0])
+			return
+		}
 		if len(tokens) < 3 || !ok {
 			fmt.Fprintf(out, "Error: syntax is \"%s keyname name1=value1 [name2=value2 ...]\"\n", tokens[0])
 			return
 		}
-		var err error
 		if tokens[0] == "update" {
 			err = sess.Update(ctx, *table, tokens[1], vals)
 		} else {
@@ -182,7 +217,7 @@ func shellCommand(ctx context.Context, out *bufio.Writer, sess db.Session, table
 		fmt.Fprintf(out, "Return code: %s\n", db.StatusOf(err))
 		printErr(out, err)
 	default:
-		fmt.Fprintf(out, "Error: unknown command \"%s\"\n", tokens[0])
+		fmt.Fprintf(out, "Error: unknown command %s\n", shown.Quote(tokens[0]))
 	}
 }
 

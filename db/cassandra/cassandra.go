@@ -204,6 +204,11 @@ func parseConfig(p *props.Properties) (*config, error) {
 	// Off by default: a second request adds load to the cluster exactly
 	// when a node is slow, and the reference sends none.
 	c.specDelay = r.Duration(propSpeculative, time.Millisecond, 0, 0, time.Minute)
+	if r.Err() == nil && c.specDelay > 0 && c.specDelay >= c.readTimeout {
+		// The request would have timed out before its second was sent
+		// (the stress mode refuses speculativeDelay= alike).
+		r.Errorf(propSpeculative, "%d ms, expected below %s (%d ms)", c.specDelay.Milliseconds(), propReadTimeout, c.readTimeout.Milliseconds())
+	}
 	c.tracing = r.Bool(propTracing, false)
 	c.debug = r.Bool(propDebug, false)
 	if err := r.Err(); err != nil {

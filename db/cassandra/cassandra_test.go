@@ -184,6 +184,17 @@ func TestParseConfig(t *testing.T) {
 		{"negative speculative delay", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "-5"}, "cassandra.speculativedelaymillis", nil},
 		{"speculative delay above a minute", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "60001"}, "cassandra.speculativedelaymillis", nil},
 		{"zero read timeout", map[string]string{"hosts": "h", "cassandra.readtimeoutmillis": "0"}, "cassandra.readtimeoutmillis", nil},
+		// The request would have timed out before its second was sent
+		// (the stress mode refuses speculativeDelay= alike).
+		{"speculative delay beyond the read timeout", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "5000", "cassandra.readtimeoutmillis": "100"},
+			"cassandra.speculativedelaymillis: 5000 ms, expected below cassandra.readtimeoutmillis (100 ms)", nil},
+		{"speculative delay at the default read timeout", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "12000"},
+			"cassandra.speculativedelaymillis: 12000 ms, expected below cassandra.readtimeoutmillis (12000 ms)", nil},
+		{"speculative delay below the read timeout", map[string]string{"hosts": "h", "cassandra.speculativedelaymillis": "99", "cassandra.readtimeoutmillis": "100"}, "", func(t *testing.T, c *config) {
+			if c.specDelay != 99*time.Millisecond {
+				t.Errorf("specDelay %v", c.specDelay)
+			}
+		}},
 		{"zero connect timeout", map[string]string{"hosts": "h", "cassandra.connecttimeoutmillis": "0"}, "cassandra.connecttimeoutmillis", nil},
 		{"missing hosts", map[string]string{}, "hosts", nil},
 		{"empty host", map[string]string{"hosts": "a,,b"}, "hosts", nil},

@@ -3,7 +3,6 @@ package stress
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
@@ -96,7 +95,7 @@ func (r *stressRun) checkOutputs() error {
 		group, name, path string
 		whole             bool // replaced whole at the end (a report, a page), not written as it goes (a log)
 	}
-	seen := map[string]string{}
+	var outs []outfile.Output
 	for _, o := range []output{{"-log", "file=", s.Log.File, false}, {"-log", "hdrfile=", s.Log.HDRFile, false},
 		{"-log", "json=", s.Log.JSONFile, true}, {"-graph", "file=", s.Graph.File, true}} {
 		if o.path == "" || o.path == "-" && o.name == "json=" {
@@ -110,19 +109,10 @@ func (r *stressRun) checkOutputs() error {
 		if err := check(o.path); err != nil {
 			return bad("%s: %v", opt, err)
 		}
-		if outfile.WrittenThrough(o.path) {
-			continue
-		}
-		key, err := filepath.Abs(o.path)
-		if err != nil {
-			key = o.path
-		}
-		for k, prev := range seen {
-			if k == key || sameFile(k, key) {
-				return bad("%s: the same file as %s; give each output a file of its own", opt, prev)
-			}
-		}
-		seen[key] = opt
+		outs = append(outs, outfile.Output{Name: opt, Path: o.path})
+	}
+	if err := outfile.Distinct(outs); err != nil {
+		return bad("%v", err)
 	}
 	if s.Graph.File != "" {
 		if _, _, err := r.readGraph(); err != nil {
@@ -130,16 +120,6 @@ func (r *stressRun) checkOutputs() error {
 		}
 	}
 	return nil
-}
-
-// sameFile says whether the paths a and b are one existing file.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // outputs are the engine outputs of the files: the JSON report's

@@ -96,11 +96,32 @@ func newReporter(o Options, s *settings, mcfg *measurement.Config, outs *interva
 			return nil, err
 		}
 	}
+	if err := distinctOutputs(s, mcfg, r.jsonPath); err != nil {
+		return nil, err
+	}
 	if r.jsonPath != "" || s.exporter == JSONReportExporter {
 		r.json = report.NewIntervals(s.warmup)
 		outs.add(r.json)
 	}
 	return r, nil
+}
+
+// distinctOutputs refuses two of the run's output files naming one file
+// (outfile.Distinct): the last writer would keep only its own.
+func distinctOutputs(s *settings, mcfg *measurement.Config, jsonPath string) error {
+	named := func(prop, path string) outfile.Output { return outfile.Output{Name: prop + "=" + path, Path: path} }
+	outs := []outfile.Output{named("exportfile", s.exportFile)}
+	if jsonPath != "-" {
+		outs = append(outs, named("report.json", jsonPath))
+	}
+	outs = append(outs, named("cpuprofile", s.cpuProfile))
+	if mcfg.HasRaw() {
+		outs = append(outs, named("measurement.raw.output_file", mcfg.RawOutputFile))
+	}
+	if mcfg.HdrFileOutput {
+		outs = append(outs, outfile.Output{Name: "hdrhistogram.output.path=" + mcfg.HdrOutputPath, Path: mcfg.HdrOutputPath, Suffix: ".hdr"})
+	}
+	return outfile.Distinct(outs)
 }
 
 // create creates the output files written during the run, once the binding
@@ -285,6 +306,9 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 	}
 	if err != nil {
 		return err
+	}
+	if b.rep.interrupted == nil && b.o.Complete != nil {
+		*b.o.Complete = true
 	}
 	// A load its time limit or a signal stopped is complete as far as it
 	// knows; not when inserts it cut off may yet be in the table.

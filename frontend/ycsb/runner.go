@@ -57,6 +57,11 @@ type Options struct {
 	// Passwords in it are masked.
 	CommandLine []string
 	Version     string
+	// Complete, when set, is set true once a run or load that ended
+	// complete (at its planned operations or maxexecutiontime) has
+	// written its report: a signal that came after, while the report
+	// waited for a FIFO's reader, interrupted no work.
+	Complete *bool
 	// capacity: ycsb capacity, whose steps set their own rates and times
 	// (its start-up lines say so).
 	capacity bool

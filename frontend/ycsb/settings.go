@@ -10,6 +10,7 @@ import (
 	"github.com/goycsb/ycsb/internal/partition"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -178,8 +179,9 @@ func share(r *props.Reader, cl partition.Clients, name string, total int64) int6
 
 // maxThreads bounds threadcount before any worker is built: each holds its
 // session, recorders and buffers, and far more than this would exhaust memory
-// instead of failing with a message.
-const maxThreads = 100_000
+// instead of failing with a message. A report's thread counts are read
+// back against the same bound.
+const maxThreads = jsonreport.MaxThreads
 
 // parseClients reads client.count and client.index. getenv looks up partition.IndexEnv for
 // client.index=auto (os.Getenv). Every mistake is one error naming the

@@ -90,13 +90,25 @@ const chunk = 1 << 20
 // Read returns the contents of path, which must be a regular file or a
 // pipe of at most max bytes. It returns an *Interrupted wrapping ctx.Err()
 // if the context ends first, also while a named pipe waits for a writer.
+// A regular file is refused by its size, before a byte of it is read, and
+// is read into a buffer of its size.
 func Read(ctx context.Context, path string, max int64) ([]byte, error) {
+	if err := Check(path, max); err != nil {
+		return nil, err
+	}
 	f, err := Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(ctx, f, path, max)
+	var size int64
+	// The file may have changed between the check and the open.
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if size = fi.Size(); size > max {
+			return nil, &Error{Path: path, Err: tooLarge(max)}
+		}
+	}
+	return readAll(ctx, f, path, max, size)
 }
 
 // Check refuses, without opening it, a path that Read would refuse for its
@@ -190,15 +202,26 @@ func release(path string, done <-chan opened) {
 // end, at most max bytes, returning an *Interrupted if the context ends
 // first.
 func ReadFrom(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
-	return readAll(ctx, r, name, max)
+	return readAll(ctx, r, name, max, 0)
 }
 
-// readAll reads r in chunks, looking at ctx between them and while a read
-// waits. A read that waits is left to its goroutine when ctx ends: files
-// and pipes are closed by the caller, which ends it.
-func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, error) {
-	var out []byte
-	buf := make([]byte, chunk)
+// readAll reads r straight into the buffers it returns: one of size (a
+// regular file's) when it is known, else chunks of at most chunk bytes
+// joined once at the end, so that an input costs about twice its size at
+// most, never the copies of a buffer that grows by steps. It stops at max,
+// looking at ctx between the reads and while a read waits. A read that
+// waits is left to its goroutine when ctx ends: files and pipes are closed
+// by the caller, which ends it.
+func readAll(ctx context.Context, r io.Reader, name string, max, size int64) ([]byte, error) {
+	// One byte more than the file's size sees its end (or its growth)
+	// without another buffer.
+	first := min(size, max) + 1
+	if size == 0 {
+		first = min(chunk, max+1)
+	}
+	cur := make([]byte, 0, first)
+	var full [][]byte // the buffers filled before cur
+	var total int64
 	type result struct {
 		n   int
 		err error
@@ -208,12 +231,13 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 		if err := ctx.Err(); err != nil {
 			return nil, &Interrupted{Path: name, Err: err}
 		}
-		want := int64(len(buf))
-		if left := max + 1 - int64(len(out)); left < want {
-			want = left
+		if len(cur) == cap(cur) {
+			full = append(full, cur)
+			cur = make([]byte, 0, min(chunk, max+1-total))
 		}
+		buf := cur[len(cur):cap(cur)]
 		go func() {
-			n, err := r.Read(buf[:want])
+			n, err := r.Read(buf)
 			res <- result{n, err}
 		}()
 		var got result
@@ -226,17 +250,30 @@ func readAll(ctx context.Context, r io.Reader, name string, max int64) ([]byte, 
 			}
 			return nil, &Interrupted{Path: name, Err: ctx.Err()}
 		}
-		out = append(out, buf[:got.n]...)
-		if int64(len(out)) > max {
+		cur = cur[:len(cur)+got.n]
+		total += int64(got.n)
+		if total > max {
 			return nil, &Error{Path: name, Err: tooLarge(max)}
 		}
 		if got.err == io.EOF {
-			return out, nil
+			return join(full, cur, total), nil
 		}
 		if got.err != nil {
 			return nil, &Error{Path: name, Err: oserr.Reason(got.err)}
 		}
 	}
+}
+
+// join is the buffers full then last, total bytes in all, as one.
+func join(full [][]byte, last []byte, total int64) []byte {
+	if len(full) == 0 {
+		return last
+	}
+	out := make([]byte, 0, total)
+	for _, b := range full {
+		out = append(out, b...)
+	}
+	return append(out, last...)
 }
 
 // deadlinePast is a read deadline that has passed.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -220,4 +221,71 @@ func TestCancelledBeforeOpen(t *testing.T) {
 			t.Fatalf("attempt %d: Read with an ended context still waits after 5 s", i)
 		}
 	}
+}
+
+// A regular file above the cap is refused by its size, before a byte of it
+// is read: a sparse file of 2 GiB given as a 1 GiB report costs no memory
+// and no time. What Read allocates for it is measured: reading up to the cap
+// would allocate at least the cap.
+func TestReadRefusesLargeFileUnread(t *testing.T) {
+	sparse := filepath.Join(t.TempDir(), "sparse")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(64 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Read(context.Background(), sparse, 8<<20)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) || err.Error() != sparse+": too large: more than 8 MiB, the cap for this input" {
+		t.Fatalf("Read(64 MiB file, cap 8 MiB) = %v", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 256<<10 {
+		t.Errorf("Read allocated %d bytes to refuse a file by its size", n)
+	}
+}
+
+// A regular file is read into a buffer of its own size: reading a file of
+// 4 MiB allocates about 4 MiB, not the doublings of a growing buffer.
+func TestReadAllocatesTheFileSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, bytes.Repeat([]byte("z"), 4<<20), 0o644)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := Read(context.Background(), path, MaxReport)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got) != 4<<20 {
+		t.Fatalf("Read = %d bytes, %v", len(got), err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 5<<20 {
+		t.Errorf("Read allocated %d bytes for a file of %d", n, 4<<20)
+	}
+}
+
+// A pipe of unknown size is read in chunks and joined once: what ReadFrom
+// allocates is about twice the input, not the copies of a buffer that
+// grows by a quarter at a time (300 MB of zeros on stdin cost 856 MB).
+func TestReadFromAllocatesTwice(t *testing.T) {
+	const n = 64 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := ReadFrom(context.Background(), io.LimitReader(zeros{}, n), "stdin", MaxReport)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got) != n {
+		t.Fatalf("ReadFrom = %d bytes, %v", len(got), err)
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > 2*n+4<<20 {
+		t.Errorf("ReadFrom allocated %d bytes for %d", a, n)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -12,13 +12,11 @@
 package reportblock
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 	"time"
 )
 
@@ -55,59 +53,62 @@ var prefix = regexp.MustCompile(`^\[([^\]\s]+)\] `)
 
 // split returns a log line's source and its text without the prefix and
 // the kubectl logs --timestamps time.
-func split(line string) (source, text string) {
-	if m := prefix.FindStringSubmatch(line); m != nil {
-		source, line = m[1], line[len(m[0]):]
+func split(line []byte) (source string, text []byte) {
+	if m := prefix.FindSubmatchIndex(line); m != nil {
+		source, line = string(line[m[2]:m[3]]), line[m[1]:]
 	}
-	if ts, rest, ok := strings.Cut(line, " "); ok && len(ts) >= 20 && ts[4] == '-' {
-		if _, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+	if ts, rest, ok := bytes.Cut(line, []byte(" ")); ok && len(ts) >= 20 && len(ts) <= maxTimestamp && ts[4] == '-' {
+		if _, err := time.Parse(time.RFC3339Nano, string(ts)); err == nil {
 			line = rest
 		}
 	}
-	return source, strings.TrimRight(line, "\r")
+	return source, bytes.TrimRight(line, "\r")
 }
 
-// maxLine bounds one line: a report with many measurements and wide
-// histograms is a few MB at most.
-const maxLine = 256 << 20
+// maxTimestamp is the longest kubectl logs --timestamps time (RFC 3339
+// with nanoseconds and a zone offset).
+const maxTimestamp = len("2006-01-02T15:04:05.999999999-07:00")
 
-// Read returns the blocks in r, in the order their End lines come. The
-// lines of several sources may be interleaved (kubectl logs -f --prefix);
-// other lines are skipped. A block without its End, or with no document
-// or two, is an error naming its Begin line.
-func Read(r io.Reader) ([]Block, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
+// Read returns the blocks in log, in the order their End lines come; their
+// documents are slices of log. The lines of several sources may be
+// interleaved (kubectl logs -f --prefix); other lines are skipped, read
+// where they lie whatever their length (the log's size is its reader's
+// cap). A block without its End, or with no document or two, is an error
+// naming its Begin line.
+func Read(log []byte) ([]Block, error) {
 	open := map[string]*Block{}
 	var out []Block
 	n := 0
-	for sc.Scan() {
+	for len(log) > 0 {
+		line := log
+		if i := bytes.IndexByte(log, '\n'); i >= 0 {
+			line, log = log[:i], log[i+1:]
+		} else {
+			log = nil
+		}
 		n++
-		src, text := split(sc.Text())
+		src, text := split(line)
 		b := open[src]
 		switch {
-		case text == Begin:
+		case string(text) == Begin:
 			if b != nil {
 				return nil, fmt.Errorf("line %d: a report block begins before the one at line %d ends%s", n, b.Line, from(src))
 			}
 			open[src] = &Block{Source: src, Line: n}
 		case b == nil:
-		case text == End:
+		case string(text) == End:
 			if b.Doc == nil {
 				return nil, fmt.Errorf("line %d: the report block%s has no report", b.Line, from(src))
 			}
 			out = append(out, *b)
 			delete(open, src)
-		case strings.HasPrefix(text, "{"):
+		case bytes.HasPrefix(text, []byte("{")):
 			if b.Doc != nil {
 				return nil, fmt.Errorf("line %d: the report block%s has two reports", b.Line, from(src))
 			}
-			b.Doc = []byte(text)
+			b.Doc = text
 		}
 		// Any other line inside a block is the client's stderr, interleaved.
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %w", n+1, err)
 	}
 	var first *Block
 	for _, b := range open {

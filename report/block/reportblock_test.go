@@ -2,6 +2,7 @@ package reportblock
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestRoundTrip(t *testing.T) {
 	if buf.String() != want {
 		t.Fatalf("Write:\n%s\nwant\n%s", buf.String(), want)
 	}
-	bs, err := Read(&buf)
+	bs, err := Read(buf.Bytes())
 	if err != nil || len(bs) != 1 || string(bs[0].Doc) != `{"a":1,"b":[1,2]}` || bs[0].Line != 1 {
 		t.Fatalf("Read = %+v, %v", bs, err)
 	}
@@ -50,7 +51,7 @@ func TestRead(t *testing.T) {
 		{"begin twice", "[pod/p] " + Begin + "\n[pod/p] " + Begin + "\n", nil, nil, "line 2: a report block begins before the one at line 1 ends of pod/p"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			bs, err := Read(strings.NewReader(tt.log))
+			bs, err := Read([]byte(tt.log))
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("Read error %v, want %q", err, tt.err)
@@ -70,4 +71,43 @@ func TestRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A log is read where it lies: a line of any length (300 MB of zeros on
+// stdin, with no newline) costs no copy of it, and is no error, only a line
+// that holds no report.
+func TestReadCopiesNoLine(t *testing.T) {
+	log := make([]byte, 16<<20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	bs, err := Read(log)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(bs) != 0 {
+		t.Fatalf("Read(16 MiB of zeros) = %d blocks, %v", len(bs), err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("Read allocated %d bytes for a log of %d", n, len(log))
+	}
+}
+
+// FuzzRead: any log is read without a panic, and every block found holds
+// one line of its log that starts with "{".
+func FuzzRead(f *testing.F) {
+	var buf bytes.Buffer
+	Write(&buf, []byte(`{"a":1}`))
+	f.Add(buf.Bytes())
+	f.Add([]byte("[pod/r-0-a/ycsb] 2026-03-01T12:00:00.123456789Z " + Begin + "\n[pod/r-0-a/ycsb] {}\n[pod/r-0-a/ycsb] " + End + "\n"))
+	f.Add([]byte(Begin + "\r\n{\r\n" + End))
+	f.Add([]byte("[x] " + Begin + "\n[y] " + Begin + "\n"))
+	f.Fuzz(func(t *testing.T, log []byte) {
+		bs, err := Read(log)
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error of more than one line: %q", err)
+		}
+		for _, b := range bs {
+			if len(b.Doc) == 0 || b.Doc[0] != '{' || bytes.ContainsRune(b.Doc, '\n') || !bytes.Contains(log, b.Doc) {
+				t.Fatalf("block %+v is not a line of the log", b)
+			}
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db/status"
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement"
 )
 
@@ -65,11 +66,11 @@ func (c *checker) consistent(r *Report) {
 			c.fail("phase", "missing (load, run or capacity), in a report of %d operations", r.Operations)
 		}
 	default:
-		c.fail("phase", "%q is not load, run or capacity", r.Phase)
+		c.fail("phase", "%s is not load, run or capacity", shown.Quote(r.Phase))
 	}
 	switch {
 	case r.Capacity != nil && r.Phase != PhaseCapacity:
-		c.fail("capacity", "a capacity search in a %q phase (expected phase capacity)", r.Phase)
+		c.fail("capacity", "a capacity search in a %s phase (expected phase capacity)", shown.Quote(r.Phase))
 	case r.Capacity == nil && r.Phase == PhaseCapacity:
 		c.fail("capacity", "missing in a capacity phase")
 	}
@@ -424,7 +425,7 @@ func (c *checker) clientVerdict(f string, v *ClientVerdict) {
 	for i, name := range v.Verdicts {
 		switch {
 		case !slices.Contains(ClientVerdicts, name):
-			c.fail(fmt.Sprintf("%sverdicts[%d]", f, i), "%q is not one of %s", name, strings.Join(ClientVerdicts, ", "))
+			c.fail(fmt.Sprintf("%sverdicts[%d]", f, i), "%s is not one of %s", shown.Quote(name), strings.Join(ClientVerdicts, ", "))
 		case name == KeptUp && len(v.Verdicts) > 1:
 			c.fail(fmt.Sprintf("%sverdicts[%d]", f, i), "%s beside the limits the client ran into", KeptUp)
 		case slices.Index(v.Verdicts, name) != i:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/export"
 )
 
@@ -65,7 +66,7 @@ func (in *Interrupted) String() string {
 // at least the operations it measured.
 func (c *checker) interrupted(r *Report, in *Interrupted) {
 	if in.By != "" && !slices.Contains(Signals, in.By) {
-		c.fail("interrupted.by", "%q is not SIGINT or SIGTERM", in.By)
+		c.fail("interrupted.by", "%s is not SIGINT or SIGTERM", shown.Quote(in.By))
 	}
 	c.count("interrupted.planned_operations", in.PlannedOperations)
 	c.duration("interrupted.planned_ms", in.PlannedMs)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/secret"
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
@@ -383,7 +384,7 @@ func Read(data []byte) (*Report, error) {
 		return nil, fmt.Errorf("%w: more than one JSON value (the reference's json exporter? use exporter=jsonreport)", ErrNotReport)
 	}
 	if r.Format != Format {
-		return nil, fmt.Errorf("%w (format %q)", ErrNotReport, r.Format)
+		return nil, fmt.Errorf("%w (format %s)", ErrNotReport, shown.Quote(r.Format))
 	}
 	if r.Version > Version {
 		return nil, fmt.Errorf("report version %d is newer than this ycsb (%d)", r.Version, Version)
@@ -500,7 +501,7 @@ func (r *Report) check() error {
 		switch v.Status {
 		case workload.ValidationSuccess, workload.ValidationFailed, workload.ValidationError:
 		default:
-			c.fail("validation.status", "%q is not SUCCESS, FAILED or ERROR", v.Status)
+			c.fail("validation.status", "%s is not SUCCESS, FAILED or ERROR", shown.Quote(v.Status))
 		}
 		c.count("validation.total_cash", v.TotalCash)
 		c.count("validation.accounts", v.Accounts)
@@ -528,6 +529,7 @@ func (r *Report) check() error {
 		c.starts("schedule.wake.", s.Wake)
 		c.starts("schedule.behind.", s.Behind)
 	}
+	c.plausible(r)
 	c.consistent(r)
 	return c.err
 }
@@ -572,7 +574,7 @@ func (c *checker) measurements(prefix string, ms []Measurement) {
 		}
 		for j, rc := range m.Returns {
 			if _, ok := status.ParseStatus(rc.Status); !ok {
-				c.fail(fmt.Sprintf("%sreturns[%d].status", f, j), "%q is not a status (OK, ERROR, NOT_FOUND, ...)", rc.Status)
+				c.fail(fmt.Sprintf("%sreturns[%d].status", f, j), "%s is not a status (OK, ERROR, NOT_FOUND, ...)", shown.Quote(rc.Status))
 			}
 			c.count(fmt.Sprintf("%sreturns[%d] (%s).count", f, j, rc.Status), rc.Count)
 		}

@@ -270,6 +270,10 @@ func FuzzRead(f *testing.F) {
 	withCapacity(withCap)
 	f.Add(encode(f, withCap))
 	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"capacity":{"steps":[{"asked_ops_sec":100,"achieved_ops_sec":99,"threads":4,"start_ms":18446744075,"measured_ms":1000,"operations":3,"failed_operations":1,"verdict":"PASS","trusted":true,"measurements":[{"name":"READ","count":1,"histogram":"HISTFAAAAB542pNpmSzMwMDAxQABzFCaEUrzTGCAAQA="}]}],"max_ops_sec":100,"limit":"max","resolution":0.05}}`))
+	overlap := valid(f)
+	withUnixTimes(overlap)
+	f.Add(encode(f, overlap))
+	f.Add([]byte(`{"format":"ycsb-go-report","version":2,"phase":"run","clients":1e12,"start":"2026-03-01T12:00:00Z","end":"2026-03-01T12:00:00Z","runtime_ms":4000,"operations":8001,"intervals":null}`))
 	// The reports a run, a merge and a capacity search wrote.
 	for _, golden := range goldens {
 		data, err := os.ReadFile(golden)
@@ -292,10 +296,17 @@ func FuzzRead(f *testing.F) {
 		if r.Clients < 1 {
 			t.Fatalf("accepted %d clients", r.Clients)
 		}
-		for _, iv := range r.Intervals {
+		merged := len(r.Sources) > 0 || r.Clients > 1
+		for i, iv := range r.Intervals {
 			if iv.Ops < 0 || iv.EndMs < iv.StartMs {
 				t.Fatalf("accepted interval %+v", iv)
 			}
+			if i > 0 && !merged && iv.StartMs < r.Intervals[i-1].EndMs {
+				t.Fatalf("accepted overlapping intervals %+v and %+v", r.Intervals[i-1], iv)
+			}
+		}
+		if r.Clients > maxClients {
+			t.Fatalf("accepted %d clients", r.Clients)
 		}
 		for _, m := range r.Measurements {
 			if m.Count < 0 || m.MeanUs < 0 || math.IsNaN(m.MeanUs) {

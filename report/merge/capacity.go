@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report"
 	"github.com/goycsb/ycsb/report/json"
@@ -122,7 +123,7 @@ func sameLadder(paths []string, reps []*jsonreport.Report) error {
 		}
 		for _, k := range ladderKeys {
 			if a, b := first.Settings[k], r.Settings[k]; a != b {
-				return inputErr(paths[i], "a different ladder: %s=%q here, %q in %s", k, b, a, paths[0])
+				return inputErr(paths[i], "a different ladder: %s=%s here, %s in %s", k, shown.Quote(b), shown.Quote(a), paths[0])
 			}
 		}
 		if len(r.Capacity.Steps) != len(first.Capacity.Steps) {

@@ -182,12 +182,24 @@ func TestParseHdrLogRefuses(t *testing.T) {
 		{"5.000,1.000," + payload, "not an interval (StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram)"},
 		{"Tag=READ", "a tag without an interval"},
 		{"5.000,1.000,0.300,HISTFAAAAnotbase64!!", "Interval_Compressed_Histogram: "},
+		{"#[BaseTime: NaN (seconds since epoch)]", `BaseTime "NaN" is not a time in seconds since the epoch (from 0 to 10000000000)`},
+		{"#[StartTime: 12345678901234567890.000 (seconds since epoch), Thu Jan  1 00:00:00 UTC 1970]",
+			`StartTime "12345678901234567890.000" is not a time in seconds since the epoch (from 0 to 10000000000)`},
+		{"#[BaseTime: -1.0 (seconds since epoch)]", `BaseTime "-1.0" is not a time in seconds since the epoch (from 0 to 10000000000)`},
+		{"0.500,1.000,0.300," + payload, "StartTimestamp 0.500 is before the interval before it (1.000000): the intervals are out of order"},
+		{"1e11,1.000,0.300," + payload, `StartTimestamp "1e11" is not a number of 0 or more`},
+		{"99999999999.0,1.000,0.300," + payload, "StartTimestamp 99999999999.0 is more than 10000000000 seconds"},
 	} {
 		_, err := parseHdrLog("x.hdr", []byte(good+tt.line+"\n"))
 		want := "x.hdr: corrupt HdrHistogram log: line " + strconv.Itoa(n) + ": " + tt.want
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: got %v, want %s", tt.line, err, want)
 		}
+	}
+	// Each tag's intervals are in order, whatever the other tags'.
+	tagged := good + "Tag=WRITE,0.500,1.000,0.300," + payload + "\nTag=WRITE,0.200,1.000,0.300," + payload + "\n"
+	if _, err := parseHdrLog("x.hdr", []byte(tagged)); err == nil || !strings.Contains(err.Error(), "line "+strconv.Itoa(n+1)+": StartTimestamp 0.200 is before the interval before it (0.500)") {
+		t.Errorf("tagged intervals out of order: %v", err)
 	}
 	// A tagged interval, as Java's HistogramLogWriter writes one, is read.
 	if l, err := parseHdrLog("x.hdr", []byte(good+"Tag=READ,"+last+"\n")); err != nil || l.Hist.TotalCount() != 4 {

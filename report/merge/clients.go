@@ -35,7 +35,7 @@ func ReadReports(path string, data []byte) ([]Named, error) {
 	if path == "-" {
 		name = "stdin"
 	}
-	blocks, err := reportblock.Read(bytes.NewReader(data))
+	blocks, err := reportblock.Read(data)
 	if err != nil {
 		return nil, &InputError{Path: name, Err: err}
 	}

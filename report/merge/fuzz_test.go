@@ -121,6 +121,8 @@ func FuzzParseHdrLog(f *testing.F) {
 	f.Add([]byte("#[Histogram log format version 1.3]\n"))
 	f.Add([]byte("#[Histogram log format version 1.3]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n" +
 		"Tag=READ,0.127,1.007,2.769,HISTFAAAACZ42pJpmSzMwMDAzAABMJoRRFybvITB/gNE4DoLEyAAAP//YWoFZw==\n-5.000,1.000,0.300,HISTFAAAACZ42pJpmSzMwMDAzAABMJoRRFybvITB/gNE4DoLEyAAAP//YWoFZw==\n"))
+	f.Add([]byte("#[StartTime: NaN (seconds since epoch), x]\n#[BaseTime: 12345678901234567890 (seconds since epoch)]\n"))
+	f.Add([]byte("Tag=A,1.0,1.0,0.1,HISTFAAAACZ42pJpmSzMwMDAzAABMJoRRFybvITB/gNE4DoLEyAAAP//YWoFZw==\nTag=A,0.5,1.0,0.1,HISTFAAAACZ42pJpmSzMwMDAzAABMJoRRFybvITB/gNE4DoLEyAAAP//YWoFZw==\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := parseHdrLog("x.hdr", data)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/report/json"
@@ -74,15 +75,15 @@ var workloadKeys = []string{
 // reports that must not be merged.
 func sameExperiment(a, b *jsonreport.Report) error {
 	if a.Binding != b.Binding {
-		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", b.Binding, a.Binding)
+		return fmt.Errorf("binding %s, but the first report has %s: reports of different bindings cannot be merged", shown.Quote(b.Binding), shown.Quote(a.Binding))
 	}
 	if a.Phase != b.Phase {
-		return fmt.Errorf("a %s phase, but the first report is a %s phase", b.Phase, a.Phase)
+		return fmt.Errorf("a %s phase, but the first report is a %s phase", b.Phase, a.Phase) // both checked by Read
 	}
 	for _, k := range workloadKeys {
 		va, vb := a.Settings[k], b.Settings[k]
 		if va != vb {
-			return fmt.Errorf("workload differs from the first report: %s=%q there, %q here", k, va, vb)
+			return fmt.Errorf("workload differs from the first report: %s=%s there, %s here", k, shown.Quote(va), shown.Quote(vb))
 		}
 	}
 	return nil
@@ -498,11 +499,19 @@ func parseHdrLog(path string, data []byte) (*HdrLog, error) {
 	}
 	var total *hdrhistogram.Histogram
 	n := 0
-	for i, line := range strings.Split(string(data), "\n") {
-		h, err := hdrInterval(strings.TrimRight(line, "\r"))
+	last := map[string]hdrLine{} // each tag's interval before
+	for i, text := range strings.Split(string(data), "\n") {
+		line, err := hdrInterval(strings.TrimRight(text, "\r"))
+		if err == nil && line.h != nil {
+			if prev, ok := last[line.tag]; ok && line.start < prev.start {
+				err = fmt.Errorf("StartTimestamp %s is before the interval before it (%s): the intervals are out of order", line.startText, prev.startText)
+			}
+			last[line.tag] = line
+		}
 		if err != nil {
 			return nil, inputErr(path, "corrupt HdrHistogram log: line %d: %v", i+1, err)
 		}
+		h := line.h
 		if h == nil {
 			continue
 		}
@@ -530,31 +539,62 @@ var hdrColumns = []string{"StartTimestamp", "Interval_Length", "Interval_Max", "
 // logSeconds is a time or a maximum as the log writes them: "12.345".
 var logSeconds = regexp.MustCompile(`^[0-9]*\.?[0-9]*$`)
 
-// hdrInterval is the histogram of one line of a log; nil for a comment,
-// the legend or a blank line.
-func hdrInterval(line string) (*hdrhistogram.Histogram, error) {
-	if strings.TrimSpace(line) == "" || line[0] == '#' || line[0] == '"' {
-		return nil, nil
+// maxLogSeconds bounds a log's times, in seconds: its header's since the
+// epoch (the year 2286) and its intervals' since its base time.
+const maxLogSeconds = 1e10
+
+// logTime is a header's time: "#[StartTime: 1796614304.000 (seconds since
+// epoch), ...]" and "#[BaseTime: ...]", which the library's reader reads
+// with ParseFloat (NaN, any size).
+var logTime = regexp.MustCompile(`^#\[(StartTime|BaseTime): (\S*)`)
+
+// hdrLine is one line of a log: an interval's histogram, its tag and its
+// start; no histogram for a comment, the legend or a blank line.
+type hdrLine struct {
+	h         *hdrhistogram.Histogram
+	tag       string
+	start     float64
+	startText string
+}
+
+// hdrInterval reads one line of a log, and checks a header's times.
+func hdrInterval(line string) (hdrLine, error) {
+	if m := logTime.FindStringSubmatch(line); m != nil {
+		if v, err := strconv.ParseFloat(m[2], 64); err != nil || !logSeconds.MatchString(m[2]) || v > maxLogSeconds {
+			return hdrLine{}, fmt.Errorf("%s %s is not a time in seconds since the epoch (from 0 to %.0f)", m[1], shown.Quote(m[2]), maxLogSeconds)
+		}
 	}
+	if strings.TrimSpace(line) == "" || line[0] == '#' || line[0] == '"' {
+		return hdrLine{}, nil
+	}
+	var out hdrLine
 	if rest, ok := strings.CutPrefix(line, "Tag="); ok {
-		if _, line, ok = strings.Cut(rest, ","); !ok {
-			return nil, errors.New("a tag without an interval")
+		if out.tag, line, ok = strings.Cut(rest, ","); !ok {
+			return hdrLine{}, errors.New("a tag without an interval")
 		}
 	}
 	fields := strings.SplitN(line, ",", len(hdrColumns))
 	if len(fields) != len(hdrColumns) {
-		return nil, fmt.Errorf("not an interval (%s)", strings.Join(hdrColumns, ","))
+		return hdrLine{}, fmt.Errorf("not an interval (%s)", strings.Join(hdrColumns, ","))
 	}
 	for k, f := range fields[:3] {
-		if _, err := strconv.ParseFloat(f, 64); err != nil || !logSeconds.MatchString(f) {
-			return nil, fmt.Errorf("%s %q is not a number of 0 or more", hdrColumns[k], f)
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !logSeconds.MatchString(f) {
+			return hdrLine{}, fmt.Errorf("%s %s is not a number of 0 or more", hdrColumns[k], shown.Quote(f))
+		}
+		if v > maxLogSeconds {
+			return hdrLine{}, fmt.Errorf("%s %s is more than %.0f seconds", hdrColumns[k], f, maxLogSeconds)
+		}
+		if k == 0 {
+			out.start, out.startText = v, f
 		}
 	}
 	h, err := hdrhistogram.Decode([]byte(strings.TrimSpace(fields[3])))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", hdrColumns[3], err)
+		return hdrLine{}, fmt.Errorf("%s: %v", hdrColumns[3], err)
 	}
-	return h, nil
+	out.h = h
+	return out, nil
 }
 
 // MergeHdrLogs merges logs by measurement name into a report that has

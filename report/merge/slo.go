@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 
+	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report/json"
 )
@@ -19,7 +20,7 @@ func FleetObjectives(given string, reps []*jsonreport.Report) ([]slo.Objective, 
 	for i, r := range reps {
 		v := r.Settings["slo"]
 		if i > 0 && v != text {
-			return nil, fmt.Errorf("the clients' reports have different slo settings (%q and %q): give the fleet's with -slo", text, v)
+			return nil, fmt.Errorf("the clients' reports have different slo settings (%s and %s): give the fleet's with -slo", shown.Quote(text), shown.Quote(v))
 		}
 		text = v
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/hostaddr"
 	"github.com/goycsb/ycsb/measurement/slo"
 )
 
@@ -1255,6 +1256,11 @@ func parseNode(s *Settings, params []string) error {
 			return w.errf("", "expected a comma-separated list of hosts")
 		}
 		n.Nodes = strings.Split(v, ",")
+		for _, h := range n.Nodes {
+			if err := hostaddr.Check(h); err != nil {
+				return w.errf("", "%v", err)
+			}
+		}
 	}
 	if v, ok := w.get("file="); ok {
 		if v == "" {

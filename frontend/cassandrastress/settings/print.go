@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goycsb/ycsb/internal/hostaddr"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/javafmt"
 )
@@ -297,8 +298,11 @@ func (n *NodeSettings) ReadNodeFile(ctx context.Context) error {
 		return err
 	}
 	var nodes []string
-	for _, line := range strings.Split(string(text), "\n") {
+	for i, line := range strings.Split(string(text), "\n") {
 		if line := strings.TrimSpace(line); line != "" {
+			if err := hostaddr.Check(line); err != nil {
+				return fmt.Errorf("-node file=%s: line %d: %v", n.File, i+1, err)
+			}
 			nodes = append(nodes, line)
 		}
 	}
