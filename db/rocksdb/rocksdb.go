@@ -137,6 +137,14 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	}
 	d := &DB{cfg: cfg, db: rdb, opts: o, bbto: bbto, cache: cache, c: newNative(cdb, cfg.Sync)}
 	d.stats.Start(cfg.Dir, d.counters, d.Debt)
+	d.stats.LiveBytes(func() (int64, error) {
+		c := &conn{d: d}
+		defer c.Close()
+		return kv.ScanLiveBytes(c)
+	})
+	// RocksDB writes its WAL to the file before a write returns: without
+	// sync a write survives a crash of the process, not of the machine.
+	d.stats.SetDurability(kv.Durability{SyncEachWrite: cfg.Sync, ProcessCrashSafe: true})
 	io.WriteString(out, cfg.Summary(state))
 	return d, nil
 }
