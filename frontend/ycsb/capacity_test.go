@@ -291,3 +291,23 @@ func TestCapacityUnjudged(t *testing.T) {
 		t.Errorf("report: limit %q", c.Limit)
 	}
 }
+
+// TestCapacityTellsBindingItsThreads: a binding sizes what its sessions
+// share (jdbc's connection pool, threadcount+16) from threadcount, and a
+// search opens up to capacity.maxthreads sessions a step: the binding is
+// told that many (issue 48: sessions beyond the pool waited for a
+// connection the whole step, and the steps passed at a third of their
+// rate).
+func TestCapacityTellsBindingItsThreads(t *testing.T) {
+	d := &testDriver{}
+	m := map[string]string{"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "10", "readproportion": "1",
+		"threadcount": "2", "capacity.maxthreads": "40", "capacity.start": "2000", "capacity.max": "2000",
+		"capacity.steptime": "0.3", "capacity.warmup": "0", "capacity.cooldown": "0", "slo": "READ.p90<=100ms"}
+	var out, errb syncBuffer
+	if err := Capacity(context.Background(), Options{Props: props.FromMap(m), Driver: d, Binding: "test", Stdout: &out, Stderr: &errb}); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if d.threadcount != "40" {
+		t.Errorf("the binding was opened with threadcount %q, want capacity.maxthreads (40)", d.threadcount)
+	}
+}
