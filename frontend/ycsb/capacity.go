@@ -227,38 +227,33 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < c.cs.maxThreads && try < maxRetries:
 			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, c.cs.maxThreads)
-			fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s: %s; again with %d threads\n", target, capacity.OfferNote(step.Threads, mean, "ops/s"), c.threads)
+			fmt.Fprintf(c.b.o.Stderr, "capacity: step %d, %d ops/s: %s; again with %d threads\n", ask.N, target, capacity.OfferNote(step.Threads, mean, "ops/s"), c.threads)
 			continue
-		case short:
-			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(": the client's threads limit the search (capacity.maxthreads=%d)", c.cs.maxThreads)
-		case j.Passed():
-			step.Verdict = capacity.Pass
-		case cpuBound(res) != "" && res.Client.Embedded:
-			// An embedded engine's CPU is the database's: the engine
-			// on this machine failed the step, the answer's limit is
-			// the system's.
-			step.Verdict = capacity.Fail
-			step.Why = capacity.FailedObjectives(j) + ", out of CPU: " + cpuBound(res)
-		case clientExplains(res, j) != "":
-			// A client out of CPU, or late for its own schedule, measured
-			// itself too: the step says nothing of the system.
-			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.FailedObjectives(j) + ", but " + clientExplains(res, j)
 		default:
-			step.Verdict = capacity.Fail
-			step.Why = capacity.FailedObjectives(j)
+			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
+				ThreadCap: fmt.Sprintf("capacity.maxthreads=%d", c.cs.maxThreads), Unit: "ops/s", Shortfall: ask.Shortfall, Terms: capacityTerms})
+			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
 		}
+		load := step.Untrusted
 		if !trusted {
-			step.Untrusted = untrustedStep
+			step.Untrusted = joinUntrusted(step.Untrusted, untrustedStep)
 		}
 		step.Unjudged = step.Verdict == capacity.Fail && j.Unjudged()
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
 		}
-		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, report.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
+		step.Detail.(*jsonreport.CapacityStep).Untrusted = load
+		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", ask.N, report.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
 		return step, nil
 	}
+}
+
+// joinUntrusted adds why to a step's reasons not to trust it.
+func joinUntrusted(have, why string) string {
+	if have == "" {
+		return why
+	}
+	return have + "; " + why
 }
 
 // sizeThreads raises the threads for a step at target: Little's law at
@@ -470,16 +465,6 @@ var capacityTerms = report.Terms{Threads: "capacity.maxthreads", Clients: "clien
 // cpuBound is the client's advice when it ran out of CPU in the step, ""
 // otherwise.
 func cpuBound(res *run.Result) string { return report.CPUBoundAdvice(res, capacityTerms) }
-
-// clientExplains is how the client explains the objectives j failed in
-// the step (report.ClientExplains), "" when it does not.
-func clientExplains(res *run.Result, j *slo.Judgement) string {
-	f, ok := report.ClientFiguresOf(res)
-	if !ok {
-		return ""
-	}
-	return report.ClientExplains(f, j, capacityTerms)
-}
 
 // capacityObject is the JSON report's capacity: the steps and the answer
 // (none in a client's share of a fleet's ladder).

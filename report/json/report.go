@@ -207,6 +207,10 @@ type CapacityStep struct {
 	// Trusted says the step ran the operations its objectives'
 	// percentiles need (capacity.OpsToTrust).
 	Trusted bool `json:"trusted"`
+	// Untrusted says why a failed step may be the machine's failure, not
+	// the system's: the client's threads waited for a CPU, woke late or
+	// fell behind, or the machine lost CPU to steal; absent otherwise.
+	Untrusted string `json:"untrusted,omitempty"`
 	// SLO is the step's objectives, judged on intended latency.
 	SLO *slo.SLO `json:"slo"`
 	// Measurements are the step's latency histograms (as Report's).

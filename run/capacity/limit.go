@@ -38,6 +38,10 @@ func (a *Answer) Limit(c Config, n Names) (word, why string) {
 	switch {
 	case a.Interrupted:
 		return LimitInterrupted, a.interrupted(n.Unit)
+	case a.Hopeless != "":
+		st := a.Steps[a.atAbove-1]
+		return "client", fmt.Sprintf("the client cannot hold the objectives on this machine: %s; step %d at %g %s measured %.1f %s: %s; no rate was judged",
+			a.Hopeless, a.atAbove, st.Asked, n.Unit, st.Achieved, n.Unit, st.Why)
 	case a.Limited:
 		return "client", "the client: " + a.limitingWhy() + "; the system's capacity is at least this"
 	case a.Unjudged:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -250,5 +251,70 @@ func TestSearchWholeRates(t *testing.T) {
 				t.Logf("  %v %s", s.Asked, s.Verdict)
 			}
 		}
+	}
+}
+
+// scheduleLoser passes every step, but above keeps only a third of its
+// rate (issue 48: steps whose sessions waited for a pooled connection).
+type scheduleLoser struct{ above float64 }
+
+func (l scheduleLoser) Step(_ context.Context, ask Ask) (Step, error) {
+	s := Step{Asked: ask.Rate, Achieved: ask.Rate, Verdict: Pass}
+	if ask.Rate > l.above {
+		s.Achieved = ask.Rate / 3
+	}
+	return s, nil
+}
+
+// hopeless fails every step with the client's own timing above the
+// objective.
+type hopeless struct{ n *int }
+
+func (h hopeless) Step(_ context.Context, ask Ask) (Step, error) {
+	*h.n++
+	return Step{Asked: ask.Rate, Achieved: ask.Rate, Verdict: Fail, Why: "READ.p99<=5ms failed", Hopeless: "wake-up lateness p99 7.6 ms"}, nil
+}
+
+// TestSearchKeepsSchedule: a step that achieved less than its rate by
+// more than the shortfall passes nothing, and the answer is never above
+// the highest rate a passing step achieved (beyond the shortfall).
+func TestSearchKeepsSchedule(t *testing.T) {
+	cfg := Config{Start: 1000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}
+	a, err := Search(context.Background(), cfg, scheduleLoser{above: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := 0.0
+	for _, s := range a.Steps {
+		if s.Verdict == Pass {
+			best = math.Max(best, s.Achieved)
+		}
+		if s.Verdict == Pass && Short(s.Asked, s.Achieved, cfg.Shortfall()) {
+			t.Errorf("step at %v achieved %v and passed", s.Asked, s.Achieved)
+		}
+	}
+	if a.Rate > 5000 || a.Rate*(1-cfg.Shortfall()) > best || !a.Limited {
+		t.Errorf("answer %v (limited %v), the passing steps achieved at most %v", a.Rate, a.Limited, best)
+	}
+	if cfg.Shortfall() != 0.05 || (&Config{Resolution: 0.5}).Shortfall() != MaxShortfall {
+		t.Errorf("shortfall %v: want the resolution, at most %v", cfg.Shortfall(), MaxShortfall)
+	}
+}
+
+// TestSearchHopeless: a first step that fails, confirmed, with the
+// client's own timing above the objective, ends the search: no lower rate
+// would judge the system.
+func TestSearchHopeless(t *testing.T) {
+	n := 0
+	a, err := Search(context.Background(), Config{Start: 1000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 30}, hopeless{&n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || a.Rate != 0 || a.Hopeless == "" {
+		t.Fatalf("%d steps, rate %v, hopeless %q: want the step and its confirmation only", n, a.Rate, a.Hopeless)
+	}
+	word, why := a.Limit(Config{}, Names{Unit: "ops/s"})
+	if word != "client" || !strings.Contains(why, "the client cannot hold the objectives on this machine: wake-up lateness p99 7.6 ms; step 2 at 1000 ops/s measured 1000.0 ops/s") {
+		t.Errorf("limit %q: %q", word, why)
 	}
 }
