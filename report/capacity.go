@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
@@ -115,6 +116,23 @@ type CapacityStep struct {
 	Unit      string  // "ops/s", "op/s"
 	Shortfall float64 // capacity.Ask.Shortfall
 	Terms     Terms
+	// Achieved is the step's rate over its measured time (StepAchieved).
+	Achieved float64
+}
+
+// StepAchieved is the rate a step that ran res achieved over its measured
+// time, planned to be planned: the operations over the window, which
+// ends once the workers have joined, at most the planned time (the
+// workers' wind-down after the stop is no part of the schedule).
+func StepAchieved(res *run.Result, planned time.Duration) float64 {
+	d := res.End.Sub(res.Start)
+	if planned > 0 && d > planned {
+		d = planned
+	}
+	if d <= 0 {
+		return 0
+	}
+	return float64(res.Ops) / d.Seconds()
 }
 
 // CapacityStepVerdict is a step's verdict, why, and whether what it
@@ -152,12 +170,8 @@ type CapacityStepVerdict struct {
 // waking, at an objective's statistic, reaches that objective's limit.
 func JudgeCapacityStep(res *run.Result, j *slo.Judgement, s CapacityStep) CapacityStepVerdict {
 	mean, _ := MeanServiceUs(res.Total)
-	var achieved float64
-	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-		achieved = float64(res.Ops) / d
-	}
 	f, known := ClientFiguresOf(res)
-	return judgeCapacityStep(stepFigures{meanUs: mean, achieved: achieved, client: f, known: known}, j, s)
+	return judgeCapacityStep(stepFigures{meanUs: mean, achieved: s.Achieved, client: f, known: known}, j, s)
 }
 
 // stepFigures are what a step's judgement reads of its run: the mean

@@ -80,10 +80,7 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 			return capacity.Step{}, err
 		}
 		res, j := r.lastRes, r.judgement
-		step := capacity.Step{Asked: float64(target), Threads: c.threads}
-		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-			step.Achieved = float64(res.Ops) / d
-		}
+		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
 		mean, _ := report.MeanServiceUs(res.Total)
 		if mean > 0 {
 			c.meanUs = mean
@@ -100,7 +97,8 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 		default:
 			// The same rule as ycsb capacity's steps.
 			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
-				ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: clientTerms})
+				ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: clientTerms,
+				Achieved: step.Achieved})
 			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
 			if v.Untrusted != "" {
 				step.Why = joinWhy(step.Why, "not to be trusted: "+v.Untrusted)

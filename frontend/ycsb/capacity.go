@@ -217,7 +217,7 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if err != nil {
 			return capacity.Step{}, err
 		}
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: achieved(res)}
+		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
 		mean, offered := c.offered(res)
 		// Thread-bound: at the latency measured, the threads cannot offer
 		// the rate (Little's law), whatever the system's latency did.
@@ -231,7 +231,8 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 			continue
 		default:
 			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
-				ThreadCap: fmt.Sprintf("capacity.maxthreads=%d", c.cs.maxThreads), Unit: "ops/s", Shortfall: ask.Shortfall, Terms: capacityTerms})
+				ThreadCap: fmt.Sprintf("capacity.maxthreads=%d", c.cs.maxThreads), Unit: "ops/s", Shortfall: ask.Shortfall, Terms: capacityTerms,
+				Achieved: step.Achieved})
 			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
 		}
 		load := step.Untrusted
@@ -272,13 +273,6 @@ func (c *capacityStepper) offered(res *run.Result) (meanUs, offered float64) {
 		c.meanUs = mean
 	}
 	return mean, capacity.Offered(c.threads, mean)
-}
-
-func achieved(res *run.Result) float64 {
-	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-		return float64(res.Ops) / d
-	}
-	return 0
 }
 
 // detail sets the step's record for the report: its figures, judgement
@@ -362,7 +356,7 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		if err != nil {
 			return nil, err
 		}
-		step := capacity.Step{Asked: rate, Threads: c.threads, Achieved: achieved(res), Verdict: capacity.NotJudged}
+		step := capacity.Step{Asked: rate, Threads: c.threads, Achieved: report.StepAchieved(res, dur), Verdict: capacity.NotJudged}
 		mean, offered := c.offered(res)
 		switch {
 		case offered < float64(share):

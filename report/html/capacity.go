@@ -122,8 +122,19 @@ func headline(c *jsonreport.Capacity) string {
 	}
 	switch c.Limit {
 	case "client":
-		return fmt.Sprintf("at least %s%s: the client could not offer %s, so this is a lower bound, not the system's limit",
-			rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec)) + untrusted(c)
+		// The step at the first failing rate may have achieved it: the
+		// client limited it some other way (its CPU, its own timing).
+		limited := rate(c.FirstFailingOpsSec) + " asked"
+		for _, s := range c.Steps {
+			if s.AskedOpsSec == c.FirstFailingOpsSec && s.Verdict != "PASS" {
+				limited = fmt.Sprintf("%s asked (%.0f achieved)", rate(c.FirstFailingOpsSec), s.AchievedOpsSec)
+			}
+		}
+		if c.MaxOpsSec == 0 {
+			return fmt.Sprintf("no rate was judged: the client, not the system, limited the steps down to %s", limited) + untrusted(c)
+		}
+		return fmt.Sprintf("at least %s%s: the client, not the system, limited the step at %s, so this is a lower bound, not the system's limit",
+			rate(c.MaxOpsSec), achieved, limited) + untrusted(c)
 	case "none":
 		if c.FirstFailingOpsSec > 0 {
 			return fmt.Sprintf("no rate met the objectives (the lowest asked, %s, failed)", rate(c.FirstFailingOpsSec))

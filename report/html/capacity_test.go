@@ -172,7 +172,7 @@ func TestBuildCapacityOverlaid(t *testing.T) {
 	if pa.X != 8420 || pa.XFailing != 8901 || pa.Headline != "max 8458 ops/s (8420 achieved), first failing 8944 ops/s" {
 		t.Errorf("pebble's answer %+v", pa)
 	}
-	want := "at least 2000 ops/s (1999 achieved): the client could not offer 4000 ops/s, so this is a lower bound, not the system's limit"
+	want := "at least 2000 ops/s (1999 achieved): the client, not the system, limited the step at 4000 ops/s asked (3100 achieved), so this is a lower bound, not the system's limit"
 	if ra.X != 1999 || ra.XFailing != 3100 || ra.Limit != "client" || ra.Headline != want {
 		t.Errorf("rocksdb's answer %+v", ra)
 	}
@@ -203,6 +203,13 @@ func TestCapacityHeadline(t *testing.T) {
 			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s; not to be trusted: step 4 (2000 ops/s, PASS): too few operations"},
 		{jsonreport.Capacity{Limit: capacity.LimitUntrusted, MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100, Untrusted: "step 5 (2100 ops/s, FAIL): too few operations"},
 			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s, but that failure is not to be trusted: neither the system nor the client is shown to be the limit; not to be trusted: step 5 (2100 ops/s, FAIL): too few operations"},
+		// Issue 48: a hopeless search's lowest step achieved its rate: the
+		// client limited it otherwise, and nothing was judged.
+		{jsonreport.Capacity{Limit: "client", FirstFailingOpsSec: 16, Steps: []jsonreport.CapacityStep{{AskedOpsSec: 16, AchievedOpsSec: 16, Verdict: "CLIENT-LIMITED"}}},
+			"no rate was judged: the client, not the system, limited the steps down to 16 ops/s asked (16 achieved)"},
+		{jsonreport.Capacity{Limit: "client", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100,
+			Steps: []jsonreport.CapacityStep{{AskedOpsSec: 2000, AchievedOpsSec: 2001, Verdict: "PASS"}, {AskedOpsSec: 2100, AchievedOpsSec: 2098, Verdict: "CLIENT-LIMITED"}}},
+			"at least 2000 ops/s (2001 achieved): the client, not the system, limited the step at 2100 ops/s asked (2098 achieved), so this is a lower bound, not the system's limit"},
 		// One client's share of a fleet's ladder has no answer.
 		{jsonreport.Capacity{Limit: capacity.LimitFleet, LimitWhy: "not judged: client 1 of 3; ycsb merge judges each step on the fleet's merged histograms"},
 			"not judged: one client's share of a fleet's steps; ycsb merge the clients' reports for the answer"},
@@ -307,7 +314,7 @@ func TestChromiumCapacity(t *testing.T) {
 		{`>CLIENT-LIMITED</text>`, 1},
 		{`>rocksdb: ≥ 2,000 ops/s (client-limited)</text>`, 1},
 		{`>pebble: max 8,458 ops/s</text>`, 1},
-		{`the client could not offer 4000 ops/s, so this is a lower bound, not the system's limit.</b> Limit: the client: 8 threads`, 2},
+		{`the client, not the system, limited the step at 4000 ops/s asked (3100 achieved), so this is a lower bound, not the system's limit.</b> Limit: the client: 8 threads`, 2},
 		{`<path d="M`, 2}, // the two series: pebble's markers are circles, rocksdb's squares
 	} {
 		if n := strings.Count(st.dom, want.s); n != want.n {

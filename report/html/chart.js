@@ -336,7 +336,7 @@
         text.setAttribute("text-anchor", "start");
       }
     });
-    [["PASS", "step passed"], ["FAIL", "step failed"], [CLIENT_LIMITED, "client-limited: the client could not offer the rate"]].forEach(function (v) {
+    [["PASS", "step passed"], ["FAIL", "step failed"], [CLIENT_LIMITED, "client-limited: the client, not the system, limited the step"]].forEach(function (v) {
       var item = htmlEl("span", {}, legend);
       legendMarker(item, 0, pointStyle(v[0]));
       item.appendChild(document.createTextNode(v[1]));
