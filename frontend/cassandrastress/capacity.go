@@ -59,6 +59,9 @@ func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Con
 	if ans.Rate == 0 && ans.Unjudged {
 		return &slo.Unmet{Msg: "-rate capacity: no rate was judged: the objectives could not be judged at " + jf(ans.Above, 0, true) + " op/s, and a lower rate runs fewer operations"}
 	}
+	if ans.Rate == 0 && ans.Hopeless != "" {
+		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate was judged: the client cannot hold -slo on this machine (%s), at %.0f op/s", ans.Hopeless, ans.Above)}
+	}
 	if ans.Rate == 0 {
 		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate met -slo, down to %.0f op/s", ans.Above)}
 	}

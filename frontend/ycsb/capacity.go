@@ -173,6 +173,9 @@ func Capacity(ctx context.Context, o Options) error {
 			_, why := ans.Limit(capacity.Config{}, capacityNames)
 			return &slo.Unmet{Msg: "capacity: no rate was judged: " + why}
 		}
+		if ans.Hopeless != "" {
+			return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate was judged: the client cannot hold the objectives on this machine (%s), at %.0f ops/s", ans.Hopeless, ans.Above)}
+		}
 		return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate met the objectives, down to %.0f ops/s", ans.Above)}
 	}
 	return nil
