@@ -33,12 +33,14 @@ func TestCapacityStepTrust(t *testing.T) {
 		r := &stressRun{s: s, out: &bytes.Buffer{}}
 		run := func(context.Context, int) error {
 			now := time.Unix(0, 0)
-			r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: 1, Succeeded: 1, Total: &measurement.Snapshot{}}
+			// The step kept its schedule: its rate's operations in a second.
+			ops := int64(s.Rate.Capacity.Start)
+			r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: ops, Succeeded: ops, Total: &measurement.Snapshot{}}
 			r.judgement = &slo.Judgement{}
 			return nil
 		}
 		st := &capStepper{r: r, run: run, threads: s.Rate.MinThreads}
-		step, err := st.Step(context.Background(), capacity.Ask{Rate: s.Rate.Capacity.Start})
+		step, err := st.Step(context.Background(), capacity.Ask{Rate: s.Rate.Capacity.Start, N: 1, Shortfall: 0.05})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,5 +53,30 @@ func TestCapacityStepTrust(t *testing.T) {
 		if (step.Untrusted != "") != tc.untrusted {
 			t.Errorf("%s at %s: Untrusted %q, want %t", tc.slo, tc.start, step.Untrusted, tc.untrusted)
 		}
+	}
+}
+
+// TestCapacityStepShort (issue 48): a step that passed its objectives on a
+// third of the operations its rate asks did not keep its schedule: it is
+// CLIENT-LIMITED, by the YCSB mode's rule.
+func TestCapacityStepShort(t *testing.T) {
+	s, _, err := settings.Parse([]string{"write", "-rate", "capacity", "start=900/s", "step=1s", "threads<=8", "-slo", "write.p50<=1s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &stressRun{s: s, out: &bytes.Buffer{}}
+	run := func(context.Context, int) error {
+		now := time.Unix(0, 0)
+		r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: 300, Succeeded: 300, Total: &measurement.Snapshot{}}
+		r.judgement = &slo.Judgement{}
+		return nil
+	}
+	st := &capStepper{r: r, run: run, threads: s.Rate.MinThreads}
+	step, err := st.Step(context.Background(), capacity.Ask{Rate: 900, N: 1, Shortfall: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step.Verdict != capacity.ClientLimited || !strings.Contains(step.Why, "did not keep its schedule") {
+		t.Errorf("verdict %s — %q, want CLIENT-LIMITED: the schedule not kept", step.Verdict, step.Why)
 	}
 }

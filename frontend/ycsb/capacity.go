@@ -365,6 +365,10 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		case offered < float64(share):
 			step.Verdict = capacity.ClientLimited
 			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(" of its %d: the client's threads limit the fleet (capacity.maxthreads=%d)", share, c.cs.maxThreads)
+		case capacity.Short(float64(share), step.Achieved, c.cs.search.Shortfall()):
+			// Its share's schedule not kept, the fleet's step measured
+			// another rate (report.JudgeCapacityStep's rule).
+			step.Verdict, step.Why = capacity.ClientLimited, capacity.ShortNote(float64(share), step.Achieved, "ops/s")+" of this client's share"
 		case cpuBound(res) != "":
 			// Out of CPU, this client measured its own queue too,
 			// whatever the fleet's verdict.
