@@ -73,10 +73,11 @@ func TestCapacityFleet(t *testing.T) {
 	}
 	c := m.Capacity
 	// On a quiet machine the answer is 9000; a machine busy elsewhere
-	// stretches the sleeps, and the clients give out at a lower step:
-	// still the clients' limit, never the system's.
+	// stretches the sleeps, and the clients give out at a lower step
+	// (their threads, or a share's schedule not kept at the threads'
+	// edge): still the clients' limit, never the system's.
 	if c.MaxOpsSec > 9000 || c.FirstFailingOpsSec != max(1.5*c.MaxOpsSec, 4000) || c.Limit != "client" ||
-		!strings.Contains(c.LimitWhy, "threads limit the fleet (capacity.maxthreads=4)") {
+		!strings.Contains(c.LimitWhy, "threads limit the fleet (capacity.maxthreads=4)") && !strings.Contains(c.LimitWhy, "did not keep its schedule") {
 		t.Errorf("fleet's answer %v, first failing %v, limit %s: %s", c.MaxOpsSec, c.FirstFailingOpsSec, c.Limit, c.LimitWhy)
 	}
 	if c.MaxOpsSec != 9000 {
