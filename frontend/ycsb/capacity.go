@@ -368,7 +368,8 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		case capacity.Short(float64(share), step.Achieved, c.cs.search.Shortfall()):
 			// Its share's schedule not kept, the fleet's step measured
 			// another rate (report.JudgeCapacityStep's rule).
-			step.Verdict, step.Why = capacity.ClientLimited, capacity.ShortNote(float64(share), step.Achieved, "ops/s")+" of this client's share"
+			step.Verdict = capacity.ClientLimited
+			step.Why = fmt.Sprintf("%.1f of its share's %d ops/s achieved: the step did not keep its schedule", step.Achieved, share)
 		case cpuBound(res) != "":
 			// Out of CPU, this client measured its own queue too,
 			// whatever the fleet's verdict.
