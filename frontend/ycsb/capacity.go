@@ -246,8 +246,9 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
 		}
-		step.Detail.(*jsonreport.CapacityStep).Untrusted = load
-		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", ask.N, report.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
+		d := step.Detail.(*jsonreport.CapacityStep)
+		d.Untrusted, d.Confirms = load, ask.Confirms
+		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", ask.N, report.CapacityStepLine(d))
 		return step, nil
 	}
 }

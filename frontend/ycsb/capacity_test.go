@@ -152,6 +152,17 @@ func TestCapacityThreadsGrow(t *testing.T) {
 	if !strings.Contains(stderr, "again with") || strings.Contains(out, "CLIENT-LIMITED") {
 		t.Errorf("threads not raised:\n%s\n%s", stderr, out)
 	}
+	// Issue 48: a step run again with more threads is one step: the live
+	// lines number the steps as the summary does.
+	live := regexp.MustCompile(`(?m)^capacity: step (\d+): (.*)$`).FindAllStringSubmatch(stderr, -1)
+	if len(live) == 0 {
+		t.Fatalf("no live step lines:\n%s", stderr)
+	}
+	for _, l := range live {
+		if !strings.Contains(out, "[CAPACITY], Step "+l[1]+", "+l[2]+"\n") {
+			t.Errorf("live step %s %q is not the summary's step %s:\n%s", l[1], l[2], l[1], out)
+		}
+	}
 }
 
 // TestCapacityBadInput: one line naming the property, before anything is
