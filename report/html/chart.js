@@ -378,8 +378,14 @@
         cells.push({ text: o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit),
           fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(o.verdict) });
       });
+      // Not to be trusted: too few operations for the percentiles, or the
+      // machine's own load in a failure (its sentence follows the why).
+      var distrust = [];
+      if (!s.trusted) distrust.push("too few operations");
+      if (s.untrusted) distrust.push("the machine's load");
       cells.push({ text: s.verdict, cls: "l", fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(s.verdict) },
-        { text: s.why || "", cls: "l wrap" }, s.trusted ? "yes" : "no (too few operations)");
+        { text: [s.why, s.untrusted].filter(Boolean).join("; "), cls: "l wrap" },
+        distrust.length ? "no (" + distrust.join(", ") + ")" : "yes");
       return { cells: cells };
     })).className = "steps";
     var a = r.capacity.answer, p = htmlEl("p", { "class": "answer-text" }, parent);
