@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,6 +78,9 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		if !s.Trusted {
 			st.Untrusted = "too few operations to trust the percentiles (capacity.maxsteptime)"
 		}
+		if s.Untrusted != "" {
+			st.Untrusted = strings.TrimPrefix(st.Untrusted+"; "+s.Untrusted, "; ")
+		}
 		steps = append(steps, st)
 	}
 	a := capacity.LadderAnswer(steps)
@@ -141,7 +145,7 @@ func sameLadder(paths []string, reps []*jsonreport.Report) error {
 // histograms merged, judged.
 func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Objective, out *jsonreport.Report) (jsonreport.CapacityStep, error) {
 	m := jsonreport.CapacityStep{AskedOpsSec: reps[0].Capacity.Steps[k].AskedOpsSec, Trusted: true, StartMs: math.MaxInt64}
-	var limited []string
+	var limited, loaded []string
 	ofStep := make([]*jsonreport.Report, len(reps))
 	for i, r := range reps {
 		s := r.Capacity.Steps[k]
@@ -154,6 +158,9 @@ func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Obje
 		m.Trusted = m.Trusted && s.Trusted
 		if s.Verdict == capacity.ClientLimited.String() {
 			limited = append(limited, fmt.Sprintf("client %d: %s", r.Client.Index, s.Why))
+		}
+		if s.Client != nil && !slices.Equal(s.Client.Verdicts, []string{jsonreport.KeptUp}) && len(s.Client.Verdicts) > 0 {
+			loaded = append(loaded, fmt.Sprintf("client %d: %s", r.Client.Index, strings.Join(s.Client.Verdicts, ", ")))
 		}
 		ofStep[i] = &jsonreport.Report{Measurements: s.Measurements}
 	}
@@ -188,6 +195,12 @@ func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Obje
 		m.Verdict = capacity.Pass.String()
 	default:
 		m.Verdict, m.Why = capacity.Fail.String(), capacity.FailedObjectives(j)
+		if len(loaded) > 0 {
+			// As one process's step (report.JudgeCapacityStep): a failure
+			// with a client's machine load in it is not the system's,
+			// trusted.
+			m.Untrusted = fmt.Sprintf("the machine's own load is in what %d of %d clients measured (%s)", len(loaded), len(reps), strings.Join(loaded, "; "))
+		}
 	}
 	return m, nil
 }

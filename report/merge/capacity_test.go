@@ -154,3 +154,23 @@ func TestMergeCapacityInterrupted(t *testing.T) {
 		t.Errorf("limit %q: %q", c.Limit, c.LimitWhy)
 	}
 }
+
+// TestMergeCapacityLoaded (issue 48): the slow client of step 2 saw its
+// machine's load (LATE-WAKEUPS): the fleet's failure there is not to be
+// trusted, and the answer is not the system's.
+func TestMergeCapacityLoaded(t *testing.T) {
+	reps := fleet(t)
+	reps[2].Capacity.Steps[1].Client = &jsonreport.ClientVerdict{Verdicts: []string{"LATE-WAKEUPS"}}
+	reps[0].Capacity.Steps[1].Client = &jsonreport.ClientVerdict{Verdicts: []string{jsonreport.KeptUp}}
+	m, err := MergeCapacity(fleetPaths, reps, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := m.Capacity
+	if s := cp.Steps[1]; s.Verdict != "FAIL" || !strings.Contains(s.Untrusted, "1 of 3 clients measured (client 2: LATE-WAKEUPS)") {
+		t.Errorf("step 2: %s, untrusted %q", s.Verdict, s.Untrusted)
+	}
+	if cp.Limit != "untrusted" || cp.Untrusted == "" {
+		t.Errorf("limit %s (%s), untrusted %q: want untrusted, never the system", cp.Limit, cp.LimitWhy, cp.Untrusted)
+	}
+}
