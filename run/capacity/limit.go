@@ -97,7 +97,8 @@ func (a *Answer) interrupted(unit string) string {
 	if a.Rate == 0 {
 		return s + "no rate passed"
 	}
-	return s + fmt.Sprintf("the system served at least %g %s", a.Rate, unit)
+	served, _ := a.Max()
+	return s + fmt.Sprintf("the system served at least %.1f %s", served, unit)
 }
 
 // limitingWhy is why the client limited the step that set a.Above.

@@ -48,6 +48,20 @@ const MaxShortfall = 0.10
 // schedule: what it measured is not the rate asked.
 func (c *Config) Shortfall() float64 { return math.Min(c.Resolution, MaxShortfall) }
 
+// Served is what a passing step that achieved achieved ops/s of asked
+// shows the system serves: the rate achieved, at most the rate asked (a
+// step that ran ahead of its schedule shows no more than was asked); the
+// rate asked when achieved is not known (0).
+func Served(asked, achieved float64) float64 {
+	if achieved <= 0 {
+		return asked
+	}
+	return math.Min(asked, achieved)
+}
+
+// Served is the step's Served rate.
+func (s *Step) Served() float64 { return Served(s.Asked, s.Achieved) }
+
 // Short says a step that achieved achieved ops/s of asked fell short of
 // it by more than the share tol.
 func Short(asked, achieved, tol float64) bool { return achieved < asked*(1-tol) }
@@ -158,9 +172,9 @@ type Stepper interface {
 // Answer is a search's outcome.
 type Answer struct {
 	Steps []Step
-	// Rate is the highest rate that passed (0: none did); Above the
+	// Rate is the highest rate asked that passed (0: none did); Above the
 	// lowest that failed above it (0: none failed, the search reached
-	// Max or was limited).
+	// Max or was limited). They bracket the search; the answer is Max.
 	Rate, Above float64
 	// Limited says the step at Above was limited by the client, not the
 	// system: the answer is the client's limit, a lower bound of the
@@ -182,6 +196,24 @@ type Answer struct {
 	// whose objectives the client's own timing alone could not meet
 	// (Step.Hopeless): a lower rate would not judge the system either.
 	Hopeless string
+}
+
+// Max is the answer: the highest rate a passing step served (Served: what
+// it achieved, at most its rate), never above what a passing step
+// achieved; and that step's number (1-based in Steps). 0, 0 when none
+// passed. A ladder's passes above its first failure (above Rate) count
+// for nothing.
+func (a *Answer) Max() (rate float64, step int) {
+	if a.Rate == 0 {
+		return 0, 0
+	}
+	for i := range a.Steps {
+		s := &a.Steps[i]
+		if s.Verdict == Pass && s.Asked <= a.Rate && s.Served() >= rate {
+			rate, step = s.Served(), i+1
+		}
+	}
+	return rate, step
 }
 
 // Search runs steps at whole rates (ops/s, as targets are) until the
