@@ -99,10 +99,10 @@ func capacityRun(c *jsonreport.Capacity) *CapacityRun {
 	}
 	a := Answer{MaxOpsSec: c.MaxOpsSec, AchievedOpsSec: c.AchievedOpsSec, FirstFailingOpsSec: c.FirstFailingOpsSec,
 		Limit: c.Limit, LimitWhy: c.LimitWhy}
+	if s := c.AnswerStep(); s != nil {
+		a.X = s.AchievedOpsSec
+	}
 	for _, s := range c.Steps {
-		if s.AskedOpsSec == c.MaxOpsSec && s.Verdict == "PASS" && c.MaxOpsSec > 0 {
-			a.X = s.AchievedOpsSec
-		}
 		if s.AskedOpsSec == c.FirstFailingOpsSec && s.Verdict != "PASS" && c.FirstFailingOpsSec > 0 {
 			a.XFailing = s.AchievedOpsSec
 		}
@@ -115,10 +115,15 @@ func capacityRun(c *jsonreport.Capacity) *CapacityRun {
 // headline says the answer in a line. A client-limited search is a lower
 // bound set by the client: the line says so and blames no system.
 func headline(c *jsonreport.Capacity) string {
-	rate := func(v float64) string { return fmt.Sprintf("%.0f ops/s", v) }
+	// Rounded down: the answer is never shown above what its step achieved.
+	rate := func(v float64) string { return fmt.Sprintf("%.0f ops/s", math.Floor(v)) }
 	achieved := ""
-	if c.AchievedOpsSec > 0 {
+	switch s := c.AnswerStep(); {
+	case c.AchievedOpsSec > c.MaxOpsSec:
+		// The step ran ahead of its rate: the answer is the rate asked.
 		achieved = fmt.Sprintf(" (%.0f achieved)", c.AchievedOpsSec)
+	case s != nil && s.AskedOpsSec > c.MaxOpsSec:
+		achieved = fmt.Sprintf(" achieved (%.0f asked)", s.AskedOpsSec)
 	}
 	switch c.Limit {
 	case "client":

@@ -58,6 +58,8 @@
     return +p.toFixed(Math.max(0, Math.ceil(n) - 2)) + "%";
   }
   function fmtInt(v) { return Math.round(v).toLocaleString("en-US"); }
+  // An answer, rounded down: never shown above what its step achieved.
+  function fmtFloor(v) { return Math.floor(v).toLocaleString("en-US"); }
 
   // Ticks.
   function linearTicks(min, max, n) {
@@ -285,7 +287,7 @@
       var ln = svgEl("line", { "class": "answer", x1: px, x2: px, y1: M.t, y2: H - M.b, stroke: color(s.run), "stroke-width": 2 }, svg);
       svgEl("title", {}, ln).textContent = r.name + ": " + a.headline + ". Limit: " + a.limit_why;
       var label = (c.series.length > 1 ? r.name + ": " : "") + (a.limit === "client" || a.limit === "max" ? "≥ " : "max ") +
-        fmtInt(a.max_ops_sec) + " ops/s" + (ANSWER_SHORT[a.limit] ? " " + ANSWER_SHORT[a.limit] : "");
+        fmtFloor(a.max_ops_sec) + " ops/s" + (ANSWER_SHORT[a.limit] ? " " + ANSWER_SHORT[a.limit] : "");
       answerLabels.push({ px: px, y: M.t + 14 + 16 * k, text: label, color: color(s.run) });
       answerCount++;
     });
@@ -402,7 +404,7 @@
       var a = r.capacity.answer;
       return { cells: [{ text: r.name, color: color(i), cls: "run" }, { text: r.binding, cls: "l" },
         { text: r.start.replace("T", " ").replace("Z", ""), cls: "l" }, fmtSecs(r.runtime_ms / 1000), r.capacity.steps.length,
-        a.max_ops_sec ? (a.limit === "client" || a.limit === "max" ? "≥ " : "") + fmtInt(a.max_ops_sec) : "none",
+        a.max_ops_sec ? (a.limit === "client" || a.limit === "max" ? "≥ " : "") + fmtFloor(a.max_ops_sec) : "none",
         a.achieved_ops_sec ? fmtInt(a.achieved_ops_sec) : "-", a.first_failing_ops_sec ? fmtInt(a.first_failing_ops_sec) : "-",
         { text: a.limit, cls: "l" }] };
     }));

@@ -1,8 +1,8 @@
 package jsonreport
 
 import (
-	"fmt"
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"

@@ -88,11 +88,11 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		// The clients' ladders were cut short alike (sameLadder).
 		a.Interrupted = a.Interrupted || strings.HasPrefix(r.Capacity.LimitWhy, capacity.LimitInterrupted)
 	}
-	c.MaxOpsSec, c.FirstFailingOpsSec = a.Rate, a.Above
-	for _, s := range steps {
-		if s.Verdict == capacity.Pass && s.Asked == a.Rate {
-			c.AchievedOpsSec = s.Achieved
-		}
+	// The answer is what the best passing step served, as one process's.
+	max, best := a.Max()
+	c.MaxOpsSec, c.FirstFailingOpsSec = max, a.Above
+	if best > 0 {
+		c.AchievedOpsSec = steps[best-1].Achieved
 	}
 	c.Limit, c.LimitWhy = a.LadderLimit(first.Settings["capacity.growth"])
 	c.Untrusted = a.Untrusted("ops/s")

@@ -323,7 +323,9 @@ func TestSearchHopeless(t *testing.T) {
 // most what it achieved and what it was asked; never a failing step's, nor
 // a ladder's pass above its first failure.
 func TestAnswerMax(t *testing.T) {
-	st := func(asked, achieved float64, v Verdict) Step { return Step{Asked: asked, Achieved: achieved, Verdict: v} }
+	st := func(asked, achieved float64, v Verdict) Step {
+		return Step{Asked: asked, Achieved: achieved, Verdict: v}
+	}
 	for _, c := range []struct {
 		name   string
 		a      *Answer
