@@ -161,9 +161,14 @@ func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
 		}
 		r.println(line)
 	}
+	// What the best passing step served: its achieved rate, at most its
+	// asked one (Answer.Max).
 	answer := "none: no rate met the objectives"
-	if a.Rate > 0 {
-		answer = jf(a.Rate, 0, true) + " op/s"
+	if max, best := a.Max(); max > 0 {
+		answer = jf(math.Floor(max), 0, true) + " op/s" // never shown above what the step achieved
+		if asked := a.Steps[best-1].Asked; asked > max {
+			answer += fmt.Sprintf(" achieved by step %d (%s asked)", best, jf(asked, 0, true))
+		}
 	}
 	r.println(fmt.Sprintf("%-26s: %s", "Max op rate meeting -slo", answer))
 	if a.Above > 0 {

@@ -472,13 +472,15 @@ func cpuBound(res *run.Result) string { return report.CPUBoundAdvice(res, capaci
 // capacityObject is the JSON report's capacity: the steps and the answer
 // (none in a client's share of a fleet's ladder).
 func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *jsonreport.Capacity {
-	c := &jsonreport.Capacity{Steps: []jsonreport.CapacityStep{}, MaxOpsSec: a.Rate, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
+	// The answer is what the best passing step served (Answer.Max).
+	max, best := a.Max()
+	c := &jsonreport.Capacity{Steps: []jsonreport.CapacityStep{}, MaxOpsSec: max, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
 	for i := range a.Steps {
 		st := &a.Steps[i]
 		d := *st.Detail.(*jsonreport.CapacityStep)
 		d.Confirms = st.Confirms
 		c.Steps = append(c.Steps, d)
-		if st.Verdict == capacity.Pass && st.Asked == a.Rate {
+		if i+1 == best {
 			c.AchievedOpsSec = st.Achieved
 		}
 	}
