@@ -334,7 +334,7 @@ func (f *ClientFigures) WakeShare() (share float64, ok bool) {
 	if f.Target <= 0 || !w.Known || w.WakeUps == 0 || !known {
 		return 0, false
 	}
-	return min((w.PerOpUs()+min(f.ClientLagUs, f.MeanLagUs))/intended, 1), true
+	return min(f.ownTimingUs(slo.Mean, 0)/intended, 1), true
 }
 
 // CPUWaitShare is how long the client's threads waited for a CPU per
