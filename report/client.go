@@ -111,9 +111,12 @@ type ClientFigures struct {
 	// GCPausePct is the share of the window the runtime stopped the world.
 	GCPausePct float64
 	// With a target: the mean lag behind the schedule over the measured
-	// operations (µs), and how late the paced workers woke for theirs.
-	MeanLagUs float64
-	WakeLate  WakeLateness
+	// operations (µs), of it the client's part (run.Schedule's
+	// ClientLagUs: late wake-ups and the catching up after them), and how
+	// late the paced workers woke for theirs.
+	MeanLagUs   float64
+	ClientLagUs float64
+	WakeLate    WakeLateness
 }
 
 // MaxOffered is the most Threads can offer at MeanLatencyUs, each waiting
@@ -163,6 +166,7 @@ func ClientFiguresOf(res *run.Result) (ClientFigures, bool) {
 	if res.Schedule != nil {
 		f.FinalLag = time.Duration(res.Schedule.FinalLagUs) * time.Microsecond
 		f.MeanLagUs = res.Schedule.MeanLagUs
+		f.ClientLagUs = res.Schedule.ClientLagUs
 		f.WakeLate = wakeLatenessOf(res.Schedule)
 	}
 	// Over the time between the two reads of the GC figures, which the
@@ -272,8 +276,12 @@ func JudgeClient(f ClientFigures, t Terms) ClientCheck {
 	}
 	if share, ok := f.WakeShare(); ok && share >= ClientShare {
 		w := f.WakeLate
-		add(LateWakeups, fmt.Sprintf("the paced workers woke %s late on average (p99 %s, max %s) for the operations they waited for: about %.0f%% of the intended latency is the client's own timing, not the database's (the [SCHEDULE] wake-up rows)%s",
-			latency(w.MeanUs), latency(w.P99Us), latency(w.MaxUs), share*100, wakeCause(f)))
+		behind := ""
+		if f.ClientLagUs > 0 {
+			behind = fmt.Sprintf(" and fell %s behind per operation catching up after them", latency(f.ClientLagUs))
+		}
+		add(LateWakeups, fmt.Sprintf("the paced workers woke %s late on average (p99 %s, max %s) for the operations they waited for%s: about %.0f%% of the intended latency is the client's own timing, not the database's (the [SCHEDULE] wake-up rows)%s",
+			latency(w.MeanUs), latency(w.P99Us), latency(w.MaxUs), behind, share*100, wakeCause(f)))
 	}
 	if len(c.Verdicts) == 0 {
 		c.Verdicts = []Verdict{KeptUp}
@@ -314,16 +322,19 @@ func (f *ClientFigures) intendedUs() (float64, bool) {
 	return us, us > 0
 }
 
-// WakeShare is the paced workers' lateness waking as a share of the
-// operations' intended latency; ok is false without a target, wake-ups
-// or a latency.
+// WakeShare is the client's own timing as a share of the operations'
+// intended latency: the paced workers' lateness waking, and the lag behind
+// the schedule that lateness (or a wait between operations) left them in,
+// which they caught up on back to back (ClientLagUs): a worker that woke
+// 100 ms late is 100 ms behind for its next operations whatever the
+// database did. ok is false without a target, wake-ups or a latency.
 func (f *ClientFigures) WakeShare() (share float64, ok bool) {
 	w := f.WakeLate
 	intended, known := f.intendedUs()
 	if f.Target <= 0 || !w.Known || w.WakeUps == 0 || !known {
 		return 0, false
 	}
-	return min(w.PerOpUs()/intended, 1), true
+	return min(f.ownTimingUs(slo.Mean, 0)/intended, 1), true
 }
 
 // CPUWaitShare is how long the client's threads waited for a CPU per

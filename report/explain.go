@@ -68,9 +68,11 @@ func (w WakeLateness) at(stat slo.Stat, p float64) float64 {
 //   - a latency objective when its garbage collector stopped the world
 //     for GCPausePct of the window or more;
 //   - a latency objective whose excess over its limit is at most the
-//     client's own lateness waking for the operations' due times
-//     (WakeLateness, at the objective's statistic): without that lateness
-//     the objective would have been met.
+//     client's own timing, as the verdict's share counts it (WakeShare):
+//     its lateness waking for the operations' due times (WakeLateness, at
+//     the objective's statistic) and the lag behind the schedule that
+//     lateness left the workers in (ClientLagUs): without them the
+//     objective would have been met.
 //
 // "" when it explains nothing, or not every failure: the failure is the
 // system's. f is the step's figures (ClientFiguresOf); t names the
@@ -103,7 +105,7 @@ func ClientExplains(f ClientFigures, j *slo.Judgement, t Terms) string {
 		case !latency:
 			return ""
 		case gc:
-		case f.WakeLate.Known && r.Measured-r.Limit <= f.WakeLate.at(r.Stat, r.Percentile):
+		case f.WakeLate.Known && r.Measured-r.Limit <= f.ownTimingUs(r.Stat, r.Percentile):
 			late = append(late, fmt.Sprintf("%s missed by %s", r.Text, slo.FormatLatency(r.Measured-r.Limit)))
 		default:
 			return ""
@@ -116,6 +118,28 @@ func ClientExplains(f ClientFigures, j *slo.Judgement, t Terms) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s, no more than the client woke late for its operations' due times (mean %s, p99 %s): the client's timing, not the system's",
-		strings.Join(late, " and "), slo.FormatLatency(f.WakeLate.MeanUs), slo.FormatLatency(f.WakeLate.P99Us))
+	behind := ""
+	if lag := f.clientLagUs(); lag > 0 {
+		behind = " and fell " + slo.FormatLatency(lag) + " behind per operation catching up after them"
+	}
+	return fmt.Sprintf("%s, no more than the client woke late for its operations' due times (mean %s, p99 %s)%s: the client's timing, not the system's",
+		strings.Join(late, " and "), slo.FormatLatency(f.WakeLate.MeanUs), slo.FormatLatency(f.WakeLate.P99Us), behind)
+}
+
+// clientLagUs is the client's part of the lag behind the schedule per
+// operation (ClientLagUs), at most the whole lag.
+func (f *ClientFigures) clientLagUs() float64 { return max(min(f.ClientLagUs, f.MeanLagUs), 0) }
+
+// ownTimingUs is the client's own timing in an objective's statistic
+// (stat, at percentile p), counted as the verdict's share counts it
+// (WakeShare): the paced workers' lateness waking — per paced operation
+// for a mean, as the share counts it; at the objective's percentile
+// otherwise (WakeLateness.at) — and the lag behind the schedule that
+// lateness left them in (clientLagUs).
+func (f *ClientFigures) ownTimingUs(stat slo.Stat, p float64) float64 {
+	wake := f.WakeLate.at(stat, p)
+	if stat == slo.Mean {
+		wake = f.WakeLate.PerOpUs()
+	}
+	return wake + f.clientLagUs()
 }

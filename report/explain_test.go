@@ -35,8 +35,25 @@ func TestClientExplains(t *testing.T) {
 		f(&c)
 		return c
 	}
+	// Every paced operation woke late, by mean at the mean.
 	late := func(mean, p99 float64) ClientFigures {
-		return with(func(f *ClientFigures) { f.WakeLate = WakeLateness{MeanUs: mean, P99Us: p99, Known: true} })
+		return with(func(f *ClientFigures) {
+			f.WakeLate = WakeLateness{MeanUs: mean, P99Us: p99, WakeUps: 30000, PacedOps: 30000, Known: true}
+		})
+	}
+	// lateBehind is late, the workers behind their schedule by meanLag per
+	// operation, clientLag of it the client's (run.Schedule's ClientLagUs).
+	lateBehind := func(mean, p99, meanLag, clientLag float64) ClientFigures {
+		f := late(mean, p99)
+		f.MeanLagUs, f.ClientLagUs = meanLag, clientLag
+		return f
+	}
+	// halfLate is late for half the paced operations: 600 µs late a
+	// wake-up is 300 µs an operation, as the verdict's share counts it.
+	halfLate := func(clientLag float64) ClientFigures {
+		f := lateBehind(600, 1100, 1000, clientLag)
+		f.WakeLate.WakeUps = 15000
+		return f
 	}
 	for _, c := range []struct {
 		name string
@@ -65,6 +82,18 @@ func TestClientExplains(t *testing.T) {
 		{"late, but errors too", late(300, 1100), judged(t, "READ.p99<=5ms, errors<=0.1%", 5400, 0.01), ""},
 		{"late, two objectives", late(300, 1100), judged(t, "READ.p99<=5ms, UPDATE.p99<=5ms", 5400, 5100), "READ.p99<=5ms missed by 400 us and UPDATE.p99<=5ms missed by 100 us"},
 		{"late, one of two", late(300, 1100), judged(t, "READ.p99<=5ms, UPDATE.p99<=5ms", 5400, 7000), ""},
+		// The client's share of the schedule lag, as the verdict counts it
+		// (WakeShare): p99 2.5 ms over, the client woke 1.1 ms late at its
+		// p99 and fell 2 ms behind catching up after.
+		{"late and behind, covers the excess", lateBehind(300, 1100, 3000, 2000), judged(t, "READ.p99<=5ms", 7500),
+			"READ.p99<=5ms missed by 2.5 ms, no more than the client woke late for its operations' due times (mean 300 us, p99 1.1 ms) and fell 2 ms behind per operation catching up after them"},
+		{"behind, the lag the system's", lateBehind(300, 1100, 3000, 0), judged(t, "READ.p99<=5ms", 7500), ""},
+		// The client's part is at most the whole lag.
+		{"client lag above the lag", lateBehind(300, 1100, 500, 2000), judged(t, "READ.p99<=5ms", 7500), ""},
+		{"mean, per operation and behind, covers", halfLate(300), judged(t, "READ.mean<=1ms", 1500), "READ.mean<=1ms missed by 500 us"},
+		// 300 µs late an operation and 100 µs behind: 400 µs of the 500 µs
+		// excess; the wake-ups' mean (600 µs) would have explained it.
+		{"mean, per operation and behind, below", halfLate(100), judged(t, "READ.mean<=1ms", 1500), ""},
 	} {
 		got := ClientExplains(c.f, c.j, capacityTestTerms)
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {

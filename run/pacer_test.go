@@ -2,10 +2,12 @@ package run
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/session"
 )
 
 func pacedPlan(wl Workload, threads int, target, ops int64) *Plan {
@@ -80,5 +82,89 @@ func TestPacedStopWakesSleepers(t *testing.T) {
 		}
 	case <-time.After(50 * time.Second):
 		t.Fatal("the stop did not wake the sleeping workers")
+	}
+}
+
+// TestScheduleLagParts: of a worker's lag behind its schedule, only what
+// its operations took beyond the tick is the database's; a late start of
+// the worker's own, and the catching up after it, are the client's.
+func TestScheduleLagParts(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	type start struct{ lag, since int64 } // since 0: the first start
+	for _, tc := range []struct {
+		name             string
+		tick             int64
+		starts           []start
+		wantDB, wantClnt int64 // of the last start's lag; the sum's client part
+	}{
+		// 3 ms operations at a 1 ms tick: every ms behind is the
+		// database's.
+		{"slow database", ms, []start{{0, 0}, {2 * ms, 3 * ms}, {4 * ms, 3 * ms}}, 4 * ms, 0},
+		// Woke 10 ms late, then 0.1 ms operations back to back: the
+		// whole lag is the client's until it is paid down.
+		{"late wake-up", ms, []start{{10 * ms, 0}, {9*ms + ms/10, ms / 10}, {8*ms + ms/5, ms / 10}}, 0, 10*ms + 9*ms + ms/10 + 8*ms + ms/5},
+		// Behind by the client's 5 ms, then a 4 ms operation at a 1 ms
+		// tick: 3 ms more, the database's.
+		{"both", ms, []start{{5 * ms, 0}, {8 * ms, 4 * ms}}, 3 * ms, 5*ms + 5*ms},
+		// The database's part never exceeds the lag.
+		{"caught up", ms, []start{{0, 0}, {ms, 10 * ms}}, ms, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var l scheduleLag
+			for _, s := range tc.starts {
+				l.add(s.lag, s.since, tc.tick)
+			}
+			if l.db != tc.wantDB || l.client != tc.wantClnt {
+				t.Errorf("database's part %v, client's sum %v; want %v, %v", time.Duration(l.db), time.Duration(l.client),
+					time.Duration(tc.wantDB), time.Duration(tc.wantClnt))
+			}
+			if l.client > l.sum {
+				t.Errorf("client's part %v above the lag %v", l.client, l.sum)
+			}
+		})
+	}
+}
+
+// heldWorkload's first worker is held up in its first operation until the
+// run stops (as a binding's wait for a pooled connection that never comes),
+// which then fails uncounted; the others do nothing.
+type heldWorkload struct {
+	countWorkload
+	n atomic.Int64
+}
+
+func (h *heldWorkload) NewWorker(s *session.Session, seed uint64) Transactor {
+	return &heldWorker{countWorker: countWorker{c: &h.countWorkload, s: s}, held: h.n.Add(1) == 1}
+}
+
+type heldWorker struct {
+	countWorker
+	held bool
+}
+
+func (w *heldWorker) DoTransaction(ctx context.Context) bool {
+	if !w.held {
+		return w.countWorker.DoTransaction(ctx)
+	}
+	for !w.c.stop.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	return false
+}
+
+// TestScheduleSeesHeldWorker: a worker held up in one operation for the
+// whole window records nothing, yet the schedule's final lag is the
+// window: the client did not keep its schedule (issue 48: capacity steps
+// passed at a third of their rate).
+func TestScheduleSeesHeldWorker(t *testing.T) {
+	wl := &heldWorkload{}
+	p := pacedPlan(wl, 4, 400, 0)
+	p.TimeLimit = 1200 * time.Millisecond
+	res := Run(context.Background(), p)
+	if res.Schedule == nil {
+		t.Fatal("no schedule with a target")
+	}
+	if got := time.Duration(res.Schedule.FinalLagUs) * time.Microsecond; got < time.Second {
+		t.Errorf("final lag %v with a worker held for the whole 1.2 s window, want at least 1 s", got)
 	}
 }

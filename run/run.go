@@ -37,6 +37,8 @@ type stopper struct {
 	// target can be seconds away.
 	timers []*clock.Timer
 	halted atomic.Pointer[string]
+	// at is the Now value of the stop; 0 until one came.
+	at atomic.Int64
 }
 
 // halt stops the run for an output's reason (a Halter's). The reason is
@@ -65,6 +67,7 @@ func (st *stopper) stopFor(reason *string, interrupted bool) {
 			st.halted.Store(reason)
 		}
 		st.interrupted.Store(interrupted)
+		st.at.Store(measurement.Now())
 		st.stopped.Store(true)
 		st.wl.Stop()
 		for _, t := range st.timers {
@@ -173,7 +176,8 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	limit := startTimeLimit(p.TimeLimit, p.Say, st)
 
 	end := runWorkers(st.ops, p, workers)
-	collector.EndAt(measurement.Now())
+	endNs := measurement.Now()
+	collector.EndAt(endNs)
 	st.done() // no stop can use the timers after this
 	for _, t := range st.timers {
 		t.Close()
@@ -199,7 +203,11 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	res.Client = Client{Workers: len(workers), Target: p.Target,
 		CPU: hostcpu.Between(ends.cpuStart, ends.cpuEnd, cores, known), Embedded: p.Embedded}
 	outs.endRun(end)
-	measure(res, p, workers, collector, wu, tick)
+	stopNs := st.at.Load()
+	if stopNs == 0 {
+		stopNs = endNs
+	}
+	measure(res, p, workers, collector, wu, tick, stopNs)
 	return res
 }
 
@@ -254,8 +262,9 @@ func runWorkers(ctx context.Context, p *Plan, workers []*worker) time.Time {
 	return time.Now()
 }
 
-// measure fills in what the workers measured in the window after wu.
-func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, wu warmup, tick int64) {
+// measure fills in what the workers measured in the window after wu;
+// stopNs is the Now value the run stopped or ended at.
+func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, wu warmup, tick, stopNs int64) {
 	// With a warm-up, the run time, the throughput and the operations cover
 	// the measured part only.
 	res.Start = wu.measuredFrom(res.End)
@@ -282,6 +291,6 @@ func measure(res *Result, p *Plan, workers []*worker, c *measurement.Collector, 
 	c.Tick()
 	res.Total = c.Total()
 	if tick > 0 {
-		res.Schedule = newSchedule(p.Target, res.Ops, workers, res.Total)
+		res.Schedule = newSchedule(p.Target, res.Ops, workers, res.Total, stopNs)
 	}
 }

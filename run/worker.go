@@ -98,7 +98,7 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			w.warmOps = n
 			w.warmSucceeded = w.succeeded
 			w.warmUnknown = w.session.Unknown
-			w.pace.lag.sum, w.pace.lag.max = 0, 0
+			w.pace.lag.resetWindow()
 		}
 		if tick > 0 {
 			due, ok := w.pace.wait(n)

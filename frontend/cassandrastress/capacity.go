@@ -10,7 +10,6 @@ import (
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report"
-	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
 )
 
@@ -38,7 +37,6 @@ type capStepper struct {
 	run     func(ctx context.Context, threads int) error
 	threads int
 	meanUs  float64
-	n       int
 }
 
 // capacitySearch is -rate capacity (ours): the search of package capacity
@@ -61,6 +59,9 @@ func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Con
 	if ans.Rate == 0 && ans.Unjudged {
 		return &slo.Unmet{Msg: "-rate capacity: no rate was judged: the objectives could not be judged at " + jf(ans.Above, 0, true) + " op/s, and a lower rate runs fewer operations"}
 	}
+	if ans.Rate == 0 && ans.Hopeless != "" {
+		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate was judged: the client cannot hold -slo on this machine (%s), at %.0f op/s", ans.Hopeless, ans.Above)}
+	}
 	if ans.Rate == 0 {
 		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate met -slo, down to %.0f op/s", ans.Above)}
 	}
@@ -76,17 +77,13 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 	dur, trusted := c.duration(float64(target))
 	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, r.s.Rate.MaxThreads)
 	for try := 0; ; try++ {
-		c.n++
-		r.step = &capStep{n: c.n, rate: target, dur: dur}
+		r.step = &capStep{n: ask.N, rate: target, dur: dur}
 		r.println("")
 		if err := c.run(ctx, c.threads); err != nil {
 			return capacity.Step{}, err
 		}
 		res, j := r.lastRes, r.judgement
-		step := capacity.Step{Asked: float64(target), Threads: c.threads}
-		if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-			step.Achieved = float64(res.Ops) / d
-		}
+		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
 		mean, _ := report.MeanServiceUs(res.Total)
 		if mean > 0 {
 			c.meanUs = mean
@@ -98,39 +95,26 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < r.s.Rate.MaxThreads && try < 3:
 			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, r.s.Rate.MaxThreads)
-			r.println(fmt.Sprintf("Capacity: %s; again with %d threads", capacity.OfferNote(step.Threads, mean, "op/s"), c.threads))
+			r.println(fmt.Sprintf("Capacity: step %d: %s; again with %d threads", ask.N, capacity.OfferNote(step.Threads, mean, "op/s"), c.threads))
 			continue
-		case short:
-			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.OfferNote(step.Threads, mean, "op/s") + fmt.Sprintf(": the client's threads limit the search (threads<=%d)", r.s.Rate.MaxThreads)
-		case j.Passed():
-			step.Verdict = capacity.Pass
-		case clientExplains(res, j) != "":
-			// A client out of CPU, or late for its own schedule, measured
-			// itself too: the step says nothing of the node.
-			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.FailedObjectives(j) + ", but " + clientExplains(res, j)
 		default:
-			step.Verdict = capacity.Fail
-			step.Why = capacity.FailedObjectives(j)
+			// The same rule as ycsb capacity's steps.
+			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
+				ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: clientTerms,
+				Achieved: step.Achieved})
+			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
+			if v.Untrusted != "" {
+				step.Why = joinWhy(step.Why, "not to be trusted: "+v.Untrusted)
+			}
 		}
 		if !trusted && ctx.Err() == nil {
-			step.Untrusted = fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
-			step.Why = joinWhy(step.Why, step.Untrusted)
+			untrusted := fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
+			step.Untrusted = joinWhy(step.Untrusted, untrusted)
+			step.Why = joinWhy(step.Why, untrusted)
 		}
 		step.Unjudged = step.Verdict == capacity.Fail && ctx.Err() == nil && j.Unjudged()
 		return step, nil
 	}
-}
-
-// clientExplains is how the client explains the objectives j failed in
-// the step (report.ClientExplains), "" when it does not.
-func clientExplains(res *run.Result, j *slo.Judgement) string {
-	f, ok := report.ClientFiguresOf(res)
-	if !ok {
-		return ""
-	}
-	return report.ClientExplains(f, j, clientTerms)
 }
 
 // joinWhy adds note to a step's why.
@@ -177,9 +161,14 @@ func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
 		}
 		r.println(line)
 	}
+	// What the best passing step served: its achieved rate, at most its
+	// asked one (Answer.Max).
 	answer := "none: no rate met the objectives"
-	if a.Rate > 0 {
-		answer = jf(a.Rate, 0, true) + " op/s"
+	if max, best := a.Max(); max > 0 {
+		answer = jf(math.Floor(max), 0, true) + " op/s" // never shown above what the step achieved
+		if asked := a.Steps[best-1].Asked; asked > max {
+			answer += fmt.Sprintf(" achieved by step %d (%s asked)", best, jf(asked, 0, true))
+		}
 	}
 	r.println(fmt.Sprintf("%-26s: %s", "Max op rate meeting -slo", answer))
 	if a.Above > 0 {

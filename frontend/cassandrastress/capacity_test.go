@@ -33,12 +33,14 @@ func TestCapacityStepTrust(t *testing.T) {
 		r := &stressRun{s: s, out: &bytes.Buffer{}}
 		run := func(context.Context, int) error {
 			now := time.Unix(0, 0)
-			r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: 1, Succeeded: 1, Total: &measurement.Snapshot{}}
+			// The step kept its schedule: its rate's operations in a second.
+			ops := int64(s.Rate.Capacity.Start)
+			r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: ops, Succeeded: ops, Total: &measurement.Snapshot{}}
 			r.judgement = &slo.Judgement{}
 			return nil
 		}
 		st := &capStepper{r: r, run: run, threads: s.Rate.MinThreads}
-		step, err := st.Step(context.Background(), capacity.Ask{Rate: s.Rate.Capacity.Start})
+		step, err := st.Step(context.Background(), capacity.Ask{Rate: s.Rate.Capacity.Start, N: 1, Shortfall: 0.05})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +52,58 @@ func TestCapacityStepTrust(t *testing.T) {
 		}
 		if (step.Untrusted != "") != tc.untrusted {
 			t.Errorf("%s at %s: Untrusted %q, want %t", tc.slo, tc.start, step.Untrusted, tc.untrusted)
+		}
+	}
+}
+
+// TestCapacityStepShort (issue 48): a step that passed its objectives on a
+// third of the operations its rate asks did not keep its schedule: it is
+// CLIENT-LIMITED, by the YCSB mode's rule.
+func TestCapacityStepShort(t *testing.T) {
+	s, _, err := settings.Parse([]string{"write", "-rate", "capacity", "start=900/s", "step=1s", "threads<=8", "-slo", "write.p50<=1s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &stressRun{s: s, out: &bytes.Buffer{}}
+	run := func(context.Context, int) error {
+		now := time.Unix(0, 0)
+		r.lastRes = &run.Result{Start: now, End: now.Add(time.Second), Ops: 300, Succeeded: 300, Total: &measurement.Snapshot{}}
+		r.judgement = &slo.Judgement{}
+		return nil
+	}
+	st := &capStepper{r: r, run: run, threads: s.Rate.MinThreads}
+	step, err := st.Step(context.Background(), capacity.Ask{Rate: 900, N: 1, Shortfall: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step.Verdict != capacity.ClientLimited || !strings.Contains(step.Why, "did not keep its schedule") {
+		t.Errorf("verdict %s — %q, want CLIENT-LIMITED: the schedule not kept", step.Verdict, step.Why)
+	}
+}
+
+// TestCapacityAnswerServed (issue 48): -rate capacity's answer is what its
+// best passing step served: its achieved rate, at most its asked one,
+// never shown above it.
+func TestCapacityAnswerServed(t *testing.T) {
+	s, _, err := settings.Parse([]string{"write", "-rate", "capacity", "start=900/s", "step=1s", "threads<=8", "-slo", "write.p50<=1s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []capacity.Step
+		want  string
+	}{
+		{"short of the rate", []capacity.Step{{Asked: 900, Achieved: 890, Verdict: capacity.Pass}, {Asked: 1800, Achieved: 1712.6, Verdict: capacity.Pass},
+			{Asked: 3600, Achieved: 2000, Verdict: capacity.Fail}}, "Max op rate meeting -slo  : 1,712 op/s achieved by step 2 (1,800 asked)\n"},
+		{"ahead of the rate", []capacity.Step{{Asked: 900, Achieved: 905, Verdict: capacity.Pass}}, "Max op rate meeting -slo  : 900 op/s\n"},
+		{"none passed", []capacity.Step{{Asked: 900, Achieved: 300, Verdict: capacity.Fail}}, "Max op rate meeting -slo  : none: no rate met the objectives\n"},
+	} {
+		var out bytes.Buffer
+		r := &stressRun{s: s, out: &out}
+		r.writeCapacity(capacity.LadderAnswer(tc.steps), capacity.Config{Resolution: 0.05})
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%s: want %q in\n%s", tc.name, tc.want, out.String())
 		}
 	}
 }

@@ -173,6 +173,9 @@ func Capacity(ctx context.Context, o Options) error {
 			_, why := ans.Limit(capacity.Config{}, capacityNames)
 			return &slo.Unmet{Msg: "capacity: no rate was judged: " + why}
 		}
+		if ans.Hopeless != "" {
+			return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate was judged: the client cannot hold the objectives on this machine (%s), at %.0f ops/s", ans.Hopeless, ans.Above)}
+		}
 		return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate met the objectives, down to %.0f ops/s", ans.Above)}
 	}
 	return nil
@@ -217,7 +220,7 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if err != nil {
 			return capacity.Step{}, err
 		}
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: achieved(res)}
+		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
 		mean, offered := c.offered(res)
 		// Thread-bound: at the latency measured, the threads cannot offer
 		// the rate (Little's law), whatever the system's latency did.
@@ -227,38 +230,35 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 			step.Verdict, step.Why = capacity.Fail, "interrupted"
 		case short && c.threads < c.cs.maxThreads && try < maxRetries:
 			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, c.cs.maxThreads)
-			fmt.Fprintf(c.b.o.Stderr, "capacity: %d ops/s: %s; again with %d threads\n", target, capacity.OfferNote(step.Threads, mean, "ops/s"), c.threads)
+			fmt.Fprintf(c.b.o.Stderr, "capacity: step %d, %d ops/s: %s; again with %d threads\n", ask.N, target, capacity.OfferNote(step.Threads, mean, "ops/s"), c.threads)
 			continue
-		case short:
-			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(": the client's threads limit the search (capacity.maxthreads=%d)", c.cs.maxThreads)
-		case j.Passed():
-			step.Verdict = capacity.Pass
-		case cpuBound(res) != "" && res.Client.Embedded:
-			// An embedded engine's CPU is the database's: the engine
-			// on this machine failed the step, the answer's limit is
-			// the system's.
-			step.Verdict = capacity.Fail
-			step.Why = capacity.FailedObjectives(j) + ", out of CPU: " + cpuBound(res)
-		case clientExplains(res, j) != "":
-			// A client out of CPU, or late for its own schedule, measured
-			// itself too: the step says nothing of the system.
-			step.Verdict = capacity.ClientLimited
-			step.Why = capacity.FailedObjectives(j) + ", but " + clientExplains(res, j)
 		default:
-			step.Verdict = capacity.Fail
-			step.Why = capacity.FailedObjectives(j)
+			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
+				ThreadCap: fmt.Sprintf("capacity.maxthreads=%d", c.cs.maxThreads), Unit: "ops/s", Shortfall: ask.Shortfall, Terms: capacityTerms,
+				Achieved: step.Achieved})
+			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
 		}
+		load := step.Untrusted
 		if !trusted {
-			step.Untrusted = untrustedStep
+			step.Untrusted = joinUntrusted(step.Untrusted, untrustedStep)
 		}
 		step.Unjudged = step.Verdict == capacity.Fail && j.Unjudged()
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
 			return capacity.Step{}, err
 		}
-		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", c.n, report.CapacityStepLine(step.Detail.(*jsonreport.CapacityStep)))
+		d := step.Detail.(*jsonreport.CapacityStep)
+		d.Untrusted, d.Confirms = load, ask.Confirms
+		fmt.Fprintf(c.b.o.Stderr, "capacity: step %d: %s\n", ask.N, report.CapacityStepLine(d))
 		return step, nil
 	}
+}
+
+// joinUntrusted adds why to a step's reasons not to trust it.
+func joinUntrusted(have, why string) string {
+	if have == "" {
+		return why
+	}
+	return have + "; " + why
 }
 
 // sizeThreads raises the threads for a step at target: Little's law at
@@ -277,13 +277,6 @@ func (c *capacityStepper) offered(res *run.Result) (meanUs, offered float64) {
 		c.meanUs = mean
 	}
 	return mean, capacity.Offered(c.threads, mean)
-}
-
-func achieved(res *run.Result) float64 {
-	if d := res.End.Sub(res.Start).Seconds(); d > 0 {
-		return float64(res.Ops) / d
-	}
-	return 0
 }
 
 // detail sets the step's record for the report: its figures, judgement
@@ -367,12 +360,17 @@ func (c *capacityStepper) ladder(ctx context.Context) (*capacity.Answer, error) 
 		if err != nil {
 			return nil, err
 		}
-		step := capacity.Step{Asked: rate, Threads: c.threads, Achieved: achieved(res), Verdict: capacity.NotJudged}
+		step := capacity.Step{Asked: rate, Threads: c.threads, Achieved: report.StepAchieved(res, dur), Verdict: capacity.NotJudged}
 		mean, offered := c.offered(res)
 		switch {
 		case offered < float64(share):
 			step.Verdict = capacity.ClientLimited
 			step.Why = capacity.OfferNote(step.Threads, mean, "ops/s") + fmt.Sprintf(" of its %d: the client's threads limit the fleet (capacity.maxthreads=%d)", share, c.cs.maxThreads)
+		case capacity.Short(float64(share), step.Achieved, c.cs.search.Shortfall()):
+			// Its share's schedule not kept, the fleet's step measured
+			// another rate (report.JudgeCapacityStep's rule).
+			step.Verdict = capacity.ClientLimited
+			step.Why = fmt.Sprintf("%.1f of its share's %d ops/s achieved: the step did not keep its schedule", step.Achieved, share)
 		case cpuBound(res) != "":
 			// Out of CPU, this client measured its own queue too,
 			// whatever the fleet's verdict.
@@ -471,26 +469,18 @@ var capacityTerms = report.Terms{Threads: "capacity.maxthreads", Clients: "clien
 // otherwise.
 func cpuBound(res *run.Result) string { return report.CPUBoundAdvice(res, capacityTerms) }
 
-// clientExplains is how the client explains the objectives j failed in
-// the step (report.ClientExplains), "" when it does not.
-func clientExplains(res *run.Result, j *slo.Judgement) string {
-	f, ok := report.ClientFiguresOf(res)
-	if !ok {
-		return ""
-	}
-	return report.ClientExplains(f, j, capacityTerms)
-}
-
 // capacityObject is the JSON report's capacity: the steps and the answer
 // (none in a client's share of a fleet's ladder).
 func capacityObject(a *capacity.Answer, cs *capacitySettings, s *settings) *jsonreport.Capacity {
-	c := &jsonreport.Capacity{Steps: []jsonreport.CapacityStep{}, MaxOpsSec: a.Rate, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
+	// The answer is what the best passing step served (Answer.Max).
+	max, best := a.Max()
+	c := &jsonreport.Capacity{Steps: []jsonreport.CapacityStep{}, MaxOpsSec: max, FirstFailingOpsSec: a.Above, Resolution: cs.search.Resolution}
 	for i := range a.Steps {
 		st := &a.Steps[i]
 		d := *st.Detail.(*jsonreport.CapacityStep)
 		d.Confirms = st.Confirms
 		c.Steps = append(c.Steps, d)
-		if st.Verdict == capacity.Pass && st.Asked == a.Rate {
+		if i+1 == best {
 			c.AchievedOpsSec = st.Achieved
 		}
 	}

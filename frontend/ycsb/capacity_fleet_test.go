@@ -73,13 +73,19 @@ func TestCapacityFleet(t *testing.T) {
 	}
 	c := m.Capacity
 	// On a quiet machine the answer is 9000; a machine busy elsewhere
-	// stretches the sleeps, and the clients give out at a lower step:
-	// still the clients' limit, never the system's.
-	if c.MaxOpsSec > 9000 || c.FirstFailingOpsSec != max(1.5*c.MaxOpsSec, 4000) || c.Limit != "client" ||
-		!strings.Contains(c.LimitWhy, "threads limit the fleet (capacity.maxthreads=4)") {
-		t.Errorf("fleet's answer %v, first failing %v, limit %s: %s", c.MaxOpsSec, c.FirstFailingOpsSec, c.Limit, c.LimitWhy)
+	// stretches the sleeps, and the clients give out at a lower step
+	// (their threads, or a share's schedule not kept at the threads'
+	// edge): still the clients' limit, never the system's.
+	// The answer is what its step served, at most the step's rate asked.
+	asked := 0.0
+	if s := c.AnswerStep(); s != nil {
+		asked = s.AskedOpsSec
 	}
-	if c.MaxOpsSec != 9000 {
+	if asked > 9000 || c.MaxOpsSec > asked || c.FirstFailingOpsSec != max(1.5*asked, 4000) || c.Limit != "client" ||
+		!strings.Contains(c.LimitWhy, "threads limit the fleet (capacity.maxthreads=4)") && !strings.Contains(c.LimitWhy, "did not keep its schedule") {
+		t.Errorf("fleet's answer %v (step at %v), first failing %v, limit %s: %s", c.MaxOpsSec, asked, c.FirstFailingOpsSec, c.Limit, c.LimitWhy)
+	}
+	if asked != 9000 {
 		t.Logf("a busy machine: the fleet's answer is %v, not 9000: %s", c.MaxOpsSec, c.LimitWhy)
 	}
 	if m.Clients != 3 || m.Phase != "capacity" || len(c.Steps) != 4 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"time"
 
 	"github.com/goycsb/ycsb/db"
@@ -84,6 +85,13 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	wcfg, err := workload.ParseConfigFor(o.Props, p.s.transactions, p.s.clients)
 	if err == nil {
 		p.bindingProps, err = bindingProps(o.Props)
+	}
+	if err == nil && p.cs != nil {
+		// A step opens up to capacity.maxthreads sessions: a binding that
+		// sizes what they share from threadcount (jdbc's connection pool)
+		// must have room for them all, or the sessions beyond it wait the
+		// whole step and the step measures the others alone.
+		p.bindingProps.Set("threadcount", strconv.Itoa(p.cs.maxThreads))
 	}
 	if err == nil {
 		err = checkTransactions(wcfg, o.Driver, o.Binding, p.bindingProps)

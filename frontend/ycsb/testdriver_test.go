@@ -27,9 +27,13 @@ type testDriver struct {
 	// (nil: it went in).
 	insertErrs func(n int64) error
 	inserts    atomic.Int64
+	// threadcount is the property as Open got it: the sessions it is told
+	// to expect at most.
+	threadcount string
 }
 
-func (d *testDriver) Open(ctx context.Context, _ *props.Properties, _ io.Writer) (db.DB, error) {
+func (d *testDriver) Open(ctx context.Context, p *props.Properties, _ io.Writer) (db.DB, error) {
+	d.threadcount, _ = p.Get("threadcount")
 	if d.openBlocks {
 		<-ctx.Done()
 		return nil, fmt.Errorf("test: open: %w", ctx.Err())

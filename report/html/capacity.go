@@ -99,10 +99,10 @@ func capacityRun(c *jsonreport.Capacity) *CapacityRun {
 	}
 	a := Answer{MaxOpsSec: c.MaxOpsSec, AchievedOpsSec: c.AchievedOpsSec, FirstFailingOpsSec: c.FirstFailingOpsSec,
 		Limit: c.Limit, LimitWhy: c.LimitWhy}
+	if s := c.AnswerStep(); s != nil {
+		a.X = s.AchievedOpsSec
+	}
 	for _, s := range c.Steps {
-		if s.AskedOpsSec == c.MaxOpsSec && s.Verdict == "PASS" && c.MaxOpsSec > 0 {
-			a.X = s.AchievedOpsSec
-		}
 		if s.AskedOpsSec == c.FirstFailingOpsSec && s.Verdict != "PASS" && c.FirstFailingOpsSec > 0 {
 			a.XFailing = s.AchievedOpsSec
 		}
@@ -115,15 +115,31 @@ func capacityRun(c *jsonreport.Capacity) *CapacityRun {
 // headline says the answer in a line. A client-limited search is a lower
 // bound set by the client: the line says so and blames no system.
 func headline(c *jsonreport.Capacity) string {
-	rate := func(v float64) string { return fmt.Sprintf("%.0f ops/s", v) }
+	// Rounded down: the answer is never shown above what its step achieved.
+	rate := func(v float64) string { return fmt.Sprintf("%.0f ops/s", math.Floor(v)) }
 	achieved := ""
-	if c.AchievedOpsSec > 0 {
+	switch s := c.AnswerStep(); {
+	case c.AchievedOpsSec > c.MaxOpsSec:
+		// The step ran ahead of its rate: the answer is the rate asked.
 		achieved = fmt.Sprintf(" (%.0f achieved)", c.AchievedOpsSec)
+	case s != nil && s.AskedOpsSec > c.MaxOpsSec:
+		achieved = fmt.Sprintf(" achieved (%.0f asked)", s.AskedOpsSec)
 	}
 	switch c.Limit {
 	case "client":
-		return fmt.Sprintf("at least %s%s: the client could not offer %s, so this is a lower bound, not the system's limit",
-			rate(c.MaxOpsSec), achieved, rate(c.FirstFailingOpsSec)) + untrusted(c)
+		// The step at the first failing rate may have achieved it: the
+		// client limited it some other way (its CPU, its own timing).
+		limited := rate(c.FirstFailingOpsSec) + " asked"
+		for _, s := range c.Steps {
+			if s.AskedOpsSec == c.FirstFailingOpsSec && s.Verdict != "PASS" {
+				limited = fmt.Sprintf("%s asked (%.0f achieved)", rate(c.FirstFailingOpsSec), s.AchievedOpsSec)
+			}
+		}
+		if c.MaxOpsSec == 0 {
+			return fmt.Sprintf("no rate was judged: the client, not the system, limited the steps down to %s", limited) + untrusted(c)
+		}
+		return fmt.Sprintf("at least %s%s: the client, not the system, limited the step at %s, so this is a lower bound, not the system's limit",
+			rate(c.MaxOpsSec), achieved, limited) + untrusted(c)
 	case "none":
 		if c.FirstFailingOpsSec > 0 {
 			return fmt.Sprintf("no rate met the objectives (the lowest asked, %s, failed)", rate(c.FirstFailingOpsSec))

@@ -45,7 +45,7 @@ type capStep struct {
 }
 
 // fakeCapacity is a capacity search judged on READ.p99<=limit with the
-// steps and answer given.
+// steps given, its answer what the passing step asked max served.
 func fakeCapacity(binding string, limitUs float64, steps []capStep, max, failing float64, limit, why string) *jsonreport.Report {
 	c := &jsonreport.Capacity{MaxOpsSec: max, FirstFailingOpsSec: failing, Limit: limit, LimitWhy: why, Resolution: 0.05}
 	for _, s := range steps {
@@ -59,7 +59,8 @@ func fakeCapacity(binding string, limitUs float64, steps []capStep, max, failing
 				Objectives: []slo.SLOObjective{{Objective: "READ.p99<=2ms", Operation: "READ", Statistic: "p99",
 					Comparison: "<=", Limit: limitUs, Unit: "us", Measured: &m, Verdict: v}}}})
 		if s.asked == max && s.verdict == "PASS" {
-			c.AchievedOpsSec = s.achieved
+			// The answer is what the step at max served.
+			c.MaxOpsSec, c.AchievedOpsSec = capacity.Served(s.asked, s.achieved), s.achieved
 		}
 	}
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -125,8 +126,9 @@ func TestBuildCapacity(t *testing.T) {
 		}
 	}
 	a := cr.Answer
-	if a.MaxOpsSec != 1915 || a.FirstFailingOpsSec != 2000 || math.Abs(a.X-1914.19) > 0.01 || math.Abs(a.XFailing-2004.1) > 0.01 ||
-		a.Limit != "system" || a.Headline != "max 1915 ops/s (1914 achieved), first failing 2000 ops/s" ||
+	// The answer is what step 6 served: 1914.19 of the 1915 ops/s asked.
+	if a.MaxOpsSec != 1914.1859691425932 || a.FirstFailingOpsSec != 2000 || math.Abs(a.X-1914.19) > 0.01 || math.Abs(a.XFailing-2004.1) > 0.01 ||
+		a.Limit != "system" || a.Headline != "max 1914 ops/s achieved (1915 asked), first failing 2000 ops/s" ||
 		a.LimitWhy != "the system: the bracket is within capacity.resolution" {
 		t.Errorf("answer %+v", a)
 	}
@@ -169,10 +171,10 @@ func TestBuildCapacityOverlaid(t *testing.T) {
 		t.Error("300 µs to 95 ms on a linear axis")
 	}
 	pa, ra := d.Runs[0].Capacity.Answer, d.Runs[1].Capacity.Answer
-	if pa.X != 8420 || pa.XFailing != 8901 || pa.Headline != "max 8458 ops/s (8420 achieved), first failing 8944 ops/s" {
+	if pa.X != 8420 || pa.XFailing != 8901 || pa.Headline != "max 8420 ops/s achieved (8458 asked), first failing 8944 ops/s" {
 		t.Errorf("pebble's answer %+v", pa)
 	}
-	want := "at least 2000 ops/s (1999 achieved): the client could not offer 4000 ops/s, so this is a lower bound, not the system's limit"
+	want := "at least 1999 ops/s achieved (2000 asked): the client, not the system, limited the step at 4000 ops/s asked (3100 achieved), so this is a lower bound, not the system's limit"
 	if ra.X != 1999 || ra.XFailing != 3100 || ra.Limit != "client" || ra.Headline != want {
 		t.Errorf("rocksdb's answer %+v", ra)
 	}
@@ -193,7 +195,13 @@ func TestCapacityHeadline(t *testing.T) {
 		want string
 	}{
 		{jsonreport.Capacity{Limit: "none", FirstFailingOpsSec: 1000}, "no rate met the objectives (the lowest asked, 1000 ops/s, failed)"},
-		{jsonreport.Capacity{Limit: "max", MaxOpsSec: 64000, AchievedOpsSec: 63990}, "at least 64000 ops/s (63990 achieved): the highest rate the search could ask passed"},
+		// The answer is what its step achieved, short of the rate asked
+		// (within the shortfall), never shown above it.
+		{jsonreport.Capacity{Limit: "max", MaxOpsSec: 63990.7, AchievedOpsSec: 63990.7, Steps: []jsonreport.CapacityStep{{AskedOpsSec: 64000, AchievedOpsSec: 63990.7, Verdict: "PASS"}}},
+			"at least 63990 ops/s achieved (64000 asked): the highest rate the search could ask passed"},
+		// A step that ran ahead of its rate: the answer is the rate asked.
+		{jsonreport.Capacity{Limit: "max", MaxOpsSec: 64000, AchievedOpsSec: 64010, Steps: []jsonreport.CapacityStep{{AskedOpsSec: 64000, AchievedOpsSec: 64010, Verdict: "PASS"}}},
+			"at least 64000 ops/s (64010 achieved): the highest rate the search could ask passed"},
 		{jsonreport.Capacity{Limit: "steps", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 4000},
 			"max 2000 ops/s (2001 achieved), first failing 4000 ops/s: the steps ran out before the resolution"},
 		{jsonreport.Capacity{Limit: "system", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100},
@@ -203,6 +211,13 @@ func TestCapacityHeadline(t *testing.T) {
 			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s; not to be trusted: step 4 (2000 ops/s, PASS): too few operations"},
 		{jsonreport.Capacity{Limit: capacity.LimitUntrusted, MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100, Untrusted: "step 5 (2100 ops/s, FAIL): too few operations"},
 			"max 2000 ops/s (2001 achieved), first failing 2100 ops/s, but that failure is not to be trusted: neither the system nor the client is shown to be the limit; not to be trusted: step 5 (2100 ops/s, FAIL): too few operations"},
+		// Issue 48: a hopeless search's lowest step achieved its rate: the
+		// client limited it otherwise, and nothing was judged.
+		{jsonreport.Capacity{Limit: "client", FirstFailingOpsSec: 16, Steps: []jsonreport.CapacityStep{{AskedOpsSec: 16, AchievedOpsSec: 16, Verdict: "CLIENT-LIMITED"}}},
+			"no rate was judged: the client, not the system, limited the steps down to 16 ops/s asked (16 achieved)"},
+		{jsonreport.Capacity{Limit: "client", MaxOpsSec: 2000, AchievedOpsSec: 2001, FirstFailingOpsSec: 2100,
+			Steps: []jsonreport.CapacityStep{{AskedOpsSec: 2000, AchievedOpsSec: 2001, Verdict: "PASS"}, {AskedOpsSec: 2100, AchievedOpsSec: 2098, Verdict: "CLIENT-LIMITED"}}},
+			"at least 2000 ops/s (2001 achieved): the client, not the system, limited the step at 2100 ops/s asked (2098 achieved), so this is a lower bound, not the system's limit"},
 		// One client's share of a fleet's ladder has no answer.
 		{jsonreport.Capacity{Limit: capacity.LimitFleet, LimitWhy: "not judged: client 1 of 3; ycsb merge judges each step on the fleet's merged histograms"},
 			"not judged: one client's share of a fleet's steps; ycsb merge the clients' reports for the answer"},
@@ -269,9 +284,9 @@ func TestChromiumCapacity(t *testing.T) {
 		{`class="step fail"`, 2},
 		{`class="answer"`, 2},
 		{`class="bracket"`, 2},
-		{`>max 1,915 ops/s</text>`, 2},
+		{`>max 1,914 ops/s</text>`, 2},
 		{`>READ.p99&lt;=50ms (the limit)</tspan>`, 1},
-		{`<b>Answer: max 1915 ops/s (1914 achieved), first failing 2000 ops/s.</b> Limit: the system: the bracket is within capacity.resolution.`, 1},
+		{`<b>Answer: max 1914 ops/s achieved (1915 asked), first failing 2000 ops/s.</b> Limit: the system: the bracket is within capacity.resolution.`, 1},
 		{`<td style="color:#c62828;font-weight:600">69.2ms</td>`, 1},
 	} {
 		if n := strings.Count(st.dom, want.s); n != want.n {
@@ -305,9 +320,9 @@ func TestChromiumCapacity(t *testing.T) {
 		// Its figure in the table is grey: the client's queue, not the system's.
 		{`<td style="color:#6b7280;font-weight:600">800µs</td>`, 1},
 		{`>CLIENT-LIMITED</text>`, 1},
-		{`>rocksdb: ≥ 2,000 ops/s (client-limited)</text>`, 1},
-		{`>pebble: max 8,458 ops/s</text>`, 1},
-		{`the client could not offer 4000 ops/s, so this is a lower bound, not the system's limit.</b> Limit: the client: 8 threads`, 2},
+		{`>rocksdb: ≥ 1,999 ops/s (client-limited)</text>`, 1},
+		{`>pebble: max 8,420 ops/s</text>`, 1},
+		{`the client, not the system, limited the step at 4000 ops/s asked (3100 achieved), so this is a lower bound, not the system's limit.</b> Limit: the client: 8 threads`, 2},
 		{`<path d="M`, 2}, // the two series: pebble's markers are circles, rocksdb's squares
 	} {
 		if n := strings.Count(st.dom, want.s); n != want.n {

@@ -58,6 +58,8 @@
     return +p.toFixed(Math.max(0, Math.ceil(n) - 2)) + "%";
   }
   function fmtInt(v) { return Math.round(v).toLocaleString("en-US"); }
+  // An answer, rounded down: never shown above what its step achieved.
+  function fmtFloor(v) { return Math.floor(v).toLocaleString("en-US"); }
 
   // Ticks.
   function linearTicks(min, max, n) {
@@ -285,7 +287,7 @@
       var ln = svgEl("line", { "class": "answer", x1: px, x2: px, y1: M.t, y2: H - M.b, stroke: color(s.run), "stroke-width": 2 }, svg);
       svgEl("title", {}, ln).textContent = r.name + ": " + a.headline + ". Limit: " + a.limit_why;
       var label = (c.series.length > 1 ? r.name + ": " : "") + (a.limit === "client" || a.limit === "max" ? "≥ " : "max ") +
-        fmtInt(a.max_ops_sec) + " ops/s" + (ANSWER_SHORT[a.limit] ? " " + ANSWER_SHORT[a.limit] : "");
+        fmtFloor(a.max_ops_sec) + " ops/s" + (ANSWER_SHORT[a.limit] ? " " + ANSWER_SHORT[a.limit] : "");
       answerLabels.push({ px: px, y: M.t + 14 + 16 * k, text: label, color: color(s.run) });
       answerCount++;
     });
@@ -336,7 +338,7 @@
         text.setAttribute("text-anchor", "start");
       }
     });
-    [["PASS", "step passed"], ["FAIL", "step failed"], [CLIENT_LIMITED, "client-limited: the client could not offer the rate"]].forEach(function (v) {
+    [["PASS", "step passed"], ["FAIL", "step failed"], [CLIENT_LIMITED, "client-limited: the client, not the system, limited the step"]].forEach(function (v) {
       var item = htmlEl("span", {}, legend);
       legendMarker(item, 0, pointStyle(v[0]));
       item.appendChild(document.createTextNode(v[1]));
@@ -378,8 +380,14 @@
         cells.push({ text: o.measured === undefined ? "no data" : fmtMeasure(o.measured, o.unit),
           fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(o.verdict) });
       });
+      // Not to be trusted: too few operations for the percentiles, or the
+      // machine's own load in a failure (its sentence follows the why).
+      var distrust = [];
+      if (!s.trusted) distrust.push("too few operations");
+      if (s.untrusted) distrust.push("the machine's load");
       cells.push({ text: s.verdict, cls: "l", fg: s.verdict === CLIENT_LIMITED ? NEUTRAL : verdictColor(s.verdict) },
-        { text: s.why || "", cls: "l wrap" }, s.trusted ? "yes" : "no (too few operations)");
+        { text: [s.why, s.untrusted].filter(Boolean).join("; "), cls: "l wrap" },
+        distrust.length ? "no (" + distrust.join(", ") + ")" : "yes");
       return { cells: cells };
     })).className = "steps";
     var a = r.capacity.answer, p = htmlEl("p", { "class": "answer-text" }, parent);
@@ -396,7 +404,7 @@
       var a = r.capacity.answer;
       return { cells: [{ text: r.name, color: color(i), cls: "run" }, { text: r.binding, cls: "l" },
         { text: r.start.replace("T", " ").replace("Z", ""), cls: "l" }, fmtSecs(r.runtime_ms / 1000), r.capacity.steps.length,
-        a.max_ops_sec ? (a.limit === "client" || a.limit === "max" ? "≥ " : "") + fmtInt(a.max_ops_sec) : "none",
+        a.max_ops_sec ? (a.limit === "client" || a.limit === "max" ? "≥ " : "") + fmtFloor(a.max_ops_sec) : "none",
         a.achieved_ops_sec ? fmtInt(a.achieved_ops_sec) : "-", a.first_failing_ops_sec ? fmtInt(a.first_failing_ops_sec) : "-",
         { text: a.limit, cls: "l" }] };
     }));

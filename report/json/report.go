@@ -27,6 +27,7 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -160,11 +161,12 @@ type ClientVerdict struct {
 // Capacity is a capacity search (ycsb capacity).
 type Capacity struct {
 	Steps []CapacityStep `json:"steps"`
-	// MaxOpsSec is the highest rate asked that met the objectives (0:
-	// none did); FirstFailingOpsSec the lowest above it that did not (0:
-	// none failed).
+	// MaxOpsSec is the answer: the highest rate a step that met the
+	// objectives served, its achieved rate at most its asked one
+	// (capacity.Served; 0: none met them); FirstFailingOpsSec the lowest
+	// rate asked above it that did not (0: none failed).
 	MaxOpsSec          float64 `json:"max_ops_sec"`
-	AchievedOpsSec     float64 `json:"achieved_ops_sec,omitempty"` // measured at MaxOpsSec
+	AchievedOpsSec     float64 `json:"achieved_ops_sec,omitempty"` // measured by the step of MaxOpsSec
 	FirstFailingOpsSec float64 `json:"first_failing_ops_sec,omitempty"`
 	// Limit says what ended the search: "system", "client" (the step at
 	// FirstFailingOpsSec could not be offered: a lower bound), "steps",
@@ -180,6 +182,19 @@ type Capacity struct {
 	// decided it ran too few operations to trust their figures; absent
 	// when they did (and in reports written before it existed).
 	Untrusted string `json:"untrusted,omitempty"`
+}
+
+// AnswerStep is the passing step that served MaxOpsSec (the last, when
+// more did), nil when there is none.
+func (c *Capacity) AnswerStep() *CapacityStep {
+	var best *CapacityStep
+	for i := range c.Steps {
+		s := &c.Steps[i]
+		if c.MaxOpsSec > 0 && s.Verdict == capacity.Pass.String() && capacity.Served(s.AskedOpsSec, s.AchievedOpsSec) == c.MaxOpsSec {
+			best = s
+		}
+	}
+	return best
 }
 
 // CapacityStep is one step of a search: a run at a target rate, judged.
@@ -208,6 +223,10 @@ type CapacityStep struct {
 	// Trusted says the step ran the operations its objectives'
 	// percentiles need (capacity.OpsToTrust).
 	Trusted bool `json:"trusted"`
+	// Untrusted says why a failed step may be the machine's failure, not
+	// the system's: the client's threads waited for a CPU, woke late or
+	// fell behind, or the machine lost CPU to steal; absent otherwise.
+	Untrusted string `json:"untrusted,omitempty"`
 	// SLO is the step's objectives, judged on intended latency.
 	SLO *slo.SLO `json:"slo"`
 	// Measurements are the step's latency histograms (as Report's).

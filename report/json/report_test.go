@@ -2,6 +2,7 @@ package jsonreport
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func valid(t testing.TB) *Report {
 // measurements are r's, and returns it.
 func withCapacity(r *Report) *Capacity {
 	r.Phase = PhaseCapacity
-	r.Capacity = &Capacity{MaxOpsSec: 100, AchievedOpsSec: 99, Limit: "max", Resolution: 0.05,
+	r.Capacity = &Capacity{MaxOpsSec: 99, AchievedOpsSec: 99, Limit: "max", Resolution: 0.05,
 		Steps: []CapacityStep{{AskedOpsSec: 100, AchievedOpsSec: 99, Threads: 4, StartMs: 0, MeasuredMs: 1000,
 			Operations: 3, Verdict: "PASS", Trusted: true, Measurements: slices.Clone(r.Measurements)}}}
 	return r.Capacity
@@ -235,6 +236,44 @@ func TestReadChecksFigures(t *testing.T) {
 	doc := bytes.Replace(encode(t, valid(t)), []byte(`"throughput_ops_sec": 1.5`), []byte(`"throughput_ops_sec": 1e999`), 1)
 	if _, err := Read(doc); err == nil {
 		t.Errorf("Read accepted a throughput of 1e999")
+	}
+}
+
+// TestReadCapacityAnswer: the answer is what a passing step served (its
+// achieved rate, at most its asked one), never a rate asked that the step
+// fell short of nor a failing step's.
+func TestReadCapacityAnswer(t *testing.T) {
+	const refused = "capacity.max_ops_sec: %v is what no passing step served (its achieved rate, at most its asked one)"
+	for _, c := range []struct {
+		name               string
+		asked, achieved    float64 // the passing step's
+		failAsked, failAch float64 // a failing step's above it
+		max                float64
+		want               string // "" accepted
+	}{
+		{"achieved below asked", 100, 99, 200, 150, 99, ""},
+		{"achieved above asked", 100, 101, 200, 150, 100, ""},
+		{"the asked rate the step fell short of", 100, 99, 200, 150, 100, fmt.Sprintf(refused, 100)},
+		{"achieved above asked, the achieved", 100, 101, 200, 150, 101, fmt.Sprintf(refused, 101)},
+		{"the failing step's rate", 100, 99, 200, 150, 200, fmt.Sprintf(refused, 200)},
+		{"the failing step's achieved", 100, 99, 200, 150, 150, fmt.Sprintf(refused, 150)},
+		{"none passed", 100, 99, 200, 150, 0, ""},
+	} {
+		r := valid(t)
+		cp := withCapacity(r)
+		cp.Steps[0].AskedOpsSec, cp.Steps[0].AchievedOpsSec = c.asked, c.achieved
+		fail := cp.Steps[0]
+		fail.AskedOpsSec, fail.AchievedOpsSec, fail.Verdict, fail.Operations = c.failAsked, c.failAch, "FAIL", 0
+		fail.Measurements = nil
+		cp.Steps = append(cp.Steps, fail)
+		cp.MaxOpsSec, cp.AchievedOpsSec, cp.FirstFailingOpsSec, cp.Limit = c.max, c.achieved, c.failAsked, "system"
+		if c.max == 0 {
+			cp.Steps[0].Verdict, cp.AchievedOpsSec, cp.FirstFailingOpsSec, cp.Limit = "FAIL", 0, c.asked, "none"
+		}
+		_, err := Read(encode(t, r))
+		if (c.want == "" && err != nil) || (c.want != "" && (err == nil || err.Error() != c.want)) {
+			t.Errorf("%s: Read = %v, want %q", c.name, err, c.want)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,6 +79,9 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		if !s.Trusted {
 			st.Untrusted = "too few operations to trust the percentiles (capacity.maxsteptime)"
 		}
+		if s.Untrusted != "" {
+			st.Untrusted = strings.TrimPrefix(st.Untrusted+"; "+s.Untrusted, "; ")
+		}
 		steps = append(steps, st)
 	}
 	a := capacity.LadderAnswer(steps)
@@ -85,11 +89,11 @@ func MergeCapacity(paths []string, reps []*jsonreport.Report, given string) (*js
 		// The clients' ladders were cut short alike (sameLadder).
 		a.Interrupted = a.Interrupted || strings.HasPrefix(r.Capacity.LimitWhy, capacity.LimitInterrupted)
 	}
-	c.MaxOpsSec, c.FirstFailingOpsSec = a.Rate, a.Above
-	for _, s := range steps {
-		if s.Verdict == capacity.Pass && s.Asked == a.Rate {
-			c.AchievedOpsSec = s.Achieved
-		}
+	// The answer is what the best passing step served, as one process's.
+	max, best := a.Max()
+	c.MaxOpsSec, c.FirstFailingOpsSec = max, a.Above
+	if best > 0 {
+		c.AchievedOpsSec = steps[best-1].Achieved
 	}
 	c.Limit, c.LimitWhy = a.LadderLimit(first.Settings["capacity.growth"])
 	c.Untrusted = a.Untrusted("ops/s")
@@ -142,7 +146,7 @@ func sameLadder(paths []string, reps []*jsonreport.Report) error {
 // histograms merged, judged.
 func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Objective, out *jsonreport.Report) (jsonreport.CapacityStep, error) {
 	m := jsonreport.CapacityStep{AskedOpsSec: reps[0].Capacity.Steps[k].AskedOpsSec, Trusted: true, StartMs: math.MaxInt64}
-	var limited []string
+	var limited, loaded []string
 	ofStep := make([]*jsonreport.Report, len(reps))
 	for i, r := range reps {
 		s := r.Capacity.Steps[k]
@@ -155,6 +159,9 @@ func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Obje
 		m.Trusted = m.Trusted && s.Trusted
 		if s.Verdict == capacity.ClientLimited.String() {
 			limited = append(limited, fmt.Sprintf("client %d: %s", r.Client.Index, s.Why))
+		}
+		if s.Client != nil && !slices.Equal(s.Client.Verdicts, []string{jsonreport.KeptUp}) && len(s.Client.Verdicts) > 0 {
+			loaded = append(loaded, fmt.Sprintf("client %d: %s", r.Client.Index, strings.Join(s.Client.Verdicts, ", ")))
 		}
 		ofStep[i] = &jsonreport.Report{Measurements: s.Measurements}
 	}
@@ -189,6 +196,12 @@ func mergeStep(paths []string, reps []*jsonreport.Report, k int, objs []slo.Obje
 		m.Verdict = capacity.Pass.String()
 	default:
 		m.Verdict, m.Why = capacity.Fail.String(), capacity.FailedObjectives(j)
+		if len(loaded) > 0 {
+			// As one process's step (report.JudgeCapacityStep): a failure
+			// with a client's machine load in it is not the system's,
+			// trusted.
+			m.Untrusted = fmt.Sprintf("the machine's own load is in what %d of %d clients measured (%s)", len(loaded), len(reps), strings.Join(loaded, "; "))
+		}
 	}
 	return m, nil
 }

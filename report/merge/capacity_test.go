@@ -73,8 +73,10 @@ func TestMergeCapacity(t *testing.T) {
 		verdicts    string
 		measuredP99 float64
 	}{
-		{"", 1000, 2000, "system", "the system: the bracket is a step of the ladder (capacity.growth=2)", "PASS FAIL CLIENT-LIMITED", 10007},
-		{"READ.p50<=5ms", 2000, 4000, "client", "the clients: 1 of 3 clients could not offer their share; client 1: why 1; the system's capacity is at least this", "PASS PASS CLIENT-LIMITED", 1000},
+		// The answer is what the passing step served: its clients achieved
+		// 750 of the 1000 ops/s asked (and 1500 of 2000).
+		{"", 750, 2000, "system", "the system: the bracket is a step of the ladder (capacity.growth=2)", "PASS FAIL CLIENT-LIMITED", 10007},
+		{"READ.p50<=5ms", 1500, 4000, "client", "the clients: 1 of 3 clients could not offer their share; client 1: why 1; the system's capacity is at least this", "PASS PASS CLIENT-LIMITED", 1000},
 	} {
 		m, err := MergeCapacity(fleetPaths, fleet(t), c.given)
 		if err != nil {
@@ -98,6 +100,44 @@ func TestMergeCapacity(t *testing.T) {
 		last := m.Sections[len(m.Sections)-2:]
 		if m.Clients != 3 || m.Settings["slo"] == "" || last[0].Name != "Limit" || last[1].Name != "Trusted" {
 			t.Errorf("merged: %d clients, settings %v", m.Clients, m.Settings)
+		}
+	}
+}
+
+// TestMergeCapacityServed: the fleet's answer is what its best passing
+// step served, the clients' achieved rates added, at most the rate asked.
+func TestMergeCapacityServed(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		achieved       [3]float64 // each client's on step 2 (2000 ops/s asked)
+		max, achieved2 float64
+	}{
+		{"short of the rate", [3]float64{700, 600, 600}, 1900, 1900},
+		{"ahead of the rate", [3]float64{700, 700, 610}, 2000, 2010},
+		{"on the rate", [3]float64{700, 700, 600}, 2000, 2000},
+	} {
+		reps := fleet(t)
+		for i, r := range reps {
+			r.Capacity.Steps[1].AchievedOpsSec = c.achieved[i]
+		}
+		m, err := MergeCapacity(fleetPaths, reps, "READ.p50<=5ms")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cp := m.Capacity; cp.MaxOpsSec != c.max || cp.AchievedOpsSec != c.achieved2 || cp.Steps[1].Verdict != "PASS" {
+			t.Errorf("%s: max %v, achieved %v (step 2 %s), want %v, %v", c.name, cp.MaxOpsSec, cp.AchievedOpsSec, cp.Steps[1].Verdict, c.max, c.achieved2)
+		}
+		rows := 0
+		for _, r := range m.Sections {
+			if r.Name == "MaxThroughput(ops/sec)" {
+				rows++
+				if r.Value.F != c.max {
+					t.Errorf("%s: the text summary's MaxThroughput %v, want %v", c.name, r.Value.F, c.max)
+				}
+			}
+		}
+		if rows != 1 {
+			t.Errorf("%s: %d MaxThroughput rows", c.name, rows)
 		}
 	}
 }
@@ -150,7 +190,27 @@ func TestMergeCapacityInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := m.Capacity; c.Limit != "interrupted" || c.LimitWhy != "interrupted after 1 step; the system served at least 1000 ops/s" {
+	if c := m.Capacity; c.Limit != "interrupted" || c.LimitWhy != "interrupted after 1 step; the system served at least 750.0 ops/s" {
 		t.Errorf("limit %q: %q", c.Limit, c.LimitWhy)
+	}
+}
+
+// TestMergeCapacityLoaded (issue 48): the slow client of step 2 saw its
+// machine's load (LATE-WAKEUPS): the fleet's failure there is not to be
+// trusted, and the answer is not the system's.
+func TestMergeCapacityLoaded(t *testing.T) {
+	reps := fleet(t)
+	reps[2].Capacity.Steps[1].Client = &jsonreport.ClientVerdict{Verdicts: []string{"LATE-WAKEUPS"}}
+	reps[0].Capacity.Steps[1].Client = &jsonreport.ClientVerdict{Verdicts: []string{jsonreport.KeptUp}}
+	m, err := MergeCapacity(fleetPaths, reps, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := m.Capacity
+	if s := cp.Steps[1]; s.Verdict != "FAIL" || !strings.Contains(s.Untrusted, "1 of 3 clients measured (client 2: LATE-WAKEUPS)") {
+		t.Errorf("step 2: %s, untrusted %q", s.Verdict, s.Untrusted)
+	}
+	if cp.Limit != "untrusted" || cp.Untrusted == "" {
+		t.Errorf("limit %s (%s), untrusted %q: want untrusted, never the system", cp.Limit, cp.LimitWhy, cp.Untrusted)
 	}
 }

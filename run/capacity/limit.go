@@ -38,6 +38,10 @@ func (a *Answer) Limit(c Config, n Names) (word, why string) {
 	switch {
 	case a.Interrupted:
 		return LimitInterrupted, a.interrupted(n.Unit)
+	case a.Hopeless != "":
+		st := a.Steps[a.atAbove-1]
+		return "client", fmt.Sprintf("the client cannot hold the objectives on this machine: %s; step %d at %g %s measured %.1f %s: %s; no rate was judged",
+			a.Hopeless, a.atAbove, st.Asked, n.Unit, st.Achieved, n.Unit, st.Why)
 	case a.Limited:
 		return "client", "the client: " + a.limitingWhy() + "; the system's capacity is at least this"
 	case a.Unjudged:
@@ -93,7 +97,8 @@ func (a *Answer) interrupted(unit string) string {
 	if a.Rate == 0 {
 		return s + "no rate passed"
 	}
-	return s + fmt.Sprintf("the system served at least %g %s", a.Rate, unit)
+	served, _ := a.Max()
+	return s + fmt.Sprintf("the system served at least %.1f %s", served, unit)
 }
 
 // limitingWhy is why the client limited the step that set a.Above.

@@ -39,6 +39,39 @@ type Config struct {
 // MaxCooldown bounds Config.Cooldown.
 const MaxCooldown = time.Hour
 
+// MaxShortfall bounds Config.Shortfall.
+const MaxShortfall = 0.10
+
+// Shortfall is how far below its asked rate, as a share of it, a step's
+// achieved rate may fall and the step still pass: the search's resolution,
+// at most MaxShortfall. A step that falls further did not keep its
+// schedule: what it measured is not the rate asked.
+func (c *Config) Shortfall() float64 { return math.Min(c.Resolution, MaxShortfall) }
+
+// Served is what a passing step that achieved achieved ops/s of asked
+// shows the system serves: the rate achieved, at most the rate asked (a
+// step that ran ahead of its schedule shows no more than was asked); the
+// rate asked when achieved is not known (0).
+func Served(asked, achieved float64) float64 {
+	if achieved <= 0 {
+		return asked
+	}
+	return math.Min(asked, achieved)
+}
+
+// Served is the step's Served rate.
+func (s *Step) Served() float64 { return Served(s.Asked, s.Achieved) }
+
+// Short says a step that achieved achieved ops/s of asked fell short of
+// it by more than the share tol.
+func Short(asked, achieved, tol float64) bool { return achieved < asked*(1-tol) }
+
+// ShortNote says a step fell short of its rate: achieved of asked, in
+// unit.
+func ShortNote(asked, achieved float64, unit string) string {
+	return fmt.Sprintf("%.1f of the %.0f %s asked achieved: the step did not keep its schedule", achieved, asked, unit)
+}
+
 // Check says what is wrong with c, naming the field's property.
 func (c *Config) Check() error {
 	switch {
@@ -109,6 +142,10 @@ type Step struct {
 	// Confirms is, for a step run again to confirm a step that did not
 	// pass, that step's number (1-based, in Answer.Steps); 0 otherwise.
 	Confirms int
+	// Hopeless, on a step that did not pass, says why no lower rate can
+	// pass either on this machine: the client's own timing alone reaches
+	// an objective's limit. "" otherwise.
+	Hopeless string
 	// Detail is the Stepper's own record of the step (its objectives'
 	// results, the client's figures), for the report.
 	Detail any
@@ -119,6 +156,12 @@ type Step struct {
 type Ask struct {
 	Rate     float64
 	Confirms int
+	// N is the step's number, 1-based, as the answer's steps number it:
+	// a Stepper's lines name it so.
+	N int
+	// Shortfall is the share of the rate the step may fall short of and
+	// pass (Config.Shortfall).
+	Shortfall float64
 }
 
 // Stepper runs one step at the rate asked with the threads it decides.
@@ -129,9 +172,9 @@ type Stepper interface {
 // Answer is a search's outcome.
 type Answer struct {
 	Steps []Step
-	// Rate is the highest rate that passed (0: none did); Above the
+	// Rate is the highest rate asked that passed (0: none did); Above the
 	// lowest that failed above it (0: none failed, the search reached
-	// Max or was limited).
+	// Max or was limited). They bracket the search; the answer is Max.
 	Rate, Above float64
 	// Limited says the step at Above was limited by the client, not the
 	// system: the answer is the client's limit, a lower bound of the
@@ -149,6 +192,28 @@ type Answer struct {
 	// Interrupted says ctx or a step's error ended it early, after
 	// len(Steps) steps: the answer is the steps', not the search's.
 	Interrupted bool
+	// Hopeless says it ended, with nothing passed, at a confirmed step
+	// whose objectives the client's own timing alone could not meet
+	// (Step.Hopeless): a lower rate would not judge the system either.
+	Hopeless string
+}
+
+// Max is the answer: the highest rate a passing step served (Served: what
+// it achieved, at most its rate), never above what a passing step
+// achieved; and that step's number (1-based in Steps). 0, 0 when none
+// passed. A ladder's passes above its first failure (above Rate) count
+// for nothing.
+func (a *Answer) Max() (rate float64, step int) {
+	if a.Rate == 0 {
+		return 0, 0
+	}
+	for i := range a.Steps {
+		s := &a.Steps[i]
+		if s.Verdict == Pass && s.Asked <= a.Rate && s.Served() >= rate {
+			rate, step = s.Served(), i+1
+		}
+	}
+	return rate, step
 }
 
 // Search runs steps at whole rates (ops/s, as targets are) until the
@@ -201,6 +266,10 @@ func Search(ctx context.Context, c Config, st Stepper) (*Answer, error) {
 				a.Unjudged = true
 				return a, nil
 			}
+			if s.Hopeless != "" && a.Rate == 0 {
+				a.Hopeless = s.Hopeless
+				return a, nil
+			}
 		}
 		next, done := nextRate(c, a)
 		if done {
@@ -221,10 +290,16 @@ func (a *Answer) run(ctx context.Context, c Config, st Stepper, ask Ask) (Step, 
 		a.Interrupted = true
 		return Step{}, ctx.Err()
 	}
+	ask.N, ask.Shortfall = len(a.Steps)+1, c.Shortfall()
 	s, err := st.Step(ctx, ask)
 	if err != nil {
 		a.Interrupted = true
 		return Step{}, err
+	}
+	if s.Verdict == Pass && s.Achieved > 0 && Short(s.Asked, s.Achieved, ask.Shortfall) {
+		// A Stepper's own judgement says this already (report's); no
+		// step that missed its rate passes, whatever ran it.
+		s.Verdict, s.Why = ClientLimited, ShortNote(s.Asked, s.Achieved, "ops/s")
 	}
 	s.Confirms = ask.Confirms
 	a.Steps = append(a.Steps, s)

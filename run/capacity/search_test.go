@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -180,11 +181,11 @@ func TestSearchInterrupted(t *testing.T) {
 		steps int
 		why   string
 	}{
-		{"ctx", 3, nil, false, 3, "interrupted after 3 steps; the system served at least 1000 ops/s"},
+		{"ctx", 3, nil, false, 3, "interrupted after 3 steps; the system served at least 1000.0 ops/s"},
 		// A step that passed before ctx ended counts.
-		{"ctx after a pass", 3, nil, true, 3, "interrupted after 3 steps; the system served at least 2000 ops/s"},
+		{"ctx after a pass", 3, nil, true, 3, "interrupted after 3 steps; the system served at least 2000.0 ops/s"},
 		{"ctx first", 1, nil, false, 1, "interrupted after 1 step; no rate passed"},
-		{"step error", 4, boom, false, 3, "interrupted after 3 steps; the system served at least 2000 ops/s"},
+		{"step error", 4, boom, false, 3, "interrupted after 3 steps; the system served at least 2000.0 ops/s"},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		st := &stopAt{limit: limit{cap: 4000}, n: x.n, err: x.err, pass: x.pass, cancel: cancel}
@@ -249,6 +250,119 @@ func TestSearchWholeRates(t *testing.T) {
 			for _, s := range a.Steps {
 				t.Logf("  %v %s", s.Asked, s.Verdict)
 			}
+		}
+	}
+}
+
+// scheduleLoser passes every step, but above keeps only a third of its
+// rate (issue 48: steps whose sessions waited for a pooled connection).
+type scheduleLoser struct{ above float64 }
+
+func (l scheduleLoser) Step(_ context.Context, ask Ask) (Step, error) {
+	s := Step{Asked: ask.Rate, Achieved: ask.Rate, Verdict: Pass}
+	if ask.Rate > l.above {
+		s.Achieved = ask.Rate / 3
+	}
+	return s, nil
+}
+
+// hopeless fails every step with the client's own timing above the
+// objective.
+type hopeless struct{ n *int }
+
+func (h hopeless) Step(_ context.Context, ask Ask) (Step, error) {
+	*h.n++
+	return Step{Asked: ask.Rate, Achieved: ask.Rate, Verdict: Fail, Why: "READ.p99<=5ms failed", Hopeless: "wake-up lateness p99 7.6 ms"}, nil
+}
+
+// TestSearchKeepsSchedule: a step that achieved less than its rate by
+// more than the shortfall passes nothing, and the answer is never above
+// the highest rate a passing step achieved (beyond the shortfall).
+func TestSearchKeepsSchedule(t *testing.T) {
+	cfg := Config{Start: 1000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 50}
+	a, err := Search(context.Background(), cfg, scheduleLoser{above: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := 0.0
+	for _, s := range a.Steps {
+		if s.Verdict == Pass {
+			best = math.Max(best, s.Achieved)
+		}
+		if s.Verdict == Pass && Short(s.Asked, s.Achieved, cfg.Shortfall()) {
+			t.Errorf("step at %v achieved %v and passed", s.Asked, s.Achieved)
+		}
+	}
+	if a.Rate > 5000 || a.Rate*(1-cfg.Shortfall()) > best || !a.Limited {
+		t.Errorf("answer %v (limited %v), the passing steps achieved at most %v", a.Rate, a.Limited, best)
+	}
+	if cfg.Shortfall() != 0.05 || (&Config{Resolution: 0.5}).Shortfall() != MaxShortfall {
+		t.Errorf("shortfall %v: want the resolution, at most %v", cfg.Shortfall(), MaxShortfall)
+	}
+}
+
+// TestSearchHopeless: a first step that fails, confirmed, with the
+// client's own timing above the objective, ends the search: no lower rate
+// would judge the system.
+func TestSearchHopeless(t *testing.T) {
+	n := 0
+	a, err := Search(context.Background(), Config{Start: 1000, Max: 1e6, Growth: 2, Resolution: 0.05, MaxSteps: 30}, hopeless{&n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || a.Rate != 0 || a.Hopeless == "" {
+		t.Fatalf("%d steps, rate %v, hopeless %q: want the step and its confirmation only", n, a.Rate, a.Hopeless)
+	}
+	word, why := a.Limit(Config{}, Names{Unit: "ops/s"})
+	if word != "client" || !strings.Contains(why, "the client cannot hold the objectives on this machine: wake-up lateness p99 7.6 ms; step 2 at 1000 ops/s measured 1000.0 ops/s") {
+		t.Errorf("limit %q: %q", word, why)
+	}
+}
+
+// TestAnswerMax: the answer is the highest rate a passing step served, at
+// most what it achieved and what it was asked; never a failing step's, nor
+// a ladder's pass above its first failure.
+func TestAnswerMax(t *testing.T) {
+	st := func(asked, achieved float64, v Verdict) Step {
+		return Step{Asked: asked, Achieved: achieved, Verdict: v}
+	}
+	for _, c := range []struct {
+		name   string
+		a      *Answer
+		max    float64
+		step   int
+		served string // Limit's sentence of an interrupted search
+	}{
+		{"achieved below asked", &Answer{Steps: []Step{st(1000, 999, Pass), st(2000, 1850, Pass), st(4000, 2100, Fail)}, Rate: 2000, atRate: 2, Above: 4000, atAbove: 3},
+			1850, 2, ""},
+		{"achieved above asked", &Answer{Steps: []Step{st(1000, 1003, Pass), st(2000, 2004.5, Pass)}, Rate: 2000, atRate: 2}, 2000, 2, ""},
+		// A lower passing step that achieved more than the highest one's.
+		{"a lower step served more", &Answer{Steps: []Step{st(1000, 1000, Pass), st(2000, 1990, Fail), st(2000, 1995, Fail), st(1414, 1414, Pass), st(1682, 1300, Pass)},
+			Rate: 1682, atRate: 5, Above: 2000, atAbove: 3}, 1414, 4, ""},
+		{"a step not measured serves its rate", &Answer{Steps: []Step{st(1000, 0, Pass)}, Rate: 1000, atRate: 1}, 1000, 1, ""},
+		{"none passed", &Answer{Steps: []Step{st(1000, 400, Fail), st(1000, 380, Fail)}, Above: 1000, atAbove: 2}, 0, 0, ""},
+		{"interrupted", &Answer{Steps: []Step{st(1000, 990, Pass), st(2000, 1900, Pass)}, Rate: 2000, atRate: 2, Interrupted: true}, 1900, 2,
+			"interrupted after 2 steps; the system served at least 1900.0 ops/s"},
+		{"a ladder's pass above its failure", LadderAnswer([]Step{st(1000, 980, Pass), st(2000, 1500, Fail), st(4000, 3990, Pass)}), 980, 1, ""},
+	} {
+		max, n := c.a.Max()
+		if max != c.max || n != c.step {
+			t.Errorf("%s: max %v at step %d, want %v at %d", c.name, max, n, c.max, c.step)
+		}
+		if c.served != "" {
+			if _, why := c.a.Limit(Config{}, Names{Unit: "ops/s"}); why != c.served {
+				t.Errorf("%s: %q, want %q", c.name, why, c.served)
+			}
+		}
+	}
+}
+
+func TestServed(t *testing.T) {
+	for _, c := range []struct{ asked, achieved, want float64 }{
+		{1000, 950, 950}, {1000, 1010, 1000}, {1000, 0, 1000}, {1000, 1000, 1000},
+	} {
+		if got := Served(c.asked, c.achieved); got != c.want {
+			t.Errorf("Served(%v, %v) = %v, want %v", c.asked, c.achieved, got, c.want)
 		}
 	}
 }
