@@ -99,7 +99,7 @@ bench-network: ## jdbc and cassandra-cql beside the reference YCSB, and cassandr
 compare-stress: ## ycsb stress vs the real cassandra-stress on the local node: op/s, CPU per op, peak RSS (THREADS="8 64 500")
 	./scripts/compare-stress.sh
 
-compare-engines: ## load (settled) each of ENGINES and run workloads A-F, each on a copy of the settled store, at most MAXTIME s each; CAPACITY_SLO="READ.p99<=1ms" adds each one's capacity (needs librocksdb-dev)
+compare-engines: ## load (settled) each of ENGINES (pebble rocksdb badger bbolt sqlite) and run workloads A-F, each on a copy of the settled store, at most MAXTIME s each; CAPACITY_SLO="READ.p99<=1ms" adds each one's capacity (needs librocksdb-dev)
 	./scripts/compare-engines.sh
 
 bench-engines-native: ## random reads and updates on each engine beside its own tool (db_bench from rocksdb-tools, pebble bench at go.mod's version) at the same settings (KEYS=500000 VALUE=400)

@@ -16,7 +16,7 @@
 #   MAXTIME=15                 seconds a workload runs at most (maxexecutiontime): a run
 #                              ends at OPERATIONCOUNT operations or MAXTIME, the first reached
 #   WORKLOADS="a b c d e f"    workloads/workload<x>, each run after the one load
-#   ENGINES="pebble rocksdb"   the engines compared, in this order
+#   ENGINES="pebble rocksdb badger bbolt sqlite" the engines compared, in this order
 #   STATE=snapshot             snapshot: every workload runs on a copy of the loaded (and,
 #                              with SETTLE=load, settled) store, so that each starts from
 #                              the same state; chain: the workloads run in order on one
@@ -41,7 +41,7 @@ OPERATIONCOUNT=${OPERATIONCOUNT:-100000}
 THREADS=${THREADS:-2}
 MAXTIME=${MAXTIME:-15}
 WORKLOADS=${WORKLOADS:-"a b c d e f"}
-ENGINES=${ENGINES:-"pebble rocksdb"}
+ENGINES=${ENGINES:-"pebble rocksdb badger bbolt sqlite"}
 STATE=${STATE:-snapshot}
 DATADIR=${DATADIR:-ycsb-data/compare}
 SETTLE=${SETTLE:-load}
