@@ -35,7 +35,10 @@ import (
 // version could misread a newer one.
 const (
 	Format  = "ycsb-go-report"
-	Version = 2 // 2: interval ops count operations, not database calls
+	// 2: interval ops count operations, not database calls; 3: a capacity
+	// search's max_ops_sec is what its best passing step served (achieved,
+	// at most asked), where version 2 gave that step's asked rate.
+	Version = 3
 )
 
 // Report is the JSON report. Times are wall-clock; interval offsets are
@@ -190,7 +193,8 @@ func (c *Capacity) AnswerStep() *CapacityStep {
 	var best *CapacityStep
 	for i := range c.Steps {
 		s := &c.Steps[i]
-		if c.MaxOpsSec > 0 && s.Verdict == capacity.Pass.String() && capacity.Served(s.AskedOpsSec, s.AchievedOpsSec) == c.MaxOpsSec {
+		// A version 2 report's answer is the step's asked rate.
+		if c.MaxOpsSec > 0 && s.Verdict == capacity.Pass.String() && (capacity.Served(s.AskedOpsSec, s.AchievedOpsSec) == c.MaxOpsSec || s.AskedOpsSec == c.MaxOpsSec) {
 			best = s
 		}
 	}

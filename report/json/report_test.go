@@ -462,3 +462,23 @@ func hdrStats(h *hdrhistogram.Histogram) stats {
 	st := measurement.StatsOf(h)
 	return stats{st.Mean, st.Min, st.Max}
 }
+
+// TestReadCapacityAnswerVersion2: a version 2 report's answer is its best
+// passing step's asked rate, which that version wrote; read as it was
+// written, while version 3 refuses it.
+func TestReadCapacityAnswerVersion2(t *testing.T) {
+	for _, version := range []int{2, 3} {
+		r := valid(t)
+		r.Version = version
+		cp := withCapacity(r)
+		cp.Steps[0].AskedOpsSec, cp.Steps[0].AchievedOpsSec = 100, 99
+		cp.MaxOpsSec, cp.AchievedOpsSec = 100, 99
+		_, err := Read(encode(t, r))
+		if version == 2 && err != nil {
+			t.Errorf("version 2: Read = %v, want the asked rate accepted", err)
+		}
+		if version == 3 && err == nil {
+			t.Errorf("version 3: Read accepted the asked rate a step fell short of")
+		}
+	}
+}
