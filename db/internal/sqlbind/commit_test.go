@@ -66,7 +66,7 @@ func TestCloseError(t *testing.T) {
 	flush, refused, unsure := errors.New("flush"), errors.New("refused"), db.OutcomeUnknown(errors.New("no answer"))
 	for _, tc := range []struct {
 		err, cerr, want error
-		unknown          bool
+		unknown         bool
 	}{
 		{nil, nil, nil, false},
 		{flush, nil, flush, false},
