@@ -241,3 +241,48 @@ func TestFailedInsertKeepsTheTransaction(t *testing.T) {
 		t.Errorf("%d rows after Close, want 3", n)
 	}
 }
+
+// TestFailedBatchLeavesNoRowInTheTransaction: with jdbc.batchupdateapi
+// and jdbc.autocommit=false, a batch too large for one statement (6000
+// rows of 11 parameters) is sent as several in the session's transaction.
+// When a later statement fails (a duplicate key), the rows of the earlier
+// ones, counted as lost, must not be committed with the transaction.
+func TestFailedBatchLeavesNoRowInTheTransaction(t *testing.T) {
+	h := needMySQL(t)
+	tg := testTarget(t)
+	table := testTable(t, h, "ycsb_batchtxn", "")
+	if _, err := h.Exec("INSERT INTO " + table + " (YCSB_KEY) VALUES ('dup')"); err != nil {
+		t.Fatal(err)
+	}
+	d := mustOpen(t, "jdbc", map[string]string{"db.url": jdbcURL(t, ""), "db.user": tg.user, "db.passwd": tg.passwd, "table": table,
+		"jdbc.batchupdateapi": "true", "jdbc.autocommit": "false", "db.batchsize": "6000"})
+	defer d.Close()
+	bg := context.Background()
+	ss, err := d.Session(bg, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := make([]db.Field, 10)
+	for i := range v {
+		v[i] = db.Field{Name: fmt.Sprint("field", i), Value: []byte("v")}
+	}
+	for i := range 6000 {
+		key := fmt.Sprintf("k%05d", i)
+		if i == 5990 {
+			key = "dup" // in the batch's second statement
+		}
+		err = ss.Insert(bg, table, key, v)
+		if i < 5999 && err != db.ErrBatched {
+			t.Fatalf("insert %d: %v, want BATCHED_OK", i, err)
+		}
+	}
+	if err == nil || db.LostWrites(err) != 5999 {
+		t.Errorf("the insert that sent the batch: %v (%d lost), want an error losing the 5999 others", err, db.LostWrites(err))
+	}
+	if err := ss.Close(bg); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if n := countRows(t, h, table); n != 1 {
+		t.Errorf("%d rows, want the 1 inserted before: the failed batch's are counted lost", n)
+	}
+}

@@ -215,14 +215,19 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 		if s.again(ctx, err, attempt) {
 			continue
 		}
-		lost = c.batch.Rows
+		// A transaction the failure rolled back (a deadlock's) is over,
+		// with any inserts it held.
+		lost = c.batch.Rows + s.rolledBack(c, err)
 		c.batch.Reset()
 		return lost, s.fail("insert batch", c, err)
 	}
 }
 
 // sendBatch inserts c's batch: one multi-row INSERT when it fits in one
-// statement (atomic on its own), else several in one transaction.
+// statement (atomic on its own), else several in one transaction: its own
+// with autocommit, the session's without, from a savepoint that a failure
+// goes back to (a failed statement ends only itself: the rows of the
+// earlier ones, counted lost, would be committed with the transaction).
 func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 	if err := s.get(ctx, c); err != nil {
 		return err
@@ -230,9 +235,15 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 	b := &c.batch
 	chunks := s.chunks(b)
 	own := len(chunks) > 1 && s.d.cfg.Autocommit
+	saved := len(chunks) > 1 && !s.d.cfg.Autocommit
 	if own {
 		if _, err := c.exec.ExecContext(s.dctx(ctx), "START TRANSACTION", nil); err != nil {
 			return fmt.Errorf("begin: %w", err)
+		}
+	}
+	if saved {
+		if _, err := c.exec.ExecContext(s.dctx(ctx), "SAVEPOINT ycsb_batch", nil); err != nil {
+			return fmt.Errorf("savepoint: %w", err)
 		}
 	}
 	start := 0
@@ -241,6 +252,9 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 			if own {
 				s.rollback(c)
 				return err // not committed: none of the rows is in the table
+			}
+			if saved && start > 0 {
+				s.rollbackBatch(c, err)
 			}
 			if s.d.cfg.Autocommit {
 				return sentUnsure(err)
@@ -293,6 +307,24 @@ func (s *session) insertRows(ctx context.Context, c *sconn, b *sqlbind.Batch, st
 		return fmt.Errorf("batch of %d rows inserted %d (%v)", n, got, err)
 	}
 	return nil
+}
+
+// rollbackBatch takes the rows of a batch that failed (err) out of the
+// session's transaction on c, back to its savepoint; when that fails, the
+// connection is dropped, which rolls the whole transaction back. A broken
+// connection or a deadlock has already rolled it back.
+func (s *session) rollbackBatch(c *sconn, err error) {
+	if isDeadlock(err) {
+		return
+	}
+	s.after(c)
+	if c.conn == nil {
+		return
+	}
+	if _, err := c.exec.ExecContext(context.Background(), "ROLLBACK TO SAVEPOINT ycsb_batch", nil); err != nil {
+		s.drop(c)
+		c.broken = true
+	}
 }
 
 // rollback ends a failed transaction of c's, if its connection still
