@@ -2,6 +2,7 @@ package sqlbind
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
@@ -13,24 +14,12 @@ func TestWritesDue(t *testing.T) {
 	for range 6 {
 		got = append(got, w.Due(3))
 	}
-	if want := []bool{false, false, true, false, false, true}; !equalBools(got, want) {
+	if want := []bool{false, false, true, false, false, true}; !slices.Equal(got, want) {
 		t.Errorf("Due(3): %v, want %v", got, want)
 	}
 	if !w.Due(0) {
 		t.Error("Due(0) = false: without db.batchsize every write commits")
 	}
-}
-
-func equalBools(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestCommits: a failed COMMIT loses its transaction's inserts; the error
