@@ -205,6 +205,14 @@ func isRetryable(err error) bool {
 	return errors.As(err, &me) && retryableCodes[me.Number]
 }
 
+// isDeadlock says whether err is InnoDB's ER_LOCK_DEADLOCK, after which
+// the server has rolled back the whole transaction, not only the
+// statement.
+func isDeadlock(err error) bool {
+	var me *gomysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1213
+}
+
 // sendError is the error of a statement the session handed to the driver
 // (a write, a batch, a COMMIT), as opposed to one that failed on the way
 // there (no connection, preparing the statement): only the former can have

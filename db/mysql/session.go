@@ -52,6 +52,10 @@ type sconn struct {
 	stmts  map[string]*stmt
 	broken bool // the last connection broke: the next one is a reconnect
 	inTxn  bool // jdbc.autocommit=false: the session's transaction is open
+	// uncommitted counts the inserts acknowledged as BATCHED_OK in the
+	// open transaction: they are done only once its COMMIT is, and lost
+	// with it.
+	uncommitted int
 	// lastTimedOut: the socket of the last failed operation had run out
 	// of its deadline (db.timeout).
 	lastTimedOut bool
@@ -82,7 +86,7 @@ type session struct {
 	cacheK []byte
 	names  []string
 	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi, batch.size)
-	writes int              // writes since the last commit (jdbc.autocommit=false)
+	writes sqlbind.Writes   // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
 	retried                        int64 // retries never reset: db.RetryCounter
@@ -413,7 +417,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 			out.Fields = out.Fields[:n0]
 			continue
 		}
-		return s.fail("read", c, err)
+		return sqlbind.LostBatch(s.rolledBack(c, err), s.fail("read", c, err))
 	}
 }
 
@@ -471,7 +475,7 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 			sqlbind.TruncateRows(out, n0)
 			continue
 		}
-		return s.fail("scan", c, err)
+		return sqlbind.LostBatch(s.rolledBack(c, err), s.fail("scan", c, err))
 	}
 }
 

@@ -29,14 +29,16 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 
 // writeOne runs one write statement, retrying it after a deadlock or lock
 // wait timeout up to db.maxretries times. With wantOne, a row count other
-// than 1 is UNEXPECTED_STATE.
+// than 1 is UNEXPECTED_STATE. Without autocommit, an insert that leaves
+// its transaction open is BATCHED_OK: it is done once the COMMIT is (see
+// wrote).
 func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string, values []db.Field, wantOne bool) error {
 	c := s.conn(key)
 	for attempt := 0; ; attempt++ {
 		n, err := s.write(ctx, c, kind, table, key, values)
 		if err == nil {
-			if err = s.wrote(ctx); err != nil {
-				return s.fail("commit", nil, sentUnsure(err))
+			if err = s.wrote(ctx, c, kind == sqlbind.KindInsert); err != nil {
+				return err
 			}
 			if wantOne && n != 1 {
 				return db.ErrUnexpectedState
@@ -53,8 +55,25 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 			// failure ended uncommitted.
 			err = sentUnsure(err)
 		}
-		return s.fail(op, c, err)
+		return sqlbind.LostBatch(s.rolledBack(c, err), s.fail(op, c, err))
 	}
+}
+
+// rolledBack returns the inserts acknowledged in c's transaction when the
+// failure err ended it: the connection broke (the server rolls back the
+// transaction of a connection that goes away) or InnoDB chose it as a
+// deadlock's victim. Any other failure ends only its statement, and the
+// transaction keeps them (a lock wait timeout too, with the server's
+// default innodb_rollback_on_timeout=OFF). Every operation's failure
+// reports them (db.LostBatchError), a read's too.
+func (s *session) rolledBack(c *sconn, err error) int {
+	if c.conn != nil && c.inTxn && !isDeadlock(err) {
+		return 0
+	}
+	c.inTxn = false // the next statement starts a new one
+	n := c.uncommitted
+	c.uncommitted = 0
+	return n
 }
 
 // write runs one single-row insert, update or delete and returns the number
@@ -92,22 +111,33 @@ func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key str
 	return rows, err
 }
 
-// wrote counts a write and, with jdbc.autocommit=false, commits every
-// db.batchsize writes (every write without it), like the reference's insert
-// path.
-func (s *session) wrote(ctx context.Context) error {
+// wrote counts a write made on c and, with jdbc.autocommit=false, commits
+// every db.batchsize writes (every write without it), like the reference's
+// insert path; updates and deletes are counted too, so no transaction
+// grows without bound during a run phase. An insert the transaction keeps
+// open is BATCHED_OK, not the reference's OK: it is not done until its
+// COMMIT is. A failed COMMIT fails the write that made it and takes the
+// transactions' acknowledged inserts with it (db.LostBatchError).
+func (s *session) wrote(ctx context.Context, c *sconn, insert bool) error {
 	if s.d.cfg.Autocommit {
 		return nil
 	}
-	s.writes++
-	if bs := s.d.cfg.BatchSize; bs > 0 && s.writes%bs != 0 {
+	if !s.writes.Due(s.d.cfg.BatchSize) {
+		if insert {
+			c.uncommitted++
+			return db.ErrBatched
+		}
 		return nil
 	}
-	return s.commit(ctx)
+	lost, err := s.commit(ctx)
+	return sqlbind.LostBatch(lost, s.fail("commit", nil, err))
 }
 
-func (s *session) commit(ctx context.Context) error {
-	var first error
+// commit commits every connection's open transaction: it returns the
+// acknowledged inserts of those whose COMMIT failed, and the first failure
+// (sqlbind.Commits).
+func (s *session) commit(ctx context.Context) (lost int, first error) {
+	var res sqlbind.Commits
 	for i := range s.conns {
 		c := &s.conns[i]
 		if c.conn == nil || !c.inTxn {
@@ -115,14 +145,15 @@ func (s *session) commit(ctx context.Context) error {
 		}
 		_, err := c.exec.ExecContext(s.dctx(ctx), "COMMIT", nil)
 		c.inTxn = false
+		n := c.uncommitted
+		c.uncommitted = 0
 		if err != nil {
 			s.after(c)
-			if first == nil {
-				first = sent(err)
-			}
+			err = sentUnsure(sent(err))
 		}
+		res.Add(n, err)
 	}
-	return first
+	return res.Result()
 }
 
 // Insert implements db.Session. With jdbc.batchupdateapi (or go-ycsb's
@@ -168,8 +199,10 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 			s.after(c)
 		}
 		if err == nil && !s.d.cfg.Autocommit {
-			if err = s.commit(ctx); err != nil {
-				err = fmt.Errorf("commit: %w", sentUnsure(err))
+			// No insert of this mode is left uncommitted (BATCHED_OK rows
+			// are in c.batch), so the COMMIT loses none but the batch's.
+			if _, err = s.commit(ctx); err != nil {
+				err = fmt.Errorf("commit: %w", err)
 			}
 		}
 		if err == nil {
@@ -182,14 +215,19 @@ func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
 		if s.again(ctx, err, attempt) {
 			continue
 		}
-		lost = c.batch.Rows
+		// A transaction the failure rolled back (a deadlock's) is over,
+		// with any inserts it held.
+		lost = c.batch.Rows + s.rolledBack(c, err)
 		c.batch.Reset()
 		return lost, s.fail("insert batch", c, err)
 	}
 }
 
 // sendBatch inserts c's batch: one multi-row INSERT when it fits in one
-// statement (atomic on its own), else several in one transaction.
+// statement (atomic on its own), else several in one transaction: its own
+// with autocommit, the session's without, from a savepoint that a failure
+// goes back to (a failed statement ends only itself: the rows of the
+// earlier ones, counted lost, would be committed with the transaction).
 func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 	if err := s.get(ctx, c); err != nil {
 		return err
@@ -197,9 +235,15 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 	b := &c.batch
 	chunks := s.chunks(b)
 	own := len(chunks) > 1 && s.d.cfg.Autocommit
+	saved := len(chunks) > 1 && !s.d.cfg.Autocommit
 	if own {
 		if _, err := c.exec.ExecContext(s.dctx(ctx), "START TRANSACTION", nil); err != nil {
 			return fmt.Errorf("begin: %w", err)
+		}
+	}
+	if saved {
+		if _, err := c.exec.ExecContext(s.dctx(ctx), "SAVEPOINT ycsb_batch", nil); err != nil {
+			return fmt.Errorf("savepoint: %w", err)
 		}
 	}
 	start := 0
@@ -208,6 +252,9 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 			if own {
 				s.rollback(c)
 				return err // not committed: none of the rows is in the table
+			}
+			if saved && start > 0 {
+				s.rollbackBatch(c, err)
 			}
 			if s.d.cfg.Autocommit {
 				return sentUnsure(err)
@@ -262,6 +309,24 @@ func (s *session) insertRows(ctx context.Context, c *sconn, b *sqlbind.Batch, st
 	return nil
 }
 
+// rollbackBatch takes the rows of a batch that failed (err) out of the
+// session's transaction on c, back to its savepoint; when that fails, the
+// connection is dropped, which rolls the whole transaction back. A broken
+// connection or a deadlock has already rolled it back.
+func (s *session) rollbackBatch(c *sconn, err error) {
+	if isDeadlock(err) {
+		return
+	}
+	s.after(c)
+	if c.conn == nil {
+		return
+	}
+	if _, err := c.exec.ExecContext(context.Background(), "ROLLBACK TO SAVEPOINT ycsb_batch", nil); err != nil {
+		s.drop(c)
+		c.broken = true
+	}
+}
+
 // rollback ends a failed transaction of c's, if its connection still
 // stands.
 func (s *session) rollback(c *sconn) {
@@ -285,12 +350,12 @@ func (s *session) Close(ctx context.Context) error {
 		lost += s.conns[i].batch.Rows
 		s.conns[i].batch.Reset()
 	}
-	err = sqlbind.LostBatch(lost, err)
 	if !s.d.cfg.Autocommit {
-		if cerr := s.commit(ctx); cerr != nil && err == nil {
-			err = s.fail("commit", nil, sentUnsure(cerr))
-		}
+		n, cerr := s.commit(ctx)
+		lost += n
+		err = sqlbind.CloseError(err, s.fail("commit", nil, cerr))
 	}
+	err = sqlbind.LostBatch(lost, err)
 	s.unwatch()
 	for i := range s.conns {
 		s.drop(&s.conns[i])

@@ -70,7 +70,7 @@ type session struct {
 	cacheK []byte
 	names  []string
 	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi)
-	writes int              // writes since the last commit (jdbc.autocommit=false)
+	writes sqlbind.Writes   // writes since the last commit (jdbc.autocommit=false)
 
 	retries, exhausted, reconnects int64
 	// retried is retries never reset: the session's db.RetryCounter.
@@ -684,8 +684,7 @@ func (s *session) wrote(ctx context.Context, c *sconn, insert bool) error {
 	if s.d.cfg.autocommit {
 		return nil
 	}
-	s.writes++
-	if bs := s.d.cfg.batchSize; bs > 0 && s.writes%bs != 0 {
+	if !s.writes.Due(s.d.cfg.batchSize) {
 		if insert {
 			c.uncommitted++
 			return db.ErrBatched
@@ -696,13 +695,11 @@ func (s *session) wrote(ctx context.Context, c *sconn, insert bool) error {
 	return sqlbind.LostBatch(lost, s.fail("commit", err))
 }
 
-// commit commits every connection's open transaction. It returns the
-// acknowledged inserts of those whose COMMIT failed, and the first
-// failure: of unknown outcome when one COMMIT's was (its transaction may
-// be in the table) or when another went through (the row of the write
-// that asked for the commit may be in it).
+// commit commits every connection's open transaction: it returns the
+// acknowledged inserts of those whose COMMIT failed, and the first failure
+// (sqlbind.Commits).
 func (s *session) commit(ctx context.Context) (lost int, first error) {
-	unsure, committed := false, false
+	var res sqlbind.Commits
 	for i := range s.conns {
 		c := &s.conns[i]
 		if c.conn == nil || c.conn.TxStatus() == 'I' {
@@ -713,21 +710,12 @@ func (s *session) commit(ctx context.Context) (lost int, first error) {
 		s.settle(c, err)
 		n := c.uncommitted
 		c.uncommitted = 0
-		if err == nil {
-			committed = true
-			continue
+		if err != nil {
+			err = sentUnsure(sent(err, open))
 		}
-		lost += n
-		err = sentUnsure(sent(err, open))
-		unsure = unsure || db.IsOutcomeUnknown(err)
-		if first == nil {
-			first = err
-		}
+		res.Add(n, err)
 	}
-	if first != nil && (unsure || committed) {
-		first = db.OutcomeUnknown(first)
-	}
-	return lost, first
+	return res.Result()
 }
 
 // Insert implements db.Session. With jdbc.batchupdateapi the row is
@@ -870,14 +858,7 @@ func (s *session) Close(ctx context.Context) error {
 	if !s.d.cfg.autocommit {
 		n, cerr := s.commit(ctx)
 		lost += n
-		switch {
-		case cerr == nil:
-		case err == nil:
-			err = s.fail("commit", cerr)
-		case db.IsOutcomeUnknown(cerr):
-			// One error for every row lost: unknown if any may be in.
-			err = db.OutcomeUnknown(err)
-		}
+		err = sqlbind.CloseError(err, s.fail("commit", cerr))
 	}
 	err = sqlbind.LostBatch(lost, err)
 	s.end(start)
