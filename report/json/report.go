@@ -34,7 +34,7 @@ import (
 // Format identifies the document; Version changes when a reader of an older
 // version could misread a newer one.
 const (
-	Format  = "ycsb-go-report"
+	Format = "ycsb-go-report"
 	// 2: interval ops count operations, not database calls; 3: a capacity
 	// search's max_ops_sec is what its best passing step served (achieved,
 	// at most asked), where version 2 gave that step's asked rate.
