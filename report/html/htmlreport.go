@@ -301,29 +301,7 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 		if in.Series != "" && !slices.Contains(d.Series, in.Series) {
 			d.Series = append(d.Series, in.Series)
 		}
-		for _, iv := range r.Intervals {
-			secs := float64(iv.EndMs-iv.StartMs) / 1000
-			if secs <= 0 {
-				continue
-			}
-			t := float64(iv.EndMs) / 1000
-			run.OpsSeries = append(run.OpsSeries, [2]float64{t, round(float64(iv.Ops) / secs)})
-			for name, l := range iv.Latency {
-				if l.Count == 0 {
-					continue
-				}
-				ls := run.LatencySeries[name]
-				if ls == nil {
-					ls = map[string][][2]float64{}
-					run.LatencySeries[name] = ls
-				}
-				for k, v := range l.Percentiles {
-					ls[k] = append(ls[k], [2]float64{t, float64(v)})
-				}
-				ls["max"] = append(ls["max"], [2]float64{t, float64(l.MaxUs)})
-				ls["mean"] = append(ls["mean"], [2]float64{t, round(l.MeanUs)})
-			}
-		}
+		intervalSeries(&run, r.Intervals)
 		var samples []slo.Sample
 		own := r.OwnRMW()
 		for _, m := range r.Measurements {
@@ -376,6 +354,34 @@ func Build(title string, inputs []Input, now time.Time) (*Data, error) {
 	d.Settings = settings(inputs)
 	d.Engine = engineStats(inputs)
 	return d, nil
+}
+
+// intervalSeries adds the intervals' throughput and latency over time to
+// run's series.
+func intervalSeries(run *Run, intervals []jsonreport.Interval) {
+	for _, iv := range intervals {
+		secs := float64(iv.EndMs-iv.StartMs) / 1000
+		if secs <= 0 {
+			continue
+		}
+		t := float64(iv.EndMs) / 1000
+		run.OpsSeries = append(run.OpsSeries, [2]float64{t, round(float64(iv.Ops) / secs)})
+		for name, l := range iv.Latency {
+			if l.Count == 0 {
+				continue
+			}
+			ls := run.LatencySeries[name]
+			if ls == nil {
+				ls = map[string][][2]float64{}
+				run.LatencySeries[name] = ls
+			}
+			for k, v := range l.Percentiles {
+				ls[k] = append(ls[k], [2]float64{t, float64(v)})
+			}
+			ls["max"] = append(ls["max"], [2]float64{t, float64(l.MaxUs)})
+			ls["mean"] = append(ls["mean"], [2]float64{t, round(l.MeanUs)})
+		}
+	}
 }
 
 // schedule is r's Schedule for the page, the wake-ups' figures computed
