@@ -116,3 +116,32 @@ func TestSignalWhileReportWaitsForFIFO(t *testing.T) {
 		t.Errorf("exit %d, want 0 for a complete run and its complete report; stderr:\n%s", code, stderr)
 	}
 }
+
+// TestSignalWhileCapacityReportWaitsForFIFO: as a run's, a capacity search
+// that ended complete exits as its answer says (0 here), not 130, when the
+// signal comes while its report waits for a FIFO's reader.
+func TestSignalWhileCapacityReportWaitsForFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "export")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	read := make(chan string, 1)
+	go func() {
+		time.Sleep(5 * time.Second) // the one step has ended; the report waits for a reader
+		cancel(&stopsignal.Cause{Signal: stopsignal.SIGINT})
+		b, _ := os.ReadFile(fifo)
+		read <- string(b)
+	}()
+	code, _, stderr := run(t, ctx, "capacity", "basic", "-P", "../workloads/workloadc", "-p", "recordcount=100",
+		"-p", "slo=READ.p99<=1s", "-p", "capacity.start=2000", "-p", "capacity.max=2000", "-p", "capacity.steptime=1",
+		"-p", "capacity.warmup=0", "-p", "capacity.cooldown=0", "-p", "exportfile="+fifo)
+	report := <-read
+	if !strings.Contains(report, "MaxThroughput") || strings.Contains(report, "interrupted") {
+		t.Fatalf("the report through the FIFO:\n%s", report)
+	}
+	if code != ExitOK {
+		t.Errorf("exit %d, want 0 for a complete search and its complete report; stderr:\n%s", code, stderr)
+	}
+}

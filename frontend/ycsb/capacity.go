@@ -155,6 +155,12 @@ func Capacity(ctx context.Context, o Options) error {
 			return err
 		}
 	}
+	// A search that ended by itself is complete: a signal that came while
+	// its report waited for a FIFO's reader interrupted no work.
+	complete := !ans.Interrupted && (searchErr == nil || !errors.Is(searchErr, context.Canceled))
+	if complete && o.Complete != nil {
+		*o.Complete = true
+	}
 	b.causes.WriteSummary(o.Stderr)
 	for _, err := range []error{exportErr, b.stopProfile()} {
 		if closeErr == nil {
@@ -168,7 +174,7 @@ func Capacity(ctx context.Context, o Options) error {
 	if closeErr != nil {
 		return closeErr
 	}
-	if !p.s.clients.Split() && ans.Rate == 0 && ctx.Err() == nil {
+	if !p.s.clients.Split() && ans.Rate == 0 && (ctx.Err() == nil || complete) {
 		if ans.Unjudged {
 			_, why := ans.Limit(capacity.Config{}, capacityNames)
 			return &slo.Unmet{Msg: "capacity: no rate was judged: " + why}
