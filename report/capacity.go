@@ -212,6 +212,11 @@ func judgeCapacityStep(sf stepFigures, j *slo.Judgement, s CapacityStep) Capacit
 		// itself too: the step says nothing of the system.
 		v.Verdict = capacity.ClientLimited
 		v.Why = capacity.FailedObjectives(j) + ", but " + ClientExplains(f, j, s.Terms)
+	case known && c.adviceOf(ThreadBound) != "":
+		// The threads fell behind the schedule: more of them could have
+		// kept it, so the step measured the client's threads.
+		v.Verdict = capacity.ClientLimited
+		v.Why = capacity.FailedObjectives(j) + ", but the client's threads fell behind its schedule (THREAD-BOUND): " + c.adviceOf(ThreadBound) + " (" + s.ThreadCap + ")"
 	default:
 		v.Verdict = capacity.Fail
 		v.Why = capacity.FailedObjectives(j)

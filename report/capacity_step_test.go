@@ -42,6 +42,11 @@ func TestJudgeCapacityStep(t *testing.T) {
 		// of its rate.
 		{"passed at a third of its rate", with(func(f *ClientFigures) { f.FinalLag = 3 * time.Second; f.Ops = 6660 }), 1000, 666, "READ.p99<=5ms", 2000,
 			capacity.ClientLimited, "666.0 of the 2000 ops/s asked achieved: the step did not keep its schedule: THREAD-BOUND", false, false},
+		// The threads kept the rate on average but fell behind the
+		// schedule (a loaded machine's suite): the client's threads, not
+		// the system, nor the machine's load.
+		{"threads behind the schedule", with(func(f *ClientFigures) { f.Window = time.Second; f.FinalLag = 80 * time.Millisecond; f.Ops = 1990 }), 1900, 1990, "READ.p99<=5ms", 9000,
+			capacity.ClientLimited, "the client's threads fell behind its schedule (THREAD-BOUND)", false, false},
 		{"within the shortfall", calm, 1000, 1920, "READ.p99<=5ms", 2000, capacity.Pass, "", false, false},
 		// Issue 48: two busy loops beside the client; its threads waited
 		// for a CPU and woke late, though not by the whole excess.
