@@ -34,9 +34,9 @@ type stopper struct {
 	// time limit a close has closeTimeout of its own.
 	closing       context.Context
 	cancelClosing context.CancelFunc
-	wl        Workload
-	once      sync.Once
-	stopped   atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
+	wl            Workload
+	once          sync.Once
+	stopped       atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
 	// interrupted: the end of the run's context (Ctrl-C, SIGTERM) stopped
 	// it, before the time limit or an output did.
 	interrupted atomic.Bool
