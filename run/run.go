@@ -26,9 +26,17 @@ const StopGrace = 2 * time.Second
 type stopper struct {
 	ops       context.Context
 	cancelOps context.CancelFunc
-	wl        Workload
-	once      sync.Once
-	stopped   atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
+	// closing is the parent of the workers' closes, which send what their
+	// sessions buffered. A stop by signal ends it with ops: the closes
+	// share StopGrace with the operations in flight, so that a flush to a
+	// hung server cannot hold Ctrl-C past it (rows not sent count as not
+	// inserted, rows sent and unanswered as of unknown outcome). After the
+	// time limit a close has closeTimeout of its own.
+	closing       context.Context
+	cancelClosing context.CancelFunc
+	wl            Workload
+	once          sync.Once
+	stopped       atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
 	// interrupted: the end of the run's context (Ctrl-C, SIGTERM) stopped
 	// it, before the time limit or an output did.
 	interrupted atomic.Bool
@@ -53,6 +61,7 @@ func (st *stopper) done() { st.once.Do(func() {}) }
 func newStopper(ctx context.Context, wl Workload) *stopper {
 	st := &stopper{wl: wl}
 	st.ops, st.cancelOps = context.WithCancel(context.WithoutCancel(ctx))
+	st.closing, st.cancelClosing = context.WithCancel(context.WithoutCancel(ctx))
 	return st
 }
 
@@ -73,7 +82,12 @@ func (st *stopper) stopFor(reason *string, interrupted bool) {
 		for _, t := range st.timers {
 			t.Interrupt()
 		}
-		time.AfterFunc(StopGrace, st.cancelOps)
+		time.AfterFunc(StopGrace, func() {
+			st.cancelOps()
+			if interrupted {
+				st.cancelClosing()
+			}
+		})
 	})
 }
 
@@ -152,6 +166,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	p, collector, workers := e.p, e.collector, e.workers
 	st := newStopper(ctx, p.Workload)
 	defer st.cancelOps()
+	defer st.cancelClosing()
 	tick := tickFor(p.Target, p.Threads)
 	st.timers = pace(p, workers, tick)
 	workDone := st.stopOnCancel(ctx)
@@ -175,7 +190,7 @@ func (e *Engine) Run(ctx context.Context) *Result {
 	}
 	limit := startTimeLimit(p.TimeLimit, p.Say, st)
 
-	end := runWorkers(st.ops, p, workers)
+	end := runWorkers(st, p, workers)
 	endNs := measurement.Now()
 	collector.EndAt(endNs)
 	st.done() // no stop can use the timers after this
@@ -249,13 +264,13 @@ func pace(p *Plan, workers []*worker, tick int64) []*clock.Timer {
 
 // runWorkers runs every worker to its end and returns when the last has
 // joined.
-func runWorkers(ctx context.Context, p *Plan, workers []*worker) time.Time {
+func runWorkers(st *stopper, p *Plan, workers []*worker) time.Time {
 	var wg sync.WaitGroup
 	for _, w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(ctx, p)
+			w.run(st.ops, st.closing, p)
 		}()
 	}
 	wg.Wait()

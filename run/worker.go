@@ -35,18 +35,19 @@ type worker struct {
 	warmUnknown int64
 }
 
-// run is one worker's loop. With a target rate, operation k is due at
+// run is one worker's loop; closing is the parent of its session's close
+// (see stopper). With a target rate, operation k is due at
 // start + k*tick (see pacer), and each operation's intended start time is
 // its due time.
-func (w *worker) run(ctx context.Context, p *Plan) {
+func (w *worker) run(ctx, closing context.Context, p *Plan) {
 	defer func() {
 		w.done.Store(w.finished)
 		// Reported by Run after the join: workers must not share a writer.
 		// The close sends what the session buffered, so it gets a context
 		// of its own: a stop (Ctrl-C, the time limit) cancels ctx, and the
 		// buffered writes, already counted as BATCHED_OK, must still go out
-		// or be counted as lost.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		// or be counted as lost. After a signal, only within StopGrace.
+		cctx, cancel := context.WithTimeout(closing, closeTimeout)
 		defer cancel()
 		w.closeErr = w.close(cctx)
 	}()
@@ -119,7 +120,7 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 		} else {
 			ok = w.wl.DoInsert(ctx)
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && (transactions || w.session.Inserted == inserted) {
 			// The last operation was interrupted and is not counted,
 			// unless it wrote what the server may have applied (see
 			// session.Session): then it is a failed transaction of
@@ -130,6 +131,9 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			}
 			return
 		}
+		// A load's insert that went in, or into its session's batch
+		// (BATCHED_OK, whose fate Close decides), before the stop cut its
+		// flush short is done: counted below, as the session counted it.
 		if !ok {
 			// A load's insert that failed for good stops its worker (the
 			// reference's doInsert returning false). It was attempted and

@@ -208,8 +208,11 @@ func (s *Session) EndTransaction(failed bool) bool {
 // (db.IsOutcomeUnknown: it was in flight when the stop cancelled it) is
 // counted all the same, as a failure of unknown outcome: left out, a load
 // would report fewer rows than its table holds once the server answers.
+// So is a write the binding kept in its batch (BATCHED_OK: the stop cut
+// short the flush it started), which Inserted counts and Close sends or
+// counts as lost.
 func abandoned(ctx context.Context, err error) bool {
-	return err != nil && ctx.Err() != nil && !db.IsOutcomeUnknown(err)
+	return err != nil && ctx.Err() != nil && !db.IsOutcomeUnknown(err) && !db.StatusOf(err).IsOK()
 }
 
 func recovered(err *error) {

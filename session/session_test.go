@@ -321,3 +321,37 @@ func TestRetriesRows(t *testing.T) {
 		})
 	}
 }
+
+// An insert whose flush the stop cut short stays in the binding's batch
+// (BATCHED_OK): it is counted as such and as inserted, so that the report's
+// inserts and the load's count agree, and the batch lost at Close takes it
+// out of both again.
+func TestBatchedWhenStopped(t *testing.T) {
+	cfg := config(t, nil)
+	c := measurement.NewCollector(cfg, measurement.YCSB)
+	b := &batcher{closeErr: db.OutcomeUnknown(db.WithStatus(db.Error, errors.New("timeout")))}
+	s := NewSession(b, c.NewRecorder())
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.Insert(context.Background(), "t", "k", nil)
+	if err := s.Insert(stopped, "t", "k", nil); !errors.Is(err, db.ErrBatched) {
+		t.Fatal(err)
+	}
+	if s.Inserted != 2 {
+		t.Errorf("Inserted %d, want 2", s.Inserted)
+	}
+	c.Tick()
+	out := string(render(t, cfg, c.Total()))
+	if !strings.Contains(out, "[INSERT], Return=BATCHED_OK, 2") {
+		t.Errorf("report lacks the 2 buffered inserts:\n%s", out)
+	}
+	s.Close(context.Background())
+	if s.Inserted != 0 || s.Unknown != 2 || s.Failed != 2 {
+		t.Errorf("after the lost batch: Inserted %d, Unknown %d, Failed %d; want 0, 2, 2", s.Inserted, s.Unknown, s.Failed)
+	}
+	c.Tick()
+	out = string(render(t, cfg, c.Total()))
+	if !strings.Contains(out, "[INSERT], Return=ERROR, 2") || strings.Contains(out, "BATCHED_OK") {
+		t.Errorf("the lost batch's inserts are not counted as failed:\n%s", out)
+	}
+}
