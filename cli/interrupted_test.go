@@ -129,7 +129,9 @@ func TestSignalWhileCapacityReportWaitsForFIFO(t *testing.T) {
 	defer cancel(nil)
 	read := make(chan string, 1)
 	go func() {
-		time.Sleep(5 * time.Second) // the one step has ended; the report waits for a reader
+		// The one step ends after about a second; a loaded machine under
+		// the race detector has taken five.
+		time.Sleep(12 * time.Second)
 		cancel(&stopsignal.Cause{Signal: stopsignal.SIGINT})
 		b, _ := os.ReadFile(fifo)
 		read <- string(b)
