@@ -18,7 +18,7 @@ run: build ## load and run workload A on the embedded Pebble engine: no server n
 	$(BIN) load pebble -P workloads/workloada -p recordcount=100000 -p engine.fresh=true -s
 	$(BIN) run pebble -P workloads/workloada -p recordcount=100000 -p operationcount=200000 -threads 2 -s
 
-test: ## the whole test suite: starts PostgreSQL, MariaDB and Cassandra, vet, gofmt, go test -race
+test: ## the whole test suite: starts PostgreSQL, MariaDB, Redis and Cassandra, vet, gofmt, go test -race
 	./scripts/test.sh
 
 unit: ## unit tests only, no servers
