@@ -19,7 +19,6 @@ package cassandra
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -31,9 +30,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/internal/tlsfiles"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/cqlwire"
-	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )
@@ -286,34 +285,9 @@ func (c *config) options(ctx context.Context) (cqlcluster.Options, error) {
 // ("cassandra.ssl.ca=/dev/zero: ...").
 func (c *config) tlsConfig(ctx context.Context) (*tls.Config, error) {
 	tc := &tls.Config{InsecureSkipVerify: !c.sslVerify}
-	read := func(prop, path string) ([]byte, error) {
-		return infile.ReadAs(ctx, path, prop+"="+path, infile.MaxText)
-	}
-	if c.sslCA != "" {
-		pem, err := read(propSSLCA, c.sslCA)
-		if err != nil {
-			return nil, err
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, props.Errorf(propSSLCA, "no PEM certificate in %s", c.sslCA)
-		}
-		tc.RootCAs = pool
-	}
-	if c.sslCert != "" {
-		certPEM, err := read(propSSLCert, c.sslCert)
-		if err != nil {
-			return nil, err
-		}
-		keyPEM, err := read(propSSLKey, c.sslKey)
-		if err != nil {
-			return nil, err
-		}
-		cert, err := tls.X509KeyPair(certPEM, keyPEM)
-		if err != nil {
-			return nil, props.Errorf(propSSLCert, "cannot load the client certificate and key: %v", err)
-		}
-		tc.Certificates = []tls.Certificate{cert}
+	if err := tlsfiles.Load(ctx, tc, tlsfiles.File{Prop: propSSLCA, Path: c.sslCA},
+		tlsfiles.File{Prop: propSSLCert, Path: c.sslCert}, tlsfiles.File{Prop: propSSLKey, Path: c.sslKey}); err != nil {
+		return nil, err
 	}
 	return tc, nil
 }

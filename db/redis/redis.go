@@ -22,7 +22,6 @@ package redis
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +32,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/infile"
+	"github.com/goycsb/ycsb/db/internal/tlsfiles"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )
@@ -127,34 +126,9 @@ func (d *redisDB) checkServer(ctx context.Context, where string) error {
 // regular file or a pipe of at most infile.MaxText bytes.
 func (c *config) tlsConfig(ctx context.Context) (*tls.Config, error) {
 	tc := &tls.Config{InsecureSkipVerify: c.tlsInsecure, MinVersion: tls.VersionTLS12}
-	read := func(prop, path string) ([]byte, error) {
-		return infile.ReadAs(ctx, path, prop+"="+path, infile.MaxText)
-	}
-	if c.tlsCA != "" {
-		pem, err := read(propTLSCA, c.tlsCA)
-		if err != nil {
-			return nil, err
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, props.Errorf(propTLSCA, "no PEM certificate in %s", c.tlsCA)
-		}
-		tc.RootCAs = pool
-	}
-	if c.tlsCert != "" {
-		certPEM, err := read(propTLSCert, c.tlsCert)
-		if err != nil {
-			return nil, err
-		}
-		keyPEM, err := read(propTLSKey, c.tlsKey)
-		if err != nil {
-			return nil, err
-		}
-		cert, err := tls.X509KeyPair(certPEM, keyPEM)
-		if err != nil {
-			return nil, props.Errorf(propTLSCert, "cannot load the client certificate and key: %v", err)
-		}
-		tc.Certificates = []tls.Certificate{cert}
+	if err := tlsfiles.Load(ctx, tc, tlsfiles.File{Prop: propTLSCA, Path: c.tlsCA},
+		tlsfiles.File{Prop: propTLSCert, Path: c.tlsCert}, tlsfiles.File{Prop: propTLSKey, Path: c.tlsKey}); err != nil {
+		return nil, err
 	}
 	return tc, nil
 }
