@@ -147,8 +147,16 @@ func TestClusterFaultSchedule(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Failed == nil || *rep.Failed != 0 {
-		t.Errorf("failed operations %v at QUORUM with two replicas of three up; want none\n%s", rep.Failed, stdout)
+	// A write still in flight when the test's Ctrl-C came (and its
+	// StopGrace ran out) is counted as failed, of unknown outcome, with the
+	// cause "in flight when the run stopped": the stop's, not the faults'.
+	// On a machine that stalls the whole cluster for seconds (a CI run: 0
+	// op/s for whole seconds after the kill, with every node up or dead as
+	// planned) a few are. Every other failure is one the client let through.
+	cutOff := stoppedInFlight(stderr)
+	if rep.Failed == nil || *rep.Failed-cutOff != 0 {
+		t.Errorf("failed operations %v (%d of them in flight at the stop) at QUORUM with two replicas of three up; want none but those\n%s\n%s",
+			failedText(rep.Failed), cutOff, stdout, stderr)
 	}
 	var retries int64
 	for _, m := range rep.Measurements {
@@ -177,6 +185,25 @@ func TestClusterFaultSchedule(t *testing.T) {
 		t.Errorf("at ALL with a node dead: no failed update counted\n%s", stdout)
 	}
 	t.Logf("at ALL: %q", regexp.MustCompile(`(?m)^\[(READ|UPDATE|OVERALL)\], (Return=.*|Retries, .*|SuccessfulThroughput.*)$`).FindAllString(stdout, -1))
+}
+
+// stoppedInFlight is how many failures the run's cause summary (stderr:
+// "N failed: OP STATUS: in flight when the run stopped: ...") puts on
+// operations the stop cut off.
+func stoppedInFlight(stderr string) int64 {
+	var n int64
+	for _, m := range regexp.MustCompile(`(?m)^(\d+) failed: \S+ \S+: in flight when the run stopped: `).FindAllStringSubmatch(stderr, -1) {
+		c, _ := strconv.ParseInt(m[1], 10, 64)
+		n += c
+	}
+	return n
+}
+
+func failedText(p *int64) string {
+	if p == nil {
+		return "none reported"
+	}
+	return strconv.FormatInt(*p, 10)
 }
 
 // checkFreezeRate asserts that the freeze (by the wall clock: the report's
