@@ -1,22 +1,3 @@
-// Package db is the contract between the benchmark and a database binding.
-//
-// A binding registers a Driver under its names (Register, from an init
-// function). For a run the Driver opens one DB, shared by every worker and
-// safe for concurrent use (a connection pool, an engine handle). Each worker
-// then takes its own Session, the equivalent of the reference's per-thread DB
-// instance: it may hold prepared statements, scratch buffers and a batch being
-// filled, and it is not safe for concurrent use.
-//
-// Operations return an error, not a status. nil means OK; StatusOf maps any
-// other error to the reference's statuses, and the sentinels (ErrNotFound,
-// ErrBatched, ...) are allocation-free. An operation error never stops a run:
-// the runner counts it and goes on.
-//
-// Ownership, as in pebble: arguments (key, fields, values) belong to the
-// caller and may be reused as soon as the call returns, so a binding that
-// keeps them (a batch) must copy. Results are appended into the caller's
-// Record or Rows and stay valid until the next call on the same Session.
-// fields == nil means all fields.
 package db
 
 import (

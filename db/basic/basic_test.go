@@ -27,9 +27,11 @@ func openBasic(t *testing.T, out *bytes.Buffer, m map[string]string) db.DB {
 }
 
 func TestConformance(t *testing.T) {
+	m := map[string]string{"basicdb.simulatedelay": "1"}
+	drv, _, _ := db.Lookup("basic")
 	dbtest.Run(t, func(t *testing.T) db.DB {
-		return openBasic(t, &bytes.Buffer{}, map[string]string{"basicdb.simulatedelay": "1"})
-	}, dbtest.Options{NoStorage: true})
+		return openBasic(t, &bytes.Buffer{}, m)
+	}, dbtest.Options{NoStorage: true, Driver: drv, Props: props.FromMap(m)})
 }
 
 func TestVerboseLines(t *testing.T) {

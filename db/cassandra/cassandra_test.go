@@ -326,7 +326,9 @@ func TestConformance(t *testing.T) {
 			for k, v := range tc.extra {
 				m[k] = v
 			}
-			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, m) }, dbtest.Options{TokenOrderScan: true})
+			drv, _, _ := db.Lookup("cassandra-cql")
+			opts := dbtest.Options{TokenOrderScan: true, Driver: drv, Props: props.FromMap(m)}
+			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, m) }, opts)
 		})
 	}
 }

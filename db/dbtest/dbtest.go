@@ -6,7 +6,11 @@
 //	}
 //
 // Each check uses keys with a prefix of its own, so the suite can run against
-// a table that already holds data.
+// a table that already holds data (but for db.Summer's check, which wants
+// the table empty). Each optional capability the binding declares (db's
+// package doc lists them) is checked against its contract; give
+// Options.Driver and Options.Props for the Driver's own (db.Checker,
+// db.TxnDriver).
 package dbtest
 
 import (
@@ -21,6 +25,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/props"
 )
 
 // Options describe what the binding under test promises.
@@ -35,6 +40,11 @@ type Options struct {
 	// NoScan says the binding refuses scans (a layout without an index):
 	// a scan must fail with NOT_IMPLEMENTED, never succeed empty.
 	NoScan bool
+	// Driver and Props are the driver that open uses and the properties
+	// it opens the DB with: the suite then checks the Driver's
+	// capabilities (db.Checker, db.TxnDriver) against them.
+	Driver db.Driver
+	Props  *props.Properties
 }
 
 func (o *Options) defaults() {
@@ -44,6 +54,14 @@ func (o *Options) defaults() {
 	if o.Fields == 0 {
 		o.Fields = 10
 	}
+}
+
+// check is one of the suite's checks; storage: it needs a binding that
+// stores what it is given (not Options.NoStorage).
+type check struct {
+	name    string
+	storage bool
+	fn      func(t *testing.T, ss db.Session, p string)
 }
 
 type suite struct {
@@ -64,11 +82,7 @@ func Run(t *testing.T, open func(t *testing.T) db.DB, opts Options) {
 		}
 	})
 	s := &suite{t: t, opts: opts, db: d, prefix: fmt.Sprintf("dbtest%x", time.Now().UnixNano())}
-	checks := []struct {
-		name    string
-		storage bool
-		fn      func(t *testing.T, ss db.Session, p string)
-	}{
+	checks := append(s.capabilityChecks(t), []check{
 		{"InsertRead", true, s.insertRead},
 		{"ReadFieldSubset", true, s.readSubset},
 		{"UpdateKeepsOtherFields", true, s.updateKeeps},
@@ -81,7 +95,7 @@ func Run(t *testing.T, open func(t *testing.T) db.DB, opts Options) {
 		{"CloseFlushes", true, s.closeFlushes},
 		{"ConcurrentSessions", true, s.concurrent},
 		{"NoStorageOK", false, s.noStorage},
-	}
+	}...)
 	for _, c := range checks {
 		if c.storage && opts.NoStorage {
 			continue

@@ -88,17 +88,23 @@ func testTable(t testing.TB, h *sql.DB, name string, engine storageEngine) strin
 	return name
 }
 
+// driverOf is the driver registered as binding.
+func driverOf(t testing.TB, binding string) db.Driver {
+	t.Helper()
+	if binding == "jdbc" {
+		return JDBC // registered by db/jdbc, which imports this package
+	}
+	drv, _, err := db.Lookup(binding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv
+}
+
 func openWith(t testing.TB, binding string, m map[string]string) (db.DB, string, error) {
 	t.Helper()
 	var out bytes.Buffer
-	var drv db.Driver = JDBC // registered by db/jdbc, which imports this package
-	if binding != "jdbc" {
-		var err error
-		if drv, _, err = db.Lookup(binding); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := drv.Open(context.Background(), props.FromMap(m), &out)
+	d, err := driverOf(t, binding).Open(context.Background(), props.FromMap(m), &out)
 	return d, out.String(), err
 }
 
@@ -126,6 +132,9 @@ func TestConformance(t *testing.T) {
 		{"goycsb-props", "mysql", "", map[string]string{"mysql.host": host, "mysql.port": port, "mysql.user": tg.user, "mysql.password": tg.passwd, "mysql.db": tg.dbname}},
 		{"mariadb-url", "mariadb", "", map[string]string{"db.url": testURL()}},
 		{"native-dsn", "tidb", "", map[string]string{"db.url": nativeDSN(t), "mysql.force_index": "false"}},
+		// A db.ReadModifyWriter only with jdbc.rmwintxn: the suite checks it.
+		{"rmwintxn", "jdbc", "", map[string]string{"db.url": jdbcURL(t, ""), "db.user": tg.user, "db.passwd": tg.passwd,
+			"jdbc.rmwintxn": "true", "jdbc.selectforupdate": "true"}},
 		{"noautocommit", "jdbc", "", map[string]string{"db.url": jdbcURL(t, ""), "db.user": tg.user, "db.passwd": tg.passwd,
 			"jdbc.autocommit": "false", "jdbc.fetchsize": "2"}},
 		{"shards", "jdbc", "", map[string]string{"db.url": jdbcURL(t, "") + ";" + jdbcURL(t, "connectTimeout=5000"), "db.user": tg.user, "db.passwd": tg.passwd}},
@@ -136,7 +145,8 @@ func TestConformance(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			table := testTable(t, h, "usertable_"+strings.ReplaceAll(tc.name, "-", "_"), tc.engine)
 			tc.props["table"] = table
-			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, tc.binding, tc.props) }, dbtest.Options{Table: table})
+			opts := dbtest.Options{Table: table, Driver: driverOf(t, tc.binding), Props: props.FromMap(tc.props)}
+			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, tc.binding, tc.props) }, opts)
 		})
 	}
 }

@@ -73,10 +73,13 @@ func (d dialect) createTableSQL(table string, fieldCount int) string {
 	return sqlbind.CreateTable(table, fieldCount, key, "", tail)
 }
 
-// sumSQL counts table's rows and adds up field read as an integer (the
-// closed economy's balances): one statement, so one snapshot.
+// sumSQL counts table's rows, adds up field read as an integer (the
+// closed economy's balances) and counts the values that are no integer,
+// which CAST would read as 0 with only a warning: one statement, so one
+// snapshot.
 func (d dialect) sumSQL(table, field string) string {
-	return "SELECT COUNT(*), CAST(COALESCE(SUM(CAST(" + field + " AS SIGNED)), 0) AS SIGNED) FROM " + table
+	return "SELECT COUNT(*), CAST(COALESCE(SUM(CAST(" + field + " AS SIGNED)), 0) AS SIGNED), " +
+		"COALESCE(SUM(" + field + " NOT REGEXP '^-?[0-9]+$'), 0) FROM " + table
 }
 
 // maxParams is the protocol's limit on a prepared statement's parameters.

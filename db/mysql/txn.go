@@ -116,10 +116,13 @@ func (s *rmwSession) TransactRMW(ctx context.Context, key string, body db.TxnBod
 // Sum implements db.Summer, over every shard, each within db.timeout.
 func (md *mysqlDB) Sum(ctx context.Context, table, field string) (sum, rows int64, err error) {
 	for _, sh := range md.shards {
-		var s, n int64
+		var s, n, notInt int64
 		err := md.withConn(ctx, sh, func(ctx context.Context, q querier) error {
-			return q.row(ctx, md.cfg.dialect.sumSQL(table, field), &n, &s)
+			return q.row(ctx, md.cfg.dialect.sumSQL(table, field), &n, &s, &notInt)
 		})
+		if err == nil && notInt > 0 {
+			err = fmt.Errorf("%d values are no integer", notInt)
+		}
 		if err != nil {
 			return 0, 0, fmt.Errorf("%s: %s: sum of %s.%s: %v", md.cfg.name, sh.display, table, field, err)
 		}

@@ -60,17 +60,23 @@ func testTable(t testing.TB, c *pgx.Conn, name string) string {
 	return name
 }
 
+// driverOf is the driver registered as binding.
+func driverOf(t testing.TB, binding string) db.Driver {
+	t.Helper()
+	if binding == "jdbc" {
+		return JDBC // registered by db/jdbc, which imports this package
+	}
+	drv, _, err := db.Lookup(binding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv
+}
+
 func openWith(t testing.TB, binding string, m map[string]string) (db.DB, string, error) {
 	t.Helper()
 	var out bytes.Buffer
-	var drv db.Driver = JDBC // registered by db/jdbc, which imports this package
-	if binding != "jdbc" {
-		var err error
-		if drv, _, err = db.Lookup(binding); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := drv.Open(context.Background(), props.FromMap(m), &out)
+	d, err := driverOf(t, binding).Open(context.Background(), props.FromMap(m), &out)
 	return d, out.String(), err
 }
 
@@ -113,6 +119,9 @@ func TestConformance(t *testing.T) {
 		// visible to the session's next read, which the suite expects:
 		// TestBatchStatuses covers them.
 		{"jdbc-rewrite", "jdbc", map[string]string{"db.url": jdbcURL("reWriteBatchedInserts=true"), "db.user": "ycsb", "db.passwd": "ycsb"}},
+		// A db.ReadModifyWriter only with jdbc.rmwintxn: the suite checks it.
+		{"jdbc-rmwintxn", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb",
+			"jdbc.rmwintxn": "true", "jdbc.selectforupdate": "true"}},
 		{"jdbc-noautocommit", "jdbc", map[string]string{"db.url": jdbcURL(""), "db.user": "ycsb", "db.passwd": "ycsb",
 			"jdbc.autocommit": "false", "jdbc.fetchsize": "2"}},
 		{"jdbc-shards", "jdbc", map[string]string{"db.url": jdbcURL("") + ";" + jdbcURL("ApplicationName=shard2"), "db.user": "ycsb", "db.passwd": "ycsb"}},
@@ -122,7 +131,8 @@ func TestConformance(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			table := testTable(t, c, "usertable_"+strings.ReplaceAll(tc.name, "-", "_"))
 			tc.props["table"] = table
-			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, tc.binding, tc.props) }, dbtest.Options{Table: table})
+			opts := dbtest.Options{Table: table, Driver: driverOf(t, tc.binding), Props: props.FromMap(tc.props)}
+			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, tc.binding, tc.props) }, opts)
 		})
 	}
 }

@@ -96,6 +96,8 @@ func TestConformance(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			c.opts.Driver, _, _ = db.Lookup("redis")
+			c.opts.Props = props.FromMap(c.m)
 			dbtest.Run(t, func(t *testing.T) db.DB { return mustOpen(t, c.m) }, c.opts)
 		})
 	}

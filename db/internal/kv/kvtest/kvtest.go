@@ -138,7 +138,13 @@ func RunStore(t *testing.T, binding, other string, open Opener, ownRows ...strin
 
 func (h *harness) run(t *testing.T) {
 	t.Run("Conformance", func(t *testing.T) {
-		dbtest.Run(t, func(t *testing.T) db.DB { return h.mustOpen(t, t.TempDir(), nil) }, dbtest.Options{})
+		dir := t.TempDir()
+		drv, _, err := db.Lookup(h.binding)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := dbtest.Options{Driver: drv, Props: h.openProps(dir, nil)}
+		dbtest.Run(t, func(t *testing.T) db.DB { return h.mustOpen(t, dir, nil) }, opts)
 	})
 	t.Run("ConcurrentFieldUpdates", h.concurrentUpdates)
 	t.Run("UpdateOfMissingKeyStaysMissing", h.updateMissing)
