@@ -94,8 +94,8 @@ var layers = []struct {
 	{"internal over leaves", []string{"internal/cqlwire", "internal/infile", "internal/outfile", "internal/procs", "internal/progress"}},
 	{"internal over those", []string{"internal/cqlcluster"}},
 	{"properties", []string{"props"}},
-	{"binding contract", []string{"db", "db/dbtest"}},
-	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/postgres", "db/redis", "db/mysql", "db/jdbc", "db/pebble", "db/rocksdb", "db/badger", "db/bbolt", "db/sqlite", "db/all"}},
+	{"binding contract", contractPackages},
+	{"bindings", []string{bindingPath}}, // every other package under db/ (bindingLayerPath)
 	{"measurement", []string{"measurement"}},
 	{"workload", []string{"workload", "session"}},
 	{"run", []string{"run"}},
@@ -112,6 +112,7 @@ var pending = map[string]string{}
 
 // layerOf is the index in layers of the package at path rel.
 func layerOf(t *testing.T, rel string) int {
+	rel = bindingLayerPath(rel)
 	best, layer := -1, -1
 	for i, l := range layers {
 		for _, p := range l.paths {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/goycsb/ycsb/db/status"
+	"github.com/goycsb/ycsb/db"
 )
 
 // kind is what an attempt's error says.
@@ -42,7 +42,7 @@ func classify(err error) kind {
 		}
 		return kind{}
 	}
-	var se *status.StatusError
+	var se *db.StatusError
 	if errors.As(err, &se) || rueidis.IsParseErr(err) || errors.Is(err, rueidis.ErrClosing) {
 		return kind{} // a reply not as expected, or the binding's own Close
 	}
