@@ -220,12 +220,7 @@ func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 
 // Settle implements db.Settler: with engine.settle, it flushes, compacts the
 // whole key space and waits until Pebble reports no debt.
-func (d *DB) Settle(ctx context.Context) error {
-	if !d.cfg.Settle {
-		return nil
-	}
-	return d.stats.Settle(ctx, d, d.cfg.SettleTimeout)
-}
+func (d *DB) Settle(ctx context.Context) error { return d.stats.SettleLSM(ctx, &d.cfg, d) }
 
 // Debt reads Pebble's compaction debt: its estimated debt, L0's tables and
 // sublevels, the compactions in progress.

@@ -178,12 +178,7 @@ func (d *DB) Stats() []db.Stat { return d.stats.Stats() }
 // Settle implements db.Settler: with engine.settle, it flushes, compacts the
 // whole key space and waits until RocksDB reports no pending compaction
 // bytes and no compaction running.
-func (d *DB) Settle(ctx context.Context) error {
-	if !d.cfg.Settle {
-		return nil
-	}
-	return d.stats.Settle(ctx, d, d.cfg.SettleTimeout)
-}
+func (d *DB) Settle(ctx context.Context) error { return d.stats.SettleLSM(ctx, &d.cfg, d) }
 
 // Debt reads RocksDB's compaction debt from its properties.
 func (d *DB) Debt() kv.Debt {

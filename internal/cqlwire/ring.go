@@ -1,6 +1,7 @@
 package cqlwire
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -100,7 +101,7 @@ func buildRing(hosts []*gocql.HostInfo, ks *gocql.KeyspaceMetadata, local func(*
 	if len(ring) == 0 {
 		return nil, errors.New("the nodes list no tokens")
 	}
-	slices.SortFunc(ring, func(a, b tokenHost) int { return cmpInt64(a.token, b.token) })
+	slices.SortFunc(ring, func(a, b tokenHost) int { return cmp.Compare(a.token, b.token) })
 	place, err := placement(ks, hosts)
 	if err != nil {
 		return nil, err
@@ -115,16 +116,6 @@ func buildRing(hosts []*gocql.HostInfo, ks *gocql.KeyspaceMetadata, local func(*
 		}
 	}
 	return t, nil
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // placement returns the replica placement of ks's strategy: the

@@ -237,6 +237,15 @@ func (r *Reporter) Settle(ctx context.Context, e Settling, timeout time.Duration
 	})
 }
 
+// SettleLSM is the engine.settle of an LSM engine (Pebble, RocksDB):
+// nothing without c.Settle; else Settle under engine.settle.timeout.
+func (r *Reporter) SettleLSM(ctx context.Context, c *Config, e Settling) error {
+	if !c.Settle {
+		return nil
+	}
+	return r.Settle(ctx, e, c.SettleTimeout)
+}
+
 // SettleEngine is the engine.settle of an engine that settles its own way
 // (no compaction debt to wait for): nothing without c.Settle; else settle
 // runs under engine.settle.timeout, and not at all once ctx is done (then
