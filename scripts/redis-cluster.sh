@@ -35,36 +35,17 @@
 #   REDIS_START_TIMEOUT    seconds to wait for cluster_state:ok (default 30)
 set -euo pipefail
 
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$SCRIPT_DIR/.." && pwd)"
-HOST=127.0.0.1
-BASE="${REDIS_CLUSTER_DIR:-$REPO/.cache/redis-cluster}"
-[[ "$BASE" == /* ]] || BASE="$PWD/$BASE"
-FIRST="${REDIS_CLUSTER_PORT:-7001}"
-NODE_TIMEOUT="${REDIS_NODE_TIMEOUT_MS:-1000}"
-START_TIMEOUT="${REDIS_START_TIMEOUT:-30}"
-
-say() { echo "redis-cluster: $*"; }
-die() { echo "redis-cluster: $*" >&2; exit 1; }
-
-for v in FIRST NODE_TIMEOUT START_TIMEOUT; do
-    [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v=${!v}: want a number"
-done
+NAME=redis-cluster
+# shellcheck source=scripts/redis-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/redis-common.sh"
+BASE="$(absolute "${REDIS_CLUSTER_DIR:-$REPO/.cache/redis-cluster}")"
+FIRST="$(number REDIS_CLUSTER_PORT 7001)"
 ((FIRST >= 1 && FIRST + 5 <= 55535)) || die "REDIS_CLUSTER_PORT=$FIRST: want 1..55535 (the cluster bus takes port+10000)"
+NODE_TIMEOUT="$(number REDIS_NODE_TIMEOUT_MS 1000)"
+START_TIMEOUT="$(number REDIS_START_TIMEOUT 30)"
 PORTS=()
 for i in 0 1 2 3 4 5; do PORTS+=($((FIRST + i))); done
 
-installed() { command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; }
-
-install() {
-    installed && return 0
-    [[ "$(id -u)" == 0 ]] || die "redis-server is not installed and installing it needs root"
-    say "installing redis-server with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq redis-server redis-tools >/dev/null
-    installed || die "apt-get installed redis-server but redis-server or redis-cli is missing"
-}
 
 cli() { local p=$1; shift; redis-cli -h "$HOST" -p "$p" "$@"; }
 up() { [[ "$(cli "$1" PING 2>/dev/null)" == PONG ]]; }
@@ -108,17 +89,7 @@ start_node() {
 stop_node() {
     local p=$1 d="$BASE/$1"
     up "$p" && cli "$p" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
-    if [[ -f "$d/redis.pid" ]]; then
-        local pid
-        pid=$(cat "$d/redis.pid")
-        kill -CONT "$pid" 2>/dev/null || true
-        for _ in $(seq 30); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$pid" 2>/dev/null || true
-        rm -f "$d/redis.pid"
-    fi
+    stop_pid "$d/redis.pid" 30
 }
 
 signal_node() {

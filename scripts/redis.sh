@@ -28,33 +28,13 @@
 #   REDIS_START_TIMEOUT  seconds to wait for PING (default 20)
 set -euo pipefail
 
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$SCRIPT_DIR/.." && pwd)"
-HOST=127.0.0.1
-DIR="${REDIS_DIR:-$REPO/.cache/redis}"
-[[ "$DIR" == /* ]] || DIR="$PWD/$DIR"
-PORT="${REDIS_PORT:-6379}"
-TLS_PORT="${REDIS_TLS_PORT:-6380}"
-START_TIMEOUT="${REDIS_START_TIMEOUT:-20}"
-
-say() { echo "redis: $*"; }
-die() { echo "redis: $*" >&2; exit 1; }
-
-for v in PORT TLS_PORT START_TIMEOUT; do
-    [[ "${!v}" =~ ^[0-9]+$ ]] || die "REDIS_$v=${!v}: want a number"
-done
-
-installed() { command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; }
-
-install() {
-    installed && return 0
-    [[ "$(id -u)" == 0 ]] || die "redis-server is not installed and installing it needs root"
-    say "installing redis-server with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq redis-server redis-tools >/dev/null
-    installed || die "apt-get installed redis-server but redis-server or redis-cli is missing"
-}
+NAME=redis
+# shellcheck source=scripts/redis-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/redis-common.sh"
+DIR="$(absolute "${REDIS_DIR:-$REPO/.cache/redis}")"
+PORT="$(number REDIS_PORT 6379)"
+TLS_PORT="$(number REDIS_TLS_PORT 6380)"
+START_TIMEOUT="$(number REDIS_START_TIMEOUT 20)"
 
 # certs makes a CA and a server and a client certificate signed by it, once.
 certs() {
@@ -128,16 +108,7 @@ cmd_stop() {
     if accepting; then
         cli SHUTDOWN NOSAVE >/dev/null 2>&1 || true
     fi
-    if [[ -f "$DIR/redis.pid" ]]; then
-        local pid
-        pid=$(cat "$DIR/redis.pid")
-        for _ in $(seq 50); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$pid" 2>/dev/null || true
-        rm -f "$DIR/redis.pid"
-    fi
+    stop_pid "$DIR/redis.pid" 50
     say "stopped"
 }
 
