@@ -264,7 +264,7 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 		}
 		clear(c.stmts)
 	}
-	sql := sqlbind.Statement(s.d.cfg.dialect, kind, table, fields, rows)
+	sql := sqlbind.Statement(s.d.cfg.dialect.sql(), kind, table, fields, rows)
 	ps, err := c.prep.PrepareContext(s.dctx(ctx), sql)
 	if err != nil {
 		if len(sql) > 200 {

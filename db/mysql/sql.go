@@ -1,8 +1,6 @@
 package mysql
 
 import (
-	"strings"
-
 	"github.com/goycsb/ycsb/db/internal/sqlbind"
 )
 
@@ -22,44 +20,15 @@ type dialect struct {
 }
 
 // sql writes the statements: ? placeholders, and the index hint after
-// the table.
+// the table, in a transaction's reads too.
 func (d dialect) sql() sqlbind.SQL {
-	return sqlbind.SQL{Params: sqlbind.Question, From: func(b *strings.Builder, table string) {
-		b.WriteString(" FROM ")
-		b.WriteString(table)
-		if d.forceIndex {
-			b.WriteString(" FORCE INDEX(`PRIMARY`)")
-		}
-	}}
-}
-
-// ReadSQL selects the given fields (all with nil) of one key.
-func (d dialect) ReadSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
-
-// TxnReadSQL is a read-modify-write's read, with FOR UPDATE when
-// forUpdate, which locks the row until the transaction ends.
-func (d dialect) TxnReadSQL(table string, fields []string, forUpdate bool) string {
-	s := d.ReadSQL(table, fields)
-	if forUpdate {
-		s += " FOR UPDATE"
+	q := sqlbind.SQL{Params: sqlbind.Question}
+	if d.forceIndex {
+		q.From = " FORCE INDEX(`PRIMARY`)"
+		q.TxnFrom = q.From
 	}
-	return s
+	return q
 }
-
-// ScanSQL selects count rows from startKey on in key order (go-ycsb's
-// scan has no ORDER BY).
-func (d dialect) ScanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
-
-// InsertSQL inserts rows rows, as one multi-row INSERT when rows > 1.
-func (d dialect) InsertSQL(table string, fields []string, rows int) string {
-	return d.sql().Insert("INSERT INTO", table, fields, rows)
-}
-
-func (d dialect) UpdateSQL(table string, fields []string) string {
-	return d.sql().Update(table, fields)
-}
-
-func (d dialect) DeleteSQL(table string) string { return d.sql().Delete(table) }
 
 // createTableSQL is the reference's schema on the chosen engine.
 func (d dialect) createTableSQL(table string, fieldCount int) string {

@@ -84,13 +84,13 @@ func TestSQL(t *testing.T) {
 	f2 := []string{"field1", "field3"}
 	plain, goycsb := dialect{}, dialect{forceIndex: true, clustered: true, engine: rocksDB}
 	for _, tc := range []struct{ got, want string }{
-		{plain.ReadSQL("t", nil), "SELECT * FROM t WHERE YCSB_KEY = ?"},
-		{goycsb.ReadSQL("t", f2), "SELECT field1,field3 FROM t FORCE INDEX(`PRIMARY`) WHERE YCSB_KEY = ?"},
-		{plain.TxnReadSQL("t", f2, true), "SELECT field1,field3 FROM t WHERE YCSB_KEY = ? FOR UPDATE"},
-		{goycsb.ScanSQL("t", f2), "SELECT YCSB_KEY,field1,field3 FROM t FORCE INDEX(`PRIMARY`) WHERE YCSB_KEY >= ? ORDER BY YCSB_KEY LIMIT ?"},
-		{plain.InsertSQL("t", f2, 2), "INSERT INTO t (YCSB_KEY,field1,field3) VALUES (?,?,?),(?,?,?)"},
-		{plain.UpdateSQL("t", f2), "UPDATE t SET field1=?, field3=? WHERE YCSB_KEY = ?"},
-		{plain.DeleteSQL("t"), "DELETE FROM t WHERE YCSB_KEY = ?"},
+		{plain.sql().ReadSQL("t", nil), "SELECT * FROM t WHERE YCSB_KEY = ?"},
+		{goycsb.sql().ReadSQL("t", f2), "SELECT field1,field3 FROM t FORCE INDEX(`PRIMARY`) WHERE YCSB_KEY = ?"},
+		{plain.sql().TxnReadSQL("t", f2, true), "SELECT field1,field3 FROM t WHERE YCSB_KEY = ? FOR UPDATE"},
+		{goycsb.sql().ScanSQL("t", f2), "SELECT YCSB_KEY,field1,field3 FROM t FORCE INDEX(`PRIMARY`) WHERE YCSB_KEY >= ? ORDER BY YCSB_KEY LIMIT ?"},
+		{plain.sql().InsertSQL("t", f2, 2), "INSERT INTO t (YCSB_KEY,field1,field3) VALUES (?,?,?),(?,?,?)"},
+		{plain.sql().UpdateSQL("t", f2), "UPDATE t SET field1=?, field3=? WHERE YCSB_KEY = ?"},
+		{plain.sql().DeleteSQL("t"), "DELETE FROM t WHERE YCSB_KEY = ?"},
 		{plain.createTableSQL("t", 2), "CREATE TABLE IF NOT EXISTS t (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT)"},
 		{goycsb.createTableSQL("t", 1), "CREATE TABLE IF NOT EXISTS t (YCSB_KEY VARCHAR(255) PRIMARY KEY /*T![clustered_index] CLUSTERED */, FIELD0 TEXT) ENGINE=ROCKSDB"},
 	} {

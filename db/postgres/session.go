@@ -363,7 +363,7 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 	if st, ok := c.st.m[string(k)]; ok {
 		return st, nil
 	}
-	sql := sqlbind.Statement(s.d.cfg.dialect, kind, table, fields, rows)
+	sql := sqlbind.Statement(s.d.cfg.dialect.sql(), kind, table, fields, rows)
 	name := "ycsb_" + strconv.Itoa(c.st.n)
 	sd, err := c.conn.Prepare(s.wctx(ctx), name, sql, nil)
 	if err != nil {
@@ -543,7 +543,7 @@ func (s *session) addRow(st *stmt, vals [][]byte, out *db.Rows) {
 // scanCursor honours jdbc.fetchsize as PgJDBC does (only outside autocommit):
 // the rows come through a cursor, fetchsize at a time.
 func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey string, count int, fields []string, out *db.Rows) error {
-	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.ScanSQL(table, fields)
+	sql := "DECLARE ycsb_scan NO SCROLL CURSOR FOR " + s.d.cfg.dialect.sql().ScanSQL(table, fields)
 	s.numBuf = strconv.AppendInt(s.numBuf[:0], int64(count), 10)
 	s.params = append(s.params[:0], s.key(startKey), s.numBuf)
 	if _, err := c.conn.ExecParams(s.wctx(ctx), sql, s.params, nil, nil, nil).Close(); err != nil {

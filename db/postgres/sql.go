@@ -21,51 +21,19 @@ type dialect struct {
 	families bool
 }
 
-// sql writes the statements: $n placeholders, and the follower read
-// after the table.
+// sql writes the statements: $n placeholders, the follower read after
+// the table (never in a transaction's reads: a transaction that writes
+// cannot read in the past), UPSERT INTO with cockroach.upsert.
 func (d dialect) sql() sqlbind.SQL {
-	return sqlbind.SQL{Params: sqlbind.Dollar, From: func(b *strings.Builder, table string) {
-		b.WriteString(" FROM ")
-		b.WriteString(table)
-		if d.followerReads {
-			b.WriteString(" AS OF SYSTEM TIME follower_read_timestamp()")
-		}
-	}}
-}
-
-// ReadSQL selects the given fields (all with nil) of one key.
-func (d dialect) ReadSQL(table string, fields []string) string { return d.sql().Read(table, fields) }
-
-// TxnReadSQL is a read-modify-write's read: never a follower read (a
-// transaction that writes cannot read in the past), with FOR UPDATE when
-// forUpdate, which locks the row until the transaction ends.
-func (d dialect) TxnReadSQL(table string, fields []string, forUpdate bool) string {
-	d.followerReads = false
-	s := d.ReadSQL(table, fields)
-	if forUpdate {
-		s += " FOR UPDATE"
+	q := sqlbind.SQL{Params: sqlbind.Dollar}
+	if d.followerReads {
+		q.From = " AS OF SYSTEM TIME follower_read_timestamp()"
 	}
-	return s
-}
-
-// ScanSQL selects count rows from startKey on in key order.
-func (d dialect) ScanSQL(table string, fields []string) string { return d.sql().Scan(table, fields) }
-
-// InsertSQL inserts rows rows of the key and fields (UPSERT with
-// cockroach.upsert).
-func (d dialect) InsertSQL(table string, fields []string, rows int) string {
-	verb := "INSERT INTO"
 	if d.upsert {
-		verb = "UPSERT INTO"
+		q.Verb = "UPSERT INTO"
 	}
-	return d.sql().Insert(verb, table, fields, rows)
+	return q
 }
-
-func (d dialect) UpdateSQL(table string, fields []string) string {
-	return d.sql().Update(table, fields)
-}
-
-func (d dialect) DeleteSQL(table string) string { return d.sql().Delete(table) }
 
 // createTableSQL is the reference's schema; with families each field gets
 // a column family of its own, as CockroachDB's own ycsb workload does.

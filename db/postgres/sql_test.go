@@ -21,28 +21,28 @@ func TestSQL(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"read all", pg.ReadSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
-		{"read fields", pg.ReadSQL("usertable", f2), "SELECT field1,field3 FROM usertable WHERE YCSB_KEY = $1"},
-		{"scan all", pg.ScanSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
-		{"scan fields", pg.ScanSQL("usertable", f2), "SELECT YCSB_KEY,field1,field3 FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
-		{"insert", pg.InsertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
-		{"insert rewritten", pg.InsertSQL("usertable", f2, 3), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6),($7,$8,$9)"},
-		{"update", pg.UpdateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
-		{"delete", pg.DeleteSQL("usertable"), "DELETE FROM usertable WHERE YCSB_KEY = $1"},
+		{"read all", pg.sql().ReadSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
+		{"read fields", pg.sql().ReadSQL("usertable", f2), "SELECT field1,field3 FROM usertable WHERE YCSB_KEY = $1"},
+		{"scan all", pg.sql().ScanSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"scan fields", pg.sql().ScanSQL("usertable", f2), "SELECT YCSB_KEY,field1,field3 FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"insert", pg.sql().InsertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"insert rewritten", pg.sql().InsertSQL("usertable", f2, 3), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6),($7,$8,$9)"},
+		{"update", pg.sql().UpdateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
+		{"delete", pg.sql().DeleteSQL("usertable"), "DELETE FROM usertable WHERE YCSB_KEY = $1"},
 		{"create", pg.createTableSQL("usertable", 3), "CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT)"},
 
 		// The cockroach dialect without options writes the same SQL.
-		{"crdb read", crdb.ReadSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
-		{"crdb insert", crdb.InsertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"crdb read", crdb.sql().ReadSQL("usertable", nil), "SELECT * FROM usertable WHERE YCSB_KEY = $1"},
+		{"crdb insert", crdb.sql().InsertSQL("usertable", f2, 1), "INSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
 		{"crdb create", crdb.createTableSQL("usertable", 2), "CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT)"},
 
 		// With its options.
-		{"crdb follower read", crdbAll.ReadSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
-		{"crdb follower read fields", crdbAll.ReadSQL("usertable", f2), "SELECT field1,field3 FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
-		{"crdb follower scan", crdbAll.ScanSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
-		{"crdb upsert", crdbAll.InsertSQL("usertable", f2, 1), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
-		{"crdb upsert rewritten", crdbAll.InsertSQL("usertable", f2, 2), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6)"},
-		{"crdb update stays update", crdbAll.UpdateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
+		{"crdb follower read", crdbAll.sql().ReadSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
+		{"crdb follower read fields", crdbAll.sql().ReadSQL("usertable", f2), "SELECT field1,field3 FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY = $1"},
+		{"crdb follower scan", crdbAll.sql().ScanSQL("usertable", nil), "SELECT * FROM usertable AS OF SYSTEM TIME follower_read_timestamp() WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2"},
+		{"crdb upsert", crdbAll.sql().InsertSQL("usertable", f2, 1), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3)"},
+		{"crdb upsert rewritten", crdbAll.sql().InsertSQL("usertable", f2, 2), "UPSERT INTO usertable (YCSB_KEY,field1,field3) VALUES ($1,$2,$3),($4,$5,$6)"},
+		{"crdb update stays update", crdbAll.sql().UpdateSQL("usertable", f2), "UPDATE usertable SET field1=$1, field3=$2 WHERE YCSB_KEY = $3"},
 		{"crdb families", crdbAll.createTableSQL("usertable", 3),
 			"CREATE TABLE IF NOT EXISTS usertable (YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT, FAMILY (YCSB_KEY), FAMILY (FIELD0), FAMILY (FIELD1), FAMILY (FIELD2))"},
 	}

@@ -87,10 +87,10 @@ func TestCheckIsolation(t *testing.T) {
 
 func TestTxnReadSQL(t *testing.T) {
 	d := dialect{cockroach: true, followerReads: true}
-	if got, want := d.TxnReadSQL("t", []string{"field1"}, true), "SELECT field1 FROM t WHERE YCSB_KEY = $1 FOR UPDATE"; got != want {
+	if got, want := d.sql().TxnReadSQL("t", []string{"field1"}, true), "SELECT field1 FROM t WHERE YCSB_KEY = $1 FOR UPDATE"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := d.TxnReadSQL("t", nil, false), "SELECT * FROM t WHERE YCSB_KEY = $1"; got != want {
+	if got, want := d.sql().TxnReadSQL("t", nil, false), "SELECT * FROM t WHERE YCSB_KEY = $1"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -37,21 +37,55 @@ func (p Params) write(b *strings.Builder, n int) {
 
 // SQL writes the reference's statements. Identifiers are written unquoted
 // as the reference does, so the workload's lower-case field names match
-// the upper-case FIELDn columns. From writes " FROM table" and what a
-// dialect adds to it (a follower read, an index hint).
+// the upper-case FIELDn columns. It is a Dialect: a binding's dialect
+// gives one by its configuration.
 type SQL struct {
 	Params Params
-	From   func(b *strings.Builder, table string)
+	// From follows " FROM table" in reads and scans (a follower read, an
+	// index hint); TxnFrom in a transaction's reads.
+	From, TxnFrom string
+	// Verb starts an insert: "" is INSERT INTO (a dialect's UPSERT INTO).
+	Verb string
 }
 
-func (q SQL) from(b *strings.Builder, table string) {
-	if q.From != nil {
-		q.From(b, table)
-		return
-	}
+func from(b *strings.Builder, table, suffix string) {
 	b.WriteString(" FROM ")
 	b.WriteString(table)
+	b.WriteString(suffix)
 }
+
+// ReadSQL is Read (Dialect).
+func (q SQL) ReadSQL(table string, fields []string) string { return q.Read(table, fields) }
+
+// TxnReadSQL is a read-modify-write's read, From replaced by TxnFrom,
+// with FOR UPDATE when forUpdate, which locks the row until the
+// transaction ends (Dialect).
+func (q SQL) TxnReadSQL(table string, fields []string, forUpdate bool) string {
+	q.From = q.TxnFrom
+	s := q.Read(table, fields)
+	if forUpdate {
+		s += " FOR UPDATE"
+	}
+	return s
+}
+
+// ScanSQL is Scan (Dialect).
+func (q SQL) ScanSQL(table string, fields []string) string { return q.Scan(table, fields) }
+
+// InsertSQL is Insert with Verb (Dialect).
+func (q SQL) InsertSQL(table string, fields []string, rows int) string {
+	verb := q.Verb
+	if verb == "" {
+		verb = "INSERT INTO"
+	}
+	return q.Insert(verb, table, fields, rows)
+}
+
+// UpdateSQL is Update (Dialect).
+func (q SQL) UpdateSQL(table string, fields []string) string { return q.Update(table, fields) }
+
+// DeleteSQL is Delete (Dialect).
+func (q SQL) DeleteSQL(table string) string { return q.Delete(table) }
 
 // selectList writes SELECT and the fields (* for nil), the key first with
 // withKey.
@@ -75,7 +109,7 @@ func selectList(b *strings.Builder, withKey bool, fields []string) {
 func (q SQL) Read(table string, fields []string) string {
 	var b strings.Builder
 	selectList(&b, false, fields)
-	q.from(&b, table)
+	from(&b, table, q.From)
 	b.WriteString(" WHERE YCSB_KEY = ")
 	q.Params.write(&b, 1)
 	return b.String()
@@ -87,7 +121,7 @@ func (q SQL) Read(table string, fields []string) string {
 func (q SQL) Scan(table string, fields []string) string {
 	var b strings.Builder
 	selectList(&b, true, fields)
-	q.from(&b, table)
+	from(&b, table, q.From)
 	b.WriteString(" WHERE YCSB_KEY >= ")
 	q.Params.write(&b, 1)
 	b.WriteString(" ORDER BY YCSB_KEY LIMIT ")
