@@ -283,7 +283,7 @@ func (md *mysqlDB) Session(ctx context.Context, worker, workers int) (db.Session
 		s.conns[i].sh = md.shards[i]
 		s.conns[i].s = s
 	}
-	s.tx.s = s
+	s.tx = sqlbind.InTxn[*sconn]{S: s, ForUpdate: md.cfg.txn.SelectForUpdate}
 	if md.cfg.txn.RMWInTxn {
 		return &rmwSession{session: s}, nil
 	}

@@ -91,7 +91,7 @@ type session struct {
 	retries, exhausted, reconnects int64
 	retried                        int64 // retries never reset: db.RetryCounter
 
-	tx   txn
+	tx   sqlbind.InTxn[*sconn]
 	body db.TxnBody
 
 	// watched is the long-lived context (the run's) whose cancellation is
@@ -408,7 +408,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
-		err := s.read(ctx, c, sqlbind.KindRead, table, key, fields, out)
+		err := s.ReadRow(ctx, c, sqlbind.KindRead, table, key, fields, out)
 		if err == nil || err == db.ErrNotFound {
 			return err
 		}
@@ -421,7 +421,8 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	}
 }
 
-func (s *session) read(ctx context.Context, c *sconn, kind byte, table, key string, fields []string, out *db.Record) error {
+// ReadRow reads one key on c into out (sqlbind.RowSession).
+func (s *session) ReadRow(ctx context.Context, c *sconn, kind byte, table, key string, fields []string, out *db.Record) error {
 	if err := s.get(ctx, c); err != nil {
 		return err
 	}

@@ -13,46 +13,12 @@ import (
 // again after a deadlock.
 var plan = sqlbind.TxnPlan{Begin: "START TRANSACTION", Release: "COMMIT"}
 
-// txn is the transaction in progress that a body runs its statements
-// through (db.Txn): on one connection of the session.
-type txn struct {
-	s *session
-	c *sconn
-}
-
-// Read implements db.Txn: SELECT, with FOR UPDATE under
-// jdbc.selectforupdate.
-func (t *txn) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	kind := sqlbind.KindReadTxn
-	if t.s.d.cfg.txn.SelectForUpdate {
-		kind = sqlbind.KindReadForUpdate
-	}
-	return t.s.read(ctx, t.c, kind, table, key, fields, out)
-}
-
-// Update implements db.Txn.
-func (t *txn) Update(ctx context.Context, table, key string, values []db.Field) error {
-	n, err := t.s.write(ctx, t.c, sqlbind.KindUpdate, table, key, values)
-	if err != nil {
-		return err
-	}
-	if n != 1 {
-		return db.ErrUnexpectedState
-	}
-	return nil
-}
-
-// errNoTxn refuses a transaction where the session cannot run one; the
-// closed economy is refused before the run for the same reasons
-// (driver.Transactions).
-var errNoTxn = errors.New("no transactions with jdbc.autocommit=false or several shards")
-
 // Transact implements db.Transactional: START TRANSACTION, body's
 // statements, COMMIT, on the session's one shard, run again after a
 // deadlock or lock wait timeout up to jdbc.txnretries times.
 func (s *session) Transact(ctx context.Context, body db.TxnBody) error {
 	if len(s.conns) != 1 || !s.d.cfg.Autocommit {
-		return s.fail("transaction", nil, errNoTxn)
+		return s.fail("transaction", nil, sqlbind.ErrNoTxn)
 	}
 	return s.transact(ctx, &s.conns[0], body, "transaction")
 }
@@ -63,10 +29,10 @@ func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op st
 		s.after(c)
 		return s.fail(op, c, err)
 	}
-	s.tx.c, s.body = c, body
+	s.tx.C, s.body = c, body
 	retries, err := sqlbind.RunTxn(ctx, s, plan, s, sqlbind.Retry{
 		Retryable: isRetryable, Unsure: sentUnsure, Max: s.d.cfg.txn.Retries, Wait: sqlbind.TxnWait})
-	s.tx.c, s.body = nil, nil
+	s.tx.C, s.body = nil, nil
 	s.retries += int64(retries)
 	s.retried += int64(retries)
 	if errors.Is(err, sqlbind.ErrRetriesExhausted) {
@@ -81,7 +47,7 @@ func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op st
 // Exec runs a control statement on the transaction's connection
 // (sqlbind.TxnConn).
 func (s *session) Exec(ctx context.Context, sql string) error {
-	c := s.tx.c
+	c := s.tx.C
 	if c.conn == nil {
 		return errors.New("connection closed")
 	}

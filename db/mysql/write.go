@@ -35,7 +35,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string, values []db.Field, wantOne bool) error {
 	c := s.conn(key)
 	for attempt := 0; ; attempt++ {
-		n, err := s.write(ctx, c, kind, table, key, values)
+		n, err := s.WriteRow(ctx, c, kind, table, key, values)
 		if err == nil {
 			if err = s.wrote(ctx, c, kind == sqlbind.KindInsert); err != nil {
 				return err
@@ -76,9 +76,9 @@ func (s *session) rolledBack(c *sconn, err error) int {
 	return n
 }
 
-// write runs one single-row insert, update or delete and returns the number
-// of rows it touched.
-func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key string, values []db.Field) (int64, error) {
+// WriteRow runs one single-row insert, update or delete and returns the
+// number of rows it touched (sqlbind.RowSession).
+func (s *session) WriteRow(ctx context.Context, c *sconn, kind byte, table, key string, values []db.Field) (int64, error) {
 	if err := s.get(ctx, c); err != nil {
 		return 0, err
 	}

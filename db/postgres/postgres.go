@@ -382,7 +382,7 @@ func (pd *pgDB) Stats() []db.Stat {
 func (pd *pgDB) Session(ctx context.Context, worker, workers int) (db.Session, error) {
 	s := &session{d: pd, conns: make([]sconn, len(pd.shards)), timeout: pd.cfg.timeout,
 		plan: planFor(pd.cfg.dialect, pd.cfg.isolation)}
-	s.tx.s = s
+	s.tx = sqlbind.InTxn[*sconn]{S: s, ForUpdate: pd.cfg.selectForUpdate}
 	for i := range s.conns {
 		s.conns[i].sh = pd.shards[i]
 	}

@@ -79,7 +79,7 @@ type session struct {
 	// plan is the control statements of a transaction (Transact); tx and
 	// body the one in flight.
 	plan txnPlan
-	tx   txn
+	tx   sqlbind.InTxn[*sconn]
 	body db.TxnBody
 
 	// watched is the long-lived context (the run's) whose cancellation is
@@ -447,7 +447,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	c := s.conn(key)
 	n0 := len(out.Fields)
 	for attempt := 0; ; attempt++ {
-		err := s.read(ctx, c, sqlbind.KindRead, table, key, fields, out)
+		err := s.ReadRow(ctx, c, sqlbind.KindRead, table, key, fields, out)
 		s.settle(c, err)
 		if err == nil {
 			return nil
@@ -460,7 +460,8 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	}
 }
 
-func (s *session) read(ctx context.Context, c *sconn, kind byte, table, key string, fields []string, out *db.Record) error {
+// ReadRow reads one key on c into out (sqlbind.RowSession).
+func (s *session) ReadRow(ctx context.Context, c *sconn, kind byte, table, key string, fields []string, out *db.Record) error {
 	if _, err := s.get(ctx, c); err != nil {
 		return err
 	}
@@ -606,7 +607,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string, values []db.Field, wantOne bool) error {
 	c := s.conn(key)
 	for attempt := 0; ; attempt++ {
-		n, err := s.write(ctx, c, kind, table, key, values)
+		n, err := s.WriteRow(ctx, c, kind, table, key, values)
 		s.settle(c, err)
 		if err == nil {
 			if err = s.wrote(ctx, c, kind == sqlbind.KindInsert); err != nil {
@@ -644,9 +645,9 @@ func (s *session) rolledBack(c *sconn) int {
 	return n
 }
 
-// write runs one single-row insert, update or delete and returns the number
-// of rows it touched.
-func (s *session) write(ctx context.Context, c *sconn, kind byte, table, key string, values []db.Field) (int64, error) {
+// WriteRow runs one single-row insert, update or delete and returns the
+// number of rows it touched (sqlbind.RowSession).
+func (s *session) WriteRow(ctx context.Context, c *sconn, kind byte, table, key string, values []db.Field) (int64, error) {
 	if _, err := s.get(ctx, c); err != nil {
 		return 0, err
 	}

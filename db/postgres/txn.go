@@ -90,46 +90,12 @@ func isRetryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }
 
-// txn is the transaction in progress that a body runs its statements
-// through (db.Txn): on one connection of the session.
-type txn struct {
-	s *session
-	c *sconn
-}
-
-// Read implements db.Txn: SELECT, with FOR UPDATE under
-// jdbc.selectforupdate.
-func (t *txn) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	kind := sqlbind.KindReadTxn
-	if t.s.d.cfg.selectForUpdate {
-		kind = sqlbind.KindReadForUpdate
-	}
-	return t.s.read(ctx, t.c, kind, table, key, fields, out)
-}
-
-// Update implements db.Txn.
-func (t *txn) Update(ctx context.Context, table, key string, values []db.Field) error {
-	n, err := t.s.write(ctx, t.c, sqlbind.KindUpdate, table, key, values)
-	if err != nil {
-		return err
-	}
-	if n != 1 {
-		return db.ErrUnexpectedState
-	}
-	return nil
-}
-
-// errNoTxn refuses a transaction where the session cannot run one; the
-// closed economy is refused before the run for the same reasons
-// (driver.Transactions).
-var errNoTxn = errors.New("no transactions with jdbc.autocommit=false or several shards")
-
 // Transact implements db.Transactional: BEGIN, body's statements, COMMIT,
 // on the session's one shard, run again after a serialization failure or
 // deadlock up to jdbc.txnretries times.
 func (s *session) Transact(ctx context.Context, body db.TxnBody) error {
 	if len(s.conns) != 1 || !s.d.cfg.autocommit {
-		return s.fail("transaction", errNoTxn)
+		return s.fail("transaction", sqlbind.ErrNoTxn)
 	}
 	return s.transact(ctx, &s.conns[0], body, "transaction")
 }
@@ -141,9 +107,9 @@ func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op st
 		s.settle(c, err)
 		return s.fail(op, err)
 	}
-	s.tx.c, s.body = c, body
+	s.tx.C, s.body = c, body
 	retries, err := runTxn(ctx, s, s.plan, s, s.d.cfg.txnRetries, sqlbind.TxnWait)
-	s.tx.c, s.body = nil, nil
+	s.tx.C, s.body = nil, nil
 	s.retries += int64(retries)
 	s.retried += int64(retries)
 	if errors.Is(err, sqlbind.ErrRetriesExhausted) {
@@ -156,7 +122,7 @@ func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op st
 // Exec runs a control statement on the transaction's connection
 // (sqlbind.TxnConn).
 func (s *session) Exec(ctx context.Context, sql string) error {
-	c := s.tx.c
+	c := s.tx.C
 	if c.conn == nil || c.conn.IsClosed() {
 		return errors.New("connection closed")
 	}
@@ -174,7 +140,7 @@ func (s *session) Attempt(ctx context.Context) error {
 	if err := s.body.Attempt(ctx, &s.tx); err != nil {
 		return err
 	}
-	if c := s.tx.c.conn; c != nil && c.TxStatus() == 'E' {
+	if c := s.tx.C.conn; c != nil && c.TxStatus() == 'E' {
 		return errAborted
 	}
 	return nil

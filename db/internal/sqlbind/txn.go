@@ -244,3 +244,48 @@ func (b *RMW) Run(ctx context.Context, t RMWTransactor, table, key string, field
 	}
 	return err
 }
+
+// ErrNoTxn refuses a transaction where the session cannot run one; the
+// closed economy is refused before the run for the same reasons
+// (CheckTransactions).
+var ErrNoTxn = errors.New("no transactions with jdbc.autocommit=false or several shards")
+
+// RowSession is a session's single-row statements on its connection C,
+// through which InTxn runs a transaction's.
+type RowSession[C any] interface {
+	// ReadRow reads key's fields into out by the statement of kind.
+	ReadRow(ctx context.Context, c C, kind byte, table, key string, fields []string, out *db.Record) error
+	// WriteRow runs kind's single-row write and returns the rows it touched.
+	WriteRow(ctx context.Context, c C, kind byte, table, key string, values []db.Field) (int64, error)
+}
+
+// InTxn is the transaction in progress that a body runs its statements
+// through (db.Txn): on the connection C of session S.
+type InTxn[C any] struct {
+	S RowSession[C]
+	C C
+	// ForUpdate reads with SELECT ... FOR UPDATE (jdbc.selectforupdate).
+	ForUpdate bool
+}
+
+// Read implements db.Txn: SELECT, with FOR UPDATE under
+// jdbc.selectforupdate.
+func (t *InTxn[C]) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
+	kind := KindReadTxn
+	if t.ForUpdate {
+		kind = KindReadForUpdate
+	}
+	return t.S.ReadRow(ctx, t.C, kind, table, key, fields, out)
+}
+
+// Update implements db.Txn: one row touched, or UNEXPECTED_STATE.
+func (t *InTxn[C]) Update(ctx context.Context, table, key string, values []db.Field) error {
+	n, err := t.S.WriteRow(ctx, t.C, KindUpdate, table, key, values)
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return db.ErrUnexpectedState
+	}
+	return nil
+}
