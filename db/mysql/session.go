@@ -71,7 +71,7 @@ type sconn struct {
 // others.
 func (c *sconn) adopt(tc *trackedConn) {
 	c.live.Store(tc)
-	if c.s.cancelled.Load() {
+	if c.s.w.Cancelled.Load() {
 		tc.stop()
 	}
 }
@@ -94,30 +94,20 @@ type session struct {
 	tx   sqlbind.InTxn[*sconn]
 	body db.TxnBody
 
-	// watched is the long-lived context (the run's) whose cancellation is
-	// watched once per session instead of once per statement by the
-	// driver (a goroutine hand-off each way per statement); see watch.
-	watched   context.Context
-	stopWatch func() bool
-	cancelled atomic.Bool
+	// w watches the run's context once per session instead of once per
+	// statement by the driver; see watch.
+	w sqlbind.Watch
 }
 
-// watch registers ctx's cancellation once for the session when ctx is a
-// cancellable context without a deadline (the run's): on cancellation the
-// session's sockets get a past deadline, which ends any statement in
-// flight; operations after it fail at once. Other contexts are handed to
-// the driver as they are.
+// watch registers ctx's cancellation once for the session
+// (sqlbind.Watch): on cancellation the session's sockets get a past
+// deadline, which ends any statement in flight.
 func (s *session) watch(ctx context.Context) {
-	if ctx == s.watched || ctx.Done() == nil || ctx.Err() != nil {
-		return
-	}
-	if _, ok := ctx.Deadline(); ok {
+	if !s.w.Wants(ctx) {
 		return
 	}
 	s.unwatch()
-	s.watched = ctx
-	s.stopWatch = context.AfterFunc(ctx, func() {
-		s.cancelled.Store(true)
+	s.w.Start(ctx, func() {
 		for i := range s.conns {
 			if tc := s.conns[i].live.Load(); tc != nil {
 				tc.stop()
@@ -129,12 +119,7 @@ func (s *session) watch(ctx context.Context) {
 // unwatch stops watching; sockets that the cancellation gave a past
 // deadline while idle get it back, so Close can still flush on them.
 func (s *session) unwatch() {
-	if s.stopWatch == nil {
-		return
-	}
-	s.stopWatch()
-	s.stopWatch, s.watched = nil, nil
-	if s.cancelled.Swap(false) {
+	if s.w.Stop() {
 		for i := range s.conns {
 			if tc := s.conns[i].live.Load(); tc != nil && s.conns[i].conn != nil {
 				tc.resume()
@@ -144,12 +129,7 @@ func (s *session) unwatch() {
 }
 
 // dctx is the context for the driver: none when the session watches ctx.
-func (s *session) dctx(ctx context.Context) context.Context {
-	if ctx == s.watched {
-		return context.Background()
-	}
-	return ctx
-}
+func (s *session) dctx(ctx context.Context) context.Context { return s.w.Context(ctx) }
 
 func (s *session) conn(key string) *sconn {
 	return &s.conns[sqlbind.ShardIndex(key, len(s.conns))]
@@ -165,7 +145,7 @@ func (s *session) key(key string) []byte {
 // jdbc.autocommit is false.
 func (s *session) get(ctx context.Context, c *sconn) error {
 	s.watch(ctx)
-	if ctx == s.watched && s.cancelled.Load() {
+	if ctx == s.w.Ctx && s.w.Cancelled.Load() {
 		return ctx.Err()
 	}
 	if c.conn == nil {
@@ -228,7 +208,7 @@ func (s *session) settle(c *sconn) {
 	if v, ok := c.conn.(sqldriver.Validator); ok && !v.IsValid() {
 		s.drop(c)
 		c.broken = true
-		if !s.cancelled.Load() && !c.down {
+		if !s.w.Cancelled.Load() && !c.down {
 			// Broken by the server or the network, not by the run's
 			// end: the server may not answer the report's questions.
 			c.down = true
@@ -379,8 +359,8 @@ func (s *session) fail(op string, c *sconn, err error) error {
 	name := s.d.cfg.name
 	unknown := db.IsOutcomeUnknown(err)
 	switch {
-	case s.cancelled.Load() && s.watched != nil:
-		err = fmt.Errorf("%s: %s: %w", name, op, s.watched.Err())
+	case s.w.Cancelled.Load() && s.w.Ctx != nil:
+		err = fmt.Errorf("%s: %s: %w", name, op, s.w.Ctx.Err())
 	case c != nil && c.timedOut() && errors.Is(err, gomysql.ErrInvalidConn):
 		err = fmt.Errorf("%s: %s: no answer within %s=%v: %w", name, op, sqlbind.PropTimeout, s.d.cfg.Timeout, context.DeadlineExceeded)
 	default:

@@ -341,7 +341,7 @@ func (s *session) rollback(c *sconn) {
 // Close implements db.Session: buffered inserts are sent, an open
 // transaction is committed, and the connections are closed.
 func (s *session) Close(ctx context.Context) error {
-	if ctx != s.watched {
+	if ctx != s.w.Ctx {
 		s.unwatch()
 	}
 	lost, err := s.buf.FlushAll(ctx, s)

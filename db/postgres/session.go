@@ -82,12 +82,9 @@ type session struct {
 	tx   sqlbind.InTxn[*sconn]
 	body db.TxnBody
 
-	// watched is the long-lived context (the run's) whose cancellation is
-	// watched once per session instead of once per operation by pgconn; see
-	// watch.
-	watched   context.Context
-	stopWatch func() bool
-	cancelled atomic.Bool
+	// w watches the run's context once per session instead of once per
+	// operation by pgconn; see watch.
+	w sqlbind.Watch
 
 	// db.timeout, kept by a watchdog timer (see begin) rather than by a
 	// deadline per operation.
@@ -139,16 +136,16 @@ func (s *session) end(start int64) {
 	s.dogMu.Lock()
 	defer s.dogMu.Unlock()
 	s.opStart.Store(0)
-	if !s.cancelled.Load() {
+	if !s.w.Cancelled.Load() {
 		for i := range s.conns {
 			if c := s.conns[i].conn; c != nil && !c.IsClosed() {
 				c.Conn().SetDeadline(time.Time{})
 			}
 		}
 	}
-	if s.actx != nil && s.actx.Err() != nil && s.watched != nil {
+	if s.actx != nil && s.actx.Err() != nil && s.w.Ctx != nil {
 		s.acancel()
-		s.actx, s.acancel = context.WithCancel(s.watched)
+		s.actx, s.acancel = context.WithCancel(s.w.Ctx)
 	}
 }
 
@@ -193,29 +190,20 @@ func (s *session) stopDog() {
 	}
 }
 
-// watch registers ctx's cancellation once for the session when ctx is a
-// cancellable context without a deadline (the run's context, the same for
-// every operation): pgconn would otherwise arm and disarm a context.AfterFunc
-// for every statement, about a tenth of the client's CPU per operation. On
-// cancellation the session's connections get a past deadline, which ends any
-// statement in flight; operations after it fail at once. Contexts with a
-// deadline, or already done, are handed to pgconn as they are.
+// watch registers ctx's cancellation once for the session
+// (sqlbind.Watch): on cancellation the session's connections get a past
+// deadline, which ends any statement in flight.
 func (s *session) watch(ctx context.Context) {
-	if ctx == s.watched || ctx.Done() == nil || ctx.Err() != nil {
-		return
-	}
-	if _, ok := ctx.Deadline(); ok {
+	if !s.w.Wants(ctx) {
 		return
 	}
 	s.unwatch()
-	s.watched = ctx
 	if s.timeout > 0 {
 		s.dogMu.Lock()
 		s.actx, s.acancel = context.WithCancel(ctx)
 		s.dogMu.Unlock()
 	}
-	s.stopWatch = context.AfterFunc(ctx, func() {
-		s.cancelled.Store(true)
+	s.w.Start(ctx, func() {
 		for i := range s.conns {
 			if p := s.conns[i].cur.Load(); p != nil {
 				p.Conn().SetDeadline(time.Now())
@@ -227,18 +215,14 @@ func (s *session) watch(ctx context.Context) {
 // unwatch stops watching and clears the deadline the cancellation set on
 // connections that were idle then, so Close can still flush on them.
 func (s *session) unwatch() {
-	if s.stopWatch == nil {
-		return
-	}
-	s.stopWatch()
-	s.stopWatch, s.watched = nil, nil
+	cancelled := s.w.Stop()
 	s.dogMu.Lock()
 	if s.acancel != nil {
 		s.acancel()
 		s.actx, s.acancel = nil, nil
 	}
 	s.dogMu.Unlock()
-	if s.cancelled.Swap(false) {
+	if cancelled {
 		for i := range s.conns {
 			if c := s.conns[i].conn; c != nil && !c.IsClosed() {
 				c.Conn().SetDeadline(time.Time{})
@@ -248,12 +232,7 @@ func (s *session) unwatch() {
 }
 
 // wctx is the context for pgconn: none when the session watches ctx itself.
-func (s *session) wctx(ctx context.Context) context.Context {
-	if ctx == s.watched {
-		return context.Background()
-	}
-	return ctx
-}
+func (s *session) wctx(ctx context.Context) context.Context { return s.w.Context(ctx) }
 
 func (s *session) conn(key string) *sconn {
 	return &s.conns[sqlbind.ShardIndex(key, len(s.conns))]
@@ -289,7 +268,7 @@ func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 		}
 		c.st = st
 	}
-	if ctx == s.watched && s.cancelled.Load() {
+	if ctx == s.w.Ctx && s.w.Cancelled.Load() {
 		return nil, ctx.Err()
 	}
 	if !s.d.cfg.autocommit && c.conn.TxStatus() == 'I' {
@@ -307,7 +286,7 @@ func (s *session) acquire(ctx context.Context, c *sconn) (*pgxpool.Conn, error) 
 	if s.timeout <= 0 {
 		return c.sh.pool.Acquire(ctx)
 	}
-	if ctx == s.watched && s.actx != nil {
+	if ctx == s.w.Ctx && s.actx != nil {
 		return c.sh.pool.Acquire(s.actx)
 	}
 	actx, cancel := context.WithTimeout(ctx, s.timeout)
@@ -847,7 +826,7 @@ func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 // transaction is committed, and the connections go back to the pool.
 func (s *session) Close(ctx context.Context) error {
 	start := s.begin()
-	if ctx != s.watched {
+	if ctx != s.w.Ctx {
 		s.unwatch()
 	}
 	lost, err := s.buf.FlushAll(ctx, s)

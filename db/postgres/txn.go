@@ -100,6 +100,12 @@ func (s *session) Transact(ctx context.Context, body db.TxnBody) error {
 	return s.transact(ctx, &s.conns[0], body, "transaction")
 }
 
+// TransactRMW runs a read-modify-write's body on key's shard
+// (sqlbind.RMWTransactor, for rmwSession).
+func (s *session) TransactRMW(ctx context.Context, key string, body db.TxnBody) error {
+	return s.transact(ctx, s.conn(key), body, "read-modify-write")
+}
+
 // transact runs body in a transaction on c; op names it in errors.
 func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op string) error {
 	defer s.end(s.begin())
@@ -158,11 +164,6 @@ type rmwSession struct {
 // serialization failure or deadlock up to jdbc.txnretries times.
 func (s *rmwSession) ReadModifyWrite(ctx context.Context, table, key string, fields []string, out *db.Record, values []db.Field) error {
 	return s.rmw.Run(ctx, s, table, key, fields, out, values)
-}
-
-// TransactRMW implements sqlbind.RMWTransactor.
-func (s *rmwSession) TransactRMW(ctx context.Context, key string, body db.TxnBody) error {
-	return s.transact(ctx, s.conn(key), body, "read-modify-write")
 }
 
 // Transactions implements db.TxnDriver: the sessions run transactions
