@@ -99,9 +99,7 @@ type mysqlDB struct {
 	cfg    config
 	shards []*shard
 
-	retries    atomic.Int64
-	exhausted  atomic.Int64
-	reconnects atomic.Int64
+	totals sqlbind.Totals // the closed sessions' retries and reconnections
 	// down counts the session connections that broke (not by the run's
 	// end) and have not connected again: while any has not, the engine's
 	// counters are not read for the report, lest a server that stopped
@@ -263,13 +261,7 @@ func (md *mysqlDB) Close() error { return nil }
 // Stats reports retried transactions, how often a session had to connect
 // again after a connection broke, and the storage engine's statistics.
 func (md *mysqlDB) Stats() []db.Stat {
-	var out []db.Stat
-	if md.cfg.maxRetries > 0 || md.cfg.txn.RMWInTxn || md.cfg.txn.Economy {
-		out = append(out,
-			db.Stat{Section: "TXN-RETRIES", Name: "Retries", Value: md.retries.Load()},
-			db.Stat{Section: "TXN-RETRIES", Name: "GaveUp", Value: md.exhausted.Load()})
-	}
-	out = append(out, db.Stat{Section: "CONNECTIONS", Name: "Reconnects", Value: md.reconnects.Load()})
+	out := md.totals.Stats(md.cfg.maxRetries > 0 || md.cfg.txn.RMWInTxn || md.cfg.txn.Economy)
 	return append(out, md.engine.stats()...)
 }
 

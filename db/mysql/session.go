@@ -88,8 +88,7 @@ type session struct {
 	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi, batch.size)
 	writes sqlbind.Writes   // writes since the last commit (jdbc.autocommit=false)
 
-	retries, exhausted, reconnects int64
-	retried                        int64 // retries never reset: db.RetryCounter
+	sqlbind.Counts // retries and reconnections; db.RetryCounter
 
 	tx   sqlbind.InTxn[*sconn]
 	body db.TxnBody
@@ -183,7 +182,7 @@ func (s *session) connect(ctx context.Context, c *sconn) error {
 	c.inTxn = false
 	if c.broken {
 		c.broken = false
-		s.reconnects++
+		s.Reconnected()
 	}
 	if c.down {
 		c.down = false
@@ -327,24 +326,8 @@ func done(rows sqldriver.Rows, err error) error {
 // again says whether a failed autocommit statement is retried: deadlocks
 // and lock wait timeouts are, up to db.maxretries times.
 func (s *session) again(ctx context.Context, err error, attempt int) bool {
-	max := s.d.cfg.maxRetries
-	if max <= 0 || !s.d.cfg.Autocommit || !isRetryable(err) {
-		return false
-	}
-	if attempt >= max {
-		s.exhausted++
-		return false
-	}
-	if attempt > 0 && !within.Sleep(ctx, time.Millisecond<<min(attempt-1, 6)) {
-		return false
-	}
-	s.retries++
-	s.retried++
-	return true
+	return s.Again(ctx, attempt, s.d.cfg.maxRetries, s.d.cfg.Autocommit && isRetryable(err))
 }
-
-// Retries implements db.RetryCounter.
-func (s *session) Retries() int64 { return s.retried }
 
 // fail wraps a driver error with the binding and operation, without a
 // password, saying what the driver's "invalid connection" was.

@@ -39,11 +39,7 @@ func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op st
 	retries, err := sqlbind.RunTxn(ctx, s, plan, s, sqlbind.Retry{
 		Retryable: isRetryable, Unsure: sentUnsure, Max: s.d.cfg.txn.Retries, Wait: sqlbind.TxnWait})
 	s.tx.C, s.body = nil, nil
-	s.retries += int64(retries)
-	s.retried += int64(retries)
-	if errors.Is(err, sqlbind.ErrRetriesExhausted) {
-		s.exhausted++
-	}
+	s.Transacted(retries, err)
 	if err != nil {
 		s.after(c)
 	}

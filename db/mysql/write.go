@@ -360,9 +360,6 @@ func (s *session) Close(ctx context.Context) error {
 	for i := range s.conns {
 		s.drop(&s.conns[i])
 	}
-	s.d.retries.Add(s.retries)
-	s.d.exhausted.Add(s.exhausted)
-	s.d.reconnects.Add(s.reconnects)
-	s.retries, s.exhausted, s.reconnects = 0, 0, 0
+	s.AddTo(&s.d.totals)
 	return err
 }

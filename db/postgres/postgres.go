@@ -97,9 +97,7 @@ type pgDB struct {
 	cfg    config
 	shards []*shard
 
-	retries    atomic.Int64
-	exhausted  atomic.Int64
-	reconnects atomic.Int64
+	totals sqlbind.Totals // the closed sessions' retries and reconnections
 }
 
 type shard struct {
@@ -368,14 +366,7 @@ func (pd *pgDB) Close() error {
 // Stats reports retried transactions (cockroach dialect or db.maxretries)
 // and how often a session had to take a new connection after one broke.
 func (pd *pgDB) Stats() []db.Stat {
-	var out []db.Stat
-	if pd.cfg.maxRetries > 0 || pd.cfg.rmwInTxn || pd.cfg.economy {
-		out = append(out,
-			db.Stat{Section: "TXN-RETRIES", Name: "Retries", Value: pd.retries.Load()},
-			db.Stat{Section: "TXN-RETRIES", Name: "GaveUp", Value: pd.exhausted.Load()})
-	}
-	out = append(out, db.Stat{Section: "CONNECTIONS", Name: "Reconnects", Value: pd.reconnects.Load()})
-	return out
+	return pd.totals.Stats(pd.cfg.maxRetries > 0 || pd.cfg.rmwInTxn || pd.cfg.economy)
 }
 
 // Session implements db.DB.

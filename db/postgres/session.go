@@ -72,9 +72,7 @@ type session struct {
 	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi)
 	writes sqlbind.Writes   // writes since the last commit (jdbc.autocommit=false)
 
-	retries, exhausted, reconnects int64
-	// retried is retries never reset: the session's db.RetryCounter.
-	retried int64
+	sqlbind.Counts // retries and reconnections; db.RetryCounter
 
 	// plan is the control statements of a transaction (Transact); tx and
 	// body the one in flight.
@@ -256,7 +254,7 @@ func (s *session) get(ctx context.Context, c *sconn) (*pgconn.PgConn, error) {
 		}
 		if c.broken {
 			c.broken = false
-			s.reconnects++
+			s.Reconnected()
 		}
 		c.pc, c.conn = pc, pc.Conn().PgConn()
 		c.cur.Store(c.conn)
@@ -360,33 +358,12 @@ func (s *session) prepare(ctx context.Context, c *sconn, kind byte, table string
 	return st, nil
 }
 
-// again says whether a failed autocommit operation is retried: serialization
-// failures (SQLSTATE 40001) and deadlocks (40P01) are, up to db.maxretries
-// times.
+// again says whether a failed autocommit operation is retried:
+// serialization failures (SQLSTATE 40001) and deadlocks (40P01) are, up to
+// db.maxretries times.
 func (s *session) again(ctx context.Context, err error, attempt int) bool {
-	max := s.d.cfg.maxRetries
-	if max <= 0 || !s.d.cfg.autocommit || !isRetryable(err) {
-		return false
-	}
-	if attempt >= max {
-		s.exhausted++
-		return false
-	}
-	if attempt > 0 {
-		if !within.Sleep(ctx, time.Millisecond<<min(attempt-1, 6)) {
-			return false
-		}
-	}
-	// Counted once it runs: a run that ends during the wait made no retry.
-	s.retries++
-	s.retried++
-	return true
+	return s.Again(ctx, attempt, s.d.cfg.maxRetries, s.d.cfg.autocommit && isRetryable(err))
 }
-
-// Retries implements db.RetryCounter: every retry of the session's
-// operations, single statements (db.maxretries) and transactions
-// (jdbc.txnretries) alike.
-func (s *session) Retries() int64 { return s.retried }
 
 // fail wraps a driver error with the binding and operation, without the
 // password (pgx may echo a connection string).
@@ -847,9 +824,6 @@ func (s *session) Close(ctx context.Context) error {
 	for i := range s.conns {
 		s.release(&s.conns[i])
 	}
-	s.d.retries.Add(s.retries)
-	s.d.exhausted.Add(s.exhausted)
-	s.d.reconnects.Add(s.reconnects)
-	s.retries, s.exhausted, s.reconnects = 0, 0, 0
+	s.AddTo(&s.d.totals)
 	return err
 }

@@ -116,11 +116,7 @@ func (s *session) transact(ctx context.Context, c *sconn, body db.TxnBody, op st
 	s.tx.C, s.body = c, body
 	retries, err := runTxn(ctx, s, s.plan, s, s.d.cfg.txnRetries, sqlbind.TxnWait)
 	s.tx.C, s.body = nil, nil
-	s.retries += int64(retries)
-	s.retried += int64(retries)
-	if errors.Is(err, sqlbind.ErrRetriesExhausted) {
-		s.exhausted++
-	}
+	s.Transacted(retries, err)
 	s.settle(c, err)
 	return s.fail(op, err)
 }
