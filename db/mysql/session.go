@@ -85,6 +85,7 @@ type session struct {
 	keyBuf []byte
 	cacheK []byte
 	names  []string
+	params [][]byte         // a single-row write's, before s.args
 	buf    sqlbind.Buffered // inserts buffered (jdbc.batchupdateapi, batch.size)
 	writes sqlbind.Writes   // writes since the last commit (jdbc.autocommit=false)
 

@@ -8,14 +8,6 @@ import (
 	"github.com/goycsb/ycsb/db/internal/sqlbind"
 )
 
-func (s *session) fieldNames(values []db.Field) []string {
-	s.names = s.names[:0]
-	for i := range values {
-		s.names = append(s.names, values[i].Name)
-	}
-	return s.names
-}
-
 // Update implements db.Session: one row matched is OK, none is
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
@@ -40,10 +32,7 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 			if err = s.wrote(ctx, c, kind == sqlbind.KindInsert); err != nil {
 				return err
 			}
-			if wantOne && n != 1 {
-				return db.ErrUnexpectedState
-			}
-			return nil
+			return sqlbind.RowCount(n, wantOne)
 		}
 		s.after(c)
 		if s.again(ctx, err, attempt) {
@@ -82,28 +71,15 @@ func (s *session) WriteRow(ctx context.Context, c *sconn, kind byte, table, key 
 	if err := s.get(ctx, c); err != nil {
 		return 0, err
 	}
-	var names []string
-	if kind != sqlbind.KindDelete {
-		names = s.fieldNames(values)
-	}
-	st, err := s.prepare(ctx, c, kind, table, names, 1)
+	st, err := s.prepare(ctx, c, kind, table, sqlbind.RowFields(&s.names, kind, values), 1)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	if kind == sqlbind.KindInsert {
-		s.arg(n, s.key(key))
-		n++
+	s.params = sqlbind.RowParams(s.params[:0], kind, s.key(key), values)
+	for i, v := range s.params {
+		s.arg(i, v)
 	}
-	for i := range values {
-		s.arg(n, values[i].Value)
-		n++
-	}
-	if kind != sqlbind.KindInsert {
-		s.arg(n, s.key(key))
-		n++
-	}
-	res, err := st.e.ExecContext(s.dctx(ctx), s.args[:n])
+	res, err := st.e.ExecContext(s.dctx(ctx), s.args[:len(s.params)])
 	if err != nil {
 		return 0, sent(err)
 	}
@@ -173,54 +149,46 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	return s.buf.Insert(ctx, s, sqlbind.ShardIndex(key, len(s.conns)), &c.batch, s.d.cfg.BatchSize, table, key, values)
 }
 
-// FlushShard implements sqlbind.Inserter.
-func (s *session) FlushShard(ctx context.Context, shard int) (int, error) {
-	return s.flush(ctx, &s.conns[shard])
-}
-
 // Shards implements sqlbind.Inserter.
 func (s *session) Shards() int { return len(s.conns) }
 
-// flush sends c's buffered rows, all of them in one transaction: they are
-// in the table together or not at all. A batch that fails is not kept (the
-// reference's executeBatch drops it too) but its rows are returned as
-// lost, for the caller to count; when the outcome of its commit is
-// unknown, the error says so and all its rows are of unknown outcome. When
-// ctx is cancelled (the run stopped while the batch was being sent) the
-// rows stay buffered and none is lost: Close sends them with a context of
-// its own.
-func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
-	if c.batch.Rows == 0 {
-		return 0, nil
+// Batch implements sqlbind.Inserter.
+func (s *session) Batch(shard int) *sqlbind.Batch { return &s.conns[shard].batch }
+
+// SendBatch implements sqlbind.Inserter: c's buffered rows, all of them in
+// one transaction, are in the table together or not at all; when the
+// outcome of its commit is unknown, the error says so and all its rows
+// are of unknown outcome.
+func (s *session) SendBatch(ctx context.Context, shard int) error {
+	c := &s.conns[shard]
+	err := s.sendBatch(ctx, c)
+	if err != nil {
+		s.after(c)
 	}
-	for attempt := 0; ; attempt++ {
-		err := s.sendBatch(ctx, c)
-		if err != nil {
-			s.after(c)
+	if err == nil && !s.d.cfg.Autocommit {
+		// No insert of this mode is left uncommitted (BATCHED_OK rows
+		// are in c.batch), so the COMMIT loses none but the batch's.
+		if _, err = s.commit(ctx); err != nil {
+			err = fmt.Errorf("commit: %w", err)
 		}
-		if err == nil && !s.d.cfg.Autocommit {
-			// No insert of this mode is left uncommitted (BATCHED_OK rows
-			// are in c.batch), so the COMMIT loses none but the batch's.
-			if _, err = s.commit(ctx); err != nil {
-				err = fmt.Errorf("commit: %w", err)
-			}
-		}
-		if err == nil {
-			c.batch.Reset()
-			return 0, nil
-		}
-		if ctx.Err() != nil && !db.IsOutcomeUnknown(err) {
-			return 0, s.fail("insert batch", c, err)
-		}
-		if s.again(ctx, err, attempt) {
-			continue
-		}
-		// A transaction the failure rolled back (a deadlock's) is over,
-		// with any inserts it held.
-		lost = c.batch.Rows + s.rolledBack(c, err)
-		c.batch.Reset()
-		return lost, s.fail("insert batch", c, err)
 	}
+	return err
+}
+
+// RetryBatch implements sqlbind.Inserter.
+func (s *session) RetryBatch(ctx context.Context, err error, attempt int) bool {
+	return s.again(ctx, err, attempt)
+}
+
+// BatchRolledBack implements sqlbind.Inserter: a transaction the failure
+// rolled back (a deadlock's) is over, with any inserts it held.
+func (s *session) BatchRolledBack(shard int, err error) int {
+	return s.rolledBack(&s.conns[shard], err)
+}
+
+// BatchError implements sqlbind.Inserter.
+func (s *session) BatchError(shard int, err error) error {
+	return s.fail("insert batch", &s.conns[shard], err)
 }
 
 // sendBatch inserts c's batch: one multi-row INSERT when it fits in one
@@ -344,12 +312,7 @@ func (s *session) Close(ctx context.Context) error {
 	if ctx != s.w.Ctx {
 		s.unwatch()
 	}
-	lost, err := s.buf.FlushAll(ctx, s)
-	for i := range s.conns {
-		// Still buffered: Close's own time ran out while sending it.
-		lost += s.conns[i].batch.Rows
-		s.conns[i].batch.Reset()
-	}
+	lost, err := s.buf.Close(ctx, s)
 	if !s.d.cfg.Autocommit {
 		n, cerr := s.commit(ctx)
 		lost += n

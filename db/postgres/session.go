@@ -535,14 +535,6 @@ func (s *session) scanCursor(ctx context.Context, c *sconn, table, startKey stri
 	return err
 }
 
-func (s *session) fieldNames(values []db.Field) []string {
-	s.names = s.names[:0]
-	for i := range values {
-		s.names = append(s.names, values[i].Name)
-	}
-	return s.names
-}
-
 // Update implements db.Session: one row updated is OK, none is
 // UNEXPECTED_STATE, as in the reference.
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
@@ -569,10 +561,7 @@ func (s *session) writeOne(ctx context.Context, kind byte, op, table, key string
 			if err = s.wrote(ctx, c, kind == sqlbind.KindInsert); err != nil {
 				return err
 			}
-			if wantOne && n != 1 {
-				return db.ErrUnexpectedState
-			}
-			return nil
+			return sqlbind.RowCount(n, wantOne)
 		}
 		if s.again(ctx, err, attempt) {
 			continue
@@ -607,24 +596,11 @@ func (s *session) WriteRow(ctx context.Context, c *sconn, kind byte, table, key 
 	if _, err := s.get(ctx, c); err != nil {
 		return 0, err
 	}
-	var names []string
-	if kind != sqlbind.KindDelete {
-		names = s.fieldNames(values)
-	}
-	st, err := s.prepare(ctx, c, kind, table, names, 1)
+	st, err := s.prepare(ctx, c, kind, table, sqlbind.RowFields(&s.names, kind, values), 1)
 	if err != nil {
 		return 0, err
 	}
-	s.params = s.params[:0]
-	if kind == sqlbind.KindInsert {
-		s.params = append(s.params, s.key(key))
-	}
-	for i := range values {
-		s.params = append(s.params, values[i].Value)
-	}
-	if kind != sqlbind.KindInsert {
-		s.params = append(s.params, s.key(key))
-	}
+	s.params = sqlbind.RowParams(s.params[:0], kind, s.key(key), values)
 	open := !c.conn.IsClosed()
 	tag, err := c.conn.ExecStatement(s.wctx(ctx), st.sd, s.params, nil, nil).Close()
 	return tag.RowsAffected(), sent(err, open)
@@ -693,52 +669,41 @@ func (s *session) Insert(ctx context.Context, table, key string, values []db.Fie
 	return s.writeOne(ctx, sqlbind.KindInsert, "insert", table, key, values, s.d.cfg.autocommit || s.d.cfg.batchSize <= 0)
 }
 
-// FlushShard implements sqlbind.Inserter.
-func (s *session) FlushShard(ctx context.Context, shard int) (int, error) {
-	return s.flush(ctx, &s.conns[shard])
-}
-
 // Shards implements sqlbind.Inserter.
 func (s *session) Shards() int { return len(s.conns) }
 
-// flush sends c's buffered rows. A batch that fails is not kept (the
-// reference's executeBatch drops it too) but its rows are returned as lost,
-// for the caller to count. When ctx is cancelled (the run stopped while the
-// batch was being sent) the rows stay buffered and none is lost: Close
-// sends them with a context of its own.
-func (s *session) flush(ctx context.Context, c *sconn) (lost int, err error) {
-	if c.batch.Rows == 0 {
-		return 0, nil
+// Batch implements sqlbind.Inserter.
+func (s *session) Batch(shard int) *sqlbind.Batch { return &s.conns[shard].batch }
+
+// SendBatch implements sqlbind.Inserter.
+func (s *session) SendBatch(ctx context.Context, shard int) error {
+	c := &s.conns[shard]
+	err := s.sendBatch(ctx, c)
+	s.settle(c, err)
+	if err != nil && s.d.cfg.autocommit {
+		err = sentUnsure(err)
 	}
-	for attempt := 0; ; attempt++ {
-		err := s.sendBatch(ctx, c)
-		s.settle(c, err)
-		if err != nil && s.d.cfg.autocommit {
-			err = sentUnsure(err)
+	if err == nil && !s.d.cfg.autocommit {
+		// Inserts are only ever acknowledged in the batch here: the
+		// transactions hold none of their own.
+		if _, err = s.commit(ctx); err != nil {
+			err = fmt.Errorf("commit: %w", err)
 		}
-		if err == nil && !s.d.cfg.autocommit {
-			// Inserts are only ever acknowledged in the batch here: the
-			// transactions hold none of their own.
-			if _, err = s.commit(ctx); err != nil {
-				err = fmt.Errorf("commit: %w", err)
-			}
-		}
-		if err == nil {
-			c.batch.Reset()
-			return 0, nil
-		}
-		if ctx.Err() != nil && !db.IsOutcomeUnknown(err) {
-			// Not applied: Close sends the rows again.
-			return 0, s.fail("insert batch", err)
-		}
-		if s.again(ctx, err, attempt) {
-			continue
-		}
-		lost = c.batch.Rows
-		c.batch.Reset()
-		return lost, s.fail("insert batch", err)
 	}
+	return err
 }
+
+// RetryBatch implements sqlbind.Inserter.
+func (s *session) RetryBatch(ctx context.Context, err error, attempt int) bool {
+	return s.again(ctx, err, attempt)
+}
+
+// BatchRolledBack implements sqlbind.Inserter: none, inserts being
+// acknowledged only in the batch with batching on.
+func (s *session) BatchRolledBack(int, error) int { return 0 }
+
+// BatchError implements sqlbind.Inserter.
+func (s *session) BatchError(_ int, err error) error { return s.fail("insert batch", err) }
 
 func (s *session) sendBatch(ctx context.Context, c *sconn) error {
 	if _, err := s.get(ctx, c); err != nil {
@@ -806,12 +771,7 @@ func (s *session) Close(ctx context.Context) error {
 	if ctx != s.w.Ctx {
 		s.unwatch()
 	}
-	lost, err := s.buf.FlushAll(ctx, s)
-	for i := range s.conns {
-		// Still buffered: Close's own time ran out while sending it.
-		lost += s.conns[i].batch.Rows
-		s.conns[i].batch.Reset()
-	}
+	lost, err := s.buf.Close(ctx, s)
 	if !s.d.cfg.autocommit {
 		n, cerr := s.commit(ctx)
 		lost += n

@@ -132,12 +132,51 @@ func TruncateRows(out *db.Rows, n int) {
 
 // Inserter is a session's side of buffered inserts: one batch per shard.
 type Inserter interface {
-	// FlushShard sends shard's batch; lost is how many of its rows did not
-	// make it (the reference's executeBatch drops a failed batch), err why.
-	// When ctx is cancelled (the run stopped while the batch was being
-	// sent) the rows stay buffered and none is lost.
-	FlushShard(ctx context.Context, shard int) (lost int, err error)
 	Shards() int
+	// Batch is shard's batch.
+	Batch(shard int) *Batch
+	// SendBatch sends shard's batch, committed with it (and with the
+	// session's transaction without jdbc.autocommit); after a failure the
+	// shard's connection is settled.
+	SendBatch(ctx context.Context, shard int) error
+	// RetryBatch says whether a send that failed with err on its attempt
+	// (0, 1, …) is retried.
+	RetryBatch(ctx context.Context, err error, attempt int) bool
+	// BatchRolledBack is the inserts acknowledged before the batch that
+	// the failure err rolled back with the shard's transaction.
+	BatchRolledBack(shard int, err error) int
+	// BatchError is err as the session reports a batch's failure.
+	BatchError(shard int, err error) error
+}
+
+// FlushShard sends shard's batch; lost is how many of its rows did not
+// make it (the reference's executeBatch drops a failed batch: it is not
+// kept), with the inserts its failure rolled back, and err why. When ctx
+// is cancelled (the run stopped while the batch was being sent) the rows
+// stay buffered and none is lost: Close sends them with a context of its
+// own.
+func FlushShard(ctx context.Context, in Inserter, shard int) (lost int, err error) {
+	b := in.Batch(shard)
+	if b.Rows == 0 {
+		return 0, nil
+	}
+	for attempt := 0; ; attempt++ {
+		err := in.SendBatch(ctx, shard)
+		if err == nil {
+			b.Reset()
+			return 0, nil
+		}
+		if ctx.Err() != nil && !db.IsOutcomeUnknown(err) {
+			// Not applied: Close sends the rows again.
+			return 0, in.BatchError(shard, err)
+		}
+		if in.RetryBatch(ctx, err, attempt) {
+			continue
+		}
+		lost = b.Rows + in.BatchRolledBack(shard, err)
+		b.Reset()
+		return lost, in.BatchError(shard, err)
+	}
 }
 
 // Buffered is the reference's insert batching (jdbc.batchupdateapi) over a
@@ -153,7 +192,7 @@ type Buffered struct{ pending int }
 func (p *Buffered) Insert(ctx context.Context, in Inserter, shard int, b *Batch, batchSize int, table, key string, values []db.Field) error {
 	if b.Rows > 0 && !b.Fits(table, values) {
 		// This insert is not in the batch: every row lost was acked.
-		if lost, err := in.FlushShard(ctx, shard); err != nil {
+		if lost, err := FlushShard(ctx, in, shard); err != nil {
 			return LostBatch(lost, err)
 		}
 	}
@@ -167,7 +206,7 @@ func (p *Buffered) Insert(ctx context.Context, in Inserter, shard int, b *Batch,
 		return db.ErrBatched
 	}
 	if b.Rows >= FlushEvery {
-		lost, err := in.FlushShard(ctx, shard)
+		lost, err := FlushShard(ctx, in, shard)
 		return OwnFlush(ctx, lost, err)
 	}
 	return db.ErrBatched
@@ -178,11 +217,23 @@ func (p *Buffered) Insert(ctx context.Context, in Inserter, shard int, b *Batch,
 func (p *Buffered) FlushAll(ctx context.Context, in Inserter) (lost int, first error) {
 	p.pending = 0
 	for i := 0; i < in.Shards(); i++ {
-		n, err := in.FlushShard(ctx, i)
+		n, err := FlushShard(ctx, in, i)
 		lost += n
 		if err != nil && first == nil {
 			first = err
 		}
+	}
+	return lost, first
+}
+
+// Close sends every shard's batch as FlushAll does, and counts as lost the
+// rows still buffered (Close's own time ran out while sending them).
+func (p *Buffered) Close(ctx context.Context, in Inserter) (lost int, first error) {
+	lost, first = p.FlushAll(ctx, in)
+	for i := 0; i < in.Shards(); i++ {
+		b := in.Batch(i)
+		lost += b.Rows
+		b.Reset()
 	}
 	return lost, first
 }

@@ -3,6 +3,8 @@ package sqlbind
 import (
 	"strconv"
 	"strings"
+
+	"github.com/goycsb/ycsb/db"
 )
 
 // Statement kinds, also the first byte of a statement cache key.
@@ -259,4 +261,41 @@ func AppendCacheKey(k []byte, kind byte, table string, fields []string, rows int
 		k = strconv.AppendInt(k, int64(rows), 10)
 	}
 	return k
+}
+
+// RowFields are the fields of kind's single-row statement: values' names
+// in *names' storage, none for a delete.
+func RowFields(names *[]string, kind byte, values []db.Field) []string {
+	if kind == KindDelete {
+		return nil
+	}
+	*names = (*names)[:0]
+	for i := range values {
+		*names = append(*names, values[i].Name)
+	}
+	return *names
+}
+
+// RowParams appends kind's single-row statement's parameters to dst: an
+// insert's key first, then the values, an update's or delete's key last.
+func RowParams(dst [][]byte, kind byte, key []byte, values []db.Field) [][]byte {
+	if kind == KindInsert {
+		dst = append(dst, key)
+	}
+	for i := range values {
+		dst = append(dst, values[i].Value)
+	}
+	if kind != KindInsert {
+		dst = append(dst, key)
+	}
+	return dst
+}
+
+// RowCount is a write's outcome by the rows it touched: with wantOne, a
+// count other than 1 is UNEXPECTED_STATE.
+func RowCount(n int64, wantOne bool) error {
+	if wantOne && n != 1 {
+		return db.ErrUnexpectedState
+	}
+	return nil
 }

@@ -284,8 +284,5 @@ func (t *InTxn[C]) Update(ctx context.Context, table, key string, values []db.Fi
 	if err != nil {
 		return err
 	}
-	if n != 1 {
-		return db.ErrUnexpectedState
-	}
-	return nil
+	return RowCount(n, true)
 }
