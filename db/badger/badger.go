@@ -107,13 +107,12 @@ func Options(c *kv.Config, p *props.Properties) (badger.Options, error) {
 
 // Check validates the properties as Open does, without touching engine.dir.
 func Check(p *props.Properties) error {
-	cfg, err := kv.Parse(name, p, spec)
-	if err != nil {
-		return err
-	}
-	_, err = Options(&cfg, p)
+	_, _, err := kv.Configure(p, parseConfig, Options)
 	return err
 }
+
+// parseConfig reads the engine-neutral properties, Badger's way.
+func parseConfig(p *props.Properties) (kv.Config, error) { return kv.Parse(name, p, spec) }
 
 // DB is an open Badger database shared by all workers.
 type DB struct {
@@ -128,15 +127,7 @@ type DB struct {
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
 func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
-	cfg, err := kv.Parse(name, p, spec)
-	if err != nil {
-		return nil, err
-	}
-	opts, err := Options(&cfg, p)
-	if err != nil {
-		return nil, err
-	}
-	state, err := kv.PrepareDir(&cfg)
+	cfg, opts, state, err := kv.Prepare(p, parseConfig, Options)
 	if err != nil {
 		return nil, err
 	}

@@ -142,26 +142,17 @@ func Options(c *kv.Config, p *props.Properties) (*pebble.Options, error) {
 // Check validates the properties as Open does, without touching engine.dir
 // (db.Checker).
 func Check(p *props.Properties) error {
-	cfg, err := kv.ParseConfig(name, p)
-	if err != nil {
-		return err
-	}
-	_, err = Options(&cfg, p)
+	_, _, err := kv.Configure(p, parseConfig, Options)
 	return err
 }
+
+// parseConfig reads the engine-neutral properties.
+func parseConfig(p *props.Properties) (kv.Config, error) { return kv.ParseConfig(name, p) }
 
 // Open is the driver: it validates the properties, prepares engine.dir and
 // opens the database.
 func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error) {
-	cfg, err := kv.ParseConfig(name, p)
-	if err != nil {
-		return nil, err
-	}
-	opts, err := Options(&cfg, p)
-	if err != nil {
-		return nil, err
-	}
-	state, err := kv.PrepareDir(&cfg)
+	cfg, opts, state, err := kv.Prepare(p, parseConfig, Options)
 	if err != nil {
 		return nil, err
 	}

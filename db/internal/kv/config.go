@@ -299,3 +299,23 @@ func (c *Config) Summary(state string, extra ...string) string {
 	b.WriteString(")\n")
 	return b.String()
 }
+
+// Configure reads an engine's configuration (parse) and its own options
+// (options) from p, as its Check and its Open both do.
+func Configure[O any](p *props.Properties, parse func(*props.Properties) (Config, error), options func(*Config, *props.Properties) (O, error)) (cfg Config, o O, err error) {
+	if cfg, err = parse(p); err != nil {
+		return cfg, o, err
+	}
+	o, err = options(&cfg, p)
+	return cfg, o, err
+}
+
+// Prepare is the start of an engine's Open: Configure, then engine.dir
+// prepared (PrepareDir, whose state it returns).
+func Prepare[O any](p *props.Properties, parse func(*props.Properties) (Config, error), options func(*Config, *props.Properties) (O, error)) (cfg Config, o O, state string, err error) {
+	if cfg, o, err = Configure(p, parse, options); err != nil {
+		return cfg, o, "", err
+	}
+	state, err = PrepareDir(&cfg)
+	return cfg, o, state, err
+}
