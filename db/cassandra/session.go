@@ -316,6 +316,12 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 	}
 	err := iter.Close()
 	st.key.s = ""
+	return s.readEnd(ctx, out, base, found, err)
+}
+
+// readEnd is a read's outcome once the driver is done with it: out keeps
+// its first base fields only unless the key was found.
+func (s *session) readEnd(ctx context.Context, out *db.Record, base int, found bool, err error) error {
 	if err != nil {
 		out.Fields = out.Fields[:base]
 		return s.fail(ctx, opRead, err)
@@ -661,15 +667,7 @@ func (s *session) leanRead(ctx context.Context, st *stmt, table, key string, out
 		return false
 	}, s.row)
 	clear(s.row)
-	if err != nil {
-		out.Fields = out.Fields[:base]
-		return s.fail(ctx, opRead, err)
-	}
-	s.backoff.Reset()
-	if !found {
-		return db.ErrNotFound
-	}
-	return nil
+	return s.readEnd(ctx, out, base, found, err)
 }
 
 // keyBytes is key's bytes, not copied: the request is written from them

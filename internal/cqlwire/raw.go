@@ -40,29 +40,38 @@ func (r *rawConn) Read(p []byte) (int, error) {
 	var n int
 	var rerr error
 	err := r.rc.Read(func(fd uintptr) bool {
-		for {
-			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case 0:
-				n = int(m)
-				if n == 0 {
-					rerr = io.EOF
-				}
-				return true
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false
-			default:
-				rerr = e
-				return true
-			}
+		m, wait, e := sysRead(fd, p)
+		if wait {
+			return false
 		}
+		n, rerr = m, e
+		if e == nil && m == 0 {
+			rerr = io.EOF
+		}
+		return true
 	})
 	if err != nil {
 		return 0, err
 	}
 	return n, rerr
+}
+
+// sysRead reads fd into p (not empty) once, again after EINTR; wait says
+// the socket has nothing yet (EAGAIN).
+func sysRead(fd uintptr, p []byte) (n int, wait bool, err error) {
+	for {
+		m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		switch e {
+		case 0:
+			return int(m), false, nil
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return 0, true, nil
+		default:
+			return 0, false, e
+		}
+	}
 }
 
 // Write writes all of p, waiting for room in the socket when it has none.
@@ -109,14 +118,11 @@ func (r *rawConn) readLoop(take func(b []byte) (used, need int, err error)) erro
 	err := r.rc.Read(func(fd uintptr) bool {
 		for {
 			room := len(buf) - end
-			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[end])), uintptr(room))
-			switch e {
-			case 0:
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
+			m, wait, e := sysRead(fd, buf[end:])
+			if wait {
 				return false
-			default:
+			}
+			if e != nil {
 				rerr = e
 				return true
 			}
@@ -124,7 +130,7 @@ func (r *rawConn) readLoop(take func(b []byte) (used, need int, err error)) erro
 				rerr = io.EOF
 				return true
 			}
-			end += int(m)
+			end += m
 			used, need, err := take(buf[start:end])
 			if err != nil {
 				rerr = err
@@ -146,7 +152,7 @@ func (r *rawConn) readLoop(take func(b []byte) (used, need int, err error)) erro
 				end -= start
 				start = 0
 			}
-			if int(m) < room {
+			if m < room {
 				return false
 			}
 		}
