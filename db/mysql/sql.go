@@ -22,12 +22,11 @@ type dialect struct {
 // sql writes the statements: ? placeholders, and the index hint after
 // the table, in a transaction's reads too.
 func (d dialect) sql() sqlbind.SQL {
-	q := sqlbind.SQL{Params: sqlbind.Question}
+	var hint string
 	if d.forceIndex {
-		q.From = " FORCE INDEX(`PRIMARY`)"
-		q.TxnFrom = q.From
+		hint = " FORCE INDEX(`PRIMARY`)"
 	}
-	return q
+	return sqlbind.SQL{Params: sqlbind.Question, From: hint, TxnFrom: hint}
 }
 
 // createTableSQL is the reference's schema on the chosen engine.
