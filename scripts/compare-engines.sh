@@ -35,6 +35,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/compare-common.sh
+. scripts/compare-common.sh
 
 RECORDCOUNT=${RECORDCOUNT:-100000}
 OPERATIONCOUNT=${OPERATIONCOUNT:-100000}
@@ -155,14 +157,7 @@ report() {
 	}
 	$1 == "[ENGINE]" && $2 == "SettleTime(ms)" { settle = sprintf("%.1f", $3 / 1000) }
 	$1 == "[ENGINE]" && $2 == "Settled" { settled = $3 }
-	$1 ~ /^\[(READ|UPDATE|INSERT|SCAN|READ-MODIFY-WRITE|DELETE)\]$/ {
-		op = substr($1, 2, length($1) - 2)
-		if ($2 == "50thPercentileLatency(us)") p50[op] = $3
-		if ($2 == "95thPercentileLatency(us)") p95[op] = $3
-		if ($2 == "99thPercentileLatency(us)") p99[op] = $3
-		if ($2 ~ /^Return=/ && $2 != "Return=OK" && $2 != "Return=BATCHED_OK") err[op] += $3
-		seen[op] = 1
-	}
+	'"$OPS_AWK"'
 	END {
 		# Every kind of block on both engines; data blocks alone where the
 		# engine counts them apart (RocksDB).
@@ -181,39 +176,14 @@ report() {
 		# The state the next phase opens: flushed and settled, or not.
 		if (flushed == "0") printf "state left\tnot flushed\n"
 		else if (flushed == "1") printf "state left (tables/disk MiB)\tsettled %.1f/%.1f\n", live_after / 1048576, disk_after / 1048576
-		n = split("INSERT READ UPDATE SCAN READ-MODIFY-WRITE DELETE", order, " ")
-		for (i = 1; i <= n; i++) {
-			op = order[i]
-			if (!(op in seen)) continue
-			printf "%s p50/p95/p99(us)\t%s/%s/%s\n", op, p50[op], p95[op], p99[op]
-			if (err[op] > 0) printf "%s errors\t%d\n", op, err[op]
-		}
+		'"$OPS_AWK_END"'
 	}' "$1"
 }
 
 set -- $ENGINES
 printf '\nrecordcount=%s operationcount=%s maxtime=%ss threads=%s state=%s settle=%s %s (took %d s)\n' "$RECORDCOUNT" "$OPERATIONCOUNT" "$MAXTIME" "$THREADS" \
 	"$STATE" "$SETTLE" "${extra[*]:-}" $((SECONDS - started))
-{
-	printf 'phase\tmetric'
-	for e in "$@"; do printf '\t%s' "$e"; done
-	printf '\n'
-	for ph in $phases; do
-		# Metric names in first-seen order over the engines.
-		keys=$(for e in "$@"; do report "$OUT/$e-$ph.txt"; done | cut -f1 | awk '!s[$0]++')
-		while IFS= read -r k; do
-			[ -n "$k" ] || continue
-			name=$ph
-			[ "$ph" = load ] || name="workload$ph"
-			printf '%s\t%s' "$name" "$k"
-			for e in "$@"; do
-				v=$(report "$OUT/$e-$ph.txt" | awk -F'\t' -v k="$k" '$1 == k { print $2 }')
-				printf '\t%s' "${v:--}"
-			done
-			printf '\n'
-		done <<<"$keys"
-	done
-} | column -t -s $'\t'
+engine_table "$phases" "$@"
 
 pages=()
 for e in "$@"; do

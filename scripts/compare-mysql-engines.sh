@@ -22,6 +22,8 @@
 #   YCSB=<path>               binary to use; default: build ./cmd/ycsb
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/compare-common.sh
+. scripts/compare-common.sh
 
 RECORDCOUNT=${RECORDCOUNT:-100000}
 OPERATIONCOUNT=${OPERATIONCOUNT:-100000}
@@ -114,22 +116,9 @@ report() {
 	$1 == "[ENGINE]" && $2 == "FlushBytesWritten" { printf "flush written(MiB)\t%.1f\n", $3 / 1048576 }
 	$1 == "[ENGINE]" && $2 == "CompactionBytesWritten" { printf "compaction written(MiB)\t%.1f\n", $3 / 1048576 }
 	$1 == "[ENGINE]" && $2 == "SettleTime(ms)" { printf "settle(s)\t%.1f\n", $3 / 1000 }
-	$1 ~ /^\[(READ|UPDATE|INSERT|SCAN|READ-MODIFY-WRITE|DELETE)\]$/ {
-		op = substr($1, 2, length($1) - 2)
-		if ($2 == "50thPercentileLatency(us)") p50[op] = $3
-		if ($2 == "95thPercentileLatency(us)") p95[op] = $3
-		if ($2 == "99thPercentileLatency(us)") p99[op] = $3
-		if ($2 ~ /^Return=/ && $2 != "Return=OK" && $2 != "Return=BATCHED_OK") err[op] += $3
-		seen[op] = 1
-	}
+	'"$OPS_AWK"'
 	END {
-		n = split("INSERT READ UPDATE SCAN READ-MODIFY-WRITE DELETE", order, " ")
-		for (i = 1; i <= n; i++) {
-			op = order[i]
-			if (!(op in seen)) continue
-			printf "%s p50/p95/p99(us)\t%s/%s/%s\n", op, p50[op], p95[op], p99[op]
-			if (err[op] > 0) printf "%s errors\t%d\n", op, err[op]
-		}
+		'"$OPS_AWK_END"'
 	}' "$1"
 	if [ -f "${1%.txt}-size.txt" ]; then
 		printf 'table size(MiB)\t%s\n' "$(awk '{ printf "%.1f", $1 / 1048576 }' "${1%.txt}-size.txt")"
@@ -138,23 +127,5 @@ report() {
 
 set -- $ENGINES
 printf '\nrecordcount=%s operationcount=%s threads=%s %s\n' "$RECORDCOUNT" "$OPERATIONCOUNT" "$THREADS" "${extra[*]:-}"
-{
-	printf 'phase\tmetric'
-	for e in "$@"; do printf '\t%s' "$e"; done
-	printf '\n'
-	for ph in $phases; do
-		keys=$(for e in "$@"; do report "$OUT/$e-$ph.txt"; done | cut -f1 | awk '!s[$0]++')
-		while IFS= read -r k; do
-			[ -n "$k" ] || continue
-			name=$ph
-			[ "$ph" = load ] || name="workload$ph"
-			printf '%s\t%s' "$name" "$k"
-			for e in "$@"; do
-				v=$(report "$OUT/$e-$ph.txt" | awk -F'\t' -v k="$k" '$1 == k { print $2 }')
-				printf '\t%s' "${v:--}"
-			done
-			printf '\n'
-		done <<<"$keys"
-	done
-} | column -t -s $'\t'
+engine_table "$phases" "$@"
 printf '\nreports: %s\n' "$OUT"
