@@ -156,10 +156,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 // in the memtable's write-ahead log (a shared memory map) and survive the
 // process, not the machine.
 func (d *DB) Close() error {
-	if err := d.db.Close(); err != nil {
-		return fmt.Errorf("badger: close: %w", err)
-	}
-	return nil
+	return kv.CloseError(&d.cfg, d.db.Close())
 }
 
 // Stats implements db.StatsReporter.

@@ -151,10 +151,7 @@ func Open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 // written to the file without fsync: they survive the process, not the
 // machine.
 func (d *DB) Close() error {
-	if err := d.db.Close(); err != nil {
-		return fmt.Errorf("bbolt: close: %w", err)
-	}
-	return nil
+	return kv.CloseError(&d.cfg, d.db.Close())
 }
 
 // Stats implements db.StatsReporter.

@@ -200,10 +200,7 @@ func (d *DB) Close() error {
 	d.room.close()
 	err := d.db.Close()
 	d.cache.Unref()
-	if err != nil {
-		return fmt.Errorf("pebble: close: %w", err)
-	}
-	return nil
+	return kv.CloseError(&d.cfg, err)
 }
 
 // Stats implements db.StatsReporter: counters since Open.

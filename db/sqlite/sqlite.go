@@ -243,10 +243,7 @@ func createTableSQL(table string, fields []string) string {
 func (d *DB) Close() error {
 	err := d.db.Close()
 	d.lock.Close()
-	if err != nil {
-		return fmt.Errorf("sqlite: close: %w", err)
-	}
-	return nil
+	return kv.CloseError(&d.cfg.Config, err)
 }
 
 // Stats implements db.StatsReporter.

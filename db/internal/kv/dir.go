@@ -277,3 +277,12 @@ func oneLine(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// CloseError is the error of closing c's engine: nil, or err named for the
+// binding.
+func CloseError(c *Config, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: close: %w", c.Binding, err)
+}

@@ -110,11 +110,18 @@ func selectList(b *strings.Builder, withKey bool, fields []string) {
 // reference, which always selects *, a field subset is asked of the server.
 func (q SQL) Read(table string, fields []string) string {
 	var b strings.Builder
-	selectList(&b, false, fields)
-	from(&b, table, q.From)
-	b.WriteString(" WHERE YCSB_KEY = ")
-	q.Params.write(&b, 1)
+	q.selectWhere(&b, table, false, fields, " = ")
 	return b.String()
+}
+
+// selectWhere writes a SELECT of fields (the key first with withKey) from
+// table, of the rows whose key is op the first parameter.
+func (q SQL) selectWhere(b *strings.Builder, table string, withKey bool, fields []string, op string) {
+	selectList(b, withKey, fields)
+	from(b, table, q.From)
+	b.WriteString(" WHERE YCSB_KEY")
+	b.WriteString(op)
+	q.Params.write(b, 1)
 }
 
 // Scan selects count rows from startKey on in key order (the reference's
@@ -122,10 +129,7 @@ func (q SQL) Read(table string, fields []string) string {
 // Record.Key can be set.
 func (q SQL) Scan(table string, fields []string) string {
 	var b strings.Builder
-	selectList(&b, true, fields)
-	from(&b, table, q.From)
-	b.WriteString(" WHERE YCSB_KEY >= ")
-	q.Params.write(&b, 1)
+	q.selectWhere(&b, table, true, fields, " >= ")
 	b.WriteString(" ORDER BY YCSB_KEY LIMIT ")
 	q.Params.write(&b, 2)
 	return b.String()
