@@ -1,8 +1,8 @@
 // Package workload is what a run drives: the contract every workload
 // meets (Workload, its Transactor per worker and the optional Validator),
 // the registry the workload property names a workload from (Kind,
-// Register), and the registered workloads. Package run takes any
-// Workload; the front ends build one from the registry.
+// Register), and the registered workloads. Package run drives any
+// Workload; the YCSB front end builds one from the registry.
 //
 // The CoreWorkload is the reference's: which operation to run, on which
 // key, with which fields and values; the closed economy (YCSB+T) is a
