@@ -9,6 +9,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/run"
+	ycsbworkload "github.com/goycsb/ycsb/workload"
 )
 
 // summariser is a run's metrics: the engine's interval output, and the
@@ -24,7 +25,7 @@ type summariser interface {
 // target unless it is a warm-up, with an interval line every -log
 // interval=. The stress workloads talk to the driver themselves: the plan
 // has no binding's sessions.
-func (r *stressRun) plan(wl run.Workload, threads int, count int64, warmup bool) *run.Plan {
+func (r *stressRun) plan(wl ycsbworkload.Workload, threads int, count int64, warmup bool) *run.Plan {
 	s := r.s
 	rated := (s.Rate.OpsPerSecond > 0 || r.step != nil) && !warmup
 	p := &run.Plan{

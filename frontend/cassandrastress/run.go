@@ -34,6 +34,7 @@ import (
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/run"
+	ycsbworkload "github.com/goycsb/ycsb/workload"
 )
 
 // BadInput is a command line or setup that cannot work: one line, exit 2.
@@ -713,7 +714,7 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 // for count operations (-1: until duration= or err<), measured by met:
 // what the predefined commands' and user's runOnce share once each has
 // its workload and its metrics.
-func (r *stressRun) measure(ctx context.Context, wl run.Workload, st *runState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
+func (r *stressRun) measure(ctx context.Context, wl ycsbworkload.Workload, st *runState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
 	outs, err := r.openOutputs(threads, warmup)
 	if err != nil {

@@ -65,6 +65,9 @@ func (st *runState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
 
 func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
 
+// Resume clears Stop, for another run of the same workload.
+func (st *runState) Resume() { st.stop.Store(false) }
+
 func (st *runState) Stop() {
 	st.stop.Store(true)
 	if st.endStopped != nil {
