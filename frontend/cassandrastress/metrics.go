@@ -395,22 +395,34 @@ func (m *metrics) addTally() {
 	}
 }
 
-// recordInterval is the original's StressMetrics.recordInterval.
+// recordInterval is the original's StressMetrics.recordInterval. An
+// interval line shows an op's operations with their partitions and wait
+// times; those, read a moment after the runner's harvest (addTally,
+// waits) and filed by the workers before they record the operation, can
+// come an interval ahead of it: an op's figures wait, neither filed nor
+// reset, until an interval that shows the op, so that they are filed once
+// and with their operations.
 func (m *metrics) recordInterval(startNs, endNs int64) {
-	for k, c := range m.cur {
-		if !m.seen[k] {
-			continue
-		}
+	shown := m.shownRows()
+	for _, k := range shown {
+		c := m.cur[k]
 		c.startNs, c.endNs = startNs, endNs
 		m.sum[k].add(c)
 		m.curTotal.add(c)
+	}
+	if len(shown) == 0 {
+		// An interval of no operation still extends the ops' spans, as
+		// the original's adds its empty intervals.
+		for _, k := range m.seenRows() {
+			m.sum[k].startNs, m.sum[k].endNs = min(m.sum[k].startNs, startNs), max(m.sum[k].endNs, endNs)
+		}
 	}
 	m.curTotal.startNs, m.curTotal.endNs = startNs, endNs
 	m.sumTotal.add(m.curTotal)
 	gc := m.gcSample()
 	m.totalGC.add(gc)
 	m.unc.update(m.curTotal.adjustedRowRate())
-	if m.curTotal.reported() {
+	if len(shown) != 0 {
 		perOp := m.everyRow || m.nSeen > 1
 		for _, k := range m.seenRows() {
 			if perOp {
@@ -418,15 +430,27 @@ func (m *metrics) recordInterval(startNs, endNs int64) {
 			}
 			m.logHistograms(m.names[k], m.cur[k])
 		}
-		for _, c := range m.cur {
-			c.reset()
+		for _, k := range shown {
+			m.cur[k].reset()
 		}
 		fmt.Fprintln(m.out, row("", "total", m.curTotal, m.sumTotal, gc, m.unc.unc))
-		m.curTotal.reset()
 	}
+	m.curTotal.reset()
 	if m.stopAt != nil && m.stopAt(m.unc.n, m.unc.unc) {
 		m.stop()
 	}
+}
+
+// shownRows are the rows an interval line shows, when one does: every
+// row seen so far, when any has operations or errors in the interval
+// (the original's totalCurrentInterval.operationCount() != 0); else none.
+func (m *metrics) shownRows() []int {
+	for _, k := range m.order {
+		if m.seen[k] && m.cur[k].reported() {
+			return m.seenRows()
+		}
+	}
+	return nil
 }
 
 // seenRows are the rows seen so far, in the original's TreeMap order of
