@@ -83,62 +83,35 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 			return capacity.Step{}, err
 		}
 		res, j := r.lastRes, r.judgement
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
-		mean, _ := report.MeanServiceUs(res.Total)
+		// The same rule as ycsb capacity's steps.
+		step, rerun, mean := report.CapacityStepOf(res, j, report.CapacityStep{Target: target, Threads: c.threads,
+			ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: clientTerms,
+			Achieved: report.StepAchieved(res, dur), MaxThreads: r.s.Rate.MaxThreads}, ctx.Err() != nil, try)
 		if mean > 0 {
 			c.meanUs = mean
 		}
-		offered := capacity.Offered(c.threads, mean)
-		short := offered < float64(target)
-		switch {
-		case ctx.Err() != nil:
-			step.Verdict, step.Why = capacity.Fail, "interrupted"
-		case short && c.threads < r.s.Rate.MaxThreads && try < 3:
-			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, r.s.Rate.MaxThreads)
+		if rerun > 0 {
+			c.threads = rerun
 			r.println(fmt.Sprintf("Capacity: step %d: %s; again with %d threads", ask.N, capacity.OfferNote(step.Threads, mean, "op/s"), c.threads))
 			continue
-		default:
-			// The same rule as ycsb capacity's steps.
-			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
-				ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: clientTerms,
-				Achieved: step.Achieved})
-			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
-			if v.Untrusted != "" {
-				step.Why = joinWhy(step.Why, "not to be trusted: "+v.Untrusted)
-			}
+		}
+		if step.Untrusted != "" {
+			step.Why = capacity.JoinWhy(step.Why, "not to be trusted: "+step.Untrusted)
 		}
 		if !trusted && ctx.Err() == nil {
 			untrusted := fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
-			step.Untrusted = joinWhy(step.Untrusted, untrusted)
-			step.Why = joinWhy(step.Why, untrusted)
+			step.Untrusted = capacity.JoinWhy(step.Untrusted, untrusted)
+			step.Why = capacity.JoinWhy(step.Why, untrusted)
 		}
 		step.Unjudged = step.Verdict == capacity.Fail && ctx.Err() == nil && j.Unjudged()
 		return step, nil
 	}
 }
 
-// joinWhy adds note to a step's why.
-func joinWhy(why, note string) string {
-	if why == "" {
-		return note
-	}
-	return why + "; " + note
-}
-
 // duration is a step's measured time at rate: step=, longer when the
 // objectives' percentiles need more operations to be trusted.
 func (c *capStepper) duration(rate float64) (time.Duration, bool) {
-	var need int64
-	for _, o := range c.r.s.SLO.Objectives {
-		if o.Stat == slo.Percentile {
-			need = max(need, capacity.OpsToTrust(o.Percentile))
-		}
-	}
-	d := max(c.r.s.Rate.Capacity.Step, time.Duration(float64(need)/rate*float64(time.Second)))
-	if d > capacityMaxStep {
-		return capacityMaxStep, false
-	}
-	return d, true
+	return capacity.StepTime(c.r.s.SLO.Objectives, rate, c.r.s.Rate.Capacity.Step, capacityMaxStep)
 }
 
 // writeCapacity writes the search's summary: a line per step, then the
