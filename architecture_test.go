@@ -95,7 +95,7 @@ var layers = []struct {
 	{"internal over those", []string{"internal/cqlcluster"}},
 	{"properties", []string{"props"}},
 	{"binding contract", []string{"db", "db/dbtest"}},
-	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/postgres", "db/redis", "db/mysql", "db/jdbc", "db/pebble", "db/rocksdb", "db/badger", "db/bbolt", "db/sqlite", "db/all"}},
+	{"bindings", []string{"db/internal", "db/basic", "db/cassandra", "db/cassandra/cqltls", "db/postgres", "db/redis", "db/mysql", "db/jdbc", "db/pebble", "db/rocksdb", "db/badger", "db/bbolt", "db/sqlite", "db/all"}},
 	{"measurement", []string{"measurement"}},
 	{"workload", []string{"workload", "session"}},
 	{"run", []string{"run"}},
