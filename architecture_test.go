@@ -99,7 +99,7 @@ var layers = []struct {
 	{"measurement", []string{"measurement"}},
 	{"workload", []string{"workload", "session"}},
 	{"run", []string{"run"}},
-	{"reports", []string{"report"}},
+	{"reports", []string{"report", "report/stressreport"}},
 	{"front ends", []string{"frontend", "fleet"}},
 	{"command line", []string{"cli"}},
 	{"main", []string{"cmd", "tools", ""}},

@@ -1,7 +1,8 @@
-package stress
+package stressreport
 
 import (
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -41,26 +42,27 @@ func TestTallyAheadOfItsOperation(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := newMetrics(io.Discard, false, []string{"insert", "timeline"})
+			table, err := measurement.NewOps("insert", "timeline", measurement.CleanupName)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.everyRow = true
-			m.gcSample = func() gcStats { return gcStats{} }
+			m := NewMetrics(io.Discard, false, table)
+			m.EveryRow = true
+			m.GCSample = func() GCStats { return GCStats{} }
 			var iv interval
-			m.tally = func(k int) (int64, int64) { return iv.tally[k], iv.tally[k] }
-			m.waits = func(into []*hdrhistogram.Histogram) {
+			m.Tally = func(k int) (int64, int64) { return iv.tally[k], iv.tally[k] }
+			m.Waits = func(into []*hdrhistogram.Histogram) {
 				for _, k := range iv.waits {
 					into[k].RecordValue(40)
 				}
 			}
 			path := t.TempDir() + "/run.hdr"
-			lg, err := measurement.CreateTaggedHdrLog(path, hdrComment, 0)
+			lg, err := measurement.CreateTaggedHdrLog(path, HdrComment, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.hdr = lg
-			m.wallMs = func(ns int64) int64 { return ns / 1e6 }
+			m.HDR = lg
+			m.WallMs = func(ns int64) int64 { return ns / 1e6 }
 			m.StartRun(time.Unix(0, 0), 0)
 			const s = int64(time.Second)
 			var ops, waits [2]int64
@@ -95,5 +97,27 @@ func TestTallyAheadOfItsOperation(t *testing.T) {
 				t.Errorf("total: %d partitions, want %d", n, tally[0]+tally[1])
 			}
 		})
+	}
+}
+
+// hdrCounts are the values of the interval log at path, by tag.
+func hdrCounts(t *testing.T, path string) map[string]int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := hdrhistogram.NewHistogramLogReader(f)
+	counts := map[string]int64{}
+	for {
+		h, err := rd.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			return counts
+		}
+		counts[h.Tag()] += h.TotalCount()
 	}
 }
