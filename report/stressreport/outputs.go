@@ -86,21 +86,19 @@ func (f *Files) Open(out io.Writer, threads int, warmup bool) (*Outputs, error) 
 	if o.jsonPath == "-" || f.Graph.File != "" && o.jsonPath == "" {
 		// -graph draws the run's JSON report, and json=- prints it at
 		// the end: a temporary one.
-		tf, err := os.CreateTemp("", "ycsb-stress-*.json")
+		tmp, err := tempReport()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", o.reportOpt(), err)
 		}
-		tf.Close()
 		o.block = o.jsonPath == "-"
-		o.jsonPath, o.temp = tf.Name(), true
+		o.jsonPath, o.temp = tmp, true
 	}
 	if f.Graph.File != "" && !o.temp && outfile.WrittenThrough(o.jsonPath) {
-		tf, err := os.CreateTemp("", "ycsb-stress-*.json")
+		tmp, err := tempReport()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", f.Option("-graph", "file=", f.Graph.File), err)
 		}
-		tf.Close()
-		o.graphCopy = tf.Name()
+		o.graphCopy = tmp
 	}
 	if o.jsonPath != "" {
 		o.json = report.NewIntervals(0)
@@ -115,6 +113,17 @@ func (f *Files) Open(out io.Writer, threads int, warmup bool) (*Outputs, error) 
 		o.hdr = hdr
 	}
 	return o, nil
+}
+
+// tempReport creates an empty temporary file for a run's report and
+// returns its path.
+func tempReport() (string, error) {
+	f, err := os.CreateTemp("", "ycsb-stress-*.json")
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	return f.Name(), nil
 }
 
 // Check refuses, before anything is connected or created, an
