@@ -17,6 +17,7 @@ import (
 	"github.com/goycsb/ycsb/report/html"
 	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/report/merge"
+	"github.com/goycsb/ycsb/workload"
 )
 
 const mergeUsage = "ycsb merge [-o merged.json] [-html merged.html] [-exporter text|json|jsonarray] [-slo objectives] [-allow-interrupted] <report.json|log|- ...> | <log.hdr ...>"
@@ -93,7 +94,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	if _, err = env.Stdout.Write(text.Bytes()); err != nil {
 		return err
 	}
-	if v := merged.Validation; v != nil && v.Err() != nil {
+	if v := (*workload.Validation)(merged.Validation); v != nil && v.Err() != nil {
 		return v.Err()
 	}
 	if judgement != nil {

@@ -262,3 +262,15 @@ func TestConcurrentHarvest(t *testing.T) {
 		})
 	}
 }
+
+// TestServed: a passing step shows what it achieved, at most what it
+// was asked; what it was asked when nothing was measured.
+func TestServed(t *testing.T) {
+	for _, c := range []struct{ asked, achieved, want float64 }{
+		{1000, 950, 950}, {1000, 1010, 1000}, {1000, 0, 1000}, {1000, 1000, 1000},
+	} {
+		if got := Served(c.asked, c.achieved); got != c.want {
+			t.Errorf("Served(%v, %v) = %v, want %v", c.asked, c.achieved, got, c.want)
+		}
+	}
+}

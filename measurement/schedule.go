@@ -45,3 +45,16 @@ func StartRows(wake, behind *hdrhistogram.Histogram) []export.Row {
 	}
 	return append(rows, row("LateStarts", export.Int(late)))
 }
+
+// Served is what a step of a capacity search that passed, having
+// achieved achieved ops/s of asked, shows the system serves: the rate
+// achieved, at most the rate asked (a step that ran ahead of its schedule
+// shows no more than was asked); the rate asked when achieved is not
+// known (0). The search's answer and the JSON report's check of it both
+// read it here.
+func Served(asked, achieved float64) float64 {
+	if achieved <= 0 {
+		return asked
+	}
+	return math.Min(asked, achieved)
+}

@@ -118,6 +118,35 @@ type CapacityStep struct {
 	Terms     Terms
 	// Achieved is the step's rate over its measured time (StepAchieved).
 	Achieved float64
+	// MaxThreads is the threads' cap (ThreadCap as a number): a step
+	// whose threads could not offer its rate is run again below it
+	// (CapacityStepOf).
+	MaxThreads int
+}
+
+// MaxStepReruns bounds the reruns of a step whose threads were too few.
+const MaxStepReruns = 3
+
+// CapacityStepOf is the step s that ran res, the reruns'th time, whose
+// objectives j judged: "interrupted" when the run was (Ctrl-C), else
+// JudgeCapacityStep's verdict. When the step's threads could not offer
+// its rate at the mean service latency measured (Little's law) and may
+// grow (below s.MaxThreads, fewer than MaxStepReruns reruns), the step is
+// not judged: rerun is the threads to run it again with (0 otherwise),
+// and meanUs the latency for the front end's note.
+func CapacityStepOf(res *run.Result, j *slo.Judgement, s CapacityStep, interrupted bool, reruns int) (step capacity.Step, rerun int, meanUs float64) {
+	step = capacity.Step{Asked: float64(s.Target), Threads: s.Threads, Achieved: s.Achieved}
+	meanUs, _ = MeanServiceUs(res.Total)
+	switch {
+	case interrupted:
+		step.Verdict, step.Why = capacity.Fail, "interrupted"
+	case capacity.Offered(s.Threads, meanUs) < float64(s.Target) && s.Threads < s.MaxThreads && reruns < MaxStepReruns:
+		return step, capacity.ThreadsFor(float64(s.Target), meanUs, s.Threads+1, s.MaxThreads), meanUs
+	default:
+		v := JudgeCapacityStep(res, j, s)
+		step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
+	}
+	return step, 0, meanUs
 }
 
 // StepAchieved is the rate a step that ran res achieved over its measured

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
 )
 
@@ -94,4 +96,44 @@ func TestJudgeCapacityStep(t *testing.T) {
 func c(f ClientFigures) *ClientCheck {
 	cc := JudgeClient(f, capacityTestTerms)
 	return &cc
+}
+
+// TestCapacityStepOf: a step whose threads could not offer its rate at the
+// latency measured is run again with more, up to the cap and
+// MaxStepReruns times, unjudged; then judged; an interrupted one fails as
+// such.
+func TestCapacityStepOf(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	// 4 threads at 3 ms offer 1,333 ops/s of the 2,000 asked.
+	res := &run.Result{Start: start, End: start.Add(time.Second), Ops: 10, Succeeded: 10,
+		Total: &measurement.Snapshot{Measurements: []measurement.Measurement{{Name: "READ", Operation: "READ", Count: 10, Sum: 30_000}}}}
+	s := CapacityStep{Target: 2000, Threads: 4, ThreadCap: "capacity.maxthreads=64", Unit: "ops/s", Shortfall: 0.05, Terms: capacityTestTerms,
+		Achieved: 1300, MaxThreads: 64}
+	for _, tc := range []struct {
+		name        string
+		maxThreads  int
+		reruns      int
+		interrupted bool
+		rerun       int
+		verdict     capacity.Verdict
+		why         string
+	}{
+		// Little's law at 3 ms: 2,000 ops/s need 6 threads, twice over 13.
+		{"more threads", 64, 0, false, 13, 0, ""},
+		{"capped", 4, 0, false, 0, capacity.ClientLimited, "the client's threads limit the search (capacity.maxthreads=64)"},
+		{"reruns spent", 64, MaxStepReruns, false, 0, capacity.ClientLimited, "offer at most 1333 ops/s"},
+		{"interrupted", 64, 0, true, 0, capacity.Fail, "interrupted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := s
+			s.MaxThreads = tc.maxThreads
+			step, rerun, mean := CapacityStepOf(res, nil, s, tc.interrupted, tc.reruns)
+			if mean != 3000 || rerun != tc.rerun || step.Verdict != tc.verdict || !strings.Contains(step.Why, tc.why) {
+				t.Errorf("mean %g µs, rerun %d, %v: %q; want 3000, %d, %v: %q", mean, rerun, step.Verdict, step.Why, tc.rerun, tc.verdict, tc.why)
+			}
+			if step.Asked != 2000 || step.Threads != 4 || step.Achieved != 1300 {
+				t.Errorf("step %+v, want asked 2000, 4 threads, 1300 achieved", step)
+			}
+		})
+	}
 }

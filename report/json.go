@@ -161,7 +161,7 @@ func JSON(run *Run, mcfg *measurement.Config, res *run.Result, rows []export.Row
 	if run.SLO != nil {
 		rep.SLO = run.SLO.JSON()
 	}
-	rep.Validation = run.Validation
+	rep.Validation = (*jsonreport.Validation)(run.Validation)
 	rep.Interrupted = run.Interrupted
 	rep.Seed = run.Seed
 	if cl := run.Clients; cl.Split() {

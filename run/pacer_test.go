@@ -8,9 +8,10 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
+	"github.com/goycsb/ycsb/workload"
 )
 
-func pacedPlan(wl Workload, threads int, target, ops int64) *Plan {
+func pacedPlan(wl workload.Workload, threads int, target, ops int64) *Plan {
 	return &Plan{Threads: threads, OpCount: ops, Target: target, Workload: wl,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6},
 		// Ticks during the run: the Collector harvests while workers record.
@@ -133,7 +134,7 @@ type heldWorkload struct {
 	n atomic.Int64
 }
 
-func (h *heldWorkload) NewWorker(s *session.Session, seed uint64) Transactor {
+func (h *heldWorkload) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
 	return &heldWorker{countWorker: countWorker{c: &h.countWorkload, s: s}, held: h.n.Add(1) == 1}
 }
 

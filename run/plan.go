@@ -13,6 +13,7 @@ import (
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // Plan is one run, checked and typed by a front end.
@@ -42,7 +43,7 @@ type Plan struct {
 	// Ticker ticks it; 0: only once, at the end.
 	Interval time.Duration
 
-	Workload Workload
+	Workload workload.Workload
 	// Sessions are a binding's session per worker (Workers of them); nil
 	// when the workload talks to its driver itself.
 	Sessions []db.Session

@@ -12,6 +12,7 @@ import (
 	"github.com/goycsb/ycsb/internal/procs"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // StopGrace is how long operations in flight may take to finish once the run
@@ -34,7 +35,7 @@ type stopper struct {
 	// time limit a close has closeTimeout of its own.
 	closing       context.Context
 	cancelClosing context.CancelFunc
-	wl            Workload
+	wl            workload.Workload
 	once          sync.Once
 	stopped       atomic.Bool // by Ctrl-C or the time limit, not by the end of the work
 	// interrupted: the end of the run's context (Ctrl-C, SIGTERM) stopped
@@ -58,7 +59,7 @@ func (st *stopper) halt(reason string) { st.stopFor(&reason, false) }
 // stop the run after its work ended.
 func (st *stopper) done() { st.once.Do(func() {}) }
 
-func newStopper(ctx context.Context, wl Workload) *stopper {
+func newStopper(ctx context.Context, wl workload.Workload) *stopper {
 	st := &stopper{wl: wl}
 	st.ops, st.cancelOps = context.WithCancel(context.WithoutCancel(ctx))
 	st.closing, st.cancelClosing = context.WithCancel(context.WithoutCancel(ctx))
@@ -238,7 +239,7 @@ func newWorkers(p *Plan, c *measurement.Collector) []*worker {
 		}
 		ms := session.NewSession(sess, c.NewRecorder())
 		ms.Causes = p.Causes
-		w := &worker{id: i, session: ms, wl: p.Workload.NewWorker(ms, p.Seed+uint64(i)*0x9e3779b97f4a7c15)}
+		w := &worker{id: i, session: ms, wl: p.Workload.NewTransactor(ms, p.Seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = p.OpCount / int64(n)
 		if int64(i) < p.OpCount%int64(n) {
 			w.opCount++

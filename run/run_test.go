@@ -9,6 +9,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // countWorkload counts its transactions and inserts; each takes pause.
@@ -18,11 +19,12 @@ type countWorkload struct {
 	txns, inserts atomic.Int64
 }
 
-func (c *countWorkload) NewWorker(s *session.Session, seed uint64) Transactor {
+func (c *countWorkload) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
 	return &countWorker{c: c, s: s}
 }
 func (c *countWorkload) Stop()                  { c.stop.Store(true) }
 func (c *countWorkload) StopFlag() *atomic.Bool { return &c.stop }
+func (c *countWorkload) Resume()                { c.stop.Store(false) }
 
 type countWorker struct {
 	c *countWorkload

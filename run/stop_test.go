@@ -9,6 +9,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // frozenBatcher buffers its inserts (BATCHED_OK); its fourth starts a flush
@@ -37,7 +38,7 @@ func (b *frozenBatcher) Close(ctx context.Context) error {
 
 type okInserts struct{ rmwWorkload }
 
-func (w *okInserts) NewWorker(s *session.Session, seed uint64) Transactor {
+func (w *okInserts) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
 	return &okInsertsWorker{rmwWorker{s: s}}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
+	"github.com/goycsb/ycsb/workload"
 )
 
 // closeTimeout bounds a session's close, which sends its buffered writes.
@@ -19,7 +20,7 @@ type worker struct {
 	closeErr error // the session's Close, for the Result
 	opCount  int64 // 0: until stopped
 	session  *session.Session
-	wl       Transactor
+	wl       workload.Transactor
 	done     atomic.Int64 // operations done, published every few operations
 	_        [56]byte     // keep neighbours' counters off this cache line
 	finished int64

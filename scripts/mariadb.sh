@@ -83,10 +83,17 @@ init_dir() {
         { cat "$DIR/install-db.log" >&2; die "mariadb-install-db failed"; }
 }
 
+# wait_socket: the server answers as root on its socket. The process this
+# start launched (LAUNCHED) is the one watched: mariadbd writes its pid file
+# only after its engines' recovery, which on a loaded machine takes longer
+# than the few seconds the start waits for the file.
+LAUNCHED=""
+alive() { if [[ -n "$LAUNCHED" ]]; then kill -0 "$LAUNCHED" 2>/dev/null; else running; fi; }
+
 wait_socket() {
     local deadline=$((SECONDS + START_TIMEOUT))
     until root_sql -e "SELECT 1" >/dev/null 2>&1; do
-        running || { tail -n 30 "$LOG" >&2; die "the server exited during its start (log: $LOG)"; }
+        alive || { tail -n 30 "$LOG" >&2; die "the server exited during its start (log: $LOG)"; }
         ((SECONDS < deadline)) || die "not ready after ${START_TIMEOUT}s (log: $LOG)"
         sleep 0.2
     done
@@ -125,8 +132,7 @@ cmd_start() {
             --log-error="$LOG" --plugin-load-add=ha_rocksdb \
             --max-connections=500 --innodb-buffer-pool-size=256M \
             --skip-name-resolve >/dev/null 2>&1 &
-        # mariadbd writes its pid file once it runs; wait for it.
-        for _ in $(seq 50); do [[ -f "$PIDFILE" ]] && break; sleep 0.1; done
+        LAUNCHED=$!
     fi
     wait_socket
     setup

@@ -1,12 +1,3 @@
-// Package workload is the reference's CoreWorkload: which operation to run,
-// on which key, with which fields and values.
-//
-// A CoreWorkload is built once from the properties and shared by all
-// workers; its shared state is atomic counters only (the load key sequence,
-// the acknowledged run-phase insert counter, the sequential chooser). Each
-// worker gets a Worker with its own random source, generators that keep
-// state (zipfian zeta caches), and reusable buffers for keys, values and
-// results, so a transaction allocates nothing once warmed up.
 package workload
 
 import (
@@ -81,6 +72,18 @@ type CoreWorkload struct {
 
 	stderr io.Writer
 	stop   atomic.Bool
+}
+
+// The CoreWorkload is the first Kind registered (before economy.go's):
+// kindOf's default.
+func init() {
+	Register(&Kind{
+		Name:    "core",
+		Classes: []string{"site.ycsb.workloads.CoreWorkload", "com.yahoo.ycsb.workloads.CoreWorkload"},
+		Build: func(ctx context.Context, c *Config, stderr io.Writer) (Workload, error) {
+			return Build(ctx, c, stderr)
+		},
+	})
 }
 
 // Stop asks every worker to finish its current operation and return.

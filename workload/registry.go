@@ -5,48 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/session"
 )
-
-// Workload is a built workload as a run drives it: one Transactor per
-// worker, and the stop the workers poll. The CoreWorkload is one; a
-// workload that checks the database after its run is also a Validator.
-type Workload interface {
-	// NewTransactor returns one worker's operations, recorded through s,
-	// drawing from a random source seeded with seed.
-	NewTransactor(s *session.Session, seed uint64) Transactor
-	// Stop asks every worker to finish its current operation and return.
-	Stop()
-	// Resume clears Stop for another run of the same workload.
-	Resume()
-	// StopFlag is the flag Stop sets, polled per operation.
-	StopFlag() *atomic.Bool
-}
-
-// Transactor is one worker's operations: a transaction of the run phase,
-// or an insert of the load phase. Each returns false when the worker is
-// done.
-type Transactor interface {
-	DoTransaction(ctx context.Context) bool
-	DoInsert(ctx context.Context) bool
-}
-
-// Validator is an optional Workload capability: an invariant over the
-// database, counted before the run and checked after it (the closed
-// economy's balances).
-type Validator interface {
-	// Count takes the tally the invariant is about, now.
-	Count(ctx context.Context, database db.DB) (Tally, error)
-	// Validate checks the invariant once the workers have returned,
-	// against start (from Count; nil when it was not counted).
-	Validate(ctx context.Context, database db.DB, start *Start) *Validation
-	// ValidationMethod is how Count and Validate will read database.
-	ValidationMethod(database db.DB) string
-}
 
 // Kind is one workload the workload property names: how its properties
 // are read and how it is built. A new workload is one Kind registered in
@@ -98,41 +59,6 @@ func lookup(value string) *Kind {
 		}
 	}
 	return nil
-}
-
-func init() {
-	Register(&Kind{
-		Name:    "core",
-		Classes: []string{"site.ycsb.workloads.CoreWorkload", "com.yahoo.ycsb.workloads.CoreWorkload"},
-		Build: func(ctx context.Context, c *Config, stderr io.Writer) (Workload, error) {
-			return Build(ctx, c, stderr)
-		},
-	})
-	Register(&Kind{
-		Name:       "closedeconomy",
-		Classes:    closedEconomyClasses(),
-		Properties: economyProperties,
-		Configure:  (*Config).readEconomy,
-		Build: func(ctx context.Context, c *Config, stderr io.Writer) (Workload, error) {
-			w, err := Build(ctx, c, stderr)
-			if err != nil {
-				return nil, err
-			}
-			return &ClosedEconomyWorkload{w}, nil
-		},
-	})
-}
-
-// closedEconomyClasses are ClosedEconomyClasses without ours (the
-// Kind's Name), which RunsTransactions reads whole.
-func closedEconomyClasses() []string {
-	var out []string
-	for _, c := range ClosedEconomyClasses {
-		if c != "closedeconomy" {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // ParseKind reads the workload property (with a note of surrounding

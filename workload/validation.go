@@ -39,37 +39,39 @@ type Start struct {
 // accounts must still add up to what they held when it started (YCSB+T,
 // Dey et al., ICDE Workshops 2014; the forks' ClosedEconomyWorkload.validate,
 // which compares with the total the accounts were loaded with, and so
-// blames a run for an earlier run's anomaly as well).
+// blames a run for an earlier run's anomaly as well). The JSON report
+// carries it as its own Validation type, of the same fields: a type
+// conversion either way.
 type Validation struct {
-	Status string `json:"status"`
-	Method string `json:"method"`
+	Status string
+	Method string
 	// TotalCash is what the accounts were loaded with (totalcash);
 	// CountedCash what they hold after the run; Accounts how many were
 	// found, of ExpectedAccounts (recordcount).
-	TotalCash        int64 `json:"total_cash"`
-	CountedCash      int64 `json:"counted_cash"`
-	Accounts         int64 `json:"accounts"`
-	ExpectedAccounts int64 `json:"expected_accounts"`
+	TotalCash        int64
+	CountedCash      int64
+	Accounts         int64
+	ExpectedAccounts int64
 	// StartCash and StartAccounts are what the accounts held when the run
 	// started, before its first transfer: the run is judged against them.
-	// Absent in reports written before they were counted: such a run is
-	// judged against TotalCash and ExpectedAccounts.
-	StartCash     *int64 `json:"start_cash,omitempty"`
-	StartAccounts *int64 `json:"start_accounts,omitempty"`
+	// Nil when they were not counted (and in reports written before they
+	// were): such a run is judged against TotalCash and ExpectedAccounts.
+	StartCash     *int64
+	StartAccounts *int64
 	// StartLate: see Start.Late.
-	StartLate bool `json:"start_late,omitempty"`
+	StartLate bool
 	// EarlierChange is StartCash - TotalCash: money that appeared (or,
 	// negative, vanished) before the run, which the run is not blamed for.
-	EarlierChange *int64 `json:"earlier_change,omitempty"`
+	EarlierChange *int64
 	// Operations is every operation the run started, warm-up included,
 	// failed or not (the forks' actual operation count).
-	Operations int64 `json:"operations"`
+	Operations int64
 	// AnomalyScore is |start - CountedCash| / Operations, the forks'
 	// definition over the run's own change: 0 when the invariant held.
-	AnomalyScore float64 `json:"anomaly_score"`
+	AnomalyScore float64
 	// Error says why the check could not be made (Status ERROR), or, in
 	// a merged report, which client's check failed.
-	Error string `json:"error,omitempty"`
+	Error string
 }
 
 // NewValidation judges the tally end after a run of operations against

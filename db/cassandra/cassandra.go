@@ -30,7 +30,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/db/internal/tlsfiles"
+	"github.com/goycsb/ycsb/db/cassandra/cqltls"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/secret"
@@ -284,12 +284,9 @@ func (c *config) options(ctx context.Context) (cqlcluster.Options, error) {
 // ends; a file that cannot be read is named as the property is given
 // ("cassandra.ssl.ca=/dev/zero: ...").
 func (c *config) tlsConfig(ctx context.Context) (*tls.Config, error) {
-	tc := &tls.Config{InsecureSkipVerify: !c.sslVerify}
-	if err := tlsfiles.Load(ctx, tc, tlsfiles.File{Prop: propSSLCA, Path: c.sslCA},
-		tlsfiles.File{Prop: propSSLCert, Path: c.sslCert}, tlsfiles.File{Prop: propSSLKey, Path: c.sslKey}); err != nil {
-		return nil, err
-	}
-	return tc, nil
+	tc := cqltls.Config{CA: cqltls.PEMFile{Prop: propSSLCA, Path: c.sslCA}, Cert: cqltls.PEMFile{Prop: propSSLCert, Path: c.sslCert},
+		Key: cqltls.PEMFile{Prop: propSSLKey, Path: c.sslKey}, VerifyHost: c.sslVerify}
+	return tc.Load(ctx)
 }
 
 // cassDB is the opened binding: one driver session shared by all workers,

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/internal/javafmt"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/stressreport"
 	"github.com/goycsb/ycsb/run/capacity"
 )
 
@@ -51,13 +52,17 @@ func (r *stressRun) capacitySearch(ctx context.Context, run func(ctx context.Con
 	r.step = nil
 	r.judgement = nil // each step's; the search's answer is below
 	if ans != nil {
-		r.writeCapacity(ans, cfg)
+		var objs []string
+		for _, o := range r.s.SLO.Objectives {
+			objs = append(objs, o.Text)
+		}
+		stressreport.WriteCapacity(func(line string) { r.println(line) }, ans, cfg, objs, capacityMaxStep)
 	}
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
 	if ans.Rate == 0 && ans.Unjudged {
-		return &slo.Unmet{Msg: "-rate capacity: no rate was judged: the objectives could not be judged at " + jf(ans.Above, 0, true) + " op/s, and a lower rate runs fewer operations"}
+		return &slo.Unmet{Msg: "-rate capacity: no rate was judged: the objectives could not be judged at " + javafmt.FixedGrouped(ans.Above, 0) + " op/s, and a lower rate runs fewer operations"}
 	}
 	if ans.Rate == 0 && ans.Hopeless != "" {
 		return &slo.Unmet{Msg: fmt.Sprintf("-rate capacity: no rate was judged: the client cannot hold -slo on this machine (%s), at %.0f op/s", ans.Hopeless, ans.Above)}
@@ -83,103 +88,35 @@ func (c *capStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step,
 			return capacity.Step{}, err
 		}
 		res, j := r.lastRes, r.judgement
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
-		mean, _ := report.MeanServiceUs(res.Total)
+		// The same rule as ycsb capacity's steps.
+		step, rerun, mean := report.CapacityStepOf(res, j, report.CapacityStep{Target: target, Threads: c.threads,
+			ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: stressreport.ClientTerms,
+			Achieved: report.StepAchieved(res, dur), MaxThreads: r.s.Rate.MaxThreads}, ctx.Err() != nil, try)
 		if mean > 0 {
 			c.meanUs = mean
 		}
-		offered := capacity.Offered(c.threads, mean)
-		short := offered < float64(target)
-		switch {
-		case ctx.Err() != nil:
-			step.Verdict, step.Why = capacity.Fail, "interrupted"
-		case short && c.threads < r.s.Rate.MaxThreads && try < 3:
-			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, r.s.Rate.MaxThreads)
+		if rerun > 0 {
+			c.threads = rerun
 			r.println(fmt.Sprintf("Capacity: step %d: %s; again with %d threads", ask.N, capacity.OfferNote(step.Threads, mean, "op/s"), c.threads))
 			continue
-		default:
-			// The same rule as ycsb capacity's steps.
-			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
-				ThreadCap: fmt.Sprintf("threads<=%d", r.s.Rate.MaxThreads), Unit: "op/s", Shortfall: ask.Shortfall, Terms: clientTerms,
-				Achieved: step.Achieved})
-			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
-			if v.Untrusted != "" {
-				step.Why = joinWhy(step.Why, "not to be trusted: "+v.Untrusted)
-			}
+		}
+		if step.Untrusted != "" {
+			step.Why = capacity.JoinWhy(step.Why, "not to be trusted: "+step.Untrusted)
 		}
 		if !trusted && ctx.Err() == nil {
 			untrusted := fmt.Sprintf("too few operations to trust the percentiles (a step runs at most %s)", capacityMaxStep)
-			step.Untrusted = joinWhy(step.Untrusted, untrusted)
-			step.Why = joinWhy(step.Why, untrusted)
+			step.Untrusted = capacity.JoinWhy(step.Untrusted, untrusted)
+			step.Why = capacity.JoinWhy(step.Why, untrusted)
 		}
 		step.Unjudged = step.Verdict == capacity.Fail && ctx.Err() == nil && j.Unjudged()
 		return step, nil
 	}
 }
 
-// joinWhy adds note to a step's why.
-func joinWhy(why, note string) string {
-	if why == "" {
-		return note
-	}
-	return why + "; " + note
-}
-
 // duration is a step's measured time at rate: step=, longer when the
 // objectives' percentiles need more operations to be trusted.
 func (c *capStepper) duration(rate float64) (time.Duration, bool) {
-	var need int64
-	for _, o := range c.r.s.SLO.Objectives {
-		if o.Stat == slo.Percentile {
-			need = max(need, capacity.OpsToTrust(o.Percentile))
-		}
-	}
-	d := max(c.r.s.Rate.Capacity.Step, time.Duration(float64(need)/rate*float64(time.Second)))
-	if d > capacityMaxStep {
-		return capacityMaxStep, false
-	}
-	return d, true
-}
-
-// writeCapacity writes the search's summary: a line per step, then the
-// answer.
-func (r *stressRun) writeCapacity(a *capacity.Answer, cfg capacity.Config) {
-	var objs []string
-	for _, o := range r.s.SLO.Objectives {
-		objs = append(objs, o.Text)
-	}
-	r.println("")
-	r.println("Capacity (ours), against " + strings.Join(objs, ", ") + " on intended latency:")
-	r.println(fmt.Sprintf("%5s %12s %14s %8s  %s", "step", "asked op/s", "achieved op/s", "threads", "verdict"))
-	for i, s := range a.Steps {
-		line := fmt.Sprintf("%5d %12s %14s %8d  %s", i+1, jf(s.Asked, 0, true), jf(s.Achieved, 0, true), s.Threads, s.Verdict)
-		if s.Confirms > 0 {
-			line += fmt.Sprintf(" (confirms step %d)", s.Confirms)
-		}
-		if s.Why != "" {
-			line += ": " + s.Why
-		}
-		r.println(line)
-	}
-	// What the best passing step served: its achieved rate, at most its
-	// asked one (Answer.Max).
-	answer := "none: no rate met the objectives"
-	if max, best := a.Max(); max > 0 {
-		answer = jf(math.Floor(max), 0, true) + " op/s" // never shown above what the step achieved
-		if asked := a.Steps[best-1].Asked; asked > max {
-			answer += fmt.Sprintf(" achieved by step %d (%s asked)", best, jf(asked, 0, true))
-		}
-	}
-	r.println(fmt.Sprintf("%-26s: %s", "Max op rate meeting -slo", answer))
-	if a.Above > 0 {
-		r.println(fmt.Sprintf("%-26s: %s op/s", "First failing op rate", jf(a.Above, 0, true)))
-	}
-	_, limit := a.Limit(cfg, capacity.Names{Resolution: fmt.Sprintf("resolution=%g%%", cfg.Resolution*100),
-		Steps: "the steps", Max: "the highest rate", Unit: "op/s", StepTime: fmt.Sprintf("a step runs at most %s", capacityMaxStep)})
-	r.println(fmt.Sprintf("%-26s: %s", "Limit", limit))
-	if why := a.Untrusted("op/s"); why != "" {
-		r.println(fmt.Sprintf("%-26s: no: %s", "Trusted", why))
-	}
+	return capacity.StepTime(c.r.s.SLO.Objectives, rate, c.r.s.Rate.Capacity.Step, capacityMaxStep)
 }
 
 // checkCapacity refuses what -rate capacity cannot honour, before

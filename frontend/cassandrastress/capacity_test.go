@@ -80,30 +80,3 @@ func TestCapacityStepShort(t *testing.T) {
 		t.Errorf("verdict %s — %q, want CLIENT-LIMITED: the schedule not kept", step.Verdict, step.Why)
 	}
 }
-
-// TestCapacityAnswerServed (issue 48): -rate capacity's answer is what its
-// best passing step served: its achieved rate, at most its asked one,
-// never shown above it.
-func TestCapacityAnswerServed(t *testing.T) {
-	s, _, err := settings.Parse([]string{"write", "-rate", "capacity", "start=900/s", "step=1s", "threads<=8", "-slo", "write.p50<=1s"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		steps []capacity.Step
-		want  string
-	}{
-		{"short of the rate", []capacity.Step{{Asked: 900, Achieved: 890, Verdict: capacity.Pass}, {Asked: 1800, Achieved: 1712.6, Verdict: capacity.Pass},
-			{Asked: 3600, Achieved: 2000, Verdict: capacity.Fail}}, "Max op rate meeting -slo  : 1,712 op/s achieved by step 2 (1,800 asked)\n"},
-		{"ahead of the rate", []capacity.Step{{Asked: 900, Achieved: 905, Verdict: capacity.Pass}}, "Max op rate meeting -slo  : 900 op/s\n"},
-		{"none passed", []capacity.Step{{Asked: 900, Achieved: 300, Verdict: capacity.Fail}}, "Max op rate meeting -slo  : none: no rate met the objectives\n"},
-	} {
-		var out bytes.Buffer
-		r := &stressRun{s: s, out: &out}
-		r.writeCapacity(capacity.LadderAnswer(tc.steps), capacity.Config{Resolution: 0.05})
-		if !strings.Contains(out.String(), tc.want) {
-			t.Errorf("%s: want %q in\n%s", tc.name, tc.want, out.String())
-		}
-	}
-}

@@ -2,21 +2,19 @@ package stress
 
 import (
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/run"
+	ycsbworkload "github.com/goycsb/ycsb/workload"
 )
 
 // summariser is a run's metrics: the engine's interval output, and the
 // Results block at the end.
 type summariser interface {
 	run.Output
-	summarise(w io.Writer)
-	ops() *measurement.Ops // the run's operations, the metrics' rows
+	Summarise(w io.Writer)
+	Ops() *measurement.Ops // the run's operations, the metrics' rows
 }
 
 // plan is the engine's plan for one run of wl on threads workers: count
@@ -24,7 +22,7 @@ type summariser interface {
 // target unless it is a warm-up, with an interval line every -log
 // interval=. The stress workloads talk to the driver themselves: the plan
 // has no binding's sessions.
-func (r *stressRun) plan(wl run.Workload, threads int, count int64, warmup bool) *run.Plan {
+func (r *stressRun) plan(wl ycsbworkload.Workload, threads int, count int64, warmup bool) *run.Plan {
 	s := r.s
 	rated := (s.Rate.OpsPerSecond > 0 || r.step != nil) && !warmup
 	p := &run.Plan{
@@ -63,36 +61,6 @@ func measurementConfig(rated bool) *measurement.Config {
 		c.Interval = measurement.IntervalBoth
 	}
 	return c
-}
-
-// reportSettings are the settings the JSON report of a run of plan
-// records, under the YCSB names earlier reports of the stress mode have
-// (ycsb merge compares measurement.interval); jsonPath is the report's.
-func reportSettings(plan *run.Plan, jsonPath string) map[string]string {
-	m := map[string]string{
-		"threadcount":      strconv.Itoa(plan.Threads),
-		"measurement.type": string(measurement.HdrHistogram),
-		"progress":         "false",
-		"report.interval":  strconv.FormatFloat(plan.Interval.Seconds(), 'f', -1, 64),
-		"report.json":      jsonPath,
-	}
-	if plan.OpCount > 0 {
-		m["operationcount"] = strconv.FormatInt(plan.OpCount, 10)
-	}
-	var tracked []string
-	for st, on := range plan.Measurement.Tracked {
-		if on {
-			tracked = append(tracked, db.Status(st).String())
-		}
-	}
-	if tracked != nil {
-		m["latencytrackederrors"] = strings.Join(tracked, ",")
-	}
-	if plan.Target > 0 {
-		m["target"] = strconv.FormatInt(plan.Target, 10)
-		m["measurement.interval"] = "both"
-	}
-	return m
 }
 
 // startHook calls fn as the run starts.

@@ -8,6 +8,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
+	"github.com/goycsb/ycsb/report/stressreport"
 	"github.com/goycsb/ycsb/run"
 )
 
@@ -39,7 +40,7 @@ func TestPlanAsTheRunnerReadIt(t *testing.T) {
 			if !reflect.DeepEqual(tc.plan.Measurement, want) {
 				t.Errorf("measurement %+v, want %+v", tc.plan.Measurement, want)
 			}
-			if got := reportSettings(&tc.plan, "r.json"); !reflect.DeepEqual(got, tc.properties) {
+			if got := stressreport.Settings(&tc.plan, "r.json"); !reflect.DeepEqual(got, tc.properties) {
 				t.Errorf("settings %v, want %v", got, tc.properties)
 			}
 		})

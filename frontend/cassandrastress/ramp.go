@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/internal/javafmt"
+	"github.com/goycsb/ycsb/report/stressreport"
 )
 
 // nextThreads is the ramp's next thread count: doubled below 16, else
@@ -49,8 +51,8 @@ func (r *stressRun) runMulti(ctx context.Context) error {
 // rampResult is one thread count's run: its op rate, and its rows of the
 // ramp's summary table.
 type rampResult interface {
-	opRate() float64
-	summaryRows(prefix string) []string
+	OpRate() float64
+	SummaryRows(prefix string) []string
 }
 
 // ramp runs step at each thread count of the ramp (see runMulti).
@@ -82,10 +84,10 @@ func (r *stressRun) ramp(ctx context.Context, step func(ctx context.Context, thr
 			return ctx.Err()
 		}
 		results = append(results, met)
-		rates = append(rates, met.opRate())
+		rates = append(rates, met.OpRate())
 		if prev > 0 {
 			// The original prints this on System.out, not into -log file=.
-			fmt.Fprintf(r.env.Stdout, "Improvement over %d threadCount: %s%%\n", prev, jf(100*averageImprovement(rates, 1), 0, false))
+			fmt.Fprintf(r.env.Stdout, "Improvement over %d threadCount: %s%%\n", prev, javafmt.Fixed(100*averageImprovement(rates, 1), 0))
 		}
 		ids = append(ids, strconv.Itoa(threads)+" threadCount")
 		prev = threads
@@ -113,9 +115,9 @@ func (r *stressRun) summariseAll(ids []string, results []rampResult) {
 		w = max(w, len(id))
 	}
 	prefix := func(id string) string { return fmt.Sprintf("%*s, ", w, id) }
-	r.println(header(prefix("id")))
+	r.println(stressreport.Header(prefix("id")))
 	for i, m := range results {
-		for _, l := range m.summaryRows(prefix(ids[i])) {
+		for _, l := range m.SummaryRows(prefix(ids[i])) {
 			r.println(l)
 		}
 	}

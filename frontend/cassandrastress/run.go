@@ -33,7 +33,9 @@ import (
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report/stressreport"
 	"github.com/goycsb/ycsb/run"
+	ycsbworkload "github.com/goycsb/ycsb/workload"
 )
 
 // BadInput is a command line or setup that cannot work: one line, exit 2.
@@ -86,9 +88,6 @@ func setupErr(ctx context.Context, err error) error {
 // schema settle; tests shorten it.
 var pause = 2 * time.Second
 
-// hdrComment opens the -log hdrfile= log, as in the original.
-const hdrComment = "Logging op latencies for Cassandra Stress"
-
 // rampPause is its sleep between the thread counts of a write ramp ("let
 // the commit log flush").
 var rampPause = 15 * time.Second
@@ -117,7 +116,7 @@ func Main(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "Version: ycsb %s (cassandra-stress compatible mode)\n", env.Version)
 		return nil
 	case settings.CmdPrint:
-		printDistribution(env.Stdout, data.FromSpec(s.PrintDist))
+		stressreport.PrintDistribution(env.Stdout, data.FromSpec(s.PrintDist))
 		return nil
 	case settings.CmdUser:
 		return runUser(ctx, s, notes, env)
@@ -198,8 +197,8 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 		return nil, badInput(err)
 	}
 	// Every output is checked before anything is connected or created.
-	if err := r.checkOutputs(); err != nil {
-		return nil, err
+	if err := r.files().Check(ctx); err != nil {
+		return nil, reportErr(err)
 	}
 	var err error
 	// The stores are read before anything is opened: a wrong file or
@@ -713,39 +712,41 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 // for count operations (-1: until duration= or err<), measured by met:
 // what the predefined commands' and user's runOnce share once each has
 // its workload and its metrics.
-func (r *stressRun) measure(ctx context.Context, wl run.Workload, st *runState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
+func (r *stressRun) measure(ctx context.Context, wl ycsbworkload.Workload, st *runState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
-	outs, err := r.openOutputs(threads, warmup)
+	outs, err := r.files().Open(r.out, threads, warmup)
 	if err != nil {
 		return nil, err
 	}
-	defer outs.release()
-	met.stop = wl.Stop
-	met.hdr = outs.hdr
+	defer outs.Release()
+	met.Stop = wl.Stop
+	met.HDR = outs.HDR()
 	if !warmup {
 		// the failure line among the interval lines, as it happens
-		st.onFail = met.printLine
+		st.onFail = met.PrintLine
 		if s.Log.Level != settings.LevelMinimal {
 			st.onRetry = func(err error) { r.errLine(err) }
 		}
 	}
 	// Only the predefined commands' workers speculate (docs/stress.md).
 	if _, predefined := wl.(*workload); predefined && !warmup && r.m != nil && r.m.specDelay > 0 {
-		met.spec = func() (int64, int64) { return st.specSent.Load(), st.specWon.Load() }
-		outs.stats = func() []db.Stat {
+		met.Spec = func() (int64, int64) { return st.specSent.Load(), st.specWon.Load() }
+		outs.Stats = func() []db.Stat {
 			return []db.Stat{
 				{Section: "CASSANDRA", Name: "SpeculativeRequests", Value: st.specSent.Load()},
 				{Section: "CASSANDRA", Name: "SpeculativeWins", Value: st.specWon.Load()},
 			}
 		}
 	}
-	if outs.waits() {
-		st.waits.track(len(met.names))
-		met.waits = st.waits.harvest
+	if outs.HDR() != nil && s.Rate.OpsPerSecond > 0 {
+		// -log hdrfile= under a rate logs wait times: the workload
+		// records them, as the engine does not.
+		st.waits.track(met.Rows())
+		met.Waits = st.waits.harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty && r.step == nil {
 		c := s.Command
-		met.stopAt = func(n int, unc float64) bool {
+		met.StopAt = func(n int, unc float64) bool {
 			return unc < c.TargetUncertainty && n >= c.MinMeasurements || n >= c.MaxMeasurements
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report"
+	"github.com/goycsb/ycsb/report/stressreport"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/session"
 )
@@ -64,6 +65,9 @@ func (st *runState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
 }
 
 func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
+
+// Resume clears Stop, for another run of the same workload.
+func (st *runState) Resume() { st.stop.Store(false) }
 
 func (st *runState) Stop() {
 	st.stop.Store(true)
@@ -201,12 +205,12 @@ func (st *runState) failed() string {
 // warm-up has neither. A failed operation ends the run in ErrFailure; a
 // failed run has no Results block, as the original's StressMetrics cancels
 // it.
-func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, met summariser, outs *runOutputs, warmup bool) error {
+func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, met summariser, outs *stressreport.Outputs, warmup bool) error {
 	if err := ctx.Err(); err != nil {
-		return outs.done(err) // Ctrl-C before the run: nothing runs
+		return outs.Done(err) // Ctrl-C before the run: nothing runs
 	}
 	s := r.s
-	plan.Ops = met.ops()
+	plan.Ops = met.Ops()
 	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { r.errLine(line) })
 	var timer *time.Timer
 	objs := s.SLO.Objectives
@@ -215,7 +219,7 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	}
 	latency := report.SLOLatency(plan.Target, plan.Measurement)
 	if !warmup {
-		plan.Outputs = append(outs.outputs(), met, startHook(func() {
+		plan.Outputs = append(outs.EngineOutputs(), met, startHook(func() {
 			if r.env.onStart != nil {
 				r.env.onStart()
 			}
@@ -238,31 +242,31 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 	if objs != nil {
 		j, err := report.Judge(objs, latency, res, "")
 		if err != nil {
-			return outs.done(err)
+			return outs.Done(err)
 		}
 		judgement, r.judgement = j, j
 	}
-	client := report.CheckClient(res, clientTerms)
+	client := report.CheckClient(res, stressreport.ClientTerms)
 	// The duration= is the time planned: plan.TimeLimit is not set for it.
 	planned := plan.TimeLimit
 	if s.Command.Stop == settings.StopDuration && r.step == nil {
 		planned = s.Command.Duration
 	}
 	in := report.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
-	err := outs.writeReport(plan, res, judgement, in, func() {
+	err := outs.WriteReport(plan, res, judgement, s.SLO.Text, in, func() {
 		if !warmup && !s.Log.NoSummary && st.failed() == "" {
-			met.summarise(r.out)
-			writeClient(r.out, client)
+			met.Summarise(r.out)
+			stressreport.WriteClient(r.out, client)
 		}
 		if judgement != nil && st.failed() == "" {
-			writeObjectives(r.out, judgement)
+			stressreport.WriteObjectives(r.out, judgement)
 		}
 	})
 	plan.Causes.WriteSummary(r.env.Stderr)
 	if n := client.Note(); !warmup && n != "" {
 		fmt.Fprintln(r.env.Stderr, n)
 	}
-	if err = outs.done(err); err != nil {
+	if err = outs.Done(err); err != nil {
 		return err
 	}
 	if msg := st.failed(); msg != "" {
@@ -274,7 +278,7 @@ func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, m
 		}
 		return fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
 	}
-	return outs.graph()
+	return reportErr(outs.Graph(r.ctx, s.Rate.Ramp()))
 }
 
 // waitTimes are a run's wait times (intended start to start), for -log

@@ -24,8 +24,8 @@ import (
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/session"
+	ycsbworkload "github.com/goycsb/ycsb/workload"
 )
 
 // The user command: `user profile=a.yaml[,b.yaml] ops(insert=1,q=2)`, the
@@ -888,7 +888,7 @@ func (w *userWorkload) take(n int) int {
 	}
 }
 
-var _ run.Workload = (*userWorkload)(nil)
+var _ ycsbworkload.Workload = (*userWorkload)(nil)
 
 // userWire is a keyspace's lean request path, routed by its session's
 // ring and host selection policy.
@@ -946,7 +946,7 @@ type userWorker struct {
 	page    []byte
 }
 
-func (w *userWorkload) NewWorker(s *session.Session, seed uint64) run.Transactor {
+func (w *userWorkload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	if len(w.wires) > 0 {

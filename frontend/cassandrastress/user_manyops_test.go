@@ -16,6 +16,7 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/report/html"
 	yresults "github.com/goycsb/ycsb/report/merge"
+	"github.com/goycsb/ycsb/report/stressreport"
 )
 
 // manyOps are the ops of ops(insert=1,q01=1,…,q20=1) over
@@ -50,7 +51,7 @@ func TestManyOpsOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.gcSample = func() gcStats { return gcStats{} }
+	m.GCSample = func() stressreport.GCStats { return stressreport.GCStats{} }
 	const s = int64(time.Second)
 	m.StartRun(time.Unix(0, 0), 0)
 	for iv := int64(0); iv < 2; iv++ {
@@ -64,7 +65,7 @@ func TestManyOpsOutput(t *testing.T) {
 		}
 		m.AddInterval(iv*s, (iv+1)*s, &measurement.Snapshot{Measurements: ms})
 	}
-	m.summarise(&out)
+	m.Summarise(&out)
 	ycsbtest.Golden(t, "testdata/manyops.golden", out.Bytes())
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/goycsb/ycsb/report/html"
 	"github.com/goycsb/ycsb/report/json"
 	yresults "github.com/goycsb/ycsb/report/merge"
+	"github.com/goycsb/ycsb/report/stressreport"
 )
 
 // userHdrOps are two ops of ops(singlepost=2,insert=1), given out of their
@@ -35,7 +36,7 @@ func userHdrRun(t *testing.T, rated bool) string {
 	path := filepath.Join(t.TempDir(), "user.hdr")
 	const s = int64(time.Second)
 	const baseMs = 1_700_000_000_000
-	lg, err := measurement.CreateTaggedHdrLog(path, hdrComment, baseMs)
+	lg, err := measurement.CreateTaggedHdrLog(path, stressreport.HdrComment, baseMs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +45,11 @@ func userHdrRun(t *testing.T, rated bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.hdr = lg
-	m.gcSample = func() gcStats { return gcStats{} }
-	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
+	m.HDR = lg
+	m.GCSample = func() stressreport.GCStats { return stressreport.GCStats{} }
+	m.WallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
 	if rated {
-		m.waits = func(into []*hdrhistogram.Histogram) {
+		m.Waits = func(into []*hdrhistogram.Histogram) {
 			into[ops[0].op].RecordValue(40)
 			into[ops[0].op].RecordValue(60)
 			into[ops[1].op].RecordValue(5)
@@ -143,7 +144,7 @@ func TestUserOpsTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := m.ops()
+	ops := m.Ops()
 	if ops.Len() != 22 || ops.Name(20) != "q20" || ops.Name(21) != measurement.CleanupName {
 		t.Errorf("table of %d: %s ... %s", ops.Len(), ops.Name(0), ops.Name(measurement.Op(ops.Len()-1)))
 	}
@@ -274,4 +275,13 @@ func TestUserReportNames(t *testing.T) {
 	if _, ok := d.Runs[1].LatencySeries["singlepost"]; !ok {
 		t.Errorf("no singlepost latency series: %v", d.Runs[1].LatencySeries)
 	}
+}
+
+// hist is a histogram of the given latencies in µs.
+func hist(us ...int64) *hdrhistogram.Histogram {
+	h := hdrhistogram.New(1, histMaxUs, 3)
+	for _, v := range us {
+		h.RecordValue(v)
+	}
+	return h
 }

@@ -270,6 +270,20 @@ func TestUserOutputs(t *testing.T) {
 	var creps []*jsonreport.Report
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
+	// Each client's run waits at its start for the other's, up to a
+	// bound, so that the two runs overlap however long a loaded machine
+	// takes to connect one of them (half a second of work each).
+	var starting sync.WaitGroup
+	starting.Add(len(errs))
+	bothStarted := make(chan struct{})
+	go func() { starting.Wait(); close(bothStarted) }()
+	onStart := func() {
+		starting.Done()
+		select {
+		case <-bothStarted:
+		case <-time.After(time.Minute):
+		}
+	}
 	for i := range errs {
 		path := filepath.Join(dir, "client"+strconv.Itoa(i)+".json")
 		clients = append(clients, path)
@@ -279,7 +293,7 @@ func TestUserOutputs(t *testing.T) {
 			var out, errOut strings.Builder
 			errs[i] = Main(context.Background(), []string{"user", "profile=" + f, "ops(insert=1,singlepost=2,timeline=1)", "n=150", "no-warmup",
 				"-pop", "dist=uniform(1..50)", "-rate", "threads=2", "fixed=300/s", "-node", testNode, "-log", "no-settings", "json=" + path},
-				Env{Stdout: &out, Stderr: &errOut, Version: "test"})
+				Env{Stdout: &out, Stderr: &errOut, Version: "test", onStart: onStart})
 		}()
 	}
 	wg.Wait()

@@ -21,8 +21,8 @@ import (
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/session"
+	ycsbworkload "github.com/goycsb/ycsb/workload"
 )
 
 // kind is one of the predefined operations.
@@ -130,9 +130,9 @@ type workload struct {
 	runState
 }
 
-var _ run.Workload = (*workload)(nil)
+var _ ycsbworkload.Workload = (*workload)(nil)
 
-func (w *workload) NewWorker(s *session.Session, seed uint64) run.Transactor {
+func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}

@@ -119,20 +119,7 @@ func Capacity(ctx context.Context, o Options) error {
 	}
 	b.sessions = nil
 	st := &capacityStepper{b: b, cs: cs, threads: p.s.threads}
-	var ans *capacity.Answer
-	var searchErr error
-	if p.s.clients.Split() {
-		if err := b.waitForStart(ctx); err != nil {
-			b.closeDB()
-			return err
-		}
-		ans, searchErr = st.ladder(ctx)
-	} else {
-		fmt.Fprintf(o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up, %v idle before each; a step that does not pass is run again to confirm it\n",
-			cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup, cs.search.Cooldown)
-		st.start = time.Now()
-		ans, searchErr = capacity.Search(ctx, cs.search, st)
-	}
+	ans, searchErr := st.search(ctx)
 	closeErr := b.closeDB()
 	if ans == nil {
 		return searchErr
@@ -175,16 +162,38 @@ func Capacity(ctx context.Context, o Options) error {
 		return closeErr
 	}
 	if !p.s.clients.Split() && ans.Rate == 0 && (ctx.Err() == nil || complete) {
-		if ans.Unjudged {
-			_, why := ans.Limit(capacity.Config{}, capacityNames)
-			return &slo.Unmet{Msg: "capacity: no rate was judged: " + why}
-		}
-		if ans.Hopeless != "" {
-			return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate was judged: the client cannot hold the objectives on this machine (%s), at %.0f ops/s", ans.Hopeless, ans.Above)}
-		}
-		return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate met the objectives, down to %.0f ops/s", ans.Above)}
+		return unmet(ans)
 	}
 	return nil
+}
+
+// search runs the steps: a search, or a fleet's client's share of the
+// ladder once the fleet's start has come.
+func (c *capacityStepper) search(ctx context.Context) (*capacity.Answer, error) {
+	b, cs := c.b, c.cs
+	if b.s.clients.Split() {
+		if err := b.waitForStart(ctx); err != nil {
+			return nil, err
+		}
+		return c.ladder(ctx)
+	}
+	fmt.Fprintf(b.o.Stderr, "Capacity search: from %g ops/s, x%g until a step fails, then bisection to %g%%; %v steps after %v of warm-up, %v idle before each; a step that does not pass is run again to confirm it\n",
+		cs.search.Start, cs.search.Growth, cs.search.Resolution*100, cs.stepTime, cs.warmup, cs.search.Cooldown)
+	c.start = time.Now()
+	return capacity.Search(ctx, cs.search, c)
+}
+
+// unmet is the error of a search that found no rate meeting the
+// objectives, a.Rate 0.
+func unmet(a *capacity.Answer) error {
+	if a.Unjudged {
+		_, why := a.Limit(capacity.Config{}, capacityNames)
+		return &slo.Unmet{Msg: "capacity: no rate was judged: " + why}
+	}
+	if a.Hopeless != "" {
+		return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate was judged: the client cannot hold the objectives on this machine (%s), at %.0f ops/s", a.Hopeless, a.Above)}
+	}
+	return &slo.Unmet{Msg: fmt.Sprintf("capacity: no rate met the objectives, down to %.0f ops/s", a.Above)}
 }
 
 func objectiveTexts(objs []slo.Objective) []string {
@@ -205,9 +214,6 @@ type capacityStepper struct {
 	n       int     // steps run
 }
 
-// maxRetries bounds the reruns of a step whose threads were too few.
-const maxRetries = 3
-
 func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.Step, error) {
 	target := int64(math.Round(ask.Rate))
 	if ask.Confirms > 0 {
@@ -226,27 +232,21 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 		if err != nil {
 			return capacity.Step{}, err
 		}
-		step := capacity.Step{Asked: float64(target), Threads: c.threads, Achieved: report.StepAchieved(res, dur)}
-		mean, offered := c.offered(res)
-		// Thread-bound: at the latency measured, the threads cannot offer
-		// the rate (Little's law), whatever the system's latency did.
-		short := offered < float64(target)
-		switch {
-		case ctx.Err() != nil:
-			step.Verdict, step.Why = capacity.Fail, "interrupted"
-		case short && c.threads < c.cs.maxThreads && try < maxRetries:
-			c.threads = capacity.ThreadsFor(float64(target), mean, c.threads+1, c.cs.maxThreads)
+		step, rerun, mean := report.CapacityStepOf(res, j, report.CapacityStep{Target: target, Threads: c.threads,
+			ThreadCap: fmt.Sprintf("capacity.maxthreads=%d", c.cs.maxThreads), Unit: "ops/s", Shortfall: ask.Shortfall, Terms: capacityTerms,
+			Achieved: report.StepAchieved(res, dur), MaxThreads: c.cs.maxThreads}, ctx.Err() != nil, try)
+		c.keepMean(mean)
+		if rerun > 0 {
+			// Thread-bound: at the latency measured, the threads cannot
+			// offer the rate (Little's law), whatever the system's
+			// latency did.
+			c.threads = rerun
 			fmt.Fprintf(c.b.o.Stderr, "capacity: step %d, %d ops/s: %s; again with %d threads\n", ask.N, target, capacity.OfferNote(step.Threads, mean, "ops/s"), c.threads)
 			continue
-		default:
-			v := report.JudgeCapacityStep(res, j, report.CapacityStep{Target: target, Threads: c.threads,
-				ThreadCap: fmt.Sprintf("capacity.maxthreads=%d", c.cs.maxThreads), Unit: "ops/s", Shortfall: ask.Shortfall, Terms: capacityTerms,
-				Achieved: step.Achieved})
-			step.Verdict, step.Why, step.Hopeless, step.Untrusted = v.Verdict, v.Why, v.Hopeless, v.Untrusted
 		}
 		load := step.Untrusted
 		if !trusted {
-			step.Untrusted = joinUntrusted(step.Untrusted, untrustedStep)
+			step.Untrusted = capacity.JoinWhy(step.Untrusted, untrustedStep)
 		}
 		step.Unjudged = step.Verdict == capacity.Fail && j.Unjudged()
 		if err := c.detail(&step, res, j, trusted, 0); err != nil {
@@ -259,14 +259,6 @@ func (c *capacityStepper) Step(ctx context.Context, ask capacity.Ask) (capacity.
 	}
 }
 
-// joinUntrusted adds why to a step's reasons not to trust it.
-func joinUntrusted(have, why string) string {
-	if have == "" {
-		return why
-	}
-	return have + "; " + why
-}
-
 // sizeThreads raises the threads for a step at target: Little's law at
 // the latency the last step measured, with room (capacity.ThreadsFor);
 // within capacity.maxthreads.
@@ -274,14 +266,20 @@ func (c *capacityStepper) sizeThreads(target int64) {
 	c.threads = capacity.ThreadsFor(float64(target), c.meanUs, c.threads, c.cs.maxThreads)
 }
 
+// keepMean keeps a step's mean service latency (µs, 0 unknown) for the
+// next step's threads.
+func (c *capacityStepper) keepMean(meanUs float64) {
+	if meanUs > 0 {
+		c.meanUs = meanUs
+	}
+}
+
 // offered is the step's mean service latency and the most its threads
 // could offer at it (Little's law; +Inf without a latency). It keeps the
 // latency for the next step's threads.
 func (c *capacityStepper) offered(res *run.Result) (meanUs, offered float64) {
 	mean, _ := report.MeanServiceUs(res.Total)
-	if mean > 0 {
-		c.meanUs = mean
-	}
+	c.keepMean(mean)
 	return mean, capacity.Offered(c.threads, mean)
 }
 
@@ -404,20 +402,7 @@ const lateNote = 50 * time.Millisecond
 // (capacity.OpsToTrust), up to capacity.maxsteptime; trusted says whether
 // they get them.
 func (c *capacityStepper) duration(rate float64) (time.Duration, bool) {
-	var need int64
-	for _, o := range c.b.s.objectives {
-		if o.Stat == slo.Percentile {
-			need = max(need, capacity.OpsToTrust(o.Percentile))
-		}
-	}
-	d := c.cs.stepTime
-	if want := time.Duration(float64(need) / rate * float64(time.Second)); want > d {
-		d = want
-	}
-	if d > c.cs.maxStep {
-		return c.cs.maxStep, false
-	}
-	return d, true
+	return capacity.StepTime(c.b.s.objectives, rate, c.cs.stepTime, c.cs.maxStep)
 }
 
 // sessions opens a step's n sessions; its run closes them.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
+	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/report/json"
@@ -258,7 +259,7 @@ func TestCapacityInterrupted(t *testing.T) {
 		t.Fatalf("report: limit %q, %d steps", c.Limit, len(c.Steps))
 	}
 	// What the step served: its achieved rate, at most the 500 asked.
-	if served := capacity.Served(500, c.Steps[0].AchievedOpsSec); c.MaxOpsSec != served ||
+	if served := measurement.Served(500, c.Steps[0].AchievedOpsSec); c.MaxOpsSec != served ||
 		row(t, out, "CAPACITY", "Limit") != fmt.Sprintf("interrupted after 1 step; the system served at least %.1f ops/s", served) {
 		t.Errorf("Limit %q, max %v, want what step 1 served (%v)\n%s", row(t, out, "CAPACITY", "Limit"), c.MaxOpsSec, served, out)
 	}

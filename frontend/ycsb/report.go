@@ -270,7 +270,7 @@ func (b *bench) report(ctx context.Context, m *run.Result) error {
 		stats = sr.Stats()
 	}
 	s := b.s
-	if s.transactions && b.wl.validator() != nil {
+	if s.transactions && b.validator != nil {
 		b.rep.validation = b.validate(ctx)
 	}
 	closeErr := b.closeDB()
@@ -346,12 +346,12 @@ func (b *bench) validate(ctx context.Context) *workload.Validation {
 		defer cancel()
 	}
 	fmt.Fprintf(b.o.Stderr, "Validating the closed economy: adding up the balances %s.\n", b.countingHow())
-	return b.wl.validator().Validate(ctx, b.database, b.economyStart)
+	return b.validator.Validate(ctx, b.database, b.economyStart)
 }
 
 // countingHow says how the closed economy's balances are added up.
 func (b *bench) countingHow() string {
-	if b.wl.validator().ValidationMethod(b.database) == workload.ByQuery {
+	if b.validator.ValidationMethod(b.database) == workload.ByQuery {
 		return "by one query"
 	}
 	return "by reading every account"
@@ -367,7 +367,7 @@ func (b *bench) countingHow() string {
 // late (settleStart), as is every count of a fleet without a common start.
 // Nothing for a load or the CoreWorkload.
 func (b *bench) countStart(ctx context.Context) error {
-	v := b.wl.validator()
+	v := b.validator
 	if !b.s.transactions || v == nil {
 		return nil
 	}

@@ -32,7 +32,10 @@ type prepared struct {
 	mcfg      *measurement.Config
 	rep       *reporter
 	outs      *intervalOutputs
-	wl        runWorkload
+	wl        workload.Workload
+	// validator is the workload's check after the run (the closed
+	// economy's); nil when it has none.
+	validator workload.Validator
 	cs        *capacitySettings // ycsb capacity's (Options.capacity), else nil
 	// bindingProps are the properties the binding is opened with
 	// (bindingProps).
@@ -109,7 +112,8 @@ func prepare(ctx context.Context, o Options) (*prepared, error) {
 	if wcfg.DataIntegrity {
 		fmt.Fprintln(o.Stdout, "Data integrity is enabled.")
 	}
-	p.wl = runWorkload{wl}
+	p.wl = wl
+	p.validator, _ = wl.(workload.Validator)
 	if p.s.opCount > 0 && int64(p.s.threads) > p.s.opCount {
 		fmt.Fprintln(o.Stdout, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/run/capacity"
@@ -60,7 +61,7 @@ func fakeCapacity(binding string, limitUs float64, steps []capStep, max, failing
 					Comparison: "<=", Limit: limitUs, Unit: "us", Measured: &m, Verdict: v}}}})
 		if s.asked == max && s.verdict == "PASS" {
 			// The answer is what the step at max served.
-			c.MaxOpsSec, c.AchievedOpsSec = capacity.Served(s.asked, s.achieved), s.achieved
+			c.MaxOpsSec, c.AchievedOpsSec = measurement.Served(s.asked, s.achieved), s.achieved
 		}
 	}
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

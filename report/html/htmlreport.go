@@ -34,7 +34,6 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report/json"
-	"github.com/goycsb/ycsb/workload"
 )
 
 //go:embed chart.js
@@ -165,7 +164,7 @@ type Run struct {
 	// Capacity is a capacity search's steps and answer.
 	Capacity *CapacityRun `json:"capacity,omitempty"`
 	// Validation is the closed economy's check of its invariant.
-	Validation *workload.Validation `json:"validation,omitempty"`
+	Validation *jsonreport.Validation `json:"validation,omitempty"`
 	// Interrupted says how far a run a signal stopped got ("interrupted
 	// by SIGTERM after 5299 of 100000 operations"); "" for a complete one.
 	Interrupted string `json:"interrupted,omitempty"`

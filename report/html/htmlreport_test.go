@@ -664,8 +664,8 @@ func TestChromiumEconomy(t *testing.T) {
 	t.Parallel() // a browser of its own, its own profile and page
 	bin := chromium(t)
 	a, b := fakeReport(t, "jdbc", 6, 100, 1), fakeReport(t, "jdbc", 6, 100, 2)
-	a.Validation = workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 1000000, Accounts: 1000})
-	b.Validation = workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 999674, Accounts: 1000})
+	a.Validation = (*jsonreport.Validation)(workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 1000000, Accounts: 1000}))
+	b.Validation = (*jsonreport.Validation)(workload.NewValidation(workload.ByQuery, 1000000, 1000, 20000, nil, workload.Tally{Cash: 999674, Accounts: 1000}))
 	a.Measurements[1].Retries = 2833
 	d, err := Build("economy", []Input{{Name: "serializable", Report: a}, {Name: "read committed", Report: b}}, time.Now())
 	if err != nil {

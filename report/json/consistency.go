@@ -12,7 +12,6 @@ import (
 	"github.com/goycsb/ycsb/db/status"
 	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/run/capacity"
 )
 
 // The phases a report names: a load, a run, a capacity search (ycsb
@@ -459,7 +458,7 @@ func (c *checker) clientVerdict(f string, v *ClientVerdict) {
 
 // capacityAgrees checks a capacity search: its steps' operations add up
 // to the report's, each step's figures agree as a run's do, and the
-// answer is what a passing step served (capacity.Served: its achieved
+// answer is what a passing step served (measurement.Served: its achieved
 // rate, at most its asked one) below the rate of a step that did not pass.
 func (c *checker) capacityAgrees(r *Report, cp *Capacity) {
 	var ops int64
@@ -468,8 +467,8 @@ func (c *checker) capacityAgrees(r *Report, cp *Capacity) {
 		f := fmt.Sprintf("capacity.steps[%d].", i)
 		ops = addUp(ops, st.Operations)
 		asked[st.AskedOpsSec] = true
-		if st.Verdict == capacity.Pass.String() {
-			served[capacity.Served(st.AskedOpsSec, st.AchievedOpsSec)] = true
+		if st.Verdict == StepPassed {
+			served[measurement.Served(st.AskedOpsSec, st.AchievedOpsSec)] = true
 			if r.Version < 3 {
 				served[st.AskedOpsSec] = true // version 2's answer
 			}

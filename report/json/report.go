@@ -27,8 +27,6 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
-	"github.com/goycsb/ycsb/run/capacity"
-	"github.com/goycsb/ycsb/workload"
 )
 
 // Format identifies the document; Version changes when a reader of an older
@@ -111,7 +109,7 @@ type Report struct {
 	ClientVerdict *ClientVerdict `json:"client_verdict,omitempty"`
 	// Validation is the closed economy's check of its invariant after the
 	// run; absent for other workloads.
-	Validation *workload.Validation `json:"validation,omitempty"`
+	Validation *Validation `json:"validation,omitempty"`
 	// Interrupted says a signal stopped the run before its planned work
 	// was done; absent for a complete run, including one that ended at
 	// its maxexecutiontime.
@@ -166,7 +164,7 @@ type Capacity struct {
 	Steps []CapacityStep `json:"steps"`
 	// MaxOpsSec is the answer: the highest rate a step that met the
 	// objectives served, its achieved rate at most its asked one
-	// (capacity.Served; 0: none met them); FirstFailingOpsSec the lowest
+	// (measurement.Served; 0: none met them); FirstFailingOpsSec the lowest
 	// rate asked above it that did not (0: none failed).
 	MaxOpsSec          float64 `json:"max_ops_sec"`
 	AchievedOpsSec     float64 `json:"achieved_ops_sec,omitempty"` // measured by the step of MaxOpsSec
@@ -194,12 +192,16 @@ func (c *Capacity) AnswerStep() *CapacityStep {
 	for i := range c.Steps {
 		s := &c.Steps[i]
 		// A version 2 report's answer is the step's asked rate.
-		if c.MaxOpsSec > 0 && s.Verdict == capacity.Pass.String() && (capacity.Served(s.AskedOpsSec, s.AchievedOpsSec) == c.MaxOpsSec || s.AskedOpsSec == c.MaxOpsSec) {
+		if c.MaxOpsSec > 0 && s.Verdict == StepPassed && (measurement.Served(s.AskedOpsSec, s.AchievedOpsSec) == c.MaxOpsSec || s.AskedOpsSec == c.MaxOpsSec) {
 			best = s
 		}
 	}
 	return best
 }
+
+// StepPassed is the Verdict of a step that met its objectives (the
+// capacity search's Pass, as it writes it).
+const StepPassed = "PASS"
 
 // CapacityStep is one step of a search: a run at a target rate, judged.
 type CapacityStep struct {
@@ -215,7 +217,7 @@ type CapacityStep struct {
 	// Failed is how many of Operations failed (what an errors objective
 	// reads, when ycsb merge judges a fleet's step).
 	Failed  int64  `json:"failed_operations,omitempty"`
-	Verdict string `json:"verdict"` // PASS, FAIL, CLIENT-LIMITED; NOT JUDGED in a client's share of a fleet
+	Verdict string `json:"verdict"` // StepPassed, FAIL, CLIENT-LIMITED; NOT JUDGED in a client's share of a fleet
 	Why     string `json:"why,omitempty"`
 	// Confirms is, for a step run again because the one before did not
 	// pass, that step's number (1-based); its verdict is the rate's.
@@ -522,7 +524,7 @@ func (r *Report) check() error {
 	}
 	if v := r.Validation; v != nil {
 		switch v.Status {
-		case workload.ValidationSuccess, workload.ValidationFailed, workload.ValidationError:
+		case ValidationSuccess, ValidationFailed, ValidationError:
 		default:
 			c.fail("validation.status", "%s is not SUCCESS, FAILED or ERROR", shown.Quote(v.Status))
 		}

@@ -14,6 +14,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
+	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -187,25 +188,25 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) {
 			r.Schedule.Behind = &Starts{Count: 3, MeanUs: 200, P50Us: 300, P99Us: 200, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
 		}, "schedule.behind.p99_us: 200 is not between p50_us 300 and max_us 300"},
-		{func(r *Report) { r.Validation = &workload.Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
+		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
 		{func(r *Report) {
-			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, -1, nil, workload.Tally{Cash: 10, Accounts: 5})
+			r.Validation = (*Validation)(workload.NewValidation(workload.ByQuery, 10, 5, -1, nil, workload.Tally{Cash: 10, Accounts: 5}))
 		}, "validation.operations: -1 is negative"},
 		{func(r *Report) {
-			r.Validation = workload.NewValidation(workload.ByQuery, -10, 5, 1, nil, workload.Tally{Cash: 10, Accounts: 5})
+			r.Validation = (*Validation)(workload.NewValidation(workload.ByQuery, -10, 5, 1, nil, workload.Tally{Cash: 10, Accounts: 5}))
 		}, "validation.total_cash: -10 is negative"},
 		{func(r *Report) {
-			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, nil, workload.Tally{Cash: 10, Accounts: -5})
+			r.Validation = (*Validation)(workload.NewValidation(workload.ByQuery, 10, 5, 1, nil, workload.Tally{Cash: 10, Accounts: -5}))
 		}, "validation.accounts: -5 is negative"},
 		{func(r *Report) {
-			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: -3, Accounts: 5}}, workload.Tally{Cash: 10, Accounts: 5})
+			r.Validation = (*Validation)(workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: -3, Accounts: 5}}, workload.Tally{Cash: 10, Accounts: 5}))
 		}, "validation.start_cash: -3 is negative"},
 		{func(r *Report) {
-			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: 8, Accounts: 5}}, workload.Tally{Cash: 8, Accounts: 5})
+			r.Validation = (*Validation)(workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: 8, Accounts: 5}}, workload.Tally{Cash: 8, Accounts: 5}))
 			*r.Validation.EarlierChange = 0
 		}, "validation.earlier_change: 0 is not start_cash 8 less total_cash 10"},
 		{func(r *Report) {
-			r.Validation = workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: 8, Accounts: 5}}, workload.Tally{Cash: 8, Accounts: 5})
+			r.Validation = (*Validation)(workload.NewValidation(workload.ByQuery, 10, 5, 1, &workload.Start{Tally: workload.Tally{Cash: 8, Accounts: 5}}, workload.Tally{Cash: 8, Accounts: 5}))
 			r.Validation.StartAccounts = nil
 		}, "validation.start_cash: start_cash, start_accounts and earlier_change come together"},
 		{func(r *Report) { withCapacity(r).Steps[0].Operations = -5 }, "capacity.steps[0].operations: -5 is negative"},
@@ -479,6 +480,23 @@ func TestReadCapacityAnswerVersion2(t *testing.T) {
 		}
 		if version == 3 && err == nil {
 			t.Errorf("version 3: Read accepted the asked rate a step fell short of")
+		}
+	}
+}
+
+// TestSchemaNamesAreTheProducers: the values the schema checks are the
+// ones its producers write: the closed economy's statuses (package
+// workload's Validation converts to the schema's) and a passing capacity
+// step's verdict.
+func TestSchemaNamesAreTheProducers(t *testing.T) {
+	for _, c := range []struct{ schema, producer string }{
+		{ValidationSuccess, workload.ValidationSuccess},
+		{ValidationFailed, workload.ValidationFailed},
+		{ValidationError, workload.ValidationError},
+		{StepPassed, capacity.Pass.String()},
+	} {
+		if c.schema != c.producer {
+			t.Errorf("the schema checks %q where its producer writes %q", c.schema, c.producer)
 		}
 	}
 }

@@ -142,9 +142,11 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 	for _, r := range reps {
 		out.UnknownOutcome += r.UnknownOutcome
 	}
-	if out.Validation, err = mergeValidation(paths, reps); err != nil {
+	validation, err := mergeValidation(paths, reps)
+	if err != nil {
 		return nil, err
 	}
+	out.Validation = (*jsonreport.Validation)(validation)
 	sched, err := mergeSchedule(paths, reps)
 	if err != nil {
 		return nil, err
@@ -155,8 +157,8 @@ func Merge(paths []string, reps []*jsonreport.Report) (*jsonreport.Report, error
 		out.Schedule = sched.json
 		out.Sections = append(out.Sections, sched.rows()...)
 	}
-	if out.Validation != nil {
-		out.Sections = append(out.Sections, out.Validation.Rows()...)
+	if validation != nil {
+		out.Sections = append(out.Sections, validation.Rows()...)
 	}
 	out.Sections = append(out.Sections, clientRows(out, reps)...)
 	return out, nil

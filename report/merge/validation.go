@@ -39,7 +39,7 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*workload.Valid
 	case n != len(reps):
 		return nil, fmt.Errorf("%d of %d reports carry the closed economy's validation: merge the clients of one run", n, len(reps))
 	}
-	f := reps[last].Validation
+	f := validationOf(reps[last])
 	for i, r := range reps {
 		if v := r.Validation; v.TotalCash != f.TotalCash || v.ExpectedAccounts != f.ExpectedAccounts {
 			return nil, inputErr(paths[i], "validation: total cash %d over %d accounts, and %s's is %d over %d: not the same economy",
@@ -57,7 +57,7 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*workload.Valid
 	// A failed check anywhere fails the fleet; one that could not be made
 	// leaves it unknown, never failed.
 	for i, r := range reps {
-		v := r.Validation
+		v := validationOf(r)
 		switch {
 		case v.Status == workload.ValidationFailed && out.Status == workload.ValidationError:
 			// The last check has no figures: this one's are the evidence.
@@ -85,9 +85,9 @@ func mergeValidation(paths []string, reps []*jsonreport.Report) (*workload.Valid
 // nil when no client counted one (reports written before they did, judged
 // against totalcash). The note names timely tallies that disagree.
 func fleetStart(paths []string, reps []*jsonreport.Report, last int) (*workload.Start, string) {
-	start, from := reps[last].Validation.Start(), last
+	start, from := validationOf(reps[last]).Start(), last
 	for i, r := range reps {
-		s := r.Validation.Start()
+		s := validationOf(r).Start()
 		if s == nil || start != nil && (s.Late || !start.Late) {
 			continue
 		}
@@ -97,10 +97,15 @@ func fleetStart(paths []string, reps []*jsonreport.Report, last int) (*workload.
 		return start, ""
 	}
 	for i, r := range reps {
-		if s := r.Validation.Start(); s != nil && !s.Late && s.Tally != start.Tally {
+		if s := validationOf(r).Start(); s != nil && !s.Late && s.Tally != start.Tally {
 			return start, fmt.Sprintf("the clients counted different starts (%s: %d in %d accounts; %s: %d in %d): something else wrote the table before the run; the fleet is judged against %s's",
 				paths[from], start.Cash, start.Accounts, paths[i], s.Cash, s.Accounts, paths[from])
 		}
 	}
 	return start, ""
+}
+
+// validationOf is r's check as package workload judges it (nil: none).
+func validationOf(r *jsonreport.Report) *workload.Validation {
+	return (*workload.Validation)(r.Validation)
 }

@@ -12,7 +12,7 @@ import (
 func TestMergeValidation(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	rep := func(end int, v *workload.Validation) *jsonreport.Report {
-		return &jsonreport.Report{End: t0.Add(time.Duration(end) * time.Second), Validation: v}
+		return &jsonreport.Report{End: t0.Add(time.Duration(end) * time.Second), Validation: (*jsonreport.Validation)(v)}
 	}
 	ok := func(counted, ops int64) *workload.Validation {
 		return workload.NewValidation(workload.ByQuery, 5000, 5, ops, nil, workload.Tally{Cash: counted, Accounts: 5})
@@ -83,7 +83,7 @@ func TestMergeValidationStart(t *testing.T) {
 	paths := []string{"a.json", "b.json"}
 	rep := func(end int, start *workload.Start, counted int64) *jsonreport.Report {
 		v := workload.NewValidation(workload.ByQuery, 5000, 5, 100, start, workload.Tally{Cash: counted, Accounts: 5})
-		return &jsonreport.Report{End: time.Unix(int64(end), 0), Validation: v}
+		return &jsonreport.Report{End: time.Unix(int64(end), 0), Validation: (*jsonreport.Validation)(v)}
 	}
 	at := func(cash int64, late bool) *workload.Start {
 		return &workload.Start{Tally: workload.Tally{Cash: cash, Accounts: 5}, Late: late}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/measurement"
 )
 
 // Config is a search's bounds.
@@ -48,19 +49,9 @@ const MaxShortfall = 0.10
 // schedule: what it measured is not the rate asked.
 func (c *Config) Shortfall() float64 { return math.Min(c.Resolution, MaxShortfall) }
 
-// Served is what a passing step that achieved achieved ops/s of asked
-// shows the system serves: the rate achieved, at most the rate asked (a
-// step that ran ahead of its schedule shows no more than was asked); the
-// rate asked when achieved is not known (0).
-func Served(asked, achieved float64) float64 {
-	if achieved <= 0 {
-		return asked
-	}
-	return math.Min(asked, achieved)
-}
-
-// Served is the step's Served rate.
-func (s *Step) Served() float64 { return Served(s.Asked, s.Achieved) }
+// Served is the rate the step shows the system serves, when it passed
+// (measurement.Served).
+func (s *Step) Served() float64 { return measurement.Served(s.Asked, s.Achieved) }
 
 // Short says a step that achieved achieved ops/s of asked fell short of
 // it by more than the share tol.

@@ -356,13 +356,3 @@ func TestAnswerMax(t *testing.T) {
 		}
 	}
 }
-
-func TestServed(t *testing.T) {
-	for _, c := range []struct{ asked, achieved, want float64 }{
-		{1000, 950, 950}, {1000, 1010, 1000}, {1000, 0, 1000}, {1000, 1000, 1000},
-	} {
-		if got := Served(c.asked, c.achieved); got != c.want {
-			t.Errorf("Served(%v, %v) = %v, want %v", c.asked, c.achieved, got, c.want)
-		}
-	}
-}

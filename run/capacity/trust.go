@@ -1,6 +1,11 @@
 package capacity
 
-import "math"
+import (
+	"math"
+	"time"
+
+	"github.com/goycsb/ycsb/measurement/slo"
+)
 
 // TailShareWidth and TrustZ decide when a step's percentile is trusted:
 // with n operations, the 95% confidence interval of the pNN's rank,
@@ -21,4 +26,29 @@ func OpsToTrust(percentile float64) int64 {
 	}
 	k := TrustZ / TailShareWidth
 	return int64(math.Ceil(k * k * q / (1 - q)))
+}
+
+// StepTime is a step's measured time at rate: least, longer when the
+// percentiles of objs need more operations to be trusted (OpsToTrust), up
+// to most; trusted says whether they get them.
+func StepTime(objs []slo.Objective, rate float64, least, most time.Duration) (d time.Duration, trusted bool) {
+	var need int64
+	for _, o := range objs {
+		if o.Stat == slo.Percentile {
+			need = max(need, OpsToTrust(o.Percentile))
+		}
+	}
+	d = max(least, time.Duration(float64(need)/rate*float64(time.Second)))
+	if d > most {
+		return most, false
+	}
+	return d, true
+}
+
+// JoinWhy adds note to a step's reasons (Why, Untrusted), after a "; ".
+func JoinWhy(why, note string) string {
+	if why == "" {
+		return note
+	}
+	return why + "; " + note
 }

@@ -1,6 +1,7 @@
-package stress
+package stressreport
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,16 +21,16 @@ import (
 // --html), named revision (revision=, and a ramp's thread count). When the file is a page an earlier -graph
 // wrote, the run is added to the runs it embeds, as the original's
 // StressGraph adds a revision to its file.
-func (r *stressRun) writeGraph(reportPath, revision string) error {
-	g := r.s.Graph
-	opt := r.s.Option("-graph", "file=", g.File)
+func (f *Files) writeGraph(ctx context.Context, reportPath, revision string) error {
+	g := f.Graph
+	opt := f.Option("-graph", "file=", g.File)
 	rep, err := yresults.ReadReport(reportPath)
 	if err != nil {
 		return fmt.Errorf("%s: the run's report: %v", opt, err)
 	}
 	// The phase column shows op= (the command by default).
 	rep.Phase = g.Op
-	title, inputs, err := r.readGraph()
+	title, inputs, err := f.readGraph(ctx)
 	if err != nil {
 		return err
 	}
@@ -56,13 +57,13 @@ func (r *stressRun) writeGraph(reportPath, revision string) error {
 // title and runs (none when it does not, or when the file is a device, a
 // FIFO or a descriptor, which is written through). A file that is not such
 // a page is an error: it is not overwritten.
-func (r *stressRun) readGraph() (title string, inputs []htmlreport.Input, err error) {
-	g := r.s.Graph
-	opt := r.s.Option("-graph", "file=", g.File)
+func (f *Files) readGraph(ctx context.Context) (title string, inputs []htmlreport.Input, err error) {
+	g := f.Graph
+	opt := f.Option("-graph", "file=", g.File)
 	if outfile.WrittenThrough(g.File) {
 		return "", nil, nil
 	}
-	old, err := infile.Read(r.ctx, g.File, infile.MaxReport)
+	old, err := infile.Read(ctx, g.File, infile.MaxReport)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", nil, nil

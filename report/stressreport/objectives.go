@@ -1,4 +1,4 @@
-package stress
+package stressreport
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"github.com/goycsb/ycsb/measurement/slo"
 )
 
-// writeObjectives writes the -slo verdict after the Results block, in its
+// WriteObjectives writes the -slo verdict after the Results block, in its
 // style: one line per objective, then the run's.
-func writeObjectives(w io.Writer, j *slo.Judgement) {
+func WriteObjectives(w io.Writer, j *slo.Judgement) {
 	fmt.Fprintf(w, "Objectives (%s latency):\n", j.Latency)
 	for _, row := range j.Rows()[1:] {
 		fmt.Fprintf(w, "%-26s: %s\n", row.Name, row.Value)

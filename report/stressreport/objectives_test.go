@@ -1,4 +1,4 @@
-package stress
+package stressreport
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func TestWriteObjectivesTooFew(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		writeObjectives(&out, &slo.Judgement{Results: slo.Evaluate(objs, f), Latency: slo.Service})
+		WriteObjectives(&out, &slo.Judgement{Results: slo.Evaluate(objs, f), Latency: slo.Service})
 		if out.String() != tt.want {
 			t.Errorf("%d operations:\n%s\nwant\n%s", tt.n, out.String(), tt.want)
 		}

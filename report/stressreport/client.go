@@ -1,4 +1,4 @@
-package stress
+package stressreport
 
 import (
 	"fmt"
@@ -8,14 +8,14 @@ import (
 	"github.com/goycsb/ycsb/report"
 )
 
-// clientTerms are the options the stress mode's user changes to act on the
+// ClientTerms are the options the stress mode's user changes to act on the
 // client's verdict.
-var clientTerms = report.Terms{Threads: "-rate threads=", Clients: "a stress process on each, sharing the rate"}
+var ClientTerms = report.Terms{Threads: "-rate threads=", Clients: "a stress process on each, sharing the rate"}
 
-// writeClient writes the client's verdict (report.JudgeClient) after the
+// WriteClient writes the client's verdict (report.JudgeClient) after the
 // Results block, in its style: a line per figure the platform reports,
 // then the verdicts. Nothing for a run that measured nothing.
-func writeClient(w io.Writer, c *report.ClientCheck) {
+func WriteClient(w io.Writer, c *report.ClientCheck) {
 	if c == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package stress
+package stressreport
 
 import (
 	"bytes"
@@ -12,19 +12,26 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 )
 
-// hist is a histogram of the given latencies in µs.
-// kindMetrics is the metrics of a predefined command writing to out.
-func kindMetrics(t *testing.T, out io.Writer) *metrics {
+// kindMetrics is the metrics of a predefined command writing to out: its
+// rows READ, WRITE, COUNTER_WRITE and COUNTER_READ, then CLEANUP.
+func kindMetrics(t *testing.T, out io.Writer) *Metrics {
 	t.Helper()
-	m, err := newMetrics(out, false, kindRows)
+	table, err := measurement.NewOps("READ", "WRITE", "COUNTER_WRITE", "COUNTER_READ", measurement.CleanupName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return NewMetrics(out, false, table)
 }
 
+// The predefined commands' rows of kindMetrics.
+const (
+	opRead  measurement.Op = 0
+	opWrite measurement.Op = 1
+)
+
+// hist is a histogram of the given latencies in µs.
 func hist(us ...int64) *hdrhistogram.Histogram {
-	h := hdrhistogram.New(1, histMaxUs, 3)
+	h := hdrhistogram.New(1, HistMaxUs, 3)
 	for _, v := range us {
 		h.RecordValue(v)
 	}
@@ -36,7 +43,7 @@ func hist(us ...int64) *hdrhistogram.Histogram {
 func TestOutputShapes(t *testing.T) {
 	var out bytes.Buffer
 	m := kindMetrics(t, &out)
-	m.gcSample = func() gcStats { return gcStats{count: 2, maxMs: 3, sumMs: 5, sumSqMs: 13, bytes: 3 << 20} }
+	m.GCSample = func() GCStats { return GCStats{count: 2, maxMs: 3, sumMs: 5, sumSqMs: 13, bytes: 3 << 20} }
 	const s = int64(time.Second)
 	m.StartRun(time.Unix(0, 0), 10*s)
 	many := func(n int, us int64) []int64 {
@@ -47,19 +54,19 @@ func TestOutputShapes(t *testing.T) {
 		return v
 	}
 	m.AddInterval(10*s, 11*s, &measurement.Snapshot{Measurements: []measurement.Measurement{
-		{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(many(2552, 1800)...)},
-		{Op: kindOps[kindWrite], Kind: measurement.KindOK, Hist: hist(many(866, 1900)...)},
+		{Op: opRead, Kind: measurement.KindOK, Hist: hist(many(2552, 1800)...)},
+		{Op: opWrite, Kind: measurement.KindOK, Hist: hist(many(866, 1900)...)},
 	}})
 	m.AddInterval(11*s, 12*s, &measurement.Snapshot{Measurements: []measurement.Measurement{
-		{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(append(many(2615, 1700), 98000)...)},
-		{Op: kindOps[kindRead], Kind: measurement.KindFailed, Hist: hist(12000, 15000)},
-		{Op: kindOps[kindWrite], Kind: measurement.KindOK, Hist: hist(many(853, 2000)...)},
+		{Op: opRead, Kind: measurement.KindOK, Hist: hist(append(many(2615, 1700), 98000)...)},
+		{Op: opRead, Kind: measurement.KindFailed, Hist: hist(12000, 15000)},
+		{Op: opWrite, Kind: measurement.KindOK, Hist: hist(many(853, 2000)...)},
 	}})
 	// The last, partial interval after the workers joined.
 	m.AddInterval(12*s, 12*s+300*int64(time.Millisecond), &measurement.Snapshot{Measurements: []measurement.Measurement{
-		{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(many(1200, 900)...)},
+		{Op: opRead, Kind: measurement.KindOK, Hist: hist(many(1200, 900)...)},
 	}})
-	m.summarise(&out)
+	m.Summarise(&out)
 	out.WriteString("END\n")
 
 	ycsbtest.Golden(t, "testdata/mixed.golden", out.Bytes())

@@ -1,4 +1,4 @@
-package stress
+package stressreport
 
 import (
 	"context"
@@ -23,31 +23,31 @@ func hdrRun(t *testing.T, rated bool) string {
 	path := filepath.Join(t.TempDir(), "run.hdr")
 	const s = int64(time.Second)
 	const baseMs = 1_700_000_000_000
-	lg, err := measurement.CreateTaggedHdrLog(path, hdrComment, baseMs)
+	lg, err := measurement.CreateTaggedHdrLog(path, HdrComment, baseMs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := kindMetrics(t, io.Discard)
-	m.hdr = lg
-	m.gcSample = func() gcStats { return gcStats{} }
-	m.wallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
+	m.HDR = lg
+	m.GCSample = func() GCStats { return GCStats{} }
+	m.WallMs = func(ns int64) int64 { return baseMs + ns/1e6 }
 	if rated {
-		m.waits = func(into []*hdrhistogram.Histogram) {
-			into[kindOps[kindRead]].RecordValue(40)
-			into[kindOps[kindRead]].RecordValue(60)
-			into[kindOps[kindWrite]].RecordValue(5)
+		m.Waits = func(into []*hdrhistogram.Histogram) {
+			into[opRead].RecordValue(40)
+			into[opRead].RecordValue(60)
+			into[opWrite].RecordValue(5)
 		}
 	}
 	m.StartRun(time.Unix(0, 0), 0)
 	for i := int64(0); i < 2; i++ {
 		ms := []measurement.Measurement{
-			{Op: kindOps[kindRead], Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
-			{Op: kindOps[kindWrite], Kind: measurement.KindOK, Hist: hist(900)},
+			{Op: opRead, Kind: measurement.KindOK, Hist: hist(1800, 1900, 2500)},
+			{Op: opWrite, Kind: measurement.KindOK, Hist: hist(900)},
 		}
 		if rated {
 			ms = append(ms,
-				measurement.Measurement{Op: kindOps[kindRead], Intended: true, Hist: hist(1850, 1950, 2600)},
-				measurement.Measurement{Op: kindOps[kindWrite], Intended: true, Hist: hist(910)})
+				measurement.Measurement{Op: opRead, Intended: true, Hist: hist(1850, 1950, 2600)},
+				measurement.Measurement{Op: opWrite, Intended: true, Hist: hist(910)})
 		}
 		m.AddInterval(i*s, (i+1)*s, &measurement.Snapshot{Measurements: ms})
 	}
