@@ -30,6 +30,9 @@
 # mysql://ycsb:ycsb@127.0.0.1:3306/ycsb, which is what start prepares.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+NAME=mariadb
+# shellcheck source=scripts/server-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/server-common.sh"
 
 HOST=127.0.0.1
 PORT="${MARIADB_PORT:-3306}"
@@ -41,9 +44,6 @@ DBNAME="${YCSB_MYSQL_DB:-ycsb}"
 SOCK="$DIR/mariadb.sock"
 PIDFILE="$DIR/mariadb.pid"
 LOG="$DIR/mariadb.log"
-
-say() { echo "mariadb: $*"; }
-die() { echo "mariadb: $*" >&2; exit 1; }
 
 installed() {
     command -v mariadbd >/dev/null 2>&1 && command -v mariadb-install-db >/dev/null 2>&1 &&
@@ -159,14 +159,7 @@ cmd_stop() {
     say "stopped"
 }
 
-cmd_status() {
-    if accepting; then
-        say "accepting connections on $HOST:$PORT"
-        return 0
-    fi
-    say "not running on $HOST:$PORT"
-    return 1
-}
+cmd_status() { show_status "accepting connections"; }
 
 cmd_sql() {
     mariadb --no-defaults -h "$HOST" -P "$PORT" -u"$USER_NAME" -p"$PASSWORD" "$DBNAME" "$@"
@@ -178,6 +171,6 @@ stop) cmd_stop ;;
 restart) cmd_stop; cmd_start ;;
 status) cmd_status ;;
 sql) shift; cmd_sql "$@" ;;
-help | -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
+help | -h | --help) usage ;;
 *) die "unknown command ${1} (want start, stop, restart, status, sql)" ;;
 esac

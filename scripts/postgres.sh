@@ -27,6 +27,9 @@
 # Must run as root or as the postgres user (pg_ctlcluster and the role setup
 # need it).
 set -euo pipefail
+NAME=postgres
+# shellcheck source=scripts/server-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/server-common.sh"
 
 HOST=127.0.0.1
 PORT="${PG_PORT:-5432}"
@@ -35,9 +38,6 @@ START_TIMEOUT="${PG_START_TIMEOUT:-60}"
 ROLE="${YCSB_PG_USER:-ycsb}"
 PASSWORD="${YCSB_PG_PASSWORD:-ycsb}"
 DBNAME="${YCSB_PG_DB:-ycsb}"
-
-say() { echo "postgres: $*"; }
-die() { echo "postgres: $*" >&2; exit 1; }
 
 pg_version() {
     if [[ -n "${PG_VERSION:-}" ]]; then
@@ -62,15 +62,7 @@ installed() {
     command -v pg_ctlcluster >/dev/null 2>&1 && [[ -x "/usr/lib/postgresql/$(pg_version)/bin/postgres" ]]
 }
 
-install() {
-    installed && return 0
-    [[ "$(id -u)" == 0 ]] || die "postgresql is not installed and installing it needs root"
-    say "installing postgresql with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq postgresql >/dev/null
-    installed || die "apt-get installed postgresql but no cluster tooling was found"
-}
+install() { apt_install postgresql "no cluster tooling was found" postgresql; }
 
 ensure_cluster() {
     local v
@@ -96,13 +88,7 @@ accepting() {
     pg_isready -q -h "$HOST" -p "$PORT" -t 2 >/dev/null 2>&1
 }
 
-wait_ready() {
-    local deadline=$((SECONDS + START_TIMEOUT))
-    until accepting; do
-        ((SECONDS < deadline)) || die "not accepting connections on $HOST:$PORT after ${START_TIMEOUT}s (see /var/log/postgresql/)"
-        sleep 0.2
-    done
-}
+wait_ready() { wait_until accepting "not accepting connections on $HOST:$PORT" /var/log/postgresql/; }
 
 setup_role() {
     local sql
@@ -146,14 +132,7 @@ cmd_stop() {
     say "stopped"
 }
 
-cmd_status() {
-    if accepting; then
-        say "accepting connections on $HOST:$PORT"
-        return 0
-    fi
-    say "not running on $HOST:$PORT"
-    return 1
-}
+cmd_status() { show_status "accepting connections"; }
 
 cmd_psql() {
     PGPASSWORD="$PASSWORD" psql -X -h "$HOST" -p "$PORT" -U "$ROLE" -d "$DBNAME" "$@"
@@ -165,6 +144,6 @@ stop) cmd_stop ;;
 restart) cmd_stop; cmd_start ;;
 status) cmd_status ;;
 psql) shift; cmd_psql "$@" ;;
-help | -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
+help | -h | --help) usage ;;
 *) die "unknown command ${1} (want start, stop, restart, status, psql)" ;;
 esac

@@ -99,13 +99,7 @@ signal_node() {
     kill "-$sig" "$(cat "$BASE/$p/redis.pid")"
 }
 
-wait_ok() {
-    local deadline=$((SECONDS + START_TIMEOUT))
-    until all_ok; do
-        ((SECONDS < deadline)) || die "cluster_state is not ok on every node after ${START_TIMEOUT}s (see $BASE/*/redis.log)"
-        sleep 0.2
-    done
-}
+wait_ok() { wait_until all_ok "cluster_state is not ok on every node" "$BASE/*/redis.log"; }
 
 cmd_start() {
     install
@@ -159,6 +153,6 @@ thaw) signal_node CONT "${2:-}" ;;
 start-node)
     [[ " ${PORTS[*]} " == *" ${2:-} "* ]] || die "no node on port '${2:-}' (want one of ${PORTS[*]})"
     start_node "$2" ;;
-help | -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
+help | -h | --help) usage ;;
 *) die "unknown command ${1} (want start, stop, status, addrs, kill, freeze, thaw, start-node)" ;;
 esac

@@ -1,13 +1,14 @@
 # What scripts/redis.sh and scripts/redis-cluster.sh share, sourced by both
 # once they set NAME (the prefix of their messages): the repository's
 # root, the settings from the environment, installing Debian's
-# redis-server, and stopping a server by its pid file.
+# redis-server, and stopping a server by its pid file; with what every
+# test server's script shares (scripts/server-common.sh).
+
+# shellcheck source=scripts/server-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/server-common.sh"
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HOST=127.0.0.1
-
-say() { echo "$NAME: $*"; }
-die() { echo "$NAME: $*" >&2; exit 1; }
 
 # number VAR DEFAULT prints the environment's VAR, DEFAULT when unset; a
 # value that is no number ends the script with a line naming VAR.
@@ -22,15 +23,7 @@ absolute() { if [[ "$1" == /* ]]; then echo "$1"; else echo "$PWD/$1"; fi; }
 
 installed() { command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; }
 
-install() {
-    installed && return 0
-    [[ "$(id -u)" == 0 ]] || die "redis-server is not installed and installing it needs root"
-    say "installing redis-server with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq redis-server redis-tools >/dev/null
-    installed || die "apt-get installed redis-server but redis-server or redis-cli is missing"
-}
+install() { apt_install redis-server "redis-server or redis-cli is missing" redis-server redis-tools; }
 
 # stop_pid PIDFILE TENTHS: wait up to TENTHS tenths of a second for the
 # server of PIDFILE to exit (woken first, should a test have frozen it),

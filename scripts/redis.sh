@@ -112,14 +112,7 @@ cmd_stop() {
     say "stopped"
 }
 
-cmd_status() {
-    if accepting; then
-        say "answering on $HOST:$PORT"
-        return 0
-    fi
-    say "not running on $HOST:$PORT"
-    return 1
-}
+cmd_status() { show_status "answering"; }
 
 case "${1:-help}" in
 start) cmd_start ;;
@@ -127,6 +120,6 @@ stop) cmd_stop ;;
 restart) cmd_stop; cmd_start ;;
 status) cmd_status ;;
 cli) shift; cli "$@" ;;
-help | -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
+help | -h | --help) usage ;;
 *) die "unknown command ${1} (want start, stop, restart, status, cli)" ;;
 esac
