@@ -1,6 +1,35 @@
 # What scripts/compare-engines.sh and scripts/compare-mysql-engines.sh
-# share, sourced by both: the per-operation rows of a text report, and the
-# side-by-side table of the engines' reports.
+# share, sourced by both: their arguments (with scripts/report-example.sh),
+# the per-operation rows of a text report, and the side-by-side table of
+# the engines' reports.
+
+# p_args NAME LAST ARG...: reads the arguments of a script that takes only
+# -p name=value, each appended to the array extra (passed on to every load
+# and run), and -h or --help, which prints the script's header (lines 2 to
+# LAST) and exits. Anything else ends the script with status 2 and a line
+# that NAME begins.
+p_args() {
+	local name=$1 last=$2
+	shift 2
+	extra=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-p)
+			[ $# -ge 2 ] || { echo "$name: -p needs name=value" >&2; exit 2; }
+			extra+=(-p "$2")
+			shift 2
+			;;
+		-h | --help)
+			sed -n "2,${last}p" "$0" | sed 's/^# \{0,1\}//'
+			exit 0
+			;;
+		*)
+			echo "$name: unknown argument $1 (try -h)" >&2
+			exit 2
+			;;
+		esac
+	done
+}
 
 # OPS_AWK collects each operation's latency percentiles and errors of a
 # text report (awk -F', '); OPS_AWK_END prints them, in the reference's

@@ -67,24 +67,7 @@ settle_load=() settle_run=()
 [ "$SETTLE" = none ] || settle_load=(-p engine.settle=true)
 [ "$SETTLE" != all ] || settle_run=(-p engine.settle=true)
 
-extra=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-p)
-		[ $# -ge 2 ] || { echo "compare-engines: -p needs name=value" >&2; exit 2; }
-		extra+=(-p "$2")
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
-		exit 0
-		;;
-	*)
-		echo "compare-engines: unknown argument $1 (try -h)" >&2
-		exit 2
-		;;
-	esac
-done
+p_args compare-engines 34 "$@"
 
 for w in $WORKLOADS; do
 	[ -f "workloads/workload$w" ] || { echo "compare-engines: no workloads/workload$w" >&2; exit 2; }

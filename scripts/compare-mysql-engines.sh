@@ -34,21 +34,7 @@ URL=${URL:-mysql://ycsb:ycsb@127.0.0.1:3306/ycsb}
 TABLE=${TABLE:-usertable}
 
 die() { echo "compare-mysql-engines: $*" >&2; exit 2; }
-extra=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-p)
-		[ $# -ge 2 ] || die "-p needs name=value"
-		extra+=(-p "$2")
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
-		exit 0
-		;;
-	*) die "unknown argument $1 (try -h)" ;;
-	esac
-done
+p_args compare-mysql-engines 25 "$@"
 for e in $ENGINES; do
 	case "$e" in innodb | rocksdb) ;; *) die "ENGINES: $e: want innodb and/or rocksdb" ;; esac
 done

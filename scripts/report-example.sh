@@ -30,24 +30,9 @@ DATADIR=${DATADIR:-ycsb-data/report-example}
 OUT=${OUT:-$DATADIR/out}
 SCREENSHOT=${SCREENSHOT:-}
 
-extra=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-p)
-		[ $# -ge 2 ] || { echo "report-example: -p needs name=value" >&2; exit 2; }
-		extra+=(-p "$2")
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
-		exit 0
-		;;
-	*)
-		echo "report-example: unknown argument $1 (try -h)" >&2
-		exit 2
-		;;
-	esac
-done
+# shellcheck source=scripts/compare-common.sh
+. scripts/compare-common.sh
+p_args report-example 20 "$@"
 [ -f "workloads/workload$WORKLOAD" ] || { echo "report-example: no workloads/workload$WORKLOAD" >&2; exit 2; }
 mkdir -p "$OUT"
 
