@@ -186,21 +186,12 @@ type Schedule struct {
 	// StartsKnown is false for a report that does not say how its paced
 	// operations started (jsonreport.Report.PacedStartsKnown): its
 	// wake-ups and late starts are unknown, not none.
-	StartsKnown bool    `json:"starts_known"`
-	Wake        *Starts `json:"wake,omitempty"` // nil: none
-	LateStarts  int64   `json:"late_starts"`
+	StartsKnown bool                     `json:"starts_known"`
+	Wake        *jsonreport.StartFigures `json:"wake,omitempty"` // nil: none
+	LateStarts  int64                    `json:"late_starts"`
 	// WakeLateShare is the client verdict's: the wake-ups' lateness as a
 	// share of the intended latency; absent without one (merged reports).
 	WakeLateShare *float64 `json:"wake_late_share,omitempty"`
-}
-
-// Starts are the wake-ups' figures (µs), from their histogram.
-type Starts struct {
-	Count  int64   `json:"count"`
-	MeanUs float64 `json:"mean_us"`
-	P50Us  int64   `json:"p50_us"`
-	P99Us  int64   `json:"p99_us"`
-	MaxUs  int64   `json:"max_us"`
 }
 
 // Summary is one measurement's totals.
@@ -405,8 +396,9 @@ func schedule(r *jsonreport.Report) (*Schedule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schedule.wake: %w", err)
 	}
-	st := measurement.StatsOf(h)
-	s.Wake = &Starts{Count: st.Count, MeanUs: round(st.Mean), P50Us: st.Percentile(50), P99Us: st.Percentile(99), MaxUs: st.Max}
+	wake := jsonreport.StartFiguresOf(measurement.StatsOf(h))
+	wake.MeanUs = round(wake.MeanUs)
+	s.Wake = &wake
 	return s, nil
 }
 

@@ -52,7 +52,7 @@ func TestBuildSchedule(t *testing.T) {
 	}
 	// The mean is HdrHistogram's: 3000 µs lies in a bucket of 2 (3000-3001).
 	want := Schedule{TargetOpsSec: 8000, MeanLagUs: 812.5, MaxLagUs: 41_000, FinalLagUs: 7, StartsKnown: true,
-		Wake: &Starts{Count: 1000, MeanUs: 336.1, P50Us: 40, P99Us: 3001, MaxUs: 3001}, LateStarts: 25}
+		Wake: &jsonreport.StartFigures{Count: 1000, MeanUs: 336.1, P50Us: 40, P99Us: 3001, MaxUs: 3001}, LateStarts: 25}
 	got := *s
 	got.WakeLateShare = nil
 	if got.Wake == nil || *got.Wake != *want.Wake {

@@ -321,15 +321,26 @@ type Schedule struct {
 	Behind *Starts `json:"behind,omitempty"`
 }
 
-// Starts is a distribution of paced starts (µs), with its HdrHistogram
-// (Measurement.Histogram's encoding) for ycsb merge.
+// Starts is a distribution of paced starts (µs): its figures, with its
+// HdrHistogram (Measurement.Histogram's encoding) for ycsb merge.
 type Starts struct {
-	Count     int64   `json:"count"`
-	MeanUs    float64 `json:"mean_us"`
-	P50Us     int64   `json:"p50_us"`
-	P99Us     int64   `json:"p99_us"`
-	MaxUs     int64   `json:"max_us"`
-	Histogram string  `json:"histogram"`
+	StartFigures
+	Histogram string `json:"histogram"`
+}
+
+// StartFigures are the figures of a distribution of paced starts (µs),
+// from its histogram; the HTML page shows them without the histogram.
+type StartFigures struct {
+	Count  int64   `json:"count"`
+	MeanUs float64 `json:"mean_us"`
+	P50Us  int64   `json:"p50_us"`
+	P99Us  int64   `json:"p99_us"`
+	MaxUs  int64   `json:"max_us"`
+}
+
+// StartFiguresOf is the StartFigures of st, a histogram's statistics.
+func StartFiguresOf(st measurement.Stats) StartFigures {
+	return StartFigures{Count: st.Count, MeanUs: st.Mean, P50Us: st.Percentile(50), P99Us: st.Percentile(99), MaxUs: st.Max}
 }
 
 // EncodeHistogram returns h in the standard compressed base64 form.
@@ -688,8 +699,7 @@ func StartsOf(h *hdrhistogram.Histogram) (*Starts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding a schedule histogram: %w", err)
 	}
-	st := measurement.StatsOf(h)
-	return &Starts{Count: st.Count, MeanUs: st.Mean, P50Us: st.Percentile(50), P99Us: st.Percentile(99), MaxUs: st.Max, Histogram: enc}, nil
+	return &Starts{StartFigures: StartFiguresOf(measurement.StatsOf(h)), Histogram: enc}, nil
 }
 
 // starts checks a Schedule's Starts: figures that are not negative, in

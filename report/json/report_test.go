@@ -2,6 +2,7 @@ package jsonreport
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -183,10 +184,10 @@ func TestReadChecksFigures(t *testing.T) {
 		{func(r *Report) { r.Schedule.MaxLagUs = -1 }, "schedule.max_lag_us: -1 is negative"},
 		{func(r *Report) { r.Schedule.FinalLagUs = -1 }, "schedule.final_lag_us: -1 is negative"},
 		{func(r *Report) {
-			r.Schedule.Wake = &Starts{Count: 4, MeanUs: 200, P50Us: 200, P99Us: 300, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
+			r.Schedule.Wake = &Starts{StartFigures: StartFigures{Count: 4, MeanUs: 200, P50Us: 200, P99Us: 300, MaxUs: 300}, Histogram: r.Measurements[0].Histogram}
 		}, "schedule.wake.histogram: holds 3 values, count says 4"},
 		{func(r *Report) {
-			r.Schedule.Behind = &Starts{Count: 3, MeanUs: 200, P50Us: 300, P99Us: 200, MaxUs: 300, Histogram: r.Measurements[0].Histogram}
+			r.Schedule.Behind = &Starts{StartFigures: StartFigures{Count: 3, MeanUs: 200, P50Us: 300, P99Us: 200, MaxUs: 300}, Histogram: r.Measurements[0].Histogram}
 		}, "schedule.behind.p99_us: 200 is not between p50_us 300 and max_us 300"},
 		{func(r *Report) { r.Validation = &Validation{Status: "MAYBE"} }, `validation.status: "MAYBE" is not SUCCESS, FAILED or ERROR`},
 		{func(r *Report) {
@@ -371,7 +372,7 @@ func FuzzRead(f *testing.F) {
 // unless it has neither wake-ups nor late starts (a report written before
 // they were recorded).
 func TestPacedStartsKnown(t *testing.T) {
-	some := &Starts{Count: 1}
+	some := &Starts{StartFigures: StartFigures{Count: 1}}
 	for _, tt := range []struct {
 		name  string
 		sched *Schedule
@@ -498,5 +499,39 @@ func TestSchemaNamesAreTheProducers(t *testing.T) {
 		if c.schema != c.producer {
 			t.Errorf("the schema checks %q where its producer writes %q", c.schema, c.producer)
 		}
+	}
+}
+
+// TestStartFiguresOf: a histogram's figures, as the report's schedule and
+// the HTML page show them, and Starts's JSON form, the figures followed by
+// the histogram.
+func TestStartFiguresOf(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		values []int64
+		want   StartFigures
+	}{
+		{"empty", nil, StartFigures{}},
+		{"one", []int64{250}, StartFigures{Count: 1, MeanUs: 250, P50Us: 250, P99Us: 250, MaxUs: 250}},
+		{"spread", []int64{100, 100, 100, 100, 1000}, StartFigures{Count: 5, MeanUs: 280, P50Us: 100, P99Us: 1000, MaxUs: 1000}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := hdrhistogram.New(1, 3_600_000_000, 3)
+			for _, v := range tt.values {
+				if err := h.RecordValue(v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := StartFiguresOf(measurement.StatsOf(h)); got != tt.want {
+				t.Errorf("StartFiguresOf = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+	b, err := json.Marshal(Starts{StartFigures: StartFigures{Count: 2, MeanUs: 1.5, P50Us: 1, P99Us: 2, MaxUs: 2}, Histogram: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"count":2,"mean_us":1.5,"p50_us":1,"p99_us":2,"max_us":2,"histogram":"h"}`; string(b) != want {
+		t.Errorf("Starts as JSON = %s, want %s", b, want)
 	}
 }
