@@ -15,6 +15,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -221,31 +222,32 @@ func (s *session) flush() {
 }
 
 func (s *session) Read(ctx context.Context, table, key string, fields []string, _ *db.Record) error {
-	if err := s.wait(ctx); err != nil {
-		return err
-	}
-	if s.b.verbose {
-		fmt.Fprintf(&s.line, "READ %s %s ", table, key)
-		s.fieldList(fields)
-		s.flush()
-	}
-	if s.b.count {
-		s.countOp(countReads, table, key, sortedFields(fields))
-	}
-	return nil
+	return s.read(ctx, "READ", countReads, fields, table, key)
 }
 
 func (s *session) Scan(ctx context.Context, table, start string, count int, fields []string, _ *db.Rows) error {
+	return s.read(ctx, "SCAN", countScans, fields, table, start, strconv.Itoa(count))
+}
+
+// read is Read and Scan, which differ in their name and their arguments
+// (the table and key, and a scan's count), printed and counted in order
+// before the fields.
+func (s *session) read(ctx context.Context, op string, counter int, fields []string, args ...string) error {
 	if err := s.wait(ctx); err != nil {
 		return err
 	}
 	if s.b.verbose {
-		fmt.Fprintf(&s.line, "SCAN %s %s %d ", table, start, count)
+		s.line.WriteString(op)
+		for _, a := range args {
+			s.line.WriteByte(' ')
+			s.line.WriteString(a)
+		}
+		s.line.WriteByte(' ')
 		s.fieldList(fields)
 		s.flush()
 	}
 	if s.b.count {
-		s.countOp(countScans, table, start, fmt.Sprint(count), sortedFields(fields))
+		s.countOp(counter, append(args, sortedFields(fields))...)
 	}
 	return nil
 }
