@@ -65,19 +65,7 @@ func Parse(s string) ([]Objective, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("no objective (e.g. READ.p99<=5ms, errors<=0.1%, throughput>=1000)")
 	}
-	var out []Objective
-	err := EachItem(s, "objective", MaxObjectives, func(text string) error {
-		o, err := parseOne(text)
-		if err != nil {
-			return err
-		}
-		out = append(out, o)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return ParseItems(s, "objective", MaxObjectives, parseOne)
 }
 
 // EachItem calls f with each item of the comma-separated list s, its
@@ -103,6 +91,24 @@ func EachItem(s, noun string, limit int, f func(text string) error) error {
 		n++
 	}
 	return nil
+}
+
+// ParseItems is EachItem collecting what parse makes of each item, in
+// order: the list's values, or EachItem's error.
+func ParseItems[T any](s, noun string, limit int, parse func(text string) (T, error)) ([]T, error) {
+	var out []T
+	err := EachItem(s, noun, limit, func(text string) error {
+		v, err := parse(text)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func parseOne(text string) (Objective, error) {

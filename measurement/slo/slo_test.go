@@ -2,6 +2,7 @@ package slo
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,6 +156,37 @@ func TestEachItem(t *testing.T) {
 			t.Errorf("EachItem(%q): %q, %v", c.in, got, err)
 		case c.want != "" && (err == nil || err.Error() != c.want):
 			t.Errorf("EachItem(%q) = %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// ParseItems returns what parse makes of each item in order, or the first
+// error by EachItem's rules, and no values with it.
+func TestParseItems(t *testing.T) {
+	length := func(text string) (int, error) {
+		if text == "bad" {
+			return 0, errors.New("refused")
+		}
+		return len(text), nil
+	}
+	for _, c := range []struct {
+		in   string
+		want []int
+		err  string
+	}{
+		{"a", []int{1}, ""},
+		{" a , b c ", []int{1, 2}, ""},
+		{"a,bad", nil, "bad: refused"},
+		{"a,,b", nil, `"a,,b": an empty item between commas`},
+		{"a,b,c", nil, "more than 2 items"},
+	} {
+		got, err := ParseItems(c.in, "item", 2, length)
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		if !slices.Equal(got, c.want) || errText != c.err {
+			t.Errorf("ParseItems(%q) = %v, %q, want %v, %q", c.in, got, errText, c.want, c.err)
 		}
 	}
 }

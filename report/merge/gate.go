@@ -47,19 +47,7 @@ func ParseGates(s string) ([]Gate, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("no gate (e.g. READ.p99:+10%, throughput:-5%)")
 	}
-	var out []Gate
-	err := slo.EachItem(s, "gate", MaxGates, func(text string) error {
-		g, err := parseGate(text)
-		if err != nil {
-			return err
-		}
-		out = append(out, g)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return slo.ParseItems(s, "gate", MaxGates, parseGate)
 }
 
 // parseGate reads one gate. Its subject is an objective's
