@@ -79,15 +79,9 @@ func Read(log []byte) ([]Block, error) {
 	open := map[string]*Block{}
 	var out []Block
 	n := 0
-	for len(log) > 0 {
-		line := log
-		if i := bytes.IndexByte(log, '\n'); i >= 0 {
-			line, log = log[:i], log[i+1:]
-		} else {
-			log = nil
-		}
+	for line := range bytes.Lines(log) {
 		n++
-		src, text := split(line)
+		src, text := split(bytes.TrimSuffix(line, []byte("\n")))
 		b := open[src]
 		switch {
 		case string(text) == Begin:

@@ -108,13 +108,7 @@ func ReadProcIO() ProcIO {
 func parseProcIO(b []byte) ProcIO {
 	var p ProcIO
 	var seen int
-	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
+	for line := range bytes.Lines(b) {
 		name, val, ok := bytes.Cut(line, []byte(": "))
 		if !ok {
 			continue
