@@ -61,16 +61,7 @@ func (s *session) indexScore(key string) string {
 }
 
 func (s *session) Read(ctx context.Context, table, key string, fields []string, out *db.Record) error {
-	for attempt, unsure := 0, false; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		err := s.read(table, key, fields, out)
-		if s.again(ctx, attempt, err, &unsure) {
-			continue
-		}
-		return s.result("read", key, err, false)
-	}
+	return s.retried(ctx, "read", key, false, func() error { return s.read(table, key, fields, out) })
 }
 
 // read is one attempt of Read; a missing key is db.ErrNotFound.
@@ -131,16 +122,7 @@ func (s *session) Scan(ctx context.Context, table, startKey string, count int, f
 	if count <= 0 {
 		return ctx.Err()
 	}
-	for attempt, unsure := 0, false; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		err := s.scan(startKey, count, fields, out)
-		if s.again(ctx, attempt, err, &unsure) {
-			continue
-		}
-		return s.result("scan", startKey, err, false)
-	}
+	return s.retried(ctx, "scan", startKey, false, func() error { return s.scan(startKey, count, fields, out) })
 }
 
 // scan is one attempt of Scan, as the reference does it: the keys of
@@ -187,29 +169,11 @@ func (s *session) scan(startKey string, count int, fields []string, out *db.Rows
 }
 
 func (s *session) Update(ctx context.Context, table, key string, values []db.Field) error {
-	for attempt, unsure := 0, false; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return s.result("update", key, err, unsure)
-		}
-		err := s.write(table, key, values, false)
-		if s.again(ctx, attempt, err, &unsure) {
-			continue
-		}
-		return s.result("update", key, err, unsure)
-	}
+	return s.retried(ctx, "update", key, true, func() error { return s.write(table, key, values, false) })
 }
 
 func (s *session) Insert(ctx context.Context, table, key string, values []db.Field) error {
-	for attempt, unsure := 0, false; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return s.result("insert", key, err, unsure)
-		}
-		err := s.write(table, key, values, true)
-		if s.again(ctx, attempt, err, &unsure) {
-			continue
-		}
-		return s.result("insert", key, err, unsure)
-	}
+	return s.retried(ctx, "insert", key, true, func() error { return s.write(table, key, values, true) })
 }
 
 // write is one attempt of an insert or an update: HSET of the fields and,
@@ -240,16 +204,7 @@ func (s *session) write(table, key string, values []db.Field, insert bool) error
 }
 
 func (s *session) Delete(ctx context.Context, table, key string) error {
-	for attempt, unsure := 0, false; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return s.result("delete", key, err, unsure)
-		}
-		err := s.delete(table, key)
-		if s.again(ctx, attempt, err, &unsure) {
-			continue
-		}
-		return s.result("delete", key, err, unsure)
-	}
+	return s.retried(ctx, "delete", key, true, func() error { return s.delete(table, key) })
 }
 
 // delete is one attempt of Delete: DEL of the record and, in the
@@ -335,6 +290,27 @@ func (s *session) writeString(rk string, values []db.Field) error {
 		return err
 	}
 	return s.c.Do(bg, s.c.B().Set().Key(rk).Value(rueidis.BinaryString(enc)).Build()).Error()
+}
+
+// retried runs attempt until again decides against another, and returns
+// result's error for op on key. A read (write false) is never of unknown
+// outcome, and its end by ctx is ctx's error as it is; a write's is
+// named with op and key, of unknown outcome if an attempt may have been
+// applied.
+func (s *session) retried(ctx context.Context, op, key string, write bool, attempt func() error) error {
+	for n, unsure := 0, false; ; n++ {
+		if err := ctx.Err(); err != nil {
+			if !write {
+				return err
+			}
+			return s.result(op, key, err, unsure)
+		}
+		err := attempt()
+		if s.again(ctx, n, err, &unsure) {
+			continue
+		}
+		return s.result(op, key, err, write && unsure)
+	}
 }
 
 // again decides after an attempt: true to try again (a failure that may
