@@ -202,11 +202,7 @@ func Schedule(s *run.Schedule) (*jsonreport.Schedule, error) {
 		return nil, nil
 	}
 	js := &jsonreport.Schedule{TargetOpsSec: s.Target, MeanLagUs: s.MeanLagUs, MaxLagUs: s.MaxLagUs, FinalLagUs: s.FinalLagUs}
-	var err error
-	if js.Wake, err = jsonreport.StartsOf(s.Wake); err != nil {
-		return nil, err
-	}
-	if js.Behind, err = jsonreport.StartsOf(s.Behind); err != nil {
+	if err := js.SetStarts(s.Wake, s.Behind); err != nil {
 		return nil, err
 	}
 	return js, nil

@@ -21,11 +21,7 @@ func withSchedule(t *testing.T, r *jsonreport.Report, target int64, share float6
 	wake.RecordValues(3000, 100)
 	behind.RecordValues(20_000, 25)
 	s := &jsonreport.Schedule{TargetOpsSec: target, MeanLagUs: 812.5, MaxLagUs: 41_000, FinalLagUs: 7}
-	var err error
-	if s.Wake, err = jsonreport.StartsOf(wake); err != nil {
-		t.Fatal(err)
-	}
-	if s.Behind, err = jsonreport.StartsOf(behind); err != nil {
+	if err := s.SetStarts(wake, behind); err != nil {
 		t.Fatal(err)
 	}
 	r.Schedule = s

@@ -688,6 +688,18 @@ func (r *Report) PacedStartsKnown() bool {
 	return s != nil && (r.Operations == 0 || s.Wake != nil || s.Behind != nil)
 }
 
+// SetStarts sets s's Wake and Behind to the Starts of the wake-ups'
+// and the late starts' histograms (StartsOf), as a run's report and a
+// merged one both write them.
+func (s *Schedule) SetStarts(wake, behind *hdrhistogram.Histogram) error {
+	var err error
+	if s.Wake, err = StartsOf(wake); err != nil {
+		return err
+	}
+	s.Behind, err = StartsOf(behind)
+	return err
+}
+
 // StartsOf is h's Starts with measurement.StatsOf's figures, as a run's
 // report (report) and a merged one (ycsb merge) both write them; nil
 // for an empty h.

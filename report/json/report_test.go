@@ -535,3 +535,52 @@ func TestStartFiguresOf(t *testing.T) {
 		t.Errorf("Starts as JSON = %s, want %s", b, want)
 	}
 }
+
+// TestSetStarts: a schedule's Wake and Behind are their histograms'
+// Starts, nil for none or an empty one.
+func TestSetStarts(t *testing.T) {
+	hist := func(values ...int64) *hdrhistogram.Histogram {
+		h := hdrhistogram.New(1, 3_600_000_000, 3)
+		for _, v := range values {
+			h.RecordValue(v)
+		}
+		return h
+	}
+	for _, tt := range []struct {
+		name                   string
+		wake, behind           *hdrhistogram.Histogram
+		wakeCount, behindCount int64 // -1: nil
+	}{
+		{"none", nil, nil, -1, -1},
+		{"empty", hist(), hist(), -1, -1},
+		{"wake only", hist(40, 3000), nil, 2, -1},
+		{"both", hist(40), hist(20_000, 20_000, 30_000), 1, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Schedule{Wake: &Starts{}, Behind: &Starts{}}
+			if err := s.SetStarts(tt.wake, tt.behind); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				name string
+				got  *Starts
+				h    *hdrhistogram.Histogram
+				want int64
+			}{{"wake", s.Wake, tt.wake, tt.wakeCount}, {"behind", s.Behind, tt.behind, tt.behindCount}} {
+				if c.want < 0 {
+					if c.got != nil {
+						t.Errorf("%s = %+v, want nil", c.name, c.got)
+					}
+					continue
+				}
+				want, err := StartsOf(c.h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.got == nil || *c.got != *want || c.got.Count != c.want {
+					t.Errorf("%s = %+v, want %+v (count %d)", c.name, c.got, want, c.want)
+				}
+			}
+		})
+	}
+}

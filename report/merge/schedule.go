@@ -88,11 +88,7 @@ func mergeSchedule(paths []string, reps []*jsonreport.Report) (*schedule, error)
 		return out, nil
 	}
 	out.wake, out.behind = hists["wake"], hists["behind"]
-	var err error
-	if j.Wake, err = jsonreport.StartsOf(out.wake); err != nil {
-		return nil, err
-	}
-	if j.Behind, err = jsonreport.StartsOf(out.behind); err != nil {
+	if err := j.SetStarts(out.wake, out.behind); err != nil {
 		return nil, err
 	}
 	return out, nil

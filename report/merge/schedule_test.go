@@ -28,15 +28,11 @@ func starts(t *testing.T, pairs ...int64) *hdrhistogram.Histogram {
 }
 
 // withSchedule gives r a schedule of the given lags and paced starts, as
-// a run writes it (jsonreport.StartsOf), and its SCHEDULE rows.
+// a run writes it (jsonreport.Schedule.SetStarts), and its SCHEDULE rows.
 func withSchedule(t *testing.T, r *jsonreport.Report, target int64, meanLag float64, maxLag, finalLag int64, wake, behind *hdrhistogram.Histogram) *jsonreport.Report {
 	t.Helper()
 	s := &jsonreport.Schedule{TargetOpsSec: target, MeanLagUs: meanLag, MaxLagUs: maxLag, FinalLagUs: finalLag}
-	var err error
-	if s.Wake, err = jsonreport.StartsOf(wake); err != nil {
-		t.Fatal(err)
-	}
-	if s.Behind, err = jsonreport.StartsOf(behind); err != nil {
+	if err := s.SetStarts(wake, behind); err != nil {
 		t.Fatal(err)
 	}
 	r.Schedule = s
