@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
 // The checks of what a run would generate against the bounds of

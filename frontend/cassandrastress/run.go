@@ -1,7 +1,7 @@
 // Package stress runs the cassandra-stress compatible mode: `ycsb stress
 // write n=1M -rate threads=50 -node h1`, or this binary invoked as
 // cassandra-stress. The command line is parsed by frontend/cassandrastress/settings, the data
-// comes from frontend/cassandrastress/data, and the runs go on the engine (its workers,
+// comes from workload/cassandrastress/data, and the runs go on the engine (its workers,
 // pacing and per-worker measurement) with a workload of the predefined
 // commands on the Apache gocql driver; the interval lines, the Results
 // block and END/FAILURE are the original's (report/StressMetrics.java and
@@ -24,7 +24,6 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/internal/cqlwire"
@@ -36,6 +35,7 @@ import (
 	"github.com/goycsb/ycsb/report/stressreport"
 	"github.com/goycsb/ycsb/run"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
 // BadInput is a command line or setup that cannot work: one line, exit 2.

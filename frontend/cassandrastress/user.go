@@ -18,14 +18,14 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
 // The user command: `user profile=a.yaml[,b.yaml] ops(insert=1,q=2)`, the

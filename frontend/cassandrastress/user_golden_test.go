@@ -13,10 +13,10 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
 // TestUserGolden: the blog-post profile's statements and its first

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
 // Golden rows of the original: testdata/original_<name>.txt holds what the

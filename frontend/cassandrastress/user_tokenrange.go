@@ -13,7 +13,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
 // token_range_queries: the original's TokenRangeQuery and

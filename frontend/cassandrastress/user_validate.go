@@ -8,7 +8,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
 // The validate op of ops(...): the original's ValidatingSchemaQuery
