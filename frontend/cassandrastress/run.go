@@ -24,9 +24,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
-	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
@@ -63,17 +63,6 @@ var ErrFailure = errors.New("stress: the run failed")
 // ErrInterrupted is a run ended by Ctrl-C (its context): the report, if
 // the measured run had started, covers the operations finished before it.
 var ErrInterrupted = errors.New("stress: interrupted")
-
-// The stress mode opens and closes its driver sessions as the
-// cassandra-cql binding does, through cqlcluster: a session is given up
-// when ctx ends first, and a close waits cqlcluster.CloseWait at most.
-func createSession(ctx context.Context, cc *gocql.ClusterConfig) (*gocql.Session, error) {
-	return cqlcluster.Connect(ctx, cc)
-}
-
-func closeSession(s *gocql.Session) { cqlcluster.Close(s) }
-
-func closeSessions(ss ...*gocql.Session) { cqlcluster.Close(ss...) }
 
 // setupErr is a failure to set the run up: bad input (exit 2), unless
 // ctx ended (Ctrl-C), which caused it.
@@ -168,6 +157,11 @@ type stressRun struct {
 	// happen (failures, retried tries), which a test's buffer shares
 	errMu sync.Mutex
 	log   *logCopy
+	// conn is the connection to the nodes, through the binding: the
+	// workers' sessions (Conn.Sessions) and the schema's; sess is the
+	// keyspace's driver session of the predefined commands (truncate)
+	conn  *cassandra.Conn
+	sess  *gocql.Session
 	m     *model
 	kinds []kind
 	// the tables the command uses
@@ -392,23 +386,24 @@ func (r *stressRun) connect(ctx context.Context) error {
 	s := r.s
 	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
 	sc := r.schema()
-	admin, err := createSession(ctx, r.cluster(""))
+	conn, err := cassandra.Dial(ctx, r.options(""))
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
-	if err := r.checkCompression(ctx, admin, where); err != nil {
-		closeSession(admin)
+	if err := r.checkCompression(ctx, conn.Admin(), where); err != nil {
+		conn.Close()
 		return err
 	}
-	err = admin.Query(sc.CreateKeyspace()).ExecContext(ctx)
-	closeSession(admin)
+	err = conn.Admin().Query(sc.CreateKeyspace()).ExecContext(ctx)
+	conn.CloseAdmin()
 	if err != nil {
+		conn.Close()
 		return fmt.Errorf("create keyspace %s: %v", sc.Keyspace, err)
 	}
 	o := r.options(sc.Keyspace)
-	cc := o.Config()
-	sess, err := createSession(ctx, cc)
+	sess, err := conn.Open(ctx, sc.Keyspace)
 	if err != nil {
+		conn.Close()
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
 	names := r.m.cols.Names()
@@ -425,17 +420,16 @@ func (r *stressRun) connect(ctx context.Context) error {
 			continue
 		}
 		if err := sess.Query(cql).ExecContext(ctx); err != nil {
-			closeSession(sess)
+			conn.Close()
 			return fmt.Errorf("create table %s.%s: %v", sc.Keyspace, t, err)
 		}
 	}
-	r.m.session = sess
+	r.conn, r.sess = conn, sess
+	r.m.keyspace = sc.Keyspace
 	// Protocol v4, the original's default client's: the operations take
-	// the lean request path, the session keeps the rest.
+	// the lean request path (Conn.Open opened it), the session keeps the
+	// rest.
 	if o.Protocol == 4 && o.Lean() {
-		r.m.wire = cqlwire.NewPool(o.Wire())
-		r.m.policy = cc.PoolConfig.HostSelectionPolicy
-		r.m.keyspace = sc.Keyspace
 		r.m.specDelay = s.Mode.SpeculativeDelay
 	}
 	r.m.cl = consistency(s.Command.CL)
@@ -509,11 +503,8 @@ func (r *stressRun) closeLog(err error) error {
 }
 
 func (r *stressRun) close() {
-	if r.m.wire != nil {
-		r.m.wire.Close()
-	}
-	if r.m.session != nil {
-		closeSession(r.m.session)
+	if r.conn != nil {
+		r.conn.Close()
 	}
 	r.closeLog(nil)
 }
@@ -589,7 +580,7 @@ func (r *stressRun) count() int64 {
 
 func (r *stressRun) truncate(ctx context.Context) error {
 	for _, t := range r.tables {
-		if err := r.m.session.Query("TRUNCATE " + t).ExecContext(ctx); err != nil {
+		if err := r.sess.Query("TRUNCATE " + t).ExecContext(ctx); err != nil {
 			return fmt.Errorf("truncate %s: %v", t, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
@@ -54,6 +55,17 @@ type runState struct {
 	// specSent and specWon are the second requests -mode
 	// speculativeDelay= sent and the operations they answered
 	specSent, specWon atomic.Int64
+}
+
+// cqlOf is the CQL capability of the binding's session s runs on: the
+// stress workloads' plans run on db/cassandra's Conn sessions
+// (stressRun.plan), and one on any other is a programming error.
+func cqlOf(s *session.Session) cassandra.CQL {
+	c, ok := s.Unwrap().(cassandra.CQL)
+	if !ok {
+		panic(fmt.Sprintf("stress: the worker's session (%T) has no CQL (db/cassandra.CQL)", s.Unwrap()))
+	}
+	return c
 }
 
 // specCounts adds what spec sent and won since it last did.
@@ -158,19 +170,11 @@ func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 // cause. A failure without -errors ignore then ends the run with the
 // line failLine gives. False: the worker ends.
 func (st *runState) finish(s *session.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
-	if t.err != nil {
-		status = db.Error
-		s.Failed++
-		if s.Causes != nil {
-			s.Causes.Add(op, status, cause)
-		}
-	} else {
+	if t.err == nil {
 		waits.record(s, int(op), t.start)
+		cause = nil
 	}
-	s.Record(op, status, t.start, t.end)
-	if t.retries > 0 {
-		s.Recorder().Retried(op, t.retries)
-	}
+	s.Finish(op, status, t.start, t.end, t.retries, cause)
 	if t.err != nil && !errs.Ignore {
 		st.fail(failLine())
 		return false

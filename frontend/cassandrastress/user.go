@@ -18,6 +18,7 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
@@ -180,11 +181,10 @@ func (r *stressRun) userSchema(ctx context.Context, sess *gocql.Session, sp *use
 			return fmt.Errorf("%s: keyspace_definition: %v", p.File, err)
 		}
 	}
-	ks, err := createSession(ctx, r.cluster(p.Keyspace))
+	ks, err := r.conn.Open(ctx, p.Keyspace)
 	if err != nil {
 		return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
 	}
-	defer closeSession(ks)
 	if p.TableDefinition != "" {
 		if err := execDDL(ctx, ks, p.TableDefinition); err != nil {
 			return fmt.Errorf("%s: table_definition: %v", p.File, err)
@@ -531,14 +531,14 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		fmt.Fprintln(env.Stderr, n.String())
 	}
 	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
-	admin, err := createSession(ctx, r.cluster(""))
+	conn, err := cassandra.Dial(ctx, r.options(""))
 	if err != nil {
 		return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 	}
-	// closed together at the end, in closeWait at most
-	open := []*gocql.Session{admin}
-	defer func() { closeSessions(open...) }()
-	if err := r.userSetup(ctx, admin, where, specs, ops); err != nil {
+	// closed together at the end, in cqlcluster.CloseWait at most
+	r.conn = conn
+	defer conn.Close()
+	if err := r.userSetup(ctx, conn.Admin(), where, specs, ops); err != nil {
 		return err
 	}
 	defer r.close()
@@ -552,30 +552,16 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		r.println("N=0: SCHEMA CREATED, NOTHING ELSE DONE.")
 		return nil
 	}
-	sessions := map[string]*gocql.Session{}
-	wires := map[string]*userWire{}
+	// Each profile's keyspace: its driver session, and with protocol v4
+	// its lean request path, which single statements take (as the
+	// predefined commands'); batches, validation and token range reads
+	// take the session.
 	for _, sp := range specs {
-		if sessions[sp.p.Keyspace] != nil {
-			continue
-		}
-		o := r.options(sp.p.Keyspace)
-		cc := o.Config()
-		sess, err := createSession(ctx, cc)
-		if err != nil {
+		if _, err := conn.Open(ctx, sp.p.Keyspace); err != nil {
 			return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 		}
-		open = append(open, sess)
-		sessions[sp.p.Keyspace] = sess
-		if o.Protocol == 4 && o.Lean() {
-			// Single statements take the lean request path (as the
-			// predefined commands'); batches, validation and token range
-			// reads the session.
-			pool := cqlwire.NewPool(o.Wire())
-			defer pool.Close()
-			wires[sp.p.Keyspace] = &userWire{pool: pool, session: sess, policy: cc.PoolConfig.HostSelectionPolicy}
-		}
 	}
-	u := &userRun{stressRun: r, sessions: sessions, wires: wires, cluster: cluster, ops: ops}
+	u := &userRun{stressRun: r, cluster: cluster, ops: ops}
 	return r.judged(r.closeLog(u.work(ctx, specs)))
 }
 
@@ -623,7 +609,11 @@ func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
 	r, s, ops := u.stressRun, u.s, u.ops
 	truncate := func() error {
 		for _, sp := range specs {
-			if err := u.sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).ExecContext(ctx); err != nil {
+			sess, err := u.conn.Open(ctx, sp.p.Keyspace) // open: runUser opened it
+			if err == nil {
+				err = sess.Query("TRUNCATE " + quoteIdent(sp.p.Table)).ExecContext(ctx)
+			}
+			if err != nil {
 				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
 			}
 		}
@@ -785,9 +775,7 @@ func (r *stressRun) tokenRanges(ctx context.Context, admin *gocql.Session, where
 // run's or each of a ramp's.
 type userRun struct {
 	*stressRun
-	sessions map[string]*gocql.Session
-	wires    map[string]*userWire // by keyspace; none without the lean path
-	cluster  *data.Dist
+	cluster *data.Dist
 	// ops are all of ops(...), the rows of every run's metrics: a
 	// warm-up runs one op, measured under its own row
 	ops []*userOp
@@ -811,7 +799,7 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 	}
 	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
 
-	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, wires: u.wires, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
+	wl := &userWorkload{r: r, ops: ops, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
 		trIters: map[*userOp]*trIterator{}, warmup: warmup, cl: consistency(s.Command.CL)}
 	for _, o := range ops {
 		if o.tr != nil {
@@ -841,17 +829,15 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 
 // userWorkload runs the weighted mix of ops(...).
 type userWorkload struct {
-	r        *stressRun
-	ops      []*userOp
-	cum      []float64
-	sum      float64
-	cluster  *data.Dist
-	sessions map[string]*gocql.Session
-	wires    map[string]*userWire
-	seeds    *data.SeedManager
-	trIters  map[*userOp]*trIterator // per token range query
-	warmup   bool
-	cl       gocql.Consistency // cl=, for token range queries
+	r       *stressRun
+	ops     []*userOp
+	cum     []float64
+	sum     float64
+	cluster *data.Dist
+	seeds   *data.SeedManager
+	trIters map[*userOp]*trIterator // per token range query
+	warmup  bool
+	cl      gocql.Consistency // cl=, for token range queries
 	runState
 	// permits: the partitions left to visit under n= (limited)
 	limited bool
@@ -890,14 +876,6 @@ func (w *userWorkload) take(n int) int {
 
 var _ ycsbworkload.Workload = (*userWorkload)(nil)
 
-// userWire is a keyspace's lean request path, routed by its session's
-// ring and host selection policy.
-type userWire struct {
-	pool    *cqlwire.Pool
-	session *gocql.Session
-	policy  gocql.HostSelectionPolicy
-}
-
 // rawArg binds a value already serialized (nil: null).
 type rawArg struct{ b []byte }
 
@@ -910,14 +888,18 @@ type userGen struct {
 }
 
 type userWorker struct {
-	w    *userWorkload
-	s    *session.Session
-	r    *rand.Rand
-	gens map[*userSpec]*userGen
-	args []any
-	raw  []rawArg
-	cur  int
-	left int64
+	w *userWorkload
+	s *session.Session
+	// sessions and wires are the driver sessions and lean request paths
+	// (none without it) of the profiles' keyspaces, from s's CQL
+	sessions map[string]*gocql.Session
+	wires    map[string]*cassandra.LeanPath
+	r        *rand.Rand
+	gens     map[*userSpec]*userGen
+	args     []any
+	raw      []rawArg
+	cur      int
+	left     int64
 	// token range queries: the range under way, scan destinations
 	trStates      map[*userOp]*trState
 	trDst, trArgs []any
@@ -949,7 +931,16 @@ type userWorker struct {
 func (w *userWorkload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
-	if len(w.wires) > 0 {
+	c := cqlOf(s)
+	wk.sessions, wk.wires = map[string]*gocql.Session{}, map[string]*cassandra.LeanPath{}
+	for _, o := range w.ops {
+		ks := o.spec.p.Keyspace
+		wk.sessions[ks] = c.Driver(ks)
+		if l := c.Lean(ks); l != nil {
+			wk.wires[ks] = l
+		}
+	}
+	if len(wk.wires) > 0 {
 		wk.call = cqlwire.NewCall()
 		wk.routers = map[string]*cqlwire.Router{}
 		wk.stmts = map[*userQuery]*cqlwire.Stmt{}
@@ -1182,7 +1173,7 @@ func boundValue(b int, key [][]byte, row func() *data.UserRow) []byte {
 
 func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
 	sp := o.spec
-	sess := wk.w.sessions[sp.p.Keyspace]
+	sess := wk.sessions[sp.p.Keyspace]
 	if o.val != nil {
 		return wk.validateAttempt(ctx, o, parts[0])
 	}
@@ -1323,8 +1314,7 @@ func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.St
 	ks := sp.p.Keyspace
 	rt := wk.routers[ks]
 	if rt == nil {
-		uw := wk.w.wires[ks]
-		rt = uw.pool.Router(uw.session, uw.policy, ks, true)
+		rt = wk.wires[ks].Router()
 		wk.routers[ks] = rt
 	}
 	rk := st.RoutingKey(&wk.rk, vals)

@@ -253,7 +253,7 @@ func (wk *userWorker) tokenRangePage(ctx context.Context, o *userOp) (int, int, 
 	if wk.w.warmup {
 		pageSize = min(100, pageSize)
 	}
-	sess := wk.w.sessions[o.spec.p.Keyspace]
+	sess := wk.sessions[o.spec.p.Keyspace]
 	cql := tr.cql(st.rng)
 	iter := sess.Query(cql).Consistency(wk.w.cl).PageSize(pageSize).PageState(st.paging).IterContext(ctx)
 	cols := len(iter.Columns())

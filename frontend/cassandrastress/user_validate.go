@@ -152,7 +152,7 @@ func (wk *userWorker) validateAttempt(ctx context.Context, o *userOp, p *data.Pa
 	for _, v := range wk.vhi {
 		args = append(args, &rawArg{b: v})
 	}
-	sess := wk.w.sessions[sp.p.Keyspace]
+	sess := wk.sessions[sp.p.Keyspace]
 	iter := sess.Query(st.cql, args...).Consistency(wk.w.cl).SerialConsistency(o.val.serial).IterContext(ctx)
 	defs := iter.Columns()
 	idx := make([]int, len(defs))

@@ -89,11 +89,9 @@ func sortedKinds(seen [numKinds]bool) []kind {
 // the statements' text and the data generators; the population is made
 // anew for the warm-up and for each measured run, as in the original.
 type model struct {
-	session *gocql.Session
-	// wire is the lean request path of the operations (nil: the driver's),
-	// routed by the session's policy.
-	wire     *cqlwire.Pool
-	policy   gocql.HostSelectionPolicy
+	// keyspace is the one the statements run in, on the workers'
+	// sessions' CQL: its driver session, and its lean request path (nil:
+	// the driver's)
 	keyspace string
 	cl       gocql.Consistency
 	serial   gocql.Consistency
@@ -141,6 +139,9 @@ func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.T
 		ops[i] = int(kindOps[k])
 	}
 	wk.waits = w.waits.newWorker(ops)
+	// The statements run on the binding's connection (its CQL).
+	c := cqlOf(s)
+	driver := c.Driver(m.keyspace)
 	n := len(m.cols.Names())
 	for _, k := range w.kinds {
 		if wk.q[k] != nil {
@@ -166,15 +167,15 @@ func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.T
 		}
 		args = append(args, &wk.key)
 		wk.wst[k] = cqlwire.Stmt{CQL: m.cql[k], Serial: m.serial, Unprepared: m.unprepared}
-		q := m.session.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
+		q := driver.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
 		if m.serial != 0 {
 			q.SerialConsistency(m.serial)
 		}
 		wk.q[k] = q
 	}
-	if m.wire != nil {
+	if lean := c.Lean(m.keyspace); lean != nil {
 		wk.call = cqlwire.NewCall()
-		wk.router = m.wire.Router(m.session, m.policy, m.keyspace, true)
+		wk.router = lean.Router()
 		if m.specDelay > 0 {
 			wk.spec = cqlwire.NewSpeculator(m.specDelay)
 		}
