@@ -5,15 +5,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
-
-	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/session"
@@ -101,18 +97,12 @@ func TestOperationsCountThroughTheSession(t *testing.T) {
 // cause shown.
 func TestPredefinedCountsThroughTheRecorder(t *testing.T) {
 	t.Parallel()
-	admin := cluster(t)
+	conn := connect(t)
 	ks := "ks_wl_counters"
-	dropKeyspace(t, admin, ks)
-	t.Cleanup(func() { dropKeyspace(t, admin, ks) })
+	dropKeyspace(t, conn.Admin(), ks)
+	t.Cleanup(func() { dropKeyspace(t, conn.Admin(), ks) })
 	ctx := context.Background()
-	conn, err := cassandra.Dial(ctx, cqlcluster.Options{Hosts: []string{testNode}, Port: 9042, Protocol: 4, Conns: 1,
-		Consistency: gocql.One, ConnectTimeout: 5 * time.Second, Timeout: 30 * time.Second, TokenAware: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	w := parseOrFatal(t, "write", "n=10", "-pop", "seq=1..10", "-errors", "ignore", "-node", testNode)
+	w := commandLine(t, "write", "n=10", "-pop", "seq=1..10", "-errors", "ignore", "-node", testNode)
 	m, err := NewModel(w)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +149,7 @@ func TestPredefinedCountsThroughTheRecorder(t *testing.T) {
 	if ws.Failed != 0 || wrec.returns["WRITE"][db.OK] != 10 {
 		t.Errorf("writes: %d failed, recorded %v; want 10 OK", ws.Failed, wrec.returns)
 	}
-	r := parseOrFatal(t, "read", "n=10", "-pop", "seq=1001..1010", "-errors", "ignore", "-node", testNode)
+	r := commandLine(t, "read", "n=10", "-pop", "seq=1001..1010", "-errors", "ignore", "-node", testNode)
 	rs, rrec, said := run(r, KindRead)
 	if rs.Failed != 10 || rrec.returns["READ"][db.Error] != 10 || len(said) == 0 || !strings.HasPrefix(said[0], "READ ERROR: ") {
 		t.Errorf("reads of no row: %d failed, recorded %v, causes %q; want 10 failed and shown as READ's", rs.Failed, rrec.returns, said)

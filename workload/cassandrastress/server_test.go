@@ -2,6 +2,8 @@ package cassandrastress
 
 import (
 	"context"
+	"github.com/goycsb/ycsb/db/cassandra"
+	"github.com/goycsb/ycsb/internal/cqlcluster"
 	"strings"
 	"testing"
 	"time"
@@ -15,17 +17,21 @@ import (
 // 127.0.0.1:9042.
 const testNode = "127.0.0.1"
 
-// cluster is a session of the test node.
-func cluster(t *testing.T) *gocql.Session {
+// testOptions are the connection options of the test node.
+func testOptions() cqlcluster.Options {
+	return cqlcluster.Options{Hosts: []string{testNode}, Port: 9042, Protocol: 4, Conns: 1,
+		Consistency: gocql.One, ConnectTimeout: 5 * time.Second, Timeout: 30 * time.Second, TokenAware: true}
+}
+
+// connect is a connection to the test node, through the binding, closed
+// at the test's end.
+func connect(t *testing.T) *cassandra.Conn {
 	t.Helper()
 	ycsbtest.SkipServerTests(t)
-	cc := gocql.NewCluster(testNode)
-	cc.ConnectTimeout = 5 * time.Second
-	cc.Timeout = 30 * time.Second
-	s, err := cc.CreateSession()
+	conn, err := cassandra.Dial(context.Background(), testOptions())
 	ycsbtest.NeedServer(t, "Cassandra on "+testNode+":9042 (scripts/cassandra.sh start)", err)
-	t.Cleanup(s.Close)
-	return s
+	t.Cleanup(conn.Close)
+	return conn
 }
 
 func dropKeyspace(t *testing.T, s *gocql.Session, ks string) {
@@ -37,20 +43,18 @@ func dropKeyspace(t *testing.T, s *gocql.Session, ks string) {
 // TestUserPrepared: the markers' columns come from preparing the query.
 func TestUserPrepared(t *testing.T) {
 	t.Parallel()
-	s := cluster(t)
+	conn := connect(t)
+	s := conn.Admin()
 	ks := "ks_userprof_prepared_wl"
 	dropKeyspace(t, s, ks)
 	t.Cleanup(func() { dropKeyspace(t, s, ks) })
 	if err := execDDL(context.Background(), s, "CREATE KEYSPACE "+ks+" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"); err != nil {
 		t.Fatal(err)
 	}
-	cc := gocql.NewCluster(testNode)
-	cc.Keyspace = ks
-	ksess, err := cc.CreateSession()
+	ksess, err := conn.Open(context.Background(), ks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ksess.Close()
 	if err := execDDL(context.Background(), ksess, "CREATE TABLE t (k text, c int, v text, PRIMARY KEY (k, c))"); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestUserGolden(t *testing.T) {
 		ck: []column{{name: "published_date", typ: typ("timeuuid"), spec: p.Column("published_date")}},
 		vs: []column{{name: "author", typ: typ("text"), spec: p.Column("author")}, {name: "body", typ: typ("text"), spec: p.Column("body")},
 			{name: "title", typ: typ("text"), spec: p.Column("title")}, {name: "url", typ: typ("text"), spec: p.Column("url")}}}
-	r := &UserSetup{s: parseOrFatal(t, "user", "profile=x.yaml", "ops(insert=1)")}
+	r := &UserSetup{s: commandLine(t, "user", "profile=x.yaml", "ops(insert=1)")}
 	// both queries bind domain, as the node names their variables
 	// (TestUserPrepared asks it)
 	domain := func(string) ([]string, error) { return []string{"domain"}, nil }
@@ -111,7 +111,7 @@ func TestUserSerialConsistency(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := &userSpec{p: p}
-	r := &UserSetup{s: parseOrFatal(t, "user", "profile=x.yaml", "ops(insert=1)")}
+	r := &UserSetup{s: commandLine(t, "user", "profile=x.yaml", "ops(insert=1)")}
 	if err := r.userStatements(sp, func(string) ([]string, error) { return nil, nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +120,18 @@ func TestUserSerialConsistency(t *testing.T) {
 	}
 }
 
-// parseOrFatal parses a command line.
-func parseOrFatal(t *testing.T, args ...string) *settings.Settings {
-	t.Helper()
+// commandLine is the settings of a command line the test gives right.
+func commandLine(t *testing.T, args ...string) *settings.Settings {
 	s, _, err := settings.Parse(args)
+	noError(t, err)
+	return s
+}
+
+func noError(t *testing.T, err error) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
 }
 
 // stressTestdata are the stress mode's test files, the example profiles

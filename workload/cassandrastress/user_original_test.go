@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
@@ -40,7 +41,7 @@ func TestUserOriginalRows(t *testing.T) {
 			if len(got) != len(want) {
 				t.Errorf("%d rows, the original %d", len(got), len(want))
 			}
-			if d := diffLines(want, got); d != "" {
+			if d := ycsbtest.DiffLines(want, got); d != "" {
 				t.Errorf("first differences (- original, + ours):\n%s", d)
 			}
 		})
@@ -83,7 +84,7 @@ func generatedRows(t *testing.T, sp *userSpec, parts int) []string {
 				}
 				vals = append(vals, v)
 			}
-			id := dumpRow(names[:nkey], vals[:nkey], nil)
+			id := ycsbtest.DumpRow(names[:nkey], vals[:nkey], nil)
 			old, ok := rows[id]
 			if !ok {
 				order = append(order, id)
@@ -101,7 +102,7 @@ func generatedRows(t *testing.T, sp *userSpec, parts int) []string {
 	}
 	var out []string
 	for _, id := range order {
-		out = append(out, dumpRow(names, rows[id], sets))
+		out = append(out, ycsbtest.DumpRow(names, rows[id], sets))
 	}
 	sort.Strings(out)
 	return out
@@ -185,24 +186,4 @@ func loadOriginal(t *testing.T, name, file string) (*userSpec, []string) {
 		t.Fatal(err)
 	}
 	return sp, want
-}
-
-// diffLines lists up to 10 lines only in a (-) or only in b (+), both sorted.
-func diffLines(a, b []string) string {
-	var out []string
-	i, j := 0, 0
-	for (i < len(a) || j < len(b)) && len(out) < 10 {
-		switch {
-		case j >= len(b) || i < len(a) && a[i] < b[j]:
-			out = append(out, "- "+a[i])
-			i++
-		case i >= len(a) || b[j] < a[i]:
-			out = append(out, "+ "+b[j])
-			j++
-		default:
-			i++
-			j++
-		}
-	}
-	return strings.Join(out, "\n")
 }
