@@ -86,7 +86,11 @@ func Dial(ctx context.Context, o cqlcluster.Options) (*Conn, error) {
 
 // Admin is the driver session of no keyspace: the schema's statements,
 // the node's version and ring.
-func (c *Conn) Admin() *gocql.Session { return c.admin }
+func (c *Conn) Admin() *gocql.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.admin
+}
 
 // CloseAdmin closes the session of no keyspace, once the schema is made,
 // unless the run goes on using it (Admin is nil after it).
@@ -132,13 +136,14 @@ func (c *Conn) Sessions(n int) []db.Session {
 }
 
 // Close closes the lean paths and the driver sessions, waiting
-// cqlcluster.CloseWait at most.
+// cqlcluster.CloseWait at most; once closed, a Close does nothing.
 func (c *Conn) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var ss []*gocql.Session
 	if c.admin != nil {
 		ss = append(ss, c.admin)
+		c.admin = nil
 	}
 	for _, k := range c.ks {
 		if k.lean != nil {

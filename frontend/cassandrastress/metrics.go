@@ -26,9 +26,6 @@ func newUserMetrics(out io.Writer, fixed bool, names []string, tally func(k int)
 // metrics is a run's interval lines and Results block.
 type metrics = stressreport.Metrics
 
-// histMaxUs is the histograms' highest value, the metrics' own.
-const histMaxUs = stressreport.HistMaxUs
-
 // newMetrics returns the metrics of a run whose operations are named
 // rows (cassandrastress.RowOps checks them).
 func newMetrics(out io.Writer, fixed bool, rows []string) (*metrics, error) {

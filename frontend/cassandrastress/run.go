@@ -1,9 +1,11 @@
 // Package stress runs the cassandra-stress compatible mode: `ycsb stress
 // write n=1M -rate threads=50 -node h1`, or this binary invoked as
-// cassandra-stress. The command line is parsed by frontend/cassandrastress/settings, the data
-// comes from workload/cassandrastress/data, and the runs go on the engine (its workers,
-// pacing and per-worker measurement) with a workload of the predefined
-// commands on the Apache gocql driver; the interval lines, the Results
+// cassandra-stress. The command line is parsed by
+// frontend/cassandrastress/settings, the workload (the predefined
+// commands', a user profile's) is workload/cassandrastress's, and the runs
+// go on the engine (its workers, pacing and per-worker measurement), its
+// sessions those of a connection through the binding (db/cassandra's
+// Conn, whose CQL the workload runs its statements on); the interval lines, the Results
 // block and END/FAILURE are the original's (report/StressMetrics.java and
 // StressAction.java in scylladb/cassandra-stress).
 package stress

@@ -297,7 +297,7 @@ func TestUserReportNames(t *testing.T) {
 
 // hist is a histogram of the given latencies in µs.
 func hist(us ...int64) *hdrhistogram.Histogram {
-	h := hdrhistogram.New(1, histMaxUs, 3)
+	h := hdrhistogram.New(1, stressreport.HistMaxUs, 3)
 	for _, v := range us {
 		h.RecordValue(v)
 	}
