@@ -119,6 +119,9 @@ var layers = []struct {
 	{"binding contract", contractPackages},
 	{"bindings", []string{bindingPath}}, // every other package under db/ (bindingLayerPath)
 	{"measurement", []string{"measurement"}},
+	// The cassandra-stress command line's typed settings: what its
+	// workload is built from, as the CoreWorkload from props.
+	{"stress settings", []string{"frontend/cassandrastress/settings"}},
 	{"workload", []string{"workload", "session"}},
 	{"run", []string{"run"}},
 	{"reports", []string{"report", "report/stressreport"}},

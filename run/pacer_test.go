@@ -12,7 +12,7 @@ import (
 )
 
 func pacedPlan(wl workload.Workload, threads int, target, ops int64) *Plan {
-	return &Plan{Threads: threads, OpCount: ops, Target: target, Workload: wl,
+	return &Plan{Threads: threads, Sessions: nopSessions(threads), OpCount: ops, Target: target, Workload: wl,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6},
 		// Ticks during the run: the Collector harvests while workers record.
 		Interval: 5 * time.Millisecond}

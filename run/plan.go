@@ -44,8 +44,10 @@ type Plan struct {
 	Interval time.Duration
 
 	Workload workload.Workload
-	// Sessions are a binding's session per worker (Workers of them); nil
-	// when the workload talks to its driver itself.
+	// Sessions are a binding's session per worker (Workers of them at
+	// least): required, New refuses a plan without them. A workload that
+	// runs its own statements finds them on a capability of the session
+	// (db/cassandra's CQL).
 	Sessions []db.Session
 	// Measurement is how the workers' operations are measured.
 	Measurement *measurement.Config

@@ -2,11 +2,11 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/procs"
@@ -231,13 +231,12 @@ func (e *Engine) Run(ctx context.Context) *Result {
 // share of the operations.
 func newWorkers(p *Plan, c *measurement.Collector) []*worker {
 	n := p.Workers()
+	if len(p.Sessions) < n {
+		panic(fmt.Sprintf("run: %d sessions for %d workers: every worker runs on a binding's session (Plan.Sessions)", len(p.Sessions), n))
+	}
 	workers := make([]*worker, 0, n)
 	for i := 0; i < n; i++ {
-		var sess db.Session // nil: the workload talks to its driver itself
-		if p.Sessions != nil {
-			sess = p.Sessions[i]
-		}
-		ms := session.NewSession(sess, c.NewRecorder())
+		ms := session.NewSession(p.Sessions[i], c.NewRecorder())
 		ms.Causes = p.Causes
 		w := &worker{id: i, session: ms, wl: p.Workload.NewTransactor(ms, p.Seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = p.OpCount / int64(n)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
@@ -42,6 +43,21 @@ func (w *countWorker) do(n *atomic.Int64) bool {
 func (w *countWorker) DoTransaction(context.Context) bool { return w.do(&w.c.txns) }
 func (w *countWorker) DoInsert(context.Context) bool      { return w.do(&w.c.inserts) }
 
+// nopSession is a binding's session that only closes: these tests'
+// workloads measure their operations themselves and call none of it.
+type nopSession struct{ db.Session }
+
+func (nopSession) Close(context.Context) error { return nil }
+
+// nopSessions are n of them, a plan's sessions for n workers.
+func nopSessions(n int) []db.Session {
+	s := make([]db.Session, n)
+	for i := range s {
+		s[i] = nopSession{}
+	}
+	return s
+}
+
 // intervals counts the intervals an output sees and when it started.
 type intervals struct {
 	n       int
@@ -50,6 +66,22 @@ type intervals struct {
 
 func (iv *intervals) AddInterval(int64, int64, *measurement.Snapshot) { iv.n++ }
 func (iv *intervals) StartRun(time.Time, int64)                       { iv.started = true }
+
+// TestPlanWithoutSessionsIsRefused: every worker runs on a binding's
+// session; a plan without them (a workload that would talk to its
+// database past the binding, uncounted by the session) is refused.
+func TestPlanWithoutSessionsIsRefused(t *testing.T) {
+	for _, sessions := range [][]db.Session{nil, nopSessions(1)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("New with %d sessions for 2 workers did not panic", len(sessions))
+				}
+			}()
+			New(&Plan{Threads: 2, OpCount: 2, Workload: &countWorkload{}, Sessions: sessions})
+		}()
+	}
+}
 
 func TestRun(t *testing.T) {
 	for _, tc := range []struct {
@@ -72,6 +104,7 @@ func TestRun(t *testing.T) {
 			p := tc.plan
 			p.Workload, p.Measurement, p.Interval = wl, &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, 10*time.Millisecond
 			p.Outputs = []Output{out}
+			p.Sessions = nopSessions(p.Threads)
 			if got := p.Workers(); got != tc.workers {
 				t.Errorf("Workers() = %d, want %d", got, tc.workers)
 			}
@@ -122,7 +155,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(30*time.Millisecond, cancel)
 	wl := &countWorkload{pause: time.Millisecond}
-	res := Run(ctx, &Plan{Threads: 2, Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Interval: time.Second})
+	res := Run(ctx, &Plan{Threads: 2, Sessions: nopSessions(2), Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Interval: time.Second})
 	if !res.Stopped || res.Ops == 0 || res.End.Before(res.Start) {
 		t.Errorf("Stopped %v after %d operations, window %v to %v", res.Stopped, res.Ops, res.Start, res.End)
 	}
@@ -137,7 +170,7 @@ func TestRunCancelled(t *testing.T) {
 func TestRunCancelledAfterWork(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	wl := &countWorkload{pause: 0}
-	p := &Plan{Threads: 2, OpCount: 20, Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	p := &Plan{Threads: 2, Sessions: nopSessions(2), OpCount: 20, Workload: wl, Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
 	e := New(p)
 	cancel() // before the run: the workers may finish first, or be stopped
 	res := e.Run(ctx)
@@ -165,7 +198,7 @@ func (h *halter) AddInterval(int64, int64, *measurement.Snapshot) {
 func TestRunHalted(t *testing.T) {
 	wl := &countWorkload{pause: time.Millisecond}
 	start := time.Now()
-	res := Run(context.Background(), &Plan{Threads: 2, Workload: wl, Interval: 10 * time.Millisecond,
+	res := Run(context.Background(), &Plan{Threads: 2, Sessions: nopSessions(2), Workload: wl, Interval: 10 * time.Millisecond,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Outputs: []Output{&halter{}}})
 	if !res.Stopped || res.Halted != "enough" || res.Ops == 0 || res.Interrupted {
 		t.Errorf("Stopped %v, Halted %q, %d operations, Interrupted %v", res.Stopped, res.Halted, res.Ops, res.Interrupted)
@@ -180,7 +213,7 @@ func TestRunHalted(t *testing.T) {
 // processor count of a run that does not size it itself.
 func TestRunClient(t *testing.T) {
 	wl := &countWorkload{pause: time.Millisecond}
-	p := Plan{Threads: 8, OpCount: 5, Target: 2000, Workload: wl,
+	p := Plan{Threads: 8, Sessions: nopSessions(8), OpCount: 5, Target: 2000, Workload: wl,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	res := Run(context.Background(), &p)
@@ -207,7 +240,7 @@ func TestRunClientSkipsWarmup(t *testing.T) {
 		t.Skip("the CPU figures are Linux's")
 	}
 	wl := &countWorkload{pause: time.Millisecond}
-	p := Plan{Threads: 2, Warmup: 200 * time.Millisecond, TimeLimit: 300 * time.Millisecond, Workload: wl,
+	p := Plan{Threads: 2, Sessions: nopSessions(2), Warmup: 200 * time.Millisecond, TimeLimit: 300 * time.Millisecond, Workload: wl,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
 	res := Run(context.Background(), &p)
 	// The measured window is the last 100 ms or so of a run of 300; half
@@ -236,7 +269,7 @@ func (h *lateHalter) AddInterval(int64, int64, *measurement.Snapshot) {
 func TestRunHaltAfterStop(t *testing.T) {
 	wl := &countWorkload{pause: 300 * time.Millisecond}
 	h := &lateHalter{start: time.Now(), wait: 100 * time.Millisecond}
-	res := Run(context.Background(), &Plan{Threads: 2, Workload: wl, Interval: 10 * time.Millisecond, TimeLimit: 30 * time.Millisecond,
+	res := Run(context.Background(), &Plan{Threads: 2, Sessions: nopSessions(2), Workload: wl, Interval: 10 * time.Millisecond, TimeLimit: 30 * time.Millisecond,
 		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}, Outputs: []Output{h}})
 	if !res.Stopped || res.Halted != "" {
 		t.Errorf("Stopped %v, Halted %q: want stopped by the time limit, not halted", res.Stopped, res.Halted)

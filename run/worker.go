@@ -167,14 +167,5 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 	}
 }
 
-// close closes the worker's session. Without a binding's (the workload
-// talks to its driver itself) there is nothing to close, and the CLEANUP
-// is timed all the same.
-func (w *worker) close(ctx context.Context) error {
-	if w.session.Unwrap() == nil {
-		start := measurement.Now()
-		w.session.Recorder().MeasureCleanup(start, measurement.Now())
-		return nil
-	}
-	return w.session.Close(ctx)
-}
+// close closes the worker's session.
+func (w *worker) close(ctx context.Context) error { return w.session.Close(ctx) }

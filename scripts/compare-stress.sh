@@ -47,7 +47,7 @@ if [[ ${1:-} == profile ]]; then
     else
         echo "no repository at $MIRROR (CSTRESS_MIRROR): the example profiles are skipped" >&2
     fi
-    CSTRESS=$CSTRESS CSTRESS_EXAMPLES=$EX go test -count=1 -v -run 'TestUserInterop|TestUserOriginalRows' ./frontend/cassandrastress/
+    CSTRESS=$CSTRESS CSTRESS_EXAMPLES=$EX go test -count=1 -v -run 'TestUserInterop|TestUserOriginalRows' ./frontend/cassandrastress/ ./workload/cassandrastress/
     exit
 
 fi

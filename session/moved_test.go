@@ -54,11 +54,14 @@ func TestRunTable(t *testing.T) {
 	var said []string
 	causes := measurement.NewCauses(ops, func(l string) { said = append(said, l) })
 	s := NewSession(okSession{}, c.NewRecorder())
+	s.Causes = causes
 	for i := range names {
-		s.Record(measurement.Op(i), status.OK, 1000, 2000+int64(i)*1000)
+		s.Finish(measurement.Op(i), status.OK, 1000, 2000+int64(i)*1000, 0, nil)
 	}
-	s.Record(20, status.Error, 1000, 9000)
-	causes.Add(20, status.Error, fmt.Errorf("timed out"))
+	s.Finish(20, status.OK, 1000, 9000, 2, fmt.Errorf("timed out"))
+	if s.Failed != 1 {
+		t.Errorf("Failed = %d, want the one operation Finish was given an error", s.Failed)
+	}
 	if err := s.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -99,11 +99,22 @@ func (s *Session) MeasureTransaction(op measurement.Op, start, end int64) {
 	s.rec.Measure(op, start, end, s.intended)
 }
 
-// Record records an operation that ran outside the session's own calls
-// (a workload that talks to its database itself), from its intended start
-// under a target rate.
-func (s *Session) Record(op measurement.Op, st db.Status, start, end int64) {
+// Finish records an operation the workload ran on a capability of the
+// binding's session rather than through its calls here (db/cassandra's
+// CQL: statements of the workload's own), as those calls record theirs:
+// with status st when err is nil, else as an ERROR counted in Failed and
+// shown among the causes; timed from start to end (Now values) after its
+// retries tries after the first, from its intended start under a target
+// rate.
+func (s *Session) Finish(op measurement.Op, st db.Status, start, end, retries int64, err error) {
+	if err != nil {
+		st = db.Error
+		s.failed(op, st, err)
+	}
 	s.rec.Done(op, st, start, end, s.intended)
+	if retries > 0 {
+		s.rec.Retried(op, retries)
+	}
 }
 
 // Unwrap returns the binding's session.

@@ -17,7 +17,6 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/cli"
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
@@ -696,7 +695,7 @@ func testNodeRestartDuringRun(t *testing.T, n *ownNode) {
 		wait.Stop()
 		break
 	}
-	if ee := (*exec.ExitError)(nil); err != nil && (interruptedAt < 0 || !errors.As(err, &ee) || ee.ExitCode() != cli.ExitInterrupted) {
+	if ee := (*exec.ExitError)(nil); err != nil && (interruptedAt < 0 || !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted) {
 		t.Fatalf("run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	out := stdout.String()

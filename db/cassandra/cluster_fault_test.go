@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/cli"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/report/json"
 )
@@ -136,7 +135,7 @@ func TestClusterFaultSchedule(t *testing.T) {
 			t.Fatal(e.err)
 		}
 	}
-	if ee := (*exec.ExitError)(nil); err != nil && (!errors.As(err, &ee) || ee.ExitCode() != cli.ExitInterrupted) {
+	if ee := (*exec.ExitError)(nil); err != nil && (!errors.As(err, &ee) || ee.ExitCode() != exitInterrupted) {
 		t.Fatalf("run: %v\n%s\n%s", err, stdout, stderr)
 	}
 	var rep jsonreport.Report

@@ -21,3 +21,8 @@ func TestMain(m *testing.M) {
 	ycsbtest.WaitingParallel(longTests)
 	ycsbtest.Main(m)
 }
+
+// exitInterrupted is cli.ExitInterrupted, the exit code of a run stopped by
+// a signal: these tests run the binary, and cli imports the stress mode,
+// which imports this package.
+const exitInterrupted = 130

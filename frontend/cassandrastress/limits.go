@@ -5,10 +5,7 @@ import (
 	"math"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 )
 
@@ -91,85 +88,4 @@ func bytesText(n float64) string {
 		return strconv.FormatFloat(n, 'f', 0, 64) + " bytes"
 	}
 	return strconv.FormatFloat(n, 'f', 1, 64) + " " + units[i]
-}
-
-// userLimits checks one profile's partitions, inserts and validate reads
-// against the bounds, its table's columns being known (from
-// table_definition or from the node), and returns what a worker holds
-// for it at most.
-func (r *stressRun) userLimits(sp *userSpec, g *data.PartitionGen, validate bool) (float64, error) {
-	s, p := r.s, sp.p
-	f := g.Footprint()
-	perr := func(key, format string, args ...any) error {
-		return &BadInput{Err: &profile.Error{File: p.File, Key: key, Msg: fmt.Sprintf(format, args...)}}
-	}
-	var levels []string
-	for i, c := range sp.ck {
-		spec := "fixed(1)"
-		if c.spec != nil && c.spec.Cluster != nil {
-			spec = c.spec.Cluster.String()
-		}
-		levels = append(levels, fmt.Sprintf("%s cluster: %s (%d values of up to %d bytes)", c.name, spec, f.Levels[i], g.CK[i].MaxBytes()))
-	}
-	if f.Rows > settings.MaxPartitionRows {
-		return 0, perr("columnspec", "partitions of up to %.0f rows (%s); at most %d (the original counts a partition's rows in a Java int)",
-			f.Rows, strings.Join(levels, " × "), settings.MaxPartitionRows)
-	}
-	if f.LevelBytes > settings.MaxPartitionLevelBytes {
-		return 0, perr("columnspec", "the clustering values of a partition take up to %d bytes (%s), all generated and kept while it is visited; at most %d",
-			f.LevelBytes, strings.Join(levels, ", "), settings.MaxPartitionLevelBytes)
-	}
-	if f.RowBytes > settings.MaxFrameBytes {
-		return 0, perr("columnspec", "rows of up to %d bytes; at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: a row is written in one)",
-			f.RowBytes, settings.MaxFrameBytes)
-	}
-	// An insert of a partition written over visits= inserts takes its
-	// share of the rows (at least one), else all of them; select= of them.
-	rows, per := f.Rows, "rows per partition"
-	if v := data.FromSpec(s.Insert.Visits).Least(); v > 1 {
-		rows, per = max(1, math.Ceil(f.Rows/float64(v))), "rows per partition over "+s.Option("-insert", "visits=", s.Insert.Visits.String())
-	}
-	sel := min(1, max(0, float64(sp.sel.Dist.Most())/sp.sel.Divisor))
-	parts := float64(max(sp.partitions.Most(), 0))
-	insertRows := math.Ceil(parts * sel * rows)
-	how := fmt.Sprintf("%s × %s × %.0f %s", r.partitionsOption(sp), r.selectOption(sp), rows, per)
-	// An insert of more rows than a batch holds goes as several batches
-	// (userWorker.insert), so one batch bounds what travels in a frame.
-	insertBytes := insertRows * float64(f.RowBytes)
-	if batchBytes := min(insertRows, settings.MaxBatchStatements) * float64(f.RowBytes); batchBytes > settings.MaxFrameBytes {
-		return 0, perr("insert", "batches of up to %.0f bytes (%s, of up to %d bytes each, at most %d rows a batch); at most %d (256 MiB, the largest native-protocol frame Cassandra accepts by default: a batch is one statement)",
-			batchBytes, how, f.RowBytes, settings.MaxBatchStatements, settings.MaxFrameBytes)
-	}
-	perWorker := parts*float64(f.LevelBytes) + 2*insertBytes
-	if validate {
-		whole := f.Rows * float64(f.RowBytes)
-		if whole > settings.MaxFrameBytes {
-			return 0, perr("columnspec", "the validate op of ops(...) generates and compares whole partitions, here of up to %.0f rows of up to %d bytes (%.0f bytes); at most %d",
-				f.Rows, f.RowBytes, whole, settings.MaxFrameBytes)
-		}
-		perWorker += whole + float64(f.LevelBytes)
-	}
-	return perWorker, nil
-}
-
-// partitionsOption is where the insert's partitions come from, as typed.
-func (r *stressRun) partitionsOption(sp *userSpec) string {
-	if r.s.Insert.Partitions != nil {
-		return r.s.Option("-insert", "partitions=", "")
-	}
-	if sp.p.Insert.Partitions != nil {
-		return "insert partitions: " + sp.p.Insert.Partitions.String()
-	}
-	return "partitions " + profile.DefaultPartitions
-}
-
-// selectOption is where the insert's select ratio comes from, as typed.
-func (r *stressRun) selectOption(sp *userSpec) string {
-	if r.s.Insert.SelectRatio != nil {
-		return r.s.Option("-insert", "select-ratio=", "")
-	}
-	if sp.p.Insert.Select != nil {
-		return "insert select: " + sp.p.Insert.Select.Dist.String() + "/" + strconv.FormatFloat(sp.p.Insert.Select.Divisor, 'f', -1, 64)
-	}
-	return "select " + profile.DefaultSelect
 }

@@ -20,13 +20,14 @@ type summariser interface {
 // plan is the engine's plan for one run of wl on threads workers: count
 // operations (0: until the workload or duration= stops it), at -rate's
 // target unless it is a warm-up, with an interval line every -log
-// interval=. The stress workloads talk to the driver themselves: the plan
-// has no binding's sessions.
+// interval=. The workers' sessions are the connection's (db/cassandra's
+// Conn), whose CQL the stress workloads run their statements on.
 func (r *stressRun) plan(wl ycsbworkload.Workload, threads int, count int64, warmup bool) *run.Plan {
 	s := r.s
 	rated := (s.Rate.OpsPerSecond > 0 || r.step != nil) && !warmup
 	p := &run.Plan{
 		Threads:     threads,
+		Sessions:    r.conn.Sessions(threads),
 		OpCount:     max(count, 0),
 		Interval:    s.Log.Interval,
 		Workload:    wl,

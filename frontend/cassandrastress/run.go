@@ -1,9 +1,11 @@
 // Package stress runs the cassandra-stress compatible mode: `ycsb stress
 // write n=1M -rate threads=50 -node h1`, or this binary invoked as
-// cassandra-stress. The command line is parsed by frontend/cassandrastress/settings, the data
-// comes from frontend/cassandrastress/data, and the runs go on the engine (its workers,
-// pacing and per-worker measurement) with a workload of the predefined
-// commands on the Apache gocql driver; the interval lines, the Results
+// cassandra-stress. The command line is parsed by
+// frontend/cassandrastress/settings, the workload (the predefined
+// commands', a user profile's) is workload/cassandrastress's, and the runs
+// go on the engine (its workers, pacing and per-worker measurement), its
+// sessions those of a connection through the binding (db/cassandra's
+// Conn, whose CQL the workload runs its statements on); the interval lines, the Results
 // block and END/FAILURE are the original's (report/StressMetrics.java and
 // StressAction.java in scylladb/cassandra-stress).
 package stress
@@ -24,11 +26,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/cqlcluster"
-	"github.com/goycsb/ycsb/internal/cqlwire"
-	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
 	"github.com/goycsb/ycsb/internal/within"
@@ -36,26 +36,19 @@ import (
 	"github.com/goycsb/ycsb/report/stressreport"
 	"github.com/goycsb/ycsb/run"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
+	"github.com/goycsb/ycsb/workload/cassandrastress"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
-// BadInput is a command line or setup that cannot work: one line, exit 2.
-type BadInput struct{ Err error }
+// BadInput is a command line or setup that cannot work: one line, exit 2
+// (the workload's setup says so too).
+type BadInput = cassandrastress.BadInput
 
-func (e *BadInput) Error() string { return e.Err.Error() }
-func (e *BadInput) Unwrap() error { return e.Err }
-func (e *BadInput) BadInput()     {}
-
-func bad(format string, args ...any) error { return &BadInput{Err: fmt.Errorf(format, args...)} }
+func bad(format string, args ...any) error { return cassandrastress.Bad(format, args...) }
 
 // badInput marks err as bad input, unless Ctrl-C ended the wait for an
-// input (infile.Interrupted): the command then exits as interrupted.
-func badInput(err error) error {
-	var in *infile.Interrupted
-	if errors.As(err, &in) {
-		return err
-	}
-	return &BadInput{Err: err}
-}
+// input (see cassandrastress.BadInputOf).
+func badInput(err error) error { return cassandrastress.BadInputOf(err) }
 
 // ErrFailure is a run that ended with FAILURE.
 var ErrFailure = errors.New("stress: the run failed")
@@ -63,17 +56,6 @@ var ErrFailure = errors.New("stress: the run failed")
 // ErrInterrupted is a run ended by Ctrl-C (its context): the report, if
 // the measured run had started, covers the operations finished before it.
 var ErrInterrupted = errors.New("stress: interrupted")
-
-// The stress mode opens and closes its driver sessions as the
-// cassandra-cql binding does, through cqlcluster: a session is given up
-// when ctx ends first, and a close waits cqlcluster.CloseWait at most.
-func createSession(ctx context.Context, cc *gocql.ClusterConfig) (*gocql.Session, error) {
-	return cqlcluster.Connect(ctx, cc)
-}
-
-func closeSession(s *gocql.Session) { cqlcluster.Close(s) }
-
-func closeSessions(ss ...*gocql.Session) { cqlcluster.Close(ss...) }
 
 // setupErr is a failure to set the run up: bad input (exit 2), unless
 // ctx ended (Ctrl-C), which caused it.
@@ -168,8 +150,13 @@ type stressRun struct {
 	// happen (failures, retried tries), which a test's buffer shares
 	errMu sync.Mutex
 	log   *logCopy
-	m     *model
-	kinds []kind
+	// conn is the connection to the nodes, through the binding: the
+	// workers' sessions (Conn.Sessions) and the schema's; sess is the
+	// keyspace's driver session of the predefined commands (truncate)
+	conn  *cassandra.Conn
+	sess  *gocql.Session
+	m     *cassandrastress.Model
+	kinds []cassandrastress.Kind
 	// the tables the command uses
 	tables []string
 	// comp is -mode compression='s compressor (nil for none)
@@ -206,33 +193,19 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 	if r.tls, err = tlsConfig(ctx, s.Transport); err != nil {
 		return nil, badInput(err)
 	}
-	m := &model{keySize: s.Command.KeySize, tries: s.Errors.Tries(), errs: s.Errors, validate: !s.Errors.SkipReadValidation}
-	size := data.FromSpec(s.Columns.Size)
-	names := s.Columns.Names
-	if m.cols, err = data.NewColumns(int(s.Columns.Count.Max), names, size); err != nil {
-		return nil, bad("-col: %v", err)
+	m, err := cassandrastress.NewModel(s)
+	if err != nil {
+		return nil, &BadInput{Err: err}
 	}
-	m.add = data.FromSpec(s.Command.Add)
-	// Each run starts the population anew, as the original's getFactory
-	// makes a new SeedManager for the warm-up, for the run and for each
-	// thread count of a ramp (StressAction.java).
 	p := s.Population
 	r.newPop = func() *data.Population {
-		switch {
-		case p.Dist != nil:
-			return data.DistPopulation(data.FromSpec(*p.Dist))
-		case p.ReadLookback != nil:
-			pop, _ := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback))
-			return pop
-		}
-		return data.SeqPopulation(p.SeqMin, p.SeqMax, p.Wrap)
+		pop, _ := cassandrastress.NewPopulation(p) // checked below
+		return pop
 	}
-	if p.ReadLookback != nil {
-		if _, err := data.SeqPopulationLookback(p.SeqMin, p.SeqMax, p.Wrap, data.FromSpec(*p.ReadLookback)); err != nil {
-			return nil, &BadInput{Err: err}
-		}
+	if _, err := cassandrastress.NewPopulation(p); err != nil {
+		return nil, &BadInput{Err: err}
 	}
-	r.freshPop(m)
+	m.Fresh(r.newPop(), s)
 	if s.Log.JSONFile != "" && s.Rate.Ramp() {
 		return nil, bad("%s: not offered with a thread ramp yet (one report per run); give -rate threads=N", s.Option("-log", "json=", s.Log.JSONFile))
 	}
@@ -242,28 +215,29 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 	if err := checkCapacity(s); err != nil {
 		return nil, err
 	}
-	m.slice = s.Columns.Slice
-	if err := r.predefinedInsert(m); err != nil {
-		return nil, err
+	notes, err := m.Insert(s)
+	if err != nil {
+		return nil, &BadInput{Err: err}
 	}
+	r.notes = append(r.notes, notes...)
 	if s.Command.Type != settings.CmdUser {
 		if err := r.predefinedMemory(); err != nil {
 			return nil, err
 		}
 	}
-	m.setCQL(s)
+	m.SetCQL(s)
 	if s.Command.Type == settings.CmdMixed {
 		for _, cr := range s.Command.Ratios {
 			if cr.Weight > 0 {
-				r.kinds = append(r.kinds, kindOf(cr.Command))
+				r.kinds = append(r.kinds, cassandrastress.KindOf(cr.Command))
 			}
 		}
 	} else {
-		r.kinds = []kind{kindOf(s.Command.Type)}
+		r.kinds = []cassandrastress.Kind{cassandrastress.KindOf(s.Command.Type)}
 	}
 	for _, k := range r.kinds {
 		t := data.Standard1
-		if k == kindCounterWrite || k == kindCounterRead {
+		if k == cassandrastress.KindCounterWrite || k == cassandrastress.KindCounterRead {
 			t = data.Counter1
 		}
 		if !strings.Contains(strings.Join(r.tables, ","), t) {
@@ -272,14 +246,6 @@ func newRun(ctx context.Context, s *settings.Settings, env Env) (*stressRun, err
 	}
 	r.m = m
 	return r, nil
-}
-
-func consistency(cl settings.ConsistencyLevel) gocql.Consistency {
-	var c gocql.Consistency
-	if err := c.UnmarshalText([]byte(cl.String())); err != nil {
-		return gocql.LocalOne
-	}
-	return c
 }
 
 func (r *stressRun) schema() data.Schema {
@@ -302,58 +268,6 @@ func (r *stressRun) schema() data.Schema {
 	return sc
 }
 
-// predefinedInsert applies -insert to the predefined commands as the
-// original's PredefinedOperation does: each operation is one partition of
-// one row (DataSpec with partitions fixed(1) and one row), so partitions=,
-// select-ratio= and batchtype= change nothing; visits= matters only by
-// averaging above 1, when the writes revisit partitions as revisit= says
-// (see data.SeedManager.Revisits); row-population-ratio= leaves the
-// columns past the ratio null.
-func (r *stressRun) predefinedInsert(m *model) error {
-	in := r.s.Insert
-	if r.s.Command.Type == settings.CmdUser {
-		return nil
-	}
-	// Options the original's predefined operations never read: its
-	// PartitionGenerator is ARBITRARY and one row (SettingsCommandPreDefined),
-	// and super= and comparator= were for thrift.
-	if r.s.Population.Order != settings.OrderArbitrary {
-		r.notes = append(r.notes, "-pop contents=: no effect on the predefined commands, as in the original: their partitions have one row")
-	}
-	if r.s.Columns.Super != 0 {
-		r.notes = append(r.notes, "-col super=: no effect, as in the original over CQL (super columns were thrift's)")
-	}
-	if r.s.Columns.Comparator != "AsciiType" {
-		r.notes = append(r.notes, "-col comparator=: no effect, as in the original over CQL (the column names' type was thrift's)")
-	}
-	// The original makes its SeedManager, which checks revisit=, for every
-	// command: so does the parser (settings.parseInsert).
-	revisits := data.NewSeedManager(data.SeqPopulation(1, 1, true), in.Visits, in.Revisit).Revisits()
-	for _, o := range in.Given {
-		switch o {
-		case "visits=":
-			if !revisits {
-				r.notes = append(r.notes, "-insert visits=: no effect on the predefined commands unless it averages above 1, as in the original: each operation writes one partition of one row")
-			}
-		case "revisit=":
-			if !revisits {
-				r.notes = append(r.notes, "-insert revisit=: no effect on the predefined commands without visits= averaging above 1, as in the original")
-			}
-		case "row-population-ratio=":
-			if in.RowPopulationRatio.String() != "FIXED(1)/1" {
-				rp, err := data.ParseRatio(in.RowPopulationRatio.String())
-				if err != nil {
-					return bad("-insert row-population-ratio=%s: %v", in.RowPopulationRatio, err)
-				}
-				m.rowPop = &rp
-			}
-		default:
-			r.notes = append(r.notes, "-insert "+o+": no effect on the predefined commands, as in the original: each operation writes one partition of one row")
-		}
-	}
-	return nil
-}
-
 // cluster is the driver's configuration from -node, -port and -mode.
 func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 	return r.options(keyspace).Config()
@@ -363,7 +277,7 @@ func (r *stressRun) cluster(keyspace string) *gocql.ClusterConfig {
 func (r *stressRun) options(keyspace string) cqlcluster.Options {
 	s := r.s
 	o := cqlcluster.Options{
-		Hosts: s.Node.Nodes, Port: s.Port.Native, Keyspace: keyspace, Consistency: consistency(s.Command.CL),
+		Hosts: s.Node.Nodes, Port: s.Port.Native, Keyspace: keyspace, Consistency: cassandrastress.Consistency(s.Command.CL),
 		ConnectTimeout: 10 * time.Second, Timeout: s.Mode.RequestTimeout, Conns: s.Mode.ConnectionsPerHost,
 		Protocol: s.Mode.Protocol(),
 		Username: s.Mode.User, Password: s.Mode.Password,
@@ -392,26 +306,27 @@ func (r *stressRun) connect(ctx context.Context) error {
 	s := r.s
 	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
 	sc := r.schema()
-	admin, err := createSession(ctx, r.cluster(""))
+	conn, err := cassandra.Dial(ctx, r.options(""))
 	if err != nil {
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
-	if err := r.checkCompression(ctx, admin, where); err != nil {
-		closeSession(admin)
+	if err := r.checkCompression(ctx, conn.Admin(), where); err != nil {
+		conn.Close()
 		return err
 	}
-	err = admin.Query(sc.CreateKeyspace()).ExecContext(ctx)
-	closeSession(admin)
+	err = conn.Admin().Query(sc.CreateKeyspace()).ExecContext(ctx)
+	conn.CloseAdmin()
 	if err != nil {
+		conn.Close()
 		return fmt.Errorf("create keyspace %s: %v", sc.Keyspace, err)
 	}
 	o := r.options(sc.Keyspace)
-	cc := o.Config()
-	sess, err := createSession(ctx, cc)
+	sess, err := conn.Open(ctx, sc.Keyspace)
 	if err != nil {
+		conn.Close()
 		return fmt.Errorf("connect to %s: %v", where, err)
 	}
-	names := r.m.cols.Names()
+	names := r.m.Columns()
 	for _, t := range r.tables {
 		// The original creates counter1 only for counter_write; counter_read
 		// of a keyspace without it fails, there as here.
@@ -419,28 +334,21 @@ func (r *stressRun) connect(ctx context.Context) error {
 		switch {
 		case t == data.Standard1:
 			cql = sc.CreateStandard1(names)
-		case slices.Contains(r.kinds, kindCounterWrite):
+		case slices.Contains(r.kinds, cassandrastress.KindCounterWrite):
 			cql = sc.CreateCounter1(names)
 		default:
 			continue
 		}
 		if err := sess.Query(cql).ExecContext(ctx); err != nil {
-			closeSession(sess)
+			conn.Close()
 			return fmt.Errorf("create table %s.%s: %v", sc.Keyspace, t, err)
 		}
 	}
-	r.m.session = sess
+	r.conn, r.sess = conn, sess
 	// Protocol v4, the original's default client's: the operations take
-	// the lean request path, the session keeps the rest.
-	if o.Protocol == 4 && o.Lean() {
-		r.m.wire = cqlwire.NewPool(o.Wire())
-		r.m.policy = cc.PoolConfig.HostSelectionPolicy
-		r.m.keyspace = sc.Keyspace
-		r.m.specDelay = s.Mode.SpeculativeDelay
-	}
-	r.m.cl = consistency(s.Command.CL)
-	r.m.serial = consistency(s.Command.SerialCL)
-	r.m.unprepared = !s.Mode.Prepared
+	// the lean request path (Conn.Open opened it), the session keeps the
+	// rest.
+	r.m.Connected(s, sc.Keyspace, o.Protocol == 4 && o.Lean())
 	return nil
 }
 
@@ -509,11 +417,8 @@ func (r *stressRun) closeLog(err error) error {
 }
 
 func (r *stressRun) close() {
-	if r.m.wire != nil {
-		r.m.wire.Close()
-	}
-	if r.m.session != nil {
-		closeSession(r.m.session)
+	if r.conn != nil {
+		r.conn.Close()
 	}
 	r.closeLog(nil)
 }
@@ -589,7 +494,7 @@ func (r *stressRun) count() int64 {
 
 func (r *stressRun) truncate(ctx context.Context) error {
 	for _, t := range r.tables {
-		if err := r.m.session.Query("TRUNCATE " + t).ExecContext(ctx); err != nil {
+		if err := r.sess.Query("TRUNCATE " + t).ExecContext(ctx); err != nil {
 			return fmt.Errorf("truncate %s: %v", t, err)
 		}
 	}
@@ -604,10 +509,10 @@ func (r *stressRun) warmup(ctx context.Context) error {
 	if it <= 0 {
 		return nil
 	}
-	r.freshPop(r.m) // one for all the warm-up's op types
-	for _, k := range sortedKinds(kindSet(r.kinds)) {
+	r.m.Fresh(r.newPop(), r.s) // one for all the warm-up's op types
+	for _, k := range cassandrastress.SortedKinds(kindSet(r.kinds)) {
 		r.println(fmt.Sprintf("Warming up %s with %d iterations...", k, it))
-		if _, err := r.runOnce(ctx, []kind{k}, threads, it, true); err != nil || ctx.Err() != nil {
+		if _, err := r.runOnce(ctx, []cassandrastress.Kind{k}, threads, it, true); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
@@ -632,7 +537,7 @@ func (r *stressRun) warmupSize() (int64, int) {
 	return it, threads
 }
 
-func kindSet(ks []kind) (seen [numKinds]bool) {
+func kindSet(ks []cassandrastress.Kind) (seen [cassandrastress.NumKinds]bool) {
 	for _, k := range ks {
 		seen[k] = true
 	}
@@ -641,7 +546,7 @@ func kindSet(ks []kind) (seen [numKinds]bool) {
 
 // desc is the original's OpDistributionFactory.desc: the op type, or for
 // mixed the list of weights.
-func (r *stressRun) desc(kinds []kind) string {
+func (r *stressRun) desc(kinds []cassandrastress.Kind) string {
 	if len(kinds) == 1 && r.s.Command.Type != settings.CmdMixed {
 		return kinds[0].String()
 	}
@@ -675,7 +580,7 @@ func (r *stressRun) stopMode(count int64, warmup bool) string {
 // runOnce is the original's StressAction.run: one run of kinds on threads
 // workers for count operations (-1: until duration= or err<), on the
 // engine. The warm-up prints only its first line and measures nothing.
-func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, count int64, warmup bool) (*metrics, error) {
+func (r *stressRun) runOnce(ctx context.Context, kinds []cassandrastress.Kind, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
 	mode := r.stopMode(count, warmup)
 	out := r.out
@@ -685,34 +590,24 @@ func (r *stressRun) runOnce(ctx context.Context, kinds []kind, threads int, coun
 	fmt.Fprintf(out, "Running %s with %d threads %s\n", r.desc(kinds), threads, mode)
 
 	if !warmup {
-		r.freshPop(r.m)
+		r.m.Fresh(r.newPop(), s)
 	}
-	wl := &workload{m: r.m, kinds: kinds}
-	if len(kinds) > 1 {
-		var sum float64
-		for _, cr := range s.Command.Ratios {
-			if cr.Weight > 0 {
-				sum += cr.Weight
-				wl.weights = append(wl.weights, sum)
-			}
-		}
-		wl.cluster = data.FromSpec(s.Command.Clustering)
-	}
+	wl := cassandrastress.NewPredefined(r.m, kinds, s)
 	plan := r.plan(wl, threads, count, warmup)
 	// NOT_FOUND on its own: a read of no row under skip-read-validation.
 	plan.Measurement.Tracked[db.NotFound] = true
-	met, err := newMetrics(out, plan.Target > 0 && (s.Rate.Fixed || r.step != nil), kindRows)
+	met, err := newMetrics(out, plan.Target > 0 && (s.Rate.Fixed || r.step != nil), cassandrastress.KindRows)
 	if err != nil {
 		return nil, err
 	}
-	return r.measure(ctx, wl, &wl.runState, plan, met, threads, count, warmup)
+	return r.measure(ctx, wl, &wl.RunState, plan, met, threads, count, warmup)
 }
 
 // measure runs plan, the run of wl (whose state is st) on threads workers
 // for count operations (-1: until duration= or err<), measured by met:
 // what the predefined commands' and user's runOnce share once each has
 // its workload and its metrics.
-func (r *stressRun) measure(ctx context.Context, wl ycsbworkload.Workload, st *runState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
+func (r *stressRun) measure(ctx context.Context, wl ycsbworkload.Workload, st *cassandrastress.RunState, plan *run.Plan, met *metrics, threads int, count int64, warmup bool) (*metrics, error) {
 	s := r.s
 	outs, err := r.files().Open(r.out, threads, warmup)
 	if err != nil {
@@ -723,26 +618,26 @@ func (r *stressRun) measure(ctx context.Context, wl ycsbworkload.Workload, st *r
 	met.HDR = outs.HDR()
 	if !warmup {
 		// the failure line among the interval lines, as it happens
-		st.onFail = met.PrintLine
+		st.OnFail = met.PrintLine
 		if s.Log.Level != settings.LevelMinimal {
-			st.onRetry = func(err error) { r.errLine(err) }
+			st.OnRetry = func(err error) { r.errLine(err) }
 		}
 	}
 	// Only the predefined commands' workers speculate (docs/stress.md).
-	if _, predefined := wl.(*workload); predefined && !warmup && r.m != nil && r.m.specDelay > 0 {
-		met.Spec = func() (int64, int64) { return st.specSent.Load(), st.specWon.Load() }
+	if _, predefined := wl.(*cassandrastress.Predefined); predefined && !warmup && r.m != nil && r.m.SpecDelay() > 0 {
+		met.Spec = func() (int64, int64) { return st.SpecSent.Load(), st.SpecWon.Load() }
 		outs.Stats = func() []db.Stat {
 			return []db.Stat{
-				{Section: "CASSANDRA", Name: "SpeculativeRequests", Value: st.specSent.Load()},
-				{Section: "CASSANDRA", Name: "SpeculativeWins", Value: st.specWon.Load()},
+				{Section: "CASSANDRA", Name: "SpeculativeRequests", Value: st.SpecSent.Load()},
+				{Section: "CASSANDRA", Name: "SpeculativeWins", Value: st.SpecWon.Load()},
 			}
 		}
 	}
 	if outs.HDR() != nil && s.Rate.OpsPerSecond > 0 {
 		// -log hdrfile= under a rate logs wait times: the workload
 		// records them, as the engine does not.
-		st.waits.track(met.Rows())
-		met.Waits = st.waits.harvest
+		st.Waits.Track(met.Rows())
+		met.Waits = st.Waits.Harvest
 	}
 	if !warmup && count < 0 && s.Command.Stop == settings.StopUncertainty && r.step == nil {
 		c := s.Command
@@ -754,21 +649,6 @@ func (r *stressRun) measure(ctx context.Context, wl ycsbworkload.Workload, st *r
 		return nil, err
 	}
 	return met, nil
-}
-
-// freshPop gives m a fresh -pop, and with -insert visits= averaging above
-// 1 the SeedManager of the original's writes over it (nil otherwise: the
-// writes then take the population's seeds in turn, as the original's
-// SeedManager hands them out).
-func (r *stressRun) freshPop(m *model) {
-	m.pop = r.newPop()
-	m.seeds = nil
-	if r.s.Command.Type == settings.CmdUser {
-		return
-	}
-	if sm := data.NewSeedManager(m.pop, r.s.Insert.Visits, r.s.Insert.Revisit); sm.Revisits() {
-		m.seeds = sm
-	}
 }
 
 // population is a fresh -pop: its sequence starts again.

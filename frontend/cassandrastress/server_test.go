@@ -15,10 +15,10 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/report/html"
 	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
 const testNode = "127.0.0.1"

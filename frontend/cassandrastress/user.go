@@ -2,543 +2,49 @@ package stress
 
 import (
 	"context"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	gocql "github.com/apache/cassandra-gocql-driver/v2"
-
-	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
-	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cqlwire"
-	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
-	ycsbworkload "github.com/goycsb/ycsb/workload"
+	"github.com/goycsb/ycsb/workload/cassandrastress"
 )
 
-// The user command: `user profile=a.yaml[,b.yaml] ops(insert=1,q=2)`, the
-// original's StressProfile with SchemaInsert and SchemaQuery
-// (operations/userdefined in scylladb/cassandra-stress).
+// The user command: `user profile=a.yaml[,b.yaml] ops(insert=1,q=2)`, run
+// as the original's StressAction runs it; its workload (the profiles,
+// their tables and statements, the ops) is workload/cassandrastress's
+// UserSetup.
 
-// column is one column of the profile's table, from system_schema.
-type column struct {
-	name string
-	kind string // partition_key, clustering, regular, static
-	pos  int
-	typ  data.CQLType
-	spec *profile.ColumnSpec
-}
-
-// userSpec is one loaded profile with its table.
-type userSpec struct {
-	p           *profile.Profile
-	pk, ck, vs  []column
-	insertCQL   string
-	counter     bool
-	partitions  *data.Dist
-	sel, rowPop data.Ratio
-	readRowPop  data.Ratio // a query's: -insert row-population-ratio= alone (SchemaQuery)
-	batch       gocql.BatchType
-	batchName   string
-	insertCL    gocql.Consistency
-	insertSCL   gocql.Consistency // serial consistency
-	queries     map[string]*userQuery
-	sorted      bool // -pop contents=sorted
-	shuffled    bool // -pop contents=shuffled
-}
-
-type userQuery struct {
-	q      *profile.Query
-	binds  []int // index into the row: -1-i key column i, then ck, then values
-	cl     gocql.Consistency
-	serial gocql.Consistency
-}
-
-// userOp is one entry of ops(...).
-type userOp struct {
-	name   string // as typed in ops(...)
-	qname  string // insert, or the query's name
-	spec   *userSpec
-	query  *userQuery // nil: insert (or a token range query)
-	trDef  *profile.TokenRangeQuery
-	tr     *userTR       // a token range query
-	valid  bool          // ops(validate=...): the original's validate op
-	val    *userValidate // its statements, once the table's columns are known
-	weight float64
-	op     measurement.Op // its row in the run's metrics
-	parts  atomic.Int64
-	rows   atomic.Int64
-}
-
-func quoteIdent(s string) string {
-	if regexp.MustCompile(`^[a-z0-9_]+$`).MatchString(s) {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-func (r *stressRun) loadUser(ctx context.Context) ([]*userSpec, []*userOp, error) {
-	s := r.s
-	var specs []*userSpec
-	for _, f := range s.Command.Profiles {
-		p, err := profile.Load(ctx, f)
-		if err != nil {
-			return nil, nil, badInput(fmt.Errorf("user: %w", err))
-		}
-		specs = append(specs, &userSpec{p: p, sorted: s.Population.Order == settings.OrderSorted, shuffled: s.Population.Order == settings.OrderShuffled})
-	}
-	if len(specs) == 0 {
-		return nil, nil, bad("user: profile= is required")
-	}
-	var ops []*userOp
-	for _, o := range s.Command.Ops {
-		name := strings.ToLower(o.Op)
-		var sp *userSpec
-		opName := name
-		if len(specs) == 1 {
-			sp = specs[0]
-			if i := strings.LastIndexByte(name, '.'); i >= 0 && strings.EqualFold(name[:i], sp.p.SpecName) {
-				opName = name[i+1:]
-			}
-		} else {
-			for _, c := range specs {
-				if i := strings.LastIndexByte(name, '.'); i >= 0 && strings.EqualFold(name[:i], c.p.SpecName) {
-					sp, opName = c, name[i+1:]
-				}
-			}
-			if sp == nil {
-				return nil, nil, bad("ops(%s): with several profiles, name the operation specname.op (specnames: %s)", o.Op, specNames(specs))
-			}
-		}
-		if opName == "validate" {
-			// SettingsCommandUser.getFactory: validate before the
-			// profile's token range queries and queries
-			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, valid: true})
-			continue
-		}
-		var trDef *profile.TokenRangeQuery
-		for i, tr := range sp.p.TokenRangeQueries {
-			if strings.EqualFold(tr.Name, opName) {
-				trDef = &sp.p.TokenRangeQueries[i]
-			}
-		}
-		if trDef != nil {
-			ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight, trDef: trDef})
-			continue
-		}
-		if opName != "insert" && sp.p.Query(opName) == nil {
-			return nil, nil, bad("ops(%s): no query %s in %s", o.Op, opName, sp.p.File)
-		}
-		ops = append(ops, &userOp{name: o.Op, qname: opName, spec: sp, weight: o.Weight})
-	}
-	if _, err := rowOps(userOpNames(ops)); err != nil {
-		return nil, nil, bad("ops(...): %v", err)
-	}
-	for i, o := range ops {
-		o.op = measurement.Op(i)
-	}
-	return specs, ops, nil
-}
-
-func specNames(specs []*userSpec) string {
-	var n []string
-	for _, s := range specs {
-		n = append(n, s.p.SpecName)
-	}
-	return strings.Join(n, ", ")
-}
-
-// exec runs DDL, ignoring "already exists" as the original does.
-func execDDL(ctx context.Context, sess *gocql.Session, cql string) error {
-	err := sess.Query(cql).Consistency(gocql.Quorum).ExecContext(ctx)
-	var ae *gocql.RequestErrAlreadyExists
-	if errors.As(err, &ae) {
-		return nil
-	}
-	return err
-}
-
-// userSchema is StressProfile.maybeCreateSchema and maybeLoadSchemaInfo:
-// the keyspace, the table and the extra definitions, then the table's
-// columns from system_schema.
-func (r *stressRun) userSchema(ctx context.Context, sess *gocql.Session, sp *userSpec) error {
-	p := sp.p
-	if p.KeyspaceDefinition != "" {
-		if err := execDDL(ctx, sess, p.KeyspaceDefinition); err != nil {
-			return fmt.Errorf("%s: keyspace_definition: %v", p.File, err)
-		}
-	}
-	ks, err := createSession(ctx, r.cluster(p.Keyspace))
-	if err != nil {
-		return fmt.Errorf("%s: keyspace %s: %v", p.File, p.Keyspace, err)
-	}
-	defer closeSession(ks)
-	if p.TableDefinition != "" {
-		if err := execDDL(ctx, ks, p.TableDefinition); err != nil {
-			return fmt.Errorf("%s: table_definition: %v", p.File, err)
-		}
-	}
-	for i, x := range p.ExtraDefinitions {
-		if err := execDDL(ctx, ks, x); err != nil {
-			return fmt.Errorf("%s: extra_definitions[%d]: %v", p.File, i, err)
-		}
-	}
-	if p.TableDefinition != "" || len(p.ExtraDefinitions) > 0 {
-		// The original sleeps a second per node "for propagation".
-		sess.AwaitSchemaAgreement(ctx)
-	}
-	iter := sess.Query(`SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?`,
-		strings.ToLower(p.Keyspace), strings.ToLower(p.Table)).IterContext(ctx)
-	var c column
-	var typ string
-	var cols []column
-	var skipped []string
-	for iter.Scan(&c.name, &c.kind, &c.pos, &typ) {
-		t, keep, err := columnType(c.kind, typ, r.s.Errors.SkipUnsupportedColumns)
-		if err != nil {
-			iter.Close()
-			return fmt.Errorf("%s: table %s.%s column %s: %v", p.File, p.Keyspace, p.Table, c.name, err)
-		}
-		if !keep {
-			skipped = append(skipped, c.name+" "+typ)
-			continue
-		}
-		c.typ = t
-		c.spec = p.Column(c.name)
-		cols = append(cols, c)
-	}
-	if err := iter.Close(); err != nil {
-		return fmt.Errorf("%s: columns of %s.%s: %v", p.File, p.Keyspace, p.Table, err)
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(r.env.Stderr, "%s: table %s.%s: skipping columns of types not generated (-errors skip-unsupported-columns): %s\n",
-			p.File, p.Keyspace, p.Table, strings.Join(skipped, ", "))
-	}
-	if err := sp.setColumns(cols); err != nil {
-		return err
-	}
-	return r.userStatements(sp, func(cql string) ([]string, error) { return preparedArgs(ctx, ks, cql) })
-}
-
-var errPrepared = errors.New("prepared")
-
-// preparedArgs are the names of a statement's bind variables as the node
-// reports them on preparing it, as the original takes them from its
-// PreparedStatement's variables: the column for "col = ?" (and <, IN,
-// CONTAINS, ...), "[limit]" for "LIMIT ?", "partition key token" for
-// "token(k) > ?".
-func preparedArgs(ctx context.Context, sess *gocql.Session, cql string) ([]string, error) {
-	var names []string
-	err := sess.Bind(cql, func(qi *gocql.QueryInfo) ([]any, error) {
-		for _, a := range qi.Args {
-			names = append(names, a.Name)
-		}
-		return nil, errPrepared
-	}).ExecContext(ctx)
-	if !errors.Is(err, errPrepared) {
-		return nil, err
-	}
-	return names, nil
-}
-
-// setColumns sorts the table's columns as the original's PartitionGenerator
-// takes them (partition key and clustering columns by position, the others
-// by name) and checks that every columnspec names one of them.
-func (sp *userSpec) setColumns(cols []column) error {
-	p := sp.p
-	if len(cols) == 0 {
-		return fmt.Errorf("%s: unable to find table %s.%s", p.File, p.Keyspace, p.Table)
-	}
-	sort.Slice(cols, func(i, j int) bool {
-		rank := map[string]int{"partition_key": 0, "clustering": 1}
-		ri, ok := rank[cols[i].kind]
-		if !ok {
-			ri = 2
-		}
-		rj, ok := rank[cols[j].kind]
-		if !ok {
-			rj = 2
-		}
-		if ri != rj {
-			return ri < rj
-		}
-		if ri < 2 {
-			return cols[i].pos < cols[j].pos
-		}
-		return cols[i].name < cols[j].name
-	})
-	for _, c := range cols {
-		switch c.kind {
-		case "partition_key":
-			sp.pk = append(sp.pk, c)
-		case "clustering":
-			sp.ck = append(sp.ck, c)
-		default:
-			sp.vs = append(sp.vs, c)
-		}
-	}
-	for _, cs := range p.Columns {
-		found := false
-		for _, c := range cols {
-			found = found || c.name == cs.Name
-		}
-		if !found {
-			return fmt.Errorf("%s: columnspec: table %s.%s has no column %s", p.File, p.Keyspace, p.Table, cs.Name)
-		}
-	}
-	return nil
-}
-
-// userStatements is StressProfile.prepareQuery and the insert settings:
-// an UPDATE of every value column (counters and non-frozen collections
-// added to) by the primary key, or for a key-only table an INSERT.
-func (r *stressRun) userStatements(sp *userSpec, argNames func(cql string) ([]string, error)) error {
-	p := sp.p
-	var b strings.Builder
-	if len(sp.vs) > 0 {
-		b.WriteString("UPDATE " + quoteIdent(p.Table) + " SET ")
-		for i, c := range sp.vs {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			n := quoteIdent(c.name)
-			if c.typ.Name == "counter" || (c.typ.Name == "list" || c.typ.Name == "set") && !c.typ.Frozen {
-				b.WriteString(n + " = " + n + " + ?")
-				sp.counter = sp.counter || c.typ.Name == "counter"
-			} else {
-				b.WriteString(n + " = ?")
-			}
-		}
-		b.WriteString(" WHERE ")
-		for i, c := range append(append([]column{}, sp.pk...), sp.ck...) {
-			if i > 0 {
-				b.WriteString(" AND ")
-			}
-			b.WriteString(quoteIdent(c.name) + " = ?")
-		}
-	} else {
-		var names, qs []string
-		for _, c := range append(append([]column{}, sp.pk...), sp.ck...) {
-			names = append(names, quoteIdent(c.name))
-			qs = append(qs, "?")
-		}
-		b.WriteString("INSERT INTO " + quoteIdent(p.Table) + " (" + strings.Join(names, ", ") + ") values(" + strings.Join(qs, ", ") + ")")
-	}
-	sp.insertCQL = b.String()
-	if err := r.insertOptions(sp); err != nil {
-		return err
-	}
-	if argNames == nil {
-		return nil
-	}
-	return r.queryBinds(sp, argNames)
-}
-
-// insertOptions resolves the insert's options: -insert's, else the
-// profile's, else the defaults.
-func (r *stressRun) insertOptions(sp *userSpec) error {
-	p := sp.p
-	in, s := p.Insert, r.s
-	var err error
-	sp.partitions = in.Partitions
-	if s.Insert.Partitions != nil {
-		if sp.partitions, err = data.ParseDist(s.Insert.Partitions.String()); err != nil {
-			return bad("-insert partitions=%s: %v", s.Insert.Partitions, err)
-		}
-	}
-	if sp.partitions == nil {
-		sp.partitions = data.MustParseDist(profile.DefaultPartitions)
-	}
-	ratio := func(cmd *settings.RatioDist, yaml *data.Ratio, def string) (data.Ratio, error) {
-		if cmd != nil {
-			return data.ParseRatio(cmd.String())
-		}
-		if yaml != nil {
-			return *yaml, nil
-		}
-		return data.ParseRatio(def)
-	}
-	if sp.sel, err = ratio(s.Insert.SelectRatio, in.Select, profile.DefaultSelect); err != nil {
-		return bad("-insert select-ratio=: %v", err)
-	}
-	var rp *settings.RatioDist
-	if s.Insert.RowPopulationRatio.String() != "FIXED(1)/1" && s.Insert.RowPopulationRatio.Divisor != 0 {
-		rp = &s.Insert.RowPopulationRatio
-	}
-	if sp.rowPop, err = ratio(rp, in.RowPopulation, profile.DefaultRowPopulation); err != nil {
-		return bad("-insert row-population-ratio=: %v", err)
-	}
-	if sp.readRowPop, err = data.ParseRatio(s.Insert.RowPopulationRatio.String()); err != nil {
-		return bad("-insert row-population-ratio=: %v", err)
-	}
-	sp.batchName = in.BatchType
-	if s.Insert.BatchType != settings.BatchNone {
-		sp.batchName = s.Insert.BatchType.String()
-	}
-	if sp.batchName == "" {
-		sp.batchName = "LOGGED"
-	}
-	sp.batch = map[string]gocql.BatchType{"LOGGED": gocql.LoggedBatch, "UNLOGGED": gocql.UnloggedBatch, "COUNTER": gocql.CounterBatch}[sp.batchName]
-	if sp.counter && sp.batch != gocql.CounterBatch {
-		// Cassandra refuses counter updates in other batches.
-		sp.batch = gocql.CounterBatch
-	}
-	sp.insertCL = consistency(s.Command.CL)
-	if in.Consistency != "" {
-		_ = sp.insertCL.UnmarshalText([]byte(in.Consistency))
-	}
-	// the profile's serialConsistencyLevel, else serial-cl= (StressProfile
-	// sets one on every statement)
-	sp.insertSCL = consistency(s.Command.SerialCL)
-	if in.SerialConsistency != "" {
-		_ = sp.insertSCL.UnmarshalText([]byte(in.SerialConsistency))
-	}
-	return nil
-}
-
-// queryBinds prepares the profile's queries (argNames) to bind their
-// markers to columns.
-func (r *stressRun) queryBinds(sp *userSpec, argNames func(cql string) ([]string, error)) error {
-	p, s := sp.p, r.s
-	sp.queries = map[string]*userQuery{}
-	for i := range p.Queries {
-		q := &p.Queries[i]
-		uq := &userQuery{q: q, cl: consistency(s.Command.CL), serial: consistency(s.Command.SerialCL)}
-		if q.Consistency != "" {
-			_ = uq.cl.UnmarshalText([]byte(q.Consistency))
-		}
-		if q.SerialConsistency != "" {
-			_ = uq.serial.UnmarshalText([]byte(q.SerialConsistency))
-		}
-		names, err := argNames(q.CQL)
-		if err != nil {
-			return bad("%s: queries.%s: %v", p.File, q.Name, err)
-		}
-		for _, name := range names {
-			idx, ok := sp.index(name)
-			if !ok {
-				return bad("%s: queries.%s: a ? is bound to %s, which is not a column of %s.%s (the original binds only column values)", p.File, q.Name, name, p.Keyspace, p.Table)
-			}
-			uq.binds = append(uq.binds, idx)
-		}
-		sp.queries[q.Name] = uq
-	}
-	return nil
-}
-
-// guards are the original's checks of the batch and partition sizes;
-// warn prints its warnings.
-func (r *stressRun) guards(sp *userSpec, gen *data.PartitionGen, warn bool) error {
-	maxBatch := sp.sel.Max() * float64(sp.partitions.MaxValue()) * gen.MaxRows
-	if gen.MaxRows > 100*1000*1000 && warn {
-		fmt.Fprintf(r.env.Stderr, "WARNING: You have defined a schema that permits very large partitions (%.0f max rows (>100M))\n", gen.MaxRows)
-	}
-	if sp.batch == gocql.LoggedBatch && maxBatch > 65535 {
-		return bad("ERROR: You have defined a workload that generates batches with more than 65k rows (%.0f), but have required the use of LOGGED batches. There is a 65k row limit on a single batch.", maxBatch)
-	}
-	if maxBatch > 100000 && warn {
-		fmt.Fprintf(r.env.Stderr, "WARNING: You have defined a schema that permits very large batches (%.0f max rows (>100K)). This may OOM this stress client, or the server.\n", maxBatch)
-	}
-	return nil
-}
-
-// index is PartitionGenerator.indexOf, in this package's row layout.
-func (sp *userSpec) index(name string) (int, bool) {
-	name = strings.ToLower(strings.Trim(name, `"`))
-	for i, c := range sp.pk {
-		if c.name == name {
-			return -1 - i, true
-		}
-	}
-	for i, c := range sp.ck {
-		if c.name == name {
-			return i, true
-		}
-	}
-	for i, c := range sp.vs {
-		if c.name == name {
-			return len(sp.ck) + i, true
-		}
-	}
-	return 0, false
-}
-
-func (sp *userSpec) newGen() (*data.PartitionGen, error) {
-	mk := func(cs []column) ([]*data.Generator, error) {
-		var gs []*data.Generator
-		for _, c := range cs {
-			var size, pop, cl *data.Dist
-			if c.spec != nil {
-				size, pop, cl = c.spec.Size, c.spec.Population, c.spec.Cluster
-			}
-			g, err := data.NewGenerator(c.name, c.typ, size, pop, cl)
-			if err != nil {
-				return nil, err
-			}
-			gs = append(gs, g)
-		}
-		return gs, nil
-	}
-	pk, err := mk(sp.pk)
-	if err != nil {
-		return nil, err
-	}
-	ck, err := mk(sp.ck)
-	if err != nil {
-		return nil, err
-	}
-	vs, err := mk(sp.vs)
-	if err != nil {
-		return nil, err
-	}
-	g := data.NewPartitionGen(pk, ck, vs)
-	g.Sorted, g.Shuffled = sp.sorted, sp.shuffled
-	return g, nil
-}
-
-// runUser is the user command: Main's path for CmdUser.
 func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, env Env) error {
 	r, err := newRun(ctx, s, env)
 	if err != nil {
 		return err
 	}
-	specs, ops, err := r.loadUser(ctx)
-	if err != nil {
-		return err
-	}
-	cluster, err := data.ParseDist(s.Command.Clustering.String())
-	if err != nil {
-		return bad("clustering=%s: %v", s.Command.Clustering, err)
-	}
-	// The sizes the profiles generate, before anything is created when
-	// their table_definition says the columns, else once the node does.
-	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return definedColumns(sp.p, s.Errors.SkipUnsupportedColumns) }, false); err != nil {
+	// The sizes the profiles generate are checked before anything is
+	// created when their table_definition says the columns, else once the
+	// node does.
+	us := cassandrastress.NewUserSetup(s, env.Stderr, r.checkMemory)
+	if err := us.Load(ctx); err != nil {
 		return err
 	}
 	for _, n := range notes {
 		fmt.Fprintln(env.Stderr, n.String())
 	}
 	where := strings.Join(s.Node.Nodes, ",") + " port " + strconv.Itoa(s.Port.Native)
-	admin, err := createSession(ctx, r.cluster(""))
+	conn, err := cassandra.Dial(ctx, r.options(""))
 	if err != nil {
 		return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 	}
-	// closed together at the end, in closeWait at most
-	open := []*gocql.Session{admin}
-	defer func() { closeSessions(open...) }()
-	if err := r.userSetup(ctx, admin, where, specs, ops); err != nil {
+	// closed together at the end, in cqlcluster.CloseWait at most
+	r.conn = conn
+	defer conn.Close()
+	if err := r.checkCompression(ctx, conn.Admin(), where); err != nil {
+		return setupErr(ctx, err)
+	}
+	if err := us.Setup(ctx, conn, where, func(err error) error { return setupErr(ctx, err) }); err != nil {
 		return err
 	}
 	defer r.close()
@@ -552,95 +58,37 @@ func runUser(ctx context.Context, s *settings.Settings, notes []settings.Note, e
 		r.println("N=0: SCHEMA CREATED, NOTHING ELSE DONE.")
 		return nil
 	}
-	sessions := map[string]*gocql.Session{}
-	wires := map[string]*userWire{}
-	for _, sp := range specs {
-		if sessions[sp.p.Keyspace] != nil {
-			continue
-		}
-		o := r.options(sp.p.Keyspace)
-		cc := o.Config()
-		sess, err := createSession(ctx, cc)
-		if err != nil {
-			return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
-		}
-		open = append(open, sess)
-		sessions[sp.p.Keyspace] = sess
-		if o.Protocol == 4 && o.Lean() {
-			// Single statements take the lean request path (as the
-			// predefined commands'); batches, validation and token range
-			// reads the session.
-			pool := cqlwire.NewPool(o.Wire())
-			defer pool.Close()
-			wires[sp.p.Keyspace] = &userWire{pool: pool, session: sess, policy: cc.PoolConfig.HostSelectionPolicy}
-		}
+	if err := us.Open(ctx); err != nil {
+		return setupErr(ctx, fmt.Errorf("connect to %s: %v", where, err))
 	}
-	u := &userRun{stressRun: r, sessions: sessions, wires: wires, cluster: cluster, ops: ops}
-	return r.judged(r.closeLog(u.work(ctx, specs)))
+	u := &userRun{stressRun: r, user: us}
+	return r.judged(r.closeLog(u.work(ctx)))
 }
 
-// userSetup readies the node and the ops through admin, a session of no
-// keyspace: the compression check, the ring's token ranges if an op reads
-// them, the profiles' keyspaces and tables, the bounds that need the
-// node's columns, and each op's statement.
-func (r *stressRun) userSetup(ctx context.Context, admin *gocql.Session, where string, specs []*userSpec, ops []*userOp) error {
-	if err := r.checkCompression(ctx, admin, where); err != nil {
-		return setupErr(ctx, err)
-	}
-	var ranges []tokenRange
-	for _, o := range ops {
-		if o.trDef != nil && ranges == nil {
-			var err error
-			if ranges, err = r.tokenRanges(ctx, admin, where); err != nil {
-				return setupErr(ctx, err)
-			}
-		}
-	}
-	for _, sp := range specs {
-		if err := r.userSchema(ctx, admin, sp); err != nil {
-			return setupErr(ctx, err)
-		}
-	}
-	if err := r.userChecks(specs, ops, func(sp *userSpec) ([]column, bool) { return nil, true }, true); err != nil {
-		return err
-	}
-	for _, o := range ops {
-		switch {
-		case o.trDef != nil:
-			o.tr = o.spec.newTR(o.trDef, ranges)
-		case o.valid:
-			o.val = o.spec.newValidate(consistency(r.s.Command.SerialCL))
-		case o.qname != "insert":
-			o.query = o.spec.queries[o.qname]
-		}
-	}
-	return nil
+// userRun is what every run of a user command shares: the warm-up's, the
+// run's or each of a ramp's.
+type userRun struct {
+	*stressRun
+	user *cassandrastress.UserSetup
 }
 
 // work is StressAction.run for user once all is set up: the pause, the
 // warm-up of each op, the truncates, then the run or the thread ramp.
-func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
-	r, s, ops := u.stressRun, u.s, u.ops
-	truncate := func() error {
-		for _, sp := range specs {
-			if err := u.sessions[sp.p.Keyspace].Query("TRUNCATE " + quoteIdent(sp.p.Table)).ExecContext(ctx); err != nil {
-				return fmt.Errorf("truncate %s.%s: %v", sp.p.Keyspace, sp.p.Table, err)
-			}
-		}
-		return nil
-	}
+func (u *userRun) work(ctx context.Context) error {
+	r, s := u.stressRun, u.s
+	truncate := func() error { return u.user.Truncate(ctx) }
 	r.println("Sleeping " + strconv.Itoa(int(pause/time.Second)) + "s...")
 	sleep(ctx, pause)
 	fail := func(err error) error { return r.failure(ctx, err) }
 	if !s.Command.NoWarmup {
 		// StressAction.warmup: each op of ops(...) on its own, as typed.
 		it, threads := r.warmupSize()
-		for _, o := range ops {
+		for i, name := range u.user.OpNames() {
 			if it <= 0 {
 				break
 			}
-			r.println(fmt.Sprintf("Warming up %s with %d iterations...", o.name, it))
-			if _, err := u.runOnce(ctx, []*userOp{o}, threads, it, true); err != nil || ctx.Err() != nil {
+			r.println(fmt.Sprintf("Warming up %s with %d iterations...", name, it))
+			if _, err := u.runOnce(ctx, []int{i}, threads, it, true); err != nil || ctx.Err() != nil {
 				return fail(err)
 			}
 		}
@@ -653,7 +101,7 @@ func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
 	var err error
 	if s.Rate.Capacity != nil {
 		err = r.capacitySearch(ctx, func(ctx context.Context, threads int) error {
-			_, err := u.runOnce(ctx, ops, threads, -1, false)
+			_, err := u.runOnce(ctx, nil, threads, -1, false)
 			return err
 		})
 	} else if s.Rate.Ramp() {
@@ -664,14 +112,14 @@ func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
 					return nil, err
 				}
 			}
-			met, err := u.runOnce(ctx, ops, threads, r.count(), false)
+			met, err := u.runOnce(ctx, nil, threads, r.count(), false)
 			if met == nil {
 				return nil, err
 			}
 			return met, err
 		})
 	} else {
-		_, err = u.runOnce(ctx, ops, s.Rate.Threads, r.count(), false)
+		_, err = u.runOnce(ctx, nil, s.Rate.Threads, r.count(), false)
 	}
 	if err != nil || ctx.Err() != nil {
 		return fail(err)
@@ -680,124 +128,11 @@ func (u *userRun) work(ctx context.Context, specs []*userSpec) error {
 	return nil
 }
 
-// userChecks runs the original's guards and the bounds on every profile
-// (see userLimits), and the memory check of them all. cols gives a
-// profile's table columns for a spec whose own are not set yet (ok false:
-// not known, the profile is not checked); the table's are the node's once
-// set, and then the original's warnings are printed (warn).
-func (r *stressRun) userChecks(specs []*userSpec, ops []*userOp, cols func(*userSpec) ([]column, bool), warn bool) error {
-	var perWorker float64
-	var what []string
-	for _, sp := range specs {
-		c := sp
-		if len(sp.pk) == 0 {
-			cs, ok := cols(sp)
-			if !ok {
-				continue
-			}
-			c = &userSpec{p: sp.p, sorted: sp.sorted, shuffled: sp.shuffled}
-			if c.setColumns(cs) != nil || r.userStatements(c, nil) != nil {
-				continue // left to the node's columns
-			}
-		}
-		g, err := c.newGen()
-		if err != nil {
-			if !warn {
-				continue
-			}
-			return &BadInput{Err: fmt.Errorf("%s: %v", sp.p.File, err)}
-		}
-		if err := r.guards(c, g, warn); err != nil {
-			return err
-		}
-		validate := false
-		for _, o := range ops {
-			validate = validate || o.valid && o.spec == sp
-		}
-		w, err := r.userLimits(c, g, validate)
-		if err != nil {
-			return err
-		}
-		perWorker += w
-		what = append(what, sp.p.File)
-	}
-	if len(what) == 0 {
-		return nil
-	}
-	return r.checkMemory(perWorker, "profile "+strings.Join(what, ", "), "the clustering values of their partitions and the rows of an insert, twice")
-}
-
-// definedColumns are the columns of p's table_definition (ok false: none,
-// or not understood, or of a type not generated and not skipped).
-func definedColumns(p *profile.Profile, skipUnsupported bool) ([]column, bool) {
-	dcs, ok := p.DefinedColumns()
-	if !ok {
-		return nil, false
-	}
-	var cols []column
-	for _, dc := range dcs {
-		t, keep, err := columnType(dc.Kind, dc.Type, skipUnsupported)
-		if err != nil {
-			return nil, false
-		}
-		if keep {
-			cols = append(cols, column{name: dc.Name, kind: dc.Kind, pos: dc.Position, typ: t, spec: p.Column(dc.Name)})
-		}
-	}
-	return cols, true
-}
-
-// columnType is the type of a column of the given kind (partition_key,
-// clustering, regular, static). A type that is not generated is an error,
-// or, with -errors skip-unsupported-columns, leaves a column that is no
-// key out of the rows generated (keep false), as the original's Scylla
-// fork does with maps and nested collections. A key column is always
-// generated.
-func columnType(kind, typ string, skipUnsupported bool) (t data.CQLType, keep bool, err error) {
-	t, err = data.ParseCQLType(typ)
-	switch {
-	case err == nil:
-		return t, true, nil
-	case skipUnsupported && (kind == "regular" || kind == "static"):
-		return t, false, nil
-	case kind == "regular" || kind == "static":
-		return t, false, fmt.Errorf("%v (-errors skip-unsupported-columns leaves such a column out of the rows generated)", err)
-	}
-	return t, false, err
-}
-
-// tokenRanges are the ring's token ranges split by -tokenrange
-// split-factor=, at most settings.MaxTokenRanges of them.
-func (r *stressRun) tokenRanges(ctx context.Context, admin *gocql.Session, where string) ([]tokenRange, error) {
-	ranges, err := ringRanges(ctx, admin)
-	if err != nil {
-		return nil, fmt.Errorf("token ranges of %s: %v", where, err)
-	}
-	f := r.s.TokenRange.SplitFactor
-	if n := int64(len(ranges)) * int64(f); n > settings.MaxTokenRanges {
-		return nil, bad("%s: the ring's %d token ranges split in %d make %d; at most %d (each is kept, and read by at least one query)",
-			r.s.Option("-tokenrange", "split-factor=", strconv.Itoa(f)), len(ranges), f, n, settings.MaxTokenRanges)
-	}
-	return splitRanges(ranges, f), nil
-}
-
-// userRun is what every run of a user command shares: the warm-up's, the
-// run's or each of a ramp's.
-type userRun struct {
-	*stressRun
-	sessions map[string]*gocql.Session
-	wires    map[string]*userWire // by keyspace; none without the lean path
-	cluster  *data.Dist
-	// ops are all of ops(...), the rows of every run's metrics: a
-	// warm-up runs one op, measured under its own row
-	ops []*userOp
-}
-
-// runOnce is StressAction.run for ops: count (-1: none) is the permits,
-// partitions in all, as the original's FixedWorkManager counts them. Each
-// run draws from a fresh -pop, as the original makes a SeedManager per run
-// (SettingsCommandUser.getFactory).
-func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count int64, warmup bool) (*metrics, error) {
+// runOnce is StressAction.run for ops (indexes into ops(...); nil: all):
+// count (-1: none) is the permits, partitions in all, as the original's
+// FixedWorkManager counts them. Each run draws from a fresh -pop, as the
+// original makes a SeedManager per run (SettingsCommandUser.getFactory).
+func (u *userRun) runOnce(ctx context.Context, ops []int, threads int, count int64, warmup bool) (*metrics, error) {
 	r, s := u.stressRun, u.s
 	mode := r.stopMode(count, warmup)
 	out := r.out
@@ -805,565 +140,21 @@ func (u *userRun) runOnce(ctx context.Context, ops []*userOp, threads int, count
 		out = io.Discard
 	}
 	// SampledOpDistributionFactory.desc: the op names.
-	var names []string
-	for _, o := range ops {
-		names = append(names, o.name)
+	all := u.user.OpNames()
+	names := all
+	if ops != nil {
+		names = nil
+		for _, i := range ops {
+			names = append(names, all[i])
+		}
 	}
 	fmt.Fprintf(out, "Running [%s] with %d threads %s\n", strings.Join(names, ", "), threads, mode)
 
-	wl := &userWorkload{r: r, ops: ops, sessions: u.sessions, wires: u.wires, seeds: data.NewSeedManager(r.population(), s.Insert.Visits, s.Insert.Revisit), cluster: u.cluster,
-		trIters: map[*userOp]*trIterator{}, warmup: warmup, cl: consistency(s.Command.CL)}
-	for _, o := range ops {
-		if o.tr != nil {
-			// a TokenRangeIterator per run, as getFactory makes one
-			wl.trIters[o] = &trIterator{n: len(o.tr.ranges), wrap: s.TokenRange.Wrap}
-		}
-	}
-	for _, o := range ops {
-		o.parts.Store(0)
-		o.rows.Store(0)
-		if o.weight > 0 || len(ops) == 1 {
-			wl.sum += max(o.weight, 0)
-		}
-		wl.cum = append(wl.cum, wl.sum)
-	}
-	if count >= 0 {
-		wl.limited = true
-		wl.permits.Store(count)
-	}
+	wl := u.user.NewWorkload(ops, r.population(), count, warmup)
 	plan := r.plan(wl, threads, 0, warmup)
-	met, err := newUserMetrics(out, plan.Target > 0 && (s.Rate.Fixed || r.step != nil), u.ops)
+	met, err := newUserMetrics(out, plan.Target > 0 && (s.Rate.Fixed || r.step != nil), all, u.user.Tally)
 	if err != nil {
 		return nil, err
 	}
-	return r.measure(ctx, wl, &wl.runState, plan, met, threads, count, warmup)
-}
-
-// userWorkload runs the weighted mix of ops(...).
-type userWorkload struct {
-	r        *stressRun
-	ops      []*userOp
-	cum      []float64
-	sum      float64
-	cluster  *data.Dist
-	sessions map[string]*gocql.Session
-	wires    map[string]*userWire
-	seeds    *data.SeedManager
-	trIters  map[*userOp]*trIterator // per token range query
-	warmup   bool
-	cl       gocql.Consistency // cl=, for token range queries
-	runState
-	// permits: the partitions left to visit under n= (limited)
-	limited bool
-	permits atomic.Int64
-	// runSeed is the run's seed, for contents=shuffled
-	seedOnce sync.Once
-	runSeed  uint64
-}
-
-// rows are the metrics' rows of the run's ops.
-func (w *userWorkload) rows() []int {
-	s := make([]int, len(w.ops))
-	for i, o := range w.ops {
-		s[i] = int(o.op)
-	}
-	return s
-}
-
-// take is WorkManager.takePermits: up to n partitions of those left, 0
-// when none are.
-func (w *userWorkload) take(n int) int {
-	if !w.limited {
-		return n
-	}
-	for {
-		cur := w.permits.Load()
-		if cur <= 0 {
-			return 0
-		}
-		k := min(int64(n), cur)
-		if w.permits.CompareAndSwap(cur, cur-k) {
-			return int(k)
-		}
-	}
-}
-
-var _ ycsbworkload.Workload = (*userWorkload)(nil)
-
-// userWire is a keyspace's lean request path, routed by its session's
-// ring and host selection policy.
-type userWire struct {
-	pool    *cqlwire.Pool
-	session *gocql.Session
-	policy  gocql.HostSelectionPolicy
-}
-
-// rawArg binds a value already serialized (nil: null).
-type rawArg struct{ b []byte }
-
-func (a *rawArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) { return a.b, nil }
-
-// userGen is a worker's generators for one profile.
-type userGen struct {
-	gen   *data.PartitionGen
-	parts []*data.Partition
-}
-
-type userWorker struct {
-	w    *userWorkload
-	s    *session.Session
-	r    *rand.Rand
-	gens map[*userSpec]*userGen
-	args []any
-	raw  []rawArg
-	cur  int
-	left int64
-	// token range queries: the range under way, scan destinations
-	trStates      map[*userOp]*trState
-	trDst, trArgs []any
-	waits         *workerWaits // nil: not tracked
-	// the validate op: its generators, the depth of the run of
-	// operations under way, and the operation's statement and bounds
-	vgens    map[*userSpec]*validateGen
-	vdepth   int
-	vleft    int64
-	vst      *valStmt
-	vlo, vhi [][]byte
-	// backoff spaces out the operations while no node can take them
-	backoff backoff.Backoff
-	// the lean path's request, routers by keyspace, statements by query
-	// (nil: the insert), bound values and routing key
-	call    *cqlwire.Call
-	routers map[string]*cqlwire.Router
-	// failed is the node the operation's last try failed on
-	failed  *cqlwire.Host
-	stmts   map[*userQuery]*cqlwire.Stmt
-	inserts map[*userSpec]*cqlwire.Stmt
-	lv      [][]byte
-	rk      []byte
-	rowBuf  [][]byte
-	host    *cqlwire.Host // of the last leanExec
-	page    []byte
-}
-
-func (w *userWorkload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
-	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
-		trStates: map[*userOp]*trState{}, waits: w.waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
-	if len(w.wires) > 0 {
-		wk.call = cqlwire.NewCall()
-		wk.routers = map[string]*cqlwire.Router{}
-		wk.stmts = map[*userQuery]*cqlwire.Stmt{}
-		wk.inserts = map[*userSpec]*cqlwire.Stmt{}
-	}
-	// The run's seed (the engine's base, its first worker's seed) seeds
-	// contents=shuffled.
-	w.seedOnce.Do(func() { w.runSeed = seed })
-	for _, o := range w.ops {
-		if wk.gens[o.spec] == nil {
-			g, err := o.spec.newGen() // checked in runUser
-			if err != nil {
-				panic(err)
-			}
-			g.ShuffleSeed = w.runSeed
-			wk.gens[o.spec] = &userGen{gen: g}
-		}
-	}
-	return wk
-}
-
-func (wk *userWorker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(ctx) }
-
-func (wk *userWorker) next() *userOp {
-	w := wk.w
-	if len(w.ops) == 1 {
-		o := w.ops[0]
-		if o.val != nil {
-			// its depths are ops of their own, in runs as several ops
-			// are (one at a time in the warm-up, as the original's
-			// each() samples them with clustering fixed(1))
-			if wk.vleft <= 0 {
-				wk.vdepth = wk.r.IntN(len(o.val.stmts))
-				wk.vleft = 1
-				if !w.warmup {
-					wk.vleft = max(1, w.cluster.Next(wk.r))
-				}
-			}
-			wk.vleft--
-		}
-		return o
-	}
-	if wk.left <= 0 {
-		u := wk.r.Float64() * w.sum
-		wk.cur = len(w.ops) - 1
-		for i, c := range w.cum {
-			if u < c {
-				wk.cur = i
-				break
-			}
-		}
-		wk.left = max(1, w.cluster.Next(wk.r))
-		if v := w.ops[wk.cur].val; v != nil {
-			wk.vdepth = wk.r.IntN(len(v.stmts))
-		}
-	}
-	wk.left--
-	return w.ops[wk.cur]
-}
-
-// maxEmptySeeds bounds the seeds in a row an insert may find with no rows
-// left to write (written whole by other workers meanwhile): a run where
-// every partition is so cannot make progress, and fails.
-const maxEmptySeeds = 1 << 16
-
-func (wk *userWorker) DoTransaction(ctx context.Context) bool {
-	o := wk.next()
-	if o.tr != nil {
-		if !wk.tokenRangeReady(o) {
-			return false
-		}
-		return wk.timed(ctx, o, nil)
-	}
-	if o.val != nil {
-		return wk.doValidate(ctx, o)
-	}
-	g := wk.gens[o.spec]
-	// PartitionOperation.ready: the partitions of this operation.
-	n := 1
-	if o.query == nil {
-		// no partitions ends the worker, as the original's nextOp
-		if n = int(o.spec.partitions.Next(wk.r)); n <= 0 {
-			return false
-		}
-	}
-	if n = wk.w.take(n); n == 0 {
-		return false
-	}
-	// the seeds, and the rows of each partition (reset): an insert's share
-	// of it, or the rows a query binds
-	sp, sm := o.spec, wk.w.seeds
-	got, empty := 0, 0
-	for got < n {
-		if got == len(g.parts) {
-			np := data.NewPartition(g.gen)
-			np.Mark = sm.Done
-			g.parts = append(g.parts, np)
-		}
-		p := g.parts[got]
-		if o.query == nil {
-			seed := sm.Next(wk.r, true)
-			if seed == nil {
-				break
-			}
-			p.Reset(seed.Index)
-			if !p.Write(wk.r, seed, sp.sel.Next(wk.r), sp.rowPop.Next(wk.r)) {
-				// nothing left of it: another seed, but not for ever
-				if empty++; empty >= maxEmptySeeds {
-					wk.w.fail(fmt.Sprintf("%s: no partition had rows left to insert in %d seeds in a row", o.name, empty))
-					return false
-				}
-				if empty%1024 == 0 && (ctx.Err() != nil || wk.w.stop.Load()) {
-					return false
-				}
-				continue
-			}
-		} else {
-			idx, pos, ok := sm.NextRead(wk.r)
-			if !ok {
-				break
-			}
-			target := 1
-			if o.query.q.Fields == profile.MultiRow {
-				target = max(1, len(o.query.binds))
-			}
-			p.Reset(idx)
-			p.Read(wk.r, pos, target, sp.readRowPop.Next(wk.r), target)
-		}
-		got++
-	}
-	if got == 0 {
-		return false
-	}
-	n = got
-	return wk.timed(ctx, o, g.parts[:n])
-}
-
-// timed runs an operation on parts (a token range query: its next page)
-// with the retries of -errors retries= and records it.
-func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partition) bool {
-	// The requests' context is the run's abort: Ctrl-C abandons them at
-	// once (see runState).
-	var nparts, rows int
-	wk.failed = nil
-	t, ok := wk.w.try(&wk.backoff, &wk.w.r.m.errs, wk.w.r.m.tries, wk.r,
-		func(ctx context.Context) (err error) {
-			if o.tr != nil {
-				nparts, rows, err = wk.tokenRangePage(ctx, o)
-			} else {
-				nparts, rows, err = wk.attempt(ctx, o, parts)
-			}
-			return err
-		},
-		func(err error) bool { return err == errExpectedNull || errors.As(err, new(*validationError)) })
-	if !ok {
-		return false // abandoned: not counted, and the worker ends
-	}
-	if t.err == errExpectedNull {
-		t.tries++ // the original's exception ends its tries as a try of its own
-	}
-	cause := t.err
-	if t.err != nil {
-		cause = fmt.Errorf("%s: %w", o.name, t.err)
-	} else {
-		o.parts.Add(int64(nparts))
-		o.rows.Add(int64(rows))
-	}
-	return wk.w.finish(wk.s, wk.waits, &wk.backoff, &wk.w.r.m.errs, o.op, db.OK, t, cause,
-		func() string { return userFailure(o.name, t.tries, parts, t.err) })
-}
-
-// userFailure is failureMessage for a profile's operation: each
-// partition's key columns joined by "|", a column of printable bytes as
-// text and any other in hex.
-func userFailure(op string, tries int, parts []*data.Partition, err error) string {
-	keys := make([]string, len(parts))
-	for i, p := range parts {
-		cols := make([]string, len(p.Key))
-		for j, k := range p.Key {
-			cols[j] = hex.EncodeToString(k)
-			if printable(k) {
-				cols[j] = string(k)
-			}
-		}
-		keys[i] = strings.Join(cols, "|")
-	}
-	detail := "Error executing: " + err.Error()
-	var ve *validationError
-	if errors.As(err, &ve) {
-		detail = ve.msg
-	}
-	return op + ": Operation x" + strconv.Itoa(tries) + " on key(s) [" + strings.Join(keys, ", ") + "]: " + detail
-}
-
-func printable(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c > 0x7e {
-			return false
-		}
-	}
-	return len(b) > 0
-}
-
-// bindRow fills the worker's argument buffers with a row's values in the
-// order of binds (-1-i: key column i; then clustering; then values).
-func (wk *userWorker) bind(binds []int, key [][]byte, row func(i int) *data.UserRow) []any {
-	for len(wk.raw) < len(binds) {
-		wk.raw = append(wk.raw, rawArg{})
-	}
-	wk.args = wk.args[:0]
-	for i, b := range binds {
-		wk.raw[i].b = boundValue(b, key, func() *data.UserRow { return row(i) })
-		wk.args = append(wk.args, &wk.raw[i])
-	}
-	return wk.args
-}
-
-// boundValue is the value of bind marker b (see userQuery.binds): a key
-// column's, else a column of the row row gives.
-func boundValue(b int, key [][]byte, row func() *data.UserRow) []byte {
-	if b < 0 {
-		return key[-1-b]
-	}
-	r := row()
-	if b < len(r.CK) {
-		return r.CK[b]
-	}
-	return r.Vals[b-len(r.CK)]
-}
-
-func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
-	sp := o.spec
-	sess := wk.w.sessions[sp.p.Keyspace]
-	if o.val != nil {
-		return wk.validateAttempt(ctx, o, parts[0])
-	}
-	if o.query == nil {
-		return wk.insert(ctx, sess, sp, parts)
-	}
-	uq := o.query
-	p := parts[0]
-	pick := func(int) *data.UserRow {
-		if uq.q.Fields == profile.SameRow {
-			return p.Rows[0]
-		}
-		return p.Rows[wk.r.IntN(len(p.Rows))]
-	}
-	if wk.call != nil {
-		st := wk.stmts[uq]
-		if st == nil {
-			// The driver's page size (gocql's default, as the
-			// original's driver's fetch size).
-			st = &cqlwire.Stmt{CQL: uq.q.CQL, Serial: uq.serial, PageSize: 5000}
-			wk.stmts[uq] = st
-		}
-		n := 0
-		err := wk.leanExec(ctx, sp, st, uq.cl, uq.binds, p.Key, pick)
-		if err == nil {
-			n, err = wk.leanRows(ctx, st, uq.cl)
-		}
-		clear(wk.lv)
-		if err != nil {
-			return 0, 0, err
-		}
-		return min(1, n), n, nil
-	}
-	args := wk.bind(uq.binds, p.Key, pick)
-	q := sess.Query(uq.q.CQL, args...).Consistency(uq.cl).SerialConsistency(uq.serial).Idempotent(true)
-	sc := q.IterContext(ctx).Scanner()
-	n := 0
-	for sc.Next() {
-		n++
-	}
-	if err := sc.Err(); err != nil {
-		return 0, 0, err
-	}
-	return min(1, n), n, nil
-}
-
-// insertBinds are the insert statement's markers: the value columns, then
-// the key and clustering columns.
-func (sp *userSpec) insertBinds() []int {
-	var b []int
-	for i := range sp.vs {
-		b = append(b, len(sp.ck)+i)
-	}
-	for i := range sp.pk {
-		b = append(b, -1-i)
-	}
-	for i := range sp.ck {
-		b = append(b, i)
-	}
-	return b
-}
-
-// insert is SchemaInsert: the selected rows of each partition, one
-// statement alone or a batch of the profile's type.
-func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userSpec, parts []*data.Partition) (int, int, error) {
-	binds := sp.insertBinds()
-	rows := 0
-	for _, p := range parts {
-		rows += len(p.Rows)
-	}
-	if rows == 1 && wk.call != nil {
-		p := parts[0]
-		st := wk.inserts[sp]
-		if st == nil {
-			st = &cqlwire.Stmt{CQL: sp.insertCQL, Serial: sp.insertSCL}
-			wk.inserts[sp] = st
-		}
-		err := wk.leanExec(ctx, sp, st, sp.insertCL, binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
-		clear(wk.lv)
-		return 1, 1, err
-	}
-	if rows == 1 {
-		p := parts[0]
-		args := wk.bind(binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
-		q := sess.Query(sp.insertCQL, args...).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
-		return 1, 1, q.ExecContext(ctx)
-	}
-	// A batch holds at most MaxBatchStatements statements (a [short] in
-	// the protocol): more rows go as several batches in turn, and a last
-	// one of a single row as that statement alone, as the original's
-	// SchemaInsert sends them.
-	var b *gocql.Batch
-	var last []any
-	flush := func() error {
-		var err error
-		if b.Size() == 1 {
-			err = sess.Query(sp.insertCQL, last...).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL).ExecContext(ctx)
-		} else {
-			err = b.ExecContext(ctx)
-		}
-		b = nil
-		return err
-	}
-	for _, p := range parts {
-		for _, row := range p.Rows {
-			if b == nil {
-				b = sess.Batch(sp.batch).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
-			}
-			args := make([]any, 0, len(binds))
-			for _, x := range binds {
-				args = append(args, &rawArg{b: boundValue(x, p.Key, func() *data.UserRow { return row })})
-			}
-			b.Query(sp.insertCQL, args...)
-			last = args
-			if b.Size() == settings.MaxBatchStatements {
-				if err := flush(); err != nil {
-					return len(parts), rows, err
-				}
-			}
-		}
-	}
-	if b != nil {
-		if err := flush(); err != nil {
-			return len(parts), rows, err
-		}
-	}
-	return len(parts), rows, nil
-}
-
-// leanExec runs st on the lean path with the values binds picks from the
-// key and the rows row gives, routed by the statement's partition key.
-func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.Stmt, cl gocql.Consistency, binds []int, key [][]byte, row func(i int) *data.UserRow) error {
-	vals := wk.lv[:0]
-	for i, b := range binds {
-		vals = append(vals, boundValue(b, key, func() *data.UserRow { return row(i) }))
-	}
-	wk.lv = vals
-	ks := sp.p.Keyspace
-	rt := wk.routers[ks]
-	if rt == nil {
-		uw := wk.w.wires[ks]
-		rt = uw.pool.Router(uw.session, uw.policy, ks, true)
-		wk.routers[ks] = rt
-	}
-	rk := st.RoutingKey(&wk.rk, vals)
-	var h *cqlwire.Host
-	var err error
-	if wk.failed != nil {
-		// The try before failed there: another replica.
-		h, err = rt.Other(sp.p.Table, rk, wk.failed)
-	} else {
-		h, err = rt.Host(sp.p.Table, rk)
-	}
-	if err != nil {
-		return err
-	}
-	wk.host = h
-	wk.failed = nil
-	if err = h.Exec(ctx, wk.call, st, cl, vals); err != nil {
-		wk.failed = h
-	}
-	return err
-}
-
-// leanRows counts the rows of the query leanExec ran, every page of them.
-func (wk *userWorker) leanRows(ctx context.Context, st *cqlwire.Stmt, cl gocql.Consistency) (int, error) {
-	n := 0
-	for {
-		var err error
-		wk.rowBuf, err = wk.call.Rows(st, func([]string, [][]byte) bool { n++; return true }, wk.rowBuf)
-		clear(wk.rowBuf)
-		if err != nil {
-			return n, err
-		}
-		ps := wk.call.PagingState()
-		if ps == nil {
-			return n, nil
-		}
-		wk.page = append(wk.page[:0], ps...)
-		if err := wk.host.ExecPage(ctx, wk.call, st, cl, wk.lv, wk.page); err != nil {
-			return n, err
-		}
-	}
+	return r.measure(ctx, wl, &wl.RunState, plan, met, threads, count, warmup)
 }

@@ -2,15 +2,19 @@ package stress
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // realTool is the original cassandra-stress built by the shared
@@ -166,7 +170,7 @@ func TestUserInterop(t *testing.T) {
 				t.Fatal("the real tool wrote nothing")
 			}
 			t.Logf("%d rows theirs, %d ours", len(a), len(b))
-			if d := diffLines(a, b); d != "" {
+			if d := ycsbtest.DiffLines(a, b); d != "" {
 				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
 			}
 			checkReads(t, "ours on theirs", runLine(t, interopRead(p.parts, ft, p.queries)...), p.queries)
@@ -219,33 +223,13 @@ func TestUserInteropExamples(t *testing.T) {
 				t.Fatal("the real tool wrote nothing")
 			}
 			t.Logf("%d rows theirs, %d ours", len(a), len(b))
-			if d := diffLines(a, b); d != "" {
+			if d := ycsbtest.DiffLines(a, b); d != "" {
 				t.Errorf("%d rows theirs, %d ours; first differences (- theirs, + ours):\n%s", len(a), len(b), d)
 			}
 			checkReads(t, "ours on theirs", runLine(t, interopRead(p.parts, files[0], p.queries)...), p.queries)
 			checkReads(t, "theirs on ours", runReal(t, tool, interopRead(p.parts, files[1], p.queries)...), p.queries)
 		})
 	}
-}
-
-// diffLines lists up to 10 lines only in a (-) or only in b (+), both sorted.
-func diffLines(a, b []string) string {
-	var out []string
-	i, j := 0, 0
-	for (i < len(a) || j < len(b)) && len(out) < 10 {
-		switch {
-		case j >= len(b) || i < len(a) && a[i] < b[j]:
-			out = append(out, "- "+a[i])
-			i++
-		case i >= len(a) || b[j] < a[i]:
-			out = append(out, "+ "+b[j])
-			j++
-		default:
-			i++
-			j++
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // TestUserInteropTokenRange: a token range query read page by page reads
@@ -290,6 +274,65 @@ func TestUserInteropTokenRange(t *testing.T) {
 		}
 		if ops, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64); ops != (rows+6)/7 {
 			t.Errorf("%s: %d operations, want a page of 7 of %d rows each", who, ops, rows)
+		}
+	}
+}
+
+// Golden rows of the original: testdata/original_<name>.txt holds what the
+// real cassandra-stress (scylladb/cassandra-stress 9f184f2a15, built by the
+// shared cassandra-stress.sh, against Cassandra 5.0.8) wrote for the
+// profile with
+//
+//	user profile=F ops(insert=1) n=P no-warmup cl=ONE -pop seq=1..P
+//	  -insert partitions=fixed(1) select-ratio=fixed(1)/1 -rate threads=1
+//
+// that is every row of partitions 1..P (population indexes), read back
+// from the node: a "columns" line (name:kind:position:type as
+// system_schema.columns lists them), then the rows in the dump format of
+// user_dump_test.go. USERPROF_CAPTURE=1 go test -run TestUserCaptureOriginal
+// rewrites them (needs the node and the real tool).
+var originalProfiles = []struct {
+	name, file, table string
+	parts             int
+	pop               string // more -pop options
+}{
+	{"blogpost", "blogpost.yaml", "blogposts", 1, ""},
+	{"types", "types.yaml", "alltypes", 8, ""},
+	{"clustered", "clustered.yaml", "clustered", 6, ""},
+	{"sorted", "sorted.yaml", "sorted", 3, "contents=sorted"},
+}
+
+func TestUserCaptureOriginal(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("USERPROF_CAPTURE") == "" {
+		t.Skip("set USERPROF_CAPTURE=1 to capture the original's rows")
+	}
+	s := cluster(t)
+	tool := realTool(t)
+	for _, p := range originalProfiles {
+		ks := "ks_userprof_capture_" + p.name
+		dropKeyspace(t, s, ks)
+		t.Cleanup(func() { dropKeyspace(t, s, ks) })
+		runReal(t, tool, interopWriteVisits(p.parts, profileIn(t, p.file, ks), 0, p.pop)...)
+		var cols []string
+		it := s.Query(`SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?`, ks, p.table).Iter()
+		var name, kind, typ string
+		var pos int
+		for it.Scan(&name, &kind, &pos, &typ) {
+			cols = append(cols, name+":"+kind+":"+strconv.Itoa(pos)+":"+strings.ReplaceAll(typ, " ", ""))
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(cols)
+		var b strings.Builder
+		fmt.Fprintf(&b, "# rows the original cassandra-stress (scylladb/cassandra-stress 9f184f2a15) wrote for\n# %s, partitions 1..%d%s; see user_original_test.go\n", p.file, p.parts, strings.TrimRight(" "+p.pop, " "))
+		b.WriteString("columns " + strings.Join(cols, " ") + "\n")
+		for _, l := range dumpTable(t, s, ks, p.table) {
+			b.WriteString(l + "\n")
+		}
+		if err := os.WriteFile(filepath.Join("testdata", "original_"+p.name+".txt"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -43,11 +43,11 @@ func manyOpsArg() string {
 func TestManyOpsOutput(t *testing.T) {
 	var out bytes.Buffer
 	names := manyOps()
-	ops := make([]*userOp, len(names))
+	ops := make([]*testOp, len(names))
 	for i, n := range names {
-		ops[i] = &userOp{name: n, op: measurement.Op(i)}
+		ops[i] = &testOp{name: n, op: measurement.Op(i)}
 	}
-	m, err := newUserMetrics(&out, false, ops)
+	m, err := newTestMetrics(&out, false, ops)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,10 +23,27 @@ import (
 	"github.com/goycsb/ycsb/report/stressreport"
 )
 
+// testOp is an op of ops(...) as the metrics see it: its name, its row,
+// the partitions and rows it reported.
+type testOp struct {
+	name        string
+	op          measurement.Op
+	parts, rows atomic.Int64
+}
+
+// newTestMetrics is newUserMetrics of ops.
+func newTestMetrics(out io.Writer, fixed bool, ops []*testOp) (*stressreport.Metrics, error) {
+	names := make([]string, len(ops))
+	for i, o := range ops {
+		names[i] = o.name
+	}
+	return newUserMetrics(out, fixed, names, func(k int) (int64, int64) { return ops[k].parts.Load(), ops[k].rows.Load() })
+}
+
 // userHdrOps are two ops of ops(singlepost=2,insert=1), given out of their
 // names' order.
-func userHdrOps() []*userOp {
-	return []*userOp{{name: "singlepost", op: 0}, {name: "insert", op: 1}}
+func userHdrOps() []*testOp {
+	return []*testOp{{name: "singlepost", op: 0}, {name: "insert", op: 1}}
 }
 
 // userHdrRun feeds a user run's metrics with an hdrfile= log two
@@ -41,7 +59,7 @@ func userHdrRun(t *testing.T, rated bool) string {
 		t.Fatal(err)
 	}
 	ops := userHdrOps()
-	m, err := newUserMetrics(io.Discard, false, ops)
+	m, err := newTestMetrics(io.Discard, false, ops)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +166,7 @@ func TestUserOpsTable(t *testing.T) {
 	if ops.Len() != 22 || ops.Name(20) != "q20" || ops.Name(21) != measurement.CleanupName {
 		t.Errorf("table of %d: %s ... %s", ops.Len(), ops.Name(0), ops.Name(measurement.Op(ops.Len()-1)))
 	}
-	if _, err := rowOps([]string{"insert", "CLEANUP"}); err == nil {
+	if _, err := newMetrics(io.Discard, false, []string{"insert", "CLEANUP"}); err == nil {
 		t.Error("an op named CLEANUP is taken")
 	}
 }
@@ -279,7 +297,7 @@ func TestUserReportNames(t *testing.T) {
 
 // hist is a histogram of the given latencies in µs.
 func hist(us ...int64) *hdrhistogram.Histogram {
-	h := hdrhistogram.New(1, histMaxUs, 3)
+	h := hdrhistogram.New(1, stressreport.HistMaxUs, 3)
 	for _, v := range us {
 		h.RecordValue(v)
 	}

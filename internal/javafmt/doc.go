@@ -9,7 +9,7 @@
 //     (docs/compatibility.md, "Text report"), used by the text and JSON
 //     exporters.
 //   - Float: java.lang.Float.toString, likewise; with Double, the values
-//     the stress mode's read validation prints (frontend/cassandrastress/data JavaValue).
+//     the stress mode's read validation prints (workload/cassandrastress/data JavaValue).
 //   - Fixed, FixedGrouped and Grouped: String.format's "%.Nf", "%,.Nf" and
 //     "%,d" in an English locale (the stress mode's report and settings,
 //     the progress line).

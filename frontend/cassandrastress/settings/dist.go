@@ -51,7 +51,7 @@ var distAliases = map[string]DistKind{
 }
 
 // Dist is a parsed distribution specification such as GAUSSIAN(1..100,3).
-// It says what to sample, not how (frontend/cassandrastress/data's FromSpec makes its
+// It says what to sample, not how (workload/cassandrastress/data's FromSpec makes its
 // sampler, and data.ParseDist parses with ParseDist here); Min and Max bound every family (for
 // FIXED both are the value).
 type Dist struct {

@@ -35,7 +35,7 @@ func TestDefinedColumns(t *testing.T) {
 		}
 	}
 	// the profiles of the tests are understood
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(profiles, "*.yaml"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

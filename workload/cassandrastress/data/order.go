@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math"
 	"math/big"
@@ -35,23 +36,23 @@ func javaCompare(k genKind, a, b []byte) int {
 		// ByteBuffer.compareTo: bytes as signed, then length
 		for i := 0; i < len(a) && i < len(b); i++ {
 			if x, y := int8(a[i]), int8(b[i]); x != y {
-				return cmpInt(int64(x), int64(y))
+				return cmp.Compare(int64(x), int64(y))
 			}
 		}
-		return cmpInt(int64(len(a)), int64(len(b)))
+		return cmp.Compare(int64(len(a)), int64(len(b)))
 	case gLongs, gDates, gTimes:
-		return cmpInt(int64(binary.BigEndian.Uint64(a)), int64(binary.BigEndian.Uint64(b)))
+		return cmp.Compare(int64(binary.BigEndian.Uint64(a)), int64(binary.BigEndian.Uint64(b)))
 	case gIntegers:
-		return cmpInt(int64(int32(binary.BigEndian.Uint32(a))), int64(int32(binary.BigEndian.Uint32(b))))
+		return cmp.Compare(int64(int32(binary.BigEndian.Uint32(a))), int64(int32(binary.BigEndian.Uint32(b))))
 	case gLocalDates:
 		// the Integer drawn, which the serialization offsets by 2^31
-		return cmpInt(int64(binary.BigEndian.Uint32(a)), int64(binary.BigEndian.Uint32(b)))
+		return cmp.Compare(int64(binary.BigEndian.Uint32(a)), int64(binary.BigEndian.Uint32(b)))
 	case gSmallInts:
-		return cmpInt(int64(int16(binary.BigEndian.Uint16(a))), int64(int16(binary.BigEndian.Uint16(b))))
+		return cmp.Compare(int64(int16(binary.BigEndian.Uint16(a))), int64(int16(binary.BigEndian.Uint16(b))))
 	case gTinyInts:
-		return cmpInt(int64(int8(a[0])), int64(int8(b[0])))
+		return cmp.Compare(int64(int8(a[0])), int64(int8(b[0])))
 	case gBooleans:
-		return cmpInt(int64(a[0]), int64(b[0]))
+		return cmp.Compare(int64(a[0]), int64(b[0]))
 	case gVarints:
 		return varint(a).Cmp(varint(b))
 	case gDecimals:
@@ -62,20 +63,10 @@ func javaCompare(k genKind, a, b []byte) int {
 		return javaFloatCompare(math.Float64frombits(binary.BigEndian.Uint64(a)), math.Float64frombits(binary.BigEndian.Uint64(b)))
 	case gUUIDs, gTimeUUIDs:
 		// UUID.compareTo: the halves as signed longs
-		if c := cmpInt(int64(binary.BigEndian.Uint64(a)), int64(binary.BigEndian.Uint64(b))); c != 0 {
+		if c := cmp.Compare(int64(binary.BigEndian.Uint64(a)), int64(binary.BigEndian.Uint64(b))); c != 0 {
 			return c
 		}
-		return cmpInt(int64(binary.BigEndian.Uint64(a[8:])), int64(binary.BigEndian.Uint64(b[8:])))
-	}
-	return 0
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+		return cmp.Compare(int64(binary.BigEndian.Uint64(a[8:])), int64(binary.BigEndian.Uint64(b[8:])))
 	}
 	return 0
 }
@@ -97,7 +88,7 @@ func javaFloatCompare(a, b float64) int {
 	case bn:
 		return -1
 	}
-	return cmpInt(int64(math.Float64bits(a)), int64(math.Float64bits(b)))
+	return cmp.Compare(int64(math.Float64bits(a)), int64(math.Float64bits(b)))
 }
 
 // varint is a CQL varint: big-endian two's complement.

@@ -1,4 +1,4 @@
-package stress
+package cassandrastress
 
 import (
 	"context"
@@ -6,29 +6,25 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
-	"github.com/goycsb/ycsb/internal/stopsignal"
+	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
-	"github.com/goycsb/ycsb/measurement/slo"
-	"github.com/goycsb/ycsb/report"
-	"github.com/goycsb/ycsb/report/stressreport"
-	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/session"
 )
 
-// runState is what a run's workload, the predefined commands' or user's,
+// RunState is what a run's workload, the predefined commands' or user's,
 // shares with the engine and the metrics: the stop flag the engine polls,
 // the first operation that failed after its tries, and the contexts of
 // the run's requests and waits.
-type runState struct {
+type RunState struct {
 	stop atomic.Bool
 	// abort is the context of the run's requests: Ctrl-C ends it, and the
 	// requests in flight are abandoned, neither done nor failed (the
@@ -42,52 +38,63 @@ type runState struct {
 	// failure is the first operation that failed after its tries without
 	// -errors ignore: as in the original, it ends the run with FAILURE.
 	failure atomic.Pointer[string]
-	// onFail, if set, prints the failure as it happens, as the original's
+	// OnFail, if set, prints the failure as it happens, as the original's
 	// Consumer prints its exception
-	onFail func(string)
-	// onRetry, if set, prints the error of each failed try, as the
+	OnFail func(string)
+	// OnRetry, if set, prints the error of each failed try, as the
 	// original's Operation.timeWithRetry prints each exception it catches
 	// at -log level=NORMAL (System.err.println)
-	onRetry func(error)
+	OnRetry func(error)
 	// waits are the wait times for -log hdrfile= under a rate
-	waits waitTimes
-	// specSent and specWon are the second requests -mode
+	Waits WaitTimes
+	// SpecSent and SpecWon are the second requests -mode
 	// speculativeDelay= sent and the operations they answered
-	specSent, specWon atomic.Int64
+	SpecSent, SpecWon atomic.Int64
+}
+
+// cqlOf is the CQL capability of the binding's session s runs on: the
+// stress workloads' plans run on db/cassandra's Conn sessions
+// (stressRun.plan), and one on any other is a programming error.
+func cqlOf(s *session.Session) cassandra.CQL {
+	c, ok := s.Unwrap().(cassandra.CQL)
+	if !ok {
+		panic(fmt.Sprintf("stress: the worker's session (%T) has no CQL (db/cassandra.CQL)", s.Unwrap()))
+	}
+	return c
 }
 
 // specCounts adds what spec sent and won since it last did.
-func (st *runState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
+func (st *RunState) specCounts(spec *cqlwire.Speculator, sent, won int64) {
 	if n := spec.Sent() - sent; n > 0 {
-		st.specSent.Add(n)
-		st.specWon.Add(spec.Won() - won)
+		st.SpecSent.Add(n)
+		st.SpecWon.Add(spec.Won() - won)
 	}
 }
 
-func (st *runState) StopFlag() *atomic.Bool { return &st.stop }
+func (st *RunState) StopFlag() *atomic.Bool { return &st.stop }
 
 // Resume clears Stop, for another run of the same workload.
-func (st *runState) Resume() { st.stop.Store(false) }
+func (st *RunState) Resume() { st.stop.Store(false) }
 
-func (st *runState) Stop() {
+func (st *RunState) Stop() {
 	st.stop.Store(true)
 	if st.endStopped != nil {
 		st.endStopped()
 	}
 }
 
-// begin sets the run's contexts from ctx, which Ctrl-C ends, before the
-// workers start; end releases them.
-func (st *runState) begin(ctx context.Context) {
+// Begin sets the run's contexts from ctx, which Ctrl-C ends, before the
+// workers start; End releases them.
+func (st *RunState) Begin(ctx context.Context) {
 	st.abort = ctx
 	st.stopped, st.endStopped = context.WithCancel(ctx)
 }
 
-func (st *runState) end() { st.endStopped() }
+func (st *RunState) End() { st.endStopped() }
 
 // interrupted reports whether the operation that ended with err was
 // abandoned on Ctrl-C: the worker then ends, the operation not counted.
-func (st *runState) interrupted(err error) bool { return err != nil && st.abort.Err() != nil }
+func (st *RunState) interrupted(err error) bool { return err != nil && st.abort.Err() != nil }
 
 // retryWait waits before the next try of an operation that failed with
 // err: the original's delay-policy= for an overloaded coordinator (as its
@@ -95,10 +102,10 @@ func (st *runState) interrupted(err error) bool { return err != nil && st.abort.
 // take it. False: the run stopped meanwhile, and the operation is
 // abandoned, as on Ctrl-C (a stop must not turn it into the run's
 // failure).
-func (st *runState) retryWait(b *backoff.Backoff, errs *settings.ErrorSettings, try int, r *rand.Rand, err error) bool {
+func (st *RunState) retryWait(b *backoff.Backoff, errs *settings.ErrorSettings, try int, r *rand.Rand, err error) bool {
 	switch {
 	case isOverloaded(err):
-		sleep(st.stopped, errs.NextDelay(try, r.Float64()))
+		within.Sleep(st.stopped, errs.NextDelay(try, r.Float64()))
 	case backoff.NoCQLNode(err):
 		b.Wait(st.stopped)
 	}
@@ -109,7 +116,7 @@ func (st *runState) retryWait(b *backoff.Backoff, errs *settings.ErrorSettings, 
 // resets the worker's backoff; a failure for want of one waits it out,
 // so that against a dead node each thread fails a few operations a
 // second instead of spinning (-errors ignore goes on after them).
-func (st *runState) settle(b *backoff.Backoff, err error) {
+func (st *RunState) settle(b *backoff.Backoff, err error) {
 	if err != nil && backoff.NoCQLNode(err) {
 		b.Wait(st.stopped)
 		return
@@ -131,7 +138,7 @@ type tried struct {
 // tries as retryWait does; final says whether an error ends the tries at
 // once. False: the run stopped before the next try, or Ctrl-C abandoned
 // the operation, which is then not counted, and the worker ends.
-func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int, r *rand.Rand, attempt func(context.Context) error, final func(error) bool) (tried, bool) {
+func (st *RunState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int, r *rand.Rand, attempt func(context.Context) error, final func(error) bool) (tried, bool) {
 	ctx := st.abort
 	t := tried{start: measurement.Now()}
 	for ; t.tries < n; t.tries++ {
@@ -139,8 +146,8 @@ func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 		if t.err == nil || ctx.Err() != nil || final(t.err) {
 			break
 		}
-		if st.onRetry != nil {
-			st.onRetry(t.err)
+		if st.OnRetry != nil {
+			st.OnRetry(t.err)
 		}
 		if t.tries+1 < n {
 			if !st.retryWait(b, errs, t.tries, r, t.err) {
@@ -157,20 +164,12 @@ func (st *runState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 // unless it failed: a success with its wait time, a failure with its
 // cause. A failure without -errors ignore then ends the run with the
 // line failLine gives. False: the worker ends.
-func (st *runState) finish(s *session.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
-	if t.err != nil {
-		status = db.Error
-		s.Failed++
-		if s.Causes != nil {
-			s.Causes.Add(op, status, cause)
-		}
-	} else {
+func (st *RunState) finish(s *session.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
+	if t.err == nil {
 		waits.record(s, int(op), t.start)
+		cause = nil
 	}
-	s.Record(op, status, t.start, t.end)
-	if t.retries > 0 {
-		s.Recorder().Retried(op, t.retries)
-	}
+	s.Finish(op, status, t.start, t.end, t.retries, cause)
 	if t.err != nil && !errs.Ignore {
 		st.fail(failLine())
 		return false
@@ -182,110 +181,32 @@ func (st *runState) finish(s *session.Session, waits *workerWaits, b *backoff.Ba
 // fail records the run's first failed operation and stops the run, as the
 // original's Consumer does with the IOException of Operation.error: it
 // stops the work of every thread and cancels the metrics.
-func (st *runState) fail(msg string) {
+func (st *RunState) fail(msg string) {
 	if st.failure.CompareAndSwap(nil, &msg) {
-		if st.onFail != nil {
-			st.onFail(msg)
+		if st.OnFail != nil {
+			st.OnFail(msg)
 		}
 		st.Stop()
 	}
 }
 
-// failed is the first failed operation's message, or "".
-func (st *runState) failed() string {
+// Failed is the first failed operation's message, or "".
+func (st *RunState) Failed() string {
 	if p := st.failure.Load(); p != nil {
 		return *p
 	}
 	return ""
 }
 
-// execute runs plan, whose workload's state is st, with the metrics met
-// and the outputs outs: the metrics see every interval and, unless the
-// run failed, print the Results block; then the outputs are finished. A
-// warm-up has neither. A failed operation ends the run in ErrFailure; a
-// failed run has no Results block, as the original's StressMetrics cancels
-// it.
-func (r *stressRun) execute(ctx context.Context, plan *run.Plan, st *runState, met summariser, outs *stressreport.Outputs, warmup bool) error {
-	if err := ctx.Err(); err != nil {
-		return outs.Done(err) // Ctrl-C before the run: nothing runs
-	}
-	s := r.s
-	plan.Ops = met.Ops()
-	plan.Causes = measurement.NewCauses(plan.Ops, func(line string) { r.errLine(line) })
-	var timer *time.Timer
-	objs := s.SLO.Objectives
-	if warmup {
-		objs = nil
-	}
-	latency := report.SLOLatency(plan.Target, plan.Measurement)
-	if !warmup {
-		plan.Outputs = append(outs.EngineOutputs(), met, startHook(func() {
-			if r.env.onStart != nil {
-				r.env.onStart()
-			}
-			if s.Command.Stop == settings.StopDuration && r.step == nil {
-				timer = time.AfterFunc(s.Command.Duration, plan.Workload.Stop)
-			}
-		}))
-		if objs != nil && (s.SLO.Abort || r.step != nil) {
-			plan.Outputs = append(plan.Outputs, report.NewSLOAbort(objs, latency, plan.Measurement, plan.OpCount))
-		}
-	}
-	st.begin(ctx)
-	defer st.end()
-	res := run.Run(ctx, plan)
-	r.lastRes = res
-	if timer != nil {
-		timer.Stop()
-	}
-	var judgement *slo.Judgement
-	if objs != nil {
-		j, err := report.Judge(objs, latency, res, "")
-		if err != nil {
-			return outs.Done(err)
-		}
-		judgement, r.judgement = j, j
-	}
-	client := report.CheckClient(res, stressreport.ClientTerms)
-	// The duration= is the time planned: plan.TimeLimit is not set for it.
-	planned := plan.TimeLimit
-	if s.Command.Stop == settings.StopDuration && r.step == nil {
-		planned = s.Command.Duration
-	}
-	in := report.Interruption(res, string(stopsignal.By(ctx)), plan.OpCount, planned)
-	err := outs.WriteReport(plan, res, judgement, s.SLO.Text, in, func() {
-		if !warmup && !s.Log.NoSummary && st.failed() == "" {
-			met.Summarise(r.out)
-			stressreport.WriteClient(r.out, client)
-		}
-		if judgement != nil && st.failed() == "" {
-			stressreport.WriteObjectives(r.out, judgement)
-		}
-	})
-	plan.Causes.WriteSummary(r.env.Stderr)
-	if n := client.Note(); !warmup && n != "" {
-		fmt.Fprintln(r.env.Stderr, n)
-	}
-	if err = outs.Done(err); err != nil {
-		return err
-	}
-	if msg := st.failed(); msg != "" {
-		// The original's Consumer prints the exception to the output (and
-		// its -log file=) as it happens (onFail), then StressAction prints
-		// FAILURE; the warm-up's goes here.
-		if warmup {
-			r.println(msg)
-		}
-		return fmt.Errorf("%w: %s (-errors ignore goes on after failed operations)", ErrFailure, msg)
-	}
-	return reportErr(outs.Graph(r.ctx, s.Rate.Ramp()))
-}
+// waitMaxUs is the wait times' highest value: one hour in µs, as the
+// metrics' histograms' (report/stressreport's HistMaxUs).
+const waitMaxUs = 3_600_000_000
 
-// waitTimes are a run's wait times (intended start to start), for -log
+// WaitTimes are a run's wait times (intended start to start), for -log
 // hdrfile= under a rate: the engine records service and response times
 // only. Each worker keeps its own histograms, by operation (the metrics'
 // rows); the metrics harvest them each interval.
-type waitTimes struct {
+type WaitTimes struct {
 	n       int // histograms per worker; 0: not tracked
 	mu      sync.Mutex
 	workers []*workerWaits
@@ -298,19 +219,19 @@ type workerWaits struct {
 	hists []*lazyhdr.Histogram
 }
 
-// track has the workers made from here on record the wait times of n
+// Track has the workers made from here on record the wait times of n
 // indexes.
-func (u *waitTimes) track(n int) { u.n = n }
+func (u *WaitTimes) Track(n int) { u.n = n }
 
 // newWorker is a new worker's histograms for the indexes it records, nil
 // when wait times are not tracked.
-func (u *waitTimes) newWorker(indexes []int) *workerWaits {
+func (u *WaitTimes) newWorker(indexes []int) *workerWaits {
 	if u.n == 0 {
 		return nil
 	}
 	ww := &workerWaits{hists: make([]*lazyhdr.Histogram, u.n)}
 	for _, i := range indexes {
-		ww.hists[i] = lazyhdr.New(1, histMaxUs, 3)
+		ww.hists[i] = lazyhdr.New(1, waitMaxUs, 3)
 	}
 	u.mu.Lock()
 	u.workers = append(u.workers, ww)
@@ -333,9 +254,9 @@ func (ww *workerWaits) record(s *session.Session, i int, start int64) {
 	ww.mu.Unlock()
 }
 
-// harvest adds every worker's wait times since the last call to into, by
+// Harvest adds every worker's wait times since the last call to into, by
 // index (nil: not wanted), and clears them.
-func (u *waitTimes) harvest(into []*hdrhistogram.Histogram) {
+func (u *WaitTimes) Harvest(into []*hdrhistogram.Histogram) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	for _, ww := range u.workers {

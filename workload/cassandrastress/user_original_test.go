@@ -1,10 +1,9 @@
-package stress
+package cassandrastress
 
 import (
 	"bufio"
 	"context"
 	"encoding/binary"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,73 +12,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
+	"github.com/goycsb/ycsb/internal/ycsbtest"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
-// Golden rows of the original: testdata/original_<name>.txt holds what the
-// real cassandra-stress (scylladb/cassandra-stress 9f184f2a15, built by the
-// shared cassandra-stress.sh, against Cassandra 5.0.8) wrote for the
-// profile with
-//
-//	user profile=F ops(insert=1) n=P no-warmup cl=ONE -pop seq=1..P
-//	  -insert partitions=fixed(1) select-ratio=fixed(1)/1 -rate threads=1
-//
-// that is every row of partitions 1..P (population indexes), read back
-// from the node: a "columns" line (name:kind:position:type as
-// system_schema.columns lists them), then the rows in the dump format of
-// user_dump_test.go. USERPROF_CAPTURE=1 go test -run TestUserCaptureOriginal
-// rewrites them (needs the node and the real tool).
-var originalProfiles = []struct {
-	name, file, table string
-	parts             int
-	pop               string // more -pop options
+// originalRows are the profiles the original's rows were captured of
+// (frontend/cassandrastress's TestUserCaptureOriginal: originalProfiles).
+var originalRows = []struct {
+	name, file string
+	parts      int
+	pop        string
 }{
-	{"blogpost", "blogpost.yaml", "blogposts", 1, ""},
-	{"types", "types.yaml", "alltypes", 8, ""},
-	{"clustered", "clustered.yaml", "clustered", 6, ""},
-	{"sorted", "sorted.yaml", "sorted", 3, "contents=sorted"},
-}
-
-func TestUserCaptureOriginal(t *testing.T) {
-	t.Parallel()
-	if os.Getenv("USERPROF_CAPTURE") == "" {
-		t.Skip("set USERPROF_CAPTURE=1 to capture the original's rows")
-	}
-	s := cluster(t)
-	tool := realTool(t)
-	for _, p := range originalProfiles {
-		ks := "ks_userprof_capture_" + p.name
-		dropKeyspace(t, s, ks)
-		t.Cleanup(func() { dropKeyspace(t, s, ks) })
-		runReal(t, tool, interopWriteVisits(p.parts, profileIn(t, p.file, ks), 0, p.pop)...)
-		var cols []string
-		it := s.Query(`SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?`, ks, p.table).Iter()
-		var name, kind, typ string
-		var pos int
-		for it.Scan(&name, &kind, &pos, &typ) {
-			cols = append(cols, name+":"+kind+":"+strconv.Itoa(pos)+":"+strings.ReplaceAll(typ, " ", ""))
-		}
-		if err := it.Close(); err != nil {
-			t.Fatal(err)
-		}
-		sort.Strings(cols)
-		var b strings.Builder
-		fmt.Fprintf(&b, "# rows the original cassandra-stress (scylladb/cassandra-stress 9f184f2a15) wrote for\n# %s, partitions 1..%d%s; see user_original_test.go\n", p.file, p.parts, strings.TrimRight(" "+p.pop, " "))
-		b.WriteString("columns " + strings.Join(cols, " ") + "\n")
-		for _, l := range dumpTable(t, s, ks, p.table) {
-			b.WriteString(l + "\n")
-		}
-		if err := os.WriteFile(filepath.Join("testdata", "original_"+p.name+".txt"), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	{"blogpost", "blogpost.yaml", 1, ""},
+	{"types", "types.yaml", 8, ""},
+	{"clustered", "clustered.yaml", 6, ""},
+	{"sorted", "sorted.yaml", 3, "contents=sorted"},
 }
 
 // TestUserOriginalRows: every row this package generates for partitions
 // 1..P is the original's, value for value.
 func TestUserOriginalRows(t *testing.T) {
-	for _, p := range originalProfiles {
+	for _, p := range originalRows {
 		t.Run(p.name, func(t *testing.T) {
 			sp, want := loadOriginal(t, p.name, p.file)
 			sp.sorted = p.pop == "contents=sorted"
@@ -87,7 +41,7 @@ func TestUserOriginalRows(t *testing.T) {
 			if len(got) != len(want) {
 				t.Errorf("%d rows, the original %d", len(got), len(want))
 			}
-			if d := diffLines(want, got); d != "" {
+			if d := ycsbtest.DiffLines(want, got); d != "" {
 				t.Errorf("first differences (- original, + ours):\n%s", d)
 			}
 		})
@@ -130,7 +84,7 @@ func generatedRows(t *testing.T, sp *userSpec, parts int) []string {
 				}
 				vals = append(vals, v)
 			}
-			id := dumpRow(names[:nkey], vals[:nkey], nil)
+			id := ycsbtest.DumpRow(names[:nkey], vals[:nkey], nil)
 			old, ok := rows[id]
 			if !ok {
 				order = append(order, id)
@@ -148,7 +102,7 @@ func generatedRows(t *testing.T, sp *userSpec, parts int) []string {
 	}
 	var out []string
 	for _, id := range order {
-		out = append(out, dumpRow(names, rows[id], sets))
+		out = append(out, ycsbtest.DumpRow(names, rows[id], sets))
 	}
 	sort.Strings(out)
 	return out
@@ -193,7 +147,7 @@ func appendCollection(a, b []byte, set bool) []byte {
 // the columns of the original's table, and the rows it wrote.
 func loadOriginal(t *testing.T, name, file string) (*userSpec, []string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "original_"+name+".txt"))
+	f, err := os.Open(filepath.Join(stressTestdata, "original_"+name+".txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +174,7 @@ func loadOriginal(t *testing.T, name, file string) (*userSpec, []string) {
 			want = append(want, l)
 		}
 	}
-	prof, err := profile.Load(context.Background(), filepath.Join("testdata", file))
+	prof, err := profile.Load(context.Background(), filepath.Join(stressTestdata, file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestBlogpost(t *testing.T) {
-	p, err := Load(context.Background(), filepath.Join("..", "testdata", "blogpost.yaml"))
+	p, err := Load(context.Background(), filepath.Join(profiles, "blogpost.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,3 +81,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("%+v", p)
 	}
 }
+
+// profiles are the example profiles the stress mode's tests run too
+// (frontend/cassandrastress/testdata).
+var profiles = filepath.Join("..", "..", "..", "frontend", "cassandrastress", "testdata")

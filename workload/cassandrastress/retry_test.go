@@ -1,4 +1,4 @@
-package stress
+package cassandrastress
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 // exception it catches) and the tries after the first are counted; a
 // failure that ends the tries (validation) is neither shown nor retried.
 func TestTryShowsAndCountsRetries(t *testing.T) {
-	var st runState
-	st.begin(context.Background())
-	defer st.end()
+	var st RunState
+	st.Begin(context.Background())
+	defer st.End()
 	var shown []string
-	st.onRetry = func(err error) { shown = append(shown, err.Error()) }
+	st.OnRetry = func(err error) { shown = append(shown, err.Error()) }
 	errs := settings.ErrorSettings{Retries: 9}
 	var b backoff.Backoff
 	r := rand.New(rand.NewPCG(1, 2))

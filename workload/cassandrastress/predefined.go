@@ -1,4 +1,4 @@
-package stress
+package cassandrastress
 
 import (
 	"bytes"
@@ -16,67 +16,67 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
 	"github.com/goycsb/ycsb/internal/cqlwire"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/session"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
-// kind is one of the predefined operations.
-type kind uint8
+// Kind is one of the predefined operations.
+type Kind uint8
 
 const (
-	kindWrite kind = iota
-	kindRead
-	kindCounterWrite
-	kindCounterRead
-	numKinds
+	KindWrite Kind = iota
+	KindRead
+	KindCounterWrite
+	KindCounterRead
+	NumKinds
 )
 
 // kindNames are the original's op type names (its Command enum), which
 // head the per-op interval rows and the Results breakdown.
-var kindNames = [numKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
+var kindNames = [NumKinds]string{"WRITE", "READ", "COUNTER_WRITE", "COUNTER_READ"}
 
 // kindOps are the operations each kind is measured as: rows of the
-// predefined commands' metrics (kindRows), named as the original names
+// predefined commands' metrics (KindRows), named as the original names
 // them, so that errors and the -log json= report say WRITE, READ,
 // COUNTER_WRITE and COUNTER_READ.
-var kindOps = [numKinds]measurement.Op{kindRead: 0, kindWrite: 1, kindCounterWrite: 2, kindCounterRead: 3}
+var kindOps = [NumKinds]measurement.Op{KindRead: 0, KindWrite: 1, KindCounterWrite: 2, KindCounterRead: 3}
 
-// kindRows are the rows of kindOps, by operation. Their order is the
+// KindRows are the rows of kindOps, by operation. Their order is the
 // tie-break order of the -log json= report's sections (see
 // measurement.NewOps): READ, WRITE, COUNTER_WRITE, COUNTER_READ, as in
 // every report ycsb stress has written.
-var kindRows = func() []string {
-	rows := make([]string, numKinds)
+var KindRows = func() []string {
+	rows := make([]string, NumKinds)
 	for k, o := range kindOps {
 		rows[o] = kindNames[k]
 	}
 	return rows
 }()
 
-func kindOf(c settings.Command) kind {
+func KindOf(c settings.Command) Kind {
 	switch c {
 	case settings.CmdWrite:
-		return kindWrite
+		return KindWrite
 	case settings.CmdCounterWrite:
-		return kindCounterWrite
+		return KindCounterWrite
 	case settings.CmdCounterRead:
-		return kindCounterRead
+		return KindCounterRead
 	}
-	return kindRead
+	return KindRead
 }
 
-func (k kind) String() string { return kindNames[k] }
+func (k Kind) String() string { return kindNames[k] }
 
 // sortedKinds are the kinds seen, in the original's TreeMap order of
 // their names.
-func sortedKinds(seen [numKinds]bool) []kind {
-	order := []kind{kindCounterRead, kindCounterWrite, kindRead, kindWrite}
-	var ks []kind
+func SortedKinds(seen [NumKinds]bool) []Kind {
+	order := []Kind{KindCounterRead, KindCounterWrite, KindRead, KindWrite}
+	var ks []Kind
 	for _, k := range order {
 		if seen[k] {
 			ks = append(ks, k)
@@ -85,15 +85,13 @@ func sortedKinds(seen [numKinds]bool) []kind {
 	return ks
 }
 
-// model is what every run of a command line shares: the driver session,
+// Model is what every run of a command line shares: the driver session,
 // the statements' text and the data generators; the population is made
 // anew for the warm-up and for each measured run, as in the original.
-type model struct {
-	session *gocql.Session
-	// wire is the lean request path of the operations (nil: the driver's),
-	// routed by the session's policy.
-	wire     *cqlwire.Pool
-	policy   gocql.HostSelectionPolicy
+type Model struct {
+	// keyspace is the one the statements run in, on the workers'
+	// sessions' CQL: its driver session, and its lean request path (nil:
+	// the driver's)
 	keyspace string
 	cl       gocql.Consistency
 	serial   gocql.Consistency
@@ -109,7 +107,7 @@ type model struct {
 	seeds *data.SeedManager
 	tries int
 	errs  settings.ErrorSettings
-	cql   [numKinds]string
+	cql   [NumKinds]string
 	// validate is false with -errors skip-read-validation.
 	validate bool
 	// slice is -col slice: reads are SELECT *
@@ -120,19 +118,19 @@ type model struct {
 	specDelay time.Duration
 }
 
-// workload is one run's Workload: a mix of kinds (one for the predefined
+// Predefined is one run's Workload: a mix of kinds (one for the predefined
 // commands but mixed) and the stop flag the engine polls.
-type workload struct {
-	m       *model
-	kinds   []kind
+type Predefined struct {
+	m       *Model
+	kinds   []Kind
 	weights []float64 // cumulative, over kinds
 	cluster *data.Dist
-	runState
+	RunState
 }
 
-var _ ycsbworkload.Workload = (*workload)(nil)
+var _ ycsbworkload.Workload = (*Predefined)(nil)
 
-func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
+func (w *Predefined) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
@@ -140,7 +138,10 @@ func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.T
 	for i, k := range w.kinds {
 		ops[i] = int(kindOps[k])
 	}
-	wk.waits = w.waits.newWorker(ops)
+	wk.waits = w.Waits.newWorker(ops)
+	// The statements run on the binding's connection (its CQL).
+	c := cqlOf(s)
+	driver := c.Driver(m.keyspace)
 	n := len(m.cols.Names())
 	for _, k := range w.kinds {
 		if wk.q[k] != nil {
@@ -148,17 +149,17 @@ func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.T
 		}
 		var args []any
 		switch k {
-		case kindWrite:
+		case KindWrite:
 			wk.vals = make([]byteArg, n)
 			for i := range wk.vals {
 				args = append(args, &wk.vals[i])
 			}
-		case kindCounterWrite:
+		case KindCounterWrite:
 			wk.deltas = make([]longArg, n)
 			for i := range wk.deltas {
 				args = append(args, &wk.deltas[i])
 			}
-		case kindRead:
+		case KindRead:
 			wk.got = make([][]byte, n)
 			for i := range wk.got {
 				wk.dest = append(wk.dest, &wk.got[i])
@@ -166,15 +167,15 @@ func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.T
 		}
 		args = append(args, &wk.key)
 		wk.wst[k] = cqlwire.Stmt{CQL: m.cql[k], Serial: m.serial, Unprepared: m.unprepared}
-		q := m.session.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
+		q := driver.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
 		if m.serial != 0 {
 			q.SerialConsistency(m.serial)
 		}
 		wk.q[k] = q
 	}
-	if m.wire != nil {
+	if lean := c.Lean(m.keyspace); lean != nil {
 		wk.call = cqlwire.NewCall()
-		wk.router = m.wire.Router(m.session, m.policy, m.keyspace, true)
+		wk.router = lean.Router()
 		if m.specDelay > 0 {
 			wk.spec = cqlwire.NewSpeculator(m.specDelay)
 		}
@@ -187,8 +188,8 @@ func (w *workload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.T
 // counter's increment). It returns the request and statement whose
 // answer to read: the worker's, or the second request's that answered
 // first.
-func (wk *worker) exec(ctx context.Context, k kind, h *cqlwire.Host, st *cqlwire.Stmt, vals [][]byte) (*cqlwire.Call, *cqlwire.Stmt, error) {
-	if wk.spec == nil || k == kindCounterWrite {
+func (wk *worker) exec(ctx context.Context, k Kind, h *cqlwire.Host, st *cqlwire.Stmt, vals [][]byte) (*cqlwire.Call, *cqlwire.Stmt, error) {
+	if wk.spec == nil || k == KindCounterWrite {
 		return wk.call, st, h.Exec(ctx, wk.call, st, wk.m.cl, vals)
 	}
 	second, _ := wk.router.Other("", wk.key.b, h)
@@ -227,16 +228,16 @@ func (a *longArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
 
 // worker is one client thread's operations.
 type worker struct {
-	w   *workload
-	m   *model
+	w   *Predefined
+	m   *Model
 	s   *session.Session
 	r   *rand.Rand
 	row *data.Row
 
-	q   [numKinds]*gocql.Query
+	q   [NumKinds]*gocql.Query
 	key byteArg
 	// the lean path's statements, request, bound values and routing
-	wst    [numKinds]cqlwire.Stmt
+	wst    [NumKinds]cqlwire.Stmt
 	call   *cqlwire.Call
 	lv     [][]byte
 	row1   [][]byte
@@ -263,7 +264,7 @@ type worker struct {
 	sliceGot  [][]byte
 	sliceDest []any
 
-	cur  kind  // the kind of the current run of operations (mixed)
+	cur  Kind  // the kind of the current run of operations (mixed)
 	left int64 // operations left in it
 
 	// waits are the wait times by kind, nil when not tracked
@@ -286,7 +287,7 @@ func (wk *worker) DoInsert(ctx context.Context) bool { return wk.DoTransaction(c
 // last, as the original's Operation.timeWithRetry times it. Its requests
 // run under the run's abort context, not the engine's ctx.
 func (wk *worker) DoTransaction(context.Context) bool {
-	var k kind
+	var k Kind
 	var idx int64
 	var ok bool
 	var seed *data.Seed
@@ -296,7 +297,7 @@ func (wk *worker) DoTransaction(context.Context) bool {
 		// what they wrote (or take the next seed).
 		k = wk.next()
 		switch {
-		case k != kindWrite && k != kindCounterWrite:
+		case k != KindWrite && k != KindCounterWrite:
 			idx, ok = pop.NextRead(wk.r)
 		case sm != nil:
 			if seed = sm.Next(wk.r, true); seed != nil {
@@ -312,10 +313,10 @@ func (wk *worker) DoTransaction(context.Context) bool {
 	if !ok {
 		return false // a no-wrap sequence is used up: the run ends
 	}
-	if k == kindWrite || k == kindCounterWrite {
+	if k == KindWrite || k == KindCounterWrite {
 		// Marked as the original's PartitionIterator marks it: once the
 		// row is generated, before it is written.
-		if seed != nil && k == kindWrite {
+		if seed != nil && k == KindWrite {
 			// its first and last write at once (SingleRowIterator.next),
 			// which marks it written; the original's counter writes never
 			// iterate the row, so their seeds stay in its SeedManager's
@@ -327,7 +328,7 @@ func (wk *worker) DoTransaction(context.Context) bool {
 	}
 	wk.invalid = ""
 	wk.populated = math.MaxInt
-	if rp := wk.m.rowPop; rp != nil && (k == kindWrite || k == kindRead) {
+	if rp := wk.m.rowPop; rp != nil && (k == KindWrite || k == KindRead) {
 		// The original's SingleRowIterator: column i (from 0) is null when
 		// (i+1)/columns is above the operation's ratio.
 		n := len(wk.m.cols.Names())
@@ -338,7 +339,7 @@ func (wk *worker) DoTransaction(context.Context) bool {
 		}
 	}
 	// The requests' context is the run's abort: Ctrl-C abandons them at
-	// once (see runState).
+	// once (see RunState).
 	wk.failed = nil
 	t, ok := wk.w.try(&wk.backoff, &wk.m.errs, wk.m.tries, wk.r,
 		func(ctx context.Context) error { return wk.attempt(ctx, k, idx) },
@@ -396,7 +397,7 @@ func isOverloaded(err error) bool {
 // next picks the kind of the next operation: mixed runs the kinds in runs
 // whose lengths come from clustering= (the original's
 // SampledOpDistribution).
-func (wk *worker) next() kind {
+func (wk *worker) next() Kind {
 	w := wk.w
 	if len(w.kinds) == 1 {
 		return w.kinds[0]
@@ -416,13 +417,13 @@ func (wk *worker) next() kind {
 	return wk.cur
 }
 
-func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
+func (wk *worker) attempt(ctx context.Context, k Kind, idx int64) error {
 	if wk.call != nil {
 		return wk.leanAttempt(ctx, k, idx)
 	}
 	q := wk.q[k]
 	switch k {
-	case kindWrite:
+	case KindWrite:
 		key, values := wk.row.Generate(idx)
 		wk.key.b = key
 		for i := range wk.vals {
@@ -430,7 +431,7 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		}
 		q.RoutingKey(key)
 		return q.ExecContext(ctx)
-	case kindCounterWrite:
+	case KindCounterWrite:
 		wk.key.b = wk.row.Key(idx)
 		wk.ds = data.CounterDeltas(wk.ds[:0], len(wk.deltas), wk.m.add, wk.r)
 		for i := range wk.deltas {
@@ -438,7 +439,7 @@ func (wk *worker) attempt(ctx context.Context, k kind, idx int64) error {
 		}
 		q.RoutingKey(wk.key.b)
 		return q.ExecContext(ctx)
-	case kindCounterRead:
+	case KindCounterRead:
 		wk.key.b = wk.row.Key(idx)
 		q.RoutingKey(wk.key.b)
 		iter := q.IterContext(ctx)
@@ -595,26 +596,26 @@ func hexPreview(b []byte) string {
 	return s
 }
 
-// newModelCQL fills in the statements of the predefined commands.
-func (m *model) setCQL(s *settings.Settings) {
+// SetCQL fills in the statements of the predefined commands.
+func (m *Model) SetCQL(s *settings.Settings) {
 	names := m.cols.Names()
 	ts := ""
 	if s.Columns.Timestamp != nil {
 		ts = strconv.FormatInt(*s.Columns.Timestamp, 10)
 	}
-	m.cql[kindWrite] = data.InsertCQL(names, ts)
-	m.cql[kindRead] = data.ReadCQL(names, s.Columns.Slice)
-	m.cql[kindCounterWrite] = data.CounterAddCQL(names)
-	m.cql[kindCounterRead] = data.CounterGetCQL()
+	m.cql[KindWrite] = data.InsertCQL(names, ts)
+	m.cql[KindRead] = data.ReadCQL(names, s.Columns.Slice)
+	m.cql[KindCounterWrite] = data.CounterAddCQL(names)
+	m.cql[KindCounterRead] = data.CounterGetCQL()
 }
 
 // leanAttempt is attempt on the lean request path: the same statements
 // and bound values, the same validation.
-func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
+func (wk *worker) leanAttempt(ctx context.Context, k Kind, idx int64) error {
 	vals := wk.lv[:0]
 	var values [][]byte
 	switch k {
-	case kindWrite:
+	case KindWrite:
 		var key []byte
 		key, values = wk.row.Generate(idx)
 		wk.key.b = key
@@ -628,14 +629,14 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 				vals = append(vals, v)
 			}
 		}
-	case kindCounterWrite:
+	case KindCounterWrite:
 		wk.key.b = wk.row.Key(idx)
 		wk.ds = data.CounterDeltas(wk.ds[:0], len(wk.deltas), wk.m.add, wk.r)
 		for i := range wk.deltas {
 			binary.BigEndian.PutUint64(wk.deltas[i].buf[:], uint64(wk.ds[i]))
 			vals = append(vals, wk.deltas[i].buf[:])
 		}
-	case kindCounterRead:
+	case KindCounterRead:
 		wk.key.b = wk.row.Key(idx)
 	default:
 		wk.key.b, values = wk.row.Generate(idx)
@@ -661,14 +662,14 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 		return err
 	}
 	switch k {
-	case kindWrite, kindCounterWrite:
+	case KindWrite, KindCounterWrite:
 		return nil
 	}
 	n := 0
 	wk.row1, err = call.Rows(st, func(_ []string, row [][]byte) bool {
 		n++
 		switch {
-		case k == kindCounterRead:
+		case k == KindCounterRead:
 		case wk.m.slice:
 			if len(row) != len(wk.sliceGot) {
 				wk.sliceGot = make([][]byte, len(row))
@@ -690,12 +691,12 @@ func (wk *worker) leanAttempt(ctx context.Context, k kind, idx int64) error {
 		return err
 	}
 	if n == 0 {
-		if k == kindCounterRead {
+		if k == KindCounterRead {
 			return errNotValidated
 		}
 		return wk.noRow(values)
 	}
-	if k == kindCounterRead || !wk.m.validate {
+	if k == KindCounterRead || !wk.m.validate {
 		return nil
 	}
 	if wk.m.slice {

@@ -1,4 +1,4 @@
-package stress
+package cassandrastress
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/profile"
+	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
 )
 
 // token_range_queries: the original's TokenRangeQuery and
@@ -253,7 +253,7 @@ func (wk *userWorker) tokenRangePage(ctx context.Context, o *userOp) (int, int, 
 	if wk.w.warmup {
 		pageSize = min(100, pageSize)
 	}
-	sess := wk.w.sessions[o.spec.p.Keyspace]
+	sess := wk.sessions[o.spec.p.Keyspace]
 	cql := tr.cql(st.rng)
 	iter := sess.Query(cql).Consistency(wk.w.cl).PageSize(pageSize).PageState(st.paging).IterContext(ctx)
 	cols := len(iter.Columns())

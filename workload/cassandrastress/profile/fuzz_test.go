@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
 // FuzzParse: any input gives a profile or a one-line error, never a panic;
@@ -17,7 +17,7 @@ import (
 // table_definition, or one made of its columnspec) generate in bounded
 // time, each row within the footprint the run's checks go by.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(profiles, "*.yaml"))
 	for _, file := range files {
 		if b, err := os.ReadFile(file); err == nil {
 			f.Add(b)

@@ -1,4 +1,4 @@
-package stress
+package cassandrastress
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
 // The validate op of ops(...): the original's ValidatingSchemaQuery
@@ -152,7 +152,7 @@ func (wk *userWorker) validateAttempt(ctx context.Context, o *userOp, p *data.Pa
 	for _, v := range wk.vhi {
 		args = append(args, &rawArg{b: v})
 	}
-	sess := wk.w.sessions[sp.p.Keyspace]
+	sess := wk.sessions[sp.p.Keyspace]
 	iter := sess.Query(st.cql, args...).Consistency(wk.w.cl).SerialConsistency(o.val.serial).IterContext(ctx)
 	defs := iter.Columns()
 	idx := make([]int, len(defs))

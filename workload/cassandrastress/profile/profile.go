@@ -6,7 +6,7 @@
 // getQuery) in scylladb/cassandra-stress.
 //
 // Parse only checks and types what the file says; everything that needs
-// the table itself (the column types) is done once connected (frontend/cassandrastress/data's
+// the table itself (the column types) is done once connected (workload/cassandrastress/data's
 // NewPartitionGen, stress's user command).
 package profile
 
@@ -21,8 +21,8 @@ import (
 
 	"github.com/goycsb/ycsb/internal/infile"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/data"
 	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
 // Defaults of the original (generate/values/Generator.java and
