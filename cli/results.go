@@ -160,13 +160,13 @@ func mergeReports(ctx context.Context, env *Env, files []string, allowInterrupte
 			return nil, nil, nil, inputError(err)
 		}
 	}
-	merge := results.Merge
+	combine := results.Merge
 	if results.IsCapacity(reps) {
-		merge = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
+		combine = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
 			return results.MergeCapacity(names, reps, objectives)
 		}
 	}
-	m, err := merge(names, reps)
+	m, err := combine(names, reps)
 	if err != nil {
 		return nil, nil, nil, inputError(err)
 	}
