@@ -17,7 +17,7 @@ import (
 	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/report/merge"
+	"github.com/goycsb/ycsb/report/gate"
 )
 
 // Exit codes.
@@ -126,7 +126,7 @@ func exitCode(ctx context.Context, env *Env, err error) int {
 	if slo.IsUnmet(err) {
 		return ExitUnmet
 	}
-	if results.IsUnjudged(err) {
+	if gate.IsUnjudged(err) {
 		return ExitNotJudged
 	}
 	return ExitFailure

@@ -14,6 +14,7 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
+	"github.com/goycsb/ycsb/report/gate"
 	"github.com/goycsb/ycsb/report/html"
 	"github.com/goycsb/ycsb/report/json"
 	"github.com/goycsb/ycsb/report/merge"
@@ -159,13 +160,13 @@ func mergeReports(ctx context.Context, env *Env, files []string, allowInterrupte
 			return nil, nil, nil, inputError(err)
 		}
 	}
-	merge := results.Merge
+	combine := results.Merge
 	if results.IsCapacity(reps) {
-		merge = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
+		combine = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
 			return results.MergeCapacity(names, reps, objectives)
 		}
 	}
-	m, err := merge(names, reps)
+	m, err := combine(names, reps)
 	if err != nil {
 		return nil, nil, nil, inputError(err)
 	}
@@ -257,9 +258,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var gates []results.Gate
+	var gates []gate.Gate
 	if opts.given("gate") {
-		if gates, err = results.ParseGates(gateText); err != nil {
+		if gates, err = gate.ParseGates(gateText); err != nil {
 			return usagef("%s: %v", opts.name("gate"), err)
 		}
 	}
@@ -274,7 +275,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
-	if err := results.CheckGates(gates, files[0], files[1], a, b); err != nil {
+	if err := gate.CheckGates(gates, files[0], files[1], a, b); err != nil {
 		return usagef("%s: %v", opts.name("gate"), err)
 	}
 	if err := results.Compare(env.Stdout, files[0], files[1], a, b); err != nil {
@@ -283,7 +284,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if len(gates) == 0 {
 		return nil
 	}
-	return results.WriteGates(env.Stdout, results.JudgeGates(gates, a, b))
+	return gate.WriteGates(env.Stdout, gate.JudgeGates(gates, a, b))
 }
 
 // inputError makes a bad input file exit with code 2; an input whose wait

@@ -79,7 +79,7 @@ type Session interface {
 	// Delete removes key.
 	Delete(ctx context.Context, table, key string) error
 	// Close flushes anything buffered (a batch is never dropped) and releases
-	// the session. The runner measures it as CLEANUP.
+	// the session. The run measures it as CLEANUP.
 	Close(ctx context.Context) error
 }
 

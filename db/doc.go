@@ -10,7 +10,7 @@
 // Operations return an error, not a status. nil means OK; StatusOf maps any
 // other error to the reference's statuses, and the sentinels (ErrNotFound,
 // ErrBatched, ...) are allocation-free. An operation error never stops a run:
-// the runner counts it and goes on.
+// the run counts it and goes on.
 //
 // Ownership, as in pebble: arguments (key, fields, values) belong to the
 // caller and may be reused as soon as the call returns, so a binding that

@@ -240,7 +240,7 @@ func (t transfer) Attempt(ctx context.Context, tx db.Txn) error {
 	return nil
 }
 
-// A binding registers a Driver; the runner looks it up by the name given
+// A binding registers a Driver; the front end looks it up by the name given
 // on the command line, opens one DB, takes a Session per worker and calls
 // its operations. Errors are statuses: db.StatusOf classifies them.
 func Example_binding() {

@@ -8,7 +8,7 @@ import (
 )
 
 // Collector merges the workers' Recorders. Tick is called by one goroutine
-// at a time (the status ticker, then the runner after the workers joined).
+// at a time (the status ticker, then the run after the workers joined).
 type Collector struct {
 	cfg *Config
 	ops *Ops

@@ -86,7 +86,7 @@ type Terms struct {
 	Clients string // how to run more client machines
 }
 
-// YCSBTerms are the YCSB runner's options.
+// YCSBTerms are the YCSB front end's options.
 var YCSBTerms = Terms{Threads: "-threads", Clients: "ycsb kube / client.count"}
 
 // ClientFigures are what the verdict reads: the measured window's figures.

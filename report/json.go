@@ -111,7 +111,7 @@ type Run struct {
 	// complete one.
 	Interrupted *jsonreport.Interrupted
 	// Terms are the options the client verdict's advice names; zero:
-	// the YCSB runner's.
+	// the YCSB front end's.
 	Terms Terms
 }
 

@@ -1,5 +1,5 @@
 // Package report is the final report of an engine run, the YCSB
-// runner's and the stress mode's alike: the text report's rows and the
+// front end's and the stress mode's alike: the text report's rows and the
 // JSON report (report/json) with its intervals.
 package report
 

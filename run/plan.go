@@ -1,7 +1,7 @@
 // Package run runs a typed plan: its workers with their pacing, the
 // warm-up, the time limit, the interval outputs and the stop on Ctrl-C,
 // and returns what was measured. It reads no properties and no command
-// line: the YCSB runner (runner) and the cassandra-stress mode (stress)
+// line: the YCSB front end (frontend/ycsb) and the cassandra-stress mode (stress)
 // are its two front ends, each building plans from its own settings.
 package run
 

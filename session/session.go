@@ -38,7 +38,7 @@ type Session struct {
 
 	// Failed counts the operations that failed (any status but OK,
 	// BATCHED_OK and NOT_FOUND: a missing record is an answer); Inserted
-	// the inserts that returned OK or BATCHED_OK. The runner compares
+	// the inserts that returned OK or BATCHED_OK. The run compares
 	// them before and after a transaction. Plain fields: one worker's.
 	Failed, Inserted int64
 	// Lost counts the writes that returned BATCHED_OK after the warm-up and
@@ -289,7 +289,7 @@ func (s *Session) ReadModifyWrite(ctx context.Context, table, key string, fields
 }
 
 // errNoTransactions is a transaction asked of a binding without them; the
-// runner refuses such a run before it starts (workload.CheckTransactions).
+// front end refuses such a run before it starts (workload.CheckTransactions).
 var errNoTransactions = errors.New("the binding's session runs no transactions")
 
 // Transact runs body as one transaction of the binding's

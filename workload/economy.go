@@ -207,7 +207,7 @@ func (w *ClosedEconomyWorkload) Operations() int64 {
 
 // Count adds up the balances now, as Validate does: by one statement of
 // the binding's (db.Summer) with validatebyquery, else by reading every
-// account through a session of its own. The runner counts them before a
+// account through a session of its own. The run counts them before a
 // run's first transfer, so that the run is judged on its own change.
 func (w *ClosedEconomyWorkload) Count(ctx context.Context, database db.DB) (Tally, error) {
 	var t Tally

@@ -69,7 +69,7 @@ func ParseKind(p *props.Properties) (*Kind, error) {
 }
 
 // kindOf is ParseKind for a second reading, without its note; a missing
-// workload, which the runner refuses, is the CoreWorkload.
+// workload, which the front end refuses, is the CoreWorkload.
 func kindOf(p *props.Properties) (*Kind, error) {
 	wl, ok := p.Get("workload")
 	if !ok {

@@ -49,7 +49,7 @@ func CheckTransactions(d db.Driver, name string, p *props.Properties) error {
 }
 
 // workloadClass is the workload property, without the note Word makes of
-// surrounding spaces (the runner's reading makes it).
+// surrounding spaces (the front end's reading makes it).
 func workloadClass(p *props.Properties) string {
 	v, _ := p.Get("workload")
 	return strings.TrimSpace(v)

@@ -9,7 +9,7 @@ import (
 )
 
 // Memory is an in-memory DB for unit tests of code above the binding
-// contract (the runner, the workload). It is a fake: real bindings run the
+// contract (the run, the workload). It is a fake: real bindings run the
 // suite against real engines and servers.
 type Memory struct {
 	mu   sync.Mutex

@@ -11,7 +11,7 @@ import (
 )
 
 // Benchmarks of the hot operations against the local server, with the
-// runner's kind of context (cancellable, no deadline):
+// run's kind of context (cancellable, no deadline):
 //
 //	go test -run '^$' -bench . -benchmem ./db/postgres
 //

@@ -332,7 +332,7 @@ func (s *session) again(ctx context.Context, attempt int, err error, unsure *boo
 	return ctx.Err() == nil
 }
 
-// result is an operation's error as the runner counts it: nil, NOT_FOUND,
+// result is an operation's error as the run counts it: nil, NOT_FOUND,
 // or the failure named with its command and key, of unknown outcome for a
 // write any attempt of which may have been applied.
 func (s *session) result(op, key string, err error, unsure bool) error {

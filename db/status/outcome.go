@@ -10,7 +10,7 @@ import "errors"
 // anything was sent is definite and is not wrapped.
 //
 // The operation's status is the wrapped error's (StatusOf looks through
-// it): the report's Return= rows are the reference's. The runner counts
+// it): the report's Return= rows are the reference's. The run counts
 // such writes apart, so that a load that fails this way says how many
 // records may be in the table beyond those it knows of.
 type UnknownOutcomeError struct{ Err error }

@@ -11,7 +11,7 @@ import (
 	"github.com/goycsb/ycsb/props"
 )
 
-// testDriver is a binding for the runner's tests.
+// testDriver is a binding for this package's tests.
 type testDriver struct {
 	openBlocks bool // Open waits for ctx to end
 	opBlocks   bool // every operation waits for ctx to end

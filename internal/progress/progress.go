@@ -1,7 +1,7 @@
 // Package progress renders the live progress line shown on a terminal while
 // a run is going: elapsed time, operations done, current and average
 // throughput, a bar with an ETA when the run is bounded, and the current
-// p99 latency per operation. It only formats; the runner decides when to
+// p99 latency per operation. It only formats; the front end decides when to
 // draw and where. Every method takes the time as an argument, so the output
 // is a pure function of its inputs and tests need no real clock.
 package progress

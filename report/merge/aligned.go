@@ -114,7 +114,7 @@ func decodeInterval(l jsonreport.IntervalLatency) (*hdrhistogram.Histogram, erro
 	return jsonreport.DecodeHistogram(l.Histogram)
 }
 
-// intervalLatency is one merged interval's latency, as the runner writes it.
+// intervalLatency is one merged interval's latency, as the run writes it.
 func intervalLatency(h *hdrhistogram.Histogram) jsonreport.IntervalLatency {
 	st := measurement.StatsOf(h)
 	l := jsonreport.IntervalLatency{Count: st.Count, MeanUs: st.Mean, MaxUs: st.Max, Percentiles: map[string]int64{}}

@@ -15,7 +15,7 @@ import (
 )
 
 // ladderKeys are the settings that make the clients' ladders one: the
-// same steps, timed alike (capacity.Ladder, the runner's step times).
+// same steps, timed alike (capacity.Ladder, the run's step times).
 var ladderKeys = []string{"capacity.start", "capacity.growth", "capacity.max", "capacity.steps",
 	"capacity.steptime", "capacity.maxsteptime", "capacity.warmup", "capacity.cooldown", "client.count"}
 

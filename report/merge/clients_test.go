@@ -146,7 +146,7 @@ func TestMergeFromLogs(t *testing.T) {
 	var text bytes.Buffer
 	for _, r := range m.Sections {
 		if strings.HasPrefix(r.Metric, "CLIENT-") || r.Metric == "OVERALL" {
-			text.WriteString(r.Metric + ", " + r.Name + ", " + num(float(r.Value)) + "\n")
+			text.WriteString(r.Metric + ", " + r.Name + ", " + Num(float(r.Value)) + "\n")
 		}
 	}
 	ycsbtest.Golden(t, filepath.Join("testdata", "merge_clients.txt"), text.Bytes())

@@ -46,8 +46,8 @@ func (t Test) BelowResolution() bool {
 // throughputTest is Welch's test of the per-interval throughput of op (""
 // for all operations) in a and b, with the resolution of their intervals.
 func throughputTest(a, b *jsonreport.Report, op string) Test {
-	t := Welch(rates(a, op), rates(b, op))
-	t.Resolution = resolution(a, b, t.MeanA, t.MeanB)
+	t := Welch(Rates(a, op), Rates(b, op))
+	t.Resolution = Resolution(a, b, t.MeanA, t.MeanB)
 	return t
 }
 
@@ -55,7 +55,7 @@ func throughputTest(a, b *jsonreport.Report, op string) Test {
 // difference: the larger of one operation per (median) interval, which is
 // what an interval can count, and 0.05% of the larger mean, the smallest
 // change the change column shows (+0.1%).
-func resolution(a, b *jsonreport.Report, meanA, meanB float64) float64 {
+func Resolution(a, b *jsonreport.Report, meanA, meanB float64) float64 {
 	res := 0.0
 	for _, r := range []*jsonreport.Report{a, b} {
 		if ms := medianIntervalMs(r); ms > 0 {
@@ -84,7 +84,7 @@ func medianIntervalMs(r *jsonreport.Report) int64 {
 // rate would only add noise, and the latency gates add its operations to
 // the interval before it. Every message that counts intervals counts
 // these.
-func fullLength(r *jsonreport.Report) []bool {
+func FullLength(r *jsonreport.Report) []bool {
 	median := medianIntervalMs(r)
 	full := make([]bool, len(r.Intervals))
 	for i, iv := range r.Intervals {
@@ -96,8 +96,8 @@ func fullLength(r *jsonreport.Report) []bool {
 
 // rates returns ops/sec per interval for op ("" is all operations), of
 // the intervals of full length (fullLength).
-func rates(r *jsonreport.Report, op string) []float64 {
-	full := fullLength(r)
+func Rates(r *jsonreport.Report, op string) []float64 {
+	full := FullLength(r)
 	var out []float64
 	for i, iv := range r.Intervals {
 		if !full[i] {
@@ -115,7 +115,7 @@ func rates(r *jsonreport.Report, op string) []float64 {
 
 // meanVar returns the mean, the sample variance and the lag-1
 // autocorrelation of x.
-func meanVar(x []float64) (mean, variance, r1 float64) {
+func MeanVar(x []float64) (mean, variance, r1 float64) {
 	n := float64(len(x))
 	for _, v := range x {
 		mean += v
@@ -150,10 +150,10 @@ func effective(n int, r1 float64) float64 {
 
 // Welch tests whether a and b have the same mean.
 func Welch(a, b []float64) Test {
-	t, se := welchScaledT(a, b, 1)
+	t, se := WelchScaledT(a, b, 1)
 	if !t.OK || se > 0 {
 		if t.OK {
-			t.P = studentTwoSided(t.T, t.DF)
+			t.P = StudentTwoSided(t.T, t.DF)
 		}
 		return t
 	}
@@ -169,15 +169,15 @@ func Welch(a, b []float64) Test {
 // sample sizes corrected for lag-1 autocorrelation: t.T and t.DF, and the
 // squared standard error se (0: no variance, T and DF unset but for the
 // DF of the sizes). P is left to the caller's hypothesis.
-func welchScaledT(a, b []float64, c float64) (t Test, se float64) {
+func WelchScaledT(a, b []float64, c float64) (t Test, se float64) {
 	t = Test{NA: len(a), NB: len(b)}
 	if len(a) < 3 || len(b) < 3 {
 		return t, 0
 	}
 	t.OK = true
 	var va, vb, ra, rb float64
-	t.MeanA, va, ra = meanVar(a)
-	t.MeanB, vb, rb = meanVar(b)
+	t.MeanA, va, ra = MeanVar(a)
+	t.MeanB, vb, rb = MeanVar(b)
 	t.EffA, t.EffB = effective(len(a), ra), effective(len(b), rb)
 	sa, sb := c*c*va/t.EffA, vb/t.EffB
 	se = sa + sb
@@ -191,7 +191,7 @@ func welchScaledT(a, b []float64, c float64) (t Test, se float64) {
 }
 
 // studentTwoSided is P(|T| ≥ |t|) for Student's t with df degrees of freedom.
-func studentTwoSided(t, df float64) float64 {
+func StudentTwoSided(t, df float64) float64 {
 	return regIncBeta(df/2, 0.5, df/(df+t*t))
 }
 
@@ -257,8 +257,8 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 	fmt.Fprintln(tw, "\tA\tB\tchange\tthroughput difference\t")
 	secA, secB := seconds(a), seconds(b)
 	test := throughputTest(a, b, "")
-	fmt.Fprintf(tw, "[%s] %s\t%s\t%s\t%s\t%s\t\n", export.Overall, export.Throughput, num(a.Throughput), num(b.Throughput), change(a.Throughput, b.Throughput), verdict(test))
-	fmt.Fprintf(tw, "[%s] %s\t%d\t%d\t%s\t\t\n", export.Overall, export.Operations, a.Operations, b.Operations, change(float64(a.Operations), float64(b.Operations)))
+	fmt.Fprintf(tw, "[%s] %s\t%s\t%s\t%s\t%s\t\n", export.Overall, export.Throughput, Num(a.Throughput), Num(b.Throughput), Change(a.Throughput, b.Throughput), verdict(test))
+	fmt.Fprintf(tw, "[%s] %s\t%d\t%d\t%s\t\t\n", export.Overall, export.Operations, a.Operations, b.Operations, Change(float64(a.Operations), float64(b.Operations)))
 	names := measurementNames(a, b)
 	for _, name := range names {
 		ma, mb := a.Find(name), b.Find(name)
@@ -272,7 +272,7 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 			continue
 		}
 		row := func(label string, va, vb float64, extra string) {
-			fmt.Fprintf(tw, "[%s] %s\t%s\t%s\t%s\t%s\t\n", name, label, num(va), num(vb), change(va, vb), extra)
+			fmt.Fprintf(tw, "[%s] %s\t%s\t%s\t%s\t%s\t\n", name, label, Num(va), Num(vb), Change(va, vb), extra)
 		}
 		if len(ma.Returns) > 0 && len(mb.Returns) > 0 {
 			t := throughputTest(a, b, name)
@@ -295,12 +295,12 @@ func Compare(w io.Writer, nameA, nameB string, a, b *jsonreport.Report) error {
 			test.MeanA, test.NA, test.EffA, test.MeanB, test.NB, test.EffB, test.T, test.DF)
 	}
 	fmt.Fprintln(&out, "Latency percentiles come from each run's full HdrHistogram; their changes are not tested.")
-	return writeTrimmed(w, out.String())
+	return WriteTrimmed(w, out.String())
 }
 
 // writeTrimmed writes s without the spaces a tabwriter leaves at the ends
 // of its lines.
-func writeTrimmed(w io.Writer, s string) error {
+func WriteTrimmed(w io.Writer, s string) error {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
@@ -339,7 +339,7 @@ func measurementNames(a, b *jsonreport.Report) []string {
 	return names
 }
 
-func num(v float64) string {
+func Num(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "-"
@@ -350,7 +350,7 @@ func num(v float64) string {
 	}
 }
 
-func change(a, b float64) string {
+func Change(a, b float64) string {
 	if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return "-"
 	}
@@ -371,12 +371,12 @@ func verdict(t Test) string {
 		return fmt.Sprintf("not significant (a difference below the resolution, %s ops/sec)", strconv.FormatFloat(t.Resolution, 'g', 3, 64))
 	}
 	if t.Significant() {
-		return fmt.Sprintf("significant (p=%s)", pval(t.P))
+		return fmt.Sprintf("significant (p=%s)", Pval(t.P))
 	}
-	return fmt.Sprintf("not significant (p=%s)", pval(t.P))
+	return fmt.Sprintf("not significant (p=%s)", Pval(t.P))
 }
 
-func pval(p float64) string {
+func Pval(p float64) string {
 	if p < 0.0001 {
 		return "<0.0001"
 	}

@@ -68,25 +68,3 @@ func interruptedNote(r *jsonreport.Report) string {
 	}
 	return fmt.Sprintf(" -- warning: %s: its figures are not the planned run's", r.Interrupted)
 }
-
-// unjudgedInterrupted makes the gates over an interrupted report NO DATA,
-// their figures kept for the reader: a run stopped part way is not the run
-// the gate was written for, and neither a pass nor a failure of it says
-// whether the change regressed (its last interval is cut short, a run
-// stopped during a slow phase looks slow). A CI job reads exit 4.
-func unjudgedInterrupted(judged []GateResult, a, b *jsonreport.Report) {
-	var why string
-	switch {
-	case a.Interrupted != nil && b.Interrupted != nil:
-		why = fmt.Sprintf("A and B interrupted (A %s; B %s)", a.Interrupted, b.Interrupted)
-	case a.Interrupted != nil:
-		why = "A " + a.Interrupted.String()
-	case b.Interrupted != nil:
-		why = "B " + b.Interrupted.String()
-	default:
-		return
-	}
-	for i := range judged {
-		judged[i].Verdict, judged[i].Why = NoData, why
-	}
-}

@@ -1,6 +1,7 @@
 // Package results combines and compares finished runs: ycsb merge adds up
 // the JSON reports (or HdrHistogram logs) of several client processes, and
-// ycsb compare sets two reports side by side with a significance test.
+// ycsb compare sets two reports side by side with a significance test
+// (its regression gates, -gate, are package report/gate).
 package results
 
 import (

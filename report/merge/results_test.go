@@ -118,7 +118,7 @@ func TestMerge(t *testing.T) {
 	}
 	var text bytes.Buffer
 	for _, r := range m.Sections {
-		text.WriteString(r.Metric + ", " + r.Name + ", " + num(float(r.Value)) + "\n")
+		text.WriteString(r.Metric + ", " + r.Name + ", " + Num(float(r.Value)) + "\n")
 	}
 	ycsbtest.Golden(t, filepath.Join("testdata", "merge.txt"), text.Bytes())
 	var doc bytes.Buffer
@@ -142,7 +142,7 @@ func TestCompare(t *testing.T) {
 		if err := Compare(&out, "a.json", "b.json", tt.a, tt.b); err != nil {
 			t.Fatal(err)
 		}
-		if got := Welch(rates(tt.a, ""), rates(tt.b, "")).Significant(); got != tt.signif {
+		if got := Welch(Rates(tt.a, ""), Rates(tt.b, "")).Significant(); got != tt.signif {
 			t.Errorf("%s: significant = %v, want %v", tt.name, got, tt.signif)
 		}
 		if !strings.Contains(out.String(), "Welch's t-test") {
@@ -162,7 +162,7 @@ func TestStudent(t *testing.T) {
 		{12.706, 1, 0.05},
 		{-3.0, 20, 0.00707},
 	} {
-		if got := studentTwoSided(tt.t, tt.df); math.Abs(got-tt.p) > 5e-4 {
+		if got := StudentTwoSided(tt.t, tt.df); math.Abs(got-tt.p) > 5e-4 {
 			t.Errorf("p(t=%v, df=%v) = %.5f, want %.5f", tt.t, tt.df, got, tt.p)
 		}
 	}
@@ -176,8 +176,8 @@ func TestEffectiveSampleSize(t *testing.T) {
 		drift = append(drift, float64(i))
 		noise = append(noise, g.next())
 	}
-	_, _, rd := meanVar(drift)
-	_, _, rn := meanVar(noise)
+	_, _, rd := MeanVar(drift)
+	_, _, rn := MeanVar(noise)
 	if ne := effective(100, rd); ne > 10 {
 		t.Errorf("drift: effective size %.1f of 100 (r1=%.2f), want few", ne, rd)
 	}

@@ -46,7 +46,7 @@ func scheduleRows(rows []export.Row) string {
 	var b strings.Builder
 	for _, r := range rows {
 		if r.Metric == "SCHEDULE" {
-			b.WriteString(r.Name + ", " + num(float(r.Value)) + "\n")
+			b.WriteString(r.Name + ", " + Num(float(r.Value)) + "\n")
 		}
 	}
 	return b.String()

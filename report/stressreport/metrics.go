@@ -22,7 +22,7 @@ import (
 
 // timing is the original's TimingInterval (report/TimingInterval.java in
 // scylladb/cassandra-stress): one op type's (or all ops') figures over a
-// span of time. Latencies are in µs, as the runner records them.
+// span of time. Latencies are in µs, as the run records them.
 type timing struct {
 	fixed      bool // -rate fixed=: show response time, not service time
 	service    *hdrhistogram.Histogram
@@ -231,14 +231,14 @@ func row(prefix, typ string, iv, total *timing, gc GCStats, unc float64) string 
 
 // Metrics is one run's StressMetrics over its operations, as named rows:
 // a predefined command's kinds, or user's ops(...) as typed. It takes the
-// runner's intervals, prints the interval lines (a row per operation, in
+// run's intervals, prints the interval lines (a row per operation, in
 // the original's TreeMap order of the names, and total), keeps the
 // per-op and total summaries and the uncertainty, and stops the run when
 // err< is met. The front end sets its exported fields before the run.
 type Metrics struct {
 	out io.Writer
-	// table is what the runner measures: the rows, then CLEANUP (the
-	// runner's own, not a row). Row i is operation i.
+	// table is what the run measures: the rows, then CLEANUP (the
+	// run's own, not a row). Row i is operation i.
 	table *measurement.Ops
 	names []string // the rows' names
 	order []int    // the rows, sorted by name
@@ -254,7 +254,7 @@ type Metrics struct {
 	Stop     func()
 	// HDR is -log hdrfile=, or nil: each row's intervals tagged with its
 	// name, <name>-st, -rt and -wt. Waits, when set, adds each row's wait
-	// times since the last call to into (the runner does not record them).
+	// times since the last call to into (the run does not record them).
 	HDR   *measurement.TaggedHdrLog
 	Waits func(into []*hdrhistogram.Histogram)
 	// WallMs turns a Now value into ms since the epoch; tests fix it.
@@ -279,7 +279,7 @@ type Metrics struct {
 
 // NewMetrics returns the metrics, written to out, of a run whose
 // operations are table's rows: its names but the last, CLEANUP (the
-// runner's own). fixed (-rate fixed=) shows response times, not service
+// run's own). fixed (-rate fixed=) shows response times, not service
 // times.
 func NewMetrics(out io.Writer, fixed bool, table *measurement.Ops) *Metrics {
 	n := table.Len() - 1
@@ -296,7 +296,7 @@ func NewMetrics(out io.Writer, fixed bool, table *measurement.Ops) *Metrics {
 	return m
 }
 
-// Ops is the table the runner measures the run's operations with.
+// Ops is the table the run measures the run's operations with.
 func (m *Metrics) Ops() *measurement.Ops { return m.table }
 
 // Rows is how many rows (operations) the run has.
@@ -321,7 +321,7 @@ func (m *Metrics) PrintLine(s string) {
 	fmt.Fprintln(m.out, s)
 }
 
-// AddInterval files one harvest of the runner's collector.
+// AddInterval files one harvest of the run's collector.
 func (m *Metrics) AddInterval(startNs, endNs int64, iv *measurement.Snapshot) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -369,7 +369,7 @@ func (m *Metrics) addTally() {
 
 // recordInterval is the original's StressMetrics.recordInterval. An
 // interval line shows an op's operations with their partitions and wait
-// times; those, read a moment after the runner's harvest (addTally,
+// times; those, read a moment after the run's harvest (addTally,
 // waits) and filed by the workers before they record the operation, can
 // come an interval ahead of it: an op's figures wait, neither filed nor
 // reset, until an interval that shows the op, so that they are filed once
@@ -525,7 +525,7 @@ func writeResults(w io.Writer, h *timing, g GCStats, breakdown func(f func(t *ti
 // service, response and wait times of the interval, tagged <OP>-st, -rt
 // and -wt, each only when it has samples (rt and wt have some only under
 // a rate), to -log hdrfile= (m.HDR, nil for none). The original records
-// nanoseconds; the runner records µs, which are written as ns so that the
+// nanoseconds; the run records µs, which are written as ns so that the
 // log reads as the original's.
 func (m *Metrics) logHistograms(op string, t *timing) {
 	if m.HDR == nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // TestTallyAheadOfItsOperation: user's operation adds its partitions and
-// rows, and its wait time, before the runner records it, so a harvest can
+// rows, and its wait time, before the run records it, so a harvest can
 // read them an interval ahead of the operation: in an interval where its
 // op is not seen yet, or that has no operation at all. They go with the
 // operation, once: the op's summary counts each partition once, and its

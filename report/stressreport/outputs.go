@@ -223,7 +223,7 @@ func (o *Outputs) reportOpt() string {
 
 // Done closes the log after the run, whose error is err, and, when the run
 // wrote its report, for json=-, writes it to the output as the block
-// ycsb merge finds in a log (as the runner's report.json=- does).
+// ycsb merge finds in a log (as the YCSB front end's report.json=- does).
 func (o *Outputs) Done(err error) error {
 	if o.hdr != nil {
 		if cerr := o.hdr.Close(); cerr != nil && err == nil {

@@ -200,7 +200,7 @@ func TestSearchInterrupted(t *testing.T) {
 	}
 }
 
-// rounding is limit asking whole ops/s, as the runner's and the stress
+// rounding is limit asking whole ops/s, as the YCSB front end's and the stress
 // mode's Steppers do.
 type rounding struct{ limit }
 

@@ -1,4 +1,4 @@
-package results
+package gate
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 func TestParseGates(t *testing.T) {
@@ -214,6 +215,9 @@ func bucketTop(v int64) int64 {
 // series is the run as the bootstrap sees it, without the report's
 // encoding and decoding of histograms.
 func (s synth) series() *series { return newSeries(s.pts, s.counts, s.sums) }
+
+// t0 is when a synthetic run starts.
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // report is the run as a JSON report, with interval histograms when
 // latency is set.
@@ -568,7 +572,7 @@ func TestIntervalsCountedAlike(t *testing.T) {
 		{"1 of 0 ms", zeroLength(synthetic(t, 6, 1, 200, 1, 1000)), 0, "too few intervals to test (0, 0; need 3 each)"},
 	} {
 		var out bytes.Buffer
-		if err := Compare(&out, "a.json", "b.json", tt.r, tt.r); err != nil {
+		if err := results.Compare(&out, "a.json", "b.json", tt.r, tt.r); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), tt.compare) {
@@ -578,7 +582,7 @@ func TestIntervalsCountedAlike(t *testing.T) {
 		if why != "" {
 			t.Fatal(why)
 		}
-		if got := len(rates(tt.r, "")); s.intervals != tt.n || got != tt.n {
+		if got := len(results.Rates(tt.r, "")); s.intervals != tt.n || got != tt.n {
 			t.Errorf("%s: latency counts %d intervals, throughput %d; want %d", tt.name, s.intervals, got, tt.n)
 		}
 		if s.samples() != tt.r.Measurements[0].Count {
@@ -662,28 +666,6 @@ func TestStudentQuantile(t *testing.T) {
 		if got := studentQuantile(0.95, tt.df); math.Abs(got-tt.want) > 5e-4 {
 			t.Errorf("t(0.95, %v) = %.4f, want %.4f", tt.df, got, tt.want)
 		}
-	}
-}
-
-// TestGateMergedReport: a merge of aligned clients carries the merged
-// interval histograms, so its latency gates are tested; against itself
-// every gate passes, and its p99 is that of the merged report's.
-func TestGateMergedReport(t *testing.T) {
-	c0, _ := ticked(t, 1, 0, 25)
-	c1, _ := ticked(t, 2, 3*time.Millisecond, 25)
-	m, err := Merge([]string{"c0.json", "c1.json"}, []*jsonreport.Report{c0, c1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gates, _ := ParseGates("READ.p99:+0%, ALL.mean:+0%, throughput:-0%")
-	for _, r := range JudgeGates(gates, m, m) {
-		if r.Verdict != Pass {
-			t.Errorf("%s: %v %s", r.Gate.Text, r.Verdict, r.Why)
-		}
-	}
-	r := JudgeGates(gates[:1], m, m)[0]
-	if want := float64(m.Find("READ").Percentiles["p99"]); r.A != want {
-		t.Errorf("the gate's p99 %v, the merged report's %v", r.A, want)
 	}
 }
 

@@ -1,4 +1,4 @@
-package results
+package gate
 
 import (
 	"errors"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/merge"
 )
 
 // How latency gates are tested.
@@ -193,7 +194,7 @@ func IsUnjudged(err error) bool {
 // Unjudged when any could not be judged, naming each with why.
 func WriteGates(w io.Writer, judged []GateResult) error {
 	var out strings.Builder
-	fmt.Fprintf(&out, "\nRegression gates: B against A; a gate fails only when B is worse than A beyond its tolerance, significantly at %s.\n", strconv.FormatFloat(Alpha, 'f', -1, 64))
+	fmt.Fprintf(&out, "\nRegression gates: B against A; a gate fails only when B is worse than A beyond its tolerance, significantly at %s.\n", strconv.FormatFloat(results.Alpha, 'f', -1, 64))
 	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "gate\tA\tB\tchange\t90% interval\tp\tverdict\twhy\t")
 	var failed, unjudged []string
@@ -206,19 +207,19 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 			if math.IsNaN(v) {
 				return "-"
 			}
-			return num(v) + unit
+			return results.Num(v) + unit
 		}
 		interval, p := "-", "-"
 		if !math.IsNaN(r.Lo) {
 			interval = fmt.Sprintf("[%+.1f%%, %+.1f%%]", (r.Lo-1)*100, (r.Hi-1)*100)
 		}
 		if !math.IsNaN(r.P) {
-			p = pval(r.P)
+			p = results.Pval(r.P)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Gate.Text, fig(r.A), fig(r.B), change(r.A, r.B), interval, p, r.Verdict, r.Why)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Gate.Text, fig(r.A), fig(r.B), results.Change(r.A, r.B), interval, p, r.Verdict, r.Why)
 		switch r.Verdict {
 		case Fail:
-			failed = append(failed, fmt.Sprintf("%s (%s, p=%s)", r.Gate.Text, change(r.A, r.B), p))
+			failed = append(failed, fmt.Sprintf("%s (%s, p=%s)", r.Gate.Text, results.Change(r.A, r.B), p))
 		case NoData:
 			unjudged = append(unjudged, fmt.Sprintf("%s (%s)", r.Gate.Text, r.Why))
 		}
@@ -227,7 +228,7 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 		return err
 	}
 	fmt.Fprintf(&out, "Tests: %s.\n", GateDescription)
-	if err := writeTrimmed(w, out.String()); err != nil {
+	if err := results.WriteTrimmed(w, out.String()); err != nil {
 		return err
 	}
 	notJudged := "regression gate not judged: " + strings.Join(unjudged, ", ")
@@ -259,7 +260,7 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 			}
 		}
 	}
-	ra, rb := rates(a, key(a)), rates(b, key(b))
+	ra, rb := results.Rates(a, key(a)), results.Rates(b, key(b))
 	c := 1 - g.Tolerance
 	t := welchScaled(ra, rb, c)
 	res := GateResult{Gate: g, A: t.MeanA, B: t.MeanB, P: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
@@ -268,7 +269,7 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 	}
 	res.P = t.P
 	bound := c * t.MeanA
-	resol := resolution(a, b, t.MeanA, t.MeanB)
+	resol := results.Resolution(a, b, t.MeanA, t.MeanB)
 	lim := strconv.FormatFloat(g.Tolerance*100, 'f', -1, 64)
 	stat := fmt.Sprintf("Welch t=%.2f, df=%.1f", t.T, t.DF)
 	switch {
@@ -276,7 +277,7 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 		res.Why = fmt.Sprintf("B is within %s%% of A (%s)", lim, stat)
 	case bound-t.MeanB < resol:
 		res.Why = fmt.Sprintf("B is more than %s%% below A by less than the resolution (%s ops/s)", lim, strconv.FormatFloat(resol, 'g', 3, 64))
-	case t.P < Alpha:
+	case t.P < results.Alpha:
 		res.Verdict = Fail
 		res.Why = fmt.Sprintf("B is significantly more than %s%% below A (%s)", lim, stat)
 	default:
@@ -305,8 +306,8 @@ func byOpKey(r *jsonreport.Report, op string) string {
 // mean(b) < c·mean(a): t = (mean(b) − c·mean(a)) / √(c²·va/na + vb/nb),
 // na and nb the effective sample sizes, df by Welch–Satterthwaite. P is
 // P(T ≤ t).
-func welchScaled(a, b []float64, c float64) Test {
-	t, se := welchScaledT(a, b, c)
+func welchScaled(a, b []float64, c float64) results.Test {
+	t, se := results.WelchScaledT(a, b, c)
 	switch {
 	case !t.OK:
 	case se == 0:
@@ -315,7 +316,7 @@ func welchScaled(a, b []float64, c float64) Test {
 			t.T, t.P = math.Inf(-1), 0
 		}
 	default:
-		half := studentTwoSided(t.T, t.DF) / 2
+		half := results.StudentTwoSided(t.T, t.DF) / 2
 		if t.T < 0 {
 			t.P = half
 		} else {
@@ -407,7 +408,7 @@ func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 	var counts []int64
 	var sums []float64
 	seen := false
-	full := fullLength(r)
+	full := results.FullLength(r)
 	// A short interval before the first of full length waits for it.
 	var early []point
 	var earlyN int64
@@ -565,7 +566,7 @@ func (s *series) blockLength() (l int, widen float64) {
 		widen = math.Sqrt(max(tau/seen, 1))
 	}
 	m := max(float64(n)/tau, 2)
-	widen *= math.Sqrt(m/(m-1)) * studentQuantile(1-Alpha, m-1) / studentQuantile(1-Alpha, math.Inf(1))
+	widen *= math.Sqrt(m/(m-1)) * studentQuantile(1-results.Alpha, m-1) / studentQuantile(1-results.Alpha, math.Inf(1))
 	return l, widen
 }
 
@@ -598,7 +599,7 @@ func autocorrelations(x []float64) []float64 {
 	if n < 3 {
 		return []float64{1}
 	}
-	mean, _, _ := meanVar(x)
+	mean, _, _ := results.MeanVar(x)
 	var c0 float64
 	for _, v := range x {
 		c0 += (v - mean) * (v - mean)
@@ -627,7 +628,7 @@ func studentQuantile(q, df float64) float64 {
 	lo, hi := 0.0, 1e3
 	for range 100 {
 		mid := (lo + hi) / 2
-		if studentTwoSided(mid, df)/2 > 1-q {
+		if results.StudentTwoSided(mid, df)/2 > 1-q {
 			lo = mid
 		} else {
 			hi = mid
@@ -761,7 +762,7 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 		blocks += fmt.Sprintf("; with fewer than %d the test fails too readily", fewGateIntervals)
 	}
 	switch {
-	case res.P < Alpha:
+	case res.P < results.Alpha:
 		res.Verdict = Fail
 		res.Why = fmt.Sprintf("B is significantly more than %s%% above A (%s)", lim, blocks)
 	case vb > va*limit:
@@ -776,4 +777,26 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 func quantile(sorted []float64, q float64) float64 {
 	i := int(math.Ceil(q*float64(len(sorted)))) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+// unjudgedInterrupted makes the gates over an interrupted report NO DATA,
+// their figures kept for the reader: a run stopped part way is not the run
+// the gate was written for, and neither a pass nor a failure of it says
+// whether the change regressed (its last interval is cut short, a run
+// stopped during a slow phase looks slow). A CI job reads exit 4.
+func unjudgedInterrupted(judged []GateResult, a, b *jsonreport.Report) {
+	var why string
+	switch {
+	case a.Interrupted != nil && b.Interrupted != nil:
+		why = fmt.Sprintf("A and B interrupted (A %s; B %s)", a.Interrupted, b.Interrupted)
+	case a.Interrupted != nil:
+		why = "A " + a.Interrupted.String()
+	case b.Interrupted != nil:
+		why = "B " + b.Interrupted.String()
+	default:
+		return
+	}
+	for i := range judged {
+		judged[i].Verdict, judged[i].Why = NoData, why
+	}
 }

@@ -1,4 +1,8 @@
-package results
+// Package gate is the regression gates of ycsb compare -gate: parsing a
+// gate list ("READ.p99:+10%, throughput:-5%"), judging each gate of two
+// JSON reports (a circular block bootstrap for latency, Welch's test for
+// throughput, with report/merge's comparison) and writing the verdicts.
+package gate
 
 import (
 	"errors"
