@@ -25,7 +25,7 @@ unit: ## unit tests only, no servers
 	YCSB_NO_SERVERS=1 $(GO) test $(GOFLAGS_TAGS) ./...
 
 bench: ## benchmarks of the hot path (generators, measurement, workload, basic end to end, the CQL request path)
-	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./workload/... ./measurement/... ./db/basic/ ./frontend/ycsb/ ./internal/cqlwire/
+	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./workload/... ./measurement/... ./db/basic/ ./frontend/ycsb/ ./internal/cql/cqlwire/
 
 bench-client: ## the client's speed goals with the basic binding (REFERENCE=1 also runs the reference YCSB)
 	./scripts/bench-client.sh

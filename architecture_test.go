@@ -113,16 +113,17 @@ var layers = []struct {
 	paths []string
 }{
 	{"leaves", []string{"internal"}},
-	{"internal over leaves", []string{"internal/cqlwire", "internal/infile", "internal/outfile", "internal/procs", "internal/progress"}},
-	{"internal over those", []string{"internal/cqlcluster"}},
+	{"fleet's leaves", []string{"fleet/partition"}}, // imported by workload and the JSON report's schema
+	{"internal over leaves", []string{"internal/cql/cqlwire", "internal/infile", "internal/outfile", "internal/procs"}},
+	{"internal over those", []string{"internal/cql/cqlcluster"}},
 	{"properties", []string{"props"}},
 	{"binding contract", contractPackages},
 	{"bindings", []string{bindingPath}}, // every other package under db/ (bindingLayerPath)
 	{"measurement", []string{"measurement"}},
 	// The cassandra-stress command line's typed settings: what its
 	// workload is built from, as the CoreWorkload from props.
-	{"stress settings", []string{"frontend/cassandrastress/settings"}},
-	{"workload", []string{"workload", "session"}},
+	{"stress settings", []string{"frontend/stress/settings"}},
+	{"workload", []string{"workload", "measured"}},
 	{"run", []string{"run"}},
 	{"reports", []string{"report", "report/stressreport"}},
 	{"front ends", []string{"frontend", "fleet"}},

@@ -53,7 +53,7 @@ func TestOneWorkloadContract(t *testing.T) {
 
 // schemaPackage is the JSON report's schema: what ycsb merge, ycsb
 // compare and any other reader of a report links.
-const schemaPackage = "report/json"
+const schemaPackage = "report/jsonreport"
 
 // TestReportSchemaIsALeaf: the JSON report's schema imports, of the
 // module, only measurement, the packages under it, and leaves (packages

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/report/block"
+	"github.com/goycsb/ycsb/report/reportblock"
 )
 
 // TestMergeFromLogs runs two clients that print their reports as blocks

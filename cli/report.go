@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/outfile"
-	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/htmlreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -52,7 +52,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	if err := checkOutputs(opts, map[string]string{"o": out}); err != nil {
 		return err
 	}
-	reps, err := readAll(ctx, files, results.ReadReportContext)
+	reps, err := readAll(ctx, files, merge.ReadReportContext)
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,7 @@ func TestReportBadInput(t *testing.T) {
 // run on one page: one line naming both files, exit code 2, no page.
 func TestReportCapacity(t *testing.T) {
 	dir := t.TempDir()
-	capacity := "../report/html/testdata/capacity.json"
+	capacity := "../report/htmlreport/testdata/capacity.json"
 	out := filepath.Join(dir, "c.html")
 	code, _, stderr := runCLI("report", "--html", "-o", out, capacity)
 	if code != 0 || !strings.HasPrefix(stderr, "wrote "+out+" (1 run(s), ") {

@@ -15,8 +15,8 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report/gate"
-	"github.com/goycsb/ycsb/report/html"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/htmlreport"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 	"github.com/goycsb/ycsb/workload"
 )
@@ -86,7 +86,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	for _, w := range results.Warnings(names, reps) {
+	for _, w := range merge.Warnings(names, reps) {
 		fmt.Fprintf(env.Stderr, "ycsb merge: warning: %s\n", w)
 	}
 	if in := merged.Interrupted; in != nil {
@@ -134,11 +134,11 @@ func hdrLogs(files []string, opts toolOpts, html string) (bool, error) {
 
 // mergeHdrLogs reads and merges HdrHistogram logs.
 func mergeHdrLogs(ctx context.Context, files []string) (*jsonreport.Report, error) {
-	logs, err := readAll(ctx, files, results.ReadHdrLog)
+	logs, err := readAll(ctx, files, merge.ReadHdrLog)
 	if err != nil {
 		return nil, err
 	}
-	m, err := results.MergeHdrLogs(files, logs, measurement.DefaultPercentiles)
+	m, err := merge.MergeHdrLogs(files, logs, measurement.DefaultPercentiles)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -152,18 +152,18 @@ func mergeReports(ctx context.Context, env *Env, files []string, allowInterrupte
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := results.Distinct(names, reps); err != nil {
+	if err := merge.Distinct(names, reps); err != nil {
 		return nil, nil, nil, inputError(err)
 	}
 	if !allowInterrupted {
-		if err := results.MixedInterrupted(names, reps); err != nil {
+		if err := merge.MixedInterrupted(names, reps); err != nil {
 			return nil, nil, nil, inputError(err)
 		}
 	}
-	combine := results.Merge
-	if results.IsCapacity(reps) {
+	combine := merge.Merge
+	if merge.IsCapacity(reps) {
 		combine = func(names []string, reps []*jsonreport.Report) (*jsonreport.Report, error) {
-			return results.MergeCapacity(names, reps, objectives)
+			return merge.MergeCapacity(names, reps, objectives)
 		}
 	}
 	m, err := combine(names, reps)
@@ -177,14 +177,14 @@ func mergeReports(ctx context.Context, env *Env, files []string, allowInterrupte
 // or those its clients ran with, and adds the [SLO] rows and the JSON
 // report's slo to it; nil without objectives.
 func judgeFleet(given string, merged *jsonreport.Report, reps []*jsonreport.Report) (*slo.Judgement, error) {
-	objs, err := results.FleetObjectives(given, reps)
+	objs, err := merge.FleetObjectives(given, reps)
 	if err != nil {
 		return nil, inputError(err)
 	}
 	if objs == nil {
 		return nil, nil
 	}
-	j, err := results.JudgeMerged(objs, merged, reps)
+	j, err := merge.JudgeMerged(objs, merged, reps)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -214,7 +214,7 @@ func readReports(ctx context.Context, env *Env, files []string) (names []string,
 		if err != nil {
 			return nil, nil, inputError(err)
 		}
-		named, err := results.ReadReports(f, data)
+		named, err := merge.ReadReports(f, data)
 		if err != nil {
 			return nil, nil, inputError(err)
 		}
@@ -238,9 +238,9 @@ func writeMergedHTML(opt, path string, merged *jsonreport.Report, names []string
 		return err
 	}
 	// On the clock the merge used: a rendezvous's clients on the first's.
-	reps = results.OnRendezvousClock(reps)
-	for i, n := range results.ClientNames(names, reps) {
-		inputs = append(inputs, htmlreport.Input{Name: n, Report: results.Aligned(reps[i], merged.Start)})
+	reps = merge.OnRendezvousClock(reps)
+	for i, n := range merge.ClientNames(names, reps) {
+		inputs = append(inputs, htmlreport.Input{Name: n, Report: merge.Aligned(reps[i], merged.Start)})
 	}
 	title := fmt.Sprintf("YCSB: %s %s, %d clients merged", merged.Binding, merged.Phase, merged.Clients)
 	_, err := writePage(opt, path, title, inputs)
@@ -267,18 +267,18 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if len(files) != 2 || slices.Contains(files, "-") {
 		return usagef("compare needs two JSON reports (usage: %s)", compareUsage)
 	}
-	a, err := results.ReadReportContext(ctx, files[0])
+	a, err := merge.ReadReportContext(ctx, files[0])
 	if err != nil {
 		return inputError(err)
 	}
-	b, err := results.ReadReportContext(ctx, files[1])
+	b, err := merge.ReadReportContext(ctx, files[1])
 	if err != nil {
 		return inputError(err)
 	}
 	if err := gate.CheckGates(gates, files[0], files[1], a, b); err != nil {
 		return usagef("%s: %v", opts.name("gate"), err)
 	}
-	if err := results.Compare(env.Stdout, files[0], files[1], a, b); err != nil {
+	if err := merge.Compare(env.Stdout, files[0], files[1], a, b); err != nil {
 		return err
 	}
 	if len(gates) == 0 {

@@ -18,7 +18,7 @@ import (
 
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {

@@ -10,7 +10,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -104,7 +104,7 @@ func TestSLOTooFew(t *testing.T) {
 		t.Errorf("merge -slo: exit %d, rows\n%s\nwant the run's\n%s", code, strings.Join(sloRows(merged), "\n"), strings.Join(rows, "\n"))
 	}
 	for _, path := range []string{runJSON, mergedJSON} {
-		r, err := results.ReadReport(path)
+		r, err := merge.ReadReport(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestSLOFleet(t *testing.T) {
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	var each []float64
 	for _, path := range []string{a, b} {
-		rep, err := results.ReadReport(path)
+		rep, err := merge.ReadReport(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestSLOFleet(t *testing.T) {
 	}
 	merged := filepath.Join(dir, "m.json")
 	code, stdout, stderr := runCLI("merge", "-o", merged, a, b)
-	rep, err := results.ReadReport(merged)
+	rep, err := merge.ReadReport(merged)
 	if err != nil {
 		t.Fatalf("merge: exit %d: %s: %v", code, stderr, err)
 	}
@@ -249,7 +249,7 @@ func TestSLOMergedPercentile(t *testing.T) {
 			Measurements: []jsonreport.Measurement{{Name: "READ", Operation: "READ", Count: 1000, Histogram: enc}}}
 	}
 	a, b := rep(0), rep(15)
-	objs, err := results.FleetObjectives("READ.p99<=2ms", nil)
+	objs, err := merge.FleetObjectives("READ.p99<=2ms", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,14 +261,14 @@ func TestSLOMergedPercentile(t *testing.T) {
 	}
 	enc, _ := jsonreport.EncodeHistogram(h)
 	merged.Measurements = []jsonreport.Measurement{{Name: "READ", Operation: "READ", Histogram: enc}}
-	j, err := results.JudgeMerged(objs, merged, []*jsonreport.Report{a, b})
+	j, err := merge.JudgeMerged(objs, merged, []*jsonreport.Report{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := j.Results[0]; r.Verdict.String() != "PASS" || r.Measured != 1000 {
 		t.Errorf("fleet: %+v", r)
 	}
-	jb, _ := results.JudgeMerged(objs, b, []*jsonreport.Report{b})
+	jb, _ := merge.JudgeMerged(objs, b, []*jsonreport.Report{b})
 	if r := jb.Results[0]; r.Verdict.String() != "FAIL" || r.Measured < 99_000 {
 		t.Errorf("client b: %+v", r)
 	}

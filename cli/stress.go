@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress"
+	"github.com/goycsb/ycsb/frontend/stress"
 )
 
 // stressName is the program name that makes this binary the

@@ -63,5 +63,5 @@
 // answers ErrBatched (BATCHED_OK) and sends the batch by its Close, never
 // dropping it; writes lost with a batch are a LostBatchError (LostWrites
 // counts them), and a write that may have been applied is marked with
-// OutcomeUnknown. The session (package session) reads all three.
+// OutcomeUnknown. The session (package measured) reads all three.
 package db

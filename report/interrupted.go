@@ -3,7 +3,7 @@ package report
 import (
 	"time"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/run"
 )
 

@@ -6,11 +6,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/measurement/slo"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/workload"
 )

@@ -1,6 +1,6 @@
 // Package report is the final report of an engine run, the YCSB
 // front end's and the stress mode's alike: the text report's rows and the
-// JSON report (report/json) with its intervals.
+// JSON report (report/jsonreport) with its intervals.
 package report
 
 import (

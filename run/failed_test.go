@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -39,14 +39,14 @@ func (p *patternSession) Close(context.Context) error                           
 // read, then an update; its inserts one insert.
 type rmwWorkload struct{ stop atomic.Bool }
 
-func (w *rmwWorkload) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
+func (w *rmwWorkload) NewTransactor(s *measured.Session, seed uint64) workload.Transactor {
 	return &rmwWorker{s: s}
 }
 func (w *rmwWorkload) Stop()                  { w.stop.Store(true) }
 func (w *rmwWorkload) StopFlag() *atomic.Bool { return &w.stop }
 func (w *rmwWorkload) Resume()                { w.stop.Store(false) }
 
-type rmwWorker struct{ s *session.Session }
+type rmwWorker struct{ s *measured.Session }
 
 func (w *rmwWorker) DoTransaction(ctx context.Context) bool {
 	start := measurement.Now()
@@ -113,7 +113,7 @@ func TestRunIntervalsFailed(t *testing.T) {
 // CoreWorkload's do without core_workload_insertion_keep_going_on_error.
 type stopOnFailure struct{ rmwWorkload }
 
-func (w *stopOnFailure) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
+func (w *stopOnFailure) NewTransactor(s *measured.Session, seed uint64) workload.Transactor {
 	return &stopOnFailureWorker{rmwWorker{s: s}}
 }
 

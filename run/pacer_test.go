@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -134,7 +134,7 @@ type heldWorkload struct {
 	n atomic.Int64
 }
 
-func (h *heldWorkload) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
+func (h *heldWorkload) NewTransactor(s *measured.Session, seed uint64) workload.Transactor {
 	return &heldWorker{countWorker: countWorker{c: &h.countWorkload, s: s}, held: h.n.Add(1) == 1}
 }
 

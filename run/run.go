@@ -10,8 +10,8 @@ import (
 	"github.com/goycsb/ycsb/internal/clock"
 	"github.com/goycsb/ycsb/internal/hostcpu"
 	"github.com/goycsb/ycsb/internal/procs"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -23,7 +23,7 @@ const StopGrace = 2 * time.Second
 // atomic flag and start nothing new; the operations in flight get StopGrace
 // to finish, then their context (ops, which Ctrl-C does not cancel by
 // itself) is cancelled, so a hung server cannot hold the run past the
-// limit. A cancelled operation is not counted (session.Session).
+// limit. A cancelled operation is not counted (measured.Session).
 type stopper struct {
 	ops       context.Context
 	cancelOps context.CancelFunc
@@ -236,7 +236,7 @@ func newWorkers(p *Plan, c *measurement.Collector) []*worker {
 	}
 	workers := make([]*worker, 0, n)
 	for i := 0; i < n; i++ {
-		ms := session.NewSession(p.Sessions[i], c.NewRecorder())
+		ms := measured.NewSession(p.Sessions[i], c.NewRecorder())
 		ms.Causes = p.Causes
 		w := &worker{id: i, session: ms, wl: p.Workload.NewTransactor(ms, p.Seed+uint64(i)*0x9e3779b97f4a7c15)}
 		w.opCount = p.OpCount / int64(n)

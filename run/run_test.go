@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -20,7 +20,7 @@ type countWorkload struct {
 	txns, inserts atomic.Int64
 }
 
-func (c *countWorkload) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
+func (c *countWorkload) NewTransactor(s *measured.Session, seed uint64) workload.Transactor {
 	return &countWorker{c: c, s: s}
 }
 func (c *countWorkload) Stop()                  { c.stop.Store(true) }
@@ -29,7 +29,7 @@ func (c *countWorkload) Resume()                { c.stop.Store(false) }
 
 type countWorker struct {
 	c *countWorkload
-	s *session.Session
+	s *measured.Session
 }
 
 func (w *countWorker) do(n *atomic.Int64) bool {

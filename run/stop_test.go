@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -38,7 +38,7 @@ func (b *frozenBatcher) Close(ctx context.Context) error {
 
 type okInserts struct{ rmwWorkload }
 
-func (w *okInserts) NewTransactor(s *session.Session, seed uint64) workload.Transactor {
+func (w *okInserts) NewTransactor(s *measured.Session, seed uint64) workload.Transactor {
 	return &okInsertsWorker{rmwWorker{s: s}}
 }
 

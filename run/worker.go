@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload"
 )
 
@@ -19,7 +19,7 @@ type worker struct {
 	id       int
 	closeErr error // the session's Close, for the Result
 	opCount  int64 // 0: until stopped
-	session  *session.Session
+	session  *measured.Session
 	wl       workload.Transactor
 	done     atomic.Int64 // operations done, published every few operations
 	_        [56]byte     // keep neighbours' counters off this cache line
@@ -85,7 +85,7 @@ func (w *worker) run(ctx, closing context.Context, p *Plan) {
 }
 
 // loop runs transactions until the worker is done. It may be cut short by a
-// binding's panic (see session.Session.Guard) and called again: all it
+// binding's panic (see measured.Session.Guard) and called again: all it
 // needs to go on is in w.
 func (w *worker) loop(ctx context.Context, p *Plan) {
 	trackIntended := p.Measurement.Interval != measurement.IntervalOp
@@ -124,7 +124,7 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 		if ctx.Err() != nil && (transactions || w.session.Inserted == inserted) {
 			// The last operation was interrupted and is not counted,
 			// unless it wrote what the server may have applied (see
-			// session.Session): then it is a failed transaction of
+			// measured.Session): then it is a failed transaction of
 			// unknown outcome.
 			if w.session.EndTransaction(true) {
 				w.finished = n + 1

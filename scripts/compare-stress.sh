@@ -16,7 +16,7 @@
 # ~/.cache/ycsb-reference/cassandra-stress (bin/cassandra-stress).
 #
 # The third command of each thread count is the blog-post user profile
-# (frontend/cassandrastress/testdata/blogpost.yaml) with ops(insert=1,singlepost=2,timeline=1)
+# (frontend/stress/testdata/blogpost.yaml) with ops(insert=1,singlepost=2,timeline=1)
 # and n=PROFILE_N, both tools in its keyspace stresscql.
 #
 # Usage: scripts/compare-stress.sh   (THREADS="8 64 500" WRITE_N=200000
@@ -24,13 +24,13 @@
 #        CSTRESS=path/to/cassandra-stress, YCSB=path/to/ycsb)
 #
 #        scripts/compare-stress.sh profile
-#   runs user profiles instead (frontend/cassandrastress/user_interop_test.go): both tools write
+#   runs user profiles instead (frontend/stress/user_interop_test.go): both tools write
 #   the blog-post profile and two with clustering columns and many types
-#   (frontend/cassandrastress/testdata) into keyspaces ks_userprof_*, the tables must hold the
+#   (frontend/stress/testdata) into keyspaces ks_userprof_*, the tables must hold the
 #   same rows value for value, and each tool's queries read the other's rows.
 #   Then the original's example profiles (examples/*.yaml of its repository,
 #   CSTRESS_MIRROR) the same way, and the golden rows of
-#   frontend/cassandrastress/testdata/original_*.txt, which the real tool wrote
+#   frontend/stress/testdata/original_*.txt, which the real tool wrote
 #   (USERPROF_CAPTURE=1 rewrites them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,7 +47,7 @@ if [[ ${1:-} == profile ]]; then
     else
         echo "no repository at $MIRROR (CSTRESS_MIRROR): the example profiles are skipped" >&2
     fi
-    CSTRESS=$CSTRESS CSTRESS_EXAMPLES=$EX go test -count=1 -v -run 'TestUserInterop|TestUserOriginalRows' ./frontend/cassandrastress/ ./workload/cassandrastress/
+    CSTRESS=$CSTRESS CSTRESS_EXAMPLES=$EX go test -count=1 -v -run 'TestUserInterop|TestUserOriginalRows' ./frontend/stress/ ./workload/cassandrastress/
     exit
 
 fi
@@ -76,7 +76,7 @@ measure() {
     local opts=() groups=(-schema 'replication(factor=1)' "keyspace=cmp_stress_$who")
     if [[ $cmd == user ]]; then
         # The profile names its keyspace: both tools write stresscql.
-        opts=("profile=frontend/cassandrastress/testdata/blogpost.yaml" "ops(insert=1,singlepost=2,timeline=1)") groups=()
+        opts=("profile=frontend/stress/testdata/blogpost.yaml" "ops(insert=1,singlepost=2,timeline=1)") groups=()
     fi
     # shellcheck disable=SC2046
     if ! /usr/bin/time -f '%U %S %M' -o "$out.time" $(tool "$who") "$cmd" "${opts[@]}" "n=$n" no-warmup cl=ONE \

@@ -171,9 +171,9 @@ background "install-check (go install from a module proxy, a module importing ou
 # instead of last in the alphabet, and three packages run at once, so that
 # the others fill the cores while those two wait. Tests that time sleeps
 # or paced runs judge what they measured, not what a quiet machine does.
-say "go test -race $TAGS -p 3 ./frontend/cassandrastress ./db/cassandra ./..."
+say "go test -race $TAGS -p 3 ./frontend/stress ./db/cassandra ./..."
 tests=0
-go test -race $TAGS -p 3 -timeout 40m "$@" ./frontend/cassandrastress ./db/cassandra ./... || tests=$?
+go test -race $TAGS -p 3 -timeout 40m "$@" ./frontend/stress ./db/cassandra ./... || tests=$?
 wait_cluster
 checks=0
 wait_background || checks=$?

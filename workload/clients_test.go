@@ -8,9 +8,9 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 )
 
 // inserts is a session over a shared in-memory store that remembers which
@@ -47,7 +47,7 @@ func clientWorkers(t *testing.T, mem *dbtest.Memory, seen map[string]int, transa
 			t.Fatal(err)
 		}
 		s, _ := mem.Session(context.Background(), 0, 1)
-		ms := session.NewSession(&inserts{Session: s, keys: seen}, coll.NewRecorder())
+		ms := measured.NewSession(&inserts{Session: s, keys: seen}, coll.NewRecorder())
 		out = append(out, wl.NewWorker(ms, cl.Seed(1)))
 	}
 	return out, coll

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
 	"github.com/goycsb/ycsb/props"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/workload/generator"
 )

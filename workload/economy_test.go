@@ -13,10 +13,10 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/session"
 )
 
 const economyClass = "site.ycsb.workloads.ClosedEconomyWorkload"
@@ -140,7 +140,7 @@ func economyRig(t testing.TB, workers int, kv ...string) (*ClosedEconomyWorkload
 	coll := measurement.NewCollector(mcfg, measurement.YCSB)
 	mem := dbtest.NewMemory()
 	s, _ := mem.Session(context.Background(), 0, 1)
-	lw := load.NewWorker(session.NewSession(s, coll.NewRecorder()), 1)
+	lw := load.NewWorker(measured.NewSession(s, coll.NewRecorder()), 1)
 	for range load.RecordCount {
 		if !lw.DoInsert(context.Background()) {
 			t.Fatal("load failed")
@@ -154,7 +154,7 @@ func economyRig(t testing.TB, workers int, kv ...string) (*ClosedEconomyWorkload
 	var out []*Worker
 	for i := range workers {
 		s, _ := mem.Session(context.Background(), i, workers)
-		out = append(out, run.NewWorker(session.NewSession(&serialTxn{Session: s, mu: &mu, failNth: 3}, coll.NewRecorder()), uint64(i+1)))
+		out = append(out, run.NewWorker(measured.NewSession(&serialTxn{Session: s, mu: &mu, failNth: 3}, coll.NewRecorder()), uint64(i+1)))
 	}
 	return &ClosedEconomyWorkload{run}, mem, out, coll
 }

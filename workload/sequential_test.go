@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 )
 
 // readCounter is a session that counts the reads of each key and finds
@@ -62,7 +62,7 @@ func TestSequentialVisitsEachKeyOnce(t *testing.T) {
 				rc := &readCounter{reads: map[string]int{}}
 				var wg sync.WaitGroup
 				for i := range threads {
-					wk := wl.NewWorker(session.NewSession(rc, coll.NewRecorder()), uint64(i)+1)
+					wk := wl.NewWorker(measured.NewSession(rc, coll.NewRecorder()), uint64(i)+1)
 					share := keys / threads
 					if i < keys%threads {
 						share++

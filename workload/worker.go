@@ -10,15 +10,15 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload/generator"
 )
 
 // Worker is one worker's view of the workload. Not safe for concurrent use.
 type Worker struct {
 	w   *CoreWorkload
-	s   *session.Session
+	s   *measured.Session
 	rng *rand.Rand
 	val wyrand
 
@@ -42,7 +42,7 @@ type Worker struct {
 
 // NewWorker returns the state of one worker, drawing from its own random
 // source seeded with seed, and operating through s.
-func (w *CoreWorkload) NewWorker(s *session.Session, seed uint64) *Worker {
+func (w *CoreWorkload) NewWorker(s *measured.Session, seed uint64) *Worker {
 	wk := &Worker{
 		w:           w,
 		s:           s,
@@ -73,7 +73,7 @@ func (w *CoreWorkload) NewWorker(s *session.Session, seed uint64) *Worker {
 }
 
 // NewTransactor is NewWorker as a Workload's.
-func (w *CoreWorkload) NewTransactor(s *session.Session, seed uint64) Transactor {
+func (w *CoreWorkload) NewTransactor(s *measured.Session, seed uint64) Transactor {
 	return w.NewWorker(s, seed)
 }
 

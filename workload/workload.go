@@ -22,7 +22,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/session"
+	"github.com/goycsb/ycsb/measured"
 )
 
 // Workload is a built workload as a run drives it (package run's
@@ -32,7 +32,7 @@ import (
 type Workload interface {
 	// NewTransactor returns one worker's operations, recorded through s,
 	// drawing from a random source seeded with seed.
-	NewTransactor(s *session.Session, seed uint64) Transactor
+	NewTransactor(s *measured.Session, seed uint64) Transactor
 	// Stop asks every worker to finish its current operation and return.
 	Stop()
 	// Resume clears Stop for another run of the same workload.

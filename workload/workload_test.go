@@ -14,9 +14,9 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload/generator"
 )
 
@@ -140,7 +140,7 @@ func newRig(t testing.TB, transactions bool, kv ...string) (*rig, *Worker) {
 	}
 	r := &rig{wl: wl, mem: dbtest.NewMemory(), coll: measurement.NewCollector(mcfg, measurement.YCSB)}
 	s, _ := r.mem.Session(context.Background(), 0, 1)
-	return r, wl.NewWorker(session.NewSession(s, r.coll.NewRecorder()), 1)
+	return r, wl.NewWorker(measured.NewSession(s, r.coll.NewRecorder()), 1)
 }
 
 func (r *rig) returns(t *testing.T) map[string]int64 {
@@ -176,7 +176,7 @@ func TestDataIntegrityRoundTrip(t *testing.T) {
 	mcfg, _ := measurement.ParseConfig(p)
 	coll := measurement.NewCollector(mcfg, measurement.YCSB)
 	s, _ := loadRig.mem.Session(ctx, 0, 1)
-	wk := wl.NewWorker(session.NewSession(s, coll.NewRecorder()), 7)
+	wk := wl.NewWorker(measured.NewSession(s, coll.NewRecorder()), 7)
 	for i := 0; i < 2000; i++ {
 		wk.DoTransaction(ctx)
 	}
@@ -295,7 +295,7 @@ func TestInsertRetriesThenStops(t *testing.T) {
 	}
 	mcfg, _ := measurement.ParseConfig(p)
 	rec := measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()
-	wk := wl.NewWorker(session.NewSession(failing{}, rec), 1)
+	wk := wl.NewWorker(measured.NewSession(failing{}, rec), 1)
 	if wk.DoInsert(context.Background()) {
 		t.Fatal("DoInsert succeeded against a failing binding")
 	}
@@ -340,7 +340,7 @@ func benchWorker(b *testing.B, s db.Session, kv ...string) *Worker {
 		b.Fatal(err)
 	}
 	mcfg, _ := measurement.ParseConfig(p)
-	return wl.NewWorker(session.NewSession(s, measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()), 1)
+	return wl.NewWorker(measured.NewSession(s, measurement.NewCollector(mcfg, measurement.YCSB).NewRecorder()), 1)
 }
 
 // BenchmarkTransaction is the hot path without a binding: choose the
@@ -547,7 +547,7 @@ func TestReadModifyWriteInTransaction(t *testing.T) {
 	mcfg, _ := measurement.ParseConfig(p)
 	coll := measurement.NewCollector(mcfg, measurement.YCSB)
 	s, _ := loadRig.mem.Session(ctx, 0, 1)
-	wk := wl.NewWorker(session.NewSession(&txnSession{Session: s}, coll.NewRecorder()), 7)
+	wk := wl.NewWorker(measured.NewSession(&txnSession{Session: s}, coll.NewRecorder()), 7)
 	for i := 0; i < 300; i++ {
 		wk.DoTransaction(ctx)
 	}

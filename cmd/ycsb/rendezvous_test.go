@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // fleetArgs is the command line of client index of count meeting at addr.

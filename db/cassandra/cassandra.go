@@ -31,8 +31,8 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/cassandra/cqltls"
-	"github.com/goycsb/ycsb/internal/cqlcluster"
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlcluster"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )

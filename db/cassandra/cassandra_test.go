@@ -316,7 +316,7 @@ func TestConformance(t *testing.T) {
 		{"v4-no-token-aware", map[string]string{"cassandra.protocolversion": "4", "cassandra.tokenaware": "false",
 			"cassandra.maxconnections": "1", "cassandra.writeconsistencylevel": "ONE", "cassandra.localdc": "datacenter1"}},
 		// Every statement through the driver, its writes queued
-		// (internal/coalesce).
+		// (internal/cql/coalesce).
 		{"v5-driver-path", map[string]string{"cassandra.protocolversion": "5"}},
 	}
 	for _, tc := range cases {

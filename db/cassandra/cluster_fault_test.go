@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // event is a fault done to a node: the wall clock just before it was

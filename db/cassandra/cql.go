@@ -8,15 +8,15 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/cqlcluster"
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlcluster"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 )
 
 // CQL is an optional capability of a db.Session of this binding's: the
 // CQL connection itself, for a workload that runs statements of its own
 // rather than YCSB's Read, Insert and the rest. The cassandra-stress
 // workload (workload/cassandrastress) finds it by a type assertion on the
-// db.Session its Transactor runs on (session.Session.Unwrap); the
+// db.Session its Transactor runs on (measured.Session.Unwrap); the
 // sessions of a Conn have it.
 //
 // What it offers, over a connection configured once (cqlcluster.Options,
@@ -30,8 +30,8 @@ import (
 //     after a failure), pages (cqlwire.Stmt.PageSize), and speculative
 //     execution (cqlwire.Speculator) as the binding's own sessions do.
 //
-// Its operations are measured by the workload through session.Session's
-// Finish, as the binding's Read and the rest are by session.Session.
+// Its operations are measured by the workload through measured.Session's
+// Finish, as the binding's Read and the rest are by measured.Session.
 type CQL interface {
 	db.Session
 	// Driver is the driver's session of keyspace ("": none), opened by

@@ -6,7 +6,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 )
 
 // wireUnsure says whether a write's error on the lean path leaves open

@@ -15,7 +15,7 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 	"github.com/goycsb/ycsb/internal/within"
 )
 

@@ -24,7 +24,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/props"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/report"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/run"
 	"github.com/goycsb/ycsb/run/capacity"
 	"github.com/goycsb/ycsb/workload"

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/report"
-	jsonreport "github.com/goycsb/ycsb/report/json"
+	jsonreport "github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/run/capacity"
 )
 

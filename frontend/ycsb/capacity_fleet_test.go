@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -67,7 +67,7 @@ func TestCapacityFleet(t *testing.T) {
 		}
 		reps = append(reps, r)
 	}
-	m, err := results.MergeCapacity(paths, reps, "")
+	m, err := merge.MergeCapacity(paths, reps, "")
 	if err != nil {
 		t.Fatal(err)
 	}

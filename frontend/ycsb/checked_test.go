@@ -15,7 +15,7 @@ import (
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/dbtest"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -165,7 +165,7 @@ func TestRealReportsPassTheChecker(t *testing.T) {
 			}
 			reps = append(reps, checkRead(t, "client", p))
 		}
-		merged, err := results.Merge(paths, reps)
+		merged, err := merge.Merge(paths, reps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ var read = map[string]bool{}
 // what the checker says of it.
 func checkRead(t *testing.T, name, path string) *jsonreport.Report {
 	t.Helper()
-	r, err := results.ReadReport(path)
+	r, err := merge.ReadReport(path)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

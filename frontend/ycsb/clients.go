@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/internal/partition"
-	"github.com/goycsb/ycsb/internal/rendezvous"
+	"github.com/goycsb/ycsb/fleet/partition"
+	"github.com/goycsb/ycsb/fleet/rendezvous"
 	"github.com/goycsb/ycsb/internal/secret"
 	"github.com/goycsb/ycsb/internal/within"
 	"github.com/goycsb/ycsb/props"

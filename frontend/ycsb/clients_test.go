@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/internal/partition"
+	"github.com/goycsb/ycsb/fleet/partition"
 	"github.com/goycsb/ycsb/props"
 )
 

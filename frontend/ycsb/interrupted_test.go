@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/stopsignal"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // TestInterruptedRunSaysSo: a run a signal stopped before its planned

@@ -1,6 +1,6 @@
 package ycsb
 
 // JSONReportExporter is the exporter name of our own JSON report
-// (report/json, written by report); the reference's
+// (report/jsonreport, written by report); the reference's
 // exporters live in measurement/export.
 const JSONReportExporter = "jsonreport"

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/report/html"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/htmlreport"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -53,7 +53,7 @@ func TestIntervalsCountOperations(t *testing.T) {
 			t.Errorf("%s: %.1f ops/sec, want %.1f (within %.0f%%)", what, got, want, tol*100)
 		}
 	}
-	merged, err := results.Merge([]string{"a.json", "b.json"}, []*jsonreport.Report{rep, rep})
+	merged, err := merge.Merge([]string{"a.json", "b.json"}, []*jsonreport.Report{rep, rep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestIntervalsCountOperations(t *testing.T) {
 	// would be 1.5 times too high.
 	near("ycsb merge of the report with itself", merged.Throughput, 2*tp, 0.1)
 	var cmp strings.Builder
-	if err := results.Compare(&cmp, "a.json", "b.json", rep, rep); err != nil {
+	if err := merge.Compare(&cmp, "a.json", "b.json", rep, rep); err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`Overall: A mean ([0-9.]+) ops/sec`).FindStringSubmatch(cmp.String())

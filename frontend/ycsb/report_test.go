@@ -15,7 +15,7 @@ import (
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/props"
 	"github.com/goycsb/ycsb/report"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/run"
 )
 

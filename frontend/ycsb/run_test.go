@@ -18,7 +18,7 @@ import (
 	_ "github.com/goycsb/ycsb/db/basic"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -158,7 +158,7 @@ func TestWarmup(t *testing.T) {
 	if ivOps != measured {
 		t.Errorf("intervals hold %d operations, the report %d", ivOps, measured)
 	}
-	log, err := results.ReadHdrLog(context.Background(), filepath.Join(dir, "READ.hdr"))
+	log, err := merge.ReadHdrLog(context.Background(), filepath.Join(dir, "READ.hdr"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func (v Value) append(dst []byte) []byte {
 	return strconv.AppendInt(dst, v.I, 10)
 }
 
-// rowJSON is a row as the JSON report (report/json) keeps it. Unlike
+// rowJSON is a row as the JSON report (report/jsonreport) keeps it. Unlike
 // the reference's exporters the value is a JSON number in Go's notation, or
 // a string for NaN and infinities, and "float" marks a Java double.
 type rowJSON struct {

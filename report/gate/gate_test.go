@@ -14,7 +14,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement/slo"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -572,7 +572,7 @@ func TestIntervalsCountedAlike(t *testing.T) {
 		{"1 of 0 ms", zeroLength(synthetic(t, 6, 1, 200, 1, 1000)), 0, "too few intervals to test (0, 0; need 3 each)"},
 	} {
 		var out bytes.Buffer
-		if err := results.Compare(&out, "a.json", "b.json", tt.r, tt.r); err != nil {
+		if err := merge.Compare(&out, "a.json", "b.json", tt.r, tt.r); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), tt.compare) {
@@ -582,7 +582,7 @@ func TestIntervalsCountedAlike(t *testing.T) {
 		if why != "" {
 			t.Fatal(why)
 		}
-		if got := len(results.Rates(tt.r, "")); s.intervals != tt.n || got != tt.n {
+		if got := len(merge.Rates(tt.r, "")); s.intervals != tt.n || got != tt.n {
 			t.Errorf("%s: latency counts %d intervals, throughput %d; want %d", tt.name, s.intervals, got, tt.n)
 		}
 		if s.samples() != tt.r.Measurements[0].Count {

@@ -17,7 +17,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement/slo"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
@@ -194,7 +194,7 @@ func IsUnjudged(err error) bool {
 // Unjudged when any could not be judged, naming each with why.
 func WriteGates(w io.Writer, judged []GateResult) error {
 	var out strings.Builder
-	fmt.Fprintf(&out, "\nRegression gates: B against A; a gate fails only when B is worse than A beyond its tolerance, significantly at %s.\n", strconv.FormatFloat(results.Alpha, 'f', -1, 64))
+	fmt.Fprintf(&out, "\nRegression gates: B against A; a gate fails only when B is worse than A beyond its tolerance, significantly at %s.\n", strconv.FormatFloat(merge.Alpha, 'f', -1, 64))
 	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "gate\tA\tB\tchange\t90% interval\tp\tverdict\twhy\t")
 	var failed, unjudged []string
@@ -207,19 +207,19 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 			if math.IsNaN(v) {
 				return "-"
 			}
-			return results.Num(v) + unit
+			return merge.Num(v) + unit
 		}
 		interval, p := "-", "-"
 		if !math.IsNaN(r.Lo) {
 			interval = fmt.Sprintf("[%+.1f%%, %+.1f%%]", (r.Lo-1)*100, (r.Hi-1)*100)
 		}
 		if !math.IsNaN(r.P) {
-			p = results.Pval(r.P)
+			p = merge.Pval(r.P)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Gate.Text, fig(r.A), fig(r.B), results.Change(r.A, r.B), interval, p, r.Verdict, r.Why)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Gate.Text, fig(r.A), fig(r.B), merge.Change(r.A, r.B), interval, p, r.Verdict, r.Why)
 		switch r.Verdict {
 		case Fail:
-			failed = append(failed, fmt.Sprintf("%s (%s, p=%s)", r.Gate.Text, results.Change(r.A, r.B), p))
+			failed = append(failed, fmt.Sprintf("%s (%s, p=%s)", r.Gate.Text, merge.Change(r.A, r.B), p))
 		case NoData:
 			unjudged = append(unjudged, fmt.Sprintf("%s (%s)", r.Gate.Text, r.Why))
 		}
@@ -228,7 +228,7 @@ func WriteGates(w io.Writer, judged []GateResult) error {
 		return err
 	}
 	fmt.Fprintf(&out, "Tests: %s.\n", GateDescription)
-	if err := results.WriteTrimmed(w, out.String()); err != nil {
+	if err := merge.WriteTrimmed(w, out.String()); err != nil {
 		return err
 	}
 	notJudged := "regression gate not judged: " + strings.Join(unjudged, ", ")
@@ -260,7 +260,7 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 			}
 		}
 	}
-	ra, rb := results.Rates(a, key(a)), results.Rates(b, key(b))
+	ra, rb := merge.Rates(a, key(a)), merge.Rates(b, key(b))
 	c := 1 - g.Tolerance
 	t := welchScaled(ra, rb, c)
 	res := GateResult{Gate: g, A: t.MeanA, B: t.MeanB, P: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
@@ -269,7 +269,7 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 	}
 	res.P = t.P
 	bound := c * t.MeanA
-	resol := results.Resolution(a, b, t.MeanA, t.MeanB)
+	resol := merge.Resolution(a, b, t.MeanA, t.MeanB)
 	lim := strconv.FormatFloat(g.Tolerance*100, 'f', -1, 64)
 	stat := fmt.Sprintf("Welch t=%.2f, df=%.1f", t.T, t.DF)
 	switch {
@@ -277,7 +277,7 @@ func judgeThroughput(g Gate, a, b *jsonreport.Report) GateResult {
 		res.Why = fmt.Sprintf("B is within %s%% of A (%s)", lim, stat)
 	case bound-t.MeanB < resol:
 		res.Why = fmt.Sprintf("B is more than %s%% below A by less than the resolution (%s ops/s)", lim, strconv.FormatFloat(resol, 'g', 3, 64))
-	case t.P < results.Alpha:
+	case t.P < merge.Alpha:
 		res.Verdict = Fail
 		res.Why = fmt.Sprintf("B is significantly more than %s%% below A (%s)", lim, stat)
 	default:
@@ -306,8 +306,8 @@ func byOpKey(r *jsonreport.Report, op string) string {
 // mean(b) < c·mean(a): t = (mean(b) − c·mean(a)) / √(c²·va/na + vb/nb),
 // na and nb the effective sample sizes, df by Welch–Satterthwaite. P is
 // P(T ≤ t).
-func welchScaled(a, b []float64, c float64) results.Test {
-	t, se := results.WelchScaledT(a, b, c)
+func welchScaled(a, b []float64, c float64) merge.Test {
+	t, se := merge.WelchScaledT(a, b, c)
 	switch {
 	case !t.OK:
 	case se == 0:
@@ -316,7 +316,7 @@ func welchScaled(a, b []float64, c float64) results.Test {
 			t.T, t.P = math.Inf(-1), 0
 		}
 	default:
-		half := results.StudentTwoSided(t.T, t.DF) / 2
+		half := merge.StudentTwoSided(t.T, t.DF) / 2
 		if t.T < 0 {
 			t.P = half
 		} else {
@@ -408,7 +408,7 @@ func latencySeries(r *jsonreport.Report, g Gate) (s *series, why string) {
 	var counts []int64
 	var sums []float64
 	seen := false
-	full := results.FullLength(r)
+	full := merge.FullLength(r)
 	// A short interval before the first of full length waits for it.
 	var early []point
 	var earlyN int64
@@ -566,7 +566,7 @@ func (s *series) blockLength() (l int, widen float64) {
 		widen = math.Sqrt(max(tau/seen, 1))
 	}
 	m := max(float64(n)/tau, 2)
-	widen *= math.Sqrt(m/(m-1)) * studentQuantile(1-results.Alpha, m-1) / studentQuantile(1-results.Alpha, math.Inf(1))
+	widen *= math.Sqrt(m/(m-1)) * studentQuantile(1-merge.Alpha, m-1) / studentQuantile(1-merge.Alpha, math.Inf(1))
 	return l, widen
 }
 
@@ -599,7 +599,7 @@ func autocorrelations(x []float64) []float64 {
 	if n < 3 {
 		return []float64{1}
 	}
-	mean, _, _ := results.MeanVar(x)
+	mean, _, _ := merge.MeanVar(x)
 	var c0 float64
 	for _, v := range x {
 		c0 += (v - mean) * (v - mean)
@@ -628,7 +628,7 @@ func studentQuantile(q, df float64) float64 {
 	lo, hi := 0.0, 1e3
 	for range 100 {
 		mid := (lo + hi) / 2
-		if results.StudentTwoSided(mid, df)/2 > 1-q {
+		if merge.StudentTwoSided(mid, df)/2 > 1-q {
 			lo = mid
 		} else {
 			hi = mid
@@ -762,7 +762,7 @@ func judgeSeries(g Gate, sa, sb *series) GateResult {
 		blocks += fmt.Sprintf("; with fewer than %d the test fails too readily", fewGateIntervals)
 	}
 	switch {
-	case res.P < results.Alpha:
+	case res.P < merge.Alpha:
 		res.Verdict = Fail
 		res.Why = fmt.Sprintf("B is significantly more than %s%% above A (%s)", lim, blocks)
 	case vb > va*limit:

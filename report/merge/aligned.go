@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"slices"
@@ -7,7 +7,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // alignedIntervals merges the intervals of clients that ticked together

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // ticked builds a client's report whose intervals tick every second from

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/run/capacity"
 )
 

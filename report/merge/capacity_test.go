@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"strconv"
@@ -8,7 +8,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // ladderStep is one client's share of a step: its operations all taking

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // TestReadRefusesWhatCannotBe: reports edited by hand from the goldens (a
@@ -21,7 +21,7 @@ func TestReadRefusesWhatCannotBe(t *testing.T) {
 	goldens := map[string]string{
 		"run":      filepath.Join("testdata", "run.json"),
 		"merge":    filepath.Join("testdata", "merge.json"),
-		"capacity": filepath.Join("..", "html", "testdata", "capacity.json"),
+		"capacity": filepath.Join("..", "htmlreport", "testdata", "capacity.json"),
 	}
 	for name, path := range goldens {
 		if _, err := ReadReport(path); err != nil {

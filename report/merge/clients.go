@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/report/block"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
+	"github.com/goycsb/ycsb/report/reportblock"
 )
 
 // Named is one input report and the name merge gives it: the file, the

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/report/block"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
+	"github.com/goycsb/ycsb/report/reportblock"
 )
 
 // indexed is fake with the client.count and client.index settings.

@@ -1,11 +1,11 @@
-package results
+package merge
 
 import (
 	"math"
 	"slices"
 	"time"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // OnRendezvousClock returns reps with every report of a client started by

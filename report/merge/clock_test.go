@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // byRendezvous marks r as the report of a client started by a rendezvous:

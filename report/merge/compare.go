@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // Alpha is the significance level of ycsb compare.

@@ -1,4 +1,4 @@
-package results
+package merge
 
 // The report builders of this package's tests, for the tests of merge
 // and the gates together (gates_test.go, an external test package).

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/goycsb/ycsb/report/block"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
+	"github.com/goycsb/ycsb/report/reportblock"
 )
 
 // hdrLog writes an interval log of the given intervals' values.
@@ -58,7 +58,7 @@ func FuzzReadReports(f *testing.F) {
 	// The reports a run, a merge and a capacity search wrote, alone and
 	// as a log's report blocks.
 	var goldens bytes.Buffer
-	for _, g := range []string{"testdata/run.json", "testdata/merge.json", "../html/testdata/capacity.json"} {
+	for _, g := range []string{"testdata/run.json", "testdata/merge.json", "../htmlreport/testdata/capacity.json"} {
 		data, err := os.ReadFile(g)
 		if err != nil {
 			f.Fatal(err)

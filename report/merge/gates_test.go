@@ -1,4 +1,4 @@
-package results_test
+package merge_test
 
 import (
 	"bytes"
@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/report/gate"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/report/merge"
 )
 
 // TestGatesInterrupted: no gate over an interrupted report is judged
 // (NO DATA, exit 4), whatever its figures say.
 func TestGatesInterrupted(t *testing.T) {
-	full := results.RoundTrip(t, results.Fake(t, 10, 0, 30, 1000, 800))
-	stopped := results.RoundTrip(t, results.Interrupted(results.Fake(t, 11, 0, 30, 500, 800), "SIGTERM", 100000, 16000))
+	full := merge.RoundTrip(t, merge.Fake(t, 10, 0, 30, 1000, 800))
+	stopped := merge.RoundTrip(t, merge.Interrupted(merge.Fake(t, 11, 0, 30, 500, 800), "SIGTERM", 100000, 16000))
 	gates, err := gate.ParseGates("throughput:-5%, READ.p99:+10%")
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestGatesInterrupted(t *testing.T) {
 		t.Errorf("WriteGates: %v, want not judged (exit 4)", err)
 	}
 	// The throughput gate would fail on the figures alone.
-	if r := gate.JudgeGates(gates[:1], full, results.RoundTrip(t, results.Fake(t, 11, 0, 30, 500, 800)))[0]; r.Verdict != gate.Fail {
+	if r := gate.JudgeGates(gates[:1], full, merge.RoundTrip(t, merge.Fake(t, 11, 0, 30, 500, 800)))[0]; r.Verdict != gate.Fail {
 		t.Errorf("the same figures, complete: %s, want FAIL", r.Verdict)
 	}
 	if r := gate.JudgeGates(gates[:1], stopped, stopped)[0]; !strings.HasPrefix(r.Why, "A and B interrupted") {
@@ -43,9 +43,9 @@ func TestGatesInterrupted(t *testing.T) {
 // interval histograms, so its latency gates are tested; against itself
 // every gate passes, and its p99 is that of the merged report's.
 func TestGateMergedReport(t *testing.T) {
-	c0, _ := results.Ticked(t, 1, 0, 25)
-	c1, _ := results.Ticked(t, 2, 3*time.Millisecond, 25)
-	m, err := results.Merge([]string{"c0.json", "c1.json"}, []*jsonreport.Report{c0, c1})
+	c0, _ := merge.Ticked(t, 1, 0, 25)
+	c1, _ := merge.Ticked(t, 2, 3*time.Millisecond, 25)
+	m, err := merge.Merge([]string{"c0.json", "c1.json"}, []*jsonreport.Report{c0, c1})
 	if err != nil {
 		t.Fatal(err)
 	}

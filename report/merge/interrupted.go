@@ -1,9 +1,9 @@
-package results
+package merge
 
 import (
 	"fmt"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // MixedInterrupted refuses a merge of interrupted and complete reports:

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // interrupted marks r as a run by stopped after done of planned

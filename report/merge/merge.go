@@ -1,8 +1,8 @@
-// Package results combines and compares finished runs: ycsb merge adds up
+// Package merge combines and compares finished runs: ycsb merge adds up
 // the JSON reports (or HdrHistogram logs) of several client processes, and
 // ycsb compare sets two reports side by side with a significance test
 // (its regression gates, -gate, are package report/gate).
-package results
+package merge
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // InputError is a file that cannot be used: it is reported in one line and

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // schedule is the clients' schedules merged: the JSON report's, and the
@@ -35,7 +35,7 @@ func (s *schedule) rows() []export.Row {
 // mergeSchedule merges the clients' schedules exactly; nil unless every
 // client ran paced (Warnings says when only some did). The target is the
 // sum of the clients' (each client paces its share of the fleet's
-// target: internal/partition), the mean lag each client's weighted by its
+// target: fleet/partition), the mean lag each client's weighted by its
 // operations (a run's is its lags' sum over its operations), the maximum
 // and final lags the largest of the clients' (as a run's are the largest
 // of its workers'), and the wake-ups and late starts the sums of their

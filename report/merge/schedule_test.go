@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // starts is a histogram of paced starts (µs) holding n values of v for each

@@ -1,4 +1,4 @@
-package results
+package merge
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/export"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // TestSectionsGolden writes the same measurements through the run path

@@ -1,11 +1,11 @@
-package results
+package merge
 
 import (
 	"fmt"
 
 	"github.com/goycsb/ycsb/internal/shown"
 	"github.com/goycsb/ycsb/measurement/slo"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 )
 
 // FleetObjectives are the objectives a merged run is judged against: the

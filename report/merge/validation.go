@@ -1,10 +1,10 @@
-package results
+package merge
 
 import (
 	"fmt"
 	"math"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/workload"
 )
 

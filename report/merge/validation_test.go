@@ -1,11 +1,11 @@
-package results
+package merge
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
 	"github.com/goycsb/ycsb/workload"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/goycsb/ycsb/internal/infile"
 	"github.com/goycsb/ycsb/internal/oserr"
 	"github.com/goycsb/ycsb/internal/outfile"
-	"github.com/goycsb/ycsb/report/html"
+	"github.com/goycsb/ycsb/report/htmlreport"
 	yresults "github.com/goycsb/ycsb/report/merge"
 )
 

@@ -15,8 +15,8 @@ import (
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/slo"
 	"github.com/goycsb/ycsb/report"
-	"github.com/goycsb/ycsb/report/block"
-	"github.com/goycsb/ycsb/report/json"
+	"github.com/goycsb/ycsb/report/jsonreport"
+	"github.com/goycsb/ycsb/report/reportblock"
 	"github.com/goycsb/ycsb/run"
 )
 

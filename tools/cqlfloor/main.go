@@ -6,7 +6,7 @@
 // reader goroutine hands each response to its worker; frames queued behind
 // a write go out together), so the difference between the two is the
 // driver's, and the difference between this and latte is the Go runtime's.
-// With -raw it reads and writes with raw system calls, as internal/cqlwire
+// With -raw it reads and writes with raw system calls, as internal/cql/cqlwire
 // does on plain TCP. Usage: go run ./tools/cqlfloor -threads 16 -d 10s
 // [-write] [-raw]; measure the process with GNU time: (user+sys) / ops.
 package main

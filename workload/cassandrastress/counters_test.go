@@ -8,11 +8,11 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/cassandra"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/props"
-	"github.com/goycsb/ycsb/session"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 
@@ -56,13 +56,13 @@ func collector(t *testing.T) (*measurement.Collector, *measurement.Causes, *[]st
 }
 
 // TestOperationsCountThroughTheSession: an operation the workload ran on
-// its session's CQL is counted by the session (session.Session.Finish),
+// its session's CQL is counted by the session (measured.Session.Finish),
 // as a binding's call is: its status, its retries, a failure in Failed
 // and among the causes; the workload writes no counter itself.
 func TestOperationsCountThroughTheSession(t *testing.T) {
 	c, causes, said := collector(t)
 	var conn cassandra.Conn // no connection: nothing is sent
-	s := session.NewSession(conn.Sessions(1)[0], c.NewRecorder())
+	s := measured.NewSession(conn.Sessions(1)[0], c.NewRecorder())
 	s.Causes = causes
 	var st RunState
 	st.Begin(context.Background())
@@ -118,7 +118,7 @@ func TestPredefinedCountsThroughTheRecorder(t *testing.T) {
 	if err := sess.Query(sc.CreateStandard1(m.Columns())).ExecContext(ctx); err != nil {
 		t.Fatal(err)
 	}
-	run := func(s *settings.Settings, k Kind) (*session.Session, recorded, []string) {
+	run := func(s *settings.Settings, k Kind) (*measured.Session, recorded, []string) {
 		t.Helper()
 		m, err := NewModel(s)
 		if err != nil {
@@ -135,7 +135,7 @@ func TestPredefinedCountsThroughTheRecorder(t *testing.T) {
 		wl.Begin(ctx)
 		defer wl.End()
 		c, causes, said := collector(t)
-		ms := session.NewSession(conn.Sessions(1)[0], c.NewRecorder())
+		ms := measured.NewSession(conn.Sessions(1)[0], c.NewRecorder())
 		ms.Causes = causes
 		tr := wl.NewTransactor(ms, 1)
 		for i := 0; i < 10; i++ {

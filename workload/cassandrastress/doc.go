@@ -6,13 +6,13 @@
 // run's workers share (RunState: the stop, the first failure, the tries
 // and their waits). Its data generators are in data, its profiles in
 // profile; it is built from the cassandra-stress command line's typed
-// settings (frontend/cassandrastress/settings), which the front end
+// settings (frontend/stress/settings), which the front end
 // parses.
 //
 // A Workload of the contract (package workload), its Transactors run
 // their statements on the CQL capability of the session they are given
 // (db/cassandra's CQL: a Conn's sessions), and record each operation
-// through session.Session.Finish, so that its counters (OK, failed, the
+// through measured.Session.Finish, so that its counters (OK, failed, the
 // causes, the latency) are the session's as every binding's are.
 //
 // It is not in the workload registry: the registry builds a workload from

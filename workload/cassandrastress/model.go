@@ -6,7 +6,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 

@@ -16,11 +16,11 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
@@ -130,7 +130,7 @@ type Predefined struct {
 
 var _ ycsbworkload.Workload = (*Predefined)(nil)
 
-func (w *Predefined) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
+func (w *Predefined) NewTransactor(s *measured.Session, seed uint64) ycsbworkload.Transactor {
 	m := w.m
 	wk := &worker{w: w, m: m, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)),
 		row: data.NewRow(m.keySize, m.cols)}
@@ -230,7 +230,7 @@ func (a *longArg) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
 type worker struct {
 	w   *Predefined
 	m   *Model
-	s   *session.Session
+	s   *measured.Session
 	r   *rand.Rand
 	row *data.Row
 

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
 )
 

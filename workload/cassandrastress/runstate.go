@@ -11,13 +11,13 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/cassandra"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 	"github.com/goycsb/ycsb/internal/within"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
 	"github.com/goycsb/ycsb/measurement/lazyhdr"
-	"github.com/goycsb/ycsb/session"
 )
 
 // RunState is what a run's workload, the predefined commands' or user's,
@@ -55,7 +55,7 @@ type RunState struct {
 // cqlOf is the CQL capability of the binding's session s runs on: the
 // stress workloads' plans run on db/cassandra's Conn sessions
 // (stressRun.plan), and one on any other is a programming error.
-func cqlOf(s *session.Session) cassandra.CQL {
+func cqlOf(s *measured.Session) cassandra.CQL {
 	c, ok := s.Unwrap().(cassandra.CQL)
 	if !ok {
 		panic(fmt.Sprintf("stress: the worker's session (%T) has no CQL (db/cassandra.CQL)", s.Unwrap()))
@@ -164,7 +164,7 @@ func (st *RunState) try(b *backoff.Backoff, errs *settings.ErrorSettings, n int,
 // unless it failed: a success with its wait time, a failure with its
 // cause. A failure without -errors ignore then ends the run with the
 // line failLine gives. False: the worker ends.
-func (st *RunState) finish(s *session.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
+func (st *RunState) finish(s *measured.Session, waits *workerWaits, b *backoff.Backoff, errs *settings.ErrorSettings, op measurement.Op, status db.Status, t tried, cause error, failLine func() string) bool {
 	if t.err == nil {
 		waits.record(s, int(op), t.start)
 		cause = nil
@@ -241,7 +241,7 @@ func (u *WaitTimes) newWorker(indexes []int) *workerWaits {
 
 // record files the wait of the operation of index i that started at start
 // (a Now value), when the engine gave it an intended start.
-func (ww *workerWaits) record(s *session.Session, i int, start int64) {
+func (ww *workerWaits) record(s *measured.Session, i int, start int64) {
 	if ww == nil || ww.hists[i] == nil {
 		return
 	}

@@ -3,7 +3,7 @@ package cassandrastress
 import (
 	"context"
 	"github.com/goycsb/ycsb/db/cassandra"
-	"github.com/goycsb/ycsb/internal/cqlcluster"
+	"github.com/goycsb/ycsb/internal/cql/cqlcluster"
 	"strings"
 	"testing"
 	"time"

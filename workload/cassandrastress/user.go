@@ -20,11 +20,11 @@ import (
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/cassandra"
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cqlwire"
+	"github.com/goycsb/ycsb/internal/cql/cqlwire"
+	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
-	"github.com/goycsb/ycsb/session"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
@@ -843,7 +843,7 @@ type userGen struct {
 
 type userWorker struct {
 	w *userWorkload
-	s *session.Session
+	s *measured.Session
 	// sessions and wires are the driver sessions and lean request paths
 	// (none without it) of the profiles' keyspaces, from s's CQL
 	sessions map[string]*gocql.Session
@@ -882,7 +882,7 @@ type userWorker struct {
 	page    []byte
 }
 
-func (w *userWorkload) NewTransactor(s *session.Session, seed uint64) ycsbworkload.Transactor {
+func (w *userWorkload) NewTransactor(s *measured.Session, seed uint64) ycsbworkload.Transactor {
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.Waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	c := cqlOf(s)

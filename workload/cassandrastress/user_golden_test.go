@@ -12,7 +12,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/ycsbtest"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 	"github.com/goycsb/ycsb/workload/cassandrastress/profile"
@@ -135,5 +135,5 @@ func noError(t *testing.T, err error) {
 }
 
 // stressTestdata are the stress mode's test files, the example profiles
-// and the original's rows among them (frontend/cassandrastress/testdata).
+// and the original's rows among them (frontend/stress/testdata).
 var stressTestdata = filepath.Join("..", "..", "frontend", "cassandrastress", "testdata")

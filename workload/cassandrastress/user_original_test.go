@@ -18,7 +18,7 @@ import (
 )
 
 // originalRows are the profiles the original's rows were captured of
-// (frontend/cassandrastress's TestUserCaptureOriginal: originalProfiles).
+// (frontend/stress's TestUserCaptureOriginal: originalProfiles).
 var originalRows = []struct {
 	name, file string
 	parts      int

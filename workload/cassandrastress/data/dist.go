@@ -7,7 +7,7 @@ import (
 	"sort"
 	"sync/atomic"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 )
 
 // Kind is a distribution family of the original's -pop dist=, -col size=,
@@ -80,7 +80,7 @@ func (d *Dist) MaxValue() int64 { return d.InverseCumProb(1) }
 func (d *Dist) Most() int64  { return max(d.MinValue(), d.MaxValue()) }
 func (d *Dist) Least() int64 { return min(d.MinValue(), d.MaxValue()) }
 
-// ParseDist parses a distribution with frontend/cassandrastress/settings' grammar (the
+// ParseDist parses a distribution with frontend/stress/settings' grammar (the
 // original's OptionDistribution: its names, aliases and degenerate cases,
 // such as a range with min == max being FIXED(min)) and returns its
 // sampler. String returns spec as given.
@@ -380,7 +380,7 @@ type Ratio struct {
 }
 
 // ParseRatio parses "DIST/divisor", e.g. the default "fixed(1)/1", with
-// frontend/cassandrastress/settings' grammar.
+// frontend/stress/settings' grammar.
 func ParseRatio(spec string) (Ratio, error) {
 	r, err := settings.ParseRatioDist(spec)
 	if err != nil {

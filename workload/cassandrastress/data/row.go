@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/goycsb/ycsb/internal/murmur3"
+	"github.com/goycsb/ycsb/internal/cql/murmur3"
 )
 
 // Defaults of the predefined commands (settings/SettingsCommandPreDefined.java

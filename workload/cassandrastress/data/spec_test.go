@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 )
 
-// TestOneGrammar: ParseDist parses with frontend/cassandrastress/settings' grammar (its
+// TestOneGrammar: ParseDist parses with frontend/stress/settings' grammar (its
 // errors are settings' DistError), and a settings.Dist gives the same
 // sampler through FromSpec as its spec through ParseDist.
 func TestOneGrammar(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/goycsb/ycsb/internal/murmur3"
+	"github.com/goycsb/ycsb/internal/cql/murmur3"
 )
 
 // The value generators of the user command: generate/values/*.java in

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/internal/murmur3"
+	"github.com/goycsb/ycsb/internal/cql/murmur3"
 )
 
 // testdata/generators.txt was printed by testdata/Vectors.java.txt run

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 

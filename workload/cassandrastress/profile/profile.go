@@ -21,7 +21,7 @@ import (
 
 	"github.com/goycsb/ycsb/internal/infile"
 
-	"github.com/goycsb/ycsb/frontend/cassandrastress/settings"
+	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/workload/cassandrastress/data"
 )
 

@@ -83,5 +83,5 @@ func TestDefaults(t *testing.T) {
 }
 
 // profiles are the example profiles the stress mode's tests run too
-// (frontend/cassandrastress/testdata).
+// (frontend/stress/testdata).
 var profiles = filepath.Join("..", "..", "..", "frontend", "cassandrastress", "testdata")
