@@ -255,3 +255,28 @@ func matchesPattern(pattern, pkg string) bool {
 	}
 	return true
 }
+
+// TestPackageNamesMatchFolders: a package is named as its folder, so that
+// its import path says what its code calls it (commands are main; the
+// root is the module's name; a test's external package adds _test).
+func TestPackageNamesMatchFolders(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, path := range goFiles(t) {
+		f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		name := strings.TrimSuffix(f.Name.Name, "_test")
+		want := filepath.Base(dir)
+		switch {
+		case dir == ".":
+			want = "ycsb"
+		case name == "main" && (strings.HasPrefix(dir, "cmd/") || strings.HasPrefix(dir, "tools/")):
+			continue
+		}
+		if name != want {
+			t.Errorf("%s: package %s in folder %s", path, f.Name.Name, dir)
+		}
+	}
+}
