@@ -136,4 +136,4 @@ func noError(t *testing.T, err error) {
 
 // stressTestdata are the stress mode's test files, the example profiles
 // and the original's rows among them (frontend/stress/testdata).
-var stressTestdata = filepath.Join("..", "..", "frontend", "cassandrastress", "testdata")
+var stressTestdata = filepath.Join("..", "..", "frontend", "stress", "testdata")

@@ -84,4 +84,4 @@ func TestDefaults(t *testing.T) {
 
 // profiles are the example profiles the stress mode's tests run too
 // (frontend/stress/testdata).
-var profiles = filepath.Join("..", "..", "..", "frontend", "cassandrastress", "testdata")
+var profiles = filepath.Join("..", "..", "..", "frontend", "stress", "testdata")
