@@ -75,6 +75,10 @@ func testFrozenNode(t *testing.T, n *ownNode) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		// The freeze is the run's: it comes 3 s after "Starting test." (the
+		// connection and the schema check done), not 3 s after the start,
+		// which a loaded machine may still spend in the setup.
+		errOut.started(t, 60*time.Second)
 		time.Sleep(3 * time.Second)
 		thaw := n.on(t).freeze()
 		defer thaw()
@@ -147,6 +151,20 @@ func (w *stampWriter) Write(p []byte) (int, error) {
 		w.at = time.Now()
 	}
 	return len(p), nil
+}
+
+// started waits up to limit for the mark, failing the test without it.
+func (w *stampWriter) started(t *testing.T, limit time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		w.mu.Lock()
+		at := w.at
+		w.mu.Unlock()
+		if !at.IsZero() {
+			return
+		}
+	}
+	t.Fatalf("no %q within %v of the start:\n%s", w.mark, limit, w.String())
 }
 
 func (w *stampWriter) String() string {
