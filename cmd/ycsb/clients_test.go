@@ -247,7 +247,12 @@ func TestClientsPostgres(t *testing.T) {
 		}
 	}
 	within("merged throughput against the clients' sum", m.Throughput, sumTput, 0.02)
-	within("merged throughput against the cluster-wide target", m.Throughput, target, 0.02)
+	// The target is split across the clients: never more than it, and
+	// short of it only as far as a loaded machine's pacing falls behind
+	// (a wrong split is off by a factor of the client count).
+	if m.Throughput > target*1.02 || m.Throughput < target*0.9 {
+		t.Errorf("merged throughput %.1f, want the cluster-wide target %d (at most 2%% over, 10%% under)", m.Throughput, target)
+	}
 	for _, hm := range h.Measurements {
 		mm := m.Find(hm.Name)
 		if mm == nil || mm.Count != hm.Count {

@@ -187,13 +187,14 @@ func (c *Cluster) run(args ...string) error {
 
 // CassandraCQL runs statements on the node at host:9042 with
 // scripts/cassandra/cql.py (consistency ONE) and returns its output: rows as
-// tab-separated lines.
+// tab-separated lines. Each statement may take 30 s: a schema change on a
+// loaded machine's node can take more than cql.py's default 10 s.
 func CassandraCQL(host string, stmts ...string) (string, error) {
 	root, err := RepoRoot()
 	if err != nil {
 		return "", err
 	}
-	args := append([]string{filepath.Join(root, "scripts", "cassandra", "cql.py"), "--host", host, "--port", "9042"}, stmts...)
+	args := append([]string{filepath.Join(root, "scripts", "cassandra", "cql.py"), "--host", host, "--port", "9042", "--timeout", "30"}, stmts...)
 	var stdout, stderr strings.Builder
 	cmd := exec.Command("python3", args...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
