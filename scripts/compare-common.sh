@@ -3,14 +3,15 @@
 # the per-operation rows of a text report, and the side-by-side table of
 # the engines' reports.
 
-# p_args NAME LAST ARG...: reads the arguments of a script that takes only
+# p_args NAME ARG...: reads the arguments of a script that takes only
 # -p name=value, each appended to the array extra (passed on to every load
-# and run), and -h or --help, which prints the script's header (lines 2 to
-# LAST) and exits. Anything else ends the script with status 2 and a line
-# that NAME begins.
+# and run), and -h or --help, which prints the script's header (its
+# comment lines after the first, up to the first line that is not one)
+# and exits. Anything else ends the script with status 2 and a line that
+# NAME begins.
 p_args() {
-	local name=$1 last=$2
-	shift 2
+	local name=$1
+	shift
 	extra=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -20,7 +21,7 @@ p_args() {
 			shift 2
 			;;
 		-h | --help)
-			sed -n "2,${last}p" "$0" | sed 's/^# \{0,1\}//'
+			awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"
 			exit 0
 			;;
 		*)

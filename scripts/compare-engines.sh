@@ -67,7 +67,7 @@ settle_load=() settle_run=()
 [ "$SETTLE" = none ] || settle_load=(-p engine.settle=true)
 [ "$SETTLE" != all ] || settle_run=(-p engine.settle=true)
 
-p_args compare-engines 34 "$@"
+p_args compare-engines "$@"
 
 for w in $WORKLOADS; do
 	[ -f "workloads/workload$w" ] || { echo "compare-engines: no workloads/workload$w" >&2; exit 2; }

@@ -34,7 +34,7 @@ URL=${URL:-mysql://ycsb:ycsb@127.0.0.1:3306/ycsb}
 TABLE=${TABLE:-usertable}
 
 die() { echo "compare-mysql-engines: $*" >&2; exit 2; }
-p_args compare-mysql-engines 25 "$@"
+p_args compare-mysql-engines "$@"
 for e in $ENGINES; do
 	case "$e" in innodb | rocksdb) ;; *) die "ENGINES: $e: want innodb and/or rocksdb" ;; esac
 done

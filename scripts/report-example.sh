@@ -32,7 +32,7 @@ SCREENSHOT=${SCREENSHOT:-}
 
 # shellcheck source=scripts/compare-common.sh
 . scripts/compare-common.sh
-p_args report-example 20 "$@"
+p_args report-example "$@"
 [ -f "workloads/workload$WORKLOAD" ] || { echo "report-example: no workloads/workload$WORKLOAD" >&2; exit 2; }
 mkdir -p "$OUT"
 
