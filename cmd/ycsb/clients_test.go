@@ -347,6 +347,7 @@ func TestClientsCassandra(t *testing.T) {
 		port = p
 	}
 	cc := gocql.NewCluster(host)
+	cc.Events.DisableSchemaEvents = true // as cqlcluster's: gocql's race at a session's start
 	fmt.Sscan(port, &cc.Port)
 	cc.ConnectTimeout, cc.Timeout = 5*time.Second, 30*time.Second
 	s, err := cc.CreateSession()

@@ -47,6 +47,7 @@ func needCassandra(t testing.TB) {
 	t.Helper()
 	noServers(t)
 	cc := gocql.NewCluster(testHost)
+	cc.Events.DisableSchemaEvents = true // as cqlcluster's: gocql's race at a session's start
 	fmt.Sscan(testPort(), &cc.Port)
 	cc.ConnectTimeout = 5 * time.Second
 	cc.Timeout = 10 * time.Second
@@ -628,6 +629,7 @@ func TestOwnNode(t *testing.T) {
 	t.Parallel()
 	n := startOwnNode(t)
 	t.Run("FrozenNode", func(t *testing.T) { testFrozenNode(t, n.on(t)) })
+	t.Run("FrozenSetup", func(t *testing.T) { testFrozenSetup(t, n.on(t)) })
 	t.Run("NodeRestartDuringRun", func(t *testing.T) { testNodeRestartDuringRun(t, n.on(t)) })
 	// Last: it leaves the node stopped.
 	t.Run("DownNodeIsBackedOff", func(t *testing.T) { testDownNodeIsBackedOff(t, n.on(t)) })
@@ -781,5 +783,34 @@ func TestTracingAndDebug(t *testing.T) {
 	stats := d.(db.StatsReporter).Stats()
 	if len(stats) != 1 || stats[0].Value.(int64) < 2 {
 		t.Errorf("stats %+v, want 2 traced operations", stats)
+	}
+}
+
+// TestCreatedKeyspaceIsRouted: a run that creates its keyspace
+// (cassandra.createschema=true) knows its replication, which the
+// routing follows, though sessions do not listen to schema events
+// (cqlcluster.Options.Config): the binding opens its session again
+// after the keyspace is made.
+func TestCreatedKeyspaceIsRouted(t *testing.T) {
+	needCassandra(t)
+	const ks = "ycsb_created_routed"
+	drop := func() {
+		if _, err := ycsbtest.CassandraCQL(testHost, "DROP KEYSPACE IF EXISTS "+ks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drop()
+	t.Cleanup(drop)
+	d, out, err := openWith(t, baseProps(ks))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer d.Close()
+	if !strings.Contains(out, "created keyspace "+ks) {
+		t.Fatalf("the keyspace was not created by the open:\n%s", out)
+	}
+	md, err := d.(*cassDB).session.KeyspaceMetadata(ks)
+	if err != nil || md.StrategyClass == "" {
+		t.Fatalf("the session does not know the keyspace it created: %v %+v", err, md)
 	}
 }

@@ -135,6 +135,45 @@ func testFrozenNode(t *testing.T, n *ownNode) {
 	})
 }
 
+// testFrozenSetup (TestOwnNode) sends Ctrl-C to a run whose node froze
+// before it started: the connection and the schema check end with it
+// (they took 24 s, the driver's connect and close timeouts).
+func testFrozenSetup(t *testing.T, n *ownNode) {
+	if testing.Short() {
+		t.Skip("freezes a node of its own; skipped with -short")
+	}
+	thaw := n.freeze()
+	defer thaw()
+	cmd := exec.Command(ycsbBinary(t), "run", "cassandra-cql", "-P", "workloads/workloada", "-p", "hosts="+testHost, "-p", "port="+n.port,
+		"-p", "cassandra.keyspace=ycsb_frozen_setup", "-p", "operationcount=100")
+	cmd.Dir = repoRoot(t)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(2 * time.Second)
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running 30 s after SIGINT in the setup\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+	after := time.Since(sent)
+	t.Logf("the run ended %v after SIGINT in its setup, exit %d: %s", after.Round(100*time.Millisecond), cmd.ProcessState.ExitCode(), strings.TrimSpace(errOut.String()))
+	if after > 5*time.Second {
+		t.Errorf("the run ended %v after SIGINT in its setup, want under 5 s\nstdout:\n%s\nstderr:\n%s", after, out.String(), errOut.String())
+	}
+	if cmd.ProcessState.ExitCode() == 0 || strings.Contains(errOut.String(), "goroutine ") {
+		t.Errorf("exit %d after SIGINT in the setup, want a failure without a stack trace\nstderr:\n%s", cmd.ProcessState.ExitCode(), errOut.String())
+	}
+}
+
 // stampWriter keeps what is written and the time mark first appeared.
 type stampWriter struct {
 	mu   sync.Mutex

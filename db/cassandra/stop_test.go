@@ -22,6 +22,7 @@ import (
 func countCQL(t *testing.T, keyspace string) int64 {
 	t.Helper()
 	cc := gocql.NewCluster(testHost)
+	cc.Events.DisableSchemaEvents = true // as cqlcluster's: gocql's race at a session's start
 	fmt.Sscan(testPort(), &cc.Port)
 	cc.Timeout = 30 * time.Second
 	cc.Consistency = gocql.One

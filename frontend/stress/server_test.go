@@ -28,6 +28,7 @@ func cluster(t *testing.T) *gocql.Session {
 	t.Helper()
 	ycsbtest.SkipServerTests(t)
 	cc := gocql.NewCluster(testNode)
+	cc.Events.DisableSchemaEvents = true // as cqlcluster's: gocql's race at a session's start
 	cc.ConnectTimeout = 5 * time.Second
 	cc.Timeout = 30 * time.Second
 	s, err := cc.CreateSession()

@@ -96,6 +96,7 @@ func TestTransportTLS(t *testing.T) {
 	n := started()
 
 	cc := gocql.NewCluster(testNode)
+	cc.Events.DisableSchemaEvents = true // as cqlcluster's: gocql's race at a session's start
 	cc.Port = atoiT(t, n.port)
 	cc.Timeout = 30 * time.Second
 	plain, err := cc.CreateSession()

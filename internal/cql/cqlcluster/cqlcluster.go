@@ -97,6 +97,17 @@ func (o Options) Config() *gocql.ClusterConfig {
 		cc.Authenticator = gocql.PasswordAuthenticator{Username: o.Username, Password: o.Password}
 	}
 	cc.PoolConfig.HostSelectionPolicy = o.hostSelection()
+	// A session reads the schema (the keyspaces' replication, which the
+	// routing follows) when it starts, and again when its control
+	// connection reconnects, but not on the cluster's schema events:
+	// gocql v2.1.2 refreshes on one that arrives while the session starts
+	// in a goroutine that reads what Session.init is still writing
+	// (useSystemSchema: session.go:396 against metadata.go:1120). A
+	// benchmark's keyspace exists before its sessions start; whoever
+	// makes one opens its sessions after (db/cassandra's createschema,
+	// the stress mode's Conn). Topology and status events are kept: the
+	// routing follows the nodes.
+	cc.Events.DisableSchemaEvents = true
 	if o.OnlyHosts {
 		cc.HostFilter = onlyHosts(o.Hosts)
 	}

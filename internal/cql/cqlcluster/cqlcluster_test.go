@@ -27,6 +27,9 @@ func TestConfig(t *testing.T) {
 			if cc.ConnectTimeout != def.ConnectTimeout || cc.Timeout != def.Timeout || cc.NumConns != def.NumConns || cc.ReconnectInterval != def.ReconnectInterval {
 				t.Errorf("defaults changed: %v %v %d %v", cc.ConnectTimeout, cc.Timeout, cc.NumConns, cc.ReconnectInterval)
 			}
+			if !cc.Events.DisableSchemaEvents || cc.Events.DisableTopologyEvents || cc.Events.DisableNodeStatusEvents {
+				t.Errorf("events %+v: want the schema's off (the driver's race at a session's start), the nodes' on", cc.Events)
+			}
 			if cc.WriteCoalesceWaitTime != 0 || cc.RetryPolicy != nil || cc.Authenticator != nil || cc.SslOpts != nil || cc.Compressor != nil {
 				t.Errorf("coalesce %v, retry %v, auth %v, ssl %v, compressor %v", cc.WriteCoalesceWaitTime, cc.RetryPolicy, cc.Authenticator, cc.SslOpts, cc.Compressor)
 			}
