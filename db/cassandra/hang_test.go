@@ -136,8 +136,9 @@ func testFrozenNode(t *testing.T, n *ownNode) {
 }
 
 // testFrozenSetup (TestOwnNode) sends Ctrl-C to a run whose node froze
-// before it started: the connection and the schema check end with it
-// (they took 24 s, the driver's connect and close timeouts).
+// before it started: the connection ends with it (the driver's own
+// connect ran on to its timeout; a close after a schema check that the
+// freeze caught took 24 s).
 func testFrozenSetup(t *testing.T, n *ownNode) {
 	if testing.Short() {
 		t.Skip("freezes a node of its own; skipped with -short")
@@ -166,8 +167,10 @@ func testFrozenSetup(t *testing.T, n *ownNode) {
 	}
 	after := time.Since(sent)
 	t.Logf("the run ended %v after SIGINT in its setup, exit %d: %s", after.Round(100*time.Millisecond), cmd.ProcessState.ExitCode(), strings.TrimSpace(errOut.String()))
-	if after > 5*time.Second {
-		t.Errorf("the run ended %v after SIGINT in its setup, want under 5 s\nstdout:\n%s\nstderr:\n%s", after, out.String(), errOut.String())
+	// About 2 s, as every command's Ctrl-C; the driver's own connect
+	// gave up 3 s after it, its close after a schema check 24 s.
+	if after > 2500*time.Millisecond {
+		t.Errorf("the run ended %v after SIGINT in its setup, want under 2.5 s\nstdout:\n%s\nstderr:\n%s", after, out.String(), errOut.String())
 	}
 	if cmd.ProcessState.ExitCode() == 0 || strings.Contains(errOut.String(), "goroutine ") {
 		t.Errorf("exit %d after SIGINT in the setup, want a failure without a stack trace\nstderr:\n%s", cmd.ProcessState.ExitCode(), errOut.String())
