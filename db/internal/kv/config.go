@@ -195,7 +195,7 @@ func Parse(binding string, p *props.Properties, s Spec) (Config, error) {
 		c.Dir = v
 	}
 	if strings.TrimSpace(c.Dir) == "" {
-		return c, props.Invalid(PropDir, c.Dir, "a directory path")
+		return c, props.Invalid(c.Name(PropDir), c.Dir, "a directory path")
 	}
 	r := props.NewReader(p)
 	c.Sync = r.Bool(PropSync, false)

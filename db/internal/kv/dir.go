@@ -38,17 +38,17 @@ func PrepareDir(c *Config) (string, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-			return "", fmt.Errorf("%s: %s %s: cannot create: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
+			return "", fmt.Errorf("%s: %s %s: cannot create: %w", c.Binding, c.Name(PropDir), c.Dir, oserr.Reason(err))
 		}
 		return DirCreated, checkWritable(c)
 	case err != nil:
-		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
+		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, c.Name(PropDir), c.Dir, oserr.Reason(err))
 	case !st.IsDir():
-		return "", fmt.Errorf("%s: %s %s: not a directory", c.Binding, PropDir, c.Dir)
+		return "", fmt.Errorf("%s: %s %s: not a directory", c.Binding, c.Name(PropDir), c.Dir)
 	}
 	entries, err := os.ReadDir(c.Dir)
 	if err != nil {
-		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
+		return "", fmt.Errorf("%s: %s %s: %w", c.Binding, c.Name(PropDir), c.Dir, oserr.Reason(err))
 	}
 	if len(entries) == 0 {
 		return DirCreated, checkWritable(c)
@@ -66,7 +66,7 @@ func PrepareDir(c *Config) (string, error) {
 			if DetectEngine(c.Dir) != "" {
 				what = "looks like a LevelDB, RocksDB or Pebble store without this benchmark's " + MarkerFile + " file (another program's, or one to remove by hand)"
 			}
-			return "", fmt.Errorf("%s: %s %s is not empty and %s; refusing to empty it for engine.fresh=true", c.Binding, PropDir, c.Dir, what)
+			return "", fmt.Errorf("%s: %s %s is not empty and %s; refusing to empty it for engine.fresh=true", c.Binding, c.Name(PropDir), c.Dir, what)
 		}
 		for _, e := range entries {
 			if err := os.RemoveAll(filepath.Join(c.Dir, e.Name())); err != nil {
@@ -85,9 +85,9 @@ func PrepareDir(c *Config) (string, error) {
 	case owner == c.Binding:
 		return DirExisted, checkWritable(c)
 	case owner == "":
-		return "", fmt.Errorf("%s: %s %s is not empty and holds no %s database; choose an empty or new directory", c.Binding, PropDir, c.Dir, c.Binding)
+		return "", fmt.Errorf("%s: %s %s is not empty and holds no %s database; choose an empty or new directory", c.Binding, c.Name(PropDir), c.Dir, c.Binding)
 	default:
-		return "", fmt.Errorf("%s: %s %s holds a %s database; use another %s, or engine.fresh=true to empty it if this benchmark created it", c.Binding, PropDir, c.Dir, owner, PropDir)
+		return "", fmt.Errorf("%s: %s %s holds a %s database; use another %s, or engine.fresh=true to empty it if this benchmark created it", c.Binding, c.Name(PropDir), c.Dir, owner, c.Name(PropDir))
 	}
 }
 
@@ -193,7 +193,7 @@ func WriteMarker(c *Config, state string) error {
 func checkWritable(c *Config) error {
 	f, err := os.CreateTemp(c.Dir, ".ycsb-probe-*")
 	if err != nil {
-		return fmt.Errorf("%s: %s %s is not writable: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
+		return fmt.Errorf("%s: %s %s is not writable: %w", c.Binding, c.Name(PropDir), c.Dir, oserr.Reason(err))
 	}
 	name := f.Name()
 	f.Close()
@@ -222,7 +222,7 @@ func checkNotLocked(c *Config) error {
 		lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0}
 		if name == "LOCK" && syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk) == nil && lk.Type != syscall.F_UNLCK {
 			f.Close()
-			return fmt.Errorf("%s: %s %s is in use by another process (pid %d holds its LOCK)", c.Binding, PropDir, c.Dir, lk.Pid)
+			return fmt.Errorf("%s: %s %s is in use by another process (pid %d holds its LOCK)", c.Binding, c.Name(PropDir), c.Dir, lk.Pid)
 		}
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		f.Close() // drops the probe's flock
@@ -231,7 +231,7 @@ func checkNotLocked(c *Config) error {
 			if name == "." {
 				what = "a lock on the directory"
 			}
-			return fmt.Errorf("%s: %s %s is in use by another process (it holds %s)", c.Binding, PropDir, c.Dir, what)
+			return fmt.Errorf("%s: %s %s is in use by another process (it holds %s)", c.Binding, c.Name(PropDir), c.Dir, what)
 		}
 	}
 	return nil
@@ -244,11 +244,11 @@ func checkNotLocked(c *Config) error {
 func LockDir(c *Config) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(c.Dir, "LOCK"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s %s: %w", c.Binding, PropDir, c.Dir, oserr.Reason(err))
+		return nil, fmt.Errorf("%s: %s %s: %w", c.Binding, c.Name(PropDir), c.Dir, oserr.Reason(err))
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %s %s is in use by another process (it holds LOCK)", c.Binding, PropDir, c.Dir)
+		return nil, fmt.Errorf("%s: %s %s is in use by another process (it holds LOCK)", c.Binding, c.Name(PropDir), c.Dir)
 	}
 	return f, nil
 }
@@ -258,7 +258,7 @@ func LockDir(c *Config) (*os.File, error) {
 func LockedError(c *Config, err error) error {
 	s := err.Error()
 	if strings.Contains(strings.ToLower(s), "lock") && (strings.Contains(s, "temporarily unavailable") || errors.Is(err, errLockTimeout) || strings.Contains(s, "held") || errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES)) {
-		return fmt.Errorf("%s: %s %s is in use by another process: %s", c.Binding, PropDir, c.Dir, oneLine(s))
+		return fmt.Errorf("%s: %s %s is in use by another process: %s", c.Binding, c.Name(PropDir), c.Dir, oneLine(s))
 	}
 	return fmt.Errorf("%s: open %s: %s", c.Binding, c.Dir, oneLine(s))
 }

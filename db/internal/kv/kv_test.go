@@ -1,6 +1,8 @@
 package kv
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -80,6 +82,24 @@ func TestSpecRefusals(t *testing.T) {
 	_, err := Parse("x", props.FromMap(map[string]string{"badger.sync_writes": "maybe"}), spec)
 	if err == nil || !strings.HasPrefix(err.Error(), "badger.sync_writes: ") {
 		t.Errorf("a bad value set with an alias: %v, want the error to name the alias", err)
+	}
+	_, err = Parse("x", props.FromMap(map[string]string{"bolt.path": " "}), spec)
+	if err == nil || !strings.HasPrefix(err.Error(), "bolt.path: ") {
+		t.Errorf("an empty directory set with an alias: %v, want the error to name the alias", err)
+	}
+	// The directory's own errors (PrepareDir) name the alias too.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{file, filepath.Join(file, "sub")} {
+		c, err := Parse("x", props.FromMap(map[string]string{"bolt.path": dir}), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := PrepareDir(&c); err == nil || !strings.Contains(err.Error(), "bolt.path "+dir) || strings.Contains(err.Error(), PropDir) {
+			t.Errorf("bolt.path=%s: %v, want an error naming bolt.path, not %s", dir, err, PropDir)
+		}
 	}
 	c, err := Parse("x", props.FromMap(map[string]string{"bolt.path": "/b", "badger.sync_writes": "true"}), spec)
 	if err != nil || c.Dir != "/b" || !c.Sync {
