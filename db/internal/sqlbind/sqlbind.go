@@ -60,7 +60,7 @@ func ReadCommon(r *props.Reader) Common {
 	}
 	c.FieldCount = r.Int("fieldcount", 10, props.NonNegative)
 	c.BatchSize = r.Int("db.batchsize", -1)
-	c.FetchSize = r.Int("jdbc.fetchsize", -1)
+	c.FetchSize = r.Int("jdbc.fetchsize", -1, props.NonNegative) // rows; unset: -1
 	c.Autocommit = r.Bool("jdbc.autocommit", true)
 	c.BatchAPI = r.Bool("jdbc.batchupdateapi", false)
 	c.Create = r.Bool(PropCreateTable, false) || r.Bool("db.createtable", false)

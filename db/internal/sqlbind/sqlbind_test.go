@@ -3,6 +3,8 @@ package sqlbind
 import (
 	"strings"
 	"testing"
+
+	"github.com/goycsb/ycsb/props"
 )
 
 // TestShardIndex: the reference's abs(key.hashCode()) % n (hash values
@@ -29,6 +31,32 @@ func TestSplitURLs(t *testing.T) {
 	for _, tt := range tests {
 		if got := SplitURLs(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
 			t.Errorf("SplitURLs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestFetchSizeIsChecked: jdbc.fetchsize is a row count; a negative one,
+// which JDBC drivers refuse when a scan sets it, is refused up front.
+// Unset it stays unset (-1).
+func TestFetchSizeIsChecked(t *testing.T) {
+	for _, c := range []struct {
+		set  map[string]string
+		want int
+		err  string
+	}{
+		{map[string]string{}, -1, ""},
+		{map[string]string{"jdbc.fetchsize": "0"}, 0, ""},
+		{map[string]string{"jdbc.fetchsize": "100"}, 100, ""},
+		{map[string]string{"jdbc.fetchsize": "-3"}, 0, "jdbc.fetchsize: "},
+	} {
+		r := props.NewReader(props.FromMap(c.set))
+		got := ReadCommon(r)
+		err := r.Err()
+		switch {
+		case c.err == "" && (err != nil || got.FetchSize != c.want):
+			t.Errorf("%v: fetch size %d, %v; want %d", c.set, got.FetchSize, err, c.want)
+		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), c.err) || !props.IsBadInput(err)):
+			t.Errorf("%v: %v, want a property error naming jdbc.fetchsize", c.set, err)
 		}
 	}
 }
