@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/goycsb/ycsb/internal/ycsbtest"
 )
 
 // freeze stops the node's JVM with SIGSTOP, as a hung node (or host) looks
@@ -153,19 +155,11 @@ func testFrozenSetup(t *testing.T, n *ownNode) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	done := ycsbtest.Watch(cmd)
 	time.Sleep(2 * time.Second)
-	sent := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("still running 30 s after SIGINT in the setup\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-	}
-	after := time.Since(sent)
+	after := ycsbtest.SignalWithin(t, cmd, done, syscall.SIGINT, 30*time.Second, func() string {
+		return "stdout:\n" + out.String() + "\nstderr:\n" + errOut.String()
+	})
 	t.Logf("the run ended %v after SIGINT in its setup, exit %d: %s", after.Round(100*time.Millisecond), cmd.ProcessState.ExitCode(), strings.TrimSpace(errOut.String()))
 	// About 2 s, as every command's Ctrl-C; the driver's own connect
 	// gave up 3 s after it, its close after a schema check 24 s.

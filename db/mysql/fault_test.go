@@ -112,22 +112,12 @@ func TestFrozenServer(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
+		done := ycsbtest.Watch(cmd)
 		time.Sleep(3 * time.Second)
 		proxy.Freeze()
 		defer proxy.Thaw()
 		time.Sleep(2 * time.Second)
-		sent := time.Now()
-		cmd.Process.Signal(syscall.SIGINT)
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Fatalf("still running 30 s after SIGINT\n%s\n%s", out.String(), errOut.String())
-		}
-		after := time.Since(sent)
+		after := ycsbtest.SignalWithin(t, cmd, done, syscall.SIGINT, 30*time.Second, func() string { return out.String() + "\n" + errOut.String() })
 		t.Logf("the run ended %v after SIGINT with the server frozen", after.Round(10*time.Millisecond))
 		if after > 4*time.Second {
 			t.Errorf("the run ended %v after SIGINT, want within about 2 s\n%s\n%s", after, out.String(), errOut.String())

@@ -85,16 +85,9 @@ func TestStopDuringBatchedLoadKeepsTheCount(t *testing.T) {
 			if err := load.Start(); err != nil {
 				t.Fatal(err)
 			}
+			done := ycsbtest.Watch(load)
 			time.Sleep(2500 * time.Millisecond)
-			load.Process.Signal(sig)
-			done := make(chan error, 1)
-			go func() { done <- load.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				load.Process.Kill()
-				t.Fatalf("load did not end 30 s after %v\n%s", sig, stderr.String())
-			}
+			ycsbtest.SignalWithin(t, load, done, sig, 30*time.Second, stderr.String)
 			var n int
 			if err := c.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
 				t.Fatal(err)
