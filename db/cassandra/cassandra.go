@@ -326,23 +326,23 @@ func open(ctx context.Context, p *props.Properties, out io.Writer) (db.DB, error
 	}
 	where := strings.Join(cfg.hosts, ",") + " port " + strconv.Itoa(cfg.port)
 	// Connect and the schema check end with ctx (Ctrl-C), and a failed
-	// open closes within cqlcluster.CloseWait: the driver's own connect
-	// and close against a node that stopped answering take their
-	// timeouts (24 s measured).
+	// open closes within cqlcluster.CloseWait: against a node that stopped
+	// answering, the driver's own connect runs to its timeout and its
+	// close to the requests' (3 s and 24 s measured).
 	s, err := cqlcluster.Connect(ctx, cc)
 	if err != nil {
 		return nil, d.clean(fmt.Errorf("cassandra: connect to %s: %w", where, err))
 	}
 	d.session = s
-	created, err := d.checkSchema(ctx)
-	if err != nil {
+	if err := d.checkSchema(ctx); err != nil {
 		cqlcluster.Close(s)
 		return nil, d.clean(err)
 	}
-	if created {
+	if _, err := s.KeyspaceMetadata(cfg.keyspace); err != nil {
 		// A session reads the keyspaces' replication when it starts
 		// (cqlcluster.Options.Config): the routing needs one started
-		// after the keyspace was made.
+		// after the keyspace was made (by the check above, or by another
+		// client while this session started).
 		cqlcluster.Close(s)
 		cc = o.Config()
 		if s, err = cqlcluster.Connect(ctx, cc); err != nil {
@@ -374,38 +374,37 @@ func (d *cassDB) clean(err error) error {
 }
 
 // checkSchema makes sure the keyspace and the table exist, creating them
-// with cassandra.createschema=true; created says it made the keyspace.
-func (d *cassDB) checkSchema(ctx context.Context) (created bool, err error) {
+// with cassandra.createschema=true.
+func (d *cassDB) checkSchema(ctx context.Context) error {
 	cfg := d.cfg
 	ks, err := d.exists(ctx, "SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?", cfg.keyspace)
 	if err != nil {
-		return created, fmt.Errorf("cassandra: look up keyspace %s: %w", cfg.keyspace, err)
+		return fmt.Errorf("cassandra: look up keyspace %s: %w", cfg.keyspace, err)
 	}
 	if !ks {
 		if !cfg.createSchema {
-			return created, fmt.Errorf("cassandra: keyspace %s does not exist (create it, or set %s=true)", cfg.keyspace, propCreateSchema)
+			return fmt.Errorf("cassandra: keyspace %s does not exist (create it, or set %s=true)", cfg.keyspace, propCreateSchema)
 		}
 		stmt := fmt.Sprintf("CREATE KEYSPACE IF NOT EXISTS %s WITH replication = {'class': 'SimpleStrategy', 'replication_factor': %d}", cfg.keyspace, cfg.replication)
 		if err := d.session.Query(stmt).Consistency(gocql.All).ExecContext(ctx); err != nil {
-			return created, fmt.Errorf("cassandra: create keyspace %s: %w", cfg.keyspace, err)
+			return fmt.Errorf("cassandra: create keyspace %s: %w", cfg.keyspace, err)
 		}
 		fmt.Fprintf(d.out, "cassandra: created keyspace %s (SimpleStrategy, replication_factor %d)\n", cfg.keyspace, cfg.replication)
-		created = true
 	}
 	tb, err := d.exists(ctx, "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?", cfg.keyspace, cfg.table)
 	if err != nil {
-		return created, fmt.Errorf("cassandra: look up table %s: %w", d.qualified, err)
+		return fmt.Errorf("cassandra: look up table %s: %w", d.qualified, err)
 	}
 	if !tb {
 		if !cfg.createSchema {
-			return created, fmt.Errorf("cassandra: table %s does not exist (create it, or set %s=true)", d.qualified, propCreateSchema)
+			return fmt.Errorf("cassandra: table %s does not exist (create it, or set %s=true)", d.qualified, propCreateSchema)
 		}
 		if err := d.session.Query(createTableCQL(cfg)).Consistency(gocql.All).ExecContext(ctx); err != nil {
-			return created, fmt.Errorf("cassandra: create table %s: %w", d.qualified, err)
+			return fmt.Errorf("cassandra: create table %s: %w", d.qualified, err)
 		}
 		fmt.Fprintf(d.out, "cassandra: created table %s (%s varchar primary key, %d varchar fields)\n", d.qualified, keyColumn, cfg.fieldCount)
 	}
-	return created, nil
+	return nil
 }
 
 // createTableCQL is the reference's table layout.
