@@ -109,6 +109,11 @@ TAG=cassandra
 say() { echo "$TAG: $*"; }
 die() { echo "$TAG: $*" >&2; exit 1; }
 
+# Checked before anything is made or fetched.
+REQUEST_TIMEOUT="${CASSANDRA_REQUEST_TIMEOUT:-}"
+[[ -z "$REQUEST_TIMEOUT" || "$REQUEST_TIMEOUT" =~ ^[1-9][0-9]{0,6}$ ]] ||
+    die "CASSANDRA_REQUEST_TIMEOUT must be milliseconds (1 to 9999999), not '$REQUEST_TIMEOUT'"
+
 # lock: serialise start/stop/kill/wipe on one node.
 # The lock file sits beside the node directory so that wipe can remove the latter.
 lock() {
@@ -292,13 +297,11 @@ write_config() {
         # nothing from the others when it joins.
         printf 'initial_token: %s\nauto_bootstrap: false\n' "$INITIAL_TOKEN" >>"$CONF_DIR/cassandra.yaml"
     fi
-    if [[ -n "${CASSANDRA_REQUEST_TIMEOUT:-}" ]]; then
-        [[ "$CASSANDRA_REQUEST_TIMEOUT" =~ ^[1-9][0-9]{0,6}$ ]] ||
-            die "CASSANDRA_REQUEST_TIMEOUT must be milliseconds (1 to 9999999), not '$CASSANDRA_REQUEST_TIMEOUT'"
+    if [[ -n "$REQUEST_TIMEOUT" ]]; then
         local t
         for t in read_request_timeout range_request_timeout write_request_timeout \
             counter_write_request_timeout request_timeout; do
-            echo "$t: ${CASSANDRA_REQUEST_TIMEOUT}ms"
+            echo "$t: ${REQUEST_TIMEOUT}ms"
         done >>"$CONF_DIR/cassandra.yaml"
     fi
     if [[ -n "${CASSANDRA_CLIENT_TLS_DIR:-}" ]]; then
