@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"runtime"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goycsb/ycsb/db"
@@ -134,5 +136,46 @@ func TestReadLargerThanBuffer(t *testing.T) {
 		if got, ok := r.Get("f"); !ok || !bytes.Equal(got, v) {
 			t.Fatalf("%d bytes: read %d bytes (found %t)", n, len(got), ok)
 		}
+	}
+}
+
+// TestSessionYields: a session that only makes cgo calls yields its
+// processor every yieldEvery calls, so that the runtime does not take it
+// away in the middle of one (callArgs.done). On one P, a goroutine made
+// runnable before the reads runs only when the reader yields or the
+// runtime takes the P (a call of 20 µs or more, or 10 ms of calls), so it
+// must have run within yieldEvery reads of cached keys of about 1 µs.
+func TestSessionYields(t *testing.T) {
+	ctx := context.Background()
+	d, err := open(ctx, props.FromMap(map[string]string{"engine.dir": t.TempDir()}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, err := d.Session(ctx, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if err := s.Insert(ctx, "t", "k", []db.Field{{Name: "f", Value: []byte("v")}}); err != nil {
+		t.Fatal(err)
+	}
+	var r db.Record
+	for range 100 { // warm the memtable's path
+		if err := s.Read(ctx, "t", "k", nil, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var ran atomic.Bool
+	go ran.Store(true)
+	reads := 0
+	for ; reads < 100000 && !ran.Load(); reads++ {
+		if err := s.Read(ctx, "t", "k", nil, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reads > yieldEvery+1 {
+		t.Fatalf("the other goroutine ran after %d reads, want at most %d", reads, yieldEvery+1)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -310,6 +311,7 @@ func (c *conn) NewIter(lower, upper []byte) (kv.Iterator, error) {
 		c.ro = grocksdb.NewDefaultReadOptions()
 	}
 	c.ro.SetIterateUpperBound(upper)
+	runtime.Gosched() // a scan is many cgo calls: see callArgs.done
 	c.it = iter{it: c.d.db.NewIterator(c.ro), lower: lower}
 	return &c.it, nil
 }
