@@ -317,18 +317,15 @@ func (n native) get(a *callArgs, key []byte, buf *[]byte) (value []byte, found b
 	}
 }
 
-func (n native) put(a *callArgs, key, value []byte) error {
+// write puts value at key, or with merge adds it as a merge operand.
+func (n native) write(a *callArgs, key, value []byte, merge bool) error {
 	k, klen := cBytes(key)
 	v, vlen := cBytes(value)
-	C.rocksdb_put(n.db, n.wo, k, klen, v, vlen, &a.err)
-	a.done()
-	return a.error()
-}
-
-func (n native) merge(a *callArgs, key, value []byte) error {
-	k, klen := cBytes(key)
-	v, vlen := cBytes(value)
-	C.rocksdb_merge(n.db, n.wo, k, klen, v, vlen, &a.err)
+	if merge {
+		C.rocksdb_merge(n.db, n.wo, k, klen, v, vlen, &a.err)
+	} else {
+		C.rocksdb_put(n.db, n.wo, k, klen, v, vlen, &a.err)
+	}
 	a.done()
 	return a.error()
 }

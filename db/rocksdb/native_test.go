@@ -108,21 +108,30 @@ func FuzzNativeMerge(f *testing.F) {
 	})
 }
 
-// TestReadLargerThanBuffer reads values larger than the session's read
-// buffer (it starts at 4KiB): the C call says the size, the buffer grows and
-// the read is made again.
-func TestReadLargerThanBuffer(t *testing.T) {
+// openSession opens a store in a temporary directory and a session on it,
+// both closed when t ends.
+func openSession(t *testing.T) db.Session {
+	t.Helper()
 	ctx := context.Background()
 	d, err := open(ctx, props.FromMap(map[string]string{"engine.dir": t.TempDir()}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
+	t.Cleanup(func() { d.Close() })
 	s, err := d.Session(ctx, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close(ctx)
+	t.Cleanup(func() { s.Close(ctx) })
+	return s
+}
+
+// TestReadLargerThanBuffer reads values larger than the session's read
+// buffer (it starts at 4KiB): the C call says the size, the buffer grows and
+// the read is made again.
+func TestReadLargerThanBuffer(t *testing.T) {
+	ctx := context.Background()
+	s := openSession(t)
 	for _, n := range []int{10, 5000, 100000, 300} {
 		v := bytes.Repeat([]byte{byte('a' + n%26)}, n)
 		key := "k" + strconv.Itoa(n)
@@ -147,16 +156,7 @@ func TestReadLargerThanBuffer(t *testing.T) {
 // must have run within yieldEvery reads of cached keys of about 1 µs.
 func TestSessionYields(t *testing.T) {
 	ctx := context.Background()
-	d, err := open(ctx, props.FromMap(map[string]string{"engine.dir": t.TempDir()}), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	s, err := d.Session(ctx, 0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := openSession(t)
 	if err := s.Insert(ctx, "t", "k", []db.Field{{Name: "f", Value: []byte("v")}}); err != nil {
 		t.Fatal(err)
 	}

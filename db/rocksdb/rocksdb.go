@@ -300,8 +300,8 @@ func (c *conn) Get(key []byte) ([]byte, bool, error) { return c.d.c.get(&c.args,
 // Release has nothing to free: the value is in the session's buffer.
 func (c *conn) Release() {}
 
-func (c *conn) Put(key, value []byte) error   { return c.d.c.put(&c.args, key, value) }
-func (c *conn) Merge(key, value []byte) error { return c.d.c.merge(&c.args, key, value) }
+func (c *conn) Put(key, value []byte) error   { return c.d.c.write(&c.args, key, value, false) }
+func (c *conn) Merge(key, value []byte) error { return c.d.c.write(&c.args, key, value, true) }
 func (c *conn) Delete(key []byte) error       { return c.d.c.delete(&c.args, key) }
 
 // NewIter keeps a pointer to upper in the read options: RocksDB reads it
