@@ -275,3 +275,63 @@ func TestRunHaltAfterStop(t *testing.T) {
 		t.Errorf("Stopped %v, Halted %q: want stopped by the time limit, not halted", res.Stopped, res.Halted)
 	}
 }
+
+// progressTicker keeps the Progress it is started with.
+type progressTicker struct{ p chan *Progress }
+
+func (t progressTicker) Start(p *Progress) { t.p <- p }
+func (progressTicker) Stop()               {}
+
+// gatedWorkload's transactions return at once until each worker has done
+// free of them, then wait for release.
+type gatedWorkload struct {
+	countWorkload
+	free    int
+	release chan struct{}
+}
+
+func (g *gatedWorkload) NewTransactor(s *measured.Session, seed uint64) workload.Transactor {
+	return &gatedWorker{g: g, s: s}
+}
+
+type gatedWorker struct {
+	g    *gatedWorkload
+	s    *measured.Session
+	done int
+}
+
+func (w *gatedWorker) DoTransaction(context.Context) bool {
+	if w.done == w.g.free {
+		<-w.g.release
+	}
+	w.done++
+	start := measurement.Now()
+	w.s.MeasureTransaction(measurement.Read, start, measurement.Now())
+	return true
+}
+func (w *gatedWorker) DoInsert(ctx context.Context) bool { return w.DoTransaction(ctx) }
+
+// TestProgressCountsEveryOperation: the live outputs' count of operations
+// done includes each one as it ends. With many threads at a low rate each
+// worker does few operations a second, and a count a worker published only
+// every few operations showed none for many seconds.
+func TestProgressCountsEveryOperation(t *testing.T) {
+	wl := &gatedWorkload{free: 3, release: make(chan struct{})}
+	ticker := progressTicker{p: make(chan *Progress, 1)}
+	p := Plan{Threads: 4, OpCount: 40, Workload: wl, Ticker: ticker, Sessions: nopSessions(4),
+		Measurement: &measurement.Config{Type: measurement.HdrHistogram, HighestLatencyUs: 1e6}}
+	res := make(chan *Result, 1)
+	go func() { res <- Run(context.Background(), &p) }()
+	prog := <-ticker.p
+	deadline := time.Now().Add(5 * time.Second)
+	done, left := prog.Done()
+	for done < 12 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+		done, left = prog.Done()
+	}
+	close(wl.release)
+	<-res
+	if done != 12 || left != 28 {
+		t.Errorf("with 4 workers that each did 3 operations and wait, Done() = %d, %d left; want 12, 28", done, left)
+	}
+}

@@ -21,7 +21,7 @@ type worker struct {
 	opCount  int64 // 0: until stopped
 	session  *measured.Session
 	wl       workload.Transactor
-	done     atomic.Int64 // operations done, published every few operations
+	done     atomic.Int64 // operations done, published as each ends
 	_        [56]byte     // keep neighbours' counters off this cache line
 	finished int64
 	warmEnd  int64 // Now value the warm-up ends at; 0 without one (read-only)
@@ -161,9 +161,9 @@ func (w *worker) loop(ctx context.Context, p *Plan) {
 			w.session.EndTransaction(true)
 			w.session.Recorder().FailedOperation()
 		}
-		if n&15 == 0 {
-			w.done.Store(n)
-		}
+		// Published at each operation: a live output reads it, and at
+		// many threads and a low rate a worker does few a second.
+		w.done.Store(n)
 	}
 }
 
