@@ -32,6 +32,12 @@
 #                          and the next five. A test's own cluster takes
 #                          other ports (e.g. 7101) and its own DIR.
 #   REDIS_NODE_TIMEOUT_MS  cluster-node-timeout (default 1000)
+#   REDIS_FULL_COVERAGE    cluster-require-full-coverage, yes or no
+#                          (default yes, Redis's): with yes every node
+#                          refuses every command (CLUSTERDOWN) from the
+#                          moment a master is marked failed until its
+#                          replica has taken over; with no the other
+#                          masters go on serving their slots
 #   REDIS_START_TIMEOUT    seconds to wait for cluster_state:ok (default 30)
 set -euo pipefail
 
@@ -42,6 +48,8 @@ BASE="$(absolute "${REDIS_CLUSTER_DIR:-$REPO/.cache/redis-cluster}")"
 FIRST="$(number REDIS_CLUSTER_PORT 7001)"
 ((FIRST >= 1 && FIRST + 5 <= 55535)) || die "REDIS_CLUSTER_PORT=$FIRST: want 1..55535 (the cluster bus takes port+10000)"
 NODE_TIMEOUT="$(number REDIS_NODE_TIMEOUT_MS 1000)"
+FULL_COVERAGE="${REDIS_FULL_COVERAGE:-yes}"
+[[ "$FULL_COVERAGE" == yes || "$FULL_COVERAGE" == no ]] || die "REDIS_FULL_COVERAGE=$FULL_COVERAGE: want yes or no"
 START_TIMEOUT="$(number REDIS_START_TIMEOUT 30)"
 PORTS=()
 for i in 0 1 2 3 4 5; do PORTS+=($((FIRST + i))); done
@@ -77,7 +85,7 @@ start_node() {
     redis-server --port "$p" --bind "$HOST" --dir "$d" --daemonize yes --save "" --appendonly no \
         --pidfile "$d/redis.pid" --logfile "$d/redis.log" \
         --cluster-enabled yes --cluster-config-file "$d/nodes.conf" --cluster-node-timeout "$NODE_TIMEOUT" \
-        --cluster-replica-validity-factor 0 ||
+        --cluster-replica-validity-factor 0 --cluster-require-full-coverage "$FULL_COVERAGE" ||
         die "node $p did not start (see $d/redis.log)"
     local deadline=$((SECONDS + START_TIMEOUT))
     until up "$p"; do
@@ -104,6 +112,12 @@ wait_ok() { wait_until all_ok "cluster_state is not ok on every node" "$BASE/*/r
 cmd_start() {
     install
     if all_ok; then
+        # Only this setting of the environment's may differ on a running
+        # cluster; Redis takes it without a restart.
+        for p in "${PORTS[@]}"; do
+            cli "$p" CONFIG SET cluster-require-full-coverage "$FULL_COVERAGE" >/dev/null ||
+                die "node $p: CONFIG SET cluster-require-full-coverage $FULL_COVERAGE failed"
+        done
         say "already running and ok: $(addrs)"
         return 0
     fi

@@ -27,7 +27,8 @@ type ownCluster struct {
 	first  int
 }
 
-func startOwnCluster(t testing.TB, first int) *ownCluster {
+// env is added to the script's environment (REDIS_FULL_COVERAGE=no).
+func startOwnCluster(t testing.TB, first int, env ...string) *ownCluster {
 	t.Helper()
 	ycsbtest.SkipServerTests(t)
 	if _, err := exec.LookPath("redis-server"); err != nil {
@@ -42,7 +43,7 @@ func startOwnCluster(t testing.TB, first int) *ownCluster {
 		t.Fatal(err)
 	}
 	c := &ownCluster{t: t, script: filepath.Join(root, "scripts", "redis-cluster.sh"), first: first,
-		env: append(os.Environ(), "REDIS_CLUSTER_DIR="+dir, "REDIS_CLUSTER_PORT="+strconv.Itoa(first))}
+		env: append(append(os.Environ(), "REDIS_CLUSTER_DIR="+dir, "REDIS_CLUSTER_PORT="+strconv.Itoa(first)), env...)}
 	t.Cleanup(func() {
 		c.run("stop")
 		os.RemoveAll(dir)
@@ -168,6 +169,100 @@ func TestClusterFreezeMaster(t *testing.T) {
 	}
 	if r.maxLatency >= freeze {
 		t.Errorf("the slowest insert took %v: the workers waited for the thaw, not for the replica", r.maxLatency)
+	}
+}
+
+// TestClusterFreezeKeepsSchedule freezes a master (SIGSTOP) for 10 s in a
+// run of workload A at 1,000 op/s on a cluster that serves the other
+// masters' slots while one is down (cluster-require-full-coverage no), with
+// enough threads for the operations that wait on the frozen master: every
+// second of the freeze, before and after the failover, the others go on at
+// their share of the schedule, and no operation fails. (With Redis's default
+// full coverage every node refuses every command from the master's failure
+// until its replica takes over, and with 16 threads every worker soon waits
+// on the frozen master: docs/redis.md, "A master frozen".)
+func TestClusterFreezeKeepsSchedule(t *testing.T) {
+	t.Parallel()
+	c := startOwnCluster(t, 7141, "REDIS_FULL_COVERAGE=no")
+	root, _ := ycsbtest.RepoRoot()
+	base := []string{"-P", filepath.Join(root, "workloads", "workloada"), "-p", "redis.host=127.0.0.1",
+		"-p", "redis.port=" + strconv.Itoa(c.first), "-p", "redis.cluster=true", "-p", "recordcount=10000"}
+	if out, err := exec.Command(ycsbtest.Binary(t), append([]string{"load", "redis", "-threads", "16"}, base...)...).CombinedOutput(); err != nil {
+		t.Fatalf("load: %v\n%s", err, out)
+	}
+	const (
+		rate    = 1000
+		threads = 4000 // a third of 1,000 op/s, waiting 5 s for the failover, is 1,700 workers
+		freeze  = 10 * time.Second
+	)
+	victim := c.master()
+	var stdout, stderr bytes.Buffer
+	run := exec.Command(ycsbtest.Binary(t), append([]string{"run", "redis", "-threads", strconv.Itoa(threads),
+		"-target", strconv.Itoa(rate), "-s", "-p", "status.interval=1", "-p", "operationcount=0",
+		"-p", "maxexecutiontime=18"}, base...)...)
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- run.Wait() }()
+	time.Sleep(5 * time.Second)
+	frozeAt := time.Now()
+	if out, err := c.run("freeze", strconv.Itoa(c.first+victim)); err != nil {
+		t.Fatalf("freeze: %v %s", err, out)
+	}
+	time.Sleep(freeze)
+	c.run("thaw", strconv.Itoa(c.first+victim))
+	var runErr error
+	select {
+	case runErr = <-done:
+	case <-time.After(30 * time.Second):
+		run.Process.Kill()
+		t.Fatalf("the run did not end 30 s after the thaw\n%s", stderr.String())
+	}
+	if runErr != nil {
+		t.Fatalf("run: %v\n%s", runErr, stderr.String())
+	}
+	out := stdout.String()
+	if m := regexp.MustCompile(`\[(READ|UPDATE)\], Return=(\w+), \d+`).FindAllStringSubmatch(out, -1); len(m) == 0 {
+		t.Fatalf("no Return= rows:\n%s", out)
+	} else {
+		for _, r := range m {
+			if r[2] != "OK" {
+				t.Errorf("%s", r[0])
+			}
+		}
+	}
+	// Each status line counts the operations that ended in the second
+	// before its time stamp.
+	line := regexp.MustCompile(`(?m)^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}) \d+ sec: .*$`)
+	count := regexp.MustCompile(`\[(?:READ|UPDATE): Count=(\d+),`)
+	seconds, series := 0, []int{}
+	for _, m := range line.FindAllStringSubmatch(stderr.String(), -1) {
+		// YCSB's stamp puts the milliseconds after a colon.
+		stamp := m[1][:19] + "." + m[1][20:]
+		at, err := time.ParseInLocation("2006-01-02 15:04:05.000", stamp, time.Local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at.Before(frozeAt.Add(1500*time.Millisecond)) || at.After(frozeAt.Add(freeze)) {
+			continue
+		}
+		ops := 0
+		for _, c := range count.FindAllStringSubmatch(m[0], -1) {
+			n, _ := strconv.Atoi(c[1])
+			ops += n
+		}
+		seconds++
+		series = append(series, ops)
+		// The other two masters' share is two thirds of the schedule.
+		if ops < rate*2/5 {
+			t.Errorf("%d operations in the second to %s, %v into the freeze: want at least %d", ops, m[1], at.Sub(frozeAt).Round(time.Millisecond), rate*2/5)
+		}
+	}
+	t.Logf("operations a second in the freeze, from 1.5 s in: %v", series)
+	if seconds < 7 {
+		t.Errorf("%d status lines in the freeze, want 7 or more:\n%s", seconds, stderr.String())
 	}
 }
 
