@@ -213,14 +213,7 @@ func TestClusterFreezeKeepsSchedule(t *testing.T) {
 	}
 	time.Sleep(freeze)
 	c.run("thaw", strconv.Itoa(c.first+victim))
-	var runErr error
-	select {
-	case runErr = <-done:
-	case <-time.After(30 * time.Second):
-		run.Process.Kill()
-		t.Fatalf("the run did not end 30 s after the thaw\n%s", stderr.String())
-	}
-	if runErr != nil {
+	if runErr := waitEnd(t, run, done, 30*time.Second, "the run, after the thaw,", &stderr); runErr != nil {
 		t.Fatalf("run: %v\n%s", runErr, stderr.String())
 	}
 	out := stdout.String()
@@ -302,13 +295,7 @@ func faultLoad(t *testing.T, c *ownCluster, records int, fault func(victim int))
 	}
 	fault(victim)
 	at := time.Since(start)
-	var runErr error
-	select {
-	case runErr = <-done:
-	case <-time.After(90 * time.Second):
-		load.Process.Kill()
-		t.Fatalf("the load did not end 90 s after the fault\n%s", stderr.String())
-	}
+	runErr := waitEnd(t, load, done, 90*time.Second, "the load, after the fault,", &stderr)
 	r := faultResult{victim: victim, took: time.Since(start)}
 	out := stdout.String()
 	known := reportInt(t, out, `\[INSERT\], Return=OK, (\d+)`)
@@ -344,6 +331,20 @@ func faultLoad(t *testing.T, c *ownCluster, records int, fault func(victim int))
 		t.Errorf("%d records in the cluster, %d fewer than reported inserted: more than asynchronous replication loses in a second", got, known-got)
 	}
 	return r
+}
+
+// waitEnd waits up to limit for cmd's exit on done and returns its error;
+// past limit it kills cmd and fails the test, showing stderr.
+func waitEnd(t *testing.T, cmd *exec.Cmd, done <-chan error, limit time.Duration, what string, stderr *bytes.Buffer) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		t.Fatalf("%s did not end within %v\n%s", what, limit, stderr.String())
+		return nil
+	}
 }
 
 func reportInt(t *testing.T, out, re string) int {
