@@ -267,7 +267,7 @@ const yieldEvery = 32
 // the next call, hands it to another thread, and polls every 20 µs while
 // it keeps taking Ps (retake and sysmon in runtime/proc.go, Go 1.26). On
 // 2 cores that cost 45-56k involuntary and 60-76k voluntary context
-// switches per 1M reads, and reads at 0.67-0.80 of db_bench's rate; a
+// switches per 1M reads, and reads at 0.62-0.80 of db_bench's rate; a
 // yield starts a new tick, sysmon stays asleep, and reads went to
 // 0.91-0.93 (docs/engines.md has the figures).
 func (a *callArgs) done() {
