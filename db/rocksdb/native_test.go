@@ -149,11 +149,12 @@ func TestReadLargerThanBuffer(t *testing.T) {
 }
 
 // TestSessionYields: a session that only makes cgo calls yields its
-// processor every yieldEvery calls, so that the runtime does not take it
-// away in the middle of one (callArgs.done). On one P, a goroutine made
-// runnable before the reads runs only when the reader yields or the
-// runtime takes the P (a call of 20 µs or more, or 10 ms of calls), so it
-// must have run within yieldEvery reads of cached keys of about 1 µs.
+// processor every yieldEvery calls, and before each scan (many calls), so
+// that the runtime does not take it away in the middle of one
+// (callArgs.done). On one P, a goroutine made runnable before the
+// operations runs only when the session yields or the runtime takes the P
+// (a call of 20 µs or more, or 10 ms of calls), so it must have run within
+// yieldEvery reads, or one scan, of a cached key.
 func TestSessionYields(t *testing.T) {
 	ctx := context.Background()
 	s := openSession(t)
@@ -161,21 +162,33 @@ func TestSessionYields(t *testing.T) {
 		t.Fatal(err)
 	}
 	var r db.Record
-	for range 100 { // warm the memtable's path
-		if err := s.Read(ctx, "t", "k", nil, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var ran atomic.Bool
-	go ran.Store(true)
-	reads := 0
-	for ; reads < 100000 && !ran.Load(); reads++ {
-		if err := s.Read(ctx, "t", "k", nil, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if reads > yieldEvery+1 {
-		t.Fatalf("the other goroutine ran after %d reads, want at most %d", reads, yieldEvery+1)
+	var rows db.Rows
+	for _, c := range []struct {
+		name string
+		op   func() error
+		max  int
+	}{
+		{"read", func() error { return s.Read(ctx, "t", "k", nil, &r) }, yieldEvery + 1},
+		{"scan", func() error { return s.Scan(ctx, "t", "k", 1, nil, &rows) }, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for range 100 { // warm the memtable's path
+				if err := c.op(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			var ran atomic.Bool
+			go ran.Store(true)
+			n := 0
+			for ; n < 100000 && !ran.Load(); n++ {
+				if err := c.op(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n > c.max {
+				t.Fatalf("the other goroutine ran after %d operations, want at most %d", n, c.max)
+			}
+		})
 	}
 }
