@@ -17,12 +17,28 @@ package rocksdb
 #include <string.h>
 #include <rocksdb/c.h>
 
+// ycsb_thread_perf_off turns RocksDB's per-thread performance counters
+// off on the calling thread, once a thread. RocksDB counts them by default
+// (perf_level kEnableCount, a thread_local in monitoring/perf_level.cc)
+// on every get and write, and nothing here reads them; db_bench turns
+// them off in each of its threads (--perf_level, default 1: kDisable).
+// The flag is the executable's own thread-local, so its check is a load,
+// where RocksDB's thread-locals are reached through __tls_get_addr.
+static inline void ycsb_thread_perf_off(void) {
+	static __thread int off;
+	if (!off) {
+		rocksdb_set_perf_level(rocksdb_disable);
+		off = 1;
+	}
+}
+
 // ycsb_get reads key's value into buf when it fits in cap bytes. It
 // returns 1 with the value's length in *vlen (a length over cap means
 // that nothing was copied: call again with a larger buf), 0 when the key
 // has no value, -1 with *err set (free it) on an error.
 static int ycsb_get(rocksdb_t* db, const rocksdb_readoptions_t* ro, const char* key, size_t klen,
 		char* buf, size_t cap, size_t* vlen, char** err) {
+	ycsb_thread_perf_off();
 	rocksdb_pinnableslice_t* p = rocksdb_get_pinned(db, ro, key, klen, err);
 	if (*err != NULL) return -1;
 	if (p == NULL) return 0;
@@ -32,6 +48,22 @@ static int ycsb_get(rocksdb_t* db, const rocksdb_readoptions_t* ro, const char* 
 	if (n <= cap && n > 0) memcpy(buf, v, n);
 	rocksdb_pinnableslice_destroy(p);
 	return 1;
+}
+
+// ycsb_write puts value at key, or with merge adds it as a merge operand.
+static void ycsb_write(rocksdb_t* db, const rocksdb_writeoptions_t* wo, const char* key, size_t klen, const char* val,
+		size_t vlen, int merge, char** err) {
+	ycsb_thread_perf_off();
+	if (merge) {
+		rocksdb_merge(db, wo, key, klen, val, vlen, err);
+	} else {
+		rocksdb_put(db, wo, key, klen, val, vlen, err);
+	}
+}
+
+static void ycsb_delete(rocksdb_t* db, const rocksdb_writeoptions_t* wo, const char* key, size_t klen, char** err) {
+	ycsb_thread_perf_off();
+	rocksdb_delete(db, wo, key, klen, err);
 }
 
 // The record encoding of db/internal/kv (record.go): a kind byte, then
@@ -198,9 +230,12 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"time"
 	"unsafe"
 
 	"github.com/linxGnu/grocksdb"
+
+	"github.com/goycsb/ycsb/internal/clock"
 )
 
 // newMergeOperator is the field-wise merge operator in C, named
@@ -251,28 +286,37 @@ func (n native) close() {
 // callArgs are the out-parameters of a call, kept in the session: locals
 // whose address goes to C would escape, an allocation per call.
 type callArgs struct {
-	n     C.size_t
-	err   *C.char
-	calls uint32 // since the session last yielded
+	n       C.size_t
+	err     *C.char
+	yielded int64 // now() at the session's last yield
 }
 
-// yieldEvery is how many calls a session makes between yields (see done):
-// at the 10-30 µs of a read that misses the block cache, 32 calls stay
-// well under the runtime's 10 ms time slice.
-const yieldEvery = 32
+// yieldAfter is how long a session runs between yields (see done): a
+// tenth of the runtime's 10 ms time slice, and seldom enough that the
+// yield's own cost stays small. When a P is idle, a yield wakes a thread
+// to run the yielding goroutine (two context switches and a move to
+// another thread): a yield every 32 calls, as before, cost a worker alone
+// on 2 Ps a fifth of its merges (docs/engines.md).
+const yieldAfter = time.Millisecond
 
-// done counts a call, and every yieldEvery calls yields the processor. A
-// worker that does nothing but cgo calls never blocks, so it keeps one
-// scheduling tick; after 10 ms on it, the runtime's sysmon takes its P at
-// the next call, hands it to another thread, and polls every 20 µs while
-// it keeps taking Ps (retake and sysmon in runtime/proc.go, Go 1.26). On
-// 2 cores that cost 45-56k involuntary and 60-76k voluntary context
-// switches per 1M reads, and reads at 0.62-0.80 of db_bench's rate; a
-// yield starts a new tick, sysmon stays asleep, and reads went to
-// 0.91-0.93 (docs/engines.md has the figures).
+// now is the clock the yields read; a variable for tests.
+var now = clock.Now
+
+// done is called after each call of a session, and yields the processor
+// once yieldAfter has passed since the last yield. A worker that does
+// nothing but cgo calls never blocks, so it keeps one scheduling tick;
+// after 10 ms on it, the runtime's sysmon takes its P at the next call,
+// hands it to another thread, and polls every 20 µs while it keeps taking
+// Ps (retake and sysmon in runtime/proc.go, Go 1.26). On 2 cores that cost
+// 45-56k involuntary and 60-76k voluntary context switches per 1M reads,
+// and reads at 0.62-0.80 of db_bench's rate; a yield starts a new tick,
+// sysmon stays asleep, and reads went to 0.91-0.93 (docs/engines.md has
+// the figures). Time rather than a count of calls, because a call's
+// length ranges from a microsecond (a cached read) to milliseconds (a
+// read from disk).
 func (a *callArgs) done() {
-	if a.calls++; a.calls >= yieldEvery {
-		a.calls = 0
+	if t := now(); t-a.yielded >= int64(yieldAfter) {
+		a.yielded = t
 		runtime.Gosched()
 	}
 }
@@ -321,18 +365,18 @@ func (n native) get(a *callArgs, key []byte, buf *[]byte) (value []byte, found b
 func (n native) write(a *callArgs, key, value []byte, merge bool) error {
 	k, klen := cBytes(key)
 	v, vlen := cBytes(value)
+	m := C.int(0)
 	if merge {
-		C.rocksdb_merge(n.db, n.wo, k, klen, v, vlen, &a.err)
-	} else {
-		C.rocksdb_put(n.db, n.wo, k, klen, v, vlen, &a.err)
+		m = 1
 	}
+	C.ycsb_write(n.db, n.wo, k, klen, v, vlen, m, &a.err)
 	a.done()
 	return a.error()
 }
 
 func (n native) delete(a *callArgs, key []byte) error {
 	k, klen := cBytes(key)
-	C.rocksdb_delete(n.db, n.wo, k, klen, &a.err)
+	C.ycsb_delete(n.db, n.wo, k, klen, &a.err)
 	a.done()
 	return a.error()
 }

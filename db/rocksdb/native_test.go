@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goycsb/ycsb/db"
 	"github.com/goycsb/ycsb/db/internal/kv"
@@ -149,12 +150,14 @@ func TestReadLargerThanBuffer(t *testing.T) {
 }
 
 // TestSessionYields: a session that only makes cgo calls yields its
-// processor every yieldEvery calls, and before each scan (many calls), so
-// that the runtime does not take it away in the middle of one
-// (callArgs.done). On one P, a goroutine made runnable before the
-// operations runs only when the session yields or the runtime takes the P
-// (a call of 20 µs or more, or 10 ms of calls), so it must have run within
-// yieldEvery reads, or one scan, of a cached key.
+// processor once yieldAfter has passed since it last did, checked at each
+// call and each step of a scan, so that the runtime does not take the P
+// away in the middle of one (callArgs.done). On one P, a goroutine made
+// runnable before the operations runs only when the session yields or the
+// runtime takes the P (a call of 20 µs or more, or 10 ms of calls). With
+// a clock that moves a quarter of yieldAfter a reading, it must have run
+// within 4 reads (one reading each), or 2 scans (two at least); without the yield it ran after 2,500-9,400
+// reads, or 3,214 scans.
 func TestSessionYields(t *testing.T) {
 	ctx := context.Background()
 	s := openSession(t)
@@ -163,16 +166,22 @@ func TestSessionYields(t *testing.T) {
 	}
 	var r db.Record
 	var rows db.Rows
-	for _, c := range []struct {
+	for i, c := range []struct {
 		name string
 		op   func() error
 		max  int
 	}{
-		{"read", func() error { return s.Read(ctx, "t", "k", nil, &r) }, yieldEvery + 1},
+		{"read", func() error { return s.Read(ctx, "t", "k", nil, &r) }, 4},
 		{"scan", func() error { return s.Scan(ctx, "t", "k", 1, nil, &rows) }, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			for range 100 { // warm the memtable's path
+			// A clock an hour a case ahead of the real one (so ahead of
+			// every earlier yield), a quarter of yieldAfter a reading.
+			var fake atomic.Int64
+			fake.Store(now() + int64(i+1)*int64(time.Hour))
+			defer func(real func() int64) { now = real }(now)
+			now = func() int64 { return fake.Add(int64(yieldAfter / 4)) }
+			for range 100 { // warm the memtable's path; the session yields
 				if err := c.op(); err != nil {
 					t.Fatal(err)
 				}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -311,8 +310,8 @@ func (c *conn) NewIter(lower, upper []byte) (kv.Iterator, error) {
 		c.ro = grocksdb.NewDefaultReadOptions()
 	}
 	c.ro.SetIterateUpperBound(upper)
-	runtime.Gosched() // a scan is many cgo calls: see callArgs.done
-	c.it = iter{it: c.d.db.NewIterator(c.ro), lower: lower}
+	c.args.done() // a scan is many cgo calls: each step counts as one
+	c.it = iter{it: c.d.db.NewIterator(c.ro), lower: lower, args: &c.args}
 	return &c.it, nil
 }
 
@@ -328,15 +327,18 @@ func (c *conn) Close() error {
 type iter struct {
 	it    *grocksdb.Iterator
 	lower []byte
+	args  *callArgs // the session's, for its yields
 }
 
 func (i *iter) First() bool {
 	i.it.Seek(i.lower)
+	i.args.done()
 	return i.it.Valid()
 }
 
 func (i *iter) Next() bool {
 	i.it.Next()
+	i.args.done()
 	return i.it.Valid()
 }
 
@@ -347,6 +349,6 @@ func (i *iter) Value() ([]byte, error) { return i.it.Value().Data(), nil }
 func (i *iter) Close() error {
 	err := i.it.Err()
 	i.it.Close()
-	i.it, i.lower = nil, nil
+	i.it, i.lower, i.args = nil, nil, nil
 	return err
 }
