@@ -217,6 +217,17 @@ static rocksdb_mergeoperator_t* ycsb_merge_operator(void) {
 		ycsb_merger_name);
 }
 
+// ycsb_thread_perf_for_test is what RocksDB's performance counters of the
+// calling thread have counted since the last call (key comparisons and
+// bytes read), and resets them.
+static uint64_t ycsb_thread_perf_for_test(void) {
+	rocksdb_perfcontext_t* c = rocksdb_perfcontext_create();
+	uint64_t n = rocksdb_perfcontext_metric(c, rocksdb_user_key_comparison_count) + rocksdb_perfcontext_metric(c, rocksdb_get_read_bytes);
+	rocksdb_perfcontext_reset(c);
+	rocksdb_perfcontext_destroy(c);
+	return n;
+}
+
 // ycsb_fold_for_test runs the full merge as RocksDB calls it.
 static char* ycsb_fold_for_test(const char* existing, size_t existing_len, int has_existing, const char* const* ops,
 		const size_t* op_lens, int n, size_t* out_len) {
@@ -380,6 +391,10 @@ func (n native) delete(a *callArgs, key []byte) error {
 	a.done()
 	return a.error()
 }
+
+// threadPerfCounted is what RocksDB's performance counters of the calling
+// thread have counted since the last call, for tests (on a locked thread).
+func threadPerfCounted() uint64 { return uint64(C.ycsb_thread_perf_for_test()) }
 
 // nativeFold runs the C merge operator's full merge over existing (nil:
 // none) and operands (oldest first), for tests.
