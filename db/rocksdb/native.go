@@ -24,11 +24,12 @@ package rocksdb
 // them off in each of its threads (--perf_level, default 1: kDisable).
 // The flag is the executable's own thread-local, so its check is a load,
 // where RocksDB's thread-locals are reached through __tls_get_addr.
+static __thread int ycsb_perf_off;
+
 static inline void ycsb_thread_perf_off(void) {
-	static __thread int off;
-	if (!off) {
+	if (!ycsb_perf_off) {
 		rocksdb_set_perf_level(rocksdb_disable);
-		off = 1;
+		ycsb_perf_off = 1;
 	}
 }
 
@@ -228,6 +229,13 @@ static uint64_t ycsb_thread_perf_for_test(void) {
 	return n;
 }
 
+// ycsb_thread_perf_on_for_test turns the calling thread's counters back
+// on, as RocksDB leaves a new thread.
+static void ycsb_thread_perf_on_for_test(void) {
+	rocksdb_set_perf_level(rocksdb_enable_count);
+	ycsb_perf_off = 0;
+}
+
 // ycsb_fold_for_test runs the full merge as RocksDB calls it.
 static char* ycsb_fold_for_test(const char* existing, size_t existing_len, int has_existing, const char* const* ops,
 		const size_t* op_lens, int n, size_t* out_len) {
@@ -391,6 +399,13 @@ func (n native) delete(a *callArgs, key []byte) error {
 	a.done()
 	return a.error()
 }
+
+// threadPerfOff turns RocksDB's performance counters off on the calling
+// thread (ycsb_thread_perf_off), for the calls made through grocksdb.
+func threadPerfOff() { C.ycsb_thread_perf_off() }
+
+// threadPerfOn turns them back on, for tests (on a locked thread).
+func threadPerfOn() { C.ycsb_thread_perf_on_for_test() }
 
 // threadPerfCounted is what RocksDB's performance counters of the calling
 // thread have counted since the last call, for tests (on a locked thread).

@@ -233,4 +233,14 @@ func TestPerfCountersOff(t *testing.T) {
 	if n := threadPerfCounted(); n != 0 {
 		t.Fatalf("RocksDB's performance counters counted %d on the session's thread, want them off (0)", n)
 	}
+	// A scan goes through grocksdb's calls, on a thread that may have
+	// made no other.
+	threadPerfOn()
+	var rows db.Rows
+	if err := s.Scan(ctx, "t", "k", 5, nil, &rows); err != nil || rows.Len() != 5 {
+		t.Fatalf("scan: %d rows, %v", rows.Len(), err)
+	}
+	if n := threadPerfCounted(); n != 0 {
+		t.Fatalf("RocksDB's performance counters counted %d in a scan, want them off (0)", n)
+	}
 }

@@ -311,6 +311,7 @@ func (c *conn) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	}
 	c.ro.SetIterateUpperBound(upper)
 	c.args.done() // a scan is many cgo calls: each step counts as one
+	threadPerfOff()
 	c.it = iter{it: c.d.db.NewIterator(c.ro), lower: lower, args: &c.args}
 	return &c.it, nil
 }
