@@ -27,7 +27,15 @@
 # Usage: scripts/bench-engines-native.sh
 #
 # Environment (defaults):
-#   KEYS=500000 VALUE=400 OPS=200000 THREADS=2 RUNS=3
+#   KEYS=500000 VALUE=400 OPS=1000000 THREADS=2 RUNS=3
+#                              OPS is the operations of a run (all threads'):
+#                              1,000,000 are 5-10 s of each tool, with about
+#                              7 memtable flushes in an update run; 200,000
+#                              (the default before) were 1.2-1.5 s runs with
+#                              one, where our own cost per operation (about 2
+#                              µs of CPU: key, value, measurement, cgo call)
+#                              weighs more: merges at 0.84-0.85 of db_bench
+#                              there, 0.89-1.04 at 1,000,000 (docs/engines.md)
 #   CACHE=33554432             bytes of block cache (see below for Pebble)
 #   BLOCK=32768 BLOOM=10       pebble bench's fixed block size and bloom bits
 #   ENGINES="rocksdb pebble"
@@ -59,7 +67,7 @@ cd "$(dirname "$0")/.."
 
 KEYS=${KEYS:-500000}
 VALUE=${VALUE:-400}
-OPS=${OPS:-200000}
+OPS=${OPS:-1000000}
 THREADS=${THREADS:-2}
 RUNS=${RUNS:-3}
 CACHE=${CACHE:-33554432}
