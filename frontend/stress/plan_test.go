@@ -13,7 +13,7 @@ import (
 )
 
 // TestPlanAsTheRunnerReadIt: the measurement configuration and the JSON
-// report's settings of a stress plan are what the runner made of the
+// report's settings of a stress plan are what the run made of the
 // properties the stress mode handed it before it built plans itself.
 func TestPlanAsTheRunnerReadIt(t *testing.T) {
 	for _, tc := range []struct {

@@ -270,7 +270,7 @@ func TestJSONNames(t *testing.T) {
 		}
 		var names []string
 		for _, m := range rep.Measurements {
-			if m.Name != "CLEANUP" { // the runner's session close
+			if m.Name != "CLEANUP" { // the run's session close
 				names = append(names, m.Name)
 			}
 		}

@@ -150,9 +150,9 @@ func TestUserHdrFile(t *testing.T) {
 	}
 }
 
-// TestUserOpsTable: the runner measures user's ops under their names as
+// TestUserOpsTable: the run measures user's ops under their names as
 // typed, as many as ops(...) gives, then its own CLEANUP; CLEANUP is not
-// an op's name, as the runner's close would be filed under it.
+// an op's name, as the run's close would be filed under it.
 func TestUserOpsTable(t *testing.T) {
 	var names []string
 	for i := range 21 {
@@ -171,7 +171,7 @@ func TestUserOpsTable(t *testing.T) {
 	}
 }
 
-// userNamedReport is a JSON report as the runner writes one of
+// userNamedReport is a JSON report as the run writes one of
 // ops(singlepost=2,insert=1) under a rate: measured under the ops' names.
 func userNamedReport(t *testing.T, start time.Time) *jsonreport.Report {
 	t.Helper()
@@ -219,7 +219,7 @@ func userNamedReport(t *testing.T, start time.Time) *jsonreport.Report {
 
 // TestUserReportNames: the -log json= report of a user run names each
 // measurement by its op as typed in ops(...) (measurements, intervals,
-// sections), beside the runner's CLEANUP; it is one that ycsb merge,
+// sections), beside the run's CLEANUP; it is one that ycsb merge,
 // compare and report --html read like any other.
 func TestUserReportNames(t *testing.T) {
 	dir := t.TempDir()

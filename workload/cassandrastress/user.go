@@ -1393,8 +1393,8 @@ func (r *UserSetup) selectOption(sp *userSpec) string {
 	return "select " + profile.DefaultSelect
 }
 
-// RowOps is the table the runner measures rows with: the rows, then
-// CLEANUP. Its error says why the runner cannot take them (a row named
+// RowOps is the table the run measures rows with: the rows, then
+// CLEANUP. Its error says why the run cannot take them (a row named
 // twice or CLEANUP, too many).
 func RowOps(rows []string) (*measurement.Ops, error) {
 	switch {

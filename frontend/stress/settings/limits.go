@@ -59,7 +59,7 @@ const (
 	MaxQuantas = 1 << 20
 
 	// MaxThreads bounds -rate threads=, threads>= and threads<=: the
-	// runner's limit on workers (each holds its session, recorders and
+	// run's limit on workers (each holds its session, recorders and
 	// buffers).
 	MaxThreads = 100_000
 
