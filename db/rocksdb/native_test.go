@@ -157,8 +157,8 @@ func TestReadLargerThanBuffer(t *testing.T) {
 // runnable before the operations runs only when the session yields or the
 // runtime takes the P (a call of 20 µs or more, or 10 ms of calls). With
 // a clock that moves a quarter of yieldAfter a reading, it must have run
-// within 4 reads (one reading each), or 2 scans (two at least); without the yield it ran after 2,500-9,400
-// reads, or 3,214 scans.
+// within 4 reads (a reading each) or 2 scans (two readings at least);
+// without the yield it ran after 29,154 reads.
 func TestSessionYields(t *testing.T) {
 	ctx := context.Background()
 	s := openSession(t)
