@@ -114,6 +114,13 @@ func FuzzNativeMerge(f *testing.F) {
 // both closed when t ends.
 func openSession(t *testing.T) db.Session {
 	t.Helper()
+	s, _ := openDBSession(t)
+	return s
+}
+
+// openDBSession is openSession with the database it is a session of.
+func openDBSession(t *testing.T) (db.Session, *DB) {
+	t.Helper()
 	ctx := context.Background()
 	d, err := open(ctx, props.FromMap(map[string]string{"engine.dir": t.TempDir()}), io.Discard)
 	if err != nil {
@@ -125,7 +132,7 @@ func openSession(t *testing.T) db.Session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close(ctx) })
-	return s
+	return s, d.(*DB)
 }
 
 // TestReadLargerThanBuffer reads values larger than the session's read
@@ -242,5 +249,52 @@ func TestPerfCountersOff(t *testing.T) {
 	}
 	if n := threadPerfCounted(); n != 0 {
 		t.Fatalf("RocksDB's performance counters counted %d in a scan, want them off (0)", n)
+	}
+}
+
+// TestPerfCountersOffAfterYield: a yield may move the goroutine to another
+// thread, where a scan's next calls (grocksdb's) would count again; the
+// session turns the counters off after each yield (callArgs.done). On a
+// locked thread, with the counters turned back on in the middle of a scan
+// and a clock that makes the next step yield, the steps after it count
+// nothing.
+func TestPerfCountersOffAfterYield(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ctx := context.Background()
+	s, d := openDBSession(t)
+	for i := range 10 {
+		if err := s.Insert(ctx, "t", fmt.Sprint("k", i), []db.Field{{Name: "f", Value: []byte("v")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &conn{d: d}
+	defer c.Close()
+	it, err := c.NewIter([]byte{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if !it.First() {
+		t.Fatal("no first record")
+	}
+	defer func(real func() int64) { now = real }(now)
+	var fake atomic.Int64
+	fake.Store(c.args.yielded + int64(yieldAfter)) // the next step yields
+	now = func() int64 { return fake.Load() }
+	threadPerfOn()
+	if !it.Next() { // counted, then the yield
+		t.Fatal("no second record")
+	}
+	threadPerfCounted()
+	rest := 0
+	for it.Next() {
+		rest++
+	}
+	if rest != 8 {
+		t.Fatalf("the scan went on for %d records, want 8", rest)
+	}
+	if n := threadPerfCounted(); n != 0 {
+		t.Fatalf("RocksDB's performance counters counted %d after a yield, want them off (0)", n)
 	}
 }
