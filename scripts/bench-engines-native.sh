@@ -14,8 +14,8 @@
 # record. Each workload runs RUNS times, ours and theirs alternated; a
 # run that writes starts from a copy of its tool's store as the load and
 # its compaction left it, so that no run inherits the compaction debt of
-# the runs before it (without the copy, five runs of 1,000,000 merges on
-# one store gave ours 87,298-115,014 ops/s in a row). The
+# the runs before it (without the copy, three runs of 1,000,000 merges,
+# each after others on the same store, gave ours 87,298-115,014 ops/s). The
 # table has the best run of each (on a shared machine other processes only
 # ever slow a run down) with its CPU per operation (user+sys of the
 # process over its operations) and the ratio of ours to theirs. The CPU
@@ -39,7 +39,7 @@
 #   CACHE=33554432             bytes of block cache (see below for Pebble)
 #   BLOCK=32768 BLOOM=10       pebble bench's fixed block size and bloom bits
 #   ENGINES="rocksdb pebble"
-#   DIR=<temporary dir>        stores and logs
+#   DIR=<temporary dir>        stores, a copy of each as loaded, and logs
 #   YCSB=<path>                default: build ./cmd/ycsb with -tags rocksdb
 #   DB_BENCH=db_bench          apt-get install rocksdb-tools
 #   PEBBLE=<path>              default: go install cmd/pebble@<go.mod version> into DIR

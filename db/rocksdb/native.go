@@ -315,8 +315,8 @@ type callArgs struct {
 // yield's own cost stays small. When a P is idle, a yield wakes a thread
 // to run the yielding goroutine (two context switches and a move to
 // another thread): with a yield every 32 calls, as before, a worker alone
-// on 2 Ps made about 29,000 voluntary context switches per 1M merges,
-// against 9,500 now (docs/engines.md).
+// on 2 Ps made 28,900-30,400 voluntary context switches per 1M merges,
+// against 7,900-10,000 now (docs/engines.md).
 const yieldAfter = time.Millisecond
 
 // now is the clock the yields read; a variable for tests.

@@ -214,7 +214,8 @@ func TestSessionYields(t *testing.T) {
 // by default, on every call (a key comparison is a count), and nothing
 // reads them; the session's calls turn them off on their thread, as
 // db_bench does (ycsb_thread_perf_off). With them on, merges took 2 µs of
-// CPU more (0.78 of db_bench's rate, against 0.89).
+// CPU more (0.78 of db_bench's rate, against 0.89 without, in sittings
+// minutes apart: docs/engines.md).
 func TestPerfCountersOff(t *testing.T) {
 	runtime.LockOSThread() // the counters are the thread's
 	defer runtime.UnlockOSThread()
