@@ -91,3 +91,45 @@ func TestReportSchemaIsALeaf(t *testing.T) {
 	}
 	walk(schemaPackage)
 }
+
+// stressPackages are the cassandra-stress mode's: its front end and its
+// workload, with the packages under them.
+var stressPackages = []string{"frontend/stress", "workload/cassandrastress"}
+
+// connectCalls are the calls that open a CQL connection, by package name
+// and function: the stress mode makes none of them, its connection is
+// db/cassandra's (Dial, Conn.Open), and its workload runs on the sessions
+// of that binding's CQL capability.
+var connectCalls = map[string][]string{
+	"cqlcluster": {"Connect"},
+	"cqlwire":    {"NewPool"},
+	"gocql":      {"NewCluster", "NewSession"},
+}
+
+// TestStressReachesCassandraThroughTheBinding: no non-test file of the
+// stress mode opens a connection of its own (connectCalls, or a driver
+// ClusterConfig's CreateSession).
+func TestStressReachesCassandraThroughTheBinding(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, path := range goFiles(t) {
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if strings.HasSuffix(path, "_test.go") || !slices.ContainsFunc(stressPackages, func(p string) bool { return dir == p || strings.HasPrefix(dir, p+"/") }) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			x, isIdent := sel.X.(*ast.Ident)
+			if sel.Sel.Name == "CreateSession" || isIdent && slices.Contains(connectCalls[x.Name], sel.Sel.Name) {
+				t.Errorf("%s: the stress mode opens a connection of its own (%s): open it in db/cassandra (Dial, Conn.Open) and run on the sessions of its CQL capability", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+	}
+}
