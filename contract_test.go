@@ -106,10 +106,26 @@ var connectCalls = map[string][]string{
 	"gocql":      {"NewCluster", "NewSession"},
 }
 
+// cqlClient are the CQL client's packages that connect and send
+// requests (murmur3, a token's hash, is not one).
+var cqlClient = []string{"internal/cql/cqlwire", "internal/cql/cqlcluster"}
+
 // TestStressReachesCassandraThroughTheBinding: no non-test file of the
 // stress mode opens a connection of its own (connectCalls, or a driver
-// ClusterConfig's CreateSession).
+// ClusterConfig's CreateSession), and its workload imports none of the
+// CQL client's packages (cqlClient): its statements run on db/cassandra's
+// Caller and driver sessions.
 func TestStressReachesCassandraThroughTheBinding(t *testing.T) {
+	for pkg, imports := range packages(t) {
+		if pkg != "workload/cassandrastress" && !strings.HasPrefix(pkg, "workload/cassandrastress/") {
+			continue
+		}
+		for im := range imports {
+			if slices.Contains(cqlClient, im) {
+				t.Errorf("%s imports %s: the stress workload runs its statements through db/cassandra's CQL capability (Caller, Stmt)", pkg, im)
+			}
+		}
+	}
 	fset := token.NewFileSet()
 	for _, path := range goFiles(t) {
 		dir := filepath.ToSlash(filepath.Dir(path))

@@ -24,11 +24,12 @@ import (
 //   - the driver's path (Driver): prepared statements with bound values
 //     (Query, Bind), batches, paging (Iter, PageState), the schema's
 //     statements, the ring's metadata;
-//   - the lean path (Lean, protocol v4; nil when off): prepared statements
-//     with bound values on cqlwire's connections, each routed by its
-//     partition key (LeanPath.Router: token-aware, to another replica
-//     after a failure), pages (cqlwire.Stmt.PageSize), and speculative
-//     execution (cqlwire.Speculator) as the binding's own sessions do.
+//   - the lean path (Lean, protocol v4; nil when off): a worker's Caller
+//     (LeanPath.Caller) runs a Stmt with bound values on cqlwire's
+//     connections, routed by its partition key (token-aware, to another
+//     replica after a failed try), with the next page on the same node
+//     (Stmt.PageSize, Caller.NextPage) and speculative execution, as the
+//     binding's own sessions do through the same Caller.
 //
 // Its operations are measured by the workload through measured.Session's
 // Finish, as the binding's Read and the rest are by measured.Session.
@@ -43,17 +44,18 @@ type CQL interface {
 }
 
 // LeanPath is a keyspace's lean request path: cqlwire's connections,
-// routed by the ring and host selection policy of its driver session.
+// routed by the ring and host selection policy of its driver session. A
+// worker runs its statements on it through a Caller of its own.
 type LeanPath struct {
-	Pool     *cqlwire.Pool
+	pool     *cqlwire.Pool
 	session  *gocql.Session
 	policy   gocql.HostSelectionPolicy
 	keyspace string
 }
 
-// Router is a worker's router of the lean path's requests, token-aware.
-func (l *LeanPath) Router() *cqlwire.Router {
-	return l.Pool.Router(l.session, l.policy, l.keyspace, true)
+// router is a worker's router of the lean path's requests, token-aware.
+func (l *LeanPath) router() *cqlwire.Router {
+	return l.pool.Router(l.session, l.policy, l.keyspace, true)
 }
 
 // Conn is the connection of a workload that runs its own CQL (the
@@ -120,7 +122,7 @@ func (c *Conn) Open(ctx context.Context, keyspace string) (*gocql.Session, error
 	}
 	k := &keyspaceConn{driver: s}
 	if o.Protocol == 4 && o.Lean() {
-		k.lean = &LeanPath{Pool: cqlwire.NewPool(o.Wire()), session: s, policy: cc.PoolConfig.HostSelectionPolicy, keyspace: keyspace}
+		k.lean = &LeanPath{pool: cqlwire.NewPool(o.Wire()), session: s, policy: cc.PoolConfig.HostSelectionPolicy, keyspace: keyspace}
 	}
 	c.ks[keyspace] = k
 	return s, nil
@@ -147,7 +149,7 @@ func (c *Conn) Close() {
 	}
 	for _, k := range c.ks {
 		if k.lean != nil {
-			k.lean.Pool.Close()
+			k.lean.pool.Close()
 		}
 		ss = append(ss, k.driver)
 	}

@@ -102,17 +102,12 @@ type session struct {
 	// node, reset by a success.
 	backoff backoff.Backoff
 
-	// the lean path's request, bound values and routing
-	call   *cqlwire.Call
-	vals   [][]byte
-	row    [][]byte
-	router *cqlwire.Router
-	// spec sends a second request to another replica after
-	// cassandra.speculativedelaymillis (nil: off); ans and ansSt are the
-	// request whose answer the last operation got
-	spec  *cqlwire.Speculator
-	ans   *cqlwire.Call
-	ansSt *cqlwire.Stmt
+	// the lean path's caller (nil: the driver's path), which routes each
+	// try and sends cassandra.speculativedelaymillis's second request, and
+	// the bound values
+	lean *Caller
+	vals [][]byte
+	row  [][]byte
 
 	// retried is the retries of the session's operations, never reset
 	// (db.RetryCounter); retry is the driver's path's policy that counts
@@ -127,11 +122,7 @@ func newSession(d *cassDB) *session {
 		s.retry = &driverRetry{max: d.cfg.retries, n: &s.retried}
 	}
 	if d != nil && d.wire != nil {
-		s.call = cqlwire.NewCall()
-		s.router = d.wire.Router(d.session, d.policy, d.cfg.keyspace, d.cfg.tokenAware)
-		if d.cfg.specDelay > 0 {
-			s.spec = cqlwire.NewSpeculator(d.cfg.specDelay)
-		}
+		s.lean = newCaller(d.wire.Router(d.session, d.policy, d.cfg.keyspace, d.cfg.tokenAware), d.cfg.specDelay)
 	}
 	for i := range s.cache {
 		s.cache[i] = map[uint64][]*stmt{}
@@ -304,7 +295,7 @@ func (s *session) Read(ctx context.Context, table, key string, fields []string, 
 		return fail(opRead, err)
 	}
 	st := s.lookup(opRead, table, fields, nil)
-	if s.call != nil {
+	if s.lean != nil {
 		return s.leanRead(ctx, st, table, key, out)
 	}
 	s.bindKey(st, key)
@@ -423,7 +414,7 @@ func (s *session) write(ctx context.Context, op opKind, table, key string, value
 		values = []db.Field{}
 	}
 	st := s.lookup(op, table, nil, values)
-	if s.call != nil {
+	if s.lean != nil {
 		vals := s.vals[:0]
 		if op == opInsert {
 			vals = append(vals, keyBytes(key))
@@ -466,7 +457,7 @@ func (s *session) Delete(ctx context.Context, table, key string) error {
 		return fail(opDelete, err)
 	}
 	st := s.lookup(opDelete, table, nil, []db.Field{})
-	if s.call != nil {
+	if s.lean != nil {
 		s.vals = append(s.vals[:0], keyBytes(key))
 		unsure, err := s.leanExec(ctx, st, table, key, s.vals)
 		clear(s.vals)
@@ -601,15 +592,18 @@ func classify(err error) db.Status {
 // that another node may not have (cqlwire.Retryable: every statement of
 // this binding is idempotent) on another replica, up to
 // cassandra.retries times, waiting cqlwire.RetryDelay before each. The
-// answer is in s.ans, for s.ansSt. unsure says whether a write may have
-// been applied although err says it failed: a try was in flight when it
-// failed, or the answer said so.
+// answer is the caller's (s.lean.Rows). unsure says whether a write may
+// have been applied although err says it failed: a try was in flight
+// when it failed, or the answer said so.
 func (s *session) leanExec(ctx context.Context, st *stmt, table, key string, vals [][]byte) (unsure bool, err error) {
 	rk := keyBytes(key)
-	h, err := s.router.Host(table, rk)
+	s.lean.NewOperation()
 	for retry := 0; ; retry++ {
-		if err == nil {
-			err = s.leanTry(ctx, st, table, rk, h, vals)
+		var sent, won int64
+		sent, won, err = s.lean.Exec(ctx, table, rk, &st.wire, st.cl, vals, true)
+		if sent > 0 {
+			s.d.specSent.Add(sent)
+			s.d.specWon.Add(won)
 		}
 		unsure = unsure || (err != nil && wireUnsure(err))
 		if err == nil || retry >= s.d.cfg.retries || ctx.Err() != nil || !cqlwire.Retryable(err, true) {
@@ -618,34 +612,12 @@ func (s *session) leanExec(ctx context.Context, st *stmt, table, key string, val
 		if d := cqlwire.RetryDelay(retry + 1); d > 0 && !within.Sleep(ctx, d) {
 			return unsure, err
 		}
-		if h == nil {
-			h, err = s.router.Host(table, rk)
-		} else if next, nerr := s.router.Other(table, rk, h); next == h && cqlwire.NoAnswer(err) {
+		if cqlwire.NoAnswer(err) && s.lean.OnlyReplica(table, rk) {
 			// The only node did not answer in time: it would not now.
 			return unsure, err
-		} else {
-			h, err = next, nerr
 		}
 		s.retried++
 	}
-}
-
-// leanTry is one try of leanExec on h, with a second request to another
-// replica after the speculative delay.
-func (s *session) leanTry(ctx context.Context, st *stmt, table string, rk []byte, h *cqlwire.Host, vals [][]byte) error {
-	if s.spec == nil {
-		s.ans, s.ansSt = s.call, &st.wire
-		return h.Exec(ctx, s.call, &st.wire, st.cl, vals)
-	}
-	second, _ := s.router.Other(table, rk, h)
-	sent, won := s.spec.Sent(), s.spec.Won()
-	call, wst, _, err := s.spec.Exec(ctx, s.call, h, second, &st.wire, st.cl, vals)
-	s.ans, s.ansSt = call, wst
-	if n := s.spec.Sent() - sent; n > 0 {
-		s.d.specSent.Add(n)
-		s.d.specWon.Add(s.spec.Won() - won)
-	}
-	return err
 }
 
 func (s *session) leanRead(ctx context.Context, st *stmt, table, key string, out *db.Record) error {
@@ -657,7 +629,7 @@ func (s *session) leanRead(ctx context.Context, st *stmt, table, key string, out
 	}
 	found := false
 	base := len(out.Fields)
-	s.row, err = s.ans.Rows(s.ansSt, func(cols []string, vals [][]byte) bool {
+	s.row, err = s.lean.Rows(func(cols []string, vals [][]byte) bool {
 		for i, v := range vals {
 			if cols[i] != keyColumn {
 				out.Add(cols[i], v)

@@ -16,9 +16,9 @@ import (
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/goycsb/ycsb/db"
+	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
@@ -166,7 +166,7 @@ func (w *Predefined) NewTransactor(s *measured.Session, seed uint64) ycsbworkloa
 			}
 		}
 		args = append(args, &wk.key)
-		wk.wst[k] = cqlwire.Stmt{CQL: m.cql[k], Serial: m.serial, Unprepared: m.unprepared}
+		wk.wst[k] = cassandra.Stmt{CQL: m.cql[k], Serial: m.serial, Unprepared: m.unprepared}
 		q := driver.Query(m.cql[k], args...).Consistency(m.cl).Idempotent(true)
 		if m.serial != 0 {
 			q.SerialConsistency(m.serial)
@@ -174,29 +174,9 @@ func (w *Predefined) NewTransactor(s *measured.Session, seed uint64) ycsbworkloa
 		wk.q[k] = q
 	}
 	if lean := c.Lean(m.keyspace); lean != nil {
-		wk.call = cqlwire.NewCall()
-		wk.router = lean.Router()
-		if m.specDelay > 0 {
-			wk.spec = cqlwire.NewSpeculator(m.specDelay)
-		}
+		wk.lean = lean.Caller(m.specDelay)
 	}
 	return wk
-}
-
-// exec runs st on h, with a second request to another replica after
-// -mode speculativeDelay= unless k's statement is not idempotent (a
-// counter's increment). It returns the request and statement whose
-// answer to read: the worker's, or the second request's that answered
-// first.
-func (wk *worker) exec(ctx context.Context, k Kind, h *cqlwire.Host, st *cqlwire.Stmt, vals [][]byte) (*cqlwire.Call, *cqlwire.Stmt, error) {
-	if wk.spec == nil || k == KindCounterWrite {
-		return wk.call, st, h.Exec(ctx, wk.call, st, wk.m.cl, vals)
-	}
-	second, _ := wk.router.Other("", wk.key.b, h)
-	sent, won := wk.spec.Sent(), wk.spec.Won()
-	call, ast, _, err := wk.spec.Exec(ctx, wk.call, h, second, st, wk.m.cl, vals)
-	wk.w.specCounts(wk.spec, sent, won)
-	return call, ast, err
 }
 
 // byteArg binds a blob without copying it, or null.
@@ -236,18 +216,13 @@ type worker struct {
 
 	q   [NumKinds]*gocql.Query
 	key byteArg
-	// the lean path's statements, request, bound values and routing
-	wst    [NumKinds]cqlwire.Stmt
-	call   *cqlwire.Call
+	// the lean path's statements, bound values and caller (nil: the
+	// driver's path), which routes each try, to another replica after a
+	// failed one, with -mode speculativeDelay='s second request
+	wst    [NumKinds]cassandra.Stmt
 	lv     [][]byte
 	row1   [][]byte
-	router *cqlwire.Router
-	// spec sends a second request to another replica after -mode
-	// speculativeDelay= (nil: off)
-	spec *cqlwire.Speculator
-	// failed is the node the operation's last try failed on: the next
-	// goes to another replica (nil: none failed)
-	failed *cqlwire.Host
+	lean   *cassandra.Caller
 	vals   []byteArg
 	deltas []longArg
 	ds     []int64
@@ -340,7 +315,9 @@ func (wk *worker) DoTransaction(context.Context) bool {
 	}
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see RunState).
-	wk.failed = nil
+	if wk.lean != nil {
+		wk.lean.NewOperation()
+	}
 	t, ok := wk.w.try(&wk.backoff, &wk.m.errs, wk.m.tries, wk.r,
 		func(ctx context.Context) error { return wk.attempt(ctx, k, idx) },
 		func(err error) bool { return err == errNotValidated || err == errNoRow })
@@ -418,7 +395,7 @@ func (wk *worker) next() Kind {
 }
 
 func (wk *worker) attempt(ctx context.Context, k Kind, idx int64) error {
-	if wk.call != nil {
+	if wk.lean != nil {
 		return wk.leanAttempt(ctx, k, idx)
 	}
 	q := wk.q[k]
@@ -643,22 +620,11 @@ func (wk *worker) leanAttempt(ctx context.Context, k Kind, idx int64) error {
 	}
 	vals = append(vals, wk.key.b)
 	wk.lv = vals
-	st := &wk.wst[k]
-	var h *cqlwire.Host
-	var err error
-	if wk.failed != nil {
-		h, err = wk.router.Other("", wk.key.b, wk.failed)
-	} else {
-		h, err = wk.router.Host("", wk.key.b)
-	}
-	call := wk.call
-	if err == nil {
-		call, st, err = wk.exec(ctx, k, h, st, vals)
-	}
+	// A counter's increment is not idempotent: no second request.
+	sent, won, err := wk.lean.Exec(ctx, "", wk.key.b, &wk.wst[k], wk.m.cl, vals, k != KindCounterWrite)
+	wk.w.specCounts(sent, won)
 	clear(wk.lv)
-	wk.failed = nil
 	if err != nil {
-		wk.failed = h
 		return err
 	}
 	switch k {
@@ -666,7 +632,7 @@ func (wk *worker) leanAttempt(ctx context.Context, k Kind, idx int64) error {
 		return nil
 	}
 	n := 0
-	wk.row1, err = call.Rows(st, func(_ []string, row [][]byte) bool {
+	wk.row1, err = wk.lean.Rows(func(_ []string, row [][]byte) bool {
 		n++
 		switch {
 		case k == KindCounterRead:

@@ -22,7 +22,6 @@ import (
 	"github.com/goycsb/ycsb/db/cassandra"
 	"github.com/goycsb/ycsb/frontend/stress/settings"
 	"github.com/goycsb/ycsb/internal/backoff"
-	"github.com/goycsb/ycsb/internal/cql/cqlwire"
 	"github.com/goycsb/ycsb/measured"
 	"github.com/goycsb/ycsb/measurement"
 	ycsbworkload "github.com/goycsb/ycsb/workload"
@@ -867,18 +866,17 @@ type userWorker struct {
 	vlo, vhi [][]byte
 	// backoff spaces out the operations while no node can take them
 	backoff backoff.Backoff
-	// the lean path's request, routers by keyspace, statements by query
-	// (nil: the insert), bound values and routing key
-	call    *cqlwire.Call
-	routers map[string]*cqlwire.Router
-	// failed is the node the operation's last try failed on
-	failed  *cqlwire.Host
-	stmts   map[*userQuery]*cqlwire.Stmt
-	inserts map[*userSpec]*cqlwire.Stmt
+	// the lean path (nil: the driver's): its callers by keyspace, which
+	// route each try (to another replica after a failed one), the one of
+	// the last leanExec, the statements by query and by table (the
+	// insert), the bound values and the routing key
+	callers map[string]*cassandra.Caller
+	last    *cassandra.Caller
+	stmts   map[*userQuery]*cassandra.Stmt
+	inserts map[*userSpec]*cassandra.Stmt
 	lv      [][]byte
 	rk      []byte
 	rowBuf  [][]byte
-	host    *cqlwire.Host // of the last leanExec
 	page    []byte
 }
 
@@ -895,10 +893,12 @@ func (w *userWorkload) NewTransactor(s *measured.Session, seed uint64) ycsbworkl
 		}
 	}
 	if len(wk.wires) > 0 {
-		wk.call = cqlwire.NewCall()
-		wk.routers = map[string]*cqlwire.Router{}
-		wk.stmts = map[*userQuery]*cqlwire.Stmt{}
-		wk.inserts = map[*userSpec]*cqlwire.Stmt{}
+		wk.callers = map[string]*cassandra.Caller{}
+		for ks, l := range wk.wires {
+			wk.callers[ks] = l.Caller(0)
+		}
+		wk.stmts = map[*userQuery]*cassandra.Stmt{}
+		wk.inserts = map[*userSpec]*cassandra.Stmt{}
 	}
 	// The run's seed (the engine's base, its first worker's seed) seeds
 	// contents=shuffled.
@@ -1038,7 +1038,9 @@ func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partitio
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
 	var nparts, rows int
-	wk.failed = nil
+	for _, c := range wk.callers {
+		c.NewOperation()
+	}
 	t, ok := wk.w.try(&wk.backoff, &wk.w.errs, wk.w.errs.Tries(), wk.r,
 		func(ctx context.Context) (err error) {
 			if o.tr != nil {
@@ -1142,12 +1144,12 @@ func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Part
 		}
 		return p.Rows[wk.r.IntN(len(p.Rows))]
 	}
-	if wk.call != nil {
+	if wk.callers != nil {
 		st := wk.stmts[uq]
 		if st == nil {
 			// The driver's page size (gocql's default, as the
 			// original's driver's fetch size).
-			st = &cqlwire.Stmt{CQL: uq.q.CQL, Serial: uq.serial, PageSize: 5000}
+			st = &cassandra.Stmt{CQL: uq.q.CQL, Serial: uq.serial, PageSize: 5000}
 			wk.stmts[uq] = st
 		}
 		n := 0
@@ -1198,11 +1200,11 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 	for _, p := range parts {
 		rows += len(p.Rows)
 	}
-	if rows == 1 && wk.call != nil {
+	if rows == 1 && wk.callers != nil {
 		p := parts[0]
 		st := wk.inserts[sp]
 		if st == nil {
-			st = &cqlwire.Stmt{CQL: sp.insertCQL, Serial: sp.insertSCL}
+			st = &cassandra.Stmt{CQL: sp.insertCQL, Serial: sp.insertSCL}
 			wk.inserts[sp] = st
 		}
 		err := wk.leanExec(ctx, sp, st, sp.insertCL, binds, p.Key, func(int) *data.UserRow { return p.Rows[0] })
@@ -1259,54 +1261,35 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 
 // leanExec runs st on the lean path with the values binds picks from the
 // key and the rows row gives, routed by the statement's partition key.
-func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cqlwire.Stmt, cl gocql.Consistency, binds []int, key [][]byte, row func(i int) *data.UserRow) error {
+func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cassandra.Stmt, cl gocql.Consistency, binds []int, key [][]byte, row func(i int) *data.UserRow) error {
 	vals := wk.lv[:0]
 	for i, b := range binds {
 		vals = append(vals, boundValue(b, key, func() *data.UserRow { return row(i) }))
 	}
 	wk.lv = vals
-	ks := sp.p.Keyspace
-	rt := wk.routers[ks]
-	if rt == nil {
-		rt = wk.wires[ks].Router()
-		wk.routers[ks] = rt
-	}
-	rk := st.RoutingKey(&wk.rk, vals)
-	var h *cqlwire.Host
-	var err error
-	if wk.failed != nil {
-		// The try before failed there: another replica.
-		h, err = rt.Other(sp.p.Table, rk, wk.failed)
-	} else {
-		h, err = rt.Host(sp.p.Table, rk)
-	}
-	if err != nil {
-		return err
-	}
-	wk.host = h
-	wk.failed = nil
-	if err = h.Exec(ctx, wk.call, st, cl, vals); err != nil {
-		wk.failed = h
-	}
+	wk.last = wk.callers[sp.p.Keyspace]
+	// A statement of a profile may not be idempotent: no second request
+	// (the caller has no speculative delay).
+	_, _, err := wk.last.Exec(ctx, sp.p.Table, st.RoutingKey(&wk.rk, vals), st, cl, vals, false)
 	return err
 }
 
 // leanRows counts the rows of the query leanExec ran, every page of them.
-func (wk *userWorker) leanRows(ctx context.Context, st *cqlwire.Stmt, cl gocql.Consistency) (int, error) {
+func (wk *userWorker) leanRows(ctx context.Context, st *cassandra.Stmt, cl gocql.Consistency) (int, error) {
 	n := 0
 	for {
 		var err error
-		wk.rowBuf, err = wk.call.Rows(st, func([]string, [][]byte) bool { n++; return true }, wk.rowBuf)
+		wk.rowBuf, err = wk.last.Rows(func([]string, [][]byte) bool { n++; return true }, wk.rowBuf)
 		clear(wk.rowBuf)
 		if err != nil {
 			return n, err
 		}
-		ps := wk.call.PagingState()
+		ps := wk.last.PagingState()
 		if ps == nil {
 			return n, nil
 		}
 		wk.page = append(wk.page[:0], ps...)
-		if err := wk.host.ExecPage(ctx, wk.call, st, cl, wk.lv, wk.page); err != nil {
+		if err := wk.last.NextPage(ctx, st, cl, wk.lv, wk.page); err != nil {
 			return n, err
 		}
 	}
