@@ -14,7 +14,7 @@ import (
 // statement and every EXECUTE with the same one-row result, reusing its
 // buffers: it allocates nothing per request, so the benchmark's
 // allocations are the client's.
-func cannedServer(b *testing.B) string {
+func cannedServer(b testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

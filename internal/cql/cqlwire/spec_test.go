@@ -160,3 +160,23 @@ func TestSpeculationAllocates(t *testing.T) {
 		t.Errorf("%v allocations a request with speculation armed, %v without", n, base)
 	}
 }
+
+// One request at a time, each written by its caller on the idle
+// connection (no frame queued behind another's write), allocates nothing
+// (cannedServer allocates nothing per request either): the raw socket's
+// write keeps its state in the connection.
+func TestExecAllocates(t *testing.T) {
+	addr := cannedServer(t)
+	p := NewPool(testOptions())
+	defer p.Close()
+	h := p.Host(addr, addr)
+	call, st := NewCall(), &Stmt{CQL: selectCQL}
+	vals := [][]byte{[]byte("k")}
+	ctx := context.Background()
+	if err := h.Exec(ctx, call, st, gocql.One, vals); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(200, func() { h.Exec(ctx, call, st, gocql.One, vals) }); n != 0 {
+		t.Errorf("%v allocations a request", n)
+	}
+}
