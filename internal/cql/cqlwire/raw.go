@@ -18,7 +18,16 @@ import (
 // calls.
 
 // rawConn is a TCP connection's socket.
-type rawConn struct{ rc syscall.RawConn }
+type rawConn struct {
+	rc syscall.RawConn
+	// The write in progress: what is left of it, its error and the
+	// function that writes it, bound once. Kept here rather than captured
+	// by a closure per Write, which would cost three allocations a
+	// request; there is one write at a time (coalesce.Writer's).
+	wp    []byte
+	werr  error
+	write func(fd uintptr) bool
+}
 
 func newRawConn(nc net.Conn) *rawConn {
 	tc, ok := nc.(*net.TCPConn)
@@ -29,7 +38,9 @@ func newRawConn(nc net.Conn) *rawConn {
 	if err != nil {
 		return nil
 	}
-	return &rawConn{rc: rc}
+	r := &rawConn{rc: rc}
+	r.write = r.writeSome
+	return r
 }
 
 // Read reads what the socket has, waiting for data when it has none.
@@ -75,31 +86,38 @@ func sysRead(fd uintptr, p []byte) (n int, wait bool, err error) {
 }
 
 // Write writes all of p, waiting for room in the socket when it has none.
+// It is not safe for concurrent use: its one caller is the connection's
+// coalesce.Writer, which writes one queue at a time.
 func (r *rawConn) Write(p []byte) (int, error) {
 	total := len(p)
-	var werr error
-	for len(p) > 0 && werr == nil {
-		err := r.rc.Write(func(fd uintptr) bool {
-			for len(p) > 0 {
-				m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-				switch e {
-				case 0:
-					p = p[m:]
-				case syscall.EINTR:
-				case syscall.EAGAIN:
-					return false
-				default:
-					werr = e
-					return true
-				}
-			}
-			return true
-		})
-		if err != nil {
-			return total - len(p), err
+	r.wp, r.werr = p, nil
+	defer func() { r.wp, r.werr = nil, nil }()
+	for len(r.wp) > 0 && r.werr == nil {
+		if err := r.rc.Write(r.write); err != nil {
+			return total - len(r.wp), err
 		}
 	}
-	return total - len(p), werr
+	return total - len(r.wp), r.werr
+}
+
+// writeSome writes what is left of the write in progress until it is all
+// written (true), the socket has no room (false: the poller waits for
+// some), or the write fails (true, with r.werr).
+func (r *rawConn) writeSome(fd uintptr) bool {
+	for len(r.wp) > 0 {
+		m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.wp[0])), uintptr(len(r.wp)))
+		switch e {
+		case 0:
+			r.wp = r.wp[m:]
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false
+		default:
+			r.werr = e
+			return true
+		}
+	}
+	return true
 }
 
 // readLoop reads the socket into one buffer until it fails, giving take
