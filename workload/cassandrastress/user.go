@@ -181,6 +181,7 @@ type userSpec struct {
 	p           *profile.Profile
 	pk, ck, vs  []column
 	insertCQL   string
+	insertMarks []int // insertCQL's markers (insertBinds)
 	counter     bool
 	partitions  *data.Dist
 	sel, rowPop data.Ratio
@@ -471,6 +472,7 @@ func (r *UserSetup) userStatements(sp *userSpec, argNames func(cql string) ([]st
 		b.WriteString("INSERT INTO " + quoteIdent(p.Table) + " (" + strings.Join(names, ", ") + ") values(" + strings.Join(qs, ", ") + ")")
 	}
 	sp.insertCQL = b.String()
+	sp.insertMarks = sp.insertBinds()
 	if err := r.insertOptions(sp); err != nil {
 		return err
 	}
@@ -851,8 +853,13 @@ type userWorker struct {
 	gens     map[*userSpec]*userGen
 	args     []any
 	raw      []rawArg
-	cur      int
-	left     int64
+	// the bound values of the batch being filled, written over by the
+	// next (batchRow); batchN of them are taken
+	batchRaw  []rawArg
+	batchArgs []any
+	batchN    int
+	cur       int
+	left      int64
 	// token range queries: the range under way, scan destinations
 	trStates      map[*userOp]*trState
 	trDst, trArgs []any
@@ -1120,11 +1127,42 @@ func boundValue(b int, key [][]byte, row func() *data.UserRow) []byte {
 	if b < 0 {
 		return key[-1-b]
 	}
-	r := row()
+	return rowValue(b, key, row())
+}
+
+// rowValue is boundValue of the row r.
+func rowValue(b int, key [][]byte, r *data.UserRow) []byte {
+	if b < 0 {
+		return key[-1-b]
+	}
 	if b < len(r.CK) {
 		return r.CK[b]
 	}
 	return r.Vals[b-len(r.CK)]
+}
+
+// batchReset starts a batch: the next rows' values (batchRow) are written
+// over the last batch's, which was sent.
+func (wk *userWorker) batchReset() { wk.batchN = 0 }
+
+// batchRow is the arguments of the batch's next row, the values binds
+// picks from key and row, in storage the worker reuses from batch to batch
+// (the batch holds them until it is sent). Storage that grows is new: the
+// rows already in the batch keep theirs.
+func (wk *userWorker) batchRow(binds []int, key [][]byte, row *data.UserRow) []any {
+	start, end := wk.batchN, wk.batchN+len(binds)
+	if end > len(wk.batchRaw) {
+		n := max(end, 2*len(wk.batchRaw))
+		wk.batchRaw, wk.batchArgs = make([]rawArg, n), make([]any, n)
+	}
+	args := wk.batchArgs[start:end:end]
+	for i, b := range binds {
+		a := &wk.batchRaw[start+i]
+		a.b = rowValue(b, key, row)
+		args[i] = a
+	}
+	wk.batchN = end
+	return args
 }
 
 func (wk *userWorker) attempt(ctx context.Context, o *userOp, parts []*data.Partition) (int, int, error) {
@@ -1195,7 +1233,7 @@ func (sp *userSpec) insertBinds() []int {
 // insert is SchemaInsert: the selected rows of each partition, one
 // statement alone or a batch of the profile's type.
 func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userSpec, parts []*data.Partition) (int, int, error) {
-	binds := sp.insertBinds()
+	binds := sp.insertMarks
 	rows := 0
 	for _, p := range parts {
 		rows += len(p.Rows)
@@ -1237,11 +1275,9 @@ func (wk *userWorker) insert(ctx context.Context, sess *gocql.Session, sp *userS
 		for _, row := range p.Rows {
 			if b == nil {
 				b = sess.Batch(sp.batch).Consistency(sp.insertCL).SerialConsistency(sp.insertSCL)
+				wk.batchReset()
 			}
-			args := make([]any, 0, len(binds))
-			for _, x := range binds {
-				args = append(args, &rawArg{b: boundValue(x, p.Key, func() *data.UserRow { return row })})
-			}
+			args := wk.batchRow(binds, p.Key, row)
 			b.Query(sp.insertCQL, args...)
 			last = args
 			if b.Size() == settings.MaxBatchStatements {
