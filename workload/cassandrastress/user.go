@@ -1304,8 +1304,8 @@ func (wk *userWorker) leanExec(ctx context.Context, sp *userSpec, st *cassandra.
 	}
 	wk.lv = vals
 	wk.last = wk.callers[sp.p.Keyspace]
-	// A statement of a profile may not be idempotent: no second request
-	// (the caller has no speculative delay).
+	// No second request: -mode speculativeDelay= is the predefined
+	// commands' (docs/stress.md), and the callers have no delay.
 	_, _, err := wk.last.Exec(ctx, sp.p.Table, st.RoutingKey(&wk.rk, vals), st, cl, vals, false)
 	return err
 }
