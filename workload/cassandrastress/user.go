@@ -845,10 +845,9 @@ type userGen struct {
 type userWorker struct {
 	w *userWorkload
 	s *measured.Session
-	// sessions and wires are the driver sessions and lean request paths
-	// (none without it) of the profiles' keyspaces, from s's CQL
+	// sessions are the driver sessions of the profiles' keyspaces, from
+	// s's CQL
 	sessions map[string]*gocql.Session
-	wires    map[string]*cassandra.LeanPath
 	r        *rand.Rand
 	gens     map[*userSpec]*userGen
 	args     []any
@@ -891,21 +890,20 @@ func (w *userWorkload) NewTransactor(s *measured.Session, seed uint64) ycsbworkl
 	wk := &userWorker{w: w, s: s, r: rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)), gens: map[*userSpec]*userGen{},
 		trStates: map[*userOp]*trState{}, waits: w.Waits.newWorker(w.rows()), vgens: map[*userSpec]*validateGen{}}
 	c := cqlOf(s)
-	wk.sessions, wk.wires = map[string]*gocql.Session{}, map[string]*cassandra.LeanPath{}
+	wk.sessions = map[string]*gocql.Session{}
 	for _, o := range w.ops {
 		ks := o.spec.p.Keyspace
 		wk.sessions[ks] = c.Driver(ks)
 		if l := c.Lean(ks); l != nil {
-			wk.wires[ks] = l
+			if wk.callers == nil {
+				wk.callers = map[string]*cassandra.Caller{}
+				wk.stmts = map[*userQuery]*cassandra.Stmt{}
+				wk.inserts = map[*userSpec]*cassandra.Stmt{}
+			}
+			if wk.callers[ks] == nil {
+				wk.callers[ks] = l.Caller(0)
+			}
 		}
-	}
-	if len(wk.wires) > 0 {
-		wk.callers = map[string]*cassandra.Caller{}
-		for ks, l := range wk.wires {
-			wk.callers[ks] = l.Caller(0)
-		}
-		wk.stmts = map[*userQuery]*cassandra.Stmt{}
-		wk.inserts = map[*userSpec]*cassandra.Stmt{}
 	}
 	// The run's seed (the engine's base, its first worker's seed) seeds
 	// contents=shuffled.
@@ -1045,8 +1043,10 @@ func (wk *userWorker) timed(_ context.Context, o *userOp, parts []*data.Partitio
 	// The requests' context is the run's abort: Ctrl-C abandons them at
 	// once (see runState).
 	var nparts, rows int
-	for _, c := range wk.callers {
-		c.NewOperation()
+	// Only the caller of the last operation can hold a failed node: an
+	// operation's tries all go to its keyspace's.
+	if wk.last != nil {
+		wk.last.NewOperation()
 	}
 	t, ok := wk.w.try(&wk.backoff, &wk.w.errs, wk.w.errs.Tries(), wk.r,
 		func(ctx context.Context) (err error) {
